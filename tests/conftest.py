@@ -1,0 +1,33 @@
+"""Shared pytest configuration: GPU tests run only where a CUDA device is present."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+
+@functools.cache
+def gpu_available() -> bool:
+    """True when the CUDA driver loads and reports at least one device."""
+    try:
+        from cuda.bindings import driver
+    except Exception:
+        return False
+    try:
+        (err,) = driver.cuInit(0)
+        if int(err) != 0:
+            return False
+        err, count = driver.cuDeviceGetCount()
+        return int(err) == 0 and count > 0
+    except Exception:
+        return False
+
+
+def pytest_collection_modifyitems(config, items):
+    if gpu_available():
+        return
+    skip = pytest.mark.skip(reason="no CUDA GPU on this machine")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
