@@ -1,0 +1,22 @@
+"""Errors raised by the layout algebra.
+
+Every inadmissible operation raises `LayoutError` with a message that names the operation, the
+operands and the condition that failed (or could not be proven for symbolic values), so that the
+front end can turn it into a diagnostic at the user's line.
+"""
+
+from __future__ import annotations
+
+
+class LayoutError(ValueError):
+    """An algebra operation whose precondition fails or cannot be proven."""
+
+
+class LayoutParseError(LayoutError):
+    """CuTe notation that does not parse; `pos` is the 0-based character offset."""
+
+    def __init__(self, message: str, text: str, pos: int):
+        self.text = text
+        self.pos = pos
+        caret = " " * pos + "^"
+        super().__init__(f"{message} at position {pos}\n  {text}\n  {caret}")
