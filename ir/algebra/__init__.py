@@ -1,0 +1,1 @@
+"""The CuTe layout algebra, with symbolic extents (see docs/algebra.md)."""
