@@ -1,0 +1,189 @@
+"""Turning user arrays into (pointer, shape, strides, dtype, device) facts, fast.
+
+Each supported array kind has an adapter; the adapter for a Python type is chosen once and
+cached, so a launch pays one dict lookup plus the adapter's attribute reads. Supported: numpy,
+torch (without importing it), CuPy, anything with ``__cuda_array_interface__``, DLPack
+(``__dlpack__``/``__dlpack_device__``), and anything with ``__array_interface__``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import dlpack
+from .dtypes import from_dlpack, from_numpy_name, from_torch, from_typestr
+
+CPU = "cpu"
+CUDA = "cuda"
+
+
+@dataclass
+class ArrayFacts:
+    """What marshalling needs to know about one array argument.
+
+    ``strides`` are in elements; ``keepalive`` holds whatever must outlive the launch call.
+    """
+
+    ptr: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    dtype: str | None
+    device_type: str
+    device_id: int
+    keepalive: object = None
+
+    @property
+    def where(self) -> str:
+        return CPU if self.device_type == CPU else f"cuda:{self.device_id}"
+
+
+def compact_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Row-major (C order) strides in elements."""
+    out = []
+    acc = 1
+    for extent in reversed(shape):
+        out.append(acc)
+        acc *= max(extent, 1)
+    return tuple(reversed(out))
+
+
+def _byte_strides_to_elements(
+    strides: tuple[int, ...], itemsize: int, what: str
+) -> tuple[int, ...]:
+    if any(s % itemsize for s in strides):
+        raise ValueError(f"{what} has strides {strides} (bytes) that are not whole elements")
+    return tuple(s // itemsize for s in strides)
+
+
+def _numpy(a, stream: int | None = None) -> ArrayFacts:
+    name = from_numpy_name(a.dtype.name)
+    strides = _byte_strides_to_elements(a.strides, a.itemsize or 1, "numpy array")
+    ptr = a.__array_interface__["data"][0]
+    return ArrayFacts(ptr, a.shape, strides, name, CPU, 0, keepalive=a)
+
+
+def _torch(t, stream: int | None = None) -> ArrayFacts:
+    dev = t.get_device()
+    device_type = CPU if dev < 0 else CUDA
+    return ArrayFacts(
+        t.data_ptr(),
+        tuple(t.shape),
+        tuple(t.stride()),
+        from_torch(t.dtype),
+        device_type,
+        max(dev, 0),
+        keepalive=t,
+    )
+
+
+def _cupy(a, stream: int | None = None) -> ArrayFacts:
+    strides = _byte_strides_to_elements(a.strides, a.itemsize or 1, "CuPy array")
+    return ArrayFacts(
+        a.data.ptr, a.shape, strides, from_numpy_name(a.dtype.name), CUDA, a.device.id
+    )
+
+
+def pointer_device(ptr: int) -> int:
+    """The CUDA device ordinal that owns ``ptr`` (through the driver)."""
+    from . import cuda_driver
+
+    return cuda_driver.pointer_device(ptr)
+
+
+def _cuda_array_interface(a, stream: int | None = None) -> ArrayFacts:
+    cai = a.__cuda_array_interface__
+    shape = tuple(cai["shape"])
+    typestr = cai["typestr"]
+    name = from_typestr(typestr)
+    itemsize = int(typestr[2:]) if typestr[2:].isdigit() else 1
+    strides = (
+        compact_strides(shape)
+        if cai.get("strides") is None
+        else _byte_strides_to_elements(tuple(cai["strides"]), itemsize, "__cuda_array_interface__")
+    )
+    ptr = cai["data"][0]
+    device = pointer_device(ptr) if ptr else 0
+    return ArrayFacts(ptr, shape, strides, name, CUDA, device, keepalive=a)
+
+
+def _array_interface(a, stream: int | None = None) -> ArrayFacts:
+    ai = a.__array_interface__
+    shape = tuple(ai["shape"])
+    typestr = ai["typestr"]
+    itemsize = int(typestr[2:]) if typestr[2:].isdigit() else 1
+    strides = (
+        compact_strides(shape)
+        if ai.get("strides") is None
+        else _byte_strides_to_elements(tuple(ai["strides"]), itemsize, "__array_interface__")
+    )
+    return ArrayFacts(ai["data"][0], shape, strides, from_typestr(typestr), CPU, 0, keepalive=a)
+
+
+def _dlpack(a, stream: int | None = None) -> ArrayFacts:
+    device_type, device_id = a.__dlpack_device__()
+    if device_type in (dlpack.DL_CUDA, dlpack.DL_CUDA_MANAGED):
+        kind = CUDA
+        try:  # lets the producer order its work before our stream (DLPack stream protocol)
+            capsule = a.__dlpack__(stream=stream or 1)
+        except TypeError:
+            capsule = a.__dlpack__()
+    elif device_type in (dlpack.DL_CPU, dlpack.DL_CUDA_HOST):
+        kind = CPU
+        capsule = a.__dlpack__()
+    else:
+        raise ValueError(f"DLPack device type {device_type} is neither CPU nor CUDA")
+    tensor = dlpack.read_capsule(capsule)
+    ptr, shape, strides = dlpack.tensor_facts(tensor)
+    name = from_dlpack(tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes)
+    return ArrayFacts(
+        ptr,
+        shape,
+        strides if strides is not None else compact_strides(shape),
+        name,
+        kind,
+        device_id,
+        keepalive=(a, capsule),
+    )
+
+
+def _adapter_for(cls: type) -> Callable[..., ArrayFacts] | None:
+    module = cls.__module__ or ""
+    if hasattr(cls, "_layoutc_facts"):
+        return lambda a, stream=None: a._layoutc_facts(stream)
+    if module == "numpy" and cls.__name__ in ("ndarray", "memmap"):
+        return _numpy
+    if module.startswith("torch") and hasattr(cls, "data_ptr") and hasattr(cls, "stride"):
+        return _torch
+    if module.startswith("cupy") and hasattr(cls, "__cuda_array_interface__"):
+        return _cupy
+    if hasattr(cls, "__cuda_array_interface__"):
+        return _cuda_array_interface
+    if hasattr(cls, "__dlpack__") and hasattr(cls, "__dlpack_device__"):
+        return _dlpack
+    if hasattr(cls, "__array_interface__"):
+        return _array_interface
+    try:
+        import numpy as np
+
+        if issubclass(cls, np.ndarray):
+            return _numpy
+    except ImportError:
+        pass
+    return None
+
+
+_ADAPTERS: dict[type, Callable[..., ArrayFacts] | None] = {}
+
+
+def array_facts(obj: object, stream: int | None = None) -> ArrayFacts | None:
+    """Facts about ``obj`` if it is an array this runtime understands, else None.
+
+    ``stream`` is the CUDA stream the launch will use (DLPack producers synchronise with it).
+    """
+    cls = type(obj)
+    try:
+        adapter = _ADAPTERS[cls]
+    except KeyError:
+        adapter = _ADAPTERS[cls] = _adapter_for(cls)
+    return adapter(obj, stream) if adapter is not None else None

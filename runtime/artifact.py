@@ -1,0 +1,288 @@
+"""AOT artifacts: the ``manifest.json`` format, its writer, and the loader.
+
+The format is defined in docs/runtime.md ("AOT artifacts"). The runtime owns it because the
+production loader must read it with nothing but ``cuda-bindings`` installed: this module and
+what it imports are plain Python until a kernel is actually loaded onto a GPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .abi import KernelSpec
+from .compat import (
+    _CUDA_TO_PTX_ISA,
+    PtxIsa,
+    cubin_runs_on,
+    format_isa,
+    parse_arch,
+    parse_isa,
+    ptx_runs_on,
+)
+from .errors import ArtifactError, IncompatibleDriverError
+
+FORMAT = "layoutc-artifact"
+VERSION = 1
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The code of one kernel for one architecture: PTX and/or cubin."""
+
+    arch: str
+    ptx: str | None = None
+    cubin: bytes | None = None
+    ptx_isa: PtxIsa | None = None  # the PTX's .version; read from the text when None
+
+    def __post_init__(self) -> None:
+        parse_arch(self.arch)
+        if self.ptx is None and self.cubin is None:
+            raise ValueError(f"variant for {self.arch} has neither PTX nor cubin")
+
+
+@dataclass(frozen=True)
+class ArtifactKernel:
+    """One kernel of an artifact: its ABI and its code for one or more architectures."""
+
+    spec: KernelSpec
+    variants: tuple[Variant, ...]
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def manifest_for(kernels: Sequence[ArtifactKernel], producer: str) -> tuple[dict, dict[str, bytes]]:
+    """The manifest dict and the files (name -> bytes) of an artifact; pure, deterministic."""
+    from .compat import ptx_isa_of
+
+    files: dict[str, bytes] = {}
+    entries = []
+    seen = set()
+    for k in kernels:
+        if k.spec.name in seen:
+            raise ValueError(f"kernel {k.spec.name!r} appears twice in one artifact")
+        seen.add(k.spec.name)
+        variants = []
+        for v in k.variants:
+            vfiles: dict[str, Any] = {}
+            entry: dict[str, Any] = {"arch": v.arch}
+            if v.ptx is not None:
+                data = v.ptx.encode()
+                fname = f"{k.spec.name}.{v.arch}.ptx"
+                files[fname] = data
+                isa = v.ptx_isa or ptx_isa_of(v.ptx)
+                entry["ptx_isa"] = format_isa(isa)
+                vfiles["ptx"] = {"path": fname, "sha256": _sha256(data), "bytes": len(data)}
+            if v.cubin is not None:
+                fname = f"{k.spec.name}.{v.arch}.cubin"
+                files[fname] = v.cubin
+                vfiles["cubin"] = {"path": fname, "sha256": _sha256(v.cubin), "bytes": len(v.cubin)}
+            entry["files"] = vfiles
+            variants.append(entry)
+        entries.append({**k.spec.to_json(), "variants": variants})
+    manifest = {"format": FORMAT, "version": VERSION, "producer": producer, "kernels": entries}
+    return manifest, files
+
+
+def write_artifact(
+    directory: str | os.PathLike, kernels: Sequence[ArtifactKernel], producer: str = "layoutc"
+) -> Path:
+    """Write the kernels' files and ``manifest.json`` (last, atomically) into ``directory``.
+
+    Output is deterministic: the same kernels give byte-identical files.
+    """
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest, files = manifest_for(kernels, producer)
+    for fname, data in files.items():
+        _atomic_write(out / fname, data)
+    text = json.dumps(manifest, indent=2) + "\n"
+    path = out / MANIFEST
+    _atomic_write(path, text.encode())
+    return path
+
+
+def read_manifest(directory: str | os.PathLike) -> dict:
+    """Read and validate the manifest of an artifact directory (or a manifest path)."""
+    path = Path(directory)
+    if path.is_dir():
+        path = path / MANIFEST
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ArtifactError(
+            f"{path}: no such manifest (is this a layoutc artifact directory?)"
+        ) from None
+    except json.JSONDecodeError as e:
+        raise ArtifactError(f"{path}: not valid JSON: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArtifactError(f"{path}: not a layoutc artifact manifest (format != {FORMAT!r})")
+    version = data.get("version")
+    if version != VERSION:
+        raise ArtifactError(
+            f"{path}: manifest version {version} is not supported by this runtime (reads {VERSION})"
+        )
+    if not isinstance(data.get("kernels"), list):
+        raise ArtifactError(f"{path}: manifest has no 'kernels' list")
+    return data
+
+
+def _min_cuda_for_isa(isa: PtxIsa) -> str:
+    for cuda, max_isa in sorted(_CUDA_TO_PTX_ISA.items()):
+        if max_isa >= isa:
+            return f"{cuda[0]}.{cuda[1]}"
+    if isa[0] == 9:
+        return f"13.{isa[1]}"
+    return "a newer CUDA release"
+
+
+def select_variant(
+    kernel: Mapping[str, Any], capability: tuple[int, int], max_isa: PtxIsa
+) -> tuple[Mapping[str, Any], str]:
+    """Pick the code to load for a device: (variant, ``"cubin"`` or ``"ptx"``).
+
+    Preference: a cubin built for exactly this device, then any compatible cubin (newest arch
+    first), then PTX the driver can JIT (newest arch first). Otherwise ``IncompatibleDriverError``
+    explaining every variant's requirement.
+    """
+    name = kernel.get("name", "?")
+    variants = kernel.get("variants") or []
+    cubins = [
+        v
+        for v in variants
+        if "cubin" in v.get("files", {}) and cubin_runs_on(v["arch"], capability)
+    ]
+    exact = [v for v in cubins if parse_arch(v["arch"])[:2] == capability]
+    if exact:
+        # Prefer the arch-specific ('a') build when it is for exactly this device.
+        return sorted(exact, key=lambda v: v["arch"].endswith("a"), reverse=True)[0], "cubin"
+    if cubins:
+        return max(cubins, key=lambda v: parse_arch(v["arch"])[:2]), "cubin"
+    ptxs = [
+        v
+        for v in variants
+        if "ptx" in v.get("files", {})
+        and ptx_runs_on(v["arch"], capability)
+        and parse_isa(v["ptx_isa"]) <= max_isa
+    ]
+    if ptxs:
+        return max(ptxs, key=lambda v: parse_arch(v["arch"])[:2]), "ptx"
+    here = f"sm_{capability[0]}{capability[1]}"
+    reasons = []
+    for v in variants:
+        files = v.get("files", {})
+        if "cubin" in files:
+            reasons.append(f"cubin for {v['arch']} (does not run on {here})")
+        if "ptx" in files:
+            if not ptx_runs_on(v["arch"], capability):
+                reasons.append(f"PTX for {v['arch']} (needs a newer GPU than {here})")
+            else:
+                isa = parse_isa(v["ptx_isa"])
+                reasons.append(
+                    f"PTX ISA {v['ptx_isa']} for {v['arch']} (needs a driver for CUDA "
+                    f"{_min_cuda_for_isa(isa)} or newer)"
+                )
+    raise IncompatibleDriverError(
+        f"kernel {name!r}: no code in the artifact runs here: device {here}, driver accepts PTX "
+        f"ISA up to {format_isa(max_isa)}; the artifact has "
+        + ("; ".join(reasons) if reasons else "no code at all")
+    )
+
+
+def read_variant_file(root: Path, kernel: str, entry: Mapping[str, Any]) -> bytes:
+    """Read one code file and check its sha256 against the manifest."""
+    path = root / entry["path"]
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ArtifactError(
+            f"kernel {kernel!r}: file {path} named by the manifest is missing"
+        ) from None
+    if _sha256(data) != entry.get("sha256"):
+        raise ArtifactError(f"kernel {kernel!r}: {path} does not match its sha256 in the manifest")
+    return data
+
+
+class KernelLibrary(Mapping[str, Any]):
+    """The kernels of a loaded artifact, by name (also as attributes: ``lib.copy(...)``)."""
+
+    def __init__(self, root: Path, manifest: dict, kernels: dict[str, Any]) -> None:
+        self.root = root
+        self.manifest = manifest
+        self._kernels = kernels
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self._kernels[name]
+        except KeyError:
+            raise KeyError(
+                f"no kernel {name!r} in {self.root}; it has: {', '.join(self._kernels)}"
+            ) from None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._kernels[name]
+        except KeyError:
+            raise AttributeError(f"no kernel {name!r} in {self.root}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._kernels)
+
+    def __len__(self) -> int:
+        return len(self._kernels)
+
+
+def load(directory: str | os.PathLike, device: int | None = None) -> KernelLibrary:
+    """Load every kernel of an artifact directory onto a GPU; returns callable kernels.
+
+    Imports only the CUDA driver bindings. Picks, per kernel, the best code for the device
+    (``select_variant``) and checks file hashes; errors name the kernel and the reason.
+    """
+    from . import cuda_driver as cd
+    from .compat import max_ptx_isa_for_driver
+    from .cuda_kernel import CudaKernel
+    from .cuda_module import CudaModule
+
+    root = Path(directory)
+    if not root.is_dir():
+        root = root.parent
+    manifest = read_manifest(root)
+    dev = cd.get_device(device)
+    max_isa = max_ptx_isa_for_driver(cd.driver_version())
+    kernels: dict[str, Any] = {}
+    for entry in manifest["kernels"]:
+        try:
+            spec = KernelSpec.from_json(entry)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ArtifactError(f"{root}: malformed kernel entry: {e}") from None
+        variant, kind = select_variant(entry, dev.capability, max_isa)
+        image = read_variant_file(root, spec.name, variant["files"][kind])
+        module = CudaModule(
+            image, kind, dev, what=f"kernel {spec.name!r} ({variant['arch']} {kind})"
+        )
+        kernels[spec.name] = CudaKernel(module, spec)
+    return KernelLibrary(root, manifest, kernels)

@@ -1,0 +1,129 @@
+"""A loaded GPU kernel that can be called like a function.
+
+Everything that does not depend on the call's values (argument checks per parameter, the
+parameter buffer and its pointer table, the function handle) is prepared once in ``__init__``;
+a call binds the arguments, then issues one ``cuLaunchKernel``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from . import cuda_driver as cd
+from .abi import KernelSpec, Param
+from .arrays import ArrayFacts
+from .cuda_memory import DeviceBuffer
+from .cuda_module import CudaModule, set_max_dynamic_smem
+from .errors import ArgumentError
+from .launch_config import check_block, dim3, stream_handle
+from .packing import ArgumentBinder
+
+_DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024
+
+
+class CudaKernel:
+    """``kernel(*args, grid=..., block=..., smem=..., stream=...)`` launches on the GPU.
+
+    Arrays must live on the kernel's device, except numpy arrays (and other host arrays), which
+    are copied in before and back after the launch; such a call synchronises the stream.
+    """
+
+    def __init__(self, module: CudaModule, spec: KernelSpec) -> None:
+        self.module = module
+        self.spec = spec
+        self.device = module.device
+        self.function = module.function(spec.name)
+        self.binder = ArgumentBinder(spec, "cuda", self.device.ordinal)
+        self._lock = threading.Lock()
+        self._smem_allowed = _DEFAULT_DYNAMIC_SMEM_LIMIT
+        self._launch = cd.api().cuLaunchKernel
+        self._table = self.binder.buffer.table_address
+        self._last_block: tuple[int, int, int] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def __call__(
+        self,
+        *args: Any,
+        grid: Any,
+        block: Any = None,
+        smem: int | None = None,
+        stream: Any = None,
+    ) -> None:
+        name = self.spec.name
+        g = dim3(grid, "grid", name)
+        if block is None:
+            if self.spec.launch_bounds.block is None:
+                raise ArgumentError(f"kernel {name!r}: block= is required")
+            block = self.spec.launch_bounds.block
+        b = dim3(block, "block", name)
+        if b != self._last_block:
+            check_block(b, self.spec.launch_bounds, name)
+            self._last_block = b
+        dyn = self.spec.dynamic_smem if smem is None else smem
+        if dyn > self._smem_allowed:
+            set_max_dynamic_smem(self.function, dyn, name)
+            self._smem_allowed = dyn
+        handle = stream_handle(stream)
+        staged: list[tuple[DeviceBuffer, ArrayFacts, int]] = []
+
+        def stage(facts: ArrayFacts, param: Param) -> int:
+            return self._stage(facts, param, handle, staged)
+
+        with self._lock:
+            keep = self.binder.bind(args, stage, handle)
+            self.device.activate()
+            result = self._launch(
+                self.function, g[0], g[1], g[2], b[0], b[1], b[2], dyn, handle, self._table, 0
+            )
+        if int(result[0]) != 0:
+            raise cd.error_for(
+                result[0], f"launching kernel {name!r} grid={g} block={b} smem={dyn}"
+            )
+        if staged:
+            self._unstage(staged, handle)
+        del keep
+
+    def _stage(self, facts: ArrayFacts, param: Param, stream: int, staged: list) -> int:
+        if any(s < 0 for s in facts.strides):
+            raise ArgumentError(
+                f"kernel {self.spec.name!r}, argument {param.name!r}: host arrays with negative "
+                "strides cannot be staged to the GPU; pass a device array"
+            )
+        from .dtypes import DTYPES
+
+        if any(e == 0 for e in facts.shape):
+            span = 0
+        else:
+            span = 1 + sum((e - 1) * s for e, s in zip(facts.shape, facts.strides))
+        nbytes = span * DTYPES[param.dtype].itemsize
+        buf = DeviceBuffer(nbytes, self.device)
+        if nbytes:
+            buf.copy_from_host(facts.ptr, nbytes, stream)
+        staged.append((buf, facts, nbytes))
+        return buf.ptr
+
+    def _unstage(self, staged: list, stream: int) -> None:
+        for buf, facts, nbytes in staged:
+            flags = getattr(facts.keepalive, "flags", None)
+            if nbytes and (flags is None or getattr(flags, "writeable", True)):
+                buf.copy_to_host(facts.ptr, nbytes, stream)
+        cd.check(cd.api().cuStreamSynchronize(stream), f"waiting for kernel {self.spec.name!r}")
+        for buf, _, _ in staged:
+            buf.free()
+
+    def attribute(self, name: str) -> int:
+        from .cuda_module import function_attribute
+
+        return function_attribute(self.function, name)
+
+
+def load_kernel(
+    image: bytes, kind: str, spec: KernelSpec, device: cd.Device | None = None
+) -> CudaKernel:
+    """Load ``image`` (cubin or PTX) and return its kernel ``spec.name`` ready to call."""
+    module = CudaModule(image, kind, device, what=f"kernel {spec.name!r}")
+    return CudaKernel(module, spec)

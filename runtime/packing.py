@@ -1,0 +1,292 @@
+"""Marshalling call arguments into a kernel's parameter list, with the work done up front.
+
+``ParamBuffer`` is the storage both runtimes hand to a kernel: one byte buffer holding every
+parameter at its natural alignment and a ``void*`` table pointing into it (the layout
+``cuLaunchKernel``'s ``kernelParams`` expects, and what the CPU launcher reads). ``ArgumentBinder``
+compiles a ``KernelSpec`` into one small checker/writer per argument, so a launch only runs those
+closures and one ``struct.pack_into``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+import struct
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .abi import POINTER, KernelSpec, Param
+from .arrays import CPU, CUDA, ArrayFacts, array_facts
+from .dtypes import DTYPES, bf16_bits
+from .errors import ArgumentError, NotSupportedError
+from .layout_text import coalesce_static, leaves, modes, parse_layout
+
+#: Called by the GPU runtime for a host array: returns the device pointer standing in for it.
+Stager = Callable[[ArrayFacts, Param], int]
+
+
+class ParamBuffer:
+    """Parameter storage plus the ``void**`` table that points at each parameter."""
+
+    def __init__(self, params: Sequence[Param]) -> None:
+        fmt = "<"
+        offset = 0
+        offsets = []
+        for p in params:
+            size = 8 if p.kind == POINTER else DTYPES[p.dtype].itemsize
+            pad = (-offset) % size
+            fmt += "x" * pad + ("Q" if p.kind == POINTER else DTYPES[p.dtype].struct_format)
+            offset += pad
+            offsets.append(offset)
+            offset += size
+        self._struct = struct.Struct(fmt)
+        self.size = offset
+        self.offsets = tuple(offsets)
+        self.buffer = ctypes.create_string_buffer(max(offset, 8))
+        base = ctypes.addressof(self.buffer)
+        self.table = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
+        self.table_address = ctypes.addressof(self.table)
+
+    def store(self, values: Sequence[Any]) -> None:
+        """Write all parameter values (ints for pointers) into the buffer."""
+        self._struct.pack_into(self.buffer, 0, *values)
+
+
+def _int_range(dtype_name: str) -> tuple[int, int]:
+    bits = DTYPES[dtype_name].bits
+    if dtype_name.startswith("u"):
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+class ArgumentBinder:
+    """Checks call arguments against a kernel's ABI and writes its parameter values.
+
+    ``runs_on`` is ``"cpu"`` (arrays must live in host memory) or ``"cuda"`` (arrays must live
+    on the kernel's device; host arrays are staged through ``stager``).
+    """
+
+    def __init__(self, spec: KernelSpec, runs_on: str, device_id: int = 0) -> None:
+        self.spec = spec
+        self.runs_on = runs_on
+        self.device_id = device_id
+        self.slots = {p.name: i for i, p in enumerate(spec.params)}
+        self.buffer = ParamBuffer(spec.params)
+        self.values: list[Any] = [0] * len(spec.params)
+        arguments = spec.arguments
+        self.argument_names = tuple(p.name for p in arguments)
+        self._binders = [self._make_binder(i, p) for i, p in enumerate(arguments)]
+
+    # -- errors ---------------------------------------------------------------------------
+    def _where(self, index: int, param: Param) -> str:
+        return f"kernel {self.spec.name!r}, argument {index} ({param.name!r})"
+
+    def _fail(self, index: int, param: Param, message: str) -> ArgumentError:
+        return ArgumentError(f"{self._where(index, param)}: {message}")
+
+    # -- binders --------------------------------------------------------------------------
+    def _make_binder(self, index: int, param: Param) -> Callable[..., None]:
+        if param.kind == POINTER:
+            return self._pointer_binder(index, param)
+        return self._scalar_binder(index, param, self.slots[param.name])
+
+    def _scalar_binder(self, index: int, param: Param, slot: int) -> Callable[..., None]:
+        values = self.values
+        kind = DTYPES[param.dtype].kind
+        if kind in ("int", "uint"):
+            lo, hi = _int_range(param.dtype)
+
+            def bind_int(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
+                try:
+                    v = operator.index(value)
+                except TypeError:
+                    raise self._fail(
+                        index,
+                        param,
+                        f"expected an integer ({param.dtype}), got {type(value).__name__}",
+                    ) from None
+                if not lo <= v <= hi:
+                    raise self._fail(index, param, f"{v} does not fit in {param.dtype}")
+                values[slot] = v
+
+            return bind_int
+        is_bf16 = param.dtype == "bf16"
+
+        def bind_float(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
+            if isinstance(value, (str, bytes)) or hasattr(value, "__len__"):
+                raise self._fail(
+                    index, param, f"expected a number ({param.dtype}), got {type(value).__name__}"
+                )
+            try:
+                v = float(value)
+            except (TypeError, ValueError):
+                raise self._fail(
+                    index, param, f"expected a number ({param.dtype}), got {type(value).__name__}"
+                ) from None
+            values[slot] = bf16_bits(v) if is_bf16 else v
+
+        return bind_float
+
+    def _pointer_binder(self, index: int, param: Param) -> Callable[..., None]:
+        values = self.values
+        slot = self.slots[param.name]
+        check_layout = self._layout_checker(index, param) if param.layout is not None else None
+        runs_on = self.runs_on
+        device_id = self.device_id
+
+        def bind_pointer(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
+            try:
+                facts = array_facts(value, stream)
+            except ValueError as e:
+                raise self._fail(index, param, str(e)) from None
+            if facts is None:
+                raise self._fail(
+                    index, param, f"expected an array of {param.dtype}, got {type(value).__name__}"
+                )
+            if facts.dtype != param.dtype:
+                got = facts.dtype or "an element type with no ABI equivalent"
+                raise self._fail(index, param, f"expected {param.dtype} elements, got {got}")
+            if check_layout is not None:
+                check_layout(facts)
+            elif not _is_c_contiguous(facts.shape, facts.strides):
+                raise self._fail(
+                    index,
+                    param,
+                    f"the kernel indexes this pointer as a contiguous buffer, but the array has "
+                    f"shape {facts.shape} and element strides {facts.strides}",
+                )
+            keep.append(facts.keepalive)
+            if runs_on == CPU:
+                if facts.device_type != CPU:
+                    raise self._fail(
+                        index,
+                        param,
+                        f"array lives on {facts.where}, but this kernel runs on the CPU",
+                    )
+                values[slot] = facts.ptr
+            elif facts.device_type == CUDA:
+                if facts.device_id != device_id:
+                    raise self._fail(
+                        index,
+                        param,
+                        f"array lives on {facts.where}, but the kernel runs on cuda:{device_id}",
+                    )
+                values[slot] = facts.ptr
+            else:
+                assert stager is not None
+                values[slot] = stager(facts, param)
+
+        return bind_pointer
+
+    def _layout_checker(self, index: int, param: Param) -> Callable[[ArrayFacts], None]:
+        """Precompute, per mode, the static checks and the carrier slots of dynamic entries."""
+        assert param.layout is not None
+        shape, stride = parse_layout(param.layout)
+        carriers = iter(self.slots[name] for name in param.dynamic)
+        carrier_params = {self.slots[n]: self.spec.params[self.slots[n]] for n in param.dynamic}
+        # Carrier slots are assigned in printed order: all shape '?' first, then stride '?'.
+        shape_slots: list[list[int | None]] = []
+        for s, _ in modes(shape, stride):
+            shape_slots.append([next(carriers) if e is None else None for e in leaves(s)])
+        stride_slots: list[list[int | None]] = []
+        for _, d in modes(shape, stride):
+            stride_slots.append([next(carriers) if e is None else None for e in leaves(d)])
+
+        plan = []  # (kind, data) per mode
+        for i, (s, d) in enumerate(modes(shape, stride)):
+            if isinstance(s, tuple):
+                if any(e is None for e in leaves(s)) or any(e is None for e in leaves(d)):
+                    raise NotSupportedError(
+                        f"not supported: kernel {self.spec.name!r}, parameter {param.name!r}: "
+                        f"mode {i} of layout {param.layout!r} is nested and has dynamic entries; "
+                        "the runtime binds one array dimension to one flat mode"
+                    )
+                plan.append(("nested", coalesce_static(s, d)))
+            else:
+                plan.append(("flat", (s, d, shape_slots[i][0], stride_slots[i][0])))
+        rank = len(plan)
+        values = self.values
+        ranges = {slot: _int_range(p.dtype) for slot, p in carrier_params.items()}
+        layout = param.layout
+
+        def check(facts: ArrayFacts) -> None:
+            if len(facts.shape) != rank:
+                raise self._fail(
+                    index,
+                    param,
+                    f"layout {layout} has {rank} modes but the array has "
+                    f"{len(facts.shape)} dimensions (shape {facts.shape})",
+                )
+            for i, (kind, data) in enumerate(plan):
+                extent, step = facts.shape[i], facts.strides[i]
+                if kind == "flat":
+                    s, d, s_slot, d_slot = data
+                    if s_slot is not None:
+                        _store(s_slot, extent, i, "extent")
+                    elif s != extent:
+                        raise self._fail(
+                            index,
+                            param,
+                            f"dimension {i} has extent {extent}, layout {layout} requires {s}",
+                        )
+                    if d_slot is not None:
+                        _store(d_slot, step, i, "stride")
+                    elif d != step and extent > 1:
+                        raise self._fail(
+                            index,
+                            param,
+                            f"dimension {i} has element stride {step}, layout "
+                            f"{layout} requires {d}",
+                        )
+                else:
+                    pairs = data
+                    ok = (not pairs and extent == 1) or (
+                        len(pairs) == 1
+                        and pairs[0][0] == extent
+                        and (pairs[0][1] == step or extent == 1)
+                    )
+                    if not ok:
+                        raise self._fail(
+                            index,
+                            param,
+                            f"dimension {i} (extent {extent}, element stride {step}) "
+                            f"does not match mode {i} of layout {layout}",
+                        )
+
+        def _store(slot: int, value: int, dim: int, what: str) -> None:
+            lo, hi = ranges[slot]
+            if not lo <= value <= hi:
+                raise self._fail(
+                    index,
+                    param,
+                    f"dimension {dim}'s {what} {value} does not fit in "
+                    f"{carrier_params[slot].dtype} parameter {carrier_params[slot].name!r}",
+                )
+            values[slot] = value
+
+        return check
+
+    # -- use ------------------------------------------------------------------------------
+    def bind(
+        self, args: Sequence[Any], stager: Stager | None = None, stream: int | None = None
+    ) -> list:
+        """Check ``args`` and store the parameter values; returns objects to keep alive."""
+        if len(args) != len(self._binders):
+            raise ArgumentError(
+                f"kernel {self.spec.name!r} takes {len(self._binders)} arguments "
+                f"({', '.join(self.argument_names)}), got {len(args)}"
+            )
+        keep: list = []
+        for binder, value in zip(self._binders, args):
+            binder(value, stager, keep, stream)
+        self.buffer.store(self.values)
+        return keep
+
+
+def _is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    expected = 1
+    for extent, step in zip(reversed(shape), reversed(strides)):
+        if extent != 1 and step != expected:
+            return False
+        expected *= extent
+    return True
