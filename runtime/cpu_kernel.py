@@ -1,0 +1,180 @@
+"""Running a kernel on the CPU with GPU semantics: ``CpuKernel(ir, spec)(*args, grid, block)``.
+
+Blocks are independent, so they are split across worker threads (the JIT code runs without
+the GIL); inside a block, kernels without collectives run as a loop over threads, kernels with
+barriers or warp collectives run each thread as a fiber (cpu_fibers.py). Arrays are host
+arrays (numpy, CPU torch tensors, DLPack/array-interface objects), used in place.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .abi import KernelSpec
+from .cpu_context import WARP_SCRATCH_BYTES, WARP_SIZE
+from .cpu_fibers import FiberPool
+from .cpu_support_ir import ERROR_TEXT
+from .errors import CpuExecutionError
+from .launch_config import check_block, dim3
+from .packing import ArgumentBinder
+
+
+class LaunchConfig(ctypes.Structure):
+    _fields_ = [
+        ("gx", ctypes.c_int32),
+        ("gy", ctypes.c_int32),
+        ("gz", ctypes.c_int32),
+        ("bx", ctypes.c_int32),
+        ("by", ctypes.c_int32),
+        ("bz", ctypes.c_int32),
+        ("begin", ctypes.c_int32),
+        ("end", ctypes.c_int32),
+        ("smem", ctypes.c_void_p),
+        ("dynamic_smem", ctypes.c_void_p),
+        ("warp_scratch", ctypes.c_void_p),
+        ("error_block", ctypes.c_int32),
+        ("pad", ctypes.c_int32),
+    ]
+
+
+_GRID_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
+_SMEM_ALIGN = 128
+
+
+def worker_count() -> int:
+    """Worker threads for block-level parallelism (``LAYOUTC_CPU_THREADS``, default: cores)."""
+    env = os.environ.get("LAYOUTC_CPU_THREADS")
+    if env:
+        return max(1, int(env))
+    return max(1, os.cpu_count() or 1)
+
+
+class _WorkerState(threading.local):
+    """Per-OS-thread memory: shared-memory buffer, warp scratch and fiber pools."""
+
+    def __init__(self) -> None:
+        self.smem = ctypes.create_string_buffer(_SMEM_ALIGN)
+        self.scratch = ctypes.create_string_buffer(WARP_SCRATCH_BYTES * 32)
+        self.pools: dict[tuple[int, int, int], FiberPool] = {}
+
+    def smem_for(self, nbytes: int) -> int:
+        if ctypes.sizeof(self.smem) < nbytes + _SMEM_ALIGN:
+            self.smem = ctypes.create_string_buffer(nbytes + _SMEM_ALIGN)
+        return (ctypes.addressof(self.smem) + _SMEM_ALIGN - 1) & ~(_SMEM_ALIGN - 1)
+
+
+_state = _WorkerState()
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        with _executor_lock:
+            if _executor is None:
+                _executor = ThreadPoolExecutor(worker_count(), thread_name_prefix="layoutc-cpu")
+    return _executor
+
+
+class CpuKernel:
+    """A kernel compiled for the host, called like the GPU kernels:
+    ``k(*args, grid=(gx, gy, gz), block=(bx, by, bz), smem=bytes)``.
+
+    ``ir`` is the CPU-flavour module (text or ``llvmlite.ir.Module``) defining ``spec.name``
+    with the CPU kernel ABI (docs/runtime.md). Launches are synchronous; ``stream`` is accepted
+    for symmetry with the GPU and ignored.
+    """
+
+    def __init__(self, ir: Any, spec: KernelSpec, opt_level: int = 2) -> None:
+        from .cpu_jit import compile_cpu
+
+        self.spec = spec
+        self.program = compile_cpu(ir if isinstance(ir, str) else str(ir), spec, opt_level)
+        self.binder = ArgumentBinder(spec, "cpu")
+        self._grid = _GRID_FN(self.program.grid)
+        self._run_fibers = _GRID_FN(self.program.run_fibers)
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def uses_collectives(self) -> bool:
+        return self.program.uses_collectives
+
+    def __call__(
+        self, *args: Any, grid: Any, block: Any = None, smem: int | None = None, stream: Any = None
+    ) -> None:
+        name = self.spec.name
+        g = dim3(grid, "grid", name)
+        if block is None:
+            if self.spec.launch_bounds.block is None:
+                from .errors import ArgumentError
+
+                raise ArgumentError(f"kernel {name!r}: block= is required")
+            block = self.spec.launch_bounds.block
+        b = dim3(block, "block", name)
+        check_block(b, self.spec.launch_bounds, name)
+        dyn = self.spec.dynamic_smem if smem is None else smem
+        nblocks = g[0] * g[1] * g[2]
+        with self._lock:
+            keep = self.binder.bind(args)
+            table = self.binder.buffer.table_address
+            workers = min(nblocks, worker_count())
+            chunks = [
+                (nblocks * i // workers, nblocks * (i + 1) // workers) for i in range(workers)
+            ]
+            if workers == 1:
+                results = [self._run_range(table, g, b, dyn, *chunks[0])]
+            else:
+                futures = [
+                    _pool().submit(self._run_range, table, g, b, dyn, lo, hi) for lo, hi in chunks
+                ]
+                results = [f.result() for f in futures]
+        del keep
+        for failure in results:
+            if failure is not None:
+                raise failure
+
+    def _run_range(
+        self, table: int, g: tuple, b: tuple, dyn: int, begin: int, end: int
+    ) -> CpuExecutionError | None:
+        state = _state
+        static = (self.spec.static_smem + 15) & ~15
+        base = state.smem_for(static + dyn)
+        cfg = LaunchConfig(*g, *b, begin, end, base, base + static, 0, -1, 0)
+        if not self.program.uses_collectives:
+            cfg.warp_scratch = ctypes.addressof(state.scratch)
+            self._grid(table, ctypes.addressof(cfg))
+            return None
+        pool = state.pools.get(b)
+        if pool is None:
+            pool = state.pools[b] = FiberPool(b)
+        if not pool.ready:
+            pool.make_fibers(self.program.fiber_entry)
+        nwarps = (b[0] * b[1] * b[2] + WARP_SIZE - 1) // WARP_SIZE
+        cfg.warp_scratch = ctypes.addressof(pool.warp_scratch)
+        assert nwarps == pool.nwarps
+        pool.sched.thread_main = self.program.main
+        pool.sched.params = table
+        pool.sched.error = 0
+        rc = self._run_fibers(ctypes.addressof(pool.sched), ctypes.addressof(cfg))
+        if rc == 0:
+            return None
+        pool.ready = False  # fibers were abandoned mid-kernel: rebuild before the next launch
+        blk = cfg.error_block
+        gx, gy = g[0], g[1]
+        where_b = (blk % gx, (blk // gx) % gy, blk // (gx * gy))
+        t = pool.sched.error_thread
+        where_t = (t % b[0], (t // b[0]) % b[1], t // (b[0] * b[1])) if t >= 0 else None
+        return CpuExecutionError(
+            f"kernel {self.spec.name!r} on the CPU, block {where_b}"
+            + (f", thread {where_t}" if where_t else "")
+            + f": {ERROR_TEXT.get(rc, f'error {rc}')}"
+        )

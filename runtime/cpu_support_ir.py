@@ -1,0 +1,781 @@
+"""LLVM IR of the CPU runtime's support code: the collective helpers, the fiber scheduler and
+the per-kernel launchers. Text with opaque pointers, parsed by llvmlite when a CPU kernel is
+first compiled (this module itself imports nothing heavy).
+
+Execution model (docs/runtime.md, "CPU runtime"): kernels that call no collective helper run
+as plain loops over blocks and threads (``grid`` launcher). Kernels that do run every GPU
+thread of a block as a fiber (glibc ``makecontext``/``swapcontext``) on one OS thread; a
+barrier or warp sync parks the fiber and returns to the scheduler, which releases a barrier
+when every thread of the block has reached it, so execution is exactly "phases between
+barriers". Misuse (a barrier some threads never reach) is detected exactly, not by timeout.
+"""
+
+from __future__ import annotations
+
+from string import Template
+
+from .cpu_context import FIELD_INDEX, llvm_type_text
+
+# Fiber states.
+RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED = 0, 1, 2, 3, 4
+
+# Error codes returned by the fiber launcher (and stored in the scheduler).
+OK = 0
+ERR_BARRIER_EXITED = 1  # a barrier was reached by some threads while others had exited
+ERR_WARP_EXITED = 2  # a warp sync names a lane that has exited
+ERR_DEADLOCK = 3  # threads wait at different kinds of synchronisation forever
+ERR_BAD_MASK = 4  # a warp collective's mask does not include the calling lane
+ERR_BAD_SHFL_SOURCE = 5  # a shuffle reads a lane outside the mask or the block
+
+ERROR_TEXT = {
+    ERR_BARRIER_EXITED: "a block barrier was reached by some threads after others had exited "
+    "the kernel; every thread of the block must reach each barrier (CUDA: __syncthreads in "
+    "divergent code is undefined behaviour)",
+    ERR_WARP_EXITED: "a warp sync/collective names a lane whose thread has exited",
+    ERR_DEADLOCK: "deadlock: the threads of the block wait at different synchronisation points "
+    "(e.g. some at a block barrier, others at a warp sync) and none can proceed",
+    ERR_BAD_MASK: "a warp collective's member mask does not include the calling lane",
+    ERR_BAD_SHFL_SOURCE: "a shuffle reads from a lane outside its member mask or the block",
+}
+
+_SUPPORT = Template(
+    r"""
+%Ctx = type $CTX
+%Sched = type { ptr, ptr, i32, i32, i32, i32, ptr, ptr }
+%Fiber = type { ptr, ptr, ptr, i32, i32 }
+%Cfg = type { i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i32, i32 }
+
+declare i32 @swapcontext(ptr, ptr)
+
+define internal void @__lc_yield(ptr %f) {
+  %uap = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 0
+  %u = load ptr, ptr %uap
+  %sp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 2
+  %s = load ptr, ptr %sp
+  %mp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 0
+  %m = load ptr, ptr %mp
+  %r = call i32 @swapcontext(ptr %u, ptr %m)
+  ret void
+}
+
+define internal ptr @__lc_fiber(ptr %ctx) {
+  %p = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_fiber
+  %f = load ptr, ptr %p
+  ret ptr %f
+}
+
+define internal void @__lc_fail(ptr %ctx, i32 %code) noinline {
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %sp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 2
+  %s = load ptr, ptr %sp
+  %ep = getelementptr inbounds %Sched, ptr %s, i32 0, i32 4
+  store i32 %code, ptr %ep
+  %tp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_linear_tid
+  %t = load i32, ptr %tp
+  %etp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 5
+  store i32 %t, ptr %etp
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $FAILED, ptr %stp
+  call void @__lc_yield(ptr %f)
+  unreachable
+}
+
+define void @__layoutc_barrier(ptr %ctx) {
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $AT_BARRIER, ptr %stp
+  call void @__lc_yield(ptr %f)
+  ret void
+}
+
+define void @__layoutc_warp_sync(ptr %ctx, i32 %mask) {
+entry:
+  %lp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_lane_id
+  %lane = load i32, ptr %lp
+  %sh = lshr i32 %mask, %lane
+  %bit = and i32 %sh, 1
+  %member = icmp ne i32 %bit, 0
+  br i1 %member, label %ok, label %bad
+bad:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_BAD_MASK)
+  unreachable
+ok:
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $AT_WARP_SYNC, ptr %stp
+  %mkp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 4
+  store i32 %mask, ptr %mkp
+  call void @__lc_yield(ptr %f)
+  ret void
+}
+
+; Lanes of the calling thread's warp that exist (a block's last warp may be partial).
+define internal i32 @__lc_valid_lanes(ptr %ctx) {
+  %np = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_block_threads
+  %n = load i32, ptr %np
+  %wp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_id
+  %w = load i32, ptr %wp
+  %base = mul i32 %w, 32
+  %left = sub i32 %n, %base
+  %full = icmp sge i32 %left, 32
+  %sh = shl i32 1, %left
+  %part = sub i32 %sh, 1
+  %v = select i1 %full, i32 -1, i32 %part
+  ret i32 %v
+}
+
+; The source lane of shfl.sync, by the PTX ISA's definition of the four modes.
+define internal i32 @__lc_shfl_src(ptr %ctx, i32 %mode, i32 %mask, i32 %b, i32 %c) {
+entry:
+  %lp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_lane_id
+  %lane = load i32, ptr %lp
+  %bval = and i32 %b, 31
+  %cval = and i32 %c, 31
+  %c8 = lshr i32 %c, 8
+  %seg = and i32 %c8, 31
+  %nseg = xor i32 %seg, -1
+  %lo = and i32 %lane, %seg
+  %hi = and i32 %cval, %nseg
+  %maxl = or i32 %lo, %hi
+  %minl = and i32 %lane, %seg
+  %bi = and i32 %bval, %nseg
+  %j_idx = or i32 %minl, %bi
+  %p_idx = icmp sle i32 %j_idx, %maxl
+  %j_up = sub i32 %lane, %bval
+  %p_up = icmp sge i32 %j_up, %maxl
+  %j_down = add i32 %lane, %bval
+  %p_down = icmp sle i32 %j_down, %maxl
+  %j_bfly = xor i32 %lane, %bval
+  %p_bfly = icmp sle i32 %j_bfly, %maxl
+  %is_up = icmp eq i32 %mode, 1
+  %is_down = icmp eq i32 %mode, 2
+  %is_bfly = icmp eq i32 %mode, 3
+  %j1 = select i1 %is_up, i32 %j_up, i32 %j_idx
+  %p1 = select i1 %is_up, i1 %p_up, i1 %p_idx
+  %j2 = select i1 %is_down, i32 %j_down, i32 %j1
+  %p2 = select i1 %is_down, i1 %p_down, i1 %p1
+  %j = select i1 %is_bfly, i32 %j_bfly, i32 %j2
+  %p = select i1 %is_bfly, i1 %p_bfly, i1 %p2
+  %src = select i1 %p, i32 %j, i32 %lane
+  %valid = call i32 @__lc_valid_lanes(ptr %ctx)
+  %allowed = and i32 %mask, %valid
+  %sh = lshr i32 %allowed, %src
+  %bit = and i32 %sh, 1
+  %ok = icmp ne i32 %bit, 0
+  br i1 %ok, label %good, label %bad
+bad:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_BAD_SHFL_SOURCE)
+  unreachable
+good:
+  ret i32 %src
+}
+
+define i32 @__layoutc_shfl_sync_i32(ptr %ctx, i32 %mode, i32 %mask, i32 %a, i32 %b, i32 %c) {
+  %scp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_scratch
+  %scratch = load ptr, ptr %scp
+  %lp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_lane_id
+  %lane = load i32, ptr %lp
+  %slot = getelementptr inbounds i64, ptr %scratch, i32 %lane
+  %a64 = zext i32 %a to i64
+  store i64 %a64, ptr %slot
+  call void @__layoutc_warp_sync(ptr %ctx, i32 %mask)
+  %src = call i32 @__lc_shfl_src(ptr %ctx, i32 %mode, i32 %mask, i32 %b, i32 %c)
+  %sslot = getelementptr inbounds i64, ptr %scratch, i32 %src
+  %v64 = load i64, ptr %sslot
+  %v = trunc i64 %v64 to i32
+  call void @__layoutc_warp_sync(ptr %ctx, i32 %mask)
+  ret i32 %v
+}
+
+define float @__layoutc_shfl_sync_f32(ptr %ctx, i32 %mode, i32 %mask, float %a, i32 %b, i32 %c) {
+  %ai = bitcast float %a to i32
+  %r = call i32 @__layoutc_shfl_sync_i32(ptr %ctx, i32 %mode, i32 %mask, i32 %ai, i32 %b, i32 %c)
+  %rf = bitcast i32 %r to float
+  ret float %rf
+}
+
+define i32 @__layoutc_vote_ballot(ptr %ctx, i32 %mask, i1 %pred) {
+entry:
+  %scp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_scratch
+  %scratch = load ptr, ptr %scp
+  %lp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_lane_id
+  %lane = load i32, ptr %lp
+  %slot = getelementptr inbounds i64, ptr %scratch, i32 %lane
+  %p64 = zext i1 %pred to i64
+  store i64 %p64, ptr %slot
+  call void @__layoutc_warp_sync(ptr %ctx, i32 %mask)
+  %valid = call i32 @__lc_valid_lanes(ptr %ctx)
+  %members = and i32 %mask, %valid
+  br label %loop
+loop:
+  %l = phi i32 [ 0, %entry ], [ %l1, %next ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %next ]
+  %sl = getelementptr inbounds i64, ptr %scratch, i32 %l
+  %v = load i64, ptr %sl
+  %nz = icmp ne i64 %v, 0
+  %sh = lshr i32 %members, %l
+  %mb = trunc i32 %sh to i1
+  %on = and i1 %nz, %mb
+  %onb = zext i1 %on to i32
+  %bit = shl i32 %onb, %l
+  %acc1 = or i32 %acc, %bit
+  br label %next
+next:
+  %l1 = add i32 %l, 1
+  %more = icmp ult i32 %l1, 32
+  br i1 %more, label %loop, label %done
+done:
+  call void @__layoutc_warp_sync(ptr %ctx, i32 %mask)
+  ret i32 %acc1
+}
+
+; A fiber's whole life: run the kernel for the current block, report DONE, park; repeat.
+define void @__layoutc_fiber_entry(i32 %hi, i32 %lo) {
+entry:
+  %h = zext i32 %hi to i64
+  %hs = shl i64 %h, 32
+  %l = zext i32 %lo to i64
+  %a = or i64 %hs, %l
+  %f = inttoptr i64 %a to ptr
+  br label %loop
+loop:
+  %sp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 2
+  %s = load ptr, ptr %sp
+  %tmp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 6
+  %tm = load ptr, ptr %tmp
+  %pp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 7
+  %params = load ptr, ptr %pp
+  %cp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 1
+  %ctx = load ptr, ptr %cp
+  call void %tm(ptr %params, ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $DONE, ptr %stp
+  call void @__lc_yield(ptr %f)
+  br label %loop
+}
+
+define internal i32 @__lc_state(ptr %fibers, i32 %i) {
+  %fp = getelementptr inbounds %Fiber, ptr %fibers, i32 %i, i32 3
+  %st = load i32, ptr %fp
+  ret i32 %st
+}
+
+define internal void @__lc_set_state(ptr %fibers, i32 %i, i32 %v) {
+  %fp = getelementptr inbounds %Fiber, ptr %fibers, i32 %i, i32 3
+  store i32 %v, ptr %fp
+  ret void
+}
+
+; Run one block's fibers to completion. Returns 0 or an error code (also left in the scheduler).
+define i32 @__layoutc_run_block(ptr %s) {
+entry:
+  %fsp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 1
+  %fibers = load ptr, ptr %fsp
+  %np = getelementptr inbounds %Sched, ptr %s, i32 0, i32 2
+  %n = load i32, ptr %np
+  %nwp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 3
+  %nwarps = load i32, ptr %nwp
+  %mp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 0
+  %main = load ptr, ptr %mp
+  %ep = getelementptr inbounds %Sched, ptr %s, i32 0, i32 4
+  %etp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 5
+  %ran.a = alloca i32
+  %i.a = alloca i32
+  %done.a = alloca i32
+  %atbar.a = alloca i32
+  %rel.a = alloca i32
+  %w.a = alloca i32
+  %l.a = alloca i32
+  %arr.a = alloca i32
+  %exi.a = alloca i32
+  %firstdone.a = alloca i32
+  %firstwait.a = alloca i32
+  br label %pass
+
+pass:
+  store i32 0, ptr %ran.a
+  store i32 0, ptr %i.a
+  br label %run_loop
+run_loop:
+  %i = load i32, ptr %i.a
+  %run_more = icmp slt i32 %i, %n
+  br i1 %run_more, label %run_body, label %count
+run_body:
+  %st = call i32 @__lc_state(ptr %fibers, i32 %i)
+  %runnable = icmp eq i32 %st, $RUNNABLE
+  br i1 %runnable, label %run_it, label %run_next
+run_it:
+  %fu = getelementptr inbounds %Fiber, ptr %fibers, i32 %i, i32 0
+  %u = load ptr, ptr %fu
+  %sw = call i32 @swapcontext(ptr %main, ptr %u)
+  %ran = load i32, ptr %ran.a
+  %ran1 = add i32 %ran, 1
+  store i32 %ran1, ptr %ran.a
+  %err = load i32, ptr %ep
+  %failed = icmp ne i32 %err, 0
+  br i1 %failed, label %ret_err, label %run_next
+run_next:
+  %i1 = add i32 %i, 1
+  store i32 %i1, ptr %i.a
+  br label %run_loop
+
+count:
+  store i32 0, ptr %i.a
+  store i32 0, ptr %done.a
+  store i32 0, ptr %atbar.a
+  store i32 -1, ptr %firstdone.a
+  store i32 -1, ptr %firstwait.a
+  br label %count_loop
+count_loop:
+  %ci = load i32, ptr %i.a
+  %count_more = icmp slt i32 %ci, %n
+  br i1 %count_more, label %count_body, label %counted
+count_body:
+  %cst = call i32 @__lc_state(ptr %fibers, i32 %ci)
+  %isdone = icmp eq i32 %cst, $DONE
+  %isbar = icmp eq i32 %cst, $AT_BARRIER
+  %d = load i32, ptr %done.a
+  %dz = zext i1 %isdone to i32
+  %d1 = add i32 %d, %dz
+  store i32 %d1, ptr %done.a
+  %b = load i32, ptr %atbar.a
+  %bz = zext i1 %isbar to i32
+  %b1 = add i32 %b, %bz
+  store i32 %b1, ptr %atbar.a
+  %fd = load i32, ptr %firstdone.a
+  %fdnone = icmp slt i32 %fd, 0
+  %setfd = and i1 %fdnone, %isdone
+  %fd1 = select i1 %setfd, i32 %ci, i32 %fd
+  store i32 %fd1, ptr %firstdone.a
+  %fw = load i32, ptr %firstwait.a
+  %fwnone = icmp slt i32 %fw, 0
+  %waiting = xor i1 %isdone, true
+  %setfw = and i1 %fwnone, %waiting
+  %fw1 = select i1 %setfw, i32 %ci, i32 %fw
+  store i32 %fw1, ptr %firstwait.a
+  %ci1 = add i32 %ci, 1
+  store i32 %ci1, ptr %i.a
+  br label %count_loop
+counted:
+  %done = load i32, ptr %done.a
+  %alldone = icmp eq i32 %done, %n
+  br i1 %alldone, label %ret_ok, label %warps
+
+warps:
+  store i32 0, ptr %rel.a
+  store i32 0, ptr %w.a
+  br label %warp_loop
+warp_loop:
+  %w = load i32, ptr %w.a
+  %warp_more = icmp slt i32 %w, %nwarps
+  br i1 %warp_more, label %warp_body, label %warps_done
+warp_body:
+  %base = mul i32 %w, 32
+  %left = sub i32 %n, %base
+  %full = icmp sge i32 %left, 32
+  %cnt = select i1 %full, i32 32, i32 %left
+  %vsh = shl i32 1, %cnt
+  %vpart = sub i32 %vsh, 1
+  %valid = select i1 %full, i32 -1, i32 %vpart
+  store i32 0, ptr %arr.a
+  store i32 0, ptr %exi.a
+  store i32 0, ptr %l.a
+  br label %scan_loop
+scan_loop:
+  %l = load i32, ptr %l.a
+  %scan_more = icmp slt i32 %l, %cnt
+  br i1 %scan_more, label %scan_body, label %scanned
+scan_body:
+  %ti = add i32 %base, %l
+  %sst = call i32 @__lc_state(ptr %fibers, i32 %ti)
+  %atw = icmp eq i32 %sst, $AT_WARP_SYNC
+  %ex = icmp eq i32 %sst, $DONE
+  %atwz = zext i1 %atw to i32
+  %atwb = shl i32 %atwz, %l
+  %a0 = load i32, ptr %arr.a
+  %a1 = or i32 %a0, %atwb
+  store i32 %a1, ptr %arr.a
+  %exz = zext i1 %ex to i32
+  %exb = shl i32 %exz, %l
+  %e0 = load i32, ptr %exi.a
+  %e1 = or i32 %e0, %exb
+  store i32 %e1, ptr %exi.a
+  %l1 = add i32 %l, 1
+  store i32 %l1, ptr %l.a
+  br label %scan_loop
+scanned:
+  %arrived = load i32, ptr %arr.a
+  %exited = load i32, ptr %exi.a
+  %any = icmp ne i32 %arrived, 0
+  store i32 0, ptr %l.a
+  br i1 %any, label %rel_loop, label %warp_next
+rel_loop:
+  %rl = load i32, ptr %l.a
+  %rel_more = icmp slt i32 %rl, %cnt
+  br i1 %rel_more, label %rel_body, label %warp_next
+rel_body:
+  %rt = add i32 %base, %rl
+  %rst = call i32 @__lc_state(ptr %fibers, i32 %rt)
+  %rw = icmp eq i32 %rst, $AT_WARP_SYNC
+  br i1 %rw, label %rel_check, label %rel_next
+rel_check:
+  %wmp = getelementptr inbounds %Fiber, ptr %fibers, i32 %rt, i32 4
+  %wm = load i32, ptr %wmp
+  %need = and i32 %wm, %valid
+  %gone = and i32 %need, %exited
+  %hasgone = icmp ne i32 %gone, 0
+  br i1 %hasgone, label %warp_exited, label %rel_ready
+rel_ready:
+  %narr = xor i32 %arrived, -1
+  %missing = and i32 %need, %narr
+  %ready = icmp eq i32 %missing, 0
+  br i1 %ready, label %release_one, label %rel_next
+release_one:
+  call void @__lc_set_state(ptr %fibers, i32 %rt, i32 $RUNNABLE)
+  %r0 = load i32, ptr %rel.a
+  %r1 = add i32 %r0, 1
+  store i32 %r1, ptr %rel.a
+  br label %rel_next
+rel_next:
+  %rl1 = add i32 %rl, 1
+  store i32 %rl1, ptr %l.a
+  br label %rel_loop
+warp_next:
+  %w1 = add i32 %w, 1
+  store i32 %w1, ptr %w.a
+  br label %warp_loop
+warp_exited:
+  store i32 $ERR_WARP_EXITED, ptr %ep
+  store i32 %rt, ptr %etp
+  br label %ret_err
+
+warps_done:
+  %released = load i32, ptr %rel.a
+  %anyrel = icmp ne i32 %released, 0
+  br i1 %anyrel, label %pass, label %barrier_check
+barrier_check:
+  %atbar = load i32, ptr %atbar.a
+  %parked = add i32 %atbar, %done
+  %allparked = icmp eq i32 %parked, %n
+  br i1 %allparked, label %barrier_full, label %maybe_deadlock
+barrier_full:
+  %someexit = icmp ne i32 %done, 0
+  br i1 %someexit, label %barrier_exited, label %release_all
+barrier_exited:
+  store i32 $ERR_BARRIER_EXITED, ptr %ep
+  %fd2 = load i32, ptr %firstdone.a
+  store i32 %fd2, ptr %etp
+  br label %ret_err
+release_all:
+  store i32 0, ptr %i.a
+  br label %ra_loop
+ra_loop:
+  %ri = load i32, ptr %i.a
+  %ra_more = icmp slt i32 %ri, %n
+  br i1 %ra_more, label %ra_body, label %pass
+ra_body:
+  call void @__lc_set_state(ptr %fibers, i32 %ri, i32 $RUNNABLE)
+  %ri1 = add i32 %ri, 1
+  store i32 %ri1, ptr %i.a
+  br label %ra_loop
+maybe_deadlock:
+  %ranc = load i32, ptr %ran.a
+  %stuck = icmp eq i32 %ranc, 0
+  br i1 %stuck, label %deadlock, label %pass
+deadlock:
+  store i32 $ERR_DEADLOCK, ptr %ep
+  %fw2 = load i32, ptr %firstwait.a
+  store i32 %fw2, ptr %etp
+  br label %ret_err
+
+ret_ok:
+  ret i32 0
+ret_err:
+  %code = load i32, ptr %ep
+  ret i32 %code
+}
+
+; Run blocks [cfg.begin, cfg.end) with fibers. The scheduler's fibers and contexts were set up
+; by the runtime (thread indices, fiber/scheduler pointers); this fills the per-block fields.
+define i32 @__layoutc_run_fibers(ptr %s, ptr %cfg) {
+entry:
+  %gxp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 0
+  %gx = load i32, ptr %gxp
+  %gyp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 1
+  %gy = load i32, ptr %gyp
+  %gzp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 2
+  %gz = load i32, ptr %gzp
+  %bbp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 6
+  %begin = load i32, ptr %bbp
+  %bep = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 7
+  %end = load i32, ptr %bep
+  %smp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 8
+  %smem = load ptr, ptr %smp
+  %dsp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 9
+  %dsmem = load ptr, ptr %dsp
+  %wsp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 10
+  %wscr = load ptr, ptr %wsp
+  %fsp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 1
+  %fibers = load ptr, ptr %fsp
+  %np = getelementptr inbounds %Sched, ptr %s, i32 0, i32 2
+  %n = load i32, ptr %np
+  %gxy = mul i32 %gx, %gy
+  %blk.a = alloca i32
+  %t.a = alloca i32
+  store i32 %begin, ptr %blk.a
+  br label %blocks
+blocks:
+  %blk = load i32, ptr %blk.a
+  %more = icmp slt i32 %blk, %end
+  br i1 %more, label %block, label %finished
+block:
+  %bx = urem i32 %blk, %gx
+  %q = udiv i32 %blk, %gx
+  %by = urem i32 %q, %gy
+  %bz = udiv i32 %blk, %gxy
+  store i32 0, ptr %t.a
+  br label %threads
+threads:
+  %t = load i32, ptr %t.a
+  %tmore = icmp slt i32 %t, %n
+  br i1 %tmore, label %thread, label %run
+thread:
+  %cp = getelementptr inbounds %Fiber, ptr %fibers, i32 %t, i32 1
+  %ctx = load ptr, ptr %cp
+  %p0 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ctaid_x
+  store i32 %bx, ptr %p0
+  %p1 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ctaid_y
+  store i32 %by, ptr %p1
+  %p2 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ctaid_z
+  store i32 %bz, ptr %p2
+  %p3 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_nctaid_x
+  store i32 %gx, ptr %p3
+  %p4 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_nctaid_y
+  store i32 %gy, ptr %p4
+  %p5 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_nctaid_z
+  store i32 %gz, ptr %p5
+  %p6 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_smem
+  store ptr %smem, ptr %p6
+  %p7 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_dynamic_smem
+  store ptr %dsmem, ptr %p7
+  %wp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_id
+  %w = load i32, ptr %wp
+  %woff = mul i32 %w, $WARP_SCRATCH_BYTES
+  %wptr = getelementptr inbounds i8, ptr %wscr, i32 %woff
+  %p8 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_scratch
+  store ptr %wptr, ptr %p8
+  call void @__lc_set_state(ptr %fibers, i32 %t, i32 $RUNNABLE)
+  %t1 = add i32 %t, 1
+  store i32 %t1, ptr %t.a
+  br label %threads
+run:
+  %rc = call i32 @__layoutc_run_block(ptr %s)
+  %bad = icmp ne i32 %rc, 0
+  br i1 %bad, label %failed, label %next
+next:
+  %blk1 = add i32 %blk, 1
+  store i32 %blk1, ptr %blk.a
+  br label %blocks
+failed:
+  %ebp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 11
+  store i32 %blk, ptr %ebp
+  ret i32 %rc
+finished:
+  ret i32 0
+}
+"""
+)
+
+# Per-kernel code: unpack the parameter table and call the kernel (thread main), and the
+# fast-path grid launcher that runs every thread of blocks [begin, end) as a loop.
+_KERNEL = Template(
+    r"""
+define void @"$MAIN"(ptr %params, ptr %ctx) alwaysinline {
+$UNPACK
+  call void @"$KERNEL"($ARGS ptr %ctx)
+  ret void
+}
+
+define i32 @"$GRID"(ptr %params, ptr %cfg) {
+entry:
+  %ctx = alloca %Ctx, align 16
+  %gxp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 0
+  %gx = load i32, ptr %gxp
+  %gyp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 1
+  %gy = load i32, ptr %gyp
+  %gzp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 2
+  %gz = load i32, ptr %gzp
+  %bxp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 3
+  %bdx = load i32, ptr %bxp
+  %byp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 4
+  %bdy = load i32, ptr %byp
+  %bzp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 5
+  %bdz = load i32, ptr %bzp
+  %bbp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 6
+  %begin = load i32, ptr %bbp
+  %bep = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 7
+  %end = load i32, ptr %bep
+  %smp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 8
+  %smem = load ptr, ptr %smp
+  %dsp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 9
+  %dsmem = load ptr, ptr %dsp
+  %wsp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 10
+  %wscr = load ptr, ptr %wsp
+  %bxy = mul i32 %bdx, %bdy
+  %nthreads = mul i32 %bxy, %bdz
+  %gxy = mul i32 %gx, %gy
+  %f0 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ntid_x
+  store i32 %bdx, ptr %f0
+  %f1 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ntid_y
+  store i32 %bdy, ptr %f1
+  %f2 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ntid_z
+  store i32 %bdz, ptr %f2
+  %f3 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_nctaid_x
+  store i32 %gx, ptr %f3
+  %f4 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_nctaid_y
+  store i32 %gy, ptr %f4
+  %f5 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_nctaid_z
+  store i32 %gz, ptr %f5
+  %f6 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_block_threads
+  store i32 %nthreads, ptr %f6
+  %f7 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_smem
+  store ptr %smem, ptr %f7
+  %f8 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_dynamic_smem
+  store ptr %dsmem, ptr %f8
+  %f9 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_fiber
+  store ptr null, ptr %f9
+  %f10 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_scheduler
+  store ptr null, ptr %f10
+  br label %blocks
+blocks:
+  %blk = phi i32 [ %begin, %entry ], [ %blk1, %block_done ]
+  %more = icmp slt i32 %blk, %end
+  br i1 %more, label %block, label %finished
+block:
+  %bx = urem i32 %blk, %gx
+  %q = udiv i32 %blk, %gx
+  %by = urem i32 %q, %gy
+  %bz = udiv i32 %blk, %gxy
+  %c0 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ctaid_x
+  store i32 %bx, ptr %c0
+  %c1 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ctaid_y
+  store i32 %by, ptr %c1
+  %c2 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_ctaid_z
+  store i32 %bz, ptr %c2
+  br label %zloop
+zloop:
+  %tz = phi i32 [ 0, %block ], [ %tz1, %ydone ]
+  %zmore = icmp slt i32 %tz, %bdz
+  br i1 %zmore, label %ystart, label %block_done
+ystart:
+  br label %yloop
+yloop:
+  %ty = phi i32 [ 0, %ystart ], [ %ty1, %xdone ]
+  %ymore = icmp slt i32 %ty, %bdy
+  br i1 %ymore, label %xstart, label %ydone
+xstart:
+  %zy = mul i32 %tz, %bdy
+  %zy1 = add i32 %zy, %ty
+  %rowbase = mul i32 %zy1, %bdx
+  br label %xloop
+xloop:
+  %tx = phi i32 [ 0, %xstart ], [ %tx1, %xbody ]
+  %xmore = icmp slt i32 %tx, %bdx
+  br i1 %xmore, label %xbody, label %xdone
+xbody:
+  %lin = add i32 %rowbase, %tx
+  %lane = and i32 %lin, 31
+  %warp = lshr i32 %lin, 5
+  %t0 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_tid_x
+  store i32 %tx, ptr %t0
+  %t1 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_tid_y
+  store i32 %ty, ptr %t1
+  %t2 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_tid_z
+  store i32 %tz, ptr %t2
+  %t3 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_lane_id
+  store i32 %lane, ptr %t3
+  %t4 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_id
+  store i32 %warp, ptr %t4
+  %t5 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_linear_tid
+  store i32 %lin, ptr %t5
+  %woff = mul i32 %warp, $WARP_SCRATCH_BYTES
+  %wptr = getelementptr inbounds i8, ptr %wscr, i32 %woff
+  %t6 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_warp_scratch
+  store ptr %wptr, ptr %t6
+  call void @"$MAIN"(ptr %params, ptr %ctx)
+  %tx1 = add i32 %tx, 1
+  br label %xloop
+xdone:
+  %ty1 = add i32 %ty, 1
+  br label %yloop
+ydone:
+  %tz1 = add i32 %tz, 1
+  br label %zloop
+block_done:
+  %blk1 = add i32 %blk, 1
+  br label %blocks
+finished:
+  ret i32 0
+}
+"""
+)
+
+
+def _substitutions() -> dict[str, object]:
+    from .cpu_context import WARP_SCRATCH_BYTES
+
+    subs: dict[str, object] = {f"F_{name}": index for name, index in FIELD_INDEX.items()}
+    subs.update(
+        CTX=llvm_type_text(),
+        RUNNABLE=RUNNABLE,
+        AT_BARRIER=AT_BARRIER,
+        AT_WARP_SYNC=AT_WARP_SYNC,
+        DONE=DONE,
+        FAILED=FAILED,
+        ERR_BARRIER_EXITED=ERR_BARRIER_EXITED,
+        ERR_WARP_EXITED=ERR_WARP_EXITED,
+        ERR_DEADLOCK=ERR_DEADLOCK,
+        ERR_BAD_MASK=ERR_BAD_MASK,
+        ERR_BAD_SHFL_SOURCE=ERR_BAD_SHFL_SOURCE,
+        WARP_SCRATCH_BYTES=WARP_SCRATCH_BYTES,
+    )
+    return subs
+
+
+def support_ir() -> str:
+    """The support module: collective helpers, fiber entry, scheduler, fiber launcher."""
+    return _SUPPORT.substitute(_substitutions())
+
+
+def kernel_launcher_ir(kernel: str, param_types: list[str]) -> str:
+    """Thread-main and grid launcher for one kernel with LLVM parameter types ``param_types``
+    (``ptr``, ``i32``, ``float``, ...). Must be linked with ``support_ir()`` (types, helpers)."""
+    unpack = []
+    args = []
+    for i, ty in enumerate(param_types):
+        unpack.append(f"  %pp{i} = getelementptr inbounds ptr, ptr %params, i32 {i}")
+        unpack.append(f"  %pv{i} = load ptr, ptr %pp{i}")
+        unpack.append(f"  %a{i} = load {ty}, ptr %pv{i}")
+        args.append(f"{ty} %a{i},")
+    subs = _substitutions()
+    subs.update(
+        MAIN=main_name(kernel),
+        GRID=grid_name(kernel),
+        KERNEL=kernel,
+        UNPACK="\n".join(unpack),
+        ARGS=" ".join(args),
+    )
+    header = (
+        f"%Ctx = type {subs['CTX']}\n"
+        "%Cfg = type { i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i32, i32 }\n"
+        f'declare void @"{kernel}"({", ".join([*param_types, "ptr"])})\n'
+    )
+    return header + _KERNEL.substitute(subs)
+
+
+def main_name(kernel: str) -> str:
+    return f"__layoutc_main.{kernel}"
+
+
+def grid_name(kernel: str) -> str:
+    return f"__layoutc_grid.{kernel}"
