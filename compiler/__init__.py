@@ -1,0 +1,135 @@
+"""layoutc: a symbolic CuTe-style layout compiler.
+
+The public API is re-exported lazily (PEP 562 module `__getattr__`) so that `import layoutc`
+stays light: nothing below is imported until it is first used. To add a public name, add it to
+`_LAZY` with the module that defines it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_ALGEBRA = "layoutc.ir.algebra"
+
+_LAZY: dict[str, str] = {
+    name: _ALGEBRA
+    for name in (
+        "ArithmeticTuple",
+        "ComposedLayout",
+        "CustomStride",
+        "E",
+        "GenColMajor",
+        "GenRowMajor",
+        "IndexedGather",
+        "Layout",
+        "LayoutError",
+        "LayoutLeft",
+        "LayoutParseError",
+        "LayoutRight",
+        "ScaledBasis",
+        "StridedGather",
+        "Swizzle",
+        "Underscore",
+        "_",
+        "append",
+        "as_arithmetic_tuple",
+        "basis_get",
+        "basis_value",
+        "blocked_product",
+        "ceil_div",
+        "coalesce",
+        "compact_col_major",
+        "compact_order",
+        "compact_row_major",
+        "compatible",
+        "complement",
+        "composition",
+        "congruent",
+        "cosize",
+        "crd2crd",
+        "crd2idx",
+        "depth",
+        "dice",
+        "domain_offset",
+        "elem_scale",
+        "filter",
+        "filter_zeros",
+        "flat_divide",
+        "flat_product",
+        "flatten",
+        "flatten_to_tuple",
+        "format_tuple",
+        "get",
+        "group",
+        "idx2crd",
+        "inner_product",
+        "is_layout",
+        "layout_svg",
+        "left_inverse",
+        "logical_divide",
+        "logical_product",
+        "make_arithmetic_tuple",
+        "make_basis_like",
+        "make_composed_layout",
+        "make_custom_stride_layout",
+        "make_gather_layout",
+        "make_identity_layout",
+        "make_layout",
+        "make_layout_like",
+        "make_ordered_layout",
+        "make_swizzle",
+        "max_common_layout",
+        "max_common_vector",
+        "mode",
+        "modes",
+        "nullspace",
+        "parse_int_tuple",
+        "parse_layout",
+        "parse_tiler",
+        "prefix_product",
+        "prepend",
+        "print_layout",
+        "print_tv_layout",
+        "product",
+        "product_each",
+        "raked_product",
+        "rank",
+        "replace",
+        "right_inverse",
+        "select",
+        "shape",
+        "shape_div",
+        "size",
+        "slice_",
+        "slice_and_offset",
+        "stride",
+        "take",
+        "tile_to_shape",
+        "tile_unzip",
+        "tiled_divide",
+        "tiled_product",
+        "transform_layout",
+        "tv_layout_svg",
+        "unflatten",
+        "weakly_congruent",
+        "zip_layouts",
+        "zipped_divide",
+        "zipped_product",
+    )
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'layoutc' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

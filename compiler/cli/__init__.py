@@ -1,0 +1,1 @@
+"""Command-line tools: `layoutc` (cli/main.py) and `layoutc-opt`."""

@@ -1,0 +1,145 @@
+"""right_inverse and left_inverse of layouts (CuTe's `layout.hpp`).
+
+right_inverse(L) = R with L(R(i)) == i for i < size(R): R walks the modes of L whose strides
+chain contiguously from 1. left_inverse(L) = R with R(L(i)) == i for an injective L: its
+modes are L's modes sorted by stride, with the gaps between strides as stride-0 (unused)
+modes. Both follow CuTe's algorithms on static layouts (including the order of modes with
+equal strides); with symbolic strides the chain is followed by provable equality.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import intops
+from . import inttuple as it
+from .composed import ComposedLayout
+from .errors import LayoutError
+from .inttuple import _
+from .layout import Layout, _describe, coalesce
+from .swizzle import Swizzle
+
+
+def _exchange_sort(keys: list, less: Any) -> list[int]:
+    """Indices sorted by key with CuTe's (unstable) exchange sort, so ties resolve as in CuTe."""
+    order = list(range(len(keys)))
+    n = len(order)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if less(keys[order[j]], keys[order[i]]):
+                order[i], order[j] = order[j], order[i]
+    return order
+
+
+def _prefix_products(shape: tuple) -> list:
+    out: list = [1]
+    for s in shape:
+        out.append(out[-1] * s)
+    return out
+
+
+def right_inverse(layout: Any) -> Any:
+    """R such that layout(R(i)) == i for all i < size(R) (the largest such contiguous R)."""
+    if layout is _:
+        return _
+    if isinstance(layout, Swizzle):
+        return layout
+    if type(layout) is int or it.is_symbolic(layout):
+        return -layout
+    if isinstance(layout, ComposedLayout):
+        return _invert_composed(layout, right_inverse)
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"right_inverse: expected a layout, got {_describe(layout)}")
+    cl = coalesce(layout)
+    lshape = it.wrap(cl.shape)
+    lstride = it.wrap(cl.stride)
+    pre = _prefix_products(lshape)
+    result_shape: list = [1]
+    result_stride: list = [0]
+    if all(type(d) is int for d in lstride):
+        order = _exchange_sort(list(lstride), lambda x, y: x < y)
+        curr: Any = 1
+        for i in order:
+            if lstride[i] == curr:
+                result_shape.append(lshape[i])
+                result_stride.append(pre[i])
+                curr = lshape[i] * lstride[i]
+    else:
+        remaining = list(range(len(lstride)))
+        curr = 1
+        while True:
+            hit = next((i for i in remaining if _provably_equal(lstride[i], curr)), None)
+            if hit is None:
+                break
+            remaining.remove(hit)
+            result_shape.append(lshape[hit])
+            result_stride.append(pre[hit])
+            curr = lshape[hit] * lstride[hit]
+    return coalesce(Layout._new(tuple(result_shape), tuple(result_stride)))
+
+
+def _provably_equal(a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a == b
+    if not (type(a) is int or it.is_symbolic(a)):
+        return False
+    return intops.prove_eq(a, b)
+
+
+def left_inverse(layout: Any) -> Any:
+    """R such that R(layout(i)) == i for all i < size(layout) (layout must be injective)."""
+    if layout is _:
+        return _
+    if isinstance(layout, Swizzle):
+        return layout
+    if type(layout) is int or it.is_symbolic(layout):
+        return -layout
+    if isinstance(layout, ComposedLayout):
+        return _invert_composed(layout, left_inverse)
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"left_inverse: expected a layout, got {_describe(layout)}")
+    cl = coalesce(layout)
+    lshape = it.wrap(cl.shape)
+    lstride = it.wrap(cl.stride)
+    why = f"left_inverse({layout})"
+    for d in lstride:
+        if type(d) is not int and not it.is_symbolic(d):
+            raise LayoutError(f"{why}: needs integer strides, got {d}")
+        if type(d) is int and d < 0:
+            raise LayoutError(f"{why}: needs non-negative strides, got {d}")
+    pre = _prefix_products(lshape)
+    if all(type(d) is int for d in lstride):
+        order = _exchange_sort(list(lstride), lambda x, y: x < y)
+    else:
+        order = _exchange_sort(
+            list(lstride), lambda x, y: intops.compare(x, y, f"{why}: ordering strides") < 0
+        )
+    result_shape: list = []
+    result_stride: list = [0]
+    covered: Any = 1
+    for i in order:
+        d = lstride[i]
+        if type(d) is int and d == 0:
+            continue
+        if type(d) is int and type(covered) is int:
+            if d % covered != 0:
+                raise LayoutError(
+                    f"{why}: divisibility condition fails: stride {d} is not a multiple of "
+                    f"the next smaller stride {covered}"
+                )
+            result_shape.append(d // covered)
+        else:
+            intops.require_divides(covered, d, f"{why}: divisibility condition")
+            result_shape.append(d // covered)
+        result_stride.append(pre[i])
+        covered = covered * result_shape[-1]
+    result_shape.append(lshape[order[-1]])
+    return coalesce(Layout._new(tuple(result_shape), tuple(result_stride)))
+
+
+def _invert_composed(layout: ComposedLayout, inv: Any) -> Any:
+    from .composition import composition
+
+    if isinstance(layout.outer, Swizzle) and type(layout.offset) is int and layout.offset == 0:
+        return composition(inv(layout.inner), layout.outer)
+    return composition(inv(layout.inner), inv(layout.offset), inv(layout.outer))
