@@ -1,0 +1,225 @@
+"""The IR verifier: structure, SSA dominance, traits and each op's own rules.
+
+It reports every problem it finds as a :class:`~.diagnostics.Diagnostic` (located at the
+offending op, with notes) instead of stopping at the first one. Dominance is checked in one pass
+per region: values are added to a "visible" set as their definitions are passed, in dominator
+tree order for multi-block regions, so the cost is linear in the size of the IR.
+"""
+
+from __future__ import annotations
+
+from .block import Block, Region
+from .diagnostics import Diagnostic
+from .dominance import immediate_dominators, reverse_post_order
+from .errors import VerifyError
+from .operation import Operation
+from .traits import GraphRegions, IsolatedFromAbove, NoTerminator, Terminator
+from .values import BlockArgument, Value
+
+
+def verify_op(op: Operation) -> list[Diagnostic]:
+    """All diagnostics for ``op`` and everything nested in it (empty when valid)."""
+    v = _Verifier()
+    v.check_op(op, None)
+    return v.diagnostics
+
+
+class _Verifier:
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+        self.visible: set[Value] = set()
+
+    def error(self, op: Operation, message: str) -> Diagnostic:
+        d = op.diagnostic(message)
+        self.diagnostics.append(d)
+        return d
+
+    # -- one op -------------------------------------------------------------------------------
+    def check_op(self, op: Operation, lenient: set[Value] | None) -> None:
+        """Check ``op`` whose operands must be in ``self.visible`` (or ``lenient`` if given)."""
+        visible = self.visible if lenient is None else lenient
+        for i, u in enumerate(op._operands):
+            if u.value not in visible:
+                self._dominance_error(op, i, u.value)
+        for i, s in enumerate(op.successors):
+            if s.block.parent is None or s.block.parent is not op.parent_region:
+                self.error(op, f"successor #{i} is not a block of the op's region")
+        cls = type(op)
+        op_def = cls._def
+        if op_def is not None:
+            try:
+                op_def.verify(op)
+                for trait in cls._verifying_traits:
+                    trait.verify(op)
+                op.verify_()
+            except VerifyError as e:
+                d = self.error(op, e.message)
+                for message, loc in e.notes:
+                    d.attach_note(message, loc)
+            except Exception as e:  # a verifier bug must not hide the user's IR problem
+                self.error(op, f"internal error in verifier: {type(e).__name__}: {e}")
+            if op.successors and not op.has_trait(Terminator):
+                self.error(op, "has successors but is not a terminator")
+        if op.regions:
+            self.check_regions(op)
+
+    def _dominance_error(self, op: Operation, index: int, value: Value) -> None:
+        isolated = _isolating_ancestor(op, value)
+        if isolated is not None:
+            d = self.error(op, "using value defined outside the region")
+            d.attach_note("required by region isolation constraints", isolated.location)
+            return
+        d = self.error(op, f"operand #{index} does not dominate this use")
+        use_block = op.parent
+        use_region = use_block.parent if use_block is not None else None
+        if isinstance(value, BlockArgument):
+            block = value.block
+            region = block.parent
+            parent = block.parent_op
+            if region is None:
+                d.attach_note("operand defined as an argument of a block without parent")
+                return
+            where = _relation(use_region, region, same_block=False)
+            d.attach_note(
+                f"operand defined as a block argument (block #{region.blocks.index(block)} {where})",
+                parent.location if parent is not None else None,
+            )
+            return
+        def_op = value.owner
+        if not isinstance(def_op, Operation) or def_op.parent is None:
+            d.attach_note("operand is defined by an op that is not in the IR (erased or detached)")
+            return
+        region = def_op.parent.parent
+        if def_op.parent is use_block:
+            where = "op in the same block"
+        else:
+            where = _relation(use_region, region, same_block=False).replace("in ", "op in ", 1)
+        d.attach_note(f"operand defined here ({where})", def_op.location)
+
+    # -- regions ------------------------------------------------------------------------------
+    def check_regions(self, op: Operation) -> None:
+        isolated = IsolatedFromAbove in op._trait_types
+        saved = self.visible
+        if isolated:
+            self.visible = set()
+        graph = GraphRegions in op._trait_types
+        needs_terminator = op._def is not None and NoTerminator not in op._trait_types
+        for i, region in enumerate(op.regions):
+            for block in region.blocks:
+                if block.parent is not region:
+                    self.error(op, f"region #{i} contains a block owned by another region")
+            if needs_terminator:
+                self._check_terminators(op, region)
+            if region.blocks and region.blocks[0].uses:
+                self.error(op, f"entry block of region #{i} may not have predecessors")
+            if graph:
+                self._check_graph_region(region)
+            elif len(region.blocks) == 1:
+                for v in self._check_block(region.blocks[0]):
+                    self.visible.discard(v)
+            elif region.blocks:
+                self._check_cfg_region(region)
+        self.visible = saved
+
+    def _check_terminators(self, op: Operation, region: Region) -> None:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None:
+                self.error(op, "empty block: expect at least a terminator")
+            elif last.is_registered and not last.has_trait(Terminator):
+                self.error(last, f"block with no terminator, has '{last.name}'")
+
+    def _check_block(self, block: Block) -> list[Value]:
+        """Check the ops of ``block`` in order; return the values it made visible."""
+        visible = self.visible
+        added: list[Value] = list(block.args)
+        visible.update(added)
+        op = block._first
+        while op is not None:
+            if op.parent is not block:
+                self.error(op, "op's parent block is inconsistent with its position")
+            self.check_op(op, None)
+            for r in op.results:
+                visible.add(r)
+                added.append(r)
+            op = op._next
+        return added
+
+    def _check_cfg_region(self, region: Region) -> None:
+        idom = immediate_dominators(region)
+        children: dict[Block, list[Block]] = {}
+        for b, d in idom.items():
+            if d is not None:
+                children.setdefault(d, []).append(b)
+        order = {b: i for i, b in enumerate(reverse_post_order(region))}
+        visible = self.visible
+        # Depth-first walk of the dominator tree: a block sees its dominators' values.
+        stack: list[tuple[Block, list[Value] | None]] = [(region.blocks[0], None)]
+        while stack:
+            block, added = stack.pop()
+            if added is not None:
+                for v in added:
+                    visible.discard(v)
+                continue
+            stack.append((block, self._check_block(block)))
+            for child in sorted(children.get(block, ()), key=order.__getitem__, reverse=True):
+                stack.append((child, None))
+        unreachable = [b for b in region.blocks if b not in idom]
+        if unreachable:
+            # Dominance is meaningless in unreachable blocks: accept any value of the region.
+            everything = set(visible)
+            for b in region.blocks:
+                everything.update(b.args)
+                for op in b.ops:
+                    everything.update(op.results)
+            for b in unreachable:
+                for op in b.ops:
+                    self._check_nested_lenient(op, everything)
+
+    def _check_graph_region(self, region: Region) -> None:
+        visible = self.visible
+        added: list[Value] = []
+        for b in region.blocks:
+            added.extend(b.args)
+            for op in b.ops:
+                added.extend(op.results)
+        visible.update(added)
+        for b in region.blocks:
+            for op in b.ops:
+                self.check_op(op, None)
+        for v in added:
+            visible.discard(v)
+
+    def _check_nested_lenient(self, op: Operation, everything: set[Value]) -> None:
+        saved = self.visible
+        self.visible = everything
+        self.check_op(op, everything)
+        self.visible = saved
+
+
+def _relation(use_region: Region | None, def_region: Region | None, same_block: bool) -> str:
+    if use_region is def_region:
+        return "in the same region"
+    if def_region is not None and use_region is not None and def_region.is_ancestor_of(use_region):
+        return "in a parent region"
+    if use_region is not None and def_region is not None and use_region.is_ancestor_of(def_region):
+        return "in a child region"
+    return "neither in a parent nor in a child region"
+
+
+def _isolating_ancestor(op: Operation, value: Value) -> Operation | None:
+    """The op isolated from above that ``value`` illegally crosses into, if any."""
+    if isinstance(value, BlockArgument):
+        def_region = value.block.parent
+    else:
+        owner = value.owner
+        def_region = owner.parent_region if isinstance(owner, Operation) else None
+    if def_region is None:
+        return None
+    cur = op.parent_op
+    while cur is not None:
+        if IsolatedFromAbove in cur._trait_types:
+            inside = any(r.is_ancestor_of(def_region) for r in cur.regions)
+            return None if inside else cur
+        cur = cur.parent_op
+    return None
