@@ -186,4 +186,14 @@ def array_facts(obj: object, stream: int | None = None) -> ArrayFacts | None:
         adapter = _ADAPTERS[cls]
     except KeyError:
         adapter = _ADAPTERS[cls] = _adapter_for(cls)
-    return adapter(obj, stream) if adapter is not None else None
+    if adapter is None:
+        # Objects that carry an interface as an instance attribute (not on their class).
+        if hasattr(obj, "__cuda_array_interface__"):
+            adapter = _cuda_array_interface
+        elif hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+            adapter = _dlpack
+        elif hasattr(obj, "__array_interface__"):
+            adapter = _array_interface
+        else:
+            return None
+    return adapter(obj, stream)

@@ -279,11 +279,28 @@ class ArgumentBinder:
         keep: list = []
         for binder, value in zip(self._binders, args):
             binder(value, stager, keep, stream)
-        self.buffer.store(self.values)
+        try:
+            self.buffer.store(self.values)
+        except (OverflowError, struct.error):
+            raise self._overflow() from None
         return keep
+
+    def _overflow(self) -> ArgumentError:
+        """Name the parameter whose value does not fit its type (e.g. 1e40 for an f32)."""
+        for p, v in zip(self.spec.params, self.values):
+            fmt = "<Q" if p.kind == POINTER else "<" + DTYPES[p.dtype].struct_format
+            try:
+                struct.pack(fmt, v)
+            except (OverflowError, struct.error):
+                return ArgumentError(
+                    f"kernel {self.spec.name!r}, parameter {p.name!r}: {v!r} does not fit in {p.dtype}"
+                )
+        return ArgumentError(f"kernel {self.spec.name!r}: a parameter value does not fit its type")
 
 
 def _is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    if 0 in shape:
+        return True  # an empty array is touched nowhere
     expected = 1
     for extent, step in zip(reversed(shape), reversed(strides)):
         if extent != 1 and step != expected:

@@ -1,0 +1,1 @@
+"""The compile driver: pipelines from a traced kernel to loadable code, and the compile cache."""

@@ -1,0 +1,169 @@
+"""The CPU runtime: GPU semantics (grid/block loops, barriers, shuffles) on numpy arrays."""
+
+from __future__ import annotations
+
+import ctypes
+
+import handwritten as hw
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from layoutc.runtime.abi import KernelSpec, LaunchBounds, Param
+from layoutc.runtime.cpu_context import CONTEXT_FIELDS, ThreadContext, context_type
+from layoutc.runtime.cpu_kernel import CpuKernel
+from layoutc.runtime.errors import ArgumentError, CpuExecutionError
+
+_kernels: dict[str, CpuKernel] = {}
+
+
+def kernel(name: str, **kw) -> CpuKernel:
+    """Compile each hand-written kernel once per test session."""
+    key = name + repr(sorted(kw.items()))
+    if key not in _kernels:
+        module, spec = getattr(hw, f"{name}_kernel")(False, **kw)
+        _kernels[key] = CpuKernel(module, spec)
+    return _kernels[key]
+
+
+def test_context_struct_has_one_definition():
+    assert [f[0] for f in ThreadContext._fields_] == [f[0] for f in CONTEXT_FIELDS]
+    assert len(context_type().elements) == len(CONTEXT_FIELDS)
+    assert ctypes.sizeof(ThreadContext) == 16 * 4 + 5 * 8
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 5000), grid=st.integers(1, 9), block=st.integers(1, 300))
+def test_grid_stride_copy(n, grid, block):
+    src = np.random.default_rng(n).random(n, dtype=np.float32)
+    dst = np.zeros(n, np.float32)
+    kernel("copy")(src, dst, n, grid=grid, block=block)
+    assert np.array_equal(dst, src)
+
+
+def test_copy_through_dlpack_and_torch_like_objects():
+    class DLPackOnly:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, stream=None):
+            return self.a.__dlpack__()
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    src = np.arange(64, dtype=np.float32)
+    dst = np.zeros(64, np.float32)
+    kernel("copy")(DLPackOnly(src), DLPackOnly(dst), 64, grid=2, block=32)
+    assert np.array_equal(dst, src)
+
+
+def test_block_reverse_honours_the_barrier():
+    rng = np.random.default_rng(0)
+    src = rng.random(8 * 64, dtype=np.float32)
+    dst = np.zeros_like(src)
+    k = kernel("block_reverse")
+    assert k.uses_collectives
+    k(src, dst, grid=8, block=64, smem=64 * 4)
+    assert np.array_equal(dst, src.reshape(8, 64)[:, ::-1].ravel())
+
+
+def test_block_reverse_without_barrier_is_wrong():
+    # Without the barrier, threads of the first half read shared memory before the second
+    # half has written it: the result must differ (this is what proves the barrier matters).
+    src = np.random.default_rng(1).random(4 * 64, dtype=np.float32)
+    dst = np.zeros_like(src)
+    k = kernel("block_reverse", with_barrier=False)
+    assert not k.uses_collectives
+    k(src, dst, grid=4, block=64, smem=64 * 4)
+    assert not np.array_equal(dst, src.reshape(4, 64)[:, ::-1].ravel())
+
+
+@pytest.mark.parametrize("block", [32, 96, 256])
+def test_warp_shuffle_reduction_matches_numpy(block):
+    src = np.random.default_rng(block).random(4 * block, dtype=np.float32)
+    dst = np.zeros(4 * block // 32, np.float32)
+    kernel("warp_sum")(src, dst, grid=4, block=block)
+    np.testing.assert_allclose(dst, src.reshape(-1, 32).sum(axis=1), rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("grid", "block"), [((3, 2, 2), (4, 3, 2)), ((1, 1, 5), (2, 1, 3)), ((2,), (5, 2))]
+)
+def test_multidimensional_ids(grid, block):
+    g = (*grid, 1, 1)[:3]
+    b = (*block, 1, 1)[:3]
+    out = np.full((g[2], g[1], g[0], b[2], b[1], b[0], 6), -1, np.int32)
+    kernel("ids")(out, grid=grid, block=block)
+    z, y, x, tz, ty, tx = np.indices(out.shape[:6])
+    expect = np.stack([tx, ty, tz, x, y, z], axis=-1)
+    assert np.array_equal(out, expect)
+
+
+def test_tensor_with_dynamic_layout_on_a_strided_view():
+    base = np.arange(7 * 12, dtype=np.float32).reshape(7, 12)
+    expect = base.copy()
+    expect[1:6, 3:10] *= 0.5
+    kernel("scale2d")(base[1:6, 3:10], 0.5, grid=3, block=16)
+    assert np.array_equal(base, expect)
+
+
+def test_mismatched_arguments_are_clear_errors():
+    k = kernel("copy")
+    a = np.zeros(8, np.float32)
+    with pytest.raises(
+        ArgumentError, match=r"argument 0 \('src'\): expected f32 elements, got i32"
+    ):
+        k(np.zeros(8, np.int32), a, 8, grid=1, block=8)
+    with pytest.raises(ArgumentError, match="takes 3 arguments"):
+        k(a, a, grid=1, block=8)
+    with pytest.raises(ArgumentError, match="block= is required"):
+        k(a, a, 8, grid=1)
+    with pytest.raises(ArgumentError, match=r"argument 2 \('n'\): expected an integer"):
+        k(a, a, "8", grid=1, block=8)
+
+
+def test_barrier_not_reached_by_all_threads_is_reported():
+    module, spec = hw.early_exit_barrier_kernel()
+    k = CpuKernel(module, spec)
+    with pytest.raises(
+        CpuExecutionError, match=r"block \(0, 0, 0\), thread \(0, 0, 0\): a block barrier"
+    ):
+        k(np.zeros(64, np.float32), grid=2, block=64)
+
+
+def test_deadlock_between_barrier_and_warp_sync_is_reported():
+    module, spec = hw.split_sync_kernel()
+    k = CpuKernel(module, spec)
+    with pytest.raises(CpuExecutionError, match="deadlock"):
+        k(np.zeros(32, np.float32), grid=1, block=32)
+    # The fibers are rebuilt after a failure: a correct kernel still runs afterwards.
+    test_block_reverse_honours_the_barrier()
+
+
+def test_signature_must_match_the_spec():
+    module, _ = hw.copy_kernel(False)
+    wrong = KernelSpec("copy", (Param("src", "pointer", "f32"), Param("n", "scalar", "i32")))
+    with pytest.raises(ArgumentError, match=r"signature \(ptr, ptr, i32, ptr\) does not match"):
+        CpuKernel(module, wrong)
+
+
+def test_launch_bounds_apply_on_the_cpu_too():
+    module, spec = hw.copy_kernel(False)
+    bounded = KernelSpec(spec.name, spec.params, LaunchBounds(max_threads=64))
+    k = CpuKernel(module, bounded)
+    a = np.zeros(4, np.float32)
+    with pytest.raises(ArgumentError, match="at most 64 threads"):
+        k(a, a, 4, grid=1, block=128)
+
+
+def test_parallel_blocks_give_the_same_result(monkeypatch):
+    src = np.random.default_rng(3).random(64 * 40, dtype=np.float32)
+    outs = []
+    for threads in ("1", "4"):
+        monkeypatch.setenv("LAYOUTC_CPU_THREADS", threads)
+        dst = np.zeros_like(src)
+        kernel("block_reverse")(src, dst, grid=40, block=64, smem=256)
+        outs.append(dst)
+    assert np.array_equal(outs[0], outs[1])
+    assert np.array_equal(outs[0], src.reshape(40, 64)[:, ::-1].ravel())

@@ -1,0 +1,172 @@
+"""The GPU runtime's marshalling and error handling, against a fake driver (no GPU needed)."""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+
+import fake_driver as fake
+import numpy as np
+import pytest
+from layoutc.runtime import cuda_driver
+from layoutc.runtime.abi import KernelSpec, LaunchBounds, Param
+from layoutc.runtime.cuda_kernel import load_kernel
+from layoutc.runtime.cuda_memory import DeviceArray
+from layoutc.runtime.errors import ArgumentError, CudaError
+
+COPY = KernelSpec(
+    "copy",
+    (Param("src", "pointer", "f32"), Param("dst", "pointer", "f32"), Param("n", "scalar", "i32")),
+)
+SCALE = KernelSpec(
+    "scale2d",
+    (
+        Param("x", "pointer", "f32", "(?,?):(?,1)", ("x_rows", "x_cols", "x_ld")),
+        Param("x_rows", "scalar", "i32"),
+        Param("x_cols", "scalar", "i32"),
+        Param("x_ld", "scalar", "i32"),
+        Param("alpha", "scalar", "f32"),
+    ),
+)
+
+
+@pytest.fixture(autouse=True)
+def fake_gpu():
+    previous = cuda_driver.use_driver(fake)
+    fake.launches.clear()
+    fake.loaded.clear()
+    fake.VERSION = 13000
+    yield fake
+    cuda_driver.use_driver(previous)
+
+
+def test_numpy_arguments_are_staged_in_and_out():
+    k = load_kernel(b"// copy", "cubin", COPY)
+    src = np.arange(100, dtype=np.float32)
+    dst = np.zeros(100, dtype=np.float32)
+    k(src, dst, 100, grid=(1,), block=128)
+    assert np.array_equal(dst, src)
+    (launch,) = fake.launches
+    assert launch["grid"] == (1, 1, 1) and launch["block"] == (128, 1, 1)
+    assert launch["params"][2] == 100
+    assert launch["params"][0] != src.ctypes.data  # a device copy, not the host pointer
+
+
+def test_device_arrays_pass_their_pointers_and_layout_entries():
+    k = load_kernel(b"// scale2d", "cubin", SCALE)
+    fake.KERNELS["scale2d"] = (["Q", "i", "i", "i", "f"], lambda *a: None)
+    host = np.arange(48, dtype=np.float32).reshape(6, 8)
+    x = DeviceArray.from_host(host)
+    k(x, 2.5, grid=4, block=(32, 2), smem=64, stream=7)
+    (launch,) = fake.launches
+    assert launch["params"] == [x.ptr, 6, 8, 8, 2.5]
+    assert (launch["smem"], launch["stream"]) == (64, 7)
+    assert launch["block"] == (32, 2, 1)
+
+
+def test_strided_host_view_keeps_its_strides():
+    k = load_kernel(b"// scale2d", "cubin", SCALE)
+    seen = {}
+
+    def model(values, grid, block):
+        ptr, rows, cols, ld, alpha = values
+        seen.update(rows=rows, cols=cols, ld=ld)
+        for r in range(rows):
+            for c in range(cols):
+                p = ptr + 4 * (r * ld + c)
+                v = struct.unpack("f", ctypes.string_at(p, 4))[0]
+                ctypes.memmove(p, struct.pack("f", v * alpha), 4)
+
+    fake.KERNELS["scale2d"] = (["Q", "i", "i", "i", "f"], model)
+    base = np.arange(60, dtype=np.float32).reshape(6, 10)
+    view = base[1:5, 2:7]
+    expect = base.copy()
+    expect[1:5, 2:7] *= 3
+    k(view, 3.0, grid=1, block=32)
+    assert seen == {"rows": 4, "cols": 5, "ld": 10}
+    assert np.array_equal(base, expect)
+
+
+def test_stream_handles_from_protocols():
+    k = load_kernel(b"// copy", "cubin", COPY)
+    a = DeviceArray((4,), "f32")
+
+    class TorchLike:
+        cuda_stream = 1234
+
+    class Protocol:
+        def __cuda_stream__(self):
+            return (0, 99)
+
+    for stream, handle in [(None, 0), (5, 5), (TorchLike(), 1234), (Protocol(), 99)]:
+        k(a, a, 4, grid=1, block=4, stream=stream)
+        assert fake.launches[-1]["stream"] == handle
+
+
+def test_argument_errors_name_kernel_and_argument():
+    k = load_kernel(b"// copy", "cubin", COPY)
+    a = np.zeros(4, np.float32)
+    with pytest.raises(
+        ArgumentError, match=r"kernel 'copy' takes 3 arguments \(src, dst, n\), got 2"
+    ):
+        k(a, a, grid=1, block=1)
+    with pytest.raises(
+        ArgumentError, match=r"argument 1 \('dst'\): expected f32 elements, got f64"
+    ):
+        k(a, np.zeros(4), 4, grid=1, block=1)
+    with pytest.raises(ArgumentError, match=r"argument 2 \('n'\): 4294967296 does not fit in i32"):
+        k(a, a, 1 << 32, grid=1, block=1)
+    with pytest.raises(ArgumentError, match=r"argument 2 \('n'\): expected an integer"):
+        k(a, a, 4.0, grid=1, block=1)
+    with pytest.raises(ArgumentError, match="expected an array of f32, got list"):
+        k([1.0], a, 1, grid=1, block=1)
+    with pytest.raises(ArgumentError, match="contiguous buffer"):
+        k(np.zeros(8, np.float32)[::2], a, 4, grid=1, block=1)
+    with pytest.raises(ArgumentError, match="1 to 3 positive ints"):
+        k(a, a, 4, grid=(0,), block=1)
+    with pytest.raises(ArgumentError, match="exceeds 1024"):
+        k(a, a, 4, grid=1, block=(64, 32))
+    assert not fake.launches
+
+
+def test_launch_bounds_are_enforced():
+    spec = KernelSpec(COPY.name, COPY.params, LaunchBounds(max_threads=128))
+    k = load_kernel(b"// copy", "cubin", spec)
+    a = DeviceArray((4,), "f32")
+    with pytest.raises(ArgumentError, match="at most 128 threads"):
+        k(a, a, 4, grid=1, block=256)
+    spec = KernelSpec(COPY.name, COPY.params, LaunchBounds(block=(64, 1, 1)))
+    k = load_kernel(b"// copy", "cubin", spec)
+    k(a, a, 4, grid=1)  # the required block is the default
+    assert fake.launches[-1]["block"] == (64, 1, 1)
+
+
+def test_array_on_another_device_is_refused():
+    k = load_kernel(b"// copy", "cubin", COPY)
+
+    class OnDevice1:
+        def __init__(self):
+            self.a = DeviceArray((4,), "f32")
+
+        def _layoutc_facts(self, stream=None):
+            facts = self.a._layoutc_facts(stream)
+            facts.device_id = 1
+            return facts
+
+    with pytest.raises(ArgumentError, match="lives on cuda:1, but the kernel runs on cuda:0"):
+        k(OnDevice1(), DeviceArray((4,), "f32"), 4, grid=1, block=4)
+
+
+def test_driver_errors_become_cuda_errors():
+    with pytest.raises(CudaError, match=r"looking up kernel 'copy'.*CUDA_ERROR_NOT_FOUND"):
+        load_kernel(b"// nothing here", "cubin", COPY)
+
+
+def test_ptx_jit_failure_carries_the_jit_log():
+    ptx = b".version 9.5\n.target sm_90\n// copy\n"
+    with pytest.raises(CudaError) as info:
+        load_kernel(ptx, "ptx", COPY)
+    text = str(info.value)
+    assert "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" in text
+    assert "Unsupported .version 9.5" in text
+    assert "JIT-compiling kernel 'copy' from PTX" in text
