@@ -1,0 +1,248 @@
+"""Launch overhead, argument packing, compile steps and cache hits, as a table.
+
+    python benchmarks/launch.py            # everything this machine can run
+    python benchmarks/launch.py --quick    # fewer repetitions
+
+Every figure is the median of several timed repetitions; each row compares with a reference
+measured in the same process (ratio = layoutc / reference). Without a GPU the GPU rows are
+skipped; the host-side packing rows need none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "runtime"))
+
+import handwritten as hw
+
+ROWS: list[tuple[str, float, str, float]] = []
+
+
+def timeit(fn, repeat: int, inner: int = 1) -> float:
+    """Median seconds per call of ``fn`` over ``repeat`` samples of ``inner`` calls."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        samples.append((time.perf_counter() - start) / inner)
+    return statistics.median(samples)
+
+
+def row(what: str, seconds: float, ref_name: str, ref_seconds: float) -> None:
+    ROWS.append((what, seconds, ref_name, ref_seconds))
+
+
+def fmt(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:9.2f} us"
+    return f"{seconds * 1e3:9.2f} ms"
+
+
+def compile_steps(repeat: int) -> None:
+    from layoutc.codegen.cubin import nvjitlink_version, ptx_to_cubin
+    from layoutc.codegen.ptx import compile_ptx_libnvvm, compile_ptx_llvm, libnvvm_available
+    from layoutc.codegen.target import Target
+    from layoutc.driver.cache import CacheEntry, CompileCache, cache_key
+
+    target = Target.parse("sm_90")
+    build = lambda: hw.gpu_module(hw.copy_kernel(True), "sm_90")
+    t_build = timeit(build, repeat)
+    text = str(build()[0])
+    t_print = timeit(lambda: str(build()[0]), repeat) - t_build
+    t_llvm = timeit(lambda: compile_ptx_llvm(text, target), repeat)
+    row("IR build (llvmlite.ir, copy kernel)", t_build, "print IR", t_print)
+    if libnvvm_available():
+        t_nvvm = timeit(lambda: compile_ptx_libnvvm(text, target), repeat)
+        row("PTX via libNVVM -O3", t_nvvm, "PTX via LLVM NVPTX -O3", t_llvm)
+    else:
+        row("PTX via LLVM NVPTX -O3", t_llvm, "PTX via LLVM NVPTX -O3", t_llvm)
+    if nvjitlink_version():
+        ptx = compile_ptx_llvm(text, target).ptx
+        t_cubin = timeit(lambda: ptx_to_cubin(ptx, "sm_90"), repeat)
+        row("cubin via nvJitLink -O3", t_cubin, "PTX via LLVM NVPTX -O3", t_llvm)
+    with tempfile.TemporaryDirectory() as d:
+        cache = CompileCache(d)
+        key = cache_key(text, "sm_90", {"opt": 3})
+        cache.put(key, CacheEntry({"kernel": "copy"}, {"ptx": b"x" * 4000, "cubin": b"y" * 4000}))
+        t_key = timeit(lambda: cache_key(text, "sm_90", {"opt": 3}), repeat, 200)
+        t_mem = timeit(lambda: cache.get(key), repeat, 1000)
+        cold = CompileCache(d)
+
+        def disk_hit():
+            cold.clear_memory()
+            cold.get(key)
+
+        t_disk = timeit(disk_hit, repeat, 200)
+        row("cache key (hash IR text + target + options)", t_key, "PTX via LLVM NVPTX -O3", t_llvm)
+        row("cache hit, memory", t_mem, "PTX via LLVM NVPTX -O3", t_llvm)
+        row("cache hit, disk (one file read + sha256)", t_disk, "PTX via LLVM NVPTX -O3", t_llvm)
+
+
+def host_packing(repeat: int) -> None:
+    """Cost of checking and packing arguments, without any driver."""
+    from layoutc.runtime.packing import ArgumentBinder
+
+    _, spec = hw.copy_kernel(True)
+    binder = ArgumentBinder(spec, "cpu")
+    a = np.zeros(1024, np.float32)
+    b = np.zeros(1024, np.float32)
+    s = struct.Struct("<QQi")
+    buf = bytearray(24)
+    pa, pb = a.ctypes.data, b.ctypes.data
+    t_ref = timeit(lambda: s.pack_into(buf, 0, pa, pb, 1024), repeat, 2000)
+    t_bind = timeit(lambda: binder.bind((a, b, 1024)), repeat, 2000)
+    row("pack copy(src, dst, n), numpy arrays", t_bind, "struct.pack_into of 3 values", t_ref)
+
+    _, spec2 = hw.scale2d_kernel(True)
+    binder2 = ArgumentBinder(spec2, "cpu")
+    x = np.zeros((64, 80), np.float32)[:, :60]
+    t_bind2 = timeit(lambda: binder2.bind((x, 2.0)), repeat, 2000)
+    row(
+        "pack scale2d(x: (?,?):(?,1), alpha), strided view",
+        t_bind2,
+        "struct.pack_into of 3 values",
+        t_ref,
+    )
+
+
+def cpu_runtime(repeat: int) -> None:
+    from layoutc.runtime.cpu_kernel import CpuKernel
+
+    start = time.perf_counter()
+    copy = CpuKernel(*hw.copy_kernel(False))
+    t_compile = time.perf_counter() - start
+    n = 1 << 22
+    src = np.random.default_rng(0).random(n, dtype=np.float32)
+    dst = np.zeros_like(src)
+    t_ref = timeit(lambda: np.copyto(dst, src), repeat)
+    t_copy = timeit(lambda: copy(src, dst, n, grid=256, block=256), repeat)
+    row("CPU compile + JIT (copy kernel, first)", t_compile, "numpy copy of 16 MiB", t_ref)
+    row("CPU copy kernel, 16 MiB, 256x256 threads", t_copy, "numpy copy of 16 MiB", t_ref)
+    small = np.zeros(1, np.float32)
+    t_launch = timeit(lambda: copy(small, small, 0, grid=1, block=1), repeat, 200)
+    row(
+        "CPU launch overhead (1 thread, no work)",
+        t_launch,
+        "struct.pack_into of 3 values",
+        ROWS[-3][3] if len(ROWS) > 2 else t_launch,
+    )
+    rev = CpuKernel(*hw.block_reverse_kernel(False))
+    blocks = 512
+    s2 = np.random.default_rng(1).random(blocks * 256, dtype=np.float32)
+    d2 = np.zeros_like(s2)
+    rev(s2, d2, grid=blocks, block=256, smem=1024)
+    t_rev = timeit(lambda: rev(s2, d2, grid=blocks, block=256, smem=1024), repeat)
+    t_rev_ref = timeit(
+        lambda: np.copyto(d2.reshape(blocks, 256), s2.reshape(blocks, 256)[:, ::-1]), repeat
+    )
+    row(
+        f"CPU block reverse w/ barrier ({blocks}x256 fibers)",
+        t_rev,
+        "numpy reverse per block",
+        t_rev_ref,
+    )
+    per_thread = t_rev / (blocks * 256)
+    row(
+        "  ... per GPU thread (2 fiber switches + work)",
+        per_thread,
+        "numpy reverse per element",
+        t_rev_ref / (blocks * 256),
+    )
+
+
+def gpu_launch(repeat: int) -> None:
+    try:
+        from layoutc.runtime import cuda_driver
+
+        cuda_driver.init()
+    except Exception as e:
+        print(f"(no GPU: {e}; GPU rows skipped)")
+        return
+    from layoutc.codegen.target import Target
+    from layoutc.codegen.toolchain import ToolchainOptions, compile_gpu
+    from layoutc.runtime.cuda_kernel import load_kernel
+
+    target = Target.from_device()
+    module, spec = hw.gpu_module(hw.copy_kernel(True), target.arch)
+    binary = compile_gpu(
+        module, target, ToolchainOptions(driver_version=cuda_driver.driver_version())
+    )
+    kernel = load_kernel(*binary.image, spec)
+    inner = 2000
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        a = torch.zeros(1, device="cuda")
+        b = torch.zeros(1, device="cuda")
+        z = torch.empty(0, device="cuda")
+        kernel(a, b, 0, grid=1, block=32)
+        torch.cuda.synchronize()
+
+        def ours():
+            kernel(a, b, 0, grid=1, block=32)
+
+        def ref():
+            z.add_(1.0)  # a tiny torch kernel launch on an empty tensor
+
+        t_ref = timeit(ref, repeat, inner)
+        torch.cuda.synchronize()
+        t_ours = timeit(ours, repeat, inner)
+        torch.cuda.synchronize()
+        row("GPU launch, torch tensors (host time)", t_ours, "torch empty add_ launch", t_ref)
+    try:
+        import cupy as cp
+    except ImportError:
+        cp = None
+    if cp is not None:
+        raw = cp.RawKernel(r'extern "C" __global__ void nop(float* a, float* b, int n) {}', "nop")
+        ca = cp.zeros(1, dtype=cp.float32)
+        cb = cp.zeros(1, dtype=cp.float32)
+        raw((1,), (32,), (ca, cb, np.int32(0)))
+        kernel(ca, cb, 0, grid=1, block=32)
+        cp.cuda.runtime.deviceSynchronize()
+        t_ref = timeit(lambda: raw((1,), (32,), (ca, cb, np.int32(0))), repeat, inner)
+        t_ours = timeit(lambda: kernel(ca, cb, 0, grid=1, block=32), repeat, inner)
+        cp.cuda.runtime.deviceSynchronize()
+        row("GPU launch, CuPy arrays (host time)", t_ours, "cupy RawKernel launch", t_ref)
+    drv = cuda_driver.api()
+    fn = kernel.function
+    table = kernel.binder.buffer.table_address
+    t_raw = timeit(lambda: drv.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, table, 0), repeat, inner)
+    cuda_driver.current_device().synchronize()
+    if torch is not None:
+        t_ours = ROWS[-2][1] if cp is not None else ROWS[-1][1]
+        row("  ... of which cuda-python cuLaunchKernel", t_raw, "layoutc launch (torch)", t_ours)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    repeat = 5 if args.quick else 15
+    compile_steps(repeat)
+    host_packing(repeat)
+    cpu_runtime(repeat)
+    gpu_launch(repeat)
+    width = max(len(r[0]) for r in ROWS)
+    ref_width = max(len(r[2]) for r in ROWS)
+    print(f"{'what':<{width}}  {'time':>12}  {'reference':<{ref_width}}  {'ref time':>12}  ratio")
+    for what, t, ref_name, ref_t in ROWS:
+        print(
+            f"{what:<{width}}  {fmt(t):>12}  {ref_name:<{ref_width}}  {fmt(ref_t):>12}  {t / ref_t:7.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
