@@ -27,7 +27,7 @@ _TOKEN_BODY = r"""
 | @(?:[A-Za-z_$.\-][A-Za-z0-9_$.\-]*|"(?:[^"\\\n]|\\.)*")  # symbol reference
 | [\#!][A-Za-z_$.\-][A-Za-z0-9_$.\-]*      # attribute / type alias or dialect name
 | "[^\n]*                                  # unterminated string (reported by the parser)
-| [\s\S]                                   # anything else (reported by the parser)
+| \S                                       # anything else (reported by the parser)
 """
 
 TOKEN_RE = re.compile(r"(?:\s+|//[^\n]*)*(" + _TOKEN_BODY + ")", re.VERBOSE)

@@ -93,7 +93,7 @@ class Parser(AttrParser):
         self._undo: list[list[str]] = []
         self._isolated: list[tuple[Any, ...]] = []
         self._blocks: list[dict[str, list[Any]]] = [{}]
-        self._default_dialects: list[str] = [""]
+        self._default_dialects: list[str] = ["builtin"]
         self._op_classes: list[type[Operation] | None] = [None]
         self._deferred_locs: list[tuple[Any, str, int]] = []
         self.op_start = 0

@@ -53,7 +53,8 @@ class Printer:
         self._next_conflict = 0
         self._block_names: dict[Block, str] = {}
         self._indent = 0
-        self._default_dialects: list[str] = [""]
+        # MLIR's printer starts with "builtin" as the default dialect (so `module` needs no prefix).
+        self._default_dialects: list[str] = ["builtin"]
 
     def print_top(self, op: Operation) -> str:
         """Print ``op`` as the outermost op and return the text."""

@@ -40,6 +40,7 @@ class ModuleOp(Operation):
         SingleBlock,
         GraphRegions,
     )
+    default_dialect = "builtin"
     sym_name = opt_prop(StringAttr)
     sym_visibility = opt_prop(StringAttr)
     body = region()

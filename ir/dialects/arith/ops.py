@@ -1,0 +1,1117 @@
+"""Operations of the arith dialect (MLIR's names, operands, properties and custom forms)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ...core.asm import OpAsmParser, OpAsmPrinter, parse_cast, print_cast
+from ...core.attributes import Attribute, FloatAttr, IntegerAttr, to_signed
+from ...core.constraints import (
+    BoolLike,
+    Constraint,
+    FloatLike,
+    SignlessIntegerLike,
+)
+from ...core.errors import VerifyError
+from ...core.location import Location
+from ...core.opdef import operand, opt_prop, prop, result
+from ...core.operation import Operation
+from ...core.traits import (
+    Commutative,
+    ConstantLike,
+    NoMemoryEffect,
+    Pure,
+    SameOperandsAndResultShape,
+    SameOperandsAndResultType,
+    SameTypeOperands,
+)
+from ...core.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    Type,
+    VectorType,
+    bit_width,
+    element_type,
+    i1,
+    i64,
+)
+from ...core.values import Value
+from . import semantics
+from .attributes import (
+    FASTMATH_NONE,
+    OVERFLOW_NONE,
+    CmpFPredicate,
+    CmpIPredicate,
+    FastMathFlagsAttr,
+    IntegerOverflowFlagsAttr,
+)
+
+_IntegerOrIndex = Constraint(
+    lambda t: (isinstance(t, IntegerType) and t.is_signless) or isinstance(t, IndexType),
+    "signless integer or index",
+)
+_IndexLike = Constraint(
+    lambda t: isinstance(element_type(t), (IntegerType, IndexType)), "integer-or-index-like"
+)
+_FloatOrIntLike = Constraint(
+    lambda t: isinstance(element_type(t), (IntegerType, IndexType, FloatType)),
+    "integer, index or float like",
+)
+
+
+def _scalar_width(t: Type) -> int | None:
+    """Bit width of a scalar integer/index type (folding works on scalars only)."""
+    if isinstance(t, IntegerType):
+        return t.width
+    if isinstance(t, IndexType):
+        return 64
+    return None
+
+
+def _int_bits(attr: Attribute | None) -> int | None:
+    return attr.unsigned_value if isinstance(attr, IntegerAttr) else None
+
+
+def _int_attr(bits: int, t: Type) -> IntegerAttr:
+    return IntegerAttr(bits, t)
+
+
+def _is_int_constant(attr: Attribute | None, value: int) -> bool:
+    """``attr`` is an integer constant equal to ``value`` (``-1`` means all ones)."""
+    if not isinstance(attr, IntegerAttr):
+        return False
+    width = _scalar_width(attr.type) or 0
+    return attr.unsigned_value == value & ((1 << width) - 1)
+
+
+def _is_float_constant(attr: Attribute | None, value: float, negative_zero: bool = False) -> bool:
+    if not isinstance(attr, FloatAttr):
+        return False
+    if value == 0.0:
+        neg = attr.bits >> (attr.type.format.width - 1) == 1
+        return attr.value == 0.0 and neg == negative_zero
+    return attr.value == value
+
+
+# ---------------------------------------------------------------------------------------------
+# constant
+# ---------------------------------------------------------------------------------------------
+
+
+class ConstantOp(Operation):
+    """``%c4 = arith.constant 4 : index``."""
+
+    name = "arith.constant"
+    traits = (Pure, ConstantLike)
+    value = prop((IntegerAttr, FloatAttr))
+    result = result()
+
+    def __init__(self, value: Attribute, loc: Location | None = None):
+        if not isinstance(value, (IntegerAttr, FloatAttr)):
+            raise TypeError(f"arith.constant needs an IntegerAttr or FloatAttr, got {value!r}")
+        super().__init__(result_types=[value.type], properties={"value": value}, loc=loc)
+
+    @staticmethod
+    def from_int(value: int, type: Type, loc: Location | None = None) -> ConstantOp:
+        return ConstantOp(IntegerAttr(value, type), loc)
+
+    @staticmethod
+    def from_float(value: float, type: FloatType, loc: Location | None = None) -> ConstantOp:
+        return ConstantOp(FloatAttr(value, type), loc)
+
+    def verify_(self) -> None:
+        v = self.value
+        t = self.results[0].type
+        if v.type is not t:
+            raise VerifyError(
+                f"failed to verify that all of {{value, result}} have same type "
+                f"('{v.type.text}' vs '{t.text}')"
+            )
+        if isinstance(v, IntegerAttr) and isinstance(t, IntegerType) and not t.is_signless:
+            raise VerifyError("integer return type must be signless")
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        return [self.value]
+
+    def asm_result_names(self) -> Sequence[str | None]:
+        v = self.value
+        if isinstance(v, IntegerAttr):
+            t = v.type
+            if t is i1:
+                return ["true" if v.value else "false"]
+            if isinstance(t, IndexType):
+                return [f"c{v.value}"]
+            return [f"c{v.value}_{t.text}"]
+        return ["cst"]
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.print_attr_dict(self, elided=("value",))
+        p.write(" ")
+        p.print_attribute(self.value)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> ConstantOp:
+        attrs = p.parse_optional_attr_dict()
+        at = p.pos
+        value = p.parse_attribute()
+        if not isinstance(value, (IntegerAttr, FloatAttr)):
+            raise p.error("arith.constant expects an integer or float attribute", at)
+        return cls.create(
+            result_types=[value.type], properties={"value": value}, attributes=attrs, loc=p.loc
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# binary integer and float ops
+# ---------------------------------------------------------------------------------------------
+
+
+class _BinaryOp(Operation):
+    """``%r = arith.<op> %a, %b [flags] : t`` with operands and result of one type."""
+
+    lhs: Any
+    rhs: Any
+    kind: ClassVar[str] = ""
+    flags_prop: ClassVar[str | None] = None
+    flags_keyword: ClassVar[str] = ""
+    flags_attr: ClassVar[Any] = None
+
+    def __init__(
+        self, lhs: Value, rhs: Value, flags: Attribute | None = None, loc: Location | None = None
+    ):
+        props = {self.flags_prop: flags} if flags is not None and self.flags_prop else None
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type], properties=props, loc=loc)
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operands(self.operands)
+        elided: tuple[str, ...] = ()
+        if self.flags_prop is not None:
+            flags = self.properties.get(self.flags_prop)
+            if isinstance(flags, self.flags_attr):
+                elided = (self.flags_prop,)
+                if not flags.is_none:
+                    p.write(f" {self.flags_keyword}<{flags.keyword_text()}>")
+        p.print_attr_dict(self, elided)
+        p.write(f" : {self.results[0].type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        a = p.parse_operand()
+        p.expect(",")
+        b = p.parse_operand()
+        props = {}
+        if cls.flags_prop is not None and p.accept(cls.flags_keyword):
+            p.expect("<", f"after '{cls.flags_keyword}'")
+            props[cls.flags_prop] = cls.flags_attr.parse_body(p)
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        values = p.resolve_operands([a, b], [t, t])
+        return cls.create(values, [t], properties=props, attributes=attrs, loc=p.loc)
+
+    def _swap_constant_to_right(
+        self, operands: Sequence[Attribute | None]
+    ) -> Sequence[Attribute | Value] | None:
+        """Commutative ops keep constants on the right (an in-place fold, as in MLIR)."""
+        if self.has_trait(Commutative) and operands[0] is not None and operands[1] is None:
+            a, b = self.operands
+            self.set_operand(0, b)
+            self.set_operand(1, a)
+            return [self.results[0]]
+        return None
+
+
+class _IntBinaryOp(_BinaryOp):
+    traits = (Pure, SameOperandsAndResultType)
+    lhs = operand(SignlessIntegerLike)
+    rhs = operand(SignlessIntegerLike)
+    result = result(SignlessIntegerLike)
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        t = self.results[0].type
+        width = _scalar_width(t)
+        a, b = _int_bits(operands[0]), _int_bits(operands[1])
+        if width is not None and a is not None and b is not None:
+            bits = semantics.int_binary(self.kind, a, b, width)
+            return None if bits is None else [_int_attr(bits, t)]
+        simplified = self.fold_identity(operands)
+        if simplified is not None:
+            return [simplified]
+        return self._swap_constant_to_right(operands)
+
+    def fold_identity(self, operands: Sequence[Attribute | None]) -> Attribute | Value | None:
+        """Algebraic simplification with at most one constant operand."""
+        return None
+
+
+class _IntBinaryOverflowOp(_IntBinaryOp):
+    flags_prop = "overflowFlags"
+    flags_keyword = "overflow"
+    flags_attr = IntegerOverflowFlagsAttr
+    overflowFlags = prop(IntegerOverflowFlagsAttr, default=OVERFLOW_NONE)
+
+
+class AddIOp(_IntBinaryOverflowOp):
+    name = "arith.addi"
+    kind = "addi"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        if _is_int_constant(operands[1], 0):
+            return self.lhs
+        if _is_int_constant(operands[0], 0):
+            return self.rhs
+        return None
+
+
+class SubIOp(_IntBinaryOverflowOp):
+    name = "arith.subi"
+    kind = "subi"
+
+    def fold_identity(self, operands):
+        if _is_int_constant(operands[1], 0):
+            return self.lhs
+        if self.lhs is self.rhs and _scalar_width(self.results[0].type) is not None:
+            return IntegerAttr(0, self.results[0].type)
+        return None
+
+
+class MulIOp(_IntBinaryOverflowOp):
+    name = "arith.muli"
+    kind = "muli"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        for k in (1, 0):
+            other = self.operands[1 - k]
+            if _is_int_constant(operands[k], 1):
+                return other
+            if _is_int_constant(operands[k], 0):
+                return operands[k]
+        return None
+
+
+class ShLIOp(_IntBinaryOverflowOp):
+    name = "arith.shli"
+    kind = "shli"
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 0) else None
+
+
+class DivUIOp(_IntBinaryOp):
+    name = "arith.divui"
+    kind = "divui"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)  # division by zero is UB: not speculatable
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 1) else None
+
+
+class DivSIOp(_IntBinaryOp):
+    name = "arith.divsi"
+    kind = "divsi"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 1) else None
+
+
+class CeilDivUIOp(_IntBinaryOp):
+    name = "arith.ceildivui"
+    kind = "ceildivui"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 1) else None
+
+
+class CeilDivSIOp(_IntBinaryOp):
+    name = "arith.ceildivsi"
+    kind = "ceildivsi"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 1) else None
+
+
+class FloorDivSIOp(_IntBinaryOp):
+    name = "arith.floordivsi"
+    kind = "floordivsi"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 1) else None
+
+
+class RemUIOp(_IntBinaryOp):
+    name = "arith.remui"
+    kind = "remui"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        if _is_int_constant(operands[1], 1) and _scalar_width(self.results[0].type):
+            return IntegerAttr(0, self.results[0].type)
+        return None
+
+
+class RemSIOp(_IntBinaryOp):
+    name = "arith.remsi"
+    kind = "remsi"
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        t = self.results[0].type
+        if (
+            _is_int_constant(operands[1], 1) or _is_int_constant(operands[1], -1)
+        ) and _scalar_width(t):
+            return IntegerAttr(0, t)
+        return None
+
+
+class _MinMaxIOp(_IntBinaryOp):
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if self.lhs is self.rhs else None
+
+
+class MinSIOp(_MinMaxIOp):
+    name = "arith.minsi"
+    kind = "minsi"
+
+
+class MaxSIOp(_MinMaxIOp):
+    name = "arith.maxsi"
+    kind = "maxsi"
+
+
+class MinUIOp(_MinMaxIOp):
+    name = "arith.minui"
+    kind = "minui"
+
+
+class MaxUIOp(_MinMaxIOp):
+    name = "arith.maxui"
+    kind = "maxui"
+
+
+class AndIOp(_IntBinaryOp):
+    name = "arith.andi"
+    kind = "andi"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        if self.lhs is self.rhs:
+            return self.lhs
+        if _is_int_constant(operands[1], 0):
+            return operands[1]
+        if _is_int_constant(operands[1], -1):
+            return self.lhs
+        return None
+
+
+class OrIOp(_IntBinaryOp):
+    name = "arith.ori"
+    kind = "ori"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        if self.lhs is self.rhs:
+            return self.lhs
+        if _is_int_constant(operands[1], 0):
+            return self.lhs
+        if _is_int_constant(operands[1], -1):
+            return operands[1]
+        return None
+
+
+class XOrIOp(_IntBinaryOp):
+    name = "arith.xori"
+    kind = "xori"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        if self.lhs is self.rhs and _scalar_width(self.results[0].type) is not None:
+            return IntegerAttr(0, self.results[0].type)
+        if _is_int_constant(operands[1], 0):
+            return self.lhs
+        return None
+
+
+class ShRUIOp(_IntBinaryOp):
+    name = "arith.shrui"
+    kind = "shrui"
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 0) else None
+
+
+class ShRSIOp(_IntBinaryOp):
+    name = "arith.shrsi"
+    kind = "shrsi"
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 0) else None
+
+
+class _FloatBinaryOp(_BinaryOp):
+    traits = (Pure, SameOperandsAndResultType)
+    flags_prop = "fastmath"
+    flags_keyword = "fastmath"
+    flags_attr = FastMathFlagsAttr
+    lhs = operand(FloatLike)
+    rhs = operand(FloatLike)
+    result = result(FloatLike)
+    fastmath = prop(FastMathFlagsAttr, default=FASTMATH_NONE)
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        t = self.results[0].type
+        a, b = operands
+        if isinstance(t, FloatType) and isinstance(a, FloatAttr) and isinstance(b, FloatAttr):
+            return [FloatAttr(semantics.float_binary(self.kind, a.value, b.value, t.format), t)]
+        simplified = self.fold_identity(operands)
+        if simplified is not None:
+            return [simplified]
+        return self._swap_constant_to_right(operands)
+
+    def fold_identity(self, operands: Sequence[Attribute | None]) -> Attribute | Value | None:
+        return None
+
+
+class AddFOp(_FloatBinaryOp):
+    name = "arith.addf"
+    kind = "addf"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        # x + -0.0 == x for every x (x + +0.0 is not: -0.0 + 0.0 = +0.0).
+        return self.lhs if _is_float_constant(operands[1], 0.0, negative_zero=True) else None
+
+
+class SubFOp(_FloatBinaryOp):
+    name = "arith.subf"
+    kind = "subf"
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_float_constant(operands[1], 0.0, negative_zero=False) else None
+
+
+class MulFOp(_FloatBinaryOp):
+    name = "arith.mulf"
+    kind = "mulf"
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_float_constant(operands[1], 1.0) else None
+
+
+class DivFOp(_FloatBinaryOp):
+    name = "arith.divf"
+    kind = "divf"
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_float_constant(operands[1], 1.0) else None
+
+
+class RemFOp(_FloatBinaryOp):
+    name = "arith.remf"
+    kind = "remf"
+
+
+class _FloatMinMaxOp(_FloatBinaryOp):
+    traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if self.lhs is self.rhs else None
+
+
+class MaximumFOp(_FloatMinMaxOp):
+    name = "arith.maximumf"
+    kind = "maximumf"
+
+
+class MinimumFOp(_FloatMinMaxOp):
+    name = "arith.minimumf"
+    kind = "minimumf"
+
+
+class MaxNumFOp(_FloatMinMaxOp):
+    name = "arith.maxnumf"
+    kind = "maxnumf"
+
+
+class MinNumFOp(_FloatMinMaxOp):
+    name = "arith.minnumf"
+    kind = "minnumf"
+
+
+class NegFOp(Operation):
+    """``%r = arith.negf %x : f32``."""
+
+    name = "arith.negf"
+    traits = (Pure, SameOperandsAndResultType)
+    operand = operand(FloatLike)
+    result = result(FloatLike)
+    fastmath = prop(FastMathFlagsAttr, default=FASTMATH_NONE)
+
+    def __init__(self, value: Value, loc: Location | None = None):
+        super().__init__(operands=[value], result_types=[value.type], loc=loc)
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        a = operands[0]
+        if isinstance(a, FloatAttr):
+            sign = 1 << (a.type.format.width - 1)
+            return [FloatAttr.from_bits(a.bits ^ sign, a.type)]
+        inner = self.operand.defining_op
+        if isinstance(inner, NegFOp):
+            return [inner.operand]
+        return None
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.operand)
+        if not self.fastmath.is_none:
+            p.write(f" fastmath<{self.fastmath.keyword_text()}>")
+        p.print_attr_dict(self, elided=("fastmath",))
+        p.write(f" : {self.results[0].type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> NegFOp:
+        a = p.parse_operand()
+        props = {}
+        if p.accept("fastmath"):
+            p.expect("<")
+            props["fastmath"] = FastMathFlagsAttr.parse_body(p)
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        return cls.create(
+            [p.resolve_operand(a, t)], [t], properties=props, attributes=attrs, loc=p.loc
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# comparisons and select
+# ---------------------------------------------------------------------------------------------
+
+
+def _i1_like(t: Type) -> Type:
+    return VectorType(t.shape, i1, t.scalable) if isinstance(t, VectorType) else i1
+
+
+class _CmpOp(Operation):
+    predicates: ClassVar[type[Any]]
+    lhs: Any
+    rhs: Any
+    predicate: Any
+
+    def __init__(self, predicate: Any, lhs: Value, rhs: Value, loc: Location | None = None):
+        if isinstance(predicate, str):
+            predicate = self.predicates[predicate]
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[_i1_like(lhs.type)],
+            properties={"predicate": IntegerAttr(int(predicate), i64)},
+            loc=loc,
+        )
+
+    @property
+    def predicate_enum(self) -> Any:
+        return self.predicates(self.predicate.value)
+
+    def verify_(self) -> None:
+        pred = self.predicate
+        if pred.type is not i64 or pred.value not in {int(p) for p in self.predicates}:
+            raise VerifyError(f"invalid predicate {pred.text}")
+        want = _i1_like(self.lhs.type)
+        if self.results[0].type is not want:
+            raise VerifyError(
+                f"result type must be '{want.text}' for operands of type '{self.lhs.type.text}'"
+            )
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(f" {self.predicate_enum.name}, ")
+        p.print_operands(self.operands)
+        elided = ["predicate"]
+        fm = self.properties.get("fastmath")
+        if isinstance(fm, FastMathFlagsAttr):
+            elided.append("fastmath")
+            if not fm.is_none:
+                p.write(f" fastmath<{fm.keyword_text()}>")
+        p.print_attr_dict(self, elided)
+        p.write(f" : {self.lhs.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        at = p.pos
+        word = p.parse_keyword()
+        if word not in cls.predicates.__members__:
+            names = ", ".join(cls.predicates.__members__)
+            raise p.error(
+                f"unknown predicate '{word}' for '{cls.name}'; expected one of {names}", at
+            )
+        p.expect(",")
+        a = p.parse_operand()
+        p.expect(",")
+        b = p.parse_operand()
+        props: dict[str, Attribute] = {"predicate": IntegerAttr(int(cls.predicates[word]), i64)}
+        if p.accept("fastmath"):
+            p.expect("<")
+            props["fastmath"] = FastMathFlagsAttr.parse_body(p)
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        values = p.resolve_operands([a, b], [t, t])
+        return cls.create(values, [_i1_like(t)], properties=props, attributes=attrs, loc=p.loc)
+
+
+class CmpIOp(_CmpOp):
+    """``%b = arith.cmpi slt, %x, %y : i32``."""
+
+    name = "arith.cmpi"
+    traits = (Pure, SameTypeOperands)
+    predicates = CmpIPredicate
+    predicate = prop(IntegerAttr)
+    lhs = operand(SignlessIntegerLike)
+    rhs = operand(SignlessIntegerLike)
+    result = result(BoolLike)
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        pred = self.predicate_enum
+        a, b = _int_bits(operands[0]), _int_bits(operands[1])
+        width = _scalar_width(self.lhs.type)
+        if width is not None and a is not None and b is not None:
+            return [IntegerAttr(int(semantics.int_compare(pred, a, b, width)), i1)]
+        if self.lhs is self.rhs and width is not None:
+            holds = pred in (
+                CmpIPredicate.eq,
+                CmpIPredicate.sle,
+                CmpIPredicate.sge,
+                CmpIPredicate.ule,
+                CmpIPredicate.uge,
+            )
+            return [IntegerAttr(int(holds), i1)]
+        if operands[0] is not None and operands[1] is None:
+            # Constant to the right, with the mirrored predicate (in place).
+            x, y = self.operands
+            self.set_operand(0, y)
+            self.set_operand(1, x)
+            self.predicate = IntegerAttr(int(pred.swapped()), i64)
+            return [self.results[0]]
+        return None
+
+
+class CmpFOp(_CmpOp):
+    """``%b = arith.cmpf olt, %x, %y : f32``."""
+
+    name = "arith.cmpf"
+    traits = (Pure, SameTypeOperands)
+    predicates = CmpFPredicate
+    predicate = prop(IntegerAttr)
+    fastmath = prop(FastMathFlagsAttr, default=FASTMATH_NONE)
+    lhs = operand(FloatLike)
+    rhs = operand(FloatLike)
+    result = result(BoolLike)
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        pred = self.predicate_enum
+        a, b = operands
+        if (
+            isinstance(a, FloatAttr)
+            and isinstance(b, FloatAttr)
+            and not isinstance(self.lhs.type, VectorType)
+        ):
+            return [IntegerAttr(int(semantics.float_compare(pred, a.value, b.value)), i1)]
+        if pred in (CmpFPredicate.false, CmpFPredicate.true) and not isinstance(
+            self.lhs.type, VectorType
+        ):
+            return [IntegerAttr(int(pred is CmpFPredicate.true), i1)]
+        return None
+
+
+class SelectOp(Operation):
+    """``%r = arith.select %cond, %a, %b : i32`` (``: vector<4xi1>, vector<4xi32>`` for masks)."""
+
+    name = "arith.select"
+    traits = (Pure,)
+    condition = operand(BoolLike)
+    true_value = operand()
+    false_value = operand()
+    result = result()
+
+    def __init__(
+        self, condition: Value, true_value: Value, false_value: Value, loc: Location | None = None
+    ):
+        super().__init__(
+            operands=[condition, true_value, false_value], result_types=[true_value.type], loc=loc
+        )
+
+    def verify_(self) -> None:
+        t = self.results[0].type
+        if self.true_value.type is not t or self.false_value.type is not t:
+            raise VerifyError(
+                "failed to verify that all of {true_value, false_value, result} have same type"
+            )
+        ct = self.condition.type
+        if isinstance(ct, VectorType) and (
+            not isinstance(t, VectorType) or ct.shape != t.shape or ct.scalable != t.scalable
+        ):
+            raise VerifyError(
+                f"expected condition type to have the same shape as the result type, "
+                f"expected '{_i1_like(t).text}', but got '{ct.text}'"
+            )
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        cond = operands[0]
+        if isinstance(cond, IntegerAttr):
+            return [self.true_value if cond.value else self.false_value]
+        if self.true_value is self.false_value:
+            return [self.true_value]
+        if (
+            self.results[0].type is i1
+            and _is_int_constant(operands[1], 1)
+            and _is_int_constant(operands[2], 0)
+        ):
+            return [self.condition]
+        return None
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operands(self.operands)
+        p.print_attr_dict(self)
+        p.write(" : ")
+        if isinstance(self.condition.type, VectorType):
+            p.write(f"{self.condition.type.text}, ")
+        p.print_type(self.results[0].type)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> SelectOp:
+        c = p.parse_operand()
+        p.expect(",")
+        a = p.parse_operand()
+        p.expect(",")
+        b = p.parse_operand()
+        attrs = p.parse_optional_attr_dict()
+        types = p.parse_colon_type_list()
+        if len(types) > 2:
+            raise p.error("expected at most two types (condition, result)")
+        ct = types[0] if len(types) == 2 else i1
+        t = types[-1]
+        values = p.resolve_operands([c, a, b], [ct, t, t])
+        return cls.create(values, [t], attributes=attrs, loc=p.loc)
+
+
+# ---------------------------------------------------------------------------------------------
+# casts
+# ---------------------------------------------------------------------------------------------
+
+
+class _CastOp(Operation):
+    """``%r = arith.<cast> %x : t1 to t2``."""
+
+    traits = (Pure, SameOperandsAndResultShape)
+    input: Any
+
+    def __init__(self, value: Value, result_type: Type, loc: Location | None = None):
+        super().__init__(operands=[value], result_types=[result_type], loc=loc)
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        print_cast(self, p)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        return parse_cast(cls, p)
+
+    @property
+    def src_type(self) -> Type:
+        return element_type(self.input.type)
+
+    @property
+    def dst_type(self) -> Type:
+        return element_type(self.results[0].type)
+
+
+def _widths(op: _CastOp) -> tuple[int, int]:
+    return bit_width(op.src_type) or 0, bit_width(op.dst_type) or 0
+
+
+class _IntExtTruncOp(_CastOp):
+    input = operand(SignlessIntegerLike)
+    result = result(SignlessIntegerLike)
+    wider: ClassVar[bool] = True
+
+    def verify_(self) -> None:
+        src, dst = _widths(self)
+        for t in (self.src_type, self.dst_type):
+            if not isinstance(t, IntegerType):
+                raise VerifyError(f"operand and result must be integers, got '{t.text}'")
+        if self.wider and dst <= src:
+            raise VerifyError(
+                f"result type '{self.results[0].type.text}' must be wider than operand type '{self.input.type.text}'"
+            )
+        if not self.wider and dst >= src:
+            raise VerifyError(
+                f"result type '{self.results[0].type.text}' must be shorter than operand type '{self.input.type.text}'"
+            )
+
+
+class ExtSIOp(_IntExtTruncOp):
+    name = "arith.extsi"
+
+    def fold(self, operands):
+        a = _int_bits(operands[0])
+        if a is None or _scalar_width(self.results[0].type) is None:
+            return None
+        src, dst = _widths(self)
+        return [_int_attr(semantics.int_cast("signed", a, src, dst), self.results[0].type)]
+
+
+class ExtUIOp(_IntExtTruncOp):
+    name = "arith.extui"
+
+    def fold(self, operands):
+        a = _int_bits(operands[0])
+        if a is None or _scalar_width(self.results[0].type) is None:
+            return None
+        src, dst = _widths(self)
+        return [_int_attr(semantics.int_cast("unsigned", a, src, dst), self.results[0].type)]
+
+
+class TruncIOp(_IntExtTruncOp):
+    name = "arith.trunci"
+    wider = False
+    overflowFlags = opt_prop(IntegerOverflowFlagsAttr)
+
+    def fold(self, operands):
+        a = _int_bits(operands[0])
+        if a is not None and _scalar_width(self.results[0].type) is not None:
+            src, dst = _widths(self)
+            return [_int_attr(semantics.int_cast("unsigned", a, src, dst), self.results[0].type)]
+        inner = self.input.defining_op
+        if isinstance(inner, (ExtSIOp, ExtUIOp)) and inner.input.type is self.results[0].type:
+            return [inner.input]
+        return None
+
+
+class _IndexCastBase(_CastOp):
+    input = operand(_IndexLike)
+    result = result(_IndexLike)
+    signedness: ClassVar[str] = "signed"
+
+    def verify_(self) -> None:
+        a, b = self.src_type, self.dst_type
+        ok = (isinstance(a, IndexType) and isinstance(b, IntegerType) and b.is_signless) or (
+            isinstance(b, IndexType) and isinstance(a, IntegerType) and a.is_signless
+        )
+        if not ok:
+            raise VerifyError(
+                f"operand type '{self.input.type.text}' and result type "
+                f"'{self.results[0].type.text}' are cast incompatible"
+            )
+
+    def fold(self, operands):
+        a = _int_bits(operands[0])
+        if a is not None and _scalar_width(self.results[0].type) is not None:
+            src, dst = _widths(self)
+            return [
+                _int_attr(semantics.int_cast(self.signedness, a, src, dst), self.results[0].type)
+            ]
+        inner = self.input.defining_op
+        if type(inner) is type(self) and inner.input.type is self.results[0].type:
+            return [inner.input]
+        return None
+
+
+class IndexCastOp(_IndexCastBase):
+    name = "arith.index_cast"
+
+
+class IndexCastUIOp(_IndexCastBase):
+    name = "arith.index_castui"
+    signedness = "unsigned"
+
+
+class _IntToFloatOp(_CastOp):
+    input = operand(SignlessIntegerLike)
+    result = result(FloatLike)
+    signed: ClassVar[bool] = True
+
+    def verify_(self) -> None:
+        if not isinstance(self.src_type, IntegerType):
+            raise VerifyError(f"operand must be an integer, got '{self.input.type.text}'")
+
+    def fold(self, operands):
+        a = _int_bits(operands[0])
+        t = self.results[0].type
+        if a is None or not isinstance(t, FloatType):
+            return None
+        src = _widths(self)[0]
+        value = to_signed(a, src) if self.signed else a
+        return [FloatAttr(semantics.int_to_float(value, t.format), t)]
+
+
+class SIToFPOp(_IntToFloatOp):
+    name = "arith.sitofp"
+
+
+class UIToFPOp(_IntToFloatOp):
+    name = "arith.uitofp"
+    signed = False
+
+
+class _FloatToIntOp(_CastOp):
+    input = operand(FloatLike)
+    result = result(SignlessIntegerLike)
+    signed: ClassVar[bool] = True
+
+    def verify_(self) -> None:
+        if not isinstance(self.dst_type, IntegerType):
+            raise VerifyError(f"result must be an integer, got '{self.results[0].type.text}'")
+
+    def fold(self, operands):
+        a = operands[0]
+        t = self.results[0].type
+        if not isinstance(a, FloatAttr) or not isinstance(t, IntegerType):
+            return None
+        bits = semantics.float_to_int(a.value, t.width, self.signed)
+        return None if bits is None else [_int_attr(bits, t)]
+
+
+class FPToSIOp(_FloatToIntOp):
+    name = "arith.fptosi"
+
+
+class FPToUIOp(_FloatToIntOp):
+    name = "arith.fptoui"
+    signed = False
+
+
+class ExtFOp(_CastOp):
+    name = "arith.extf"
+    input = operand(FloatLike)
+    result = result(FloatLike)
+    fastmath = opt_prop(FastMathFlagsAttr)
+
+    def verify_(self) -> None:
+        src, dst = _widths(self)
+        if dst <= src and not (self.src_type.text == "f16" and self.dst_type.text == "bf16"):
+            raise VerifyError(
+                f"result type '{self.results[0].type.text}' must be wider than operand type '{self.input.type.text}'"
+            )
+
+    def fold(self, operands):
+        a = operands[0]
+        t = self.results[0].type
+        if isinstance(a, FloatAttr) and isinstance(t, FloatType):
+            return [FloatAttr(a.value, t)]
+        return None
+
+
+class TruncFOp(_CastOp):
+    name = "arith.truncf"
+    input = operand(FloatLike)
+    result = result(FloatLike)
+    fastmath = opt_prop(FastMathFlagsAttr)
+
+    def verify_(self) -> None:
+        src, dst = _widths(self)
+        if dst >= src and not (self.src_type.text == "bf16" and self.dst_type.text == "f16"):
+            raise VerifyError(
+                f"result type '{self.results[0].type.text}' must be shorter than operand type '{self.input.type.text}'"
+            )
+
+    def fold(self, operands):
+        a = operands[0]
+        t = self.results[0].type
+        if isinstance(a, FloatAttr) and isinstance(t, FloatType):
+            return [FloatAttr(a.value, t)]
+        return None
+
+
+class BitcastOp(_CastOp):
+    name = "arith.bitcast"
+    input = operand(_FloatOrIntLike)
+    result = result(_FloatOrIntLike)
+
+    def verify_(self) -> None:
+        src, dst = _widths(self)
+        if (
+            src != dst
+            or isinstance(self.src_type, IndexType)
+            or isinstance(self.dst_type, IndexType)
+        ):
+            raise VerifyError(
+                f"operand type '{self.input.type.text}' and result type "
+                f"'{self.results[0].type.text}' are cast incompatible"
+            )
+
+    def fold(self, operands):
+        a = operands[0]
+        t = self.results[0].type
+        if self.input.type is t:
+            return [self.input]
+        inner = self.input.defining_op
+        if isinstance(inner, BitcastOp) and inner.input.type is t:
+            return [inner.input]
+        if isinstance(a, IntegerAttr):
+            bits = a.unsigned_value
+        elif isinstance(a, FloatAttr):
+            bits = a.bits
+        else:
+            return None
+        if isinstance(t, FloatType):
+            return [FloatAttr.from_bits(bits, t)]
+        if isinstance(t, IntegerType):
+            return [IntegerAttr(bits, t)]
+        return None
+
+
+ALL_OPS: list[type[Operation]] = [
+    ConstantOp,
+    AddIOp,
+    SubIOp,
+    MulIOp,
+    DivUIOp,
+    DivSIOp,
+    CeilDivUIOp,
+    CeilDivSIOp,
+    FloorDivSIOp,
+    RemUIOp,
+    RemSIOp,
+    MinSIOp,
+    MaxSIOp,
+    MinUIOp,
+    MaxUIOp,
+    AndIOp,
+    OrIOp,
+    XOrIOp,
+    ShLIOp,
+    ShRUIOp,
+    ShRSIOp,
+    AddFOp,
+    SubFOp,
+    MulFOp,
+    DivFOp,
+    RemFOp,
+    MaximumFOp,
+    MinimumFOp,
+    MaxNumFOp,
+    MinNumFOp,
+    NegFOp,
+    CmpIOp,
+    CmpFOp,
+    SelectOp,
+    ExtSIOp,
+    ExtUIOp,
+    TruncIOp,
+    IndexCastOp,
+    IndexCastUIOp,
+    SIToFPOp,
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+    ExtFOp,
+    TruncFOp,
+    BitcastOp,
+]
