@@ -88,7 +88,7 @@ from .layout import (
     zip_layouts,
 )
 from .parse import parse_int_tuple, parse_layout, parse_tiler
-from .product import (
+from .products import (
     blocked_product,
     flat_product,
     logical_product,

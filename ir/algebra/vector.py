@@ -4,7 +4,8 @@ max_common_layout(a, b) is the layout R of the largest contiguous run with a(R(i
 b(R(i)) == i; max_common_vector(a, b) is its size. A copy from a tensor with layout `a` to one
 with layout `b` can move max_common_vector(a, b) elements per instruction (CuTe's `layout.hpp`,
 `swizzle_layout.hpp`). Both are queries: where the composition they are built on is not
-admissible they answer the trivial vector (1 element), which is always valid.
+admissible they answer the trivial vector (1 element), which is always valid. A symbolic run
+length counts as its largest static divisor (CuTe would answer 1).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .composed import ComposedLayout
 from .composition import composition
 from .errors import LayoutError
 from .inverse import right_inverse
-from .layout import Layout, _describe, coalesce, get, size
+from .layout import Layout, _describe, coalesce, size
 from .swizzle import Swizzle
 
 
@@ -40,12 +41,21 @@ def _common(a: Layout, b: Layout) -> tuple[Layout, Layout] | None:
 
 
 def _leading_unit_mode(common: Layout) -> Any:
-    """The size of the leading static stride-1 mode of `common`, or None."""
+    """The size of the leading stride-1 mode of `common`, or None.
+
+    CuTe keeps it only when the size is static. For a symbolic size we keep its largest static
+    divisor (e.g. 64 for 8*N with N a multiple of 8): a provable, static run length.
+    """
     s0 = it.get(common.shape, 0)
     d0 = it.get(common.stride, 0)
-    if type(s0) is int and type(d0) is int and d0 == 1:
+    if not (type(d0) is int and d0 == 1):
+        return None
+    if type(s0) is int:
         return s0
-    return None
+    from .symbolic import sym_known_divisor
+
+    k = sym_known_divisor(s0)
+    return k if k > 1 else None
 
 
 def max_common_layout(a: Any, b: Any) -> Layout:
@@ -67,9 +77,10 @@ def max_common_layout(a: Any, b: Any) -> Layout:
     if found is None:
         return _unit()
     inv_b, common = found
-    if _leading_unit_mode(common) is None:
+    n = _leading_unit_mode(common)
+    if n is None:
         return _unit()
-    return composition(inv_b, get(common, 0))
+    return composition(inv_b, Layout._new(n, 1))
 
 
 def max_common_vector(a: Any, b: Any) -> int:
