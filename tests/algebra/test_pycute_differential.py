@@ -38,7 +38,6 @@ from algebra_strategies import (
     to_pycute,
     values,
 )
-
 from layoutc.ir.algebra import (
     Layout,
     LayoutError,
@@ -61,7 +60,7 @@ from layoutc.ir.algebra import (
 )
 
 
-def _layout_from_pycute(p) -> Layout:  # noqa: ANN001
+def _layout_from_pycute(p) -> Layout:
     return Layout(p.shape, p.stride)
 
 
