@@ -177,7 +177,8 @@ def gpu_launch(repeat: int) -> None:
     binary = compile_gpu(
         module, target, ToolchainOptions(driver_version=cuda_driver.driver_version())
     )
-    kernel = load_kernel(*binary.image, spec)
+    kind, image = binary.image
+    kernel = load_kernel(image, kind, spec)
     inner = 2000
     try:
         import torch

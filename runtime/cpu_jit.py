@@ -33,7 +33,7 @@ _LLVM_TYPES = {
     "f64": "double",
 }
 
-_lock = threading.Lock()
+_lock = threading.RLock()
 _ready = False
 
 
@@ -72,9 +72,57 @@ class CpuProgram:
     uses_collectives: bool
 
 
+_support: dict[str, int] = {}
+
+
+def _target_machine(llvm: Any, opt_level: int) -> Any:
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=min(max(opt_level, 0), 3),
+        codemodel="jitdefault",
+    )
+
+
+def _optimize(llvm: Any, module: Any, tm: Any, opt_level: int) -> None:
+    if opt_level > 0:
+        pto = llvm.create_pipeline_tuning_options(speed_level=min(opt_level, 3))
+        pb = llvm.create_pass_builder(tm, pto)
+        pb.getModulePassManager().run(module, pb)
+
+
+def support_symbols() -> dict[str, int]:
+    """Compile the support module once per process, in its own engine that is never freed.
+
+    Fibers park inside its code between launches, so it must outlive every kernel: a fiber
+    resumed into a freed kernel engine would execute garbage. Kernel modules call the helpers
+    through the symbols registered here.
+    """
+    with _lock:
+        if _support:
+            return _support
+        llvm = _llvm()
+        module = llvm.parse_assembly(support_ir())
+        tm = _target_machine(llvm, 2)
+        module.triple = llvm.get_process_triple()
+        module.data_layout = str(tm.target_data)
+        _optimize(llvm, module, tm, 2)
+        engine = llvm.create_mcjit_compiler(module, tm)
+        engine.finalize_object()
+        names = [*COLLECTIVE_HELPERS, "__layoutc_run_fibers", "__layoutc_fiber_entry"]
+        symbols = {name: engine.get_function_address(name) for name in names}
+        for name, address in symbols.items():
+            llvm.add_symbol(name, address)
+        _support["__engine__"] = engine  # type: ignore[assignment]  # keeps the code alive
+        _support.update(symbols)
+        return _support
+
+
 def compile_cpu(ir_text: str, spec: KernelSpec, opt_level: int = 2) -> CpuProgram:
     """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine."""
     llvm = _llvm()
+    support = support_symbols()
     try:
         module = llvm.parse_assembly(ir_text)
         module.verify()
@@ -93,31 +141,21 @@ def compile_cpu(ir_text: str, spec: KernelSpec, opt_level: int = 2) -> CpuProgra
         )
     uses_collectives = any(f.name in COLLECTIVE_HELPERS for f in module.functions)
 
-    target = llvm.Target.from_triple(llvm.get_process_triple())
-    tm = target.create_target_machine(
-        cpu=llvm.get_host_cpu_name(),
-        features=llvm.get_host_cpu_features().flatten(),
-        opt=min(max(opt_level, 0), 3),
-        codemodel="jitdefault",
-    )
+    tm = _target_machine(llvm, opt_level)
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
-    for extra in (support_ir(), kernel_launcher_ir(spec.name, llvm_param_types(spec))):
-        other = llvm.parse_assembly(extra)
-        other.triple = module.triple
-        other.data_layout = module.data_layout
-        module.link_in(other)
-    if opt_level > 0:
-        pto = llvm.create_pipeline_tuning_options(speed_level=min(opt_level, 3))
-        pb = llvm.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(module, pb)
+    launcher = llvm.parse_assembly(kernel_launcher_ir(spec.name, llvm_param_types(spec)))
+    launcher.triple = module.triple
+    launcher.data_layout = module.data_layout
+    module.link_in(launcher)
+    _optimize(llvm, module, tm, opt_level)
     engine = llvm.create_mcjit_compiler(module, tm)
     engine.finalize_object()
     return CpuProgram(
         engine=engine,
         grid=engine.get_function_address(grid_name(spec.name)),
         main=engine.get_function_address(main_name(spec.name)),
-        run_fibers=engine.get_function_address("__layoutc_run_fibers"),
-        fiber_entry=engine.get_function_address("__layoutc_fiber_entry"),
+        run_fibers=support["__layoutc_run_fibers"],
+        fiber_entry=support["__layoutc_fiber_entry"],
         uses_collectives=uses_collectives,
     )

@@ -167,3 +167,19 @@ def test_parallel_blocks_give_the_same_result(monkeypatch):
         outs.append(dst)
     assert np.array_equal(outs[0], outs[1])
     assert np.array_equal(outs[0], src.reshape(40, 64)[:, ::-1].ravel())
+
+
+def test_fibers_survive_the_kernels_that_used_them():
+    # Fiber pools outlive kernels: a freed kernel must leave nothing the next launch resumes.
+    import gc
+
+    src = np.random.default_rng(7).random(8 * 128, dtype=np.float32)
+    for _ in range(3):
+        rev = np.zeros_like(src)
+        CpuKernel(*hw.block_reverse_kernel(False))(src, rev, grid=8, block=128, smem=512)
+        gc.collect()
+        sums = np.zeros(32, np.float32)
+        CpuKernel(*hw.warp_sum_kernel(False))(src, sums, grid=8, block=128)
+        gc.collect()
+        assert np.array_equal(rev, src.reshape(8, 128)[:, ::-1].ravel())
+        np.testing.assert_allclose(sums, src.reshape(-1, 32).sum(1), rtol=1e-5)
