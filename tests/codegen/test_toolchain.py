@@ -231,17 +231,24 @@ def test_compile_gpu_reports_choices_and_timings():
 
 
 @needs_libnvvm
-def test_compile_gpu_without_cubin_gives_the_driver_ptx_it_accepts():
-    # A CUDA 13.0 driver (PTX ISA 9.0) and libNVVM 13.5 (writes 9.5), no cubin: LLVM re-emits.
+@pytest.mark.parametrize("driver", [12000, 13000])
+def test_compile_gpu_without_cubin_gives_the_driver_ptx_it_accepts(driver):
+    # E.g. a CUDA 13.0 driver (PTX ISA 9.0) and libNVVM 13.5 (writes 9.5), no cubin: LLVM
+    # re-emits at the target's ISA; PTX the driver accepts is kept as libNVVM wrote it.
+    from layoutc.runtime.compat import max_ptx_isa_for_driver
+
+    module = vector_copy_module("sm_90")
+    nvvm_isa = compile_ptx_libnvvm(str(module), Target.parse("sm_90")).isa
     binary = compile_gpu(
-        vector_copy_module("sm_90"),
-        Target.parse("sm_90"),
-        ToolchainOptions(cubin="never", driver_version=13000),
+        module, Target.parse("sm_90"), ToolchainOptions(cubin="never", driver_version=driver)
     )
-    assert binary.cubin is None
-    assert binary.image[0] == "ptx"
-    assert binary.ptx_backend == LLVM and binary.ptx_isa == (7, 8)
-    assert any("re-emitted by LLVM" in n for n in binary.notes)
+    assert binary.cubin is None and binary.image[0] == "ptx"
+    assert binary.ptx_isa <= max_ptx_isa_for_driver(driver)
+    if nvvm_isa > max_ptx_isa_for_driver(driver):
+        assert binary.ptx_backend == LLVM and binary.ptx_isa == (7, 8)
+        assert any("re-emitted by LLVM" in n for n in binary.notes)
+    else:
+        assert binary.ptx_backend == LIBNVVM and binary.ptx_isa == nvvm_isa
 
 
 def test_compile_gpu_refuses_what_no_driver_path_can_run():
