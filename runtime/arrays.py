@@ -18,7 +18,7 @@ CPU = "cpu"
 CUDA = "cuda"
 
 
-@dataclass
+@dataclass(slots=True)
 class ArrayFacts:
     """What marshalling needs to know about one array argument.
 

@@ -12,6 +12,13 @@ Dim3 = tuple[int, int, int]
 
 def dim3(value: Any, what: str, kernel: str) -> Dim3:
     """``8`` or ``(8,)`` or ``(8, 2)`` or ``(8, 2, 1)`` -> ``(8, 2, 1)``, all positive."""
+    kind = type(value)
+    if kind is int and value >= 1:  # fast paths: the common spellings, checked cheaply
+        return (value, 1, 1)
+    if kind is tuple and len(value) == 3:
+        x, y, z = value
+        if type(x) is int and type(y) is int and type(z) is int and x >= 1 and y >= 1 and z >= 1:
+            return value
     if isinstance(value, int):
         dims = (value,)
     else:

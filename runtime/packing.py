@@ -299,6 +299,8 @@ class ArgumentBinder:
 
 
 def _is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    if len(shape) == 1:
+        return strides[0] == 1 or shape[0] <= 1
     if 0 in shape:
         return True  # an empty array is touched nowhere
     expected = 1
