@@ -319,8 +319,46 @@ class AttrParser:
         return None
 
     def parse_function_type(self) -> FunctionType:
-        inputs = self.parse_comma_separated("(", self.parse_type, "in function type")
-        self.expect("->", "in function type")
+        toks = self.toks
+        pos = self.pos
+        if toks[pos] != "(":
+            raise self.error(f"expected '(' in function type, found {self.describe(toks[pos])}")
+        pos += 1
+        simple = _SIMPLE_TYPES
+        inputs: list[Type] = []
+        if toks[pos] != ")":
+            while True:
+                t = simple.get(toks[pos])
+                if t is not None:
+                    pos += 1
+                else:
+                    self.pos = pos
+                    t = self.parse_type()
+                    pos = self.pos
+                inputs.append(t)
+                tok = toks[pos]
+                if tok == ",":
+                    pos += 1
+                elif tok == ")":
+                    break
+                else:
+                    self.pos = pos
+                    raise self.error(
+                        f"expected ',' or ')' in function type, found {self.describe(tok)}"
+                    )
+        pos += 1
+        if toks[pos] != "->":
+            self.pos = pos
+            raise self.error(f"expected '->' in function type, found {self.describe(toks[pos])}")
+        pos += 1
+        t = simple.get(toks[pos])
+        if t is not None:
+            self.pos = pos + 1
+            return FunctionType(inputs, (t,))
+        if toks[pos] == "(" and toks[pos + 1] == ")" and toks[pos + 2] != "->":
+            self.pos = pos + 2
+            return FunctionType(inputs, ())
+        self.pos = pos
         return FunctionType(inputs, self.parse_function_result_types())
 
     def parse_function_result_types(self) -> list[Type]:

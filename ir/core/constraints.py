@@ -16,14 +16,19 @@ from .types import FloatType, IndexType, IntegerType, Type, VectorType, i1
 class Constraint:
     """A named predicate over types or attributes."""
 
-    __slots__ = ("description", "predicate")
+    __slots__ = ("description", "memo", "predicate")
 
     def __init__(self, predicate: Callable[[Any], bool], description: str):
         self.predicate = predicate
         self.description = description
+        # Types and attributes are interned and immutable, so answers can be remembered.
+        self.memo: dict[Any, bool] = {}
 
     def __call__(self, value: Any) -> bool:
-        return self.predicate(value)
+        ok = self.memo.get(value)
+        if ok is None:
+            ok = self.memo[value] = bool(self.predicate(value))
+        return ok
 
     def __or__(self, other: Any) -> Constraint:
         o = to_constraint(other)

@@ -268,31 +268,39 @@ class OpDef:
     def verify(self, op: Operation) -> None:
         """Counts, declared types, properties, regions and successors (raise VerifyError)."""
         ops = op._operands
-        sizes = self.operands.verify_counts(op, len(ops), "operand")
-        pos = 0
-        for k, n in enumerate(sizes):
-            c = self.operands.constraints[k]
-            if c is not None:
-                for i in range(pos, pos + n):
+        layout = self.operands
+        if layout.variable:
+            self._verify_groups(layout, op, [u.value.type for u in ops], "operand")
+        else:
+            if len(ops) != layout.num_fixed:
+                raise VerifyError(f"expected {layout.num_fixed} operands, but found {len(ops)}")
+            for i, c in enumerate(layout.constraints):
+                if c is not None:
                     t = ops[i].value.type
-                    if not c(t):
+                    ok = c.memo.get(t)
+                    if ok is None:
+                        ok = c(t)
+                    if not ok:
                         raise VerifyError(
                             f"operand #{i} must be {c.description}, but got '{t.text}'"
                         )
-            pos += n
         res = op.results
-        sizes = self.results.verify_counts(op, len(res), "result")
-        pos = 0
-        for k, n in enumerate(sizes):
-            c = self.results.constraints[k]
-            if c is not None:
-                for i in range(pos, pos + n):
+        layout = self.results
+        if layout.variable:
+            self._verify_groups(layout, op, [r.type for r in res], "result")
+        else:
+            if len(res) != layout.num_fixed:
+                raise VerifyError(f"expected {layout.num_fixed} results, but found {len(res)}")
+            for i, c in enumerate(layout.constraints):
+                if c is not None:
                     t = res[i].type
-                    if not c(t):
+                    ok = c.memo.get(t)
+                    if ok is None:
+                        ok = c(t)
+                    if not ok:
                         raise VerifyError(
                             f"result #{i} must be {c.description}, but got '{t.text}'"
                         )
-            pos += n
         props = op.properties
         for name, spec in self.props.items():
             value = props.get(name)
@@ -305,13 +313,30 @@ class OpDef:
                 raise VerifyError(
                     f"attribute '{name}' failed to satisfy constraint: {c.description}"
                 )
+        declared = self.props
         for name in props:
-            if name not in self.props:
+            if name not in declared:
                 raise VerifyError(f"has unknown property '{name}'")
-        self._verify_count(len(op.regions), len(self.region_names), self.regions_variadic, "region")
-        self._verify_count(
-            len(op.successors), len(self.successor_names), self.successors_variadic, "successor"
-        )
+        n = len(op.regions)
+        if n != len(self.region_names) or self.regions_variadic:
+            self._verify_count(n, len(self.region_names), self.regions_variadic, "region")
+        n = len(op.successors)
+        if n != len(self.successor_names) or self.successors_variadic:
+            self._verify_count(n, len(self.successor_names), self.successors_variadic, "successor")
+
+    @staticmethod
+    def _verify_groups(layout: GroupLayout, op: Operation, types: list[Any], what: str) -> None:
+        sizes = layout.verify_counts(op, len(types), what)
+        pos = 0
+        for k, n in enumerate(sizes):
+            c = layout.constraints[k]
+            if c is not None:
+                for i in range(pos, pos + n):
+                    if not c(types[i]):
+                        raise VerifyError(
+                            f"{what} #{i} must be {c.description}, but got '{types[i].text}'"
+                        )
+            pos += n
 
     @staticmethod
     def _verify_count(found: int, declared: int, variadic: bool, what: str) -> None:

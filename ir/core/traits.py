@@ -102,9 +102,20 @@ class SameOperandsAndResultType(Trait):
     __slots__ = ()
 
     def verify(self, op: Operation) -> None:
-        types = [v.type for v in op.operands] + [r.type for r in op.results]
-        if types and any(t is not types[0] for t in types):
-            raise VerifyError("requires the same type for all operands and results")
+        uses = op._operands
+        results = op.results
+        if uses:
+            first = uses[0].value.type
+        elif results:
+            first = results[0].type
+        else:
+            return
+        for u in uses:
+            if u.value.type is not first:
+                raise VerifyError("requires the same type for all operands and results")
+        for r in results:
+            if r.type is not first:
+                raise VerifyError("requires the same type for all operands and results")
 
 
 class SameTypeOperands(Trait):

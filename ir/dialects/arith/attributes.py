@@ -18,10 +18,25 @@ class _FlagsAttr(DialectAttribute):
     ORDER: ClassVar[tuple[str, ...]] = ()
     SEPARATOR: ClassVar[str] = ", "
     ALIASES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    _by_spelling: ClassVar[dict[tuple[str, ...], _FlagsAttr]]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._by_spelling = {}
 
     def __new__(cls, flags: Iterable[str] = ()):
         if isinstance(flags, str):
             flags = (flags,)
+        spelled = tuple(flags)
+        cached = cls._by_spelling.get(spelled)
+        if cached is not None:
+            return cached
+        inst = cls._from_names(spelled)
+        cls._by_spelling[spelled] = inst
+        return inst
+
+    @classmethod
+    def _from_names(cls, flags: tuple[str, ...]) -> _FlagsAttr:
         wanted: set[str] = set()
         for f in flags:
             if f == "none":
@@ -64,6 +79,13 @@ class _FlagsAttr(DialectAttribute):
     @classmethod
     def parse_body(cls, parser: AttrParser) -> _FlagsAttr:
         """Parse ``a, b>`` (the part after ``<``)."""
+        toks = parser.toks
+        pos = parser.pos
+        if toks[pos + 1] == ">":
+            cached = cls._by_spelling.get((toks[pos],))
+            if cached is not None:
+                parser.pos = pos + 2
+                return cached
         names = []
         while True:
             at = parser.pos
