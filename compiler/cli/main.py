@@ -104,19 +104,22 @@ def parse_assumptions(items: Sequence[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def describe_assumptions(name: str, opts: dict[str, int]) -> str:
+def describe_assumptions(name: str, symbol: Any) -> str:
+    """`N>=4, N%4==0`: the assumptions of a symbol as the symbolic engine normalized them."""
+    lo = getattr(symbol, "lower", None)
+    hi = getattr(symbol, "upper", None)
+    div = getattr(symbol, "divisible_by", 1)
     parts = []
-    lo = opts.get("lower", 1)
-    hi = opts.get("upper")
-    if hi is not None and lo == hi:
+    if lo is not None and lo == hi:
         parts.append(f"{name}=={lo}")
     else:
-        parts.append(f"{name}>={lo}")
+        if lo is not None:
+            parts.append(f"{name}>={lo}")
         if hi is not None:
             parts.append(f"{name}<={hi}")
-    if opts.get("divisible_by", 1) > 1:
-        parts.append(f"{name}%{opts['divisible_by']}==0")
-    return ", ".join(parts)
+    if div > 1:
+        parts.append(f"{name}%{div}==0")
+    return ", ".join(parts) if parts else f"{name} any integer"
 
 
 def symbol_factory(assumptions: dict[str, dict[str, int]]) -> Callable[[str], Any]:
@@ -136,11 +139,10 @@ def symbol_factory(assumptions: dict[str, dict[str, int]]) -> Callable[[str], An
     return make
 
 
-def _calculator(args: argparse.Namespace) -> tuple[Any, dict[str, dict[str, int]]]:
+def _calculator(args: argparse.Namespace) -> Any:
     from layoutc.ir.algebra.calc import Calculator
 
-    assumptions = parse_assumptions(args.assume or [])
-    return Calculator(symbol_factory(assumptions)), assumptions
+    return Calculator(symbol_factory(parse_assumptions(args.assume or [])))
 
 
 def _evaluate(calc: Any, text: str) -> Any:
@@ -194,7 +196,7 @@ def _run_algebra(args: argparse.Namespace) -> int:
     if args.functions:
         print(" ".join(sorted(functions())))
         return 0
-    calc, assumptions = _calculator(args)
+    calc = _calculator(args)
     for text in args.expressions:
         value = _evaluate(calc, text)
         if args.static_markers:
@@ -211,10 +213,7 @@ def _run_algebra(args: argparse.Namespace) -> int:
         print(out)
         names = free_symbol_names(value, calc.symbols)
         if names:
-            print(
-                "  where "
-                + "; ".join(describe_assumptions(n, assumptions.get(n, {})) for n in names)
-            )
+            print("  where " + "; ".join(describe_assumptions(n, calc.symbols[n]) for n in names))
     return 0
 
 
@@ -253,7 +252,7 @@ def _run_show(args: argparse.Namespace) -> int:
     from layoutc.ir.algebra.errors import LayoutError
     from layoutc.ir.algebra.layout import is_layout
 
-    calc, _assumptions = _calculator(args)
+    calc = _calculator(args)
     value = _evaluate(calc, args.layout)
     if not is_layout(value):
         raise CommandError(f"show needs a layout, got {value}")

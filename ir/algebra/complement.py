@@ -69,29 +69,36 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
         del shape_l[k]
         del stride_l[k]
     new_stride = result_stride.pop()
-    rest_shape = _rest_shape(cotarget, new_stride)
+    rest_shape = _rest_shape(cotarget, new_stride, why)
     rest_stride = it.compact_col_major(rest_shape, new_stride)
     return coalesce(
         Layout._new((tuple(result_shape), rest_shape), (tuple(result_stride), rest_stride))
     )
 
 
-def _rest_shape(cotarget: Any, new_stride: Any) -> Any:
+def _rest_shape(cotarget: Any, new_stride: Any, why: str) -> Any:
     """How many repetitions cover the cotarget: CuTe folds the stride through the modes of a
     tuple cotarget to keep them separate. Where that fold falls short of size(cotarget) (a
     cotarget whose modes the layout does not align with), CuTe's result breaks its own
-    post-condition cosize(A ++ complement) >= size(cotarget); we use the size instead."""
+    post-condition cosize(A ++ complement) >= size(cotarget); we use the size instead. With
+    symbols, the choice must be provable, so that the result holds for every value."""
     rest = it.coalesce_shape(it.ceil_div(cotarget, new_stride))
-    if isinstance(cotarget, tuple):
-        total = it.product(cotarget)
-        covered = it.product(rest) * new_stride
-        if type(total) is int and type(covered) is int:
-            short = covered < total
-        else:
-            short = not intops.prove_le(total, covered)
-        if short:
-            rest = intops.ceil_div(total, new_stride)
-    return rest
+    if not isinstance(cotarget, tuple):
+        return rest
+    total = it.product(cotarget)
+    covered = it.product(rest) * new_stride
+    if type(total) is int and type(covered) is int:
+        short = covered < total
+    elif intops.prove_le(total, covered):
+        short = False
+    elif intops.prove_lt(covered, total):
+        short = True
+    else:
+        raise LayoutError(
+            f"{why}: cannot prove that the repetitions {it.format_tuple(rest)} of stride {new_stride} "
+            f"cover the cotarget of size {total} mode by mode"
+        )
+    return intops.ceil_div(total, new_stride) if short else rest
 
 
 def _overlap_message(why: str, stride: Any, extent: Any, proven: bool = True) -> str:

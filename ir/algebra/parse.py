@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
+from . import inttuple as it
 from .basis import ScaledBasis
 from .errors import LayoutError, LayoutParseError
 from .inttuple import _
@@ -106,8 +107,13 @@ class NotationParser:
             return self.parse_tiler()
         if ch == "":
             raise self.error("expected a layout, tuple or integer, found end of input")
+        shape_pos = self.pos
         shape = self.parse_int_tuple(allow_basis=False)
         if self.peek() == ":":
+            try:
+                it.check_positive_shape(it.to_int_tuple(shape, "Layout shape"), "Layout")
+            except LayoutError as e:
+                raise self.error(str(e), shape_pos) from None
             self.pos += 1
             stride_pos = self.pos
             stride = self.parse_int_tuple(allow_basis=True)
@@ -177,9 +183,9 @@ class NotationParser:
         return self.parse_scalar(allow_basis)
 
     def _maybe_expression(self, start: int, value: tuple) -> Any:
-        """`(N+1)*2` starts like a tuple: reread it as an expression when an operator follows."""
+        """`(N+1)*2` starts like a 1-tuple: reread it as an expression when an operator follows."""
         ch = self.peek()
-        if ch and ch in _EXPR_OPS:
+        if len(value) == 1 and not isinstance(value[0], tuple) and ch and ch in _EXPR_OPS:
             self.pos = start
             return self.parse_scalar(allow_basis=False)
         return value
