@@ -1,0 +1,302 @@
+"""Proofs about symbolic integers: sign, order, equality, divisibility.
+
+Everything here answers "provable for every admissible value of the symbols?"; False means "not
+proven", never "false". The core is `prove_nonneg(e)` (e >= 0), decided without SymPy:
+
+1. interval bounds of e (`sym_bounds`);
+2. opaque atoms are eliminated soundly: `min`/`max` by case split (the atom equals one of its
+   arguments), `x // b`, `ceil_div(x, b)` and `x % b` (b > 0) appearing linearly by their
+   tightest linear bounds (`x - b + 1 <= b*(x // b) <= x`, ...) after multiplying by b > 0;
+   exact quotients `m // k` are cleared by multiplying through by k;
+3. the shift test: each remaining atom v with a finite lower bound l and known divisor d is
+   written v = l + d*t with t >= 0 (or v = u - d*t from an upper bound u); if the expanded
+   polynomial in the t's has only non-negative coefficients, e >= 0.
+
+Recursion is depth-limited; results are memoised (a False reached only because of the depth
+limit is not cached, so results do not depend on the order of calls).
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import TYPE_CHECKING
+
+from . import sym_arith as _arith
+from .sym_bounds import INF, bounds, known_divisor, mono_divisor
+from .sym_cache import MemoCache
+from .sym_expr import Symbol, _Op, atoms_of, mono_div, single_term, terms_of
+
+if TYPE_CHECKING:
+    from .sym_expr import IntLike
+
+MAX_DEPTH = 6
+_NONNEG = MemoCache("prove_nonneg")
+_depth = 0
+_cutoffs = 0
+
+
+def prove_nonneg(e: IntLike) -> bool:
+    """True when e >= 0 is provable for every admissible value."""
+    global _depth, _cutoffs
+    if type(e) is int:
+        return e >= 0
+    r = _NONNEG.get(e)
+    if r is not None:
+        return r
+    lo, hi = bounds(e)
+    if lo >= 0:
+        return True
+    if hi < 0:
+        return False
+    if _depth >= MAX_DEPTH:
+        _cutoffs += 1
+        return False
+    before = _cutoffs
+    _depth += 1
+    try:
+        r = _prove_nonneg(e)
+    finally:
+        _depth -= 1
+    if r or _cutoffs == before:
+        _NONNEG.put(e, r)
+    return r
+
+
+def prove_le(a: IntLike, b: IntLike) -> bool:
+    if type(a) is int and type(b) is int:
+        return a <= b
+    return prove_nonneg(_arith.sub(b, a))
+
+
+def prove_lt(a: IntLike, b: IntLike) -> bool:
+    if type(a) is int and type(b) is int:
+        return a < b
+    return prove_nonneg(_arith.sub(_arith.sub(b, a), 1))
+
+
+def prove_eq(a: IntLike, b: IntLike) -> bool:
+    if a is b:
+        return True
+    d = _arith.sub(a, b)
+    if type(d) is int:
+        return d == 0
+    return prove_nonneg(d) and prove_nonneg(_arith.neg(d))
+
+
+def sign(x: IntLike) -> int:
+    """1 if provably positive, -1 if provably negative, 0 if unknown (or zero)."""
+    if type(x) is int:
+        return (x > 0) - (x < 0)
+    lo, hi = bounds(x)
+    if lo >= 1:
+        return 1
+    if hi <= -1:
+        return -1
+    if prove_nonneg(_arith.sub(x, 1)):
+        return 1
+    if prove_nonneg(_arith.sub(-1, x)):
+        return -1
+    return 0
+
+
+def divides(d: IntLike, x: IntLike) -> bool:
+    """True when d != 0 and x % d == 0 are provable for every admissible value."""
+    if type(d) is int and type(x) is int:
+        return d != 0 and x % d == 0
+    if type(x) is int and x == 0:
+        return sign(d) != 0
+    if type(d) is int:
+        return d != 0 and known_divisor(x) % d == 0
+    if sign(d) == 0:
+        return False
+    if d is x or _arith.neg(d) is x:
+        return True
+    st = single_term(d)
+    if st is not None:
+        kd, md = st
+        kd = abs(kd)
+        const, terms = terms_of(x)
+        if const:
+            return False
+        for m, k in terms:
+            rm = mono_div(m, md)
+            if rm is None or (k * mono_divisor(rm)) % kd:
+                return False
+        return True
+    return _arith.exact_poly_div(x, d) is not None
+
+
+# ---------------------------------------------------------------------------------------------------
+# The non-negativity prover
+# ---------------------------------------------------------------------------------------------------
+
+
+def _prove_nonneg(e: IntLike) -> bool:
+    if type(e) is Symbol:
+        return False
+    if type(e) is _Op:
+        return _op_nonneg(e)
+    cleared = _clear_exact_quotients(e)
+    if cleared is not e:
+        return prove_nonneg(cleared)
+    if _shift_test(e):
+        return True
+    return any(_eliminate(e, q) for q in atoms_of(e) if type(q) is _Op)
+
+
+def _op_nonneg(op: _Op) -> bool:
+    kind, args = op.kind, op.args
+    if kind == "min":
+        return all(prove_nonneg(a) for a in args)
+    if kind == "max":
+        return any(prove_nonneg(a) for a in args)
+    x, b = args
+    if sign(b) <= 0:
+        return False
+    if kind == "floordiv":
+        return prove_nonneg(x)
+    if kind == "ceildiv":  # ceil(x / b) >= 0  iff  x > -b
+        return prove_nonneg(_arith.add(x, _arith.sub(b, 1)))
+    return True  # x % b with b > 0
+
+
+def _clear_exact_quotients(e: IntLike) -> IntLike:
+    """L*e with every exact quotient m // k replaced by m (L the lcm of the divisors; L > 0)."""
+    const, terms = terms_of(e)
+    dens = []
+    for m, _ in terms:
+        den = 1
+        for atom, ex in m:
+            if atom._exact_k:
+                den *= atom._exact_k**ex
+        dens.append(den)
+    lcm = 1
+    for den in dens:
+        lcm = lcm * den // _gcd(lcm, den)
+    if lcm == 1:
+        return e
+    total: IntLike = const * lcm
+    for (m, k), den in zip(terms, dens):
+        piece: IntLike = k * (lcm // den)
+        for atom, ex in m:
+            factor = atom.args[0] if atom._exact_k else atom
+            piece = _arith.mul(piece, _arith.power(factor, ex))
+        total = _arith.add(total, piece)
+    return total
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _linear_split(e: IntLike, q: _Op) -> tuple[IntLike, IntLike] | None:
+    """(C, R) with e == C*q + R when q occurs only to the first power in e's monomials."""
+    const, terms = terms_of(e)
+    coeff_pairs = []
+    rest_pairs = []
+    for m, k in terms:
+        for i, (atom, ex) in enumerate(m):
+            if atom is q:
+                if ex != 1:
+                    return None
+                coeff_pairs.append((m[:i] + m[i + 1 :], k))
+                break
+        else:
+            rest_pairs.append((m, k))
+    return _arith.from_pairs(0, coeff_pairs), _arith.from_pairs(const, rest_pairs)
+
+
+def _replace_atom(e: IntLike, q: _Op, value: IntLike) -> IntLike:
+    const, terms = terms_of(e)
+    total: IntLike = const
+    for m, k in terms:
+        piece: IntLike = k
+        for atom, ex in m:
+            piece = _arith.mul(piece, _arith.power(value if atom is q else atom, ex))
+        total = _arith.add(total, piece)
+    return total
+
+
+def _eliminate(e: IntLike, q: _Op) -> bool:
+    """Prove e >= 0 by replacing the opaque atom q with what is known about it."""
+    add, sub, mul, neg = _arith.add, _arith.sub, _arith.mul, _arith.neg
+    if q.kind in ("min", "max"):
+        return all(prove_nonneg(_replace_atom(e, q, arg)) for arg in q.args)
+    split = _linear_split(e, q)
+    if split is None:
+        return False
+    c, r = split
+    x, b = q.args
+    if sign(b) <= 0:
+        return False
+    c_nonneg = prove_nonneg(c)
+    c_nonpos = not c_nonneg and prove_nonneg(neg(c))
+    # b*e is bounded below by a relaxation L; e is an integer, so L >= -(b - 1) already gives
+    # e > -1, i.e. e >= 0: prove L + b - 1 >= 0.
+    slack = sub(b, 1)
+    if q.kind == "floordiv":  # x - b + 1 <= b*q <= x
+        if c_nonneg:
+            return prove_nonneg(add(add(mul(c, add(sub(x, b), 1)), mul(b, r)), slack))
+        if c_nonpos:
+            return prove_nonneg(add(add(mul(c, x), mul(b, r)), slack))
+        return False
+    if q.kind == "ceildiv":  # x <= b*q <= x + b - 1
+        if c_nonneg:
+            return prove_nonneg(add(add(mul(c, x), mul(b, r)), slack))
+        if c_nonpos:
+            return prove_nonneg(add(add(mul(c, sub(add(x, b), 1)), mul(b, r)), slack))
+        return False
+    # mod: 0 <= q <= b - 1, and q <= x when x >= 0
+    if c_nonneg:
+        return prove_nonneg(r)
+    if c_nonpos:
+        if prove_nonneg(add(mul(c, sub(b, 1)), r)):
+            return True
+        return prove_nonneg(x) and prove_nonneg(add(mul(c, x), r))
+    return False
+
+
+def _shift_test(e: IntLike) -> bool:
+    const, terms = terms_of(e)
+    atoms = atoms_of(e)
+    infos = [(*bounds(v), known_divisor(v)) for v in atoms]
+    tried = set()
+    for prefer_low in (True, False):
+        plan = []
+        for lo, hi, d in infos:
+            if lo != -INF and (prefer_low or hi == INF):
+                plan.append((-(-lo // d) * d, d))
+            elif hi != INF:
+                plan.append(((hi // d) * d, -d))
+            else:
+                return False
+        key = tuple(plan)
+        if key in tried:
+            continue
+        tried.add(key)
+        if _nonneg_after_shift(const, terms, atoms, plan):
+            return True
+    return False
+
+
+def _nonneg_after_shift(const: int, terms: tuple, atoms: tuple, plan: list) -> bool:
+    """Substitute v_i = base_i + step_i * t_i (t_i >= 0) and check every coefficient is >= 0."""
+    index = {a: i for i, a in enumerate(atoms)}
+    acc: dict = {(): const}
+    for m, k in terms:
+        partial = [((), k)]
+        for atom, ex in m:
+            i = index[atom]
+            base, step = plan[i]
+            expansion = [(j, comb(ex, j) * base ** (ex - j) * step**j) for j in range(ex + 1)]
+            partial = [
+                ((*key, (i, j)) if j else key, c * cj)
+                for key, c in partial
+                for j, cj in expansion
+                if cj
+            ]
+        for key, c in partial:
+            acc[key] = acc.get(key, 0) + c
+    return all(c >= 0 for c in acc.values())

@@ -1,0 +1,387 @@
+"""Random symbolic expressions, with the same computation on plain ints as the oracle.
+
+An expression is generated as a small tree of tuples; `build` runs it through the symbolic
+engine, `run` computes it with Python ints op by op. Soundness of every rewrite means: for every
+admissible assignment, `evaluate(build(tree)) == run(tree)`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from layoutc.ir.algebra import symbolic as sym
+from layoutc.ir.algebra.symbolic import Symbol
+
+# Per-test settings (a global profile would change other suites' tests). CI runs fewer
+# examples; LAYOUTC_SYMBOLIC_EXAMPLES overrides the count for a long soak run.
+_EXAMPLES = int(
+    os.environ.get("LAYOUTC_SYMBOLIC_EXAMPLES", "60" if os.environ.get("CI") == "true" else "150")
+)
+laws = settings(max_examples=_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# A pool covering the kinds of assumptions the algebra meets.
+N = Symbol("N", divisible_by=4)  # a shape known to be a multiple of 4
+M = Symbol("M")  # any positive shape
+K = Symbol("K", divisible_by=2, upper=64)  # bounded, even
+S = Symbol("S", positive=False, lower=-8, upper=8)  # a stride that may be 0 or negative
+T = Symbol("T", positive=False, lower=0, upper=15)  # a thread index
+SYMBOLS = (N, M, K, S, T)
+POSITIVE = (N, M, K)
+BY_NAME = {s.name: s for s in SYMBOLS}
+
+VALUES = {
+    N: list(range(4, 68, 4)),
+    M: list(range(1, 41)),
+    K: list(range(2, 66, 2)),
+    S: list(range(-8, 9)),
+    T: list(range(0, 16)),
+}
+
+assignments = st.fixed_dictionaries({s: st.sampled_from(VALUES[s]) for s in SYMBOLS})
+
+leaf = st.one_of(st.sampled_from(SYMBOLS), st.integers(-12, 12))
+
+# Divisors that are non-zero for every admissible assignment.
+positive_divisor = st.one_of(
+    st.integers(1, 12),
+    st.sampled_from(POSITIVE),
+    st.builds(lambda s, k: ("add", s, k), st.sampled_from(POSITIVE), st.integers(0, 3)),
+    st.builds(lambda s, k: ("mul", s, k), st.sampled_from(POSITIVE), st.integers(1, 4)),
+    st.builds(lambda a, b: ("mul", a, b), st.sampled_from(POSITIVE), st.sampled_from(POSITIVE)),
+)
+divisor = st.one_of(positive_divisor, st.integers(-6, -1))
+
+
+def _extend(children: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(
+        st.tuples(st.sampled_from(["add", "sub", "mul", "min", "max"]), children, children),
+        st.tuples(st.just("neg"), children),
+        st.tuples(st.sampled_from(["floordiv", "mod", "ceil_div"]), children, divisor),
+    )
+
+
+random_trees = st.recursive(leaf, _extend, max_leaves=8)
+
+# Index arithmetic as layouts produce it: non-negative sums of products of shapes, divided and
+# reduced by positive shapes (idx2crd/crd2idx chains), where the division rules matter most.
+index_leaf = st.one_of(st.sampled_from((*POSITIVE, T)), st.integers(0, 9))
+
+
+def _extend_index(children: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(
+        st.tuples(st.sampled_from(["add", "mul"]), children, children),
+        st.tuples(st.sampled_from(["floordiv", "mod", "ceil_div"]), children, positive_divisor),
+        st.tuples(st.sampled_from(["min", "max"]), children, children),
+    )
+
+
+index_trees = st.recursive(index_leaf, _extend_index, max_leaves=8)
+
+
+def _roundtrip_tree(shape: tuple, idx: object) -> object:
+    """crd2idx(idx2crd(idx, shape), compact strides): the identity for idx < size(shape)."""
+    total: object = 0
+    stride: object = 1
+    for i, s in enumerate(shape):
+        crd = (
+            ("floordiv", idx, stride)
+            if i == len(shape) - 1
+            else ("mod", ("floordiv", idx, stride), s)
+        )
+        total = ("add", total, ("mul", crd, stride))
+        stride = ("mul", stride, s)
+    return total
+
+
+roundtrip_trees = st.builds(
+    _roundtrip_tree,
+    st.lists(st.one_of(st.sampled_from(POSITIVE), st.integers(1, 6)), min_size=1, max_size=3),
+    index_trees,
+)
+
+trees = st.one_of(random_trees, index_trees, roundtrip_trees)
+
+
+def build(tree: object) -> sym.IntLike:
+    """The tree through the symbolic engine (Python operators and the public functions)."""
+    if not isinstance(tree, tuple):
+        return tree  # type: ignore[return-value]
+    op, *args = tree
+    vals = [build(a) for a in args]
+    if op == "add":
+        return vals[0] + vals[1]
+    if op == "sub":
+        return vals[0] - vals[1]
+    if op == "mul":
+        return vals[0] * vals[1]
+    if op == "neg":
+        return -vals[0]
+    if op == "floordiv":
+        return vals[0] // vals[1]
+    if op == "mod":
+        return vals[0] % vals[1]
+    if op == "ceil_div":
+        return sym.ceil_div(vals[0], vals[1])
+    if op == "min":
+        return sym.sym_min(vals[0], vals[1])
+    if op == "max":
+        return sym.sym_max(vals[0], vals[1])
+    raise AssertionError(op)
+
+
+def run(tree: object, env: dict) -> int:
+    """The tree computed with plain Python ints."""
+    if isinstance(tree, Symbol):
+        return env[tree]
+    if not isinstance(tree, tuple):
+        return tree  # type: ignore[return-value]
+    op, *args = tree
+    v = [run(a, env) for a in args]
+    if op == "add":
+        return v[0] + v[1]
+    if op == "sub":
+        return v[0] - v[1]
+    if op == "mul":
+        return v[0] * v[1]
+    if op == "neg":
+        return -v[0]
+    if op == "floordiv":
+        return v[0] // v[1]
+    if op == "mod":
+        return v[0] % v[1]
+    if op == "ceil_div":
+        return -(-v[0] // v[1])
+    if op == "min":
+        return min(v)
+    if op == "max":
+        return max(v)
+    raise AssertionError(op)
+
+
+def value(x: sym.IntLike, env: dict) -> int:
+    return x if type(x) is int else x.evaluate(env)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Laws
+# ---------------------------------------------------------------------------------------------------
+
+import math  # noqa: E402
+
+import pytest  # noqa: E402
+from hypothesis import given  # noqa: E402
+from layoutc.ir.algebra.errors import LayoutError  # noqa: E402
+
+SAMPLES = st.lists(assignments, min_size=1, max_size=6)
+
+
+@laws
+@given(trees, SAMPLES)
+def test_simplified_value_equals_int_computation(tree, envs):
+    """The core soundness law: every rewrite preserves the value for admissible symbols."""
+    result = build(tree)
+    for env in envs:
+        assert value(result, env) == run(tree, env), (tree, str(result), env)
+
+
+@laws
+@given(trees, trees, SAMPLES)
+def test_structural_equality_implies_equal_values(t1, t2, envs):
+    a, b = build(t1), build(t2)
+    if type(a) is not int and a == b:
+        assert a is b
+        for env in envs:
+            assert value(a, env) == value(b, env)
+
+
+@laws
+@given(trees)
+def test_str_parse_round_trip(tree):
+    e = build(tree)
+    assert sym.parse_int_expr(str(e), BY_NAME, create_unknown=False) == e
+
+
+@laws
+@given(trees, SAMPLES)
+def test_bounds_contain_every_value(tree, envs):
+    e = build(tree)
+    if type(e) is int:
+        return
+    lo, hi = e.bounds
+    for env in envs:
+        v = e.evaluate(env)
+        assert lo is None or lo <= v, (str(e), lo, v)
+        assert hi is None or v <= hi, (str(e), hi, v)
+
+
+@laws
+@given(trees, SAMPLES)
+def test_known_divisor_divides_every_value(tree, envs):
+    e = build(tree)
+    d = sym.sym_known_divisor(e)
+    for env in envs:
+        v = value(e, env)
+        assert (v % d == 0) if d else v == 0
+
+
+@laws
+@given(
+    st.one_of(st.integers(-8, 16), st.builds(build, positive_divisor), st.builds(build, trees)),
+    trees,
+    SAMPLES,
+)
+def test_divides_true_implies_divisible(d_tree, tree, envs):
+    d, x = build(d_tree), build(tree)
+    if sym.sym_divides(d, x):
+        for env in envs:
+            dv = value(d, env)
+            assert dv != 0 and value(x, env) % dv == 0, (str(d), str(x), env)
+
+
+@laws
+@given(trees, trees, SAMPLES)
+def test_proven_order_holds(t1, t2, envs):
+    a, b = build(t1), build(t2)
+    lt, le, eq = sym.sym_prove_lt(a, b), sym.sym_prove_le(a, b), sym.sym_prove_eq(a, b)
+    for env in envs:
+        va, vb = value(a, env), value(b, env)
+        assert not lt or va < vb, (str(a), str(b), env)
+        assert not le or va <= vb, (str(a), str(b), env)
+        assert not eq or va == vb, (str(a), str(b), env)
+
+
+@laws
+@given(trees, SAMPLES)
+def test_proven_sign_holds(tree, envs):
+    e = build(tree)
+    s = sym.sym_sign(e)
+    for env in envs:
+        v = value(e, env)
+        assert s == 0 or (v > 0 if s > 0 else v < 0)
+
+
+nonneg_trees = st.one_of(
+    st.integers(0, 24),
+    st.sampled_from((*POSITIVE, T)),
+    st.builds(lambda a, b: ("mul", a, b), st.sampled_from(POSITIVE), st.integers(0, 12)),
+    st.builds(lambda a, b: ("add", a, b), st.sampled_from(POSITIVE), st.integers(0, 12)),
+    st.builds(lambda a, b: ("mul", a, b), st.sampled_from(POSITIVE), st.sampled_from(POSITIVE)),
+    st.builds(lambda a, b: ("floordiv", a, b), st.sampled_from((*POSITIVE, T)), positive_divisor),
+)
+
+
+@laws
+@given(nonneg_trees, nonneg_trees, SAMPLES)
+def test_gcd_and_lcm_closed_forms_are_exact(t1, t2, envs):
+    a, b = build(t1), build(t2)
+    for fn, ref in ((sym.sym_gcd, math.gcd), (sym.sym_lcm, math.lcm)):
+        try:
+            g = fn(a, b)
+        except LayoutError:
+            continue
+        for env in envs:
+            assert value(g, env) == ref(value(a, env), value(b, env)), (
+                fn.__name__,
+                str(a),
+                str(b),
+                str(g),
+                env,
+            )
+
+
+@laws
+@given(trees, st.sampled_from(SYMBOLS), st.data(), SAMPLES)
+def test_subs_agrees_with_evaluate(tree, target, data, envs):
+    e = build(tree)
+    replacement = data.draw(st.sampled_from(VALUES[target]))
+    partial = e if type(e) is int else e.subs({target: replacement})
+    for env in envs:
+        env = {**env, target: replacement}
+        assert value(partial, env) == value(e, env)
+
+
+@laws
+@given(trees, SAMPLES)
+def test_subs_by_expression_agrees_with_evaluate(tree, envs):
+    """N -> 4*M satisfies N's assumptions (a positive multiple of 4)."""
+    e = build(tree)
+    if type(e) is int:
+        return
+    replaced = e.subs({N: 4 * M})
+    for env in envs:
+        env2 = {**env, N: 4 * env[M]}
+        assert value(replaced, env) == e.evaluate(env2)
+
+
+class _IntEmitter:
+    """Evaluates while emitting: checks that emit() rebuilds the same function."""
+
+    def __init__(self, env):
+        self.env = env
+
+    def const(self, v):
+        return v
+
+    def symbol(self, s):
+        return self.env[s]
+
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def mul(self, a, b):
+        return a * b
+
+    def floordiv(self, a, b):
+        return a // b
+
+    def mod(self, a, b):
+        return a % b
+
+    def ceildiv(self, a, b):
+        return -(-a // b)
+
+    def min(self, a, b):
+        return min(a, b)
+
+    def max(self, a, b):
+        return max(a, b)
+
+
+@laws
+@given(trees, SAMPLES)
+def test_emit_rebuilds_the_same_function(tree, envs):
+    e = build(tree)
+    for env in envs:
+        assert sym.emit(e, _IntEmitter(env)) == value(e, env)
+
+
+@laws
+@given(trees)
+def test_walk_lists_operands_before_users(tree):
+    e = build(tree)
+    seen = set()
+    for x in sym.walk(e):
+        for operand in sym.node(x)[1]:
+            assert type(operand) is int or operand in seen
+        seen.add(x)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_canonical_form_does_not_depend_on_cache_state(seed):
+    """Clearing the memo tables never changes a result."""
+    import random
+
+    rng = random.Random(seed)
+    exprs = []
+    for _ in range(30):
+        a, b = rng.choice(SYMBOLS), rng.choice(POSITIVE)
+        k = rng.randint(1, 9)
+        exprs.append(lambda a=a, b=b, k=k: ((a * k + b) // b) % (k + 1) + sym.sym_min(a, b * k))
+    first = [str(f()) for f in exprs]
+    sym.clear_caches()
+    assert [str(f()) for f in exprs] == first
