@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .attributes import Attribute, dict_body_text, symbol_text
 from .block import Block, Region
 from .operation import Operation
-from .traits import IsolatedFromAbove, Terminator
+from .traits import Terminator
 from .types import Type, result_list_text
 from .values import BlockArgument, Value
 
@@ -38,6 +38,24 @@ def _sanitize(hint: str) -> str | None:
     return hint if not hint[0].isdigit() else "_" + hint
 
 
+class _Scope:
+    """Names in use in a region and (through ``parent``) in the regions enclosing it."""
+
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: _Scope | None):
+        self.parent = parent
+        self.names: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
 class Printer:
     """Turns ops into MLIR text; custom printers call its ``print_*`` methods."""
 
@@ -46,11 +64,10 @@ class Printer:
         self.debug_info = debug_info
         self.out: list[str] = []
         self._names: dict[Value, str] = {}
-        self._used: set[str] = set()
-        self._scopes: list[list[str]] = [[]]
         self._next_value = 0
         self._next_arg = 0
         self._next_conflict = 0
+        self._root_scope = _Scope(None)
         self._block_names: dict[Block, str] = {}
         self._indent = 0
         # MLIR's printer starts with "builtin" as the default dialect (so `module` needs no prefix).
@@ -58,6 +75,7 @@ class Printer:
 
     def print_top(self, op: Operation) -> str:
         """Print ``op`` as the outermost op and return the text."""
+        self._number_tree(op)
         self.print_operation(op)
         return "".join(self.out)
 
@@ -69,7 +87,7 @@ class Printer:
             out.append(" = ")
         if not self.generic and type(op).has_custom_assembly:
             mark = len(out)
-            state = (self._indent, len(self._scopes), len(self._default_dialects))
+            state = (self._indent, len(self._default_dialects))
             name = op.name
             default = self._default_dialects[-1]
             if (
@@ -84,10 +102,7 @@ class Printer:
             except Exception:
                 del out[mark:]
                 self._indent = state[0]
-                for scope in self._scopes[state[1] :]:
-                    self._used.difference_update(scope)
-                del self._scopes[state[1] :]
-                del self._default_dialects[state[2] :]
+                del self._default_dialects[state[1] :]
                 self._print_generic(op)
         else:
             self._print_generic(op)
@@ -125,31 +140,66 @@ class Printer:
         operand_types = ", ".join([u.value.type.text for u in op._operands])
         out.append(f" : ({operand_types}) -> {result_list_text([r.type for r in op.results])}")
 
-    # -- names --------------------------------------------------------------------------------
-    def _unique(self, name: str) -> str:
-        used = self._used
-        if name in used:
+    # -- naming (MLIR's scheme) -----------------------------------------------------------------
+    def _number_tree(self, top: Operation) -> None:
+        """Name every value and block under ``top`` before printing, as MLIR does.
+
+        A region's block arguments and op results are numbered in order; every region nested in
+        it then starts from the counters reached at the end of the enclosing region, so sibling
+        regions reuse numbers (``%arg1`` in two sibling loops). Names from hints are unique
+        within a region and the regions enclosing it.
+        """
+        self._name_results(top, self._root_scope)
+        stack = [
+            (r, self._next_value, self._next_arg, self._next_conflict, self._root_scope)
+            for r in top.regions
+        ]
+        while stack:
+            region, nv, na, nc, parent = stack.pop()
+            self._next_value, self._next_arg, self._next_conflict = nv, na, nc
+            scope = _Scope(parent)
+            for i, block in enumerate(region.blocks):
+                self._block_names[block] = f"^bb{i}"
+                entry = i == 0
+                for arg in block.args:
+                    self._name_block_arg(arg, entry, scope)
+                op = block._first
+                while op is not None:
+                    if op.results:
+                        self._name_results(op, scope)
+                    op = op._next
+            counters = (self._next_value, self._next_arg, self._next_conflict)
+            for block in region.blocks:
+                op = block._first
+                while op is not None:
+                    for r in op.regions:
+                        stack.append((r, *counters, scope))
+                    op = op._next
+
+    def _unique(self, name: str, scope: _Scope) -> str:
+        if name in scope:
             while True:
                 probe = f"{name}_{self._next_conflict}"
                 self._next_conflict += 1
-                if probe not in used:
+                if probe not in scope:
                     name = probe
                     break
-        used.add(name)
-        self._scopes[-1].append(name)
+        scope.names.add(name)
         return "%" + name
 
-    def _fresh(self, hint: str | None) -> str:
+    def _fresh(self, hint: str | None, scope: _Scope) -> str:
         if hint is not None:
             clean = _sanitize(hint)
             if clean is not None:
-                return self._unique(clean)
+                return self._unique(clean, scope)
         name = f"%{self._next_value}"
         self._next_value += 1
         return name
 
-    def _print_result_defs(self, op: Operation) -> None:
+    def _name_results(self, op: Operation, scope: _Scope) -> None:
         results = op.results
+        if not results:
+            return
         names = self._names
         hints: list[str | None] = [r.name_hint for r in results]
         if hints[0] is None:
@@ -157,45 +207,52 @@ class Printer:
             if suggested:
                 hints = [h if h is not None else s for h, s in zip(hints, suggested)]
         if len(results) == 1:
-            r = results[0]
-            existing = names.get(r)
-            name = existing if existing is not None else self._fresh(hints[0])
-            names[r] = name
-            self.out.append(name)
-            return
-        if all(h is None for h in hints[1:]) and not any(r in names for r in results):
-            base = self._fresh(hints[0])
+            names[results[0]] = self._fresh(hints[0], scope)
+        elif all(h is None for h in hints[1:]):
+            base = self._fresh(hints[0], scope)
             for i, r in enumerate(results):
                 names[r] = f"{base}#{i}"
-            self.out.append(f"{base}:{len(results)}")
-            return
-        parts = []
-        for r, h in zip(results, hints):
-            name = names.get(r)
-            if name is None or "#" in name:
-                name = self._fresh(h)
-                names[r] = name
-            parts.append(name)
-        self.out.append(", ".join(parts))
-
-    def _forward_name(self, v: Value) -> str:
-        """Name a value used before its definition is printed (CFG and graph regions)."""
-        if isinstance(v, BlockArgument):
-            name = self._fresh(v.name_hint)
-        elif v.owner is not None and len(v.owner.results) > 1:  # type: ignore[union-attr]
-            # Name the whole group now; the definition will reuse these names.
-            op = v.owner
-            base = self._fresh(op.results[0].name_hint)  # type: ignore[union-attr]
-            for i, r in enumerate(op.results):  # type: ignore[union-attr]
-                self._names[r] = f"{base}#{i}"
-            return self._names[v]
         else:
-            name = self._fresh(v.name_hint)
-        self._names[v] = name
+            for r, h in zip(results, hints):
+                names[r] = self._fresh(h, scope)
+
+    def _name_block_arg(self, arg: BlockArgument, entry: bool, scope: _Scope) -> str:
+        hint = arg.name_hint
+        clean = _sanitize(hint) if hint is not None else None
+        if clean is not None:
+            name = self._unique(clean, scope)
+        elif entry:
+            name = self._unique(f"arg{self._next_arg}", scope)
+            self._next_arg += 1
+        else:
+            name = f"%{self._next_value}"
+            self._next_value += 1
+        self._names[arg] = name
         return name
 
+    def _print_result_defs(self, op: Operation) -> None:
+        results = op.results
+        names = self._names
+        first = names.get(results[0])
+        if first is None:  # an op outside the printed tree (custom printer misuse)
+            self._name_results(op, self._root_scope)
+            first = names[results[0]]
+        if len(results) > 1 and first.endswith("#0"):
+            self.out.append(f"{first[:-2]}:{len(results)}")
+        else:
+            self.out.append(", ".join(names[r] for r in results))
+
+    def _forward_name(self, v: Value) -> str:
+        """Name a value defined outside the printed op."""
+        owner = v.owner if not isinstance(v, BlockArgument) else None
+        if isinstance(owner, Operation) and owner.results:
+            self._name_results(owner, self._root_scope)
+        else:
+            self._names[v] = self._fresh(v.name_hint, self._root_scope)
+        return self._names[v]
+
     def value_name(self, v: Value) -> str:
-        """The printed name of ``v`` (assigning one if it has none yet)."""
+        """The printed name of ``v``."""
         n = self._names.get(v)
         return n if n is not None else self._forward_name(v)
 
@@ -207,19 +264,9 @@ class Printer:
         return name
 
     def _define_block_arg(self, arg: BlockArgument) -> str:
-        existing = self._names.get(arg)
-        if existing is not None:
-            return existing
-        hint = arg.name_hint
-        if hint is not None and _sanitize(hint) is not None:
-            name = self._unique(_sanitize(hint))  # type: ignore[arg-type]
-        elif arg.block.is_entry:
-            name = self._unique(f"arg{self._next_arg}")
-            self._next_arg += 1
-        else:
-            name = f"%{self._next_value}"
-            self._next_value += 1
-        self._names[arg] = name
+        name = self._names.get(arg)
+        if name is None:
+            name = self._name_block_arg(arg, arg.block.is_entry, self._root_scope)
         return name
 
     # -- regions ------------------------------------------------------------------------------
@@ -234,17 +281,9 @@ class Printer:
         out = self.out
         out.append("{\n")
         parent = region.parent
-        isolated = parent is not None and IsolatedFromAbove in parent._trait_types
-        if isolated:
-            saved = (self._next_value, self._next_arg)
-            self._next_value = self._next_arg = 0
-        self._scopes.append([])
         self._default_dialects.append(parent.default_dialect if parent is not None else "")
         indent = self._indent
-        blocks = region.blocks
-        for i, b in enumerate(blocks):
-            self._block_names[b] = f"^bb{i}"
-        for i, b in enumerate(blocks):
+        for i, b in enumerate(region.blocks):
             if i == 0:
                 header = (print_empty_block and b._first is None) or (
                     print_entry_block_args and bool(b.args)
@@ -253,10 +292,6 @@ class Printer:
             else:
                 self._print_block(b, True, True, indent)
         self._default_dialects.pop()
-        for name in self._scopes.pop():
-            self._used.discard(name)
-        if isolated:
-            self._next_value, self._next_arg = saved
         self._indent = indent
         out.append(" " * indent + "}")
 
@@ -267,9 +302,6 @@ class Printer:
             if block.args:
                 out.append("(" + ", ".join(self._block_arg_text(a) for a in block.args) + ")")
             out.append(":\n")
-        else:
-            for a in block.args:
-                self._define_block_arg(a)
         inner = indent + 2
         pad = " " * inner
         last = block._last

@@ -883,6 +883,32 @@ class TruncIOp(_IntExtTruncOp):
     wider = False
     overflowFlags = opt_prop(IntegerOverflowFlagsAttr)
 
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        flags = self.overflowFlags
+        if flags is None or flags.is_none:
+            print_cast(self, p, elided=("overflowFlags",) if flags is not None else ())
+            return
+        p.write(" ")
+        p.print_operand(self.input)
+        p.write(f" overflow<{flags.keyword_text()}>")
+        p.print_attr_dict(self, elided=("overflowFlags",))
+        p.write(f" : {self.input.type.text} to {self.results[0].type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> TruncIOp:
+        operand = p.parse_operand()
+        props = {}
+        if p.accept("overflow"):
+            p.expect("<")
+            props["overflowFlags"] = IntegerOverflowFlagsAttr.parse_body(p)
+        attrs = p.parse_optional_attr_dict()
+        src = p.parse_colon_type()
+        p.parse_keyword("to")
+        dst = p.parse_type()
+        return cls.create(
+            [p.resolve_operand(operand, src)], [dst], properties=props, attributes=attrs, loc=p.loc
+        )
+
     def fold(self, operands):
         a = _int_bits(operands[0])
         if a is not None and _scalar_width(self.results[0].type) is not None:
