@@ -4,7 +4,7 @@ The layout algebra calls these helpers (never raw SymPy) for every operation who
 be symbolic. Plain Python ints take the fast path: a type check and the int operation. Symbolic
 operands (`SymInt`, defined in `symbolic.py`) are delegated to the symbolic engine, which proves
 what can be proven from the symbols' assumptions and otherwise raises `LayoutError` naming the
-condition.
+condition. The engine is imported on first symbolic use, so static code never loads it.
 
 Contract (see docs/architecture.md): `divides`/`prove_*` return False for "not provable", never
 for "known false and provable"; callers that need the condition use `require_divides` or
@@ -14,16 +14,29 @@ for "known false and provable"; callers that need the condition use `require_div
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Union
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .errors import LayoutError
 
 if TYPE_CHECKING:
     from .symbolic import SymInt
 
-    Int = Union[int, SymInt]
+    Int = int | SymInt
 else:
     Int = object
+
+_engine: ModuleType | None = None
+
+
+def _sym() -> ModuleType:
+    """The symbolic engine module, imported once on first use."""
+    global _engine
+    if _engine is None:
+        from . import symbolic
+
+        _engine = symbolic
+    return _engine
 
 
 def is_static(x: object) -> bool:
@@ -35,32 +48,32 @@ def is_integer(x: object) -> bool:
     """True for an int or a symbolic integer expression (not a tuple, basis or stride object)."""
     if type(x) is int:
         return True
-    from .symbolic import SymInt
-
-    return isinstance(x, SymInt)
+    return isinstance(x, _sym().SymInt)
 
 
 def static_value(x: Int) -> int | None:
-    """The int value of `x` if it is a constant, else None."""
+    """The int value of `x` if it is a constant (or its assumptions pin it), else None."""
     if type(x) is int:
         return x
-    return x.constant_value()
+    if isinstance(x, _sym().SymInt):
+        return x.constant_value()
+    return None
 
 
 def ceil_div(a: Int, b: Int) -> Int:
     """ceil(a / b) for positive b."""
     if type(a) is int and type(b) is int:
         return -(-a // b)
-    from .symbolic import sym_ceil_div
-
-    return sym_ceil_div(a, b)
+    return _sym().sym_ceil_div(a, b)
 
 
 def shape_div(a: Int, b: Int) -> Int:
     """CuTe's scalar shape_div: requires a % b == 0 or b % a == 0, returns ceil_div(a, b)."""
     if type(a) is int and type(b) is int:
         if a % b != 0 and b % a != 0:
-            raise LayoutError(f"shape_div({a}, {b}): divisibility condition fails ({a} and {b} do not divide each other)")
+            raise LayoutError(
+                f"shape_div({a}, {b}): divisibility condition fails ({a} and {b} do not divide each other)"
+            )
         return -(-a // b)
     if divides(b, a) or divides(a, b):
         return ceil_div(a, b)
@@ -68,77 +81,71 @@ def shape_div(a: Int, b: Int) -> Int:
 
 
 def gcd(a: Int, b: Int) -> Int:
+    """gcd(a, b); for symbols an expression equal to it for all values, or LayoutError."""
     if type(a) is int and type(b) is int:
         return math.gcd(a, b)
-    from .symbolic import sym_gcd
-
-    return sym_gcd(a, b)
+    return _sym().sym_gcd(a, b)
 
 
 def lcm(a: Int, b: Int) -> Int:
+    """lcm(a, b); for symbols an expression equal to it for all values, or LayoutError."""
     if type(a) is int and type(b) is int:
         return math.lcm(a, b)
-    from .symbolic import sym_lcm
-
-    return sym_lcm(a, b)
+    return _sym().sym_lcm(a, b)
 
 
 def min_(a: Int, b: Int) -> Int:
     if type(a) is int and type(b) is int:
         return a if a <= b else b
-    from .symbolic import sym_min
-
-    return sym_min(a, b)
+    return _sym().sym_min(a, b)
 
 
 def max_(a: Int, b: Int) -> Int:
     if type(a) is int and type(b) is int:
         return a if a >= b else b
-    from .symbolic import sym_max
+    return _sym().sym_max(a, b)
 
-    return sym_max(a, b)
+
+def known_divisor(x: Int) -> int:
+    """The largest int that provably divides x: |x| for an int (0 for 0, which every int
+    divides), and for a SymInt e.g. 16 for `4*N` with 4 | N. Alignment proofs use it."""
+    if type(x) is int:
+        return -x if x < 0 else x
+    return _sym().sym_known_divisor(x)
 
 
 def divides(d: Int, x: Int) -> bool:
     """True when `d` provably divides `x` (x % d == 0 for every admissible value)."""
     if type(d) is int and type(x) is int:
         return d != 0 and x % d == 0
-    from .symbolic import sym_divides
-
-    return sym_divides(d, x)
+    return _sym().sym_divides(d, x)
 
 
 def require_divides(d: Int, x: Int, why: str) -> None:
     """Raise LayoutError unless `d` provably divides `x`; `why` names the operation."""
-    if not divides(d, x):
-        verb = "does not divide" if type(d) is int and type(x) is int else "cannot prove that"
-        if verb == "does not divide":
-            raise LayoutError(f"{why}: {d} does not divide {x}")
-        raise LayoutError(f"{why}: cannot prove that {d} divides {x}")
+    if divides(d, x):
+        return
+    if type(d) is int and type(x) is int:
+        raise LayoutError(f"{why}: {d} does not divide {x}")
+    raise LayoutError(f"{why}: cannot prove that {d} divides {x}")
 
 
 def prove_eq(a: Int, b: Int) -> bool:
     if type(a) is int and type(b) is int:
         return a == b
-    from .symbolic import sym_prove_eq
-
-    return sym_prove_eq(a, b)
+    return _sym().sym_prove_eq(a, b)
 
 
 def prove_lt(a: Int, b: Int) -> bool:
     if type(a) is int and type(b) is int:
         return a < b
-    from .symbolic import sym_prove_lt
-
-    return sym_prove_lt(a, b)
+    return _sym().sym_prove_lt(a, b)
 
 
 def prove_le(a: Int, b: Int) -> bool:
     if type(a) is int and type(b) is int:
         return a <= b
-    from .symbolic import sym_prove_le
-
-    return sym_prove_le(a, b)
+    return _sym().sym_prove_le(a, b)
 
 
 def compare(a: Int, b: Int, why: str = "") -> int:

@@ -222,9 +222,18 @@ def _replace_atom(e: IntLike, q: _Op, value: IntLike) -> IntLike:
 def _eliminate(e: IntLike, q: _Op) -> bool:
     """Prove e >= 0 by replacing the opaque atom q with what is known about it."""
     add, sub, mul, neg = _arith.add, _arith.sub, _arith.mul, _arith.neg
-    if q.kind in ("min", "max"):
-        return all(prove_nonneg(_replace_atom(e, q, arg)) for arg in q.args)
     split = _linear_split(e, q)
+    if q.kind in ("min", "max"):
+        # q equals one of its arguments: proving every case is exact. When q enters e with a
+        # known sign and only through its bound (min <= each argument, max >= each argument),
+        # one argument suffices.
+        cases = [_replace_atom(e, q, arg) for arg in q.args]
+        if split is not None:
+            c = split[0]
+            sign_c = 1 if prove_nonneg(c) else (-1 if prove_nonneg(_arith.neg(c)) else 0)
+            if (q.kind == "min" and sign_c < 0) or (q.kind == "max" and sign_c > 0):
+                return any(prove_nonneg(case) for case in cases)
+        return all(prove_nonneg(case) for case in cases)
     if split is None:
         return False
     c, r = split
