@@ -9,7 +9,6 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from layoutc.ir.algebra import intops
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.symbolic import Symbol
