@@ -431,6 +431,8 @@ class AttrParser:
 
     def _int_dim(self) -> int:
         tok = self.toks[self.pos]
+        if tok.startswith("0x"):
+            raise self.error("vector types must have positive constant sizes but got 0")
         if not tok.isdigit():
             raise self.error(f"expected dimension size, found {self.describe(tok)}")
         self.pos += 1

@@ -8,17 +8,28 @@ results are still used, inserting an op that already has a parent, ...).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .location import Location
 
 
 class VerifyError(Exception):
-    """An op-level verification failure; ``notes`` are (message, location-or-None) pairs."""
+    """An op-level verification failure; ``notes`` are (message, location-or-None) pairs.
 
-    def __init__(self, message: str, notes: Sequence[tuple[str, Location | None]] = ()):
+    ``at`` names another op (e.g. a nested symbol) to report the error on instead of the op
+    being verified.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        notes: Sequence[tuple[str, Location | None]] = (),
+        at: Any = None,
+    ):
         super().__init__(message)
         self.message = message
         self.notes = list(notes)
+        self.at = at
 
 
 class IRError(Exception):

@@ -174,6 +174,17 @@ class SingleBlockImplicitTerminator(SingleBlock):
         return f"SingleBlockImplicitTerminator({self.terminator!r})"
 
 
+class NoRegionArguments(Trait):
+    """The op's regions have no block arguments in their entry blocks."""
+
+    __slots__ = ()
+
+    def verify(self, op: Operation) -> None:
+        for i, region in enumerate(op.regions):
+            if region.blocks and region.blocks[0].args:
+                raise VerifyError(f"region #{i} should have no arguments")
+
+
 class HasParent(Trait):
     """The op must be directly nested in one of the named ops."""
 
@@ -239,6 +250,7 @@ class SymbolTable(Trait):
                     raise VerifyError(
                         f"redefinition of symbol named '{name}'",
                         notes=[("see existing symbol definition here", seen[name].location)],
+                        at=nested,
                     )
                 seen[name] = nested
 

@@ -53,7 +53,7 @@ class _Verifier:
                     trait.verify(op)
                 op.verify_()
             except VerifyError as e:
-                d = self.error(op, e.message)
+                d = self.error(e.at if isinstance(e.at, Operation) else op, e.message)
                 for message, loc in e.notes:
                     d.attach_note(message, loc)
             except Exception as e:  # a verifier bug must not hide the user's IR problem

@@ -18,6 +18,7 @@ from ..core.operation import Operation
 from ..core.traits import (
     GraphRegions,
     IsolatedFromAbove,
+    NoRegionArguments,
     NoTerminator,
     Pure,
     SingleBlock,
@@ -39,6 +40,7 @@ class ModuleOp(Operation):
         Symbol(optional=True),
         SingleBlock,
         GraphRegions,
+        NoRegionArguments,
     )
     default_dialect = "builtin"
     sym_name = opt_prop(StringAttr)

@@ -21,6 +21,7 @@ from ..core.operation import Operation
 from ..core.rewrite import PatternRewriter, RewritePattern
 from ..core.traits import (
     HasParent,
+    NoRegionArguments,
     Pure,
     RecursiveMemoryEffects,
     ReturnLike,
@@ -274,7 +275,7 @@ class IfOp(Operation):
     """``%r = scf.if %c -> (i32) { scf.yield %a : i32 } else { scf.yield %b : i32 }``."""
 
     name = "scf.if"
-    traits = (SingleBlockImplicitTerminator("scf.yield"), RecursiveMemoryEffects)
+    traits = (SingleBlockImplicitTerminator("scf.yield"), RecursiveMemoryEffects, NoRegionArguments)
     condition = operand(I1)
     results_ = var_result()
     thenRegion = region()
@@ -310,8 +311,6 @@ class IfOp(Operation):
         if self.results and not self.elseRegion.blocks:
             raise VerifyError("must have an else block if defining values")
         for i, r in enumerate(self.regions):
-            if r.blocks and r.blocks[0].args:
-                raise VerifyError(f"region #{i} should have no arguments")
             _check_yield(self, r, i, [x.type for x in self.results], "parent results")
 
     def print_custom(self, p: OpAsmPrinter) -> None:

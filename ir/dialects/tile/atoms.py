@@ -1,0 +1,485 @@
+"""The atom registry: the hardware instructions that ``tile.copy`` and ``tile.gemm`` use.
+
+An *atom* is one instruction seen through layouts, exactly as CuTe defines it:
+
+- a **copy operation** (CuTe's ``Copy_Traits``) maps ``(thread, value) -> bit`` for its source,
+  destination and reference views, over the threads that execute it together (``thr_id``);
+  combined with an element type it becomes a copy atom (CuTe's ``Copy_Atom<Op, T>``, see
+  :mod:`.tiled`), whose layouts count elements instead of bits;
+- an **MMA operation** (CuTe's ``MMA_Traits``) has a shape ``(M, N, K)``, a thread count and
+  thread-value layouts mapping ``(thread, value)`` to the column-major index of the ``(M, K)``
+  tile of A, the ``(N, K)`` tile of B and the ``(M, N)`` tile of C.
+
+The definitions are transcribed from CUTLASS's ``include/cute/atom/copy_traits.hpp``,
+``copy_traits_sm75.hpp``, ``copy_traits_sm80.hpp`` and ``mma_traits_sm80.hpp`` (and the
+instruction strings from ``include/cute/arch/copy_sm75.hpp``, ``copy_sm80.hpp``,
+``mma_sm80.hpp``); the register fragments follow the PTX ISA's tables for
+``mma.m16n8k8``/``mma.m16n8k16`` and ``ldmatrix``. Code generation reads the instruction text
+and fragments from here, so the layouts and the instructions cannot drift apart.
+
+Lookups of unknown names or widths raise :class:`AtomError` with the valid choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ...algebra import Layout
+from .spaces import GMEM, RMEM, SMEM
+
+__all__ = [
+    "COPY_OPERATIONS",
+    "MMA_OPERATIONS",
+    "AtomError",
+    "CopyOperation",
+    "Fragment",
+    "MMAOperation",
+    "copy_operation",
+    "copy_operation_names",
+    "mma_operation",
+    "mma_operation_names",
+]
+
+
+class AtomError(ValueError):
+    """An unknown atom, or an atom used with operands it does not support."""
+
+
+# ---------------------------------------------------------------------------------------------
+# copy operations
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CopyOperation:
+    """One copy instruction per group of ``num_threads`` threads (CuTe's ``Copy_Traits``).
+
+    ``src_bits``/``dst_bits``/``ref_bits`` map (thread, value) to a bit of the data the group
+    moves; ``bits`` is what one thread moves per instruction (its destination register width
+    for ldmatrix). ``element_bits`` lists the element widths the instruction supports (None:
+    any width dividing ``bits``).
+    """
+
+    name: str
+    bits: int
+    thr_id: Layout
+    src_bits: Layout
+    dst_bits: Layout
+    ref_bits: Layout
+    src_spaces: frozenset[str]
+    dst_spaces: frozenset[str]
+    element_bits: frozenset[int] | None
+    asynchronous: bool
+    min_sm: int
+    asm: str
+    """PTX instruction text (LLVM inline-asm template, ``$n`` operands) or a description."""
+    constraints: str
+    """LLVM inline-asm constraints for ``asm`` (empty when the copy is plain loads/stores)."""
+    origin: str = field(compare=False)
+
+    @property
+    def num_threads(self) -> int:
+        return self.thr_id.size()
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.name, self.bits)
+
+    def check_spaces(self, src_space: str, dst_space: str) -> str | None:
+        """Why this operation cannot copy from ``src_space`` to ``dst_space`` (None if it can)."""
+        if src_space not in self.src_spaces or dst_space not in self.dst_spaces:
+            return (
+                f"atom '{self.name}' copies {_spaces(self.src_spaces)} -> "
+                f"{_spaces(self.dst_spaces)}, not {src_space} -> {dst_space}"
+            )
+        return None
+
+    def check_element_bits(self, bits: int) -> str | None:
+        """Why this operation cannot move elements of ``bits`` bits (None if it can)."""
+        if self.element_bits is not None:
+            if bits not in self.element_bits:
+                allowed = "- or ".join(str(b) for b in sorted(self.element_bits))
+                return f"atom '{self.name}' needs {allowed}-bit elements, got {bits}-bit elements"
+            return None
+        if bits > self.bits or self.bits % bits != 0:
+            return (
+                f"atom '{self.name}' moves {self.bits} bits per thread, which is not a whole "
+                f"number of {bits}-bit elements"
+            )
+        return None
+
+
+def _spaces(spaces: Iterable[str]) -> str:
+    order = [GMEM, SMEM, RMEM]
+    names = [s for s in order if s in spaces]
+    return names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+
+
+_UNIVERSAL_BITS = (8, 16, 32, 64, 128)
+_ANY_SPACE = frozenset({GMEM, SMEM, RMEM})
+
+
+def vector_access(bits: int) -> tuple[int, int]:
+    """(lanes, lane bits) of the one vector access that moves ``bits``: 128 -> v4.b32."""
+    if bits == 128:
+        return 4, 32
+    if bits == 64:
+        return 2, 32
+    return 1, bits
+
+
+def _universal(bits: int) -> CopyOperation:
+    lanes, lane_bits = vector_access(bits)
+    vec = f".v{lanes}" if lanes > 1 else ""
+    one = Layout((1, bits))
+    return CopyOperation(
+        name="universal",
+        bits=bits,
+        thr_id=Layout(1),
+        src_bits=one,
+        dst_bits=one,
+        ref_bits=one,
+        src_spaces=_ANY_SPACE,
+        dst_spaces=_ANY_SPACE,
+        element_bits=None,
+        asynchronous=False,
+        min_sm=0,
+        asm=(
+            f"one {bits}-bit access per thread: ld.<space>{vec}.b{lane_bits} then "
+            f"st.<space>{vec}.b{lane_bits} (a register move in registers)"
+        ),
+        constraints="",
+        origin="cute/atom/copy_traits.hpp: Copy_Traits<UniversalCopy<S,D>>",
+    )
+
+
+def _cp_async(cache: str, bits: int) -> CopyOperation:
+    one = Layout((1, bits))
+    return CopyOperation(
+        name=f"cp.async.{cache}",
+        bits=bits,
+        thr_id=Layout(1),
+        src_bits=one,
+        dst_bits=one,
+        ref_bits=one,
+        src_spaces=frozenset({GMEM}),
+        dst_spaces=frozenset({SMEM}),
+        element_bits=None,
+        asynchronous=True,
+        min_sm=80,
+        asm=f"cp.async.{cache}.shared.global.L2::128B [$0], [$1], {bits // 8};",
+        constraints="r,l",
+        origin=(
+            "cute/atom/copy_traits_sm80.hpp: Copy_Traits<SM80_CP_ASYNC_CACHE"
+            f"{'ALWAYS' if cache == 'ca' else 'GLOBAL'}<S,D>>"
+        ),
+    )
+
+
+def _ldmatrix(count: int, trans: bool) -> CopyOperation:
+    """``ldmatrix.sync.aligned.x{count}[.trans].m8n8.shared.b16``.
+
+    Source: each of the first 8*count threads gives the address of one 128-bit row of an 8x8
+    b16 matrix (the others are ignored: stride 0). Destination: thread t receives 32 bits of
+    each matrix (two b16 values: row t/4, columns 2*(t%4)+{0,1}); with ``.trans`` the matrix
+    is transposed on the way, so each b16 value lands in a different row.
+    """
+    rows = 8 * count
+    if count == 4:
+        src = Layout((32, 128), (128, 1))
+    else:
+        src = Layout(((rows, 32 // rows), 128), ((128, 0), 1))
+    if not trans:
+        if count == 1:
+            dst = Layout((32, 32), (32, 1))
+        else:
+            dst = Layout((32, (32, count)), (32, (1, 1024)))
+        cute_name = f"SM75_U32x{count}_LDSM_N"
+    else:
+        if count == 1:
+            dst = Layout(((4, 8), (16, 2)), ((256, 16), (1, 128)))
+        else:
+            dst = Layout(((4, 8), (16, 2, count)), ((256, 16), (1, 128, 1024)))
+        cute_name = f"SM75_U16x{2 * count}_LDSM_T"
+    regs = ", ".join(f"${i}" for i in range(count))
+    suffix = ".trans" if trans else ""
+    return CopyOperation(
+        name=f"ldmatrix.x{count}{suffix}",
+        bits=32 * count,
+        thr_id=Layout(32),
+        src_bits=src,
+        dst_bits=dst,
+        ref_bits=dst,
+        src_spaces=frozenset({SMEM}),
+        dst_spaces=frozenset({RMEM}),
+        # The transposing form moves individual b16 values; the plain form moves whole 32-bit
+        # words, so 32-bit elements (tf32 in CUTLASS example 59) pass through bit-exactly.
+        element_bits=frozenset({16}) if trans else frozenset({16, 32}),
+        asynchronous=False,
+        min_sm=75,
+        asm=f"ldmatrix.sync.aligned.x{count}{suffix}.m8n8.shared.b16 {{{regs}}}, [${count}];",
+        constraints=",".join(["=r"] * count + ["r"]),
+        origin=f"cute/atom/copy_traits_sm75.hpp: Copy_Traits<{cute_name}>",
+    )
+
+
+def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
+    ops: list[CopyOperation] = [_universal(b) for b in _UNIVERSAL_BITS]
+    ops += [_cp_async("ca", b) for b in (32, 64, 128)]
+    # PTX ISA: cp.async.cg supports only a 16-byte copy size.
+    ops.append(_cp_async("cg", 128))
+    for count in (1, 2, 4):
+        ops.append(_ldmatrix(count, trans=False))
+        ops.append(_ldmatrix(count, trans=True))
+    return {op.key: op for op in ops}
+
+
+COPY_OPERATIONS: dict[tuple[str, int], CopyOperation] = _build_copy_registry()
+
+
+def copy_operation_names() -> list[str]:
+    return sorted({name for name, _ in COPY_OPERATIONS})
+
+
+def copy_operation(name: str, bits: int) -> CopyOperation:
+    """The copy operation ``name`` moving ``bits`` per thread (AtomError with the choices)."""
+    op = COPY_OPERATIONS.get((name, bits))
+    if op is not None:
+        return op
+    widths = sorted(b for n, b in COPY_OPERATIONS if n == name)
+    if not widths:
+        raise AtomError(
+            f"unknown copy atom '{name}'; expected one of {', '.join(copy_operation_names())}"
+        )
+    if name == "cp.async.cg":
+        raise AtomError(
+            f"copy atom 'cp.async.cg' copies 128 bits (16 bytes) only, not {bits} "
+            "(PTX: .cg requires cp-size 16); use 'cp.async.ca' for 32 or 64 bits"
+        )
+    choices = ", ".join(str(b) for b in widths)
+    if len(widths) == 1:
+        raise AtomError(f"copy atom '{name}' moves {widths[0]} bits per thread, not {bits}")
+    raise AtomError(f"copy atom '{name}' supports {choices} bits, not {bits}")
+
+
+# ---------------------------------------------------------------------------------------------
+# MMA operations
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """How one thread's values of an MMA operand travel: ``count`` registers of PTX type
+    ``reg_type`` (``b32`` for packed 16-bit pairs or tf32 bits), ``per_register`` values each."""
+
+    count: int
+    reg_type: str
+    per_register: int
+
+    @property
+    def constraint(self) -> str:
+        return {"f32": "f", "f64": "d", "b32": "r"}[self.reg_type]
+
+
+@dataclass(frozen=True)
+class MMAOperation:
+    """One MMA instruction per group of ``num_threads`` threads (CuTe's ``MMA_Traits``).
+
+    Element types are names (``"f16"``, ``"tf32"``, ...); the FMA atom has None for all four
+    (it adopts the operands' types, see :meth:`check_types`). ``accepts_a``/``accepts_b`` list
+    the element types A and B may have in memory: besides the instruction's own type, the TF32
+    atoms accept ``f32``, which the lowering rounds to tf32 (``cvt.rna.tf32.f32``).
+    """
+
+    name: str
+    shape_mnk: tuple[int, int, int]
+    thr_id: Layout
+    layout_a: Layout
+    layout_b: Layout
+    layout_c: Layout
+    type_a: str | None
+    type_b: str | None
+    type_c: str | None
+    type_d: str | None
+    accepts_a: frozenset[str]
+    accepts_b: frozenset[str]
+    frag_a: Fragment | None
+    frag_b: Fragment | None
+    frag_c: Fragment | None
+    instruction: str
+    min_sm: int
+    origin: str = field(compare=False)
+
+    @property
+    def num_threads(self) -> int:
+        return self.thr_id.size()
+
+    @property
+    def is_fma(self) -> bool:
+        return self.type_a is None
+
+    def asm(self) -> str:
+        """LLVM inline-asm template: ``instr {d...}, {a...}, {b...}, {c...};``."""
+        if self.frag_a is None or self.frag_b is None or self.frag_c is None:
+            raise AtomError(f"atom '{self.name}' is not one inline-asm instruction")
+        groups = []
+        n = 0
+        for frag in (self.frag_c, self.frag_a, self.frag_b, self.frag_c):
+            groups.append("{" + ", ".join(f"${n + i}" for i in range(frag.count)) + "}")
+            n += frag.count
+        return f"{self.instruction} {', '.join(groups)};"
+
+    def constraints(self) -> str:
+        """Constraints for :meth:`asm`: D outputs, then A, B and C inputs."""
+        if self.frag_a is None or self.frag_b is None or self.frag_c is None:
+            raise AtomError(f"atom '{self.name}' is not one inline-asm instruction")
+        out = [f"={self.frag_c.constraint}"] * self.frag_c.count
+        ins = [self.frag_a.constraint] * self.frag_a.count
+        ins += [self.frag_b.constraint] * self.frag_b.count
+        ins += [self.frag_c.constraint] * self.frag_c.count
+        return ",".join(out + ins)
+
+    def check_types(self, a: str, b: str, c: str) -> str | None:
+        """Why A, B, C of these element types cannot use this atom (None if they can)."""
+        if self.is_fma:
+            if a != b:
+                return f"atom 'FMA' needs A and B of one element type, got {a} and {b}"
+            if a == "i1" or c == "i1":
+                return "atom 'FMA' does not multiply i1 elements"
+            a_float = a in _FLOATS
+            if a_float != (c in _FLOATS):
+                return (
+                    f"atom 'FMA' needs A/B and C both floating-point or both integer, "
+                    f"got {a} and {c}"
+                )
+            if _WIDTH[c] < _WIDTH[a]:
+                return f"atom 'FMA' accumulates in C, which is narrower ({c}) than A and B ({a})"
+            return None
+        if a not in self.accepts_a:
+            return f"atom '{self.name}' needs A of element type {_one_of(self.accepts_a)}, got {a}"
+        if b not in self.accepts_b:
+            return f"atom '{self.name}' needs B of element type {_one_of(self.accepts_b)}, got {b}"
+        if c != self.type_c:
+            return f"atom '{self.name}' needs C of element type {self.type_c}, got {c}"
+        return None
+
+
+_FLOATS = frozenset({"f16", "bf16", "tf32", "f32", "f64"})
+_WIDTH = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
+_WIDTH.update({"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64})
+
+
+def _one_of(types: Iterable[str]) -> str:
+    names = sorted(types)
+    return names[0] if len(names) == 1 else " or ".join(names)
+
+
+# (T32,V4) -> (M16,N8): CuTe's SM80_16x8_Row, the C/D layout of every m16n8 instruction.
+_SM80_16x8_ROW = Layout(((4, 8), (2, 2)), ((32, 1), (16, 8)))
+
+
+def _fma() -> MMAOperation:
+    unit = Layout((1, 1))
+    return MMAOperation(
+        name="FMA",
+        shape_mnk=(1, 1, 1),
+        thr_id=Layout(1),
+        layout_a=unit,
+        layout_b=unit,
+        layout_c=unit,
+        type_a=None,
+        type_b=None,
+        type_c=None,
+        type_d=None,
+        accepts_a=frozenset(),
+        accepts_b=frozenset(),
+        frag_a=None,
+        frag_b=None,
+        frag_c=None,
+        instruction="fma.rn (floating point) / mad.lo (integer), one per thread",
+        min_sm=0,
+        origin="cute/atom/mma_traits.hpp: MMA_Traits<UniversalFMA<D,A,B,C>>",
+    )
+
+
+def _m16n8k8_tf32() -> MMAOperation:
+    return MMAOperation(
+        name="SM80_16x8x8_F32TF32TF32F32_TN",
+        shape_mnk=(16, 8, 8),
+        thr_id=Layout(32),
+        layout_a=Layout(((4, 8), (2, 2)), ((16, 1), (8, 64))),
+        layout_b=Layout(((4, 8), 2), ((8, 1), 32)),
+        layout_c=_SM80_16x8_ROW,
+        type_a="tf32",
+        type_b="tf32",
+        type_c="f32",
+        type_d="f32",
+        accepts_a=frozenset({"tf32", "f32"}),
+        accepts_b=frozenset({"tf32", "f32"}),
+        frag_a=Fragment(4, "b32", 1),
+        frag_b=Fragment(2, "b32", 1),
+        frag_c=Fragment(4, "f32", 1),
+        instruction="mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+        min_sm=80,
+        origin="cute/atom/mma_traits_sm80.hpp: MMA_Traits<SM80_16x8x8_F32TF32TF32F32_TN>",
+    )
+
+
+# m16n8k16 with 16-bit A/B: CuTe's MMA_Traits<SM80_16x8x16_F16F16F16F16_TN> layouts.
+_K16_A = Layout(((4, 8), (2, 2, 2)), ((32, 1), (16, 8, 128)))
+_K16_B = Layout(((4, 8), (2, 2)), ((16, 1), (8, 64)))
+
+
+def _m16n8k16(ab: str, c: str) -> MMAOperation:
+    tag = {"f16": "F16", "bf16": "BF16", "f32": "F32"}
+    name = f"SM80_16x8x16_{tag[c]}{tag[ab]}{tag[ab]}{tag[c]}_TN"
+    frag_c = Fragment(4, "f32", 1) if c == "f32" else Fragment(2, "b32", 2)
+    return MMAOperation(
+        name=name,
+        shape_mnk=(16, 8, 16),
+        thr_id=Layout(32),
+        layout_a=_K16_A,
+        layout_b=_K16_B,
+        layout_c=_SM80_16x8_ROW,
+        type_a=ab,
+        type_b=ab,
+        type_c=c,
+        type_d=c,
+        accepts_a=frozenset({ab}),
+        accepts_b=frozenset({ab}),
+        frag_a=Fragment(4, "b32", 2),
+        frag_b=Fragment(2, "b32", 2),
+        frag_c=frag_c,
+        instruction=f"mma.sync.aligned.m16n8k16.row.col.{c}.{ab}.{ab}.{c}",
+        min_sm=80,
+        origin=f"cute/atom/mma_traits_sm80.hpp: MMA_Traits<{name}>",
+    )
+
+
+def _build_mma_registry() -> dict[str, MMAOperation]:
+    ops = [
+        _fma(),
+        _m16n8k8_tf32(),
+        _m16n8k16("f16", "f32"),
+        _m16n8k16("bf16", "f32"),
+        _m16n8k16("f16", "f16"),
+    ]
+    return {op.name: op for op in ops}
+
+
+MMA_OPERATIONS: dict[str, MMAOperation] = _build_mma_registry()
+
+
+def mma_operation_names() -> list[str]:
+    return sorted(MMA_OPERATIONS)
+
+
+def mma_operation(name: str) -> MMAOperation:
+    """The MMA operation ``name`` (AtomError with the choices)."""
+    op = MMA_OPERATIONS.get(name)
+    if op is None:
+        raise AtomError(
+            f"unknown MMA atom '{name}'; expected one of {', '.join(mma_operation_names())}"
+        )
+    return op
