@@ -623,7 +623,9 @@ class AttrParser:
         if dot < 0:
             if self.toks[self.pos] == "<":
                 dialect = self.ctx.get_dialect(name)
-                if dialect is None and self.ctx.allow_unregistered:
+                if dialect is not None:
+                    return self._parse_namespace_attr(dialect, name, at)
+                if self.ctx.allow_unregistered:
                     first = self.pos
                     last = self.skip_balanced()
                     return OpaqueAttr(name, self.raw_text_between(first, last))
@@ -652,6 +654,23 @@ class AttrParser:
             last = self.skip_balanced()
             body += self.raw_text_between(first, last)
         return OpaqueAttr(dialect_name, body)
+
+    def _parse_namespace_attr(self, dialect: Any, name: str, at: int) -> Attribute:
+        """MLIR's ``#dialect<mnemonic params>`` form (``#gpu<dim x>``): the attribute class
+        registered under ``mnemonic`` parses ``params`` up to the closing ``>``."""
+        mnemonic = self.peek(1)
+        cls = dialect.attributes.get(mnemonic)
+        if cls is None:
+            raise self.error(f"unknown attribute '#{name}<{mnemonic} ...>' in dialect '{name}'", at)
+        self.pos += 2
+        try:
+            attr = cls.parse_parameters(self)
+        except ParseError:
+            raise
+        except (ValueError, TypeError) as e:
+            raise self.error(f"invalid '#{name}<{mnemonic}>' attribute: {e}", at) from None
+        self.expect(">", f"to close '#{name}<{mnemonic} ...>'")
+        return attr
 
     def parse_attr_dict(self) -> dict[str, Attribute]:
         """``{name = attr, unit_name, "quoted" = attr}`` (duplicates are an error)."""

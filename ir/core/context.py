@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .types import DialectType, Type
 
 Materializer = Callable[["Builder", "Attribute", "Type", "Location"], "Operation | None"]
+AttributeVerifier = Callable[["Operation", str, "Attribute"], None]
 
 
 class Dialect:
@@ -33,8 +34,12 @@ class Dialect:
         types: Iterable[type[DialectType]] = (),
         attributes: Iterable[type[DialectAttribute]] = (),
         materialize_constant: Materializer | None = None,
+        verify_operation_attribute: AttributeVerifier | None = None,
     ):
         self.name = name
+        # MLIR's Dialect::verifyOperationAttribute: called by the verifier for every
+        # discardable attribute named "<this dialect>.xxx" on any op (raise VerifyError).
+        self.verify_operation_attribute = verify_operation_attribute
         self.ops: dict[str, type[Operation]] = {}
         self.types: dict[str, type[DialectType]] = {}
         self.attributes: dict[str, type[DialectAttribute]] = {}

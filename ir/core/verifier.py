@@ -8,6 +8,9 @@ tree order for multi-block regions, so the cost is linear in the size of the IR.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from .attributes import Attribute
 from .block import Block, Region
 from .diagnostics import Diagnostic
 from .dominance import immediate_dominators, reverse_post_order
@@ -52,6 +55,8 @@ class _Verifier:
                 for trait in cls._verifying_traits:
                     trait.verify(op)
                 op.verify_()
+                if op.attributes:
+                    _verify_dialect_attributes(op)
             except VerifyError as e:
                 d = self.error(e.at if isinstance(e.at, Operation) else op, e.message)
                 for message, loc in e.notes:
@@ -195,6 +200,33 @@ class _Verifier:
         self.visible = everything
         self.check_op(op, everything)
         self.visible = saved
+
+
+_ATTRIBUTE_VERIFIERS: dict[str, Callable[[Operation, str, Attribute], None] | None] = {}
+
+
+def _attribute_verifier(dialect_name: str) -> Callable[[Operation, str, Attribute], None] | None:
+    """The ``verify_operation_attribute`` hook of a shipped dialect (loaded on first use)."""
+    try:
+        return _ATTRIBUTE_VERIFIERS[dialect_name]
+    except KeyError:
+        pass
+    from ..dialects import default_registry
+
+    loader = default_registry().get(dialect_name)
+    hook = loader().verify_operation_attribute if loader is not None else None
+    _ATTRIBUTE_VERIFIERS[dialect_name] = hook
+    return hook
+
+
+def _verify_dialect_attributes(op: Operation) -> None:
+    """Discardable attributes named ``dialect.xxx`` are checked by that dialect (MLIR)."""
+    for name, value in op.attributes.items():
+        dot = name.find(".")
+        if dot > 0:
+            hook = _attribute_verifier(name[:dot])
+            if hook is not None:
+                hook(op, name, value)
 
 
 def _relation(use_region: Region | None, def_region: Region | None, same_block: bool) -> str:
