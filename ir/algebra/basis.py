@@ -202,6 +202,11 @@ def make_arithmetic_tuple(*values: Any) -> ArithmeticTuple:
 
 
 def has_basis(stride: IntTuple) -> bool:
+    if type(stride) is int:
+        return False
     if isinstance(stride, tuple):
-        return any(has_basis(d) for d in stride)
+        for d in stride:  # noqa: SIM110 - faster than any() on small tuples
+            if type(d) is not int and has_basis(d):
+                return True
+        return False
     return isinstance(stride, ScaledBasis)

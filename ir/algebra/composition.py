@@ -108,7 +108,7 @@ def compose_layouts(lhs: Layout, rhs: Layout) -> Layout:
         flat = coalesce_x(lhs, _coprofile(rhs.stride))
     else:
         flat = coalesce_x(lhs)
-    if isinstance(rhs.shape, tuple):
+    if isinstance(rhs.shape, tuple) and isinstance(flat.shape, tuple):
         usage = _Usage()
         result = _compose_impl(flat.shape, flat.stride, rhs.shape, rhs.stride, lhs, rhs, usage)
         usage.check(lhs, rhs)
@@ -180,13 +180,9 @@ def _compose_impl(
         raise LayoutError(f"composition({a}, {b}): unsupported stride {rd!r}")
     if not isinstance(ls, tuple):
         return Layout._new(rs, rd * ld)
-    if type(rs) is int and type(rd) is int and _all_int(ls):
+    if type(rs) is int and type(rd) is int and it.all_int(ls):
         return _compose_static(ls, ld, rs, rd, a, b, usage, key)
     return _compose_general(ls, ld, rs, rd, a, b, usage, key)
-
-
-def _all_int(t: tuple) -> bool:
-    return all(type(x) is int for x in t)
 
 
 def _finish(
@@ -254,14 +250,17 @@ def _compose_general(
     ls: tuple, ld: tuple, rest_shape: Any, rest_stride: Any, a: Any, b: Any, usage: Any, key: Any
 ) -> Layout:
     """composition_impl with symbolic values: every condition must be provable."""
-    why = f"composition({a}, {b})"
+
+    def why() -> str:
+        return f"composition({a}, {b})"
+
     result_shape: list = []
     result_stride: list = []
     if usage is not None and not (type(rest_shape) is int and rest_shape == 1):
-        usage.signs.add(it.is_negative(rest_stride, why))
+        usage.signs.add(_negative(rest_stride, why))
     for i in range(len(ls) - 1):
         s = ls[i]
-        negative = it.is_negative(rest_stride, why)
+        negative = _negative(rest_stride, why)
         d_abs = -rest_stride if negative else rest_stride
         next_stride = intops.ceil_div(d_abs, s)
         if negative:
@@ -276,12 +275,12 @@ def _compose_general(
         if not intops.divides(d_abs, s):
             if not intops.prove_lt(d_abs, s):
                 raise LayoutError(
-                    f"{why}: stride divisibility condition: cannot prove that stride {d_abs} "
+                    f"{why()}: stride divisibility condition: cannot prove that stride {d_abs} "
                     f"and mode {i} of shape {s} divide each other"
                 )
             if not intops.prove_le(rest_shape, next_shape):
                 raise LayoutError(
-                    f"{why}: stride divisibility condition: stride {d_abs} does not divide mode {i} "
+                    f"{why()}: stride divisibility condition: stride {d_abs} does not divide mode {i} "
                     f"of shape {s}, and cannot prove that {rest_shape} <= {next_shape}"
                 )
         if intops.prove_le(rest_shape, next_shape):
@@ -290,10 +289,13 @@ def _compose_general(
             new_shape = next_shape
         else:
             raise LayoutError(
-                f"{why}: cannot order {next_shape} (from mode {i} of shape {s}) and {rest_shape} "
+                f"{why()}: cannot order {next_shape} (from mode {i} of shape {s}) and {rest_shape} "
                 "for all values of their symbols"
             )
-        intops.require_divides(new_shape, rest_shape, f"{why}: shape divisibility condition")
+        if not intops.divides(new_shape, rest_shape):
+            raise LayoutError(
+                f"{why()}: shape divisibility condition: cannot prove that {new_shape} divides {rest_shape}"
+            )
         if usage is not None:
             usage.add(key, i, s, (new_shape - 1) * d_abs)
         result_shape.append(new_shape)
@@ -301,6 +303,13 @@ def _compose_general(
         rest_shape = rest_shape // new_shape
         rest_stride = next_stride
     return _finish(result_shape, result_stride, rest_shape, rest_stride, ld[-1])
+
+
+def _negative(x: Any, why: Any) -> bool:
+    try:
+        return it.is_negative(x, "")
+    except LayoutError:
+        raise LayoutError(f"{why()}: cannot determine the sign of the stride {x}") from None
 
 
 def _compose_layout_swizzle(a: Layout, sw: Swizzle) -> Swizzle:

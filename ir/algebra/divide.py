@@ -24,7 +24,6 @@ from .layout import (
     _describe,
     _map_inner,
     coalesce,
-    make_layout,
     rank,
     slice_,
     transform_layout,
@@ -43,19 +42,22 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     """Split `layout` into (tile, rest) modes according to `tiler` (a layout, shape or tiler)."""
     if not isinstance(layout, Layout):
         return _map_inner(layout, "logical_divide", lambda lay: logical_divide(lay, tiler))
-    if tiler is _ or tiler is None:
-        return layout
-    if isinstance(tiler, tuple):
-        return transform_layout(layout, tiler, logical_divide, "logical_divide")
-    if type(tiler) is int or it.is_symbolic(tiler):
-        tiler = Layout(tiler)
     if not isinstance(tiler, Layout):
-        raise LayoutError(
-            f"logical_divide({layout}, ...): the tiler must be a layout or a shape, got {_describe(tiler)}"
-        )
+        if tiler is _ or tiler is None:
+            return layout
+        if isinstance(tiler, tuple):
+            return transform_layout(layout, tiler, logical_divide, "logical_divide")
+        if type(tiler) is int or it.is_symbolic(tiler):
+            tiler = Layout(tiler)
+        else:
+            raise LayoutError(
+                f"logical_divide({layout}, ...): the tiler must be a layout or a shape, got {_describe(tiler)}"
+            )
     try:
         rest = complement(tiler, coalesce(layout).shape)
-        return composition(layout, make_layout(tiler, rest))
+        return composition(
+            layout, Layout._new((tiler.shape, rest.shape), (tiler.stride, rest.stride))
+        )
     except LayoutError as e:
         raise LayoutError(f"logical_divide({layout}, {tiler}): {e}") from None
 

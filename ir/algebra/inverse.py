@@ -38,28 +38,37 @@ def _prefix_products(shape: tuple) -> list:
     return out
 
 
-def right_inverse(layout: Any) -> Any:
-    """R such that layout(R(i)) == i for all i < size(R) (the largest such contiguous R)."""
-    if layout is _:
-        return _
-    if isinstance(layout, Swizzle):
+def _static_order(strides: tuple) -> list[int]:
+    """Mode indices by increasing static stride, as CuTe's exchange sort orders them."""
+    if len(set(strides)) == len(strides):  # distinct keys: any sort gives CuTe's order
+        return sorted(range(len(strides)), key=strides.__getitem__)
+    return _exchange_sort(list(strides), lambda x, y: x < y)
+
+
+def _not_a_layout(layout: Any, inv: Any, what: str) -> Any:
+    """Inverses of the non-Layout arguments CuTe accepts: `_`, swizzles, offsets, composed layouts."""
+    if layout is _ or isinstance(layout, Swizzle):
         return layout
     if type(layout) is int or it.is_symbolic(layout):
         return -layout
     if isinstance(layout, ComposedLayout):
-        return _invert_composed(layout, right_inverse)
+        return _invert_composed(layout, inv)
+    raise LayoutError(f"{what}: expected a layout, got {_describe(layout)}")
+
+
+def right_inverse(layout: Any) -> Any:
+    """R such that layout(R(i)) == i for all i < size(R) (the largest such contiguous R)."""
     if not isinstance(layout, Layout):
-        raise LayoutError(f"right_inverse: expected a layout, got {_describe(layout)}")
+        return _not_a_layout(layout, right_inverse, "right_inverse")
     cl = coalesce(layout)
-    lshape = it.wrap(cl.shape)
-    lstride = it.wrap(cl.stride)
+    lshape = cl.shape if isinstance(cl.shape, tuple) else (cl.shape,)
+    lstride = cl.stride if isinstance(cl.stride, tuple) else (cl.stride,)
     pre = _prefix_products(lshape)
     result_shape: list = [1]
     result_stride: list = [0]
     if all(type(d) is int for d in lstride):
-        order = _exchange_sort(list(lstride), lambda x, y: x < y)
         curr: Any = 1
-        for i in order:
+        for i in _static_order(lstride):
             if lstride[i] == curr:
                 result_shape.append(lshape[i])
                 result_stride.append(pre[i])
@@ -75,6 +84,8 @@ def right_inverse(layout: Any) -> Any:
             result_shape.append(lshape[hit])
             result_stride.append(pre[hit])
             curr = lshape[hit] * lstride[hit]
+    if len(result_shape) == 2:  # coalesce((1,s):(0,d)) is s:d
+        return Layout._new(result_shape[1], result_stride[1])
     return coalesce(Layout._new(tuple(result_shape), tuple(result_stride)))
 
 
@@ -88,32 +99,25 @@ def _provably_equal(a: Any, b: Any) -> bool:
 
 def left_inverse(layout: Any) -> Any:
     """R such that R(layout(i)) == i for all i < size(layout) (layout must be injective)."""
-    if layout is _:
-        return _
-    if isinstance(layout, Swizzle):
-        return layout
-    if type(layout) is int or it.is_symbolic(layout):
-        return -layout
-    if isinstance(layout, ComposedLayout):
-        return _invert_composed(layout, left_inverse)
     if not isinstance(layout, Layout):
-        raise LayoutError(f"left_inverse: expected a layout, got {_describe(layout)}")
+        return _not_a_layout(layout, left_inverse, "left_inverse")
     cl = coalesce(layout)
     lshape = it.wrap(cl.shape)
     lstride = it.wrap(cl.stride)
-    why = f"left_inverse({layout})"
+
+    def why() -> str:
+        return f"left_inverse({layout})"
+
     for d in lstride:
         if type(d) is not int and not it.is_symbolic(d):
-            raise LayoutError(f"{why}: needs integer strides, got {d}")
+            raise LayoutError(f"{why()}: needs integer strides, got {d}")
         if type(d) is int and d < 0:
-            raise LayoutError(f"{why}: needs non-negative strides, got {d}")
+            raise LayoutError(f"{why()}: needs non-negative strides, got {d}")
     pre = _prefix_products(lshape)
     if all(type(d) is int for d in lstride):
-        order = _exchange_sort(list(lstride), lambda x, y: x < y)
+        order = _static_order(lstride)
     else:
-        order = _exchange_sort(
-            list(lstride), lambda x, y: intops.compare(x, y, f"{why}: ordering strides") < 0
-        )
+        order = _exchange_sort(list(lstride), lambda x, y: _ordered(x, y, why))
     result_shape: list = []
     result_stride: list = [0]
     covered: Any = 1
@@ -124,17 +128,30 @@ def left_inverse(layout: Any) -> Any:
         if type(d) is int and type(covered) is int:
             if d % covered != 0:
                 raise LayoutError(
-                    f"{why}: divisibility condition fails: stride {d} is not a multiple of "
+                    f"{why()}: divisibility condition fails: stride {d} is not a multiple of "
                     f"the next smaller stride {covered}"
                 )
             result_shape.append(d // covered)
         else:
-            intops.require_divides(covered, d, f"{why}: divisibility condition")
+            if not intops.divides(covered, d):
+                raise LayoutError(
+                    f"{why()}: divisibility condition: cannot prove that {covered} divides the stride {d}"
+                )
             result_shape.append(d // covered)
         result_stride.append(pre[i])
         covered = covered * result_shape[-1]
     result_shape.append(lshape[order[-1]])
     return coalesce(Layout._new(tuple(result_shape), tuple(result_stride)))
+
+
+def _ordered(x: Any, y: Any, why: Any) -> bool:
+    """x < y, provably; a LayoutError naming the operation when the order depends on the symbols."""
+    try:
+        return intops.compare(x, y) < 0
+    except LayoutError:
+        raise LayoutError(
+            f"{why()}: cannot order the strides {x} and {y} for all values of their symbols"
+        ) from None
 
 
 def _invert_composed(layout: ComposedLayout, inv: Any) -> Any:

@@ -244,7 +244,7 @@ def make_layout(*args: Any, order: Any = None) -> Layout:
     - `make_layout(shape, order=(1,0))` or `order=LayoutRight`: `make_ordered_layout`;
     - `make_layout(L0, L1, ...)`: concatenation of layouts into a layout with one mode each.
     """
-    if args and all(isinstance(a, Layout) for a in args):
+    if args and isinstance(args[0], Layout) and all(isinstance(a, Layout) for a in args):
         if order is not None:
             raise LayoutError("make_layout: `order` applies to a shape, not to layouts")
         return Layout._new(tuple(a.shape for a in args), tuple(a.stride for a in args))

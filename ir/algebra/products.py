@@ -31,7 +31,6 @@ from .layout import (
     as_layout,
     cosize,
     get,
-    make_layout,
     make_ordered_layout,
     rank,
     size,
@@ -45,11 +44,13 @@ def logical_product(block: Any, tiler: Any) -> Any:
     """(block, complement(block, size(block)*cosize(tiler)) o tiler), or by mode for a tiler tuple."""
     if not isinstance(block, Layout):
         return _map_inner(block, "logical_product", lambda lay: logical_product(lay, tiler))
-    if tiler is _ or tiler is None:
+    if isinstance(tiler, Layout):
+        pass
+    elif tiler is _ or tiler is None:
         return block
-    if isinstance(tiler, tuple):
+    elif isinstance(tiler, tuple):
         return transform_layout(block, tiler, logical_product, "logical_product")
-    if type(tiler) is int or it.is_symbolic(tiler):
+    elif type(tiler) is int or it.is_symbolic(tiler):
         tiler = Layout(tiler)
     if isinstance(tiler, ComposedLayout):
         raise LayoutError(
@@ -63,7 +64,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
         rest = composition(complement(block, size(block) * cosize(tiler)), tiler)
     except LayoutError as e:
         raise LayoutError(f"logical_product({block}, {tiler}): {e}") from None
-    return make_layout(block, rest)
+    return Layout._new((block.shape, rest.shape), (block.stride, rest.stride))
 
 
 def zipped_product(block: Any, tiler: Any) -> Any:
