@@ -1,0 +1,107 @@
+"""The LLVM dialect: MLIR's ``llvm`` ops, types and attributes that code generation uses.
+
+What convert-to-llvm produces and compiler/codegen/translate.py turns into LLVM IR, with MLIR's
+op names, operands, properties and custom forms (docs/codegen.md). Integer and float arithmetic
+stay in ``arith`` and control flow in ``cf``; functions stay ``func.func``.
+"""
+
+from __future__ import annotations
+
+from ...core.attributes import Attribute, FloatAttr, IntegerAttr
+from ...core.builder import Builder
+from ...core.context import Dialect
+from ...core.location import Location
+from ...core.operation import Operation
+from ...core.types import Type
+from .atomic_ops import ATOMIC_OPS, AtomicRMWOp, FenceOp
+from .attributes import (
+    FASTMATH_NONE,
+    GEP_INBOUNDS,
+    GEP_NUSW,
+    GEP_NUW,
+    AsmDialect,
+    AtomicBinOp,
+    AtomicOrdering,
+    LinkageAttr,
+    LLVMFastmathFlagsAttr,
+    TailCallKindAttr,
+)
+from .call_ops import CALL_OPS, CallIntrinsicOp, InlineAsmOp
+from .cast_ops import CAST_OPS, AddrSpaceCastOp, BitcastOp, IntToPtrOp, PtrToIntOp
+from .global_ops import GLOBAL_OPS, AddressOfOp, GlobalOp
+from .memory_ops import DYNAMIC_INDEX, MEMORY_OPS, AllocaOp, GEPOp, LoadOp, StoreOp
+from .types import LLVMArrayType, LLVMPointerType, LLVMStructType, is_llvm_type
+from .value_ops import (
+    VALUE_OPS,
+    ConstantOp,
+    ExtractElementOp,
+    ExtractValueOp,
+    InsertElementOp,
+    InsertValueOp,
+    PoisonOp,
+    UndefOp,
+    ZeroOp,
+)
+
+
+def materialize_constant(
+    builder: Builder, value: Attribute, type: Type, loc: Location
+) -> Operation | None:
+    """An ``llvm.mlir.constant`` for an integer or float attribute of an LLVM type."""
+    if isinstance(value, (IntegerAttr, FloatAttr)) and value.type is type and is_llvm_type(type):
+        return builder.create(ConstantOp, value, loc=loc)
+    return None
+
+
+ALL_OPS: list[type[Operation]] = [*VALUE_OPS, *CAST_OPS, *MEMORY_OPS, *ATOMIC_OPS, *GLOBAL_OPS]
+ALL_OPS += CALL_OPS
+
+DIALECT = Dialect(
+    "llvm",
+    ops=ALL_OPS,
+    types=[LLVMPointerType, LLVMStructType, LLVMArrayType],
+    attributes=[LinkageAttr, TailCallKindAttr, LLVMFastmathFlagsAttr],
+    materialize_constant=materialize_constant,
+)
+
+__all__ = [
+    "DIALECT",
+    "DYNAMIC_INDEX",
+    "FASTMATH_NONE",
+    "GEP_INBOUNDS",
+    "GEP_NUSW",
+    "GEP_NUW",
+    "AddrSpaceCastOp",
+    "AddressOfOp",
+    "AllocaOp",
+    "AsmDialect",
+    "AtomicBinOp",
+    "AtomicOrdering",
+    "AtomicRMWOp",
+    "BitcastOp",
+    "CallIntrinsicOp",
+    "ConstantOp",
+    "ExtractElementOp",
+    "ExtractValueOp",
+    "FenceOp",
+    "GEPOp",
+    "GlobalOp",
+    "InlineAsmOp",
+    "InsertElementOp",
+    "InsertValueOp",
+    "IntToPtrOp",
+    "LLVMArrayType",
+    "LLVMFastmathFlagsAttr",
+    "LLVMPointerType",
+    "LLVMStructType",
+    "LinkageAttr",
+    "LoadOp",
+    "PoisonOp",
+    "PtrToIntOp",
+    "StoreOp",
+    "TailCallKindAttr",
+    "UndefOp",
+    "ZeroOp",
+    "is_llvm_type",
+    "materialize_constant",
+]
