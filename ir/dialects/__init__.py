@@ -22,9 +22,9 @@ _DIALECT_MODULES: dict[str, str] = {
     "arith": "arith",
     "scf": "scf",
     "cf": "cf",
-    # Only the llvm types for now (pointer with address space); the llvm ops module will
-    # take over this entry and re-export LLVMPointerType.
-    "llvm": "llvm_types",
+    "gpu": "gpu",
+    "tile": "tile",
+    "llvm": "llvm",
 }
 
 
