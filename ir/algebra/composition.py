@@ -285,22 +285,28 @@ def _compose_general(
                 )
         if intops.prove_le(rest_shape, next_shape):
             new_shape = rest_shape
+            remaining: Any = 1
         elif intops.prove_le(next_shape, rest_shape):
+            # next_shape = s/d exactly here (d divides s); `rest_shape % (s/d) == 0` is proven as
+            # `s | rest_shape*d`, which needs no division atom: with s = N, d = 4, rest = 2*N it
+            # is `N | 8*N` where `N // 4 | 2*N` is out of reach of a polynomial canonical form.
             new_shape = next_shape
+            scaled = rest_shape * d_abs
+            if not (intops.divides(new_shape, rest_shape) or intops.divides(s, scaled)):
+                raise LayoutError(
+                    f"{why()}: shape divisibility condition: cannot prove that {new_shape} divides {rest_shape}"
+                )
+            remaining = scaled // s
         else:
             raise LayoutError(
                 f"{why()}: cannot order {next_shape} (from mode {i} of shape {s}) and {rest_shape} "
                 "for all values of their symbols"
             )
-        if not intops.divides(new_shape, rest_shape):
-            raise LayoutError(
-                f"{why()}: shape divisibility condition: cannot prove that {new_shape} divides {rest_shape}"
-            )
         if usage is not None:
             usage.add(key, i, s, (new_shape - 1) * d_abs)
         result_shape.append(new_shape)
         result_stride.append(rest_stride * ld[i])
-        rest_shape = rest_shape // new_shape
+        rest_shape = remaining
         rest_stride = next_stride
     return _finish(result_shape, result_stride, rest_shape, rest_stride, ld[-1])
 

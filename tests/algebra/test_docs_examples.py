@@ -18,6 +18,7 @@ from layoutc.ir.algebra import (
     _,
     append,
     coalesce,
+    compatible,
     complement,
     composition,
     cosize,
@@ -37,6 +38,7 @@ from layoutc.ir.algebra import (
     replace,
     select,
     shape,
+    shape_div,
     size,
     slice_,
     stride,
@@ -114,6 +116,26 @@ def test_matrix_examples():
     assert table(L("(4,2):(1,4)")) == [[0, 4], [1, 5], [2, 6], [3, 7]]
     assert table(L("(4,2):(2,1)")) == [[0, 1], [2, 3], [4, 5], [6, 7]]
     assert table(L("((2,2),2):((4,1),2)")) == [[0, 2], [4, 6], [1, 3], [5, 7]]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (24, 32, False),
+        (24, (4, 6), True),
+        ((4, 6), ((2, 2), 6), True),
+        (((2, 2), 6), ((2, 2), (3, 2)), True),
+        (24, ((2, 2), (3, 2)), True),
+        (24, ((2, 3), 4), True),
+        (((2, 3), 4), ((2, 2), (3, 2)), False),
+        (((2, 2), (3, 2)), ((2, 3), 4), False),
+        (24, (24,), True),
+        ((24,), 24, False),
+        ((24,), (4, 6), False),
+    ],
+)
+def test_layout_compatibility_examples(a, b, expected: bool):
+    assert compatible(a, b) is expected
 
 
 def test_coordinate_mapping_table():
@@ -224,6 +246,48 @@ def test_composition_worked_example_1():
     # the two sub-steps
     assert str(composition(a, L("4:3"))) == "(2,2):(24,2)"
     assert str(composition(a, L("3:1"))) == "3:8"
+
+
+@pytest.mark.parametrize(
+    ("shape", "d", "divided"),
+    [
+        ((6, 2), 2, (3, 2)),
+        ((6, 2), 3, (2, 2)),
+        ((6, 2), 6, (1, 2)),
+        ((6, 2), 12, (1, 1)),
+        ((3, 6, 2, 8), 3, (1, 6, 2, 8)),
+        ((3, 6, 2, 8), 6, (1, 3, 2, 8)),
+        ((3, 6, 2, 8), 9, (1, 2, 2, 8)),
+        ((3, 6, 2, 8), 72, (1, 1, 1, 4)),
+    ],
+)
+def test_dividing_out_a_stride(shape: tuple, d: int, divided: tuple):
+    assert shape_div(shape, d) == divided
+
+
+@pytest.mark.parametrize(
+    ("shape", "n", "modded"),
+    [
+        ((6, 2), 2, (2, 1)),
+        ((6, 2), 3, (3, 1)),
+        ((6, 2), 6, (6, 1)),
+        ((6, 2), 12, (6, 2)),
+        ((3, 6, 2, 8), 6, (3, 2, 1, 1)),
+        ((3, 6, 2, 8), 9, (3, 3, 1, 1)),
+        ((1, 2, 2, 8), 2, (1, 2, 1, 1)),
+        ((1, 2, 2, 8), 16, (1, 2, 2, 4)),
+    ],
+)
+def test_modding_out_a_size(shape: tuple, n: int, modded: tuple):
+    # "keep the first n elements": composing with n:1 takes the modded-out modes of A
+    strides = tuple(7**i for i in range(len(shape)))  # coprime strides: nothing coalesces
+    r = composition(make_layout(shape, strides), Layout(n, 1))
+    kept = [(s, d) for s, d in zip(modded, strides) if s != 1]
+    if len(kept) == 1:
+        expected = Layout(*kept[0])
+    else:
+        expected = make_layout(tuple(s for s, _d in kept), tuple(d for _s, d in kept))
+    assert r == expected
 
 
 def test_composition_divide_and_mod_out():

@@ -102,6 +102,8 @@ def test_symbolic_layout_basics():
         (Layout((N, M), (1, 2 * N)), (8, 4)),
         (Layout(((2, N), M), ((1, 2), 4 * N)), (16, 4)),
         (Layout((P, 3), (3, 1)), (16, 3)),
+        (Layout((N, 8), (1, 2 * N)), 4),  # the rest (N//4, 8) needs `N//4 | 2N`, proven as `N | 8N`
+        (Layout((N, 8), (1, 2 * N)), Layout((4, 2), (1, 4))),
     ],
 )
 def test_divides_agree_with_integers(layout: Layout, tiler, rng: random.Random):
