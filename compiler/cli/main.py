@@ -175,7 +175,7 @@ def _add_algebra(sub: Any) -> None:
         "'logical_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>)', 'complement(4:2, 24)', "
         "'size((2,(3,4)):(1,(2,6)))', '(N,8):(8,1)' with N a symbol.",
     )
-    p.add_argument("expressions", nargs="+", metavar="EXPR", help="expression(s) to evaluate")
+    p.add_argument("expressions", nargs="*", metavar="EXPR", help="expression(s) to evaluate")
     p.add_argument(
         "--assume",
         action="append",
@@ -196,6 +196,8 @@ def _run_algebra(args: argparse.Namespace) -> int:
     if args.functions:
         print(" ".join(sorted(functions())))
         return 0
+    if not args.expressions:
+        raise UsageError("algebra: give at least one expression, e.g. 'complement(4:2, 24)'")
     calc = _calculator(args)
     for text in args.expressions:
         value = _evaluate(calc, text)
@@ -254,6 +256,10 @@ def _run_show(args: argparse.Namespace) -> int:
 
     calc = _calculator(args)
     value = _evaluate(calc, args.layout)
+    if _is_shape(value):  # a bare shape is its column-major layout, as in parse_layout
+        from layoutc.ir.algebra.layout import Layout
+
+        value = Layout(value)
     if not is_layout(value):
         raise CommandError(f"show needs a layout, got {value}")
     try:
@@ -274,6 +280,14 @@ def _run_show(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CommandError(f"cannot write {args.svg}: {e.strerror}") from None
     return 0
+
+
+def _is_shape(value: Any) -> bool:
+    from layoutc.ir.algebra.inttuple import flatten_to_tuple, is_symbolic
+
+    if not (type(value) is int or isinstance(value, tuple)):
+        return False
+    return all(type(x) is int or is_symbolic(x) for x in flatten_to_tuple(value))
 
 
 def _tv_tile(calc: Any, text: str, tv: Any) -> Any:

@@ -104,7 +104,8 @@ def test_unprovable_symbolic_condition_is_an_error(capsys: pytest.CaptureFixture
         (["algebra", "--assume", "N>>3", "N"], 2, "--assume 'N>>3'"),
         (["algebra", "--assume", "N>=9;N<=4", "N"], 2, "contradictory"),
         (["show", "(2,2,2):(1,2,4)"], 1, "rank-1 or rank-2"),
-        (["show", "3"], 1, "needs a layout"),
+        (["show", "<2:1>"], 1, "needs a layout"),
+        (["algebra"], 2, "give at least one expression"),
         (["frobnicate"], 2, "invalid choice"),
     ],
 )
@@ -131,6 +132,16 @@ def test_show_prints_cute_print_layout(capsys: pytest.CaptureFixture):
         " 1  | 4 | 6 | 5 | 7 |",
         "    +---+---+---+---+",
     ]
+
+
+def test_show_accepts_a_bare_shape(capsys: pytest.CaptureFixture):
+    status, out, _err = run(["show", "(2,3)"], capsys)
+    assert status == 0 and out.splitlines()[0] == "(2,3):(1,2)"
+
+
+def test_list_functions(capsys: pytest.CaptureFixture):
+    status, out, _err = run(["algebra", "--functions"], capsys)
+    assert status == 0 and "logical_divide" in out.split()
 
 
 def test_show_accepts_expressions_and_rank1(capsys: pytest.CaptureFixture):
