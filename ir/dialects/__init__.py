@@ -25,6 +25,7 @@ _DIALECT_MODULES: dict[str, str] = {
     "gpu": "gpu",
     "tile": "tile",
     "llvm": "llvm",
+    "nvvm": "nvvm",
 }
 
 
