@@ -24,13 +24,16 @@ _PRINTABLE = {c for c in map(chr, range(0x20, 0x7F))} - {'"', "\\"}
 
 
 def quote_string(s: str) -> str:
-    """MLIR's escaped string literal: printable ASCII as is, other bytes as ``\\XX``."""
+    """MLIR's escaped string literal (llvm::printEscapedString): printable ASCII as is,
+    backslash doubled, quotes and other bytes as ``\\XX``."""
     if all(c in _PRINTABLE for c in s):
         return f'"{s}"'
     out = ['"']
     for c in s:
         if c in _PRINTABLE:
             out.append(c)
+        elif c == "\\":
+            out.append("\\\\")
         else:
             out.extend(f"\\{b:02X}" for b in c.encode("utf-8"))
     out.append('"')

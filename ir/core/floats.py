@@ -36,6 +36,8 @@ class FloatFormat:
             return x
         mag = abs(x)
         _, e = math.frexp(mag)  # mag = m * 2**e, 0.5 <= m < 1: leading bit has exponent e-1
+        if e - 1 > self.emax:
+            return math.copysign(math.inf, x)
         quantum = max(e - 1, self.emin) - (self.precision - 1)
         y = math.ldexp(round(math.ldexp(mag, -quantum)), quantum)
         if y > self.max_finite:

@@ -161,7 +161,7 @@ module {
 }"""
 
 FUNC = """\
-module @named attributes {gpu.container_module, note = "top"} {
+module @named attributes {note = "top", test.container} {
   func.func private @decl(i32 {llvm.noalias}, f32) -> (i32 {layoutc.out}, f32)
   func.func nested @nested_decl()
   func.func @callee(%x: i32) -> i32 attributes {gpu.kernel} {

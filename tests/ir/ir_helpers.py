@@ -46,3 +46,48 @@ def messages(diags: list[Diagnostic]) -> list[str]:
             where = f"{flc[1]}:{flc[2]}" if flc else "?"
             out.append(f"{where}: {item.severity.label}: {item.message}")
     return out
+
+
+def canonicalize(root) -> int:
+    """Test-only fixpoint driver: folds, op canonicalization patterns and dead-op removal.
+
+    The real greedy driver lives in layoutc.passes; this one exercises the IR hooks directly.
+    Returns the number of rewrites applied.
+    """
+    from layoutc.ir.core import PatternRewriter, RewriterListener
+    from layoutc.ir.core.folding import try_fold
+    from layoutc.ir.core.traits import would_be_trivially_dead
+
+    class Listener(RewriterListener):
+        def __init__(self) -> None:
+            self.erased: set = set()
+
+        def notify_op_erased(self, op) -> None:
+            self.erased.add(op)
+
+    total = 0
+    for _ in range(50):
+        listener = Listener()
+        rewriter = PatternRewriter(listener)
+        changed = False
+        for op in list(root.walk_ops(include_self=False)):
+            if op in listener.erased or op.parent is None:
+                continue
+            if would_be_trivially_dead(op):
+                rewriter.erase_op(op)
+                changed = True
+                continue
+            values = try_fold(op, rewriter)
+            if values is not None:
+                if values != list(op.results):
+                    rewriter.replace_op(op, values)
+                changed = True
+                continue
+            for pattern in type(op).canonicalization_patterns:
+                if pattern.matches_root(op) and pattern.match_and_rewrite(op, rewriter):
+                    changed = True
+                    break
+        if not changed:
+            return total
+        total += 1
+    raise AssertionError("canonicalization did not converge")

@@ -123,8 +123,8 @@ CASES = [
         ],
     ),
     (
-        '"test.op"() : () -> !llvm.struct<(i32)>',
-        ["1:21: error: unknown type '!llvm.struct' in dialect 'llvm'"],
+        '"test.op"() : () -> !llvm.no_such_type<(i32)>',
+        ["1:21: error: unknown type '!llvm.no_such_type' in dialect 'llvm'"],
     ),
     ('"test.op"() : () -> !llvm.ptr<-1>', ["1:31: error: address space must be non-negative"]),
     (
