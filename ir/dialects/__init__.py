@@ -22,6 +22,7 @@ _DIALECT_MODULES: dict[str, str] = {
     "arith": "arith",
     "scf": "scf",
     "cf": "cf",
+    "layout": "layout",
     "gpu": "gpu",
     "tile": "tile",
     "llvm": "llvm",
