@@ -49,6 +49,10 @@ class SourceBuffer:
         self._offsets: list[int] | None = None
         self._line_starts: list[int] | None = None
 
+    def release_tokens(self) -> None:
+        """Drop the token list once parsing is over (locations only need the text)."""
+        self.tokens = []
+
     def offset(self, index: int) -> int:
         """Character offset of token ``index`` (the end of text for EOF)."""
         offsets = self._offsets

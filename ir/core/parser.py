@@ -742,6 +742,7 @@ def parse_source(
             )
         )
     finally:
+        src.release_tokens()
         if gc_was_enabled:
             gc.enable()
     return None
