@@ -516,12 +516,22 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple) -> Any:
         if n == 0:
             return 0
         result = 0
-        for i in range(n - 1):
+        last = n - 1
+        for i in range(last):
             s = shape[i]
+            d = stride[i]
+            if type(coord) is int and type(s) is int and type(d) is int and coord >= 0:
+                result = result + (coord % s) * d  # the static fast path
+                coord //= s
+                continue
             q, r = _divmod(coord, product(s) if isinstance(s, tuple) else s)
-            result = result + crd2idx(r, s, stride[i])
+            result = result + crd2idx(r, s, d)
             coord = q
-        return result + crd2idx(coord, shape[n - 1], stride[n - 1])
+        s = shape[last]
+        d = stride[last]
+        if type(coord) is int and type(d) is int and type(s) is int:
+            return result + coord * d
+        return result + crd2idx(coord, s, d)
     if type(stride) is int and type(coord) is int:
         return coord * stride
     apply = getattr(stride, "apply_stride", None)

@@ -72,7 +72,7 @@ class Layout:
     Equality is structural (same shape and stride), as in CuTe.
     """
 
-    __slots__ = ("_hash", "shape", "stride")
+    __slots__ = ("_hash", "_size", "shape", "stride")
 
     shape: IntTuple
     stride: IntTuple
@@ -91,6 +91,7 @@ class Layout:
         self.shape = shape
         self.stride = stride
         self._hash = None
+        self._size = None
 
     @classmethod
     def _new(cls, shape: IntTuple, stride: IntTuple) -> Layout:
@@ -99,23 +100,41 @@ class Layout:
         self.shape = shape
         self.stride = stride
         self._hash = None
+        self._size = None
         return self
 
     # -- evaluation -------------------------------------------------------------------------
 
     def __call__(self, *args: Any) -> Any:
-        if not args:
+        if len(args) == 1:
+            coord = args[0]
+            if type(coord) is int:  # fast path: a 1-D index
+                n = self._size
+                if n is None:
+                    n = self._size = it.product(self.shape)
+                if coord < 0 or (type(n) is int and coord >= n):
+                    raise LayoutError(f"layout {self}: coordinate {coord} out of range [0,{n})")
+                return it.crd2idx(coord, self.shape, self.stride)
+        elif not args:
             raise LayoutError(f"layout {self}: called without a coordinate")
-        coord = args[0] if len(args) == 1 else args
+        else:
+            coord = args
         shape = self.shape
-        if type(coord) is int and type(shape) is int and type(self.stride) is int:
-            if coord < 0 or coord >= shape:
-                raise LayoutError(f"layout {self}: coordinate {coord} out of range [0,{shape})")
-            return coord * self.stride
+        if isinstance(coord, tuple) and isinstance(shape, tuple) and len(coord) == len(shape):
+            stride = self.stride
+            total = 0
+            for c, s, d in zip(coord, shape, stride):  # fast path: flat static coordinates
+                if type(c) is not int or type(s) is not int or type(d) is not int:
+                    break
+                if c < 0 or c >= s:
+                    raise LayoutError(f"layout {self}: coordinate {c} out of range [0,{s}) for mode of shape {s}")
+                total += c * d
+            else:
+                return total
         if it.has_underscore(coord):
             return slice_(coord, self)
-        _check_coord(coord, shape, self)
-        return it.crd2idx(coord, shape, self.stride)
+        _check_coord(coord, self.shape, self)
+        return it.crd2idx(coord, self.shape, self.stride)
 
     # -- structure --------------------------------------------------------------------------
 
@@ -144,7 +163,10 @@ class Layout:
         return it.depth(self.shape)
 
     def size(self) -> Any:
-        return it.product(self.shape)
+        n = self._size
+        if n is None:
+            n = self._size = it.product(self.shape)
+        return n
 
     def cosize(self) -> Any:
         return cosize(self)
