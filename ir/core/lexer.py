@@ -28,6 +28,7 @@ _TOKEN_BODY = r"""
 | [\#!][A-Za-z_$.\-][A-Za-z0-9_$.\-]*      # attribute / type alias or dialect name
 | "[^\n]*                                  # unterminated string (reported by the parser)
 | \S                                       # anything else (reported by the parser)
+| \Z                                       # end of text after trailing comments (dropped)
 """
 
 TOKEN_RE = re.compile(r"(?:\s+|//[^\n]*)*(" + _TOKEN_BODY + ")", re.VERBOSE)
@@ -45,7 +46,10 @@ class SourceBuffer:
         self.name = name
         self.line_offset = line_offset
         self.tokens: list[str] = TOKEN_RE.findall(text)
-        self.tokens.append(EOF_TOKEN)
+        # The final empty match (end of text) becomes the EOF token; without it, trailing
+        # comments would be re-scanned from their second character on and turn into tokens.
+        if not self.tokens or self.tokens[-1] != EOF_TOKEN:
+            self.tokens.append(EOF_TOKEN)
         self._offsets: list[int] | None = None
         self._line_starts: list[int] | None = None
 
@@ -57,7 +61,7 @@ class SourceBuffer:
         """Character offset of token ``index`` (the end of text for EOF)."""
         offsets = self._offsets
         if offsets is None:
-            offsets = [m.start(1) for m in TOKEN_RE.finditer(self.text)]
+            offsets = [m.start(1) for m in TOKEN_RE.finditer(self.text) if m.group(1)]
             offsets.append(len(self.text.rstrip()))
             self._offsets = offsets
         return offsets[min(index, len(offsets) - 1)]
