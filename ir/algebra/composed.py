@@ -149,9 +149,41 @@ def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
     return ComposedLayout(outer, offset, inner)
 
 
-def composed_slice_and_offset(coord: Any, layout: ComposedLayout) -> tuple[ComposedLayout, int]:
-    """Slicing a composed layout folds the inner offset into the composed offset (CuTe)."""
+def composed_slice_and_offset(coord: Any, layout: ComposedLayout) -> tuple[Any, Any]:
+    """Slicing a composed layout folds the inner offset into the composed offset (CuTe).
+
+    A swizzled layout with static values is sliced as CuTe does (swizzle_slice.py): the
+    offset splits into swizzled and pass-through bits, and the slice decays to a plain layout
+    when the swizzle restricted to it is linear.
+    """
     from .layout import slice_and_offset
 
+    if (
+        isinstance(layout.outer, Swizzle)
+        and type(layout.offset) is int
+        and isinstance(layout.inner, Layout)
+        and not _all_underscore(coord)
+        and _static(layout.inner)
+    ):
+        from .errors import LayoutError
+        from .swizzle_slice import disjoint_bit_fields, swizzle_slice_and_offset
+
+        if disjoint_bit_fields(layout.inner, layout.offset):
+            try:
+                return swizzle_slice_and_offset(coord, layout.outer, layout.offset, layout.inner)
+            except LayoutError:
+                pass  # a projection is not admissible: keep the generic form below
     sliced, off = slice_and_offset(coord, layout.inner)
     return ComposedLayout(layout.outer, layout.offset + off, sliced), 0
+
+
+def _all_underscore(coord: Any) -> bool:
+    if isinstance(coord, tuple):
+        return all(_all_underscore(c) for c in coord)
+    return coord is it._
+
+
+def _static(layout: Layout) -> bool:
+    return it.all_int(it.flatten_to_tuple(layout.shape)) and it.all_int(
+        it.flatten_to_tuple(layout.stride)
+    )
