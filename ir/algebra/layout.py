@@ -127,7 +127,9 @@ class Layout:
                 if type(c) is not int or type(s) is not int or type(d) is not int:
                     break
                 if c < 0 or c >= s:
-                    raise LayoutError(f"layout {self}: coordinate {c} out of range [0,{s}) for mode of shape {s}")
+                    raise LayoutError(
+                        f"layout {self}: coordinate {c} out of range [0,{s}) for mode of shape {s}"
+                    )
                 total += c * d
             else:
                 return total
