@@ -1,0 +1,102 @@
+"""The pass registry: passes and named pipelines found by name (pipelines, ``layoutc-opt``).
+
+Registering a pass is one decorator on its class::
+
+    @register_pass
+    class FoldStaticStrides(Pass):
+        argument = "fold-static-strides"
+        summary = "..."
+
+and, so that ``layoutc-opt`` and pipelines find it without importing everything up front, one
+line naming its module in ``PASS_MODULES`` below. Modules are imported the first time a name
+is looked up, which keeps ``import layoutc`` and ``layoutc-opt``'s start-up light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .base import Pass
+
+PASS_MODULES: list[str] = [
+    "layoutc.passes.canonicalize",
+    "layoutc.passes.cse",
+    "layoutc.passes.dce",
+    "layoutc.passes.symbol_dce",
+]
+"""Modules that register passes when imported (add one line per new pass module)."""
+
+_P = TypeVar("_P", bound=type[Pass])
+
+_passes: dict[str, type[Pass]] = {}
+_pipelines: dict[str, PipelineRegistration] = {}
+_loaded = False
+
+
+@dataclass(frozen=True)
+class PipelineRegistration:
+    """A named pipeline: ``name`` in a pipeline expands to ``text`` (anchored at ``anchor``)."""
+
+    name: str
+    text: str
+    summary: str
+
+
+def register_pass(cls: _P) -> _P:
+    """Class decorator: make ``cls`` available under ``cls.argument``."""
+    if not (isinstance(cls, type) and issubclass(cls, Pass)):
+        raise TypeError(f"register_pass expects a Pass subclass, got {cls!r}")
+    name = cls.argument
+    if not name:
+        raise ValueError(f"pass {cls.__name__} has no 'argument' (its pipeline name)")
+    existing = _passes.get(name) or _pipelines.get(name)
+    if existing is not None and existing is not cls:
+        raise ValueError(f"a pass or pipeline named '{name}' is already registered")
+    _passes[name] = cls
+    return cls
+
+
+def register_pipeline(name: str, text: str, summary: str = "") -> None:
+    """Make ``name`` expand to the pass list ``text`` (``"canonicalize,cse"``)."""
+    if name in _passes or (name in _pipelines and _pipelines[name].text != text):
+        raise ValueError(f"a pass or pipeline named '{name}' is already registered")
+    _pipelines[name] = PipelineRegistration(name, text, summary)
+
+
+def load_pass_modules() -> None:
+    """Import every module listed in PASS_MODULES (once)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in PASS_MODULES:
+        importlib.import_module(module)
+
+
+def lookup_pass(name: str) -> type[Pass] | None:
+    cls = _passes.get(name)
+    if cls is None and not _loaded:
+        load_pass_modules()
+        cls = _passes.get(name)
+    return cls
+
+
+def lookup_pipeline(name: str) -> PipelineRegistration | None:
+    reg = _pipelines.get(name)
+    if reg is None and not _loaded:
+        load_pass_modules()
+        reg = _pipelines.get(name)
+    return reg
+
+
+def registered_passes() -> list[type[Pass]]:
+    """Every registered pass, sorted by argument."""
+    load_pass_modules()
+    return [_passes[k] for k in sorted(_passes)]
+
+
+def registered_pipelines() -> list[PipelineRegistration]:
+    load_pass_modules()
+    return [_pipelines[k] for k in sorted(_pipelines)]
