@@ -1,0 +1,120 @@
+"""``@layoutc.kernel``: a Python function that layoutc traces into a GPU kernel.
+
+A :class:`Kernel` knows its parameters and their annotations; :meth:`Kernel.specialize` derives
+the compile spec of a call (the cache key), and :func:`.trace.trace` turns a spec into IR. Calling
+a kernel (``k(x, y, grid=..., block=...)``) is the driver's job: it registers itself with
+:func:`set_launcher`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import threading
+from collections.abc import Callable
+from types import FunctionType
+from typing import Any
+
+from .errors import CompileError
+from .spec import KernelSpec, SpecError, derive_spec, normalize_block
+
+_LAUNCHER: Callable[..., Any] | None = None
+
+
+def set_launcher(launcher: Callable[..., Any]) -> None:
+    """Install the function that compiles and launches kernels on call (the driver's)."""
+    global _LAUNCHER
+    _LAUNCHER = launcher
+
+
+class Kernel:
+    """A kernel function: traced per spec, compiled and launched by the driver."""
+
+    def __init__(self, fn: FunctionType, *, block: Any = None, name: str | None = None):
+        if not isinstance(fn, FunctionType):
+            raise TypeError(f"@layoutc.kernel needs a Python function, got {fn!r}")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.name = name or fn.__name__
+        self.default_block = normalize_block(block)
+        self.signature = inspect.signature(fn)
+        self._annotations: dict[str, Any] | None = None
+        self._rewritten: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        """Parameter annotations, evaluated (also under ``from __future__ import annotations``)."""
+        if self._annotations is None:
+            try:
+                anns = inspect.get_annotations(self.fn, eval_str=True)
+            except Exception as e:
+                raise CompileError(
+                    f"cannot evaluate the annotations of kernel '{self.name}': "
+                    f"{type(e).__name__}: {e}"
+                ) from None
+            self._annotations = {k: v for k, v in anns.items() if k != "return"}
+        return self._annotations
+
+    def rewritten(self) -> Any:
+        """The AST-rewritten function (built once, on first trace)."""
+        with self._lock:
+            if self._rewritten is None:
+                from .rewrite import rewrite_kernel
+
+                self._rewritten = rewrite_kernel(self.fn)
+            return self._rewritten
+
+    def specialize(self, *args: Any, block: Any = None, **kwargs: Any) -> KernelSpec:
+        """The compile spec for calling the kernel with these arguments (arrays are inspected
+        for dtype, layout, divisibility and alignment; nothing is traced)."""
+        return self.bind(args, kwargs, block)[0]
+
+    def bind(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        block: Any = None,
+        facts: Callable[[Any], Any] | None = None,
+    ) -> tuple[KernelSpec, dict[str, Any]]:
+        """``(spec, bound arguments by name)``; ``facts`` overrides array introspection."""
+        try:
+            return derive_spec(
+                self.signature,
+                self.annotations,
+                args,
+                kwargs,
+                block if block is not None else self.default_block,
+                facts,
+            )
+        except SpecError as e:
+            raise SpecError(f"kernel '{self.name}': {e}") from None
+
+    def trace(self, spec: KernelSpec, name: str | None = None) -> Any:
+        """``(module, kernel name, KernelABI)`` for ``spec``."""
+        from .trace import trace
+
+        return trace(self, spec, name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _LAUNCHER is None:
+            with contextlib.suppress(ImportError):
+                import layoutc.driver  # noqa: F401  (registers the launcher when it exists)
+        if _LAUNCHER is None:
+            raise CompileError(
+                f"not supported yet: calling kernel '{self.name}' directly needs the driver "
+                "(compile + launch), which is not available in this build; use "
+                "kernel.specialize(...) and kernel.trace(spec) to get its IR"
+            )
+        return _LAUNCHER(self, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<layoutc.kernel {self.name}>"
+
+
+def kernel(fn: FunctionType | None = None, *, block: Any = None, name: str | None = None) -> Any:
+    """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256)``."""
+    if fn is None:
+        return lambda f: Kernel(f, block=block, name=name)
+    return Kernel(fn, block=block, name=name)

@@ -1,0 +1,152 @@
+"""The state of the trace in progress: where ops go and how they are located and checked.
+
+Every DSL function builds IR through :func:`emit`, which stamps the op with the user's
+``file:line:col`` (see :mod:`.locations`), inserts it at the current insertion point and runs the
+op's own verifier at once, so a shape mismatch is reported at the line that caused it rather than
+after the whole kernel was traced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from types import CodeType
+from typing import Any, TypeVar
+
+from ..ir.core.block import Block
+from ..ir.core.builder import Builder, InsertionPoint
+from ..ir.core.errors import VerifyError
+from ..ir.core.location import Location
+from ..ir.core.operation import Operation
+from ..ir.core.traits import Terminator
+from .errors import CompileError
+from .locations import user_location
+
+_Op = TypeVar("_Op", bound=Operation)
+
+
+class TraceState:
+    """One kernel being traced: its builder, its code objects and its launch facts."""
+
+    __slots__ = (
+        "block_size",
+        "builder",
+        "constants",
+        "kernel_codes",
+        "kernel_name",
+        "smem_bytes",
+    )
+
+    def __init__(
+        self,
+        builder: Builder,
+        kernel_codes: frozenset[CodeType],
+        block_size: tuple[int, int, int] | None,
+        kernel_name: str,
+    ):
+        self.builder = builder
+        self.kernel_codes = kernel_codes
+        self.block_size = block_size
+        self.kernel_name = kernel_name
+        self.smem_bytes = 0
+        # (block, type, value, python type) -> constant defined at the end of that block so far
+        self.constants: dict[tuple, Any] = {}
+
+    def location(self) -> Location:
+        return user_location(self.kernel_codes)
+
+
+_LOCAL = threading.local()
+
+
+def current() -> TraceState:
+    """The trace in progress, or a CompileError saying the DSL is used outside a kernel."""
+    st = getattr(_LOCAL, "state", None)
+    if st is None:
+        raise CompileError(
+            "layoutc DSL functions build kernel IR and can only be used inside a function "
+            "decorated with @layoutc.kernel while it is being compiled"
+        )
+    return st
+
+
+def active() -> TraceState | None:
+    return getattr(_LOCAL, "state", None)
+
+
+@contextlib.contextmanager
+def tracing(state: TraceState) -> Iterator[TraceState]:
+    saved = getattr(_LOCAL, "state", None)
+    _LOCAL.state = state
+    try:
+        yield state
+    finally:
+        _LOCAL.state = saved
+
+
+def location() -> Location:
+    """The user location of the construct being traced now."""
+    return current().location()
+
+
+def error(message: str, loc: Location | None = None) -> CompileError:
+    """A CompileError at ``loc`` (default: the user's current line)."""
+    st = active()
+    if loc is None and st is not None:
+        loc = st.location()
+    return CompileError(message, loc)
+
+
+def emit(op: _Op, loc: Location | None = None) -> _Op:
+    """Locate, insert and verify ``op``.
+
+    Ops with regions are verified by their builder once complete, terminators with their parent.
+    """
+    st = current()
+    op.location = loc if loc is not None else st.location()
+    st.builder.insert(op)
+    if not op.regions and not op.has_trait(Terminator):
+        verify_local(op)
+    return op
+
+
+def verify_local(op: Operation) -> None:
+    """The op's own invariants (counts, types, traits, ``verify_``) as a CompileError."""
+    cls = type(op)
+    op_def = cls._def
+    if op_def is None:
+        return
+    try:
+        op_def.verify(op)
+        for trait in cls._verifying_traits:
+            trait.verify(op)
+        op.verify_()
+    except VerifyError as e:
+        raise CompileError(f"'{op.name}' op {e.message}", op.location, e.notes) from None
+
+
+@contextlib.contextmanager
+def inserting_at_end(block: Block) -> Iterator[None]:
+    """Build into ``block`` (appending) for the duration of the ``with``."""
+    b = current().builder
+    with b.at(InsertionPoint.at_end(block)):
+        yield
+
+
+@contextlib.contextmanager
+def inserting_before(op: Operation) -> Iterator[None]:
+    b = current().builder
+    with b.at(InsertionPoint.before_op(op)):
+        yield
+
+
+def insertion_block() -> Block:
+    ip = current().builder.insertion_point
+    assert ip is not None
+    return ip.block
+
+
+def ir_value(x: Any) -> Any:
+    """The SSA value behind a proxy (anything with ``.value``), else ``x`` itself."""
+    return getattr(x, "value", x)

@@ -1,0 +1,186 @@
+"""Tracing: running a rewritten kernel on proxies to build its IR module.
+
+``trace(kernel, spec)`` builds ``builtin.module { func.func @name(...) attributes {gpu.kernel,
+gpu.known_block_size = array<i32: x, y, z>} { ... } }``: parameters as the ABI lays them out
+(:mod:`.abi`), argument attributes stating the spec's facts (``layoutc.divisible_by``,
+``layoutc.lower``, ``layoutc.upper`` on integers, ``layoutc.align`` on pointers), then the body,
+built by running the rewritten kernel with tensor and scalar proxies. The module is verified;
+every problem is a :class:`CompileError` at the user's line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from ..ir.algebra.errors import LayoutError
+from ..ir.core.attributes import (
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    UnitAttr,
+)
+from ..ir.core.builder import Builder, InsertionPoint
+from ..ir.core.diagnostics import DiagnosticError
+from ..ir.core.errors import IRError, VerifyError
+from ..ir.core.location import FileLineColLoc, Location, UnknownLoc
+from ..ir.core.types import FunctionType, Type, f32, f64, i32, i64
+from ..ir.core.verifier import verify_op
+from ..ir.dialects.builtin import ModuleOp
+from ..ir.dialects.func import FuncOp, ReturnOp
+from . import state
+from .abi import KernelABI, build_abi
+from .errors import CompileError
+from .locations import is_internal_file, traceback_location
+from .scalars import Float, Int
+from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
+
+_SCALAR_TYPES = {"i32": i32, "i64": i64, "f32": f32, "f64": f64}
+
+
+def trace(
+    kernel: Any, spec: KernelSpec, name: str | None = None
+) -> tuple[ModuleOp, str, KernelABI]:
+    """Build and verify the IR of ``kernel`` specialised on ``spec``."""
+    rk = kernel.rewritten()
+    kname = _symbol_name(name or kernel.name)
+    abi = build_abi(kname, spec)
+    def_loc = _def_location(kernel)
+    inputs, arg_attrs = _signature(spec, abi)
+    attributes: dict[str, Attribute] = {"gpu.kernel": UnitAttr()}
+    if spec.block is not None:
+        attributes["gpu.known_block_size"] = DenseArrayAttr(i32, spec.block)
+    func = FuncOp(kname, FunctionType(inputs, []), attributes=attributes, loc=def_loc)
+    func.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
+    module = ModuleOp([func], loc=def_loc)
+    builder = Builder(InsertionPoint.at_end(func.entry_block), def_loc)
+    st = state.TraceState(builder, rk.codes, spec.block, kname)
+    with state.tracing(st):
+        try:
+            call_args = _arguments(kernel, spec, abi, func)
+            rk.fn(*call_args[0], **call_args[1])
+        except CompileError as e:
+            raise _clean(e) from None
+        except (LayoutError, VerifyError, IRError, DiagnosticError) as e:
+            raise _converted(e, rk.codes) from None
+        except Exception as e:
+            if _raised_in_user_code(e) and not os.environ.get("LAYOUTC_TRACEBACK"):
+                raise _converted(e, rk.codes) from None
+            raise
+        builder.insert(ReturnOp(loc=def_loc))
+    diags = verify_op(module)
+    if diags:
+        first = diags[0]
+        notes = [(n.message, n.location) for n in first.notes]
+        notes += [(d.message, d.location) for d in diags[1:]]
+        raise CompileError(first.message, first.location, notes)
+    if st.smem_bytes:
+        abi = build_abi(kname, spec, st.smem_bytes)
+    return module, kname, abi
+
+
+def _symbol_name(name: str) -> str:
+    clean = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return clean if clean[:1].isalpha() or clean[:1] == "_" else "_" + clean
+
+
+def _def_location(kernel: Any) -> Location:
+    code = kernel.fn.__code__
+    return FileLineColLoc(code.co_filename, code.co_firstlineno, 1)
+
+
+def _signature(spec: KernelSpec, abi: KernelABI) -> tuple[list[Type], list[dict[str, Attribute]]]:
+    """Parameter types and their fact attributes, in ABI order."""
+    by_name = dict(spec.args)
+    carrier = {c.param: c for c in abi.carriers}
+    inputs: list[Type] = []
+    attrs: list[dict[str, Attribute]] = []
+    for p in abi.params:
+        if p.name in carrier:
+            facts = spec.symbol(carrier[p.name].symbol)
+            inputs.append(_SCALAR_TYPES[facts.dtype])
+            a = {"layoutc.divisible_by": IntegerAttr(facts.divisible_by, i64)}
+            if facts.lower is not None:
+                a["layoutc.lower"] = IntegerAttr(facts.lower, i64)
+            a["layoutc.upper"] = IntegerAttr(facts.upper, i64)
+            attrs.append(a)
+            continue
+        a_spec = by_name[p.name]
+        if isinstance(a_spec, TensorSpec):
+            from .tensor import pointer_type
+
+            inputs.append(pointer_type(a_spec))
+            attrs.append({"layoutc.align": IntegerAttr(a_spec.align, i64)})
+        else:
+            assert isinstance(a_spec, ScalarSpec)
+            inputs.append(_SCALAR_TYPES[a_spec.dtype])
+            attrs.append(
+                {"layoutc.divisible_by": IntegerAttr(a_spec.divisible_by, i64)}
+                if a_spec.dtype in ("i32", "i64")
+                else {}
+            )
+    return inputs, attrs
+
+
+def _arguments(
+    kernel: Any, spec: KernelSpec, abi: KernelABI, func: FuncOp
+) -> tuple[list[Any], dict[str, Any]]:
+    """The proxies (or constants) to call the rewritten kernel with."""
+    params = {p.name: arg for p, arg in zip(abi.params, func.args)}
+    carriers: dict[str, list[Any]] = {}
+    for c in abi.carriers:
+        carriers.setdefault(c.arg, []).append((c, params[c.param]))
+    symbol_values: dict[str, Any] = {}
+    values: dict[str, Any] = {}
+    for arg, a in spec.args:
+        if isinstance(a, ConstexprSpec):
+            values[arg] = a.value
+        elif isinstance(a, ScalarSpec):
+            v = params[arg]
+            values[arg] = Float(v) if a.dtype.startswith("f") else Int(v)
+        else:
+            from .tensor import argument_tensor
+
+            values[arg] = argument_tensor(
+                a, params[arg], carriers.get(arg, []), symbol_values, spec
+            )
+    pos: list[Any] = []
+    kw: dict[str, Any] = {}
+    for p in kernel.signature.parameters.values():
+        if p.kind is p.KEYWORD_ONLY:
+            kw[p.name] = values[p.name]
+        else:
+            pos.append(values[p.name])
+    return pos, kw
+
+
+def _clean(e: CompileError) -> CompileError:
+    return e.with_traceback(None)
+
+
+def _raised_in_user_code(e: BaseException) -> bool:
+    tb = e.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    return last is not None and not is_internal_file(last.tb_frame.f_code.co_filename)
+
+
+def _converted(e: BaseException, codes: Any) -> CompileError:
+    loc = traceback_location(e.__traceback__, codes)
+    if isinstance(e, DiagnosticError) and e.diagnostics:
+        d = e.diagnostics[0]
+        return CompileError(d.message, d.location if not _unknown(d.location) else loc)
+    if isinstance(e, VerifyError):
+        return CompileError(e.message, loc, e.notes)
+    if isinstance(e, LayoutError):
+        return CompileError(str(e), loc)
+    return CompileError(f"{type(e).__name__}: {e}", loc)
+
+
+def _unknown(loc: Location) -> bool:
+    return isinstance(loc, UnknownLoc)
