@@ -1,4 +1,5 @@
-"""Helpers for writing custom assembly formats concisely.
+"""Helpers for writing custom assembly formats concisely (see also :mod:`.asm_format` for
+declarative ``assembly_format`` strings).
 
 ``OpAsmParser`` / ``OpAsmPrinter`` are the parser and printer APIs a custom form uses (MLIR's
 names). The functions below implement the shapes most ops share, so an op's ``print_custom`` /

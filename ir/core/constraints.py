@@ -16,11 +16,13 @@ from .types import FloatType, IndexType, IntegerType, Type, VectorType, i1
 class Constraint:
     """A named predicate over types or attributes."""
 
-    __slots__ = ("description", "memo", "predicate")
+    __slots__ = ("description", "exact", "memo", "predicate")
 
-    def __init__(self, predicate: Callable[[Any], bool], description: str):
+    def __init__(self, predicate: Callable[[Any], bool], description: str, exact: Any = None):
         self.predicate = predicate
         self.description = description
+        # The one value accepted, when there is only one (lets custom forms omit its type).
+        self.exact = exact
         # Types and attributes are interned and immutable, so answers can be remembered.
         self.memo: dict[Any, bool] = {}
 
@@ -52,7 +54,7 @@ def to_constraint(spec: Any) -> Constraint | None:
     if isinstance(spec, type):
         return Constraint(lambda v: isinstance(v, spec), _class_description(spec))
     if hasattr(spec, "text"):  # an interned Type/Attribute instance: identity match
-        return Constraint(lambda v: v is spec, f"'{spec.text}'")
+        return Constraint(lambda v: v is spec, f"'{spec.text}'", exact=spec)
     raise TypeError(f"cannot use {spec!r} as a constraint")
 
 
@@ -83,8 +85,8 @@ SignlessIntegerLike = Constraint(
 )
 FloatLike = Constraint(_scalar(lambda t: isinstance(t, FloatType)), "floating-point-like")
 BoolLike = Constraint(_scalar(lambda t: t is i1), "bool-like")
-Index = Constraint(lambda t: isinstance(t, IndexType), "index")
-I1 = Constraint(lambda t: t is i1, "i1")
+Index = Constraint(lambda t: isinstance(t, IndexType), "index", exact=IndexType())
+I1 = Constraint(lambda t: t is i1, "i1", exact=i1)
 IntegerOrIndexOrFloatLike = Constraint(
     _scalar(lambda t: isinstance(t, (IntegerType, IndexType, FloatType))),
     "integer, index or floating-point-like",

@@ -97,6 +97,8 @@ class Operation:
     """Dialect whose ops may be written without prefix inside this op's regions (custom form)."""
     canonicalization_patterns: ClassVar[tuple[RewritePattern, ...]] = ()
     """Patterns the canonicalizer applies to ops of this class."""
+    assembly_format: ClassVar[str | None] = None
+    """A declarative custom form (see :mod:`.asm_format`), instead of print/parse_custom."""
     _def: ClassVar[OpDef | None] = None
     _trait_types: ClassVar[frozenset[type]] = frozenset()
     _verifying_traits: ClassVar[tuple[Trait, ...]] = ()
@@ -137,6 +139,10 @@ class Operation:
         cls._verifying_traits = tuple(t for t in traits if type(t).verify is not Trait.verify)
         cls._def = op_def
         make_accessors(cls, op_def)
+        if isinstance(cls.__dict__.get("assembly_format"), str):
+            from .asm_format import install
+
+            install(cls)
         cls.has_custom_assembly = (
             cls.print_custom is not Operation.print_custom
             and cls.parse_custom.__func__ is not Operation.parse_custom.__func__  # type: ignore[attr-defined]

@@ -244,7 +244,11 @@ class Printer:
 
     def _forward_name(self, v: Value) -> str:
         """Name a value defined outside the printed op."""
-        owner = v.owner if not isinstance(v, BlockArgument) else None
+        if isinstance(v, BlockArgument):
+            return self._name_block_arg(
+                v, v.block.is_entry or v.block.parent is None, self._root_scope
+            )
+        owner = v.owner
         if isinstance(owner, Operation) and owner.results:
             self._name_results(owner, self._root_scope)
         else:
