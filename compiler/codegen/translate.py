@@ -1,0 +1,444 @@
+"""LLVM-level IR -> ``llvmlite.ir.Module``, in the NVVM (GPU) or the host (CPU) flavour.
+
+Input: a ``builtin.module`` of ``func.func`` (kernels carry ``gpu.kernel``) and
+``llvm.mlir.global`` ops whose bodies hold ``arith``, ``cf``, ``func``, ``llvm`` and ``nvvm`` ops
+(what ``convert-to-llvm`` produces; docs/codegen.md). Output: a :class:`Translation` with the
+LLVM module and, per kernel, its launch bounds and shared-memory use.
+
+- :func:`translate_nvvm`: triple ``nvptx64-nvidia-cuda``, NVVM data layout, kernel
+  annotations and launch bounds (``prepare_nvvm_module``); nvvm ops become NVVM intrinsics or
+  exact inline PTX. The module then goes through ``toolchain.compile_gpu``.
+- :func:`translate_host`: the machine's triple and data layout; every function gets the
+  trailing thread-context pointer of the CPU kernel ABI (docs/runtime.md), nvvm ops read the
+  context and call the runtime's helpers, shared-memory globals live at fixed offsets of the
+  block's shared memory. The module then runs on ``runtime.cpu_kernel.CpuKernel``.
+
+Anything that cannot be translated raises :class:`TranslationError` with a diagnostic at the
+offending op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from layoutc.ir.core.attributes import (
+    ArrayAttr,
+    DenseArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+)
+from layoutc.ir.core.operation import Operation
+from layoutc.ir.dialects.llvm.types import LLVMArrayType
+from layoutc.runtime.abi import LaunchBounds
+from llvmlite import ir
+
+from .target import Target
+from .translate_arith import ARITH
+from .translate_cf import CONTROL
+from .translate_function import FunctionTranslator, Handler
+from .translate_llvm import LLVM_OPS
+from .translate_types import (
+    I8,
+    VOID,
+    TranslationError,
+    TypeConverter,
+    fail,
+    size_and_alignment,
+)
+
+__all__ = [
+    "CONTEXT_ARG_ATTR",
+    "KernelInfo",
+    "Translation",
+    "TranslationError",
+    "translate_host",
+    "translate_nvvm",
+]
+
+NVVM = "nvvm"
+HOST = "host"
+
+#: Argument attribute marking a function's thread-context parameter (host flavour). Functions
+#: without one get the context appended as their last parameter.
+CONTEXT_ARG_ATTR = "layoutc.thread_context"
+
+_KERNEL_ATTR = "gpu.kernel"
+_SHARED = 3
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """What the runtimes need to know about one translated kernel."""
+
+    name: str
+    launch_bounds: LaunchBounds
+    static_smem: int
+    """Bytes of static shared memory the kernel (and what it calls) uses."""
+    uses_dynamic_smem: bool
+
+
+@dataclass
+class Translation:
+    """The translated module and its kernels."""
+
+    module: ir.Module
+    flavour: str
+    kernels: dict[str, KernelInfo] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return str(self.module)
+
+
+def translate_nvvm(
+    module_op: Operation, target: Target, *, index_bitwidth: int = 64
+) -> Translation:
+    """Translate for the GPU: a finished NVVM IR module for ``target``."""
+    return ModuleTranslator(module_op, NVVM, index_bitwidth, target).run()
+
+
+def translate_host(module_op: Operation, *, index_bitwidth: int = 64) -> Translation:
+    """Translate for this machine's CPU (the CPU kernel ABI of docs/runtime.md)."""
+    return ModuleTranslator(module_op, HOST, index_bitwidth, None).run()
+
+
+_PASS_HINTS = {
+    "scf": "lower structured control flow first (convert-scf-to-cf)",
+    "gpu": "lower gpu ops first (convert-gpu-to-nvvm)",
+    "tile": "lower tile ops first (convert-to-llvm)",
+    "layout": "lower layout ops first (lower-layouts)",
+}
+
+_LINKAGES = {
+    "private": "private",
+    "internal": "internal",
+    "available_externally": "available_externally",
+    "linkonce": "linkonce",
+    "weak": "weak",
+    "common": "common",
+    "appending": "appending",
+    "extern_weak": "extern_weak",
+    "linkonce_odr": "linkonce_odr",
+    "weak_odr": "weak_odr",
+    "external": "external",
+}
+
+
+class SharedMemoryLayout:
+    """Static shared-memory globals at fixed, aligned offsets (host flavour), and which
+    globals are dynamic shared memory (zero-sized arrays, MLIR's ``__dynamic_shmem__``)."""
+
+    def __init__(self) -> None:
+        self.offsets: dict[str, tuple[int, int]] = {}  # name -> (offset, size)
+        self.dynamic: set[str] = set()
+        self.end = 0
+
+    def add(self, g: Any) -> None:
+        name = g.sym_name.value
+        t = g.type
+        if isinstance(t, LLVMArrayType) and t.size == 0:
+            self.dynamic.add(name)
+            return
+        size, natural = size_and_alignment(t)
+        align = max(natural, g.alignment.value if g.alignment is not None else 1)
+        offset = (self.end + align - 1) // align * align
+        self.offsets[name] = (offset, size)
+        self.end = offset + size
+
+
+class ModuleTranslator:
+    """Translates one module; handlers reach module-level state through ``ft.module``."""
+
+    def __init__(
+        self, module_op: Operation, flavour: str, index_bitwidth: int, target: Target | None
+    ):
+        self.op = module_op
+        self.flavour = flavour
+        self.target = target
+        self.types = TypeConverter(index_bitwidth, host=flavour == HOST)
+        name = module_op.properties.get("sym_name")
+        self.llvm = ir.Module(name=name.value if isinstance(name, StringAttr) else "layoutc")
+        self.functions: dict[str, ir.Function] = {}
+        self.func_ops: dict[str, Any] = {}
+        self.context_index: dict[str, int] = {}  # function -> index of its context parameter
+        self.appended_context: set[str] = set()
+        self.globals: dict[str, Any] = {}
+        self.llvm_globals: dict[str, ir.GlobalVariable] = {}
+        self.shared = SharedMemoryLayout()
+        self.handlers = self._handlers()
+        self.helpers: dict[str, Any] = {}  # per-module generated helpers (host emulation)
+
+    def _handlers(self) -> dict[str, Handler]:
+        table: dict[str, Handler] = {}
+        for part in (ARITH, CONTROL, LLVM_OPS):
+            table.update(part.handlers)
+        if self.flavour == NVVM:
+            from .translate_nvvm import NVVM_GPU
+
+            table.update(NVVM_GPU.handlers)
+        else:
+            from .translate_host import NVVM_HOST
+
+            table.update(NVVM_HOST.handlers)
+        return table
+
+    # -- driver -------------------------------------------------------------------------------
+    def run(self) -> Translation:
+        body = self._top_level_ops()
+        funcs = [op for op in body if op.name == "func.func"]
+        for op in body:
+            if op.name == "llvm.mlir.global":
+                self._declare_global(op)
+        for f in funcs:
+            self._declare_function(f)
+        for f in funcs:
+            if f.body.blocks:
+                self._translate_body(f)
+        kernels = self._kernels(funcs)
+        if self.flavour == NVVM:
+            from .nvvm_module import prepare_nvvm_module
+
+            assert self.target is not None
+            prepare_nvvm_module(
+                self.llvm,
+                list(kernels),
+                self.target,
+                {k: _ptx_bounds(info.launch_bounds) for k, info in kernels.items()},
+            )
+        else:
+            self._set_host_target()
+        return Translation(self.llvm, self.flavour, kernels)
+
+    def _top_level_ops(self) -> list[Operation]:
+        if self.op.name != "builtin.module":
+            raise fail(self.op, "expected a 'builtin.module' to translate")
+        ops = list(self.op.regions[0].blocks[0].ops) if self.op.regions[0].blocks else []
+        for op in ops:
+            if op.name not in ("func.func", "llvm.mlir.global"):
+                raise fail(op, self.unsupported_message(op, top_level=True))
+        return ops
+
+    def unsupported_message(self, op: Operation, top_level: bool = False) -> str:
+        dialect = op.name.split(".", 1)[0]
+        hint = _PASS_HINTS.get(dialect)
+        if hint is not None:
+            return f"cannot be translated to LLVM IR: {hint}"
+        if top_level:
+            return "cannot be translated to LLVM IR at module level (expected func.func or llvm.mlir.global)"
+        if dialect == "nvvm" or dialect == "llvm":
+            return f"not supported: no LLVM IR translation for '{op.name}' in the {self.flavour} flavour"
+        return f"not supported: no LLVM IR translation for '{op.name}'"
+
+    def _set_host_target(self) -> None:
+        from .llvm_setup import llvm
+
+        binding = llvm()
+        triple = binding.get_process_triple()
+        tm = binding.Target.from_triple(triple).create_target_machine()
+        self.llvm.triple = triple
+        self.llvm.data_layout = str(tm.target_data)
+
+    # -- globals ------------------------------------------------------------------------------
+    def _declare_global(self, g: Any) -> None:
+        name = g.sym_name.value
+        self.globals[name] = g
+        if self.types.host and g.address_space == _SHARED:
+            self.shared.add(g)
+            return
+        if g.thread_local_ is not None:
+            raise fail(g, "not supported: thread-local globals")
+        t = self.types.convert(g.type, g)
+        gv = ir.GlobalVariable(
+            self.llvm, t, name, addrspace=self.types.address_space(g.address_space)
+        )
+        linkage = g.linkage.value
+        value = g.value
+        if value is not None:
+            if isinstance(value, StringAttr):
+                data = bytearray(value.value.encode("utf-8"))
+                gv.initializer = ir.Constant(t, data)
+            else:
+                gv.initializer = ir.Constant(t, value.value)
+        elif linkage not in ("external", "extern_weak"):
+            gv.initializer = ir.Constant(t, ir.Undefined)
+        if linkage != "external":
+            gv.linkage = _LINKAGES[linkage]
+        if g.constant is not None:
+            gv.global_constant = True
+        if g.alignment is not None:
+            gv.align = g.alignment.value
+        if g.section is not None:
+            gv.section = g.section.value
+        self.llvm_globals[name] = gv
+
+    def global_address(self, ft: FunctionTranslator, op: Operation, name: str) -> ir.Value:
+        """The address of global ``name`` as the canonical ``i8*`` of its address space."""
+        g = self.globals.get(name)
+        if g is None:
+            raise fail(op, f"'{name}' does not reference an llvm.mlir.global of this module")
+        if self.types.host and g.address_space == _SHARED:
+            from .translate_host import shared_memory_address
+
+            return shared_memory_address(ft, op, name)
+        gv = self.llvm_globals[name]
+        return gv.bitcast(ir.PointerType(I8, gv.type.addrspace))
+
+    # -- functions ----------------------------------------------------------------------------
+    def _declare_function(self, f: Any) -> None:
+        name = f.sym_name.value
+        ftype = f.type
+        params = [self.types.convert(t, f) for t in ftype.inputs]
+        results = [self.types.convert(t, f) for t in ftype.results]
+        if not results:
+            ret: ir.Type = VOID
+        elif len(results) == 1:
+            ret = results[0]
+        else:
+            ret = ir.LiteralStructType(results)
+        defined = bool(f.body.blocks)
+        if self.types.host and defined:
+            marked = _marked_context_arg(f)
+            if marked is None:
+                params.append(self.types.pointer(0))
+                self.appended_context.add(name)
+                marked = len(params) - 1
+            self.context_index[name] = marked
+        if name in self.functions:
+            raise fail(f, f"redefinition of function '{name}'")
+        fn = ir.Function(self.llvm, ir.FunctionType(ret, params), name)
+        vis = f.sym_visibility
+        if defined and vis is not None and vis.value == "private":
+            fn.linkage = "internal"
+        if _KERNEL_ATTR in f.attributes and ftype.results:
+            raise fail(f, "a kernel (gpu.kernel) must not return values")
+        self.functions[name] = fn
+        self.func_ops[name] = f
+
+    def function(self, name: str) -> ir.Function | None:
+        return self.functions.get(name)
+
+    def takes_context(self, name: str) -> bool:
+        """Whether calls of ``name`` must pass the caller's context (it was appended)."""
+        return name in self.appended_context
+
+    def intrinsic(self, name: str, ret: ir.Type, args: Iterable[ir.Type]) -> ir.Function:
+        """Declare (once) and return a function named ``name``."""
+        existing = self.llvm.globals.get(name)
+        if existing is not None:
+            return existing
+        return ir.Function(self.llvm, ir.FunctionType(ret, list(args)), name)
+
+    def _translate_body(self, f: Any) -> None:
+        name = f.sym_name.value
+        fn = self.functions[name]
+        ctx_index = self.context_index.get(name)
+        context = fn.args[ctx_index] if ctx_index is not None else None
+        if context is not None:
+            context.name = "ctx"
+        params = [
+            a for i, a in enumerate(fn.args) if i != ctx_index or name not in self.appended_context
+        ]
+        ft = FunctionTranslator(self, f, fn, self.handlers, context)
+        ft.translate(params)
+
+    # -- kernels ------------------------------------------------------------------------------
+    def _kernels(self, funcs: list[Any]) -> dict[str, KernelInfo]:
+        out: dict[str, KernelInfo] = {}
+        for f in funcs:
+            if _KERNEL_ATTR not in f.attributes:
+                continue
+            if not f.body.blocks:
+                raise fail(f, "a kernel (gpu.kernel) needs a body")
+            name = f.sym_name.value
+            static, dynamic = self._shared_memory_use(f)
+            out[name] = KernelInfo(name, launch_bounds(f), static, dynamic)
+        return out
+
+    def _shared_memory_use(self, kernel: Any) -> tuple[int, bool]:
+        """Static shared bytes and dynamic-shared use of ``kernel`` and its callees."""
+        seen: set[str] = set()
+        used: set[str] = set()
+        todo = [kernel]
+        while todo:
+            f = todo.pop()
+            for op in f.walk_ops():
+                if op.name == "llvm.mlir.addressof":
+                    used.add(op.global_name.root)
+                elif op.name == "func.call":
+                    callee = self.func_ops.get(op.callee.root)
+                    if callee is not None and callee.sym_name.value not in seen:
+                        seen.add(callee.sym_name.value)
+                        todo.append(callee)
+        shared = [self.globals[n] for n in used if n in self.globals]
+        shared = [g for g in shared if g.address_space == _SHARED]
+        dynamic = any(_is_dynamic_shared(g) for g in shared)
+        static_globals = [g for g in shared if not _is_dynamic_shared(g)]
+        if self.types.host:
+            ends = [sum(self.shared.offsets[g.sym_name.value]) for g in static_globals]
+            return (max(ends) if ends else 0), dynamic
+        total = 0
+        for g in sorted(static_globals, key=lambda g: g.sym_name.value):
+            size, natural = size_and_alignment(g.type)
+            align = max(natural, g.alignment.value if g.alignment is not None else 1)
+            total = (total + align - 1) // align * align + size
+        return total, dynamic
+
+
+def _ptx_bounds(bounds: LaunchBounds) -> LaunchBounds:
+    """What the PTX states: ``.maxntid`` (the thread count of ``gpu.known_block_size``, as
+    MLIR lowers it) and ``.minnctapersm``; never ``.reqntid`` too, which ptxas refuses next to
+    ``.maxntid``. The exact block stays in :class:`KernelInfo` for the runtimes to enforce."""
+    return LaunchBounds(max_threads=bounds.max_threads, min_blocks=bounds.min_blocks)
+
+
+def _is_dynamic_shared(g: Any) -> bool:
+    return isinstance(g.type, LLVMArrayType) and g.type.size == 0
+
+
+def _marked_context_arg(f: Any) -> int | None:
+    attrs = f.arg_attrs
+    if not isinstance(attrs, ArrayAttr):
+        return None
+    for i, d in enumerate(attrs):
+        if isinstance(d, DictionaryAttr) and isinstance(d.get(CONTEXT_ARG_ATTR), UnitAttr):
+            return i
+    return None
+
+
+def _triple(attr: Any, f: Any, what: str) -> tuple[int, int, int] | None:
+    if attr is None:
+        return None
+    if (
+        not isinstance(attr, DenseArrayAttr)
+        or len(attr) != 3
+        or any(not isinstance(v, int) or v <= 0 for v in attr.values)
+    ):
+        raise fail(f, f"'{what}' must be three positive integers (array<i32: x, y, z>)")
+    return tuple(attr.values)  # type: ignore[return-value]
+
+
+def launch_bounds(f: Any) -> LaunchBounds:
+    """From ``gpu.known_block_size`` (an exact block, also the thread bound), ``nvvm.reqntid``,
+    ``nvvm.maxntid`` and ``nvvm.minctasm``."""
+    attrs = f.attributes
+    block = _triple(attrs.get("gpu.known_block_size"), f, "gpu.known_block_size")
+    block = block or _triple(attrs.get("nvvm.reqntid"), f, "nvvm.reqntid")
+    maxntid = _triple(attrs.get("nvvm.maxntid"), f, "nvvm.maxntid")
+    max_threads = None
+    if maxntid is not None:
+        max_threads = maxntid[0] * maxntid[1] * maxntid[2]
+    elif block is not None:
+        max_threads = block[0] * block[1] * block[2]
+    min_blocks = attrs.get("nvvm.minctasm")
+    if min_blocks is not None and (
+        not isinstance(min_blocks, IntegerAttr) or min_blocks.value <= 0
+    ):
+        raise fail(f, "'nvvm.minctasm' must be a positive integer")
+    return LaunchBounds(
+        max_threads=max_threads,
+        min_blocks=min_blocks.value if min_blocks is not None else None,
+        block=block,
+    )

@@ -1,0 +1,305 @@
+"""llvm dialect ops -> LLVM IR (both flavours; the host maps address spaces to 0).
+
+llvmlite lacks volatile and syncscope'd memory accesses and aligned ``atomicrmw``; the small
+instruction classes below print them exactly as LLVM IR spells them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
+from llvmlite import ir
+
+from .translate_arith import constant
+from .translate_function import FunctionTranslator, HandlerTable
+from .translate_types import I32, fail
+
+LLVM_OPS = HandlerTable()
+
+
+def escape_llvm_string(text: str) -> str:
+    """Text for a quoted LLVM IR string: ``"`` and ``\\`` and non-printables as ``\\XX``."""
+    out = []
+    for byte in text.encode("utf-8"):
+        c = chr(byte)
+        if 0x20 <= byte < 0x7F and c not in '"\\':
+            out.append(c)
+        else:
+            out.append(f"\\{byte:02X}")
+    return "".join(out)
+
+
+class _MemoryAccess(ir.instructions.Instruction):
+    """``load``/``store`` with volatile, atomic ordering and syncscope."""
+
+    def __init__(self, parent, opname, typ, operands, name, align, volatile, ordering, scope):
+        super().__init__(parent, typ, opname, operands, name=name)
+        self.align = align
+        self.volatile = volatile
+        self.ordering = ordering
+        self.scope = scope
+
+    def _tail(self) -> str:
+        scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
+        order = f" {self.ordering}" if self.ordering else ""
+        align = f", align {self.align}" if self.align else ""
+        return f"{scope}{order}{align}{self._stringify_metadata(leading_comma=True)}"
+
+    def _head(self) -> str:
+        return ("atomic " if self.ordering else "") + ("volatile " if self.volatile else "")
+
+    def descr(self, buf):
+        if self.opname == "load":
+            [ptr] = self.operands
+            buf.append(
+                f"load {self._head()}{self.type}, {ptr.type} {ptr.get_reference()}{self._tail()}\n"
+            )
+        else:
+            val, ptr = self.operands
+            buf.append(
+                f"store {self._head()}{val.type} {val.get_reference()}, {ptr.type} "
+                f"{ptr.get_reference()}{self._tail()}\n"
+            )
+
+
+class _AtomicRMW(ir.instructions.Instruction):
+    def __init__(self, parent, op, ptr, val, ordering, align, volatile, scope, name):
+        super().__init__(parent, val.type, "atomicrmw", [ptr, val], name=name)
+        self.op, self.ordering, self.align = op, ordering, align
+        self.volatile, self.scope = volatile, scope
+
+    def descr(self, buf):
+        ptr, val = self.operands
+        vol = "volatile " if self.volatile else ""
+        scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
+        align = f", align {self.align}" if self.align else ""
+        buf.append(
+            f"atomicrmw {vol}{self.op} {ptr.type} {ptr.get_reference()}, {val.type} "
+            f"{val.get_reference()}{scope} {self.ordering}{align}\n"
+        )
+
+
+def _ordering(ordering: AtomicOrdering) -> str | None:
+    return None if ordering is AtomicOrdering.not_atomic else ordering.name
+
+
+def _scope(ft: FunctionTranslator, op: Any) -> str | None:
+    """The syncscope, or None (the host runs every scope as the system scope)."""
+    scope = op.properties.get("syncscope")
+    if scope is None or ft.types.host:
+        return None
+    return scope.value
+
+
+def _nontemporal(ft: FunctionTranslator, instr: ir.Instruction) -> None:
+    instr.set_metadata("nontemporal", ft.module.llvm.add_metadata([I32(1)]))
+
+
+@LLVM_OPS.register("llvm.load")
+def _load(ft: FunctionTranslator, op: Any) -> None:
+    t = ft.result_type(op)
+    ptr = ft.typed_pointer(ft.get(op.addr), t)
+    align = op.alignment.value if op.alignment is not None else None
+    instr = _MemoryAccess(
+        ft.builder.block,
+        "load",
+        t,
+        [ptr],
+        ft.name(op),
+        align,
+        op.volatile_ is not None,
+        _ordering(op.atomic_ordering),
+        _scope(ft, op),
+    )
+    ft.builder._insert(instr)
+    if op.nontemporal is not None:
+        _nontemporal(ft, instr)
+    ft.set_result(op, instr)
+
+
+@LLVM_OPS.register("llvm.store")
+def _store(ft: FunctionTranslator, op: Any) -> None:
+    value = ft.get(op.value)
+    ptr = ft.typed_pointer(ft.get(op.addr), value.type)
+    align = op.alignment.value if op.alignment is not None else None
+    instr = _MemoryAccess(
+        ft.builder.block,
+        "store",
+        ir.VoidType(),
+        [value, ptr],
+        "",
+        align,
+        op.volatile_ is not None,
+        _ordering(op.atomic_ordering),
+        _scope(ft, op),
+    )
+    ft.builder._insert(instr)
+    if op.nontemporal is not None:
+        _nontemporal(ft, instr)
+
+
+@LLVM_OPS.register("llvm.getelementptr")
+def _gep(ft: FunctionTranslator, op: Any) -> None:
+    elem = ft.convert(op.elem_type.type, op)
+    base = ft.typed_pointer(ft.get(op.base), elem)
+    indices = [ft.get(i) if not isinstance(i, int) else I32(i) for i in op.indices]
+    inbounds = op.flags & GEP_INBOUNDS == GEP_INBOUNDS
+    p = ft.builder.gep(base, indices, inbounds=inbounds, name=ft.name(op))
+    ft.set_result(op, ft.byte_pointer(p))
+
+
+@LLVM_OPS.register("llvm.alloca")
+def _alloca(ft: FunctionTranslator, op: Any) -> None:
+    elem = ft.convert(op.elem_type.type, op)
+    b = ft.builder
+    p = b.alloca(elem, size=ft.get(op.arraySize), name=ft.name(op))
+    if op.alignment is not None:
+        p.align = op.alignment.value
+    raw = ft.byte_pointer(p)
+    space = ft.types.address_space(op.res.type.address_space)
+    if space != 0:
+        raw = b.addrspacecast(raw, ir.PointerType(raw.type.pointee, space))
+    ft.set_result(op, raw)
+
+
+@LLVM_OPS.register("llvm.mlir.constant")
+def _constant(ft: FunctionTranslator, op: Any) -> None:
+    ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
+
+
+@LLVM_OPS.register("llvm.mlir.undef", "llvm.mlir.poison")
+def _undef(ft: FunctionTranslator, op: Any) -> None:
+    # poison is refined by undef; libNVVM's IR reader predates `poison`.
+    ft.set_result(op, ir.Constant(ft.result_type(op), ir.Undefined))
+
+
+@LLVM_OPS.register("llvm.mlir.zero")
+def _zero(ft: FunctionTranslator, op: Any) -> None:
+    ft.set_result(op, ir.Constant(ft.result_type(op), None))
+
+
+@LLVM_OPS.register("llvm.extractvalue")
+def _extractvalue(ft: FunctionTranslator, op: Any) -> None:
+    agg = ft.get(op.container)
+    ft.set_result(op, ft.builder.extract_value(agg, list(op.position.values), name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.insertvalue")
+def _insertvalue(ft: FunctionTranslator, op: Any) -> None:
+    agg, value = ft.get(op.container), ft.get(op.value)
+    r = ft.builder.insert_value(agg, value, list(op.position.values), name=ft.name(op))
+    ft.set_result(op, r)
+
+
+@LLVM_OPS.register("llvm.extractelement")
+def _extractelement(ft: FunctionTranslator, op: Any) -> None:
+    v, i = ft.get(op.vector), ft.get(op.position)
+    ft.set_result(op, ft.builder.extract_element(v, i, name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.insertelement")
+def _insertelement(ft: FunctionTranslator, op: Any) -> None:
+    v, e, i = ft.get(op.vector), ft.get(op.value), ft.get(op.position)
+    ft.set_result(op, ft.builder.insert_element(v, e, i, name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.bitcast")
+def _bitcast(ft: FunctionTranslator, op: Any) -> None:
+    a = ft.get(op.arg)
+    t = ft.result_type(op)
+    ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.addrspacecast")
+def _addrspacecast(ft: FunctionTranslator, op: Any) -> None:
+    a = ft.get(op.arg)
+    t = ft.result_type(op)
+    ft.set_result(op, a if a.type == t else ft.builder.addrspacecast(a, t, name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.ptrtoint")
+def _ptrtoint(ft: FunctionTranslator, op: Any) -> None:
+    ft.set_result(op, ft.builder.ptrtoint(ft.get(op.arg), ft.result_type(op), name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.inttoptr")
+def _inttoptr(ft: FunctionTranslator, op: Any) -> None:
+    ft.set_result(op, ft.builder.inttoptr(ft.get(op.arg), ft.result_type(op), name=ft.name(op)))
+
+
+@LLVM_OPS.register("llvm.mlir.addressof")
+def _addressof(ft: FunctionTranslator, op: Any) -> None:
+    ft.set_result(op, ft.module.global_address(ft, op, op.global_name.root))
+
+
+@LLVM_OPS.register("llvm.fence")
+def _fence(ft: FunctionTranslator, op: Any) -> None:
+    ft.builder.fence(op.atomic_ordering.name, _scope(ft, op))
+
+
+@LLVM_OPS.register("llvm.atomicrmw")
+def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
+    val = ft.get(op.val)
+    ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
+    instr = _AtomicRMW(
+        ft.builder.block,
+        op.operation.keyword,
+        ptr,
+        val,
+        op.atomic_ordering.name,
+        op.alignment.value if op.alignment is not None else None,
+        op.volatile_ is not None,
+        _scope(ft, op),
+        ft.name(op),
+    )
+    ft.builder._insert(instr)
+    ft.set_result(op, instr)
+
+
+@LLVM_OPS.register("llvm.inline_asm")
+def _inline_asm(ft: FunctionTranslator, op: Any) -> None:
+    if ft.types.host:
+        raise fail(op, "not supported: inline assembly in the host flavour (it is GPU code)")
+    if op.asm_dialect is not None and op.asm_dialect.value != 0:
+        raise fail(op, "not supported: the Intel assembly dialect")
+    args = ft.operands(op)
+    ret = ft.result_type(op) if op.results else ir.VoidType()
+    value = inline_asm(
+        ft, op.asm_string.value, op.constraints.value, args, ret, op.has_side_effects is not None
+    )
+    if op.results:
+        ft.set_result(op, value)
+
+
+def inline_asm(
+    ft: FunctionTranslator,
+    asm: str,
+    constraints: str,
+    args: list[ir.Value],
+    ret: ir.Type,
+    side_effects: bool,
+) -> ir.Value:
+    """Emit ``call asm [sideeffect] "asm", "constraints"(args)``."""
+    fnty = ir.FunctionType(ret, [a.type for a in args])
+    code = ir.InlineAsm(
+        fnty, escape_llvm_string(asm), escape_llvm_string(constraints), side_effects
+    )
+    return ft.builder.call(code, args)
+
+
+@LLVM_OPS.register("llvm.call_intrinsic")
+def _call_intrinsic(ft: FunctionTranslator, op: Any) -> None:
+    name = op.intrin.value
+    if ft.types.host and name.startswith(("llvm.nvvm.", "llvm.nvptx.")):
+        raise fail(op, f"not supported: GPU intrinsic '{name}' in the host flavour")
+    args = ft.operands(op)
+    ret = ft.result_type(op) if op.results else ir.VoidType()
+    fn = ft.module.intrinsic(name, ret, [a.type for a in args])
+    flags = tuple(op.fastmathFlags.flags)
+    value = ft.builder.call(fn, args, fastmath=flags)
+    if op.results:
+        ft.set_result(op, value)
+
+
+__all__ = ["LLVM_OPS", "escape_llvm_string", "inline_asm"]

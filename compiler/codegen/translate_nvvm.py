@@ -1,0 +1,137 @@
+"""nvvm ops -> LLVM IR for the GPU: NVVM intrinsics, and exact PTX as inline assembly.
+
+Special registers, ``barrier0``, ``bar.warp.sync`` and ``shfl.sync`` are NVVM intrinsics,
+which both libNVVM and LLVM's NVPTX back end know. ``cp.async``, ``ldmatrix`` and
+``mma.sync`` are emitted as the PTX instruction itself (inline assembly): the PTX text is what
+the ISA documents and what the tests grep for, it needs no intrinsic that one of the two back
+ends may lack, and it is how CUTLASS issues them. Pointers are 64-bit (``l``) operands, the
+NVVM data layout's pointer size for every address space. The memory-touching ones clobber
+``memory`` so LLVM keeps them ordered with the surrounding loads and stores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir
+
+from .translate_function import FunctionTranslator, HandlerTable
+from .translate_llvm import inline_asm
+from .translate_types import I1, I32, VOID
+
+NVVM_GPU = HandlerTable()
+
+
+def _sreg(ft: FunctionTranslator, op: Any) -> None:
+    fn = ft.module.intrinsic(f"llvm.nvvm.read.ptx.sreg.{op.register}", I32, [])
+    ft.set_result(op, ft.builder.call(fn, [], name=ft.name(op)))
+
+
+def _register_special_registers() -> None:
+    from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS
+
+    NVVM_GPU.register(*(cls.name for cls in SPECIAL_REGISTERS.values()))(_sreg)
+
+
+_register_special_registers()
+
+
+@NVVM_GPU.register("nvvm.barrier0")
+def _barrier0(ft: FunctionTranslator, op: Any) -> None:
+    ft.builder.call(ft.module.intrinsic("llvm.nvvm.barrier0", VOID, []), [])
+
+
+@NVVM_GPU.register("nvvm.bar.warp.sync")
+def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
+    fn = ft.module.intrinsic("llvm.nvvm.bar.warp.sync", VOID, [I32])
+    ft.builder.call(fn, [ft.get(op.mask)])
+
+
+@NVVM_GPU.register("nvvm.shfl.sync")
+def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
+    mask, val, offset, clamp = ft.operands(op)
+    t = val.type
+    suffix = "i32" if isinstance(t, ir.IntType) else "f32"
+    if op.with_predicate:
+        ret: ir.Type = ir.LiteralStructType([t, I1])
+        name = f"llvm.nvvm.shfl.sync.{op.kind.value}.{suffix}p"
+    else:
+        ret = t
+        name = f"llvm.nvvm.shfl.sync.{op.kind.value}.{suffix}"
+    fn = ft.module.intrinsic(name, ret, [I32, t, I32, I32])
+    ft.set_result(op, ft.builder.call(fn, [mask, val, offset, clamp], name=ft.name(op)))
+
+
+@NVVM_GPU.register("nvvm.cp.async.shared.global")
+def _cp_async(ft: FunctionTranslator, op: Any) -> None:
+    args = [ft.get(op.dst), ft.get(op.src)]
+    asm = f"cp.async.{op.modifier.value}.shared.global [$0], [$1], {op.size.value}"
+    constraints = "l,l"
+    if op.cpSize is not None:
+        args.append(ft.get(op.cpSize))
+        asm += ", $2"
+        constraints += ",r"
+    inline_asm(ft, asm + ";", constraints + ",~{memory}", args, VOID, True)
+
+
+@NVVM_GPU.register("nvvm.cp.async.commit.group")
+def _commit(ft: FunctionTranslator, op: Any) -> None:
+    inline_asm(ft, "cp.async.commit_group;", "~{memory}", [], VOID, True)
+
+
+@NVVM_GPU.register("nvvm.cp.async.wait.group")
+def _wait(ft: FunctionTranslator, op: Any) -> None:
+    inline_asm(ft, f"cp.async.wait_group {op.n.value};", "~{memory}", [], VOID, True)
+
+
+def ldmatrix_instruction(num: int, transposed: bool) -> str:
+    """PTX ``ldmatrix.sync.aligned.m8n8.x{num}[.trans].shared.b16``."""
+    return f"ldmatrix.sync.aligned.m8n8.x{num}{'.trans' if transposed else ''}.shared.b16"
+
+
+@NVVM_GPU.register("nvvm.ldmatrix")
+def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
+    num = op.num.value
+    regs = ", ".join(f"${i}" for i in range(num))
+    asm = f"{ldmatrix_instruction(num, op.transposed)} {{{regs}}}, [${num}];"
+    constraints = ",".join(["=r"] * num + ["l", "~{memory}"])
+    ret = ft.result_type(op)
+    ft.set_result(op, inline_asm(ft, asm, constraints, [ft.get(op.ptr)], ret, True))
+
+
+def _as_b32(ft: FunctionTranslator, v: ir.Value) -> ir.Value:
+    """A register value as PTX sees it: f32 stays, everything else is its 32 bits."""
+    if isinstance(v.type, (ir.FloatType, ir.IntType)):
+        return v
+    return ft.builder.bitcast(v, I32)
+
+
+@NVVM_GPU.register("nvvm.mma.sync")
+def _mma(ft: FunctionTranslator, op: Any) -> None:
+    cfg = op.config
+    b = ft.builder
+    a = [_as_b32(ft, ft.get(v)) for v in op.operandA]
+    bb = [_as_b32(ft, ft.get(v)) for v in op.operandB]
+    c = [_as_b32(ft, ft.get(v)) for v in op.operandC]
+    c_letter = "f" if cfg.c_ptx == "f32" else "r"
+    n = 0
+    groups = []
+    for count in (cfg.c_regs, cfg.a_regs, cfg.b_regs, cfg.c_regs):
+        groups.append("{" + ", ".join(f"${n + i}" for i in range(count)) + "}")
+        n += count
+    asm = f"{cfg.instruction} {', '.join(groups)};"
+    constraints = ",".join(
+        [f"={c_letter}"] * cfg.c_regs + ["r"] * (cfg.a_regs + cfg.b_regs) + [c_letter] * cfg.c_regs
+    )
+    reg_t = c[0].type
+    raw = inline_asm(
+        ft, asm, constraints, a + bb + c, ir.LiteralStructType([reg_t] * cfg.c_regs), True
+    )
+    out_t = ft.result_type(op)
+    if out_t.elements[0] == reg_t:
+        ft.set_result(op, raw)
+        return
+    agg: ir.Value = ir.Constant(out_t, ir.Undefined)
+    for i in range(cfg.c_regs):
+        agg = b.insert_value(agg, b.bitcast(b.extract_value(raw, i), out_t.elements[i]), i)
+    ft.set_result(op, agg)
