@@ -133,6 +133,7 @@ class Layout:
                 total += c * d
             else:
                 return total
+        coord = normalize_coord(coord, self)
         if it.has_underscore(coord):
             return slice_(coord, self)
         _check_coord(coord, self.shape, self)
@@ -226,6 +227,30 @@ class Layout:
 
     def __reduce__(self) -> tuple:
         return (Layout, (self.shape, self.stride))
+
+
+def normalize_coord(coord: Any, layout: Any) -> Any:
+    """Coordinates as the algebra expects them: ints (numpy ints converted), symbols, `_`, tuples."""
+    if type(coord) is int or coord is _:
+        return coord
+    if isinstance(coord, tuple):
+        return tuple(normalize_coord(c, layout) for c in coord)
+    if isinstance(coord, list):
+        return tuple(normalize_coord(c, layout) for c in coord)
+    if isinstance(coord, bool) or it.is_symbolic(coord):
+        if isinstance(coord, bool):
+            raise LayoutError(
+                f"layout {layout}: coordinate entries must be integers, got the bool {coord}"
+            )
+        return coord
+    try:
+        import operator
+
+        return operator.index(coord)
+    except TypeError:
+        raise LayoutError(
+            f"layout {layout}: coordinate entries must be integers or _, got {coord!r}"
+        ) from None
 
 
 def _check_coord(coord: IntTuple, shape: IntTuple, layout: Any) -> None:
@@ -722,6 +747,7 @@ def slice_(coord: IntTuple, layout: Any) -> Any:
 
 def slice_and_offset(coord: IntTuple, layout: Any) -> tuple[Any, Any]:
     """(sub-layout of the `_` modes, index of `coord` with `_` taken as 0)."""
+    coord = normalize_coord(coord, layout)
     if not isinstance(layout, Layout):
         lay = _inner(layout)
         if lay is None:

@@ -76,7 +76,11 @@ def test_constructor_rejects_bad_input():
 
 def test_numpy_integers_are_accepted():
     np = pytest.importorskip("numpy")
-    assert Layout((np.int64(4), np.int32(2)), (np.int64(1), 4)) == Layout((4, 2), (1, 4))
+    lay = Layout((np.int64(4), np.int32(2)), (np.int64(1), 4))
+    assert lay == Layout((4, 2), (1, 4))
+    assert lay(np.int64(1), np.int32(1)) == 5 and type(lay(np.int64(5))) is int
+    assert lay(_, np.int64(1)) == Layout((4,), (1,))
+    assert lay([1, 1]) == 5
 
 
 def test_evaluation_forms_and_range_checks():
