@@ -180,3 +180,17 @@ def test_random_programs_round_trip_in_both_forms(seed: int) -> None:
     reparsed = parse(generic, c)
     assert reparsed.to_text(generic=True) == generic
     assert str(reparsed) == custom
+
+
+def test_comments_are_ignored_everywhere() -> None:
+    src = """\
+// leading comment
+func.func @f(%a: i32) -> i32 { // after a brace
+  // a whole line
+  %0 = arith.addi %a, %a : i32 // trailing
+  return %0 : i32
+}
+// CHECK: (f32) -> f32"""
+    module = parse(src, ctx())
+    module.verify()
+    assert "//" not in str(module) and "arith.addi %a, %a : i32" in str(module)
