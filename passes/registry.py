@@ -25,6 +25,7 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.cse",
     "layoutc.passes.dce",
     "layoutc.passes.symbol_dce",
+    "layoutc.passes.conversion.scf_to_cf",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
 
