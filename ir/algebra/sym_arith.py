@@ -20,6 +20,7 @@ rules; the main ones:
 
 from __future__ import annotations
 
+from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING
 
@@ -156,11 +157,13 @@ def build(const: int, acc: dict) -> IntLike:
     items = [(m, k) for m, k in acc.items() if k]
     if not items:
         return const
+    items.sort(key=term_sort_key)
     if any(atom._special for m, _ in items for atom, _ in m):
+        # normalize in canonical order, so the result does not depend on how the sum was built
         const, items = _normalize(const, items)
         if not items:
             return const
-    items.sort(key=term_sort_key)
+        items.sort(key=term_sort_key)
     return make_sum(const, tuple(items))
 
 
@@ -178,6 +181,8 @@ def _normalize(const: int, items: list) -> tuple[int, list]:
     """
     acc = dict(items)
     for _ in range(_MAX_REWRITES):
+        if _merge_exact_families(acc):
+            continue
         rewrite = None
         for rule in (_pair_rewrite, _single_rewrite):
             for m, k in acc.items():
@@ -209,6 +214,39 @@ def _normalize(const: int, items: list) -> tuple[int, list]:
     return const, list(acc.items())
 
 
+def _merge_exact_families(acc: dict) -> bool:
+    """Give every product one representation: the terms whose monomials expand to the same U
+    (`3*N*(N // 2)`, `N*N`, `(N*N) // 2`, ...) merge into p*U or p*(U // q) with p/q their total
+    rational coefficient in lowest terms. True if acc changed."""
+    families: dict = {}
+    for m, k in acc.items():
+        if any(atom._exact_k for atom, _ in m):
+            u, d = underlying(m)
+            families.setdefault(u, []).append((m, Fraction(k, d)))
+    if not families:
+        return False
+    changed = False
+    for u, members in families.items():
+        if u in acc:
+            members.append((u, Fraction(acc[u])))
+        total = sum((f for _, f in members), Fraction(0))
+        target: dict = {}
+        if total:
+            mono = (
+                u
+                if total.denominator == 1
+                else ((exact_div_unit(mono_expr(u), total.denominator), 1),)
+            )
+            target[mono] = total.numerator
+        if len(members) == len(target) and all(target.get(m) == acc[m] for m, _ in members):
+            continue
+        for m, _ in members:
+            del acc[m]
+        acc.update(target)
+        changed = True
+    return changed
+
+
 def _pair_rewrite(m: Mono, k: int, acc: dict) -> tuple[list, IntLike] | None:
     for i, (atom, e) in enumerate(m):
         if e != 1 or type(atom) is not _Op or atom._exact_k:
@@ -230,12 +268,7 @@ def _single_rewrite(m: Mono, k: int, acc: dict) -> tuple[list, IntLike] | None:
         if not atom._special:
             continue
         rest = (*m[:i], (atom, e - 1), *m[i + 1 :]) if e > 1 else m[:i] + m[i + 1 :]
-        if atom._exact_k:
-            g = gcd(k, atom._exact_k)
-            if g > 1:
-                piece = exact_div_unit(atom.args[0], atom._exact_k // g)
-                return [(m, k)], mul(mul(k // g, piece), _unit(rest))
-        elif e == 1 and atom.kind == "mod":
+        if e == 1 and atom.kind == "mod":
             r = _absorb_into_exact_modulus(m, k, atom, rest)
             if r is not None:
                 return r
@@ -356,14 +389,32 @@ def _floordiv_to_mod(
 # ---------------------------------------------------------------------------------------------------
 
 
+def underlying(m: Mono) -> tuple[Mono, int]:
+    """(U, d) with m == U / d: every exact quotient `V // k` in m expanded into V (and k into d)."""
+    if not any(atom._exact_k for atom, _ in m):
+        return m, 1
+    u: Mono = ()
+    d = 1
+    for atom, e in m:
+        if atom._exact_k:
+            inner, di = underlying(terms_of(atom.args[0])[1][0][0])
+            for _ in range(e):
+                u = mono_mul(u, inner)
+            d *= (atom._exact_k * di) ** e
+        else:
+            u = mono_mul(u, ((atom, e),))
+    return u, d
+
+
 def exact_div_unit(u: IntLike, k: int) -> IntLike:
-    """u / k for a coefficient-1 monomial u with k | known_divisor(u): an exact quotient atom."""
-    if k == 1:
-        return u
-    if type(u) is _Op and u._exact_k:
-        return exact_div_unit(u.args[0], u._exact_k * k)
-    op = make_op("floordiv", (u, k))
-    assert op._exact_k == k, (u, k)
+    """u / k for a coefficient-1 monomial u with k | known_divisor(u). Canonical form: one exact
+    quotient `U // q` over the whole product U, which holds no exact quotient itself."""
+    mono, d = underlying(terms_of(u)[1][0][0])
+    q = d * k
+    if q == 1:
+        return mono_expr(mono)
+    op = make_op("floordiv", (mono_expr(mono), q))
+    assert op._exact_k == q, (u, k)
     return op
 
 
@@ -453,6 +504,22 @@ def _content(x: IntLike) -> int:
     return g
 
 
+def _cancel_common_factors(a: IntLike, b: IntLike) -> tuple[IntLike, IntLike, IntLike] | None:
+    """(a/f, b/f, f) for the common integer content times provably positive monomial f of a and
+    b: f > 0, so a // b and ceil_div(a, b) are unchanged and a % b == f*((a/f) % (b/f));
+    None when f == 1."""
+    g = gcd(_content(a), _content(b))
+    if g > 1:
+        a, b = divide_coefficients(a, g), divide_coefficients(b, g)
+    common = _common_monomial(a, b)
+    if common:
+        a, b = divide_monomial(a, common), divide_monomial(b, common)
+        return a, b, mul(g, mono_expr(common))
+    if g == 1:
+        return None
+    return a, b, g
+
+
 def _common_monomial(a: IntLike, b: IntLike) -> Mono:
     """The provably positive atoms (with multiplicity) that divide every term of a and of b."""
     ca, ta = terms_of(a)
@@ -536,6 +603,12 @@ def _floordiv_const(a: SymInt, c: int) -> IntLike:
     nested = _nested_division(a, c)
     if nested is not None:
         return nested
+    rem, low = _low_part(a, c)
+    if low:  # (4*N + 1) // 6 == (4*N) // 6: first drop what never reaches a multiple of c
+        return floordiv(rem, c)
+    g = gcd(c, _content(a))
+    if g > 1:  # (g*x) // (g*c) = x // c: cancel before splitting, so 4*N // 6 is 2*N // 3
+        return floordiv(divide_coefficients(a, g), c // g)
     const, terms = terms_of(a)
     quot, rest = _split_const(terms, c)
     q0, r = divmod(const, c)
@@ -638,6 +711,12 @@ def _floordiv_sym(a: IntLike, b: SymInt) -> IntLike:
         t = floordiv(a, c)
         if type(t) is int:
             return floordiv(t, divide_coefficients(b, c))
+    rem, low = _low_part(a, b)
+    if low:
+        return floordiv(rem, b)
+    reduced = _cancel_common_factors(a, b)
+    if reduced is not None:
+        return floordiv(reduced[0], reduced[1])
     const, terms = terms_of(a)
     quot, rest = _split_sym(terms, b)
     if not rest and const == 0:
@@ -714,6 +793,12 @@ def _mod_const(a: SymInt, c: int) -> IntLike:
     nested = _nested_mod(a, c)
     if nested is not None:
         return nested
+    rem, low = _low_part(a, c)
+    if low:
+        return add(mod(rem, c), low)
+    g = gcd(c, _content(a))
+    if g > 1:  # (g*x) % (g*c) = g*(x % c)
+        return mul(g, mod(divide_coefficients(a, g), c // g))
     const, terms = terms_of(a)
     _, rest = _split_const(terms, c)
     r = const % c
@@ -751,6 +836,12 @@ def _mod_sym(a: IntLike, b: SymInt) -> IntLike:
         t = floordiv(a, c)
         if type(t) is int:
             return add(sub(a, c * t), mul(c, mod(t, divide_coefficients(b, c))))
+    rem, low = _low_part(a, b)
+    if low:
+        return add(mod(rem, b), low)
+    reduced = _cancel_common_factors(a, b)
+    if reduced is not None:
+        return mul(reduced[2], mod(reduced[0], reduced[1]))
     const, terms = terms_of(a)
     _, rest = _split_sym(terms, b)
     if not rest and const == 0:
@@ -807,6 +898,9 @@ def _ceil_div(a: IntLike, b: IntLike) -> IntLike:
         t = ceil_div(a, c)
         if type(t) is int:
             return ceil_div(t, divide_coefficients(b, c))
+    reduced = _cancel_common_factors(a, b)
+    if reduced is not None:
+        return ceil_div(reduced[0], reduced[1])
     const, terms = terms_of(a)
     quot, rest = _split_sym(terms, b)
     if not rest and const == 0:

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import LayoutError
+from .sym_cache import MemoCache
 
 Mono = tuple  # tuple[tuple[atom, int], ...]
 Terms = tuple  # tuple[tuple[Mono, int], ...]
@@ -41,6 +42,8 @@ _SYMBOLS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _OPS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _SUMS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _fresh_uids = itertools.count(1)
+# Constructor arguments -> symbol, so that `Symbol("N", divisible_by=4)` in a loop skips validation.
+_RAW_SYMBOLS = MemoCache("symbol_args")
 
 
 def _coerce(other: Any) -> Any:
@@ -312,6 +315,13 @@ class Symbol(SymInt):
         positive: bool = True,
         uid: int | None = None,
     ) -> Symbol:
+        raw = (name, divisible_by, lower, upper, positive, uid)
+        try:
+            sym = _RAW_SYMBOLS.get(raw)
+        except TypeError:  # unhashable arguments: let validation report them
+            sym = None
+        if sym is not None:
+            return sym
         key = _normalize_symbol(name, divisible_by, lower, upper, positive, uid)
         sym = _SYMBOLS.get(key)
         if sym is None:
@@ -319,6 +329,8 @@ class Symbol(SymInt):
             sym.name, sym.divisible_by, sym.lower, sym.upper, sym.uid = key
             sym._init()
             _SYMBOLS[key] = sym
+        if type(positive) is bool:  # (True == 1: keep the cache key exact)
+            _RAW_SYMBOLS.put(raw, sym)
         return sym
 
     @classmethod

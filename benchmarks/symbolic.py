@@ -1,0 +1,181 @@
+"""Timings of the symbolic integer engine against SymPy doing the same work, in one process.
+
+Each operation is timed warm (the same expression again: memoised) and cold (fresh symbols every
+time, so nothing is cached: the cost the first time a kernel is traced). SymPy gets the same
+treatment: the same expressions with integer symbols carrying the same assumptions (a symbol
+"divisible by 4" is written 4*n, which is how SymPy can see it). The ratio is SymPy's time over
+ours. Run: `python benchmarks/symbolic.py` (about half a minute).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+
+import sympy
+from layoutc.ir.algebra import intops
+from layoutc.ir.algebra.symbolic import Symbol
+
+_ids = itertools.count()
+
+
+def per_call_us(fn: Callable[[], object], min_time: float = 0.2, max_calls: int = 200_000) -> float:
+    """Median of 5 rounds of the mean time per call, in microseconds, after a warm-up call."""
+    fn()
+    calls = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - t0
+        if elapsed >= min_time / 5 or calls >= max_calls:
+            break
+        calls *= 4
+    rounds = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        rounds.append((time.perf_counter() - t0) / calls * 1e6)
+    return sorted(rounds)[2]
+
+
+# -- our engine ----------------------------------------------------------------------------------
+
+
+def _make_ours() -> tuple:
+    return (
+        Symbol.fresh("N", divisible_by=4),
+        Symbol.fresh("M"),
+        Symbol.fresh("K"),
+        Symbol.fresh("i", positive=False, lower=0),
+    )
+
+
+_OURS = _make_ours()
+
+
+def ours_symbols(fresh: bool) -> tuple:
+    """Fresh symbols (nothing memoised) or the same ones every time (memoised results)."""
+    return _make_ours() if fresh else _OURS
+
+
+def ours_build(fresh: bool) -> object:
+    n, m, _, _ = ours_symbols(fresh)
+    return 4 * n * m + 2 * n
+
+
+def ours_idx2crd(fresh: bool) -> object:
+    n, m, _k, i = ours_symbols(fresh)
+    return (i % m, (i // m) % n, i // (m * n))
+
+
+def ours_roundtrip(fresh: bool) -> object:
+    n, m, _k, i = ours_symbols(fresh)
+    c0, c1, c2 = i % m, (i // m) % n, i // (m * n)
+    result = c0 + m * c1 + m * n * c2
+    assert result is i
+    return result
+
+
+def ours_divides(fresh: bool) -> bool:
+    n, m, _, _ = ours_symbols(fresh)
+    ok = intops.divides(16, 4 * n) and intops.divides(n, n * m)
+    assert ok
+    return ok
+
+
+def ours_prove(fresh: bool) -> bool:
+    n, m, _, _ = ours_symbols(fresh)
+    ok = intops.prove_lt(n, n * m + 1) and intops.prove_le(m // 4, m)
+    assert ok
+    return ok
+
+
+def ours_evaluate(fresh: bool) -> int:
+    n, m, _k, i = ours_symbols(fresh)
+    e = (i % m) * 4 + ((i // m) % n) * (4 * m) + 7
+    return e.evaluate({n: 8, m: 5, i: 123})
+
+
+# -- SymPy doing the same -----------------------------------------------------------------------
+
+
+def _make_sympy(suffix: str) -> tuple:
+    n4 = sympy.Symbol("n" + suffix, integer=True, positive=True)
+    m = sympy.Symbol("M" + suffix, integer=True, positive=True)
+    k = sympy.Symbol("K" + suffix, integer=True, positive=True)
+    i = sympy.Symbol("i" + suffix, integer=True, nonnegative=True)
+    return 4 * n4, m, k, i, n4
+
+
+_SYMPY = _make_sympy("")
+
+
+def sympy_symbols(fresh: bool) -> tuple:
+    return _make_sympy(f"_{next(_ids)}") if fresh else _SYMPY
+
+
+def sympy_build(fresh: bool) -> object:
+    n, m, _, _, _ = sympy_symbols(fresh)
+    return sympy.expand(4 * n * m + 2 * n)
+
+
+def sympy_idx2crd(fresh: bool) -> object:
+    n, m, _k, i, _ = sympy_symbols(fresh)
+    return (sympy.Mod(i, m), sympy.Mod(sympy.floor(i / m), n), sympy.floor(i / (m * n)))
+
+
+def sympy_roundtrip(fresh: bool) -> object:
+    n, m, _k, i, _ = sympy_symbols(fresh)
+    c0, c1, c2 = sympy.Mod(i, m), sympy.Mod(sympy.floor(i / m), n), sympy.floor(i / (m * n))
+    return sympy.simplify(c0 + m * c1 + m * n * c2 - i)
+
+
+def sympy_divides(fresh: bool) -> bool:
+    n, m, _, _, _ = sympy_symbols(fresh)
+    return sympy.Mod(4 * n, 16) == 0 and sympy.Mod(n * m, n) == 0
+
+
+def sympy_prove(fresh: bool) -> bool:
+    n, m, _, _, _ = sympy_symbols(fresh)
+    return bool((n * m + 1 - n).is_positive) and bool((m - sympy.floor(m / 4)).is_nonnegative)
+
+
+def sympy_evaluate(fresh: bool) -> int:
+    n, m, _k, i, n4 = sympy_symbols(fresh)
+    e = sympy.Mod(i, m) * 4 + sympy.Mod(sympy.floor(i / m), n) * (4 * m) + 7
+    return int(e.subs({n4: 2, m: 5, i: 123}))
+
+
+CASES = [
+    ("build 4*N*M + 2*N", ours_build, sympy_build),
+    ("idx2crd on (M, N, K)", ours_idx2crd, sympy_idx2crd),
+    ("crd2idx(idx2crd(i)) == i", ours_roundtrip, sympy_roundtrip),
+    ("divisibility proofs (2)", ours_divides, sympy_divides),
+    ("order proofs (2)", ours_prove, sympy_prove),
+    ("evaluate an index", ours_evaluate, sympy_evaluate),
+]
+
+
+def main() -> None:
+    sympy_check = sympy_roundtrip(False)
+    print(f"SymPy simplify of crd2idx(idx2crd(i)) - i gives: {sympy_check}")
+    print(f"{'operation':32} {'mode':5} {'layoutc us':>11} {'sympy us':>11} {'ratio':>9}")
+    for name, ours, theirs in CASES:
+        for mode, fresh in (("warm", False), ("cold", True)):
+            slow = name.startswith("crd2idx") and fresh
+            ours_us = per_call_us(lambda ours=ours, fresh=fresh: ours(fresh))
+            theirs_us = per_call_us(
+                lambda theirs=theirs, fresh=fresh: theirs(fresh),
+                min_time=1.0 if slow else 0.2,
+                max_calls=20 if slow else 200_000,
+            )
+            print(
+                f"{name:32} {mode:5} {ours_us:11.1f} {theirs_us:11.1f} {theirs_us / ours_us:8.0f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()
