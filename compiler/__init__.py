@@ -122,6 +122,45 @@ _LAZY: dict[str, str] = {
 }
 
 
+# --- the kernel DSL (owner: front end); entries here override same-named ones above ------------
+_FRONTEND = "layoutc.frontend.dsl"
+_LAZY.update(
+    {
+        name: _FRONTEND
+        for name in (
+            "CompileError",
+            "Constexpr",
+            "Kernel",
+            "KernelSpec",
+            "NotSupportedError",
+            "SpecError",
+            "Tensor",
+            "bf16",
+            "block_dim",
+            "block_idx",
+            "f16",
+            "f32",
+            "f64",
+            "grid_dim",
+            "i1",
+            "i8",
+            "i16",
+            "i32",
+            "i64",
+            "kernel",
+            "lane_idx",
+            "max",
+            "min",
+            "range",
+            "syncthreads",
+            "tf32",
+            "thread_idx",
+            "trace",
+            "where",
+        )
+    }
+)
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:

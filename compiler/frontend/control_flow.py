@@ -382,9 +382,12 @@ def if_(
             state.emit(scf.YieldOp(*out), loc)
         yields.append(out)
     types = [v.type for v in yields[0]]
+    if not types and _only_yield(then_block) and not _only_yield(else_block):
+        # `if c: return` guards: branch on the negated condition instead of an empty then
+        c = scalars.invert(c)
+        then_block, else_block = else_block, then_block
     regions = [Region([then_block])]
-    only_yield = else_block.first_op is else_block.last_op and not types
-    regions.append(Region() if only_yield else Region([else_block]))
+    regions.append(Region() if not types and _only_yield(else_block) else Region([else_block]))
     op = scf.IfOp.create([c.value], types, regions=regions)
     state.emit(op, loc)
     state.verify_local(op)
@@ -393,6 +396,10 @@ def if_(
     for n, v in zip(live, merged):
         result[pos[n]] = v
     return tuple(result)
+
+
+def _only_yield(block: Block) -> bool:
+    return block.first_op is block.last_op
 
 
 # -------------------------------------------------------------------------------------------

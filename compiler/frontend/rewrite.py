@@ -37,12 +37,22 @@ RT = "_lc_rt"
 
 
 class RewrittenKernel:
-    """The rewritten kernel: a function to call with the same arguments, and its code objects."""
+    """The rewritten kernel: a function to call with the same arguments, its code objects, and
+    the source positions of its ``def`` and of each parameter (for the IR's locations)."""
 
-    def __init__(self, fn: Callable[..., Any], codes: frozenset[CodeType], filename: str):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        codes: frozenset[CodeType],
+        filename: str,
+        def_loc: Any,
+        param_locs: dict[str, Any],
+    ):
         self.fn = fn
         self.codes = codes
         self.filename = filename
+        self.def_loc = def_loc
+        self.param_locs = param_locs
 
 
 def _loc(node: ast.AST, filename: str) -> Any:
@@ -82,6 +92,10 @@ def parse_function(fn: FunctionType) -> tuple[ast.FunctionDef, str]:
 def rewrite_kernel(fn: FunctionType) -> RewrittenKernel:
     """Parse, rewrite and compile ``fn``; the result runs in ``fn``'s globals and closure."""
     node, filename = parse_function(fn)
+    def_loc = _loc(node, filename)
+    a = node.args
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
+    param_locs = {p.arg: _loc(p, filename) for p in params}
     new = KernelRewriter(filename).function(node, top=True)
     # Arguments are bound by the tracer; defaults and annotations belong to the original.
     new.args = _plain_arguments(new.args)
@@ -111,7 +125,7 @@ def rewrite_kernel(fn: FunctionType) -> RewrittenKernel:
     cells = [c.cell_contents if _cell_filled(c) else None for c in (fn.__closure__ or ())]
     rewritten = namespace["_lc_factory"](control_flow, *cells)
     codes = frozenset(nested_code_objects(rewritten.__code__))
-    return RewrittenKernel(rewritten, codes, filename)
+    return RewrittenKernel(rewritten, codes, filename, def_loc, param_locs)
 
 
 def _cell_filled(cell: Any) -> bool:
@@ -398,7 +412,7 @@ class KernelRewriter:
         n = self.fresh()
         names = sorted(assigned(s.body + s.orelse))
         live = [x for x in names if x in info.after]
-        ret = ast.Return(value=_name_tuple(names))
+        ret = ast.Return(value=_read_locals(names))
         cvar = f"_lc_c{n}"
         out: list[ast.stmt] = [
             ast.copy_location(ast.Assign(targets=[_name(cvar, True)], value=test), s.test),
@@ -441,7 +455,7 @@ class KernelRewriter:
         target_live = sorted(bound & info.after)
         item = f"_lc_item{n}"
         bind = ast.copy_location(ast.Assign(targets=[s.target], value=_name(item)), s.target)
-        fn = _def(f"_lc_body{n}", [item, *names], [bind, *body, ast.Return(_name_tuple(names))])
+        fn = _def(f"_lc_body{n}", [item, *names], [bind, *body, ast.Return(_read_locals(names))])
         call = _call(
             _rt("for_"),
             it,
@@ -472,7 +486,7 @@ class KernelRewriter:
         names = sorted(assigned(s.body))
         carried = sorted(set(names) & info.header)
         cond_fn = _def(f"_lc_cond{n}", names, [ast.copy_location(ast.Return(value=test), s.test)])
-        body_fn = _def(f"_lc_body{n}", names, [*body, ast.Return(_name_tuple(names))])
+        body_fn = _def(f"_lc_body{n}", names, [*body, ast.Return(_read_locals(names))])
         call = _call(
             _rt("while_"),
             _name(cond_fn.name),

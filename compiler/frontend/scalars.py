@@ -420,6 +420,9 @@ def binary(kind: str, a: Any, b: Any) -> Any:
         else:
             op = {"and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}[kind]
             return Bool(_emit(op(as_value(a, t), as_value(b, t))))
+    simple = _identity(kind, a, b, t)
+    if simple is not None:
+        return simple
     nonneg = _nonneg(a) and _nonneg(b)
     if kind in ("floordiv", "mod") and isinstance(b, int) and b == 0:
         raise state.error(f"integer {'division' if kind == 'floordiv' else 'modulo'} by zero")
@@ -446,6 +449,31 @@ def binary(kind: str, a: Any, b: Any) -> Any:
     }[kind]
     keeps_sign = kind in ("add", "mul", "and", "or", "rshift")
     return Int(_emit(op(va, vb)), nonneg and keeps_sign)
+
+
+def _is_int(x: Any, v: int) -> bool:
+    return type(x) is int and x == v
+
+
+def _identity(kind: str, a: Any, b: Any, t: Type) -> Any:
+    """``x + 0``, ``x * 1``, ``x // 1``, ``x * 0`` ... on integers: no op to emit."""
+    if kind in ("add", "sub", "or", "xor", "lshift", "rshift") and _is_int(b, 0):
+        keep = a
+    elif kind in ("add", "or", "xor") and _is_int(a, 0):
+        keep = b
+    elif kind in ("mul", "floordiv") and _is_int(b, 1):
+        keep = a
+    elif kind == "mul" and _is_int(a, 1):
+        keep = b
+    elif kind == "mod" and _is_int(b, 1):
+        return 0
+    elif kind in ("mul", "and") and (_is_int(a, 0) or _is_int(b, 0)):
+        return 0
+    else:
+        return None
+    if not isinstance(keep, Int) or keep.type is not t:
+        return None
+    return keep
 
 
 def compare(kind: str, a: Any, b: Any) -> Any:

@@ -26,7 +26,7 @@ from ..ir.core.attributes import (
 from ..ir.core.builder import Builder, InsertionPoint
 from ..ir.core.diagnostics import DiagnosticError
 from ..ir.core.errors import IRError, VerifyError
-from ..ir.core.location import FileLineColLoc, Location, UnknownLoc
+from ..ir.core.location import Location, UnknownLoc
 from ..ir.core.types import FunctionType, Type, f32, f64, i32, i64
 from ..ir.core.verifier import verify_op
 from ..ir.dialects.builtin import ModuleOp
@@ -48,13 +48,17 @@ def trace(
     rk = kernel.rewritten()
     kname = _symbol_name(name or kernel.name)
     abi = build_abi(kname, spec)
-    def_loc = _def_location(kernel)
+    def_loc = rk.def_loc
     inputs, arg_attrs = _signature(spec, abi)
     attributes: dict[str, Attribute] = {"gpu.kernel": UnitAttr()}
     if spec.block is not None:
         attributes["gpu.known_block_size"] = DenseArrayAttr(i32, spec.block)
     func = FuncOp(kname, FunctionType(inputs, []), attributes=attributes, loc=def_loc)
     func.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
+    carrier_of = {c.param: c.arg for c in abi.carriers}
+    for p, arg in zip(abi.params, func.args):
+        arg.name_hint = p.name
+        arg.loc = rk.param_locs.get(carrier_of.get(p.name, p.name))
     module = ModuleOp([func], loc=def_loc)
     builder = Builder(InsertionPoint.at_end(func.entry_block), def_loc)
     st = state.TraceState(builder, rk.codes, spec.block, kname)
@@ -85,11 +89,6 @@ def trace(
 def _symbol_name(name: str) -> str:
     clean = re.sub(r"[^A-Za-z0-9_]", "_", name)
     return clean if clean[:1].isalpha() or clean[:1] == "_" else "_" + clean
-
-
-def _def_location(kernel: Any) -> Location:
-    code = kernel.fn.__code__
-    return FileLineColLoc(code.co_filename, code.co_firstlineno, 1)
 
 
 def _signature(spec: KernelSpec, abi: KernelABI) -> tuple[list[Type], list[dict[str, Attribute]]]:
