@@ -1,0 +1,432 @@
+"""The gpu dialect: MLIR's thread/block ids and dimensions, lane id, barrier, shuffle and
+dynamic shared memory, plus the kernel attributes ``gpu.kernel`` and ``gpu.known_block_size``.
+
+Names, properties and generic forms are MLIR's (``"gpu.thread_id"() <{dimension = #gpu<dim
+x>}> : () -> index``), so xDSL and MLIR tools read what we print. One deviation: layoutc has no
+memref type, so ``gpu.dynamic_shared_memory`` returns a ``!tile.ptr<elem, smem, align>`` (MLIR
+returns ``memref<?xi8, #gpu.address_space<workgroup>>``).
+
+Folders: inside a function carrying ``gpu.known_block_size = array<i32: x, y, z>``,
+``gpu.block_dim`` folds to the constant extent and ``gpu.thread_id`` of an extent-1 dimension
+folds to 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ..core.asm import OpAsmParser, OpAsmPrinter
+from ..core.attr_parser import AttrParser
+from ..core.attributes import Attribute, DenseArrayAttr, DialectAttribute, IntegerAttr, UnitAttr
+from ..core.builder import Builder
+from ..core.constraints import Constraint
+from ..core.context import Dialect
+from ..core.errors import VerifyError
+from ..core.location import Location
+from ..core.opdef import operand, prop, result
+from ..core.operation import Operation
+from ..core.traits import NoMemoryEffect, Pure
+from ..core.types import FloatType, IntegerType, Type, i1, i32, index
+from ..core.values import Value
+from .tile.spaces import SMEM
+from .tile.types import PtrType
+
+__all__ = [
+    "DIALECT",
+    "KERNEL_ATTR",
+    "KNOWN_BLOCK_SIZE_ATTR",
+    "KNOWN_GRID_SIZE_ATTR",
+    "BarrierOp",
+    "BlockDimOp",
+    "BlockIdOp",
+    "DimensionAttr",
+    "DynamicSharedMemoryOp",
+    "GridDimOp",
+    "LaneIdOp",
+    "ShuffleModeAttr",
+    "ShuffleOp",
+    "ThreadIdOp",
+    "known_block_size",
+]
+
+KERNEL_ATTR = "gpu.kernel"
+KNOWN_BLOCK_SIZE_ATTR = "gpu.known_block_size"
+KNOWN_GRID_SIZE_ATTR = "gpu.known_grid_size"
+
+
+# ---------------------------------------------------------------------------------------------
+# attributes
+# ---------------------------------------------------------------------------------------------
+
+
+class _EnumAttr(DialectAttribute):
+    """An enum printed in MLIR's dialect-namespace form ``#gpu<mnemonic value>``."""
+
+    __slots__ = ("value",)
+    value: str
+    VALUES: ClassVar[tuple[str, ...]] = ()
+
+    def __new__(cls, value: str):
+        inst = cls._instances.get(value)
+        if inst is not None:
+            return inst
+        if value not in cls.VALUES:
+            raise ValueError(
+                f"'{value}' is not a valid {cls.name}; expected one of {', '.join(cls.VALUES)}"
+            )
+        return cls._unique(value, value=value)
+
+    def __reduce__(self):
+        return (type(self), (self.value,))
+
+    @classmethod
+    def mnemonic(cls) -> str:
+        return cls.name.split(".", 1)[1]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> _EnumAttr:
+        at = parser.pos
+        word = parser.parse_keyword()
+        if word not in cls.VALUES:
+            raise parser.error(
+                f"expected one of {', '.join(cls.VALUES)} for {cls.name}, got '{word}'", at
+            )
+        return cls(word)
+
+    def print_parameters(self) -> str:
+        return f" {self.value}"
+
+    def _print(self) -> str:
+        return f"#gpu<{self.mnemonic()} {self.value}>"
+
+
+class DimensionAttr(_EnumAttr):
+    """``#gpu<dim x>``: which of the three dimensions an id or size refers to."""
+
+    __slots__ = ()
+    name = "gpu.dim"
+    VALUES = ("x", "y", "z")
+
+    @property
+    def index(self) -> int:
+        return "xyz".index(self.value)
+
+
+class ShuffleModeAttr(_EnumAttr):
+    """``#gpu<shuffle_mode xor>``: how ``gpu.shuffle`` picks the source lane."""
+
+    __slots__ = ()
+    name = "gpu.shuffle_mode"
+    VALUES = ("xor", "up", "down", "idx")
+
+
+# ---------------------------------------------------------------------------------------------
+# kernel attributes
+# ---------------------------------------------------------------------------------------------
+
+
+def _size_triple(attr: Attribute) -> tuple[int, int, int] | None:
+    if (
+        isinstance(attr, DenseArrayAttr)
+        and attr.element_type is i32
+        and len(attr.values) == 3
+        and all(v > 0 for v in attr.values)
+    ):
+        return tuple(attr.values)  # type: ignore[return-value]
+    return None
+
+
+def known_block_size(op: Operation) -> tuple[int, int, int] | None:
+    """The ``gpu.known_block_size`` of the function enclosing ``op`` (or of ``op`` itself)."""
+    cur: Operation | None = op
+    while cur is not None:
+        attr = cur.attributes.get(KNOWN_BLOCK_SIZE_ATTR)
+        if attr is not None:
+            return _size_triple(attr)
+        if cur.name == "func.func":
+            return None
+        cur = cur.parent_op
+    return None
+
+
+def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> None:
+    """Rules for ``gpu.*`` attributes on other dialects' ops (MLIR's verifyOperationAttribute)."""
+    if name == KERNEL_ATTR:
+        if not isinstance(attr, UnitAttr):
+            raise VerifyError(f"'{name}' must be a unit attribute, got {attr.text}")
+        if op.name != "func.func":
+            raise VerifyError(f"'{name}' is only allowed on 'func.func'")
+        return
+    if name in (KNOWN_BLOCK_SIZE_ATTR, KNOWN_GRID_SIZE_ATTR):
+        if _size_triple(attr) is None:
+            raise VerifyError(
+                f"'{name}' must be an array of 3 positive i32 values (array<i32: x, y, z>), "
+                f"got {attr.text}"
+            )
+        if op.name != "func.func":
+            raise VerifyError(f"'{name}' is only allowed on 'func.func'")
+        return
+    raise VerifyError(f"unknown gpu attribute '{name}'")
+
+
+# ---------------------------------------------------------------------------------------------
+# ids and dimensions
+# ---------------------------------------------------------------------------------------------
+
+
+class _DimensionOp(Operation):
+    """``%r = gpu.<op> x`` -> index."""
+
+    traits = (Pure,)
+    dimension = prop(DimensionAttr)
+    result = result(index)
+
+    def __init__(self, dimension: str | DimensionAttr, loc: Location | None = None):
+        dim = dimension if isinstance(dimension, DimensionAttr) else DimensionAttr(dimension)
+        super().__init__(result_types=[index], properties={"dimension": dim}, loc=loc)
+
+    @property
+    def dim_index(self) -> int:
+        return self.dimension.index
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(f" {self.dimension.value}")
+        p.print_attr_dict(self, elided=("dimension",))
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        at = p.pos
+        word = p.parse_keyword()
+        if word not in DimensionAttr.VALUES:
+            raise p.error(f"expected dimension x, y or z, got '{word}'", at)
+        attrs = p.parse_optional_attr_dict()
+        return cls.create(
+            result_types=[index],
+            properties={"dimension": DimensionAttr(word)},
+            attributes=attrs,
+            loc=p.loc,
+        )
+
+
+class ThreadIdOp(_DimensionOp):
+    """``gpu.thread_id x``: the thread's index within its block (0 when the known block size
+    is 1 in that dimension)."""
+
+    name = "gpu.thread_id"
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        sizes = known_block_size(self)
+        if sizes is not None and sizes[self.dim_index] == 1:
+            return [IntegerAttr(0, index)]
+        return None
+
+
+class BlockIdOp(_DimensionOp):
+    """``gpu.block_id x``: the block's index within the grid."""
+
+    name = "gpu.block_id"
+
+
+class BlockDimOp(_DimensionOp):
+    """``gpu.block_dim x``: threads per block (a constant under ``gpu.known_block_size``)."""
+
+    name = "gpu.block_dim"
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        sizes = known_block_size(self)
+        if sizes is not None:
+            return [IntegerAttr(sizes[self.dim_index], index)]
+        return None
+
+
+class GridDimOp(_DimensionOp):
+    """``gpu.grid_dim x``: blocks per grid."""
+
+    name = "gpu.grid_dim"
+
+
+class LaneIdOp(Operation):
+    """``gpu.lane_id``: the thread's index within its warp (0..31)."""
+
+    name = "gpu.lane_id"
+    traits = (Pure,)
+    result = result(index)
+
+    def __init__(self, loc: Location | None = None):
+        super().__init__(result_types=[index], loc=loc)
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.print_attr_dict(self)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> LaneIdOp:
+        attrs = p.parse_optional_attr_dict()
+        return cls.create(result_types=[index], attributes=attrs, loc=p.loc)
+
+
+# ---------------------------------------------------------------------------------------------
+# synchronization and communication
+# ---------------------------------------------------------------------------------------------
+
+
+class BarrierOp(Operation):
+    """``gpu.barrier``: wait for every thread of the block; orders their memory accesses.
+
+    It has memory effects (no ``Pure``): it must not move across loads and stores.
+    """
+
+    name = "gpu.barrier"
+
+    def __init__(self, loc: Location | None = None):
+        super().__init__(loc=loc)
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.print_attr_dict(self)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> BarrierOp:
+        attrs = p.parse_optional_attr_dict()
+        return cls.create(attributes=attrs, loc=p.loc)
+
+
+_ShuffleValue = Constraint(
+    lambda t: (
+        t in (IntegerType(32), IntegerType(64))
+        or (isinstance(t, FloatType) and t.text in ("f32", "f64"))
+    ),
+    "i32, i64, f32 or f64",
+)
+
+
+class ShuffleOp(Operation):
+    """``%v, %ok = gpu.shuffle xor %x, %offset, %width : f32``: read ``%x`` of another lane
+    of the warp (``xor``/``up``/``down`` relative to the lane, ``idx`` absolute) among the
+    first ``%width`` lanes; ``%ok`` says whether that lane was in range.
+
+    No memory effects, but not speculatable: every lane of the warp must execute it.
+    """
+
+    name = "gpu.shuffle"
+    traits = (NoMemoryEffect,)
+    value = operand(_ShuffleValue)
+    offset = operand(i32)
+    width = operand(i32)
+    mode = prop(ShuffleModeAttr)
+    shuffleResult = result(_ShuffleValue)
+    valid = result(i1)
+
+    def __init__(
+        self,
+        mode: str | ShuffleModeAttr,
+        value: Value,
+        offset: Value,
+        width: Value,
+        loc: Location | None = None,
+    ):
+        m = mode if isinstance(mode, ShuffleModeAttr) else ShuffleModeAttr(mode)
+        super().__init__(
+            operands=[value, offset, width],
+            result_types=[value.type, i1],
+            properties={"mode": m},
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        if self.shuffleResult.type is not self.value.type:
+            raise VerifyError(
+                f"result type '{self.shuffleResult.type.text}' must match the shuffled value's "
+                f"type '{self.value.type.text}'"
+            )
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(f" {self.mode.value} ")
+        p.print_operands(self.operands)
+        p.print_attr_dict(self, elided=("mode",))
+        p.write(f" : {self.value.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> ShuffleOp:
+        at = p.pos
+        word = p.parse_keyword()
+        if word not in ShuffleModeAttr.VALUES:
+            raise p.error(f"expected shuffle mode xor, up, down or idx, got '{word}'", at)
+        operands = [p.parse_operand()]
+        for _ in range(2):
+            p.expect(",")
+            operands.append(p.parse_operand())
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        values = p.resolve_operands(operands, [t, i32, i32])
+        return cls.create(
+            values,
+            [t, i1],
+            properties={"mode": ShuffleModeAttr(word)},
+            attributes=attrs,
+            loc=p.loc,
+        )
+
+
+class DynamicSharedMemoryOp(Operation):
+    """``%p = gpu.dynamic_shared_memory : !tile.ptr<f32, smem, 16>``: the base of the block's
+    dynamically sized shared memory (its size is a launch parameter)."""
+
+    name = "gpu.dynamic_shared_memory"
+    traits = (Pure,)
+    resultMemref = result(PtrType)
+
+    def __init__(self, ptr_type: PtrType, loc: Location | None = None):
+        super().__init__(result_types=[ptr_type], loc=loc)
+
+    def verify_(self) -> None:
+        t = self.resultMemref.type
+        if t.space != SMEM:
+            raise VerifyError(f"result must point to shared memory (smem), got '{t.text}'")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.print_attr_dict(self)
+        p.write(f" : {self.resultMemref.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> DynamicSharedMemoryOp:
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        return cls.create(result_types=[t], attributes=attrs, loc=p.loc)
+
+
+def _materialize_constant(
+    builder: Builder, value: Attribute, type: Type, loc: Location
+) -> Operation | None:
+    """Folded ids and sizes are ``index`` constants: ``arith.constant``."""
+    if isinstance(value, IntegerAttr) and value.type is type:
+        from .arith import ConstantOp
+
+        return builder.create(ConstantOp, value, loc=loc)
+    return None
+
+
+ALL_OPS: tuple[type[Operation], ...] = (
+    ThreadIdOp,
+    BlockIdOp,
+    BlockDimOp,
+    GridDimOp,
+    LaneIdOp,
+    BarrierOp,
+    ShuffleOp,
+    DynamicSharedMemoryOp,
+)
+
+DIALECT = Dialect(
+    "gpu",
+    ops=ALL_OPS,
+    attributes=[DimensionAttr, ShuffleModeAttr],
+    materialize_constant=_materialize_constant,
+    verify_operation_attribute=_verify_operation_attribute,
+)
+
+
+def dimension_ops() -> dict[str, Any]:
+    """Op class per id/size name, for front ends (``{"thread_id": ThreadIdOp, ...}``)."""
+    return {
+        cls.name.split(".", 1)[1]: cls for cls in (ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp)
+    }

@@ -1,0 +1,476 @@
+"""The algorithms: tile.copy, tile.copy_if, tile.gemm, tile.axpby, tile.fill, tile.clear, and
+the cp.async group ops (tile.cp_async_commit, tile.cp_async_wait).
+
+Each verifier applies CuTe's rules (cute-docs/04_algorithms.md, include/cute/algorithm/*.hpp)
+to the operand types and reports a violation at the op, naming the mismatch. Algorithms
+dispatch nothing themselves: select-atoms and lower-algorithms do.
+
+Element conversion: a copy without an atom (or with the universal atom) may change the element
+type; each element converts as C++'s ``static_cast`` does (CuTe's copy): float to float rounds
+to nearest even, integer to float rounds to nearest, float to integer truncates toward zero
+(saturating is not promised), integer narrowing keeps the low bits and widening sign-extends.
+``i1`` converts only to ``i1``. Atoms that move bits (cp.async, ldmatrix) need equal types.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...algebra import rank, size
+from ...algebra.errors import LayoutError
+from ...core.asm import OpAsmParser, OpAsmPrinter
+from ...core.attributes import IntegerAttr
+from ...core.constraints import Constraint
+from ...core.errors import VerifyError
+from ...core.location import Location
+from ...core.opdef import operand, opt_operand, opt_prop, prop
+from ...core.operation import Operation
+from ...core.types import i1, i64
+from ...core.values import Value
+from ..layout.types import IntTupleType
+from .attributes import CopyAtomAttr, MMAAtomAttr
+from .base import parse_signature, require_memory_tensor
+from .checks import atom_value_mode_fits, gemm_form, static_int
+from .effects import MemoryEffects
+from .inference import diagnostic_message, operand_arg
+from .spaces import COORD, RMEM
+from .tiled import CopyAtom
+from .types import TensorType
+
+__all__ = [
+    "AxpbyOp",
+    "ClearOp",
+    "CopyIfOp",
+    "CopyOp",
+    "CpAsyncCommitOp",
+    "CpAsyncWaitOp",
+    "FillOp",
+    "GemmOp",
+]
+
+_VECTOR_BITS = (8, 16, 32, 64, 128)
+
+
+def _layout(t: TensorType, slot: int) -> Any:
+    return operand_arg(t, slot)
+
+
+def _check_conversion(src: TensorType, dst: TensorType, atom: CopyAtomAttr | None) -> None:
+    if src.element is dst.element:
+        return
+    if atom is not None and atom.atom_name != "universal":
+        raise VerifyError(
+            f"atom '{atom.atom_name}' moves bits: source and destination element types must be "
+            f"equal, got {src.element_name} and {dst.element_name}"
+        )
+    if src.element_name == "i1" or dst.element_name == "i1":
+        raise VerifyError(
+            f"cannot convert {src.element_name} to {dst.element_name} in a copy (i1 converts only "
+            "to i1)"
+        )
+
+
+def _check_vector_bits(op: Operation, src: TensorType, dst: TensorType) -> None:
+    attr = op.properties.get("vector_bits")
+    if attr is None:
+        return
+    bits = attr.value  # type: ignore[attr-defined]
+    if bits not in _VECTOR_BITS:
+        raise VerifyError(f"'vector_bits' must be one of 8, 16, 32, 64, 128, got {bits}")
+    if src.element is not dst.element:
+        raise VerifyError("'vector_bits' needs equal source and destination element types")
+    eb = src.element_bits
+    if bits % eb:
+        raise VerifyError(f"'vector_bits' = {bits} is not a whole number of {eb}-bit elements")
+
+
+def _check_copy_atom(atom: CopyAtomAttr, src: TensorType, dst: TensorType, s: Any, d: Any) -> None:
+    op = atom.op
+    why = op.check_spaces(src.space, dst.space)
+    if why is not None:
+        raise VerifyError(why)
+    why = op.check_element_bits(src.element_bits)
+    if why is not None:
+        raise VerifyError(why)
+    try:
+        typed = CopyAtom(op, src.element_name)
+    except ValueError as e:
+        raise VerifyError(str(e)) from None
+    if rank(s) != rank(d):
+        raise VerifyError(
+            f"with atom '{op.name}' source and destination must have equal ranks (CuTe), got "
+            f"{rank(s)} and {rank(d)}"
+        )
+    fits_src = atom_value_mode_fits(s, typed.num_values_src)
+    fits_dst = atom_value_mode_fits(d, typed.num_values_dst)
+    if not (fits_src or fits_dst):
+        raise VerifyError(
+            f"atom '{op.name}' ({op.bits} bits) moves {typed.num_values_src} {src.element_name} "
+            f"per thread, but the source's value mode (mode 0) is {_mode0(s)} and the "
+            f"destination's is {_mode0(d)}: partition with a tiled copy of this atom"
+        )
+    if rank(s) > 1:
+        rs = size(s) // size(s, 0) if type(size(s)) is int and type(size(s, 0)) is int else None
+        rd = size(d) // size(d, 0) if type(size(d)) is int and type(size(d, 0)) is int else None
+        if rs is not None and rd is not None and rs != rd:
+            raise VerifyError(
+                f"source and destination repeat the atom {rs} and {rd} times (modes 1..)"
+            )
+
+
+def _mode0(layout: Any) -> str:
+    from ...algebra.inttuple import format_tuple
+    from ...algebra.layout import get
+
+    m = get(layout, 0) if rank(layout) > 1 else layout
+    return format_tuple(m.shape)
+
+
+def _check_equal_sizes(op_name: str, what_a: str, a: Any, what_b: str, b: Any) -> None:
+    na, nb = static_int(size(a)), static_int(size(b))
+    if na is not None and nb is not None and na != nb:
+        raise VerifyError(f"{what_a} has {na} elements but {what_b} has {nb}")
+
+
+def _print_algorithm(op: Operation, p: OpAsmPrinter, elided: tuple[str, ...] = ()) -> None:
+    p.write(" ")
+    p.print_operands(op.operands)
+    p.print_attr_dict(op, elided)
+    p.write(" : ")
+    p.print_types(op.operand_types)
+
+
+def _parse_algorithm(cls: type[Operation], p: OpAsmParser) -> Operation:
+    operands = p.parse_operand_list()
+    attrs = p.parse_optional_attr_dict()
+    types, _ = parse_signature(p, len(operands), False)
+    if len(types) != len(operands):
+        raise p.error(f"expected {len(operands)} types, got {len(types)}")
+    values = p.resolve_operands(operands, types)
+    return cls.create(values, attributes=attrs, loc=p.loc)
+
+
+class _AlgorithmOp(Operation):
+    """Algorithms print ``name %a, %b {attrs} : Ta, Tb``."""
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        _print_algorithm(self, p)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        return _parse_algorithm(cls, p)
+
+
+def _props(atom: Any = None, vector_bits: int | None = None) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    if atom is not None:
+        props["atom"] = atom
+    if vector_bits is not None:
+        props["vector_bits"] = IntegerAttr(vector_bits, i64)
+    return props
+
+
+_MemoryTensor = Constraint(
+    lambda t: isinstance(t, TensorType) and t.space != COORD, "a !tile.tensor in memory"
+)
+
+
+class CopyOp(_AlgorithmOp):
+    """``tile.copy %src, %dst {atom = #tile.copy_atom<"universal", 128>, vector_bits = 128} :
+    !tile.tensor<...>, !tile.tensor<...>``: dst(i) = src(i) for every i (CuTe's copy)."""
+
+    name = "tile.copy"
+    traits = (MemoryEffects(reads=("src",), writes=("dst",)),)
+    src = operand(_MemoryTensor)
+    dst = operand(_MemoryTensor)
+    atom = opt_prop(CopyAtomAttr)
+    vector_bits = opt_prop(IntegerAttr)
+
+    def __init__(
+        self,
+        src: Value,
+        dst: Value,
+        atom: CopyAtomAttr | None = None,
+        vector_bits: int | None = None,
+        loc: Location | None = None,
+    ):
+        super().__init__(operands=[src, dst], properties=_props(atom, vector_bits), loc=loc)
+
+    def verify_(self) -> None:
+        st = require_memory_tensor(self.src.type, "source")
+        dt = require_memory_tensor(self.dst.type, "destination")
+        try:
+            s, d = _layout(st, 0), _layout(dt, 1)
+            _check_conversion(st, dt, self.atom)
+            _check_equal_sizes(self.name, "source", s, "destination", d)
+            if self.atom is not None:
+                _check_copy_atom(self.atom, st, dt, s, d)
+            _check_vector_bits(self, st, dt)
+        except LayoutError as e:
+            raise VerifyError(diagnostic_message(e)) from None
+
+
+def _coordinate_rank(pred: TensorType) -> Any:
+    value = _layout(pred, 0)(0)
+    return len(value) if isinstance(value, tuple) else 1
+
+
+class CopyIfOp(_AlgorithmOp):
+    """``tile.copy_if %pred, %src, %dst[, %bounds] : ...``: dst(i) = src(i) where pred(i).
+
+    ``%pred`` is an i1 tensor, or a coordinate tensor whose element at i is compared with
+    ``%bounds`` (a ``!layout.int_tuple``, e.g. the residue of a partial tile): pred(i) is
+    ``elem_less(pred(i), bounds)``. ``%pred`` is shaped like ``%src`` (with an atom it may
+    omit the value mode, as in CuTe).
+    """
+
+    name = "tile.copy_if"
+    traits = (MemoryEffects(reads=("pred", "src"), writes=("dst",)),)
+    pred = operand(TensorType)
+    src = operand(_MemoryTensor)
+    dst = operand(_MemoryTensor)
+    bounds = opt_operand(IntTupleType)
+    atom = opt_prop(CopyAtomAttr)
+    vector_bits = opt_prop(IntegerAttr)
+
+    def __init__(
+        self,
+        pred: Value,
+        src: Value,
+        dst: Value,
+        bounds: Value | None = None,
+        atom: CopyAtomAttr | None = None,
+        vector_bits: int | None = None,
+        loc: Location | None = None,
+    ):
+        operands: list[Any] = [pred, src, dst, [bounds] if bounds is not None else []]
+        super().__init__(operands=operands, properties=_props(atom, vector_bits), loc=loc)
+
+    def verify_(self) -> None:
+        pt = self.pred.type
+        st = require_memory_tensor(self.src.type, "source")
+        dt = require_memory_tensor(self.dst.type, "destination")
+        try:
+            p, s, d = _layout(pt, 0), _layout(st, 1), _layout(dt, 2)
+            if pt.space == COORD:
+                if self.bounds is None:
+                    raise VerifyError(
+                        "a coordinate-tensor predicate needs the bounds operand (an "
+                        "!layout.int_tuple) to compare coordinates with"
+                    )
+                crank = _coordinate_rank(pt)
+                brank = rank(self.bounds.type.parsed.template)
+                if brank < crank:
+                    raise VerifyError(
+                        f"predicate coordinates have rank {crank} but the bounds have rank {brank}"
+                    )
+            else:
+                if pt.element is not i1:
+                    raise VerifyError(
+                        f"the predicate must hold i1 elements (or coordinates), got "
+                        f"{pt.element_name}"
+                    )
+                if self.bounds is not None:
+                    raise VerifyError("bounds are only used with a coordinate-tensor predicate")
+            _check_conversion(st, dt, self.atom)
+            _check_equal_sizes(self.name, "source", s, "destination", d)
+            np_, ns = static_int(size(p)), static_int(size(s))
+            if np_ is not None and ns is not None and np_ != ns:
+                per_value = (
+                    self.atom is not None
+                    and rank(p) == rank(s) - 1
+                    and type(size(s, 0)) is int
+                    and np_ * size(s, 0) == ns
+                )
+                if not per_value:
+                    raise VerifyError(
+                        f"the predicate has {np_} elements but the source has {ns} (it must be "
+                        "shaped like the source)"
+                    )
+            if self.atom is not None:
+                _check_copy_atom(self.atom, st, dt, s, d)
+            _check_vector_bits(self, st, dt)
+        except LayoutError as e:
+            raise VerifyError(diagnostic_message(e)) from None
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        operands = p.parse_operand_list()
+        attrs = p.parse_optional_attr_dict()
+        types, _ = parse_signature(p, len(operands), False)
+        if len(operands) not in (3, 4) or len(types) != len(operands):
+            raise p.error(
+                f"'tile.copy_if' takes 3 or 4 operands with their types, got {len(operands)}"
+            )
+        values = p.resolve_operands(operands, types)
+        return cls.create(values, attributes=attrs, loc=p.loc)
+
+
+class GemmOp(_AlgorithmOp):
+    """``tile.gemm %a, %b, %c {atom = #tile.mma_atom<"...">} : Ta, Tb, Tc``: C += A * B in place,
+    in one of the five mode forms of CuTe's gemm (cute-docs/04_algorithms.md)."""
+
+    name = "tile.gemm"
+    traits = (MemoryEffects(reads=("a", "b", "c"), writes=("c",)),)
+    a = operand(_MemoryTensor)
+    b = operand(_MemoryTensor)
+    c = operand(_MemoryTensor)
+    atom = opt_prop(MMAAtomAttr)
+
+    def __init__(
+        self,
+        a: Value,
+        b: Value,
+        c: Value,
+        atom: MMAAtomAttr | None = None,
+        loc: Location | None = None,
+    ):
+        super().__init__(operands=[a, b, c], properties=_props(atom), loc=loc)
+
+    def verify_(self) -> None:
+        at = require_memory_tensor(self.a.type, "A")
+        bt = require_memory_tensor(self.b.type, "B")
+        ct = require_memory_tensor(self.c.type, "C")
+        op = self.atom.op if self.atom is not None else None
+        try:
+            a, b, c = _layout(at, 0), _layout(bt, 1), _layout(ct, 2)
+            why = gemm_form(a, b, c, op)
+        except LayoutError as e:
+            raise VerifyError(diagnostic_message(e)) from None
+        if why is not None:
+            raise VerifyError(why)
+        if op is None:
+            from .atoms import mma_operation
+
+            op = mma_operation("FMA")
+        why = op.check_types(at.element_name, bt.element_name, ct.element_name)
+        if why is not None:
+            raise VerifyError(why)
+        if not op.is_fma:
+            for what, t in (("A", at), ("B", bt), ("C", ct)):
+                if t.space != RMEM:
+                    raise VerifyError(
+                        f"MMA atom '{op.name}' reads {what} from registers (rmem), but {what} is "
+                        f"in {t.space}: copy it into a fragment first"
+                    )
+
+
+class AxpbyOp(_AlgorithmOp):
+    """``tile.axpby %alpha, %x, %beta, %y : f32, Tx, f32, Ty``: y = alpha * x + beta * y."""
+
+    name = "tile.axpby"
+    traits = (MemoryEffects(reads=("x", "y"), writes=("y",)),)
+    alpha = operand()
+    x = operand(_MemoryTensor)
+    beta = operand()
+    y = operand(_MemoryTensor)
+
+    def __init__(self, alpha: Value, x: Value, beta: Value, y: Value, loc: Location | None = None):
+        super().__init__(operands=[alpha, x, beta, y], loc=loc)
+
+    def verify_(self) -> None:
+        xt = require_memory_tensor(self.x.type, "x")
+        yt = require_memory_tensor(self.y.type, "y")
+        if xt.element is not yt.element:
+            raise VerifyError(
+                f"x and y must have one element type, got {xt.element_name} and {yt.element_name}"
+            )
+        if yt.element_name == "i1":
+            raise VerifyError("axpby does not compute on i1 elements")
+        for what, v in (("alpha", self.alpha), ("beta", self.beta)):
+            if v.type is not yt.element:
+                raise VerifyError(
+                    f"{what} has type '{v.type.text}' but the tensors hold '{yt.element_name}'"
+                )
+        try:
+            _check_equal_sizes(self.name, "x", _layout(xt, 1), "y", _layout(yt, 3))
+        except LayoutError as e:
+            raise VerifyError(diagnostic_message(e)) from None
+
+
+class FillOp(_AlgorithmOp):
+    """``tile.fill %t, %v : T, f32``: every element of ``%t`` becomes ``%v``."""
+
+    name = "tile.fill"
+    traits = (MemoryEffects(writes=("tensor",)),)
+    tensor = operand(_MemoryTensor)
+    value = operand()
+
+    def __init__(self, tensor: Value, value: Value, loc: Location | None = None):
+        super().__init__(operands=[tensor, value], loc=loc)
+
+    def verify_(self) -> None:
+        t = require_memory_tensor(self.tensor.type, "the filled tensor")
+        if self.value.type is not t.element:
+            raise VerifyError(
+                f"fill value has type '{self.value.type.text}' but the tensor holds "
+                f"'{t.element_name}'"
+            )
+
+
+class ClearOp(_AlgorithmOp):
+    """``tile.clear %t : T``: every element of ``%t`` becomes zero."""
+
+    name = "tile.clear"
+    traits = (MemoryEffects(writes=("tensor",)),)
+    tensor = operand(_MemoryTensor)
+
+    def __init__(self, tensor: Value, loc: Location | None = None):
+        super().__init__(operands=[tensor], loc=loc)
+
+    def verify_(self) -> None:
+        require_memory_tensor(self.tensor.type, "the cleared tensor")
+
+
+class CpAsyncCommitOp(Operation):
+    """``tile.cp_async_commit``: close the current group of cp.async copies (PTX
+    ``cp.async.commit_group``)."""
+
+    name = "tile.cp_async_commit"
+    traits = (MemoryEffects(synchronizes=True),)
+
+    def __init__(self, loc: Location | None = None):
+        super().__init__(loc=loc)
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.print_attr_dict(self)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> CpAsyncCommitOp:
+        return cls.create(attributes=p.parse_optional_attr_dict(), loc=p.loc)
+
+
+class CpAsyncWaitOp(Operation):
+    """``tile.cp_async_wait {pending = 1}``: wait until at most ``pending`` committed groups
+    are still in flight (PTX ``cp.async.wait_group``; 0 waits for all)."""
+
+    name = "tile.cp_async_wait"
+    traits = (MemoryEffects(synchronizes=True),)
+    pending = prop(IntegerAttr, default=IntegerAttr(0, i64))
+
+    def __init__(self, pending: int = 0, loc: Location | None = None):
+        super().__init__(properties={"pending": IntegerAttr(pending, i64)}, loc=loc)
+
+    def verify_(self) -> None:
+        n = self.pending.value
+        if n < 0:
+            raise VerifyError(f"'pending' must be non-negative, got {n}")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.print_attr_dict(self)
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> CpAsyncWaitOp:
+        return cls.create(attributes=p.parse_optional_attr_dict(), loc=p.loc)
+
+
+ALGORITHM_OPS: tuple[type[Operation], ...] = (
+    CopyOp,
+    CopyIfOp,
+    GemmOp,
+    AxpbyOp,
+    FillOp,
+    ClearOp,
+    CpAsyncCommitOp,
+    CpAsyncWaitOp,
+)

@@ -1,0 +1,309 @@
+"""Element access: tile.load, tile.store, and tile.assume (facts about index values).
+
+``tile.load %t[(%i, 2)]`` reads the element at a coordinate of a tensor (a coordinate for a
+coordinate tensor); ``tile.load %p[%off]`` reads ``%off`` elements past a pointer. The
+coordinate must fit the tensor's shape (profile, and range for static entries): a mismatch is
+a diagnostic naming the coordinate and the shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ...algebra.errors import LayoutError
+from ...core.asm import OpAsmParser, OpAsmPrinter
+from ...core.attributes import Attribute, IntegerAttr, StringAttr
+from ...core.constraints import Constraint
+from ...core.errors import VerifyError
+from ...core.location import Location
+from ...core.opdef import operand, opt_prop, prop, result, var_operand
+from ...core.operation import Operation
+from ...core.traits import Pure
+from ...core.types import IndexType, IntegerType, Type, i64, index
+from ...core.values import Value
+from ..layout.text import Kind, format_value
+from ..layout.types import IntTupleType
+from . import coords as C
+from .base import build_error
+from .effects import MemoryEffects
+from .inference import cached, diagnostic_message, index_fact, operand_arg, symbol_notes
+from .spaces import COORD
+from .types import PtrType, TensorType
+
+__all__ = ["AssumeOp", "LoadOp", "StoreOp", "element_address"]
+
+_Index = Constraint(lambda t: isinstance(t, IndexType), "index")
+_Source = Constraint(lambda t: isinstance(t, (TensorType, PtrType)), "!tile.tensor or !tile.ptr")
+
+
+def element_address(
+    source: Type, pattern: Any, coord_types: Sequence[Type], facts: Sequence[Any]
+) -> Any:
+    """The layout's value at the coordinate (an offset, or a coordinate for a coordinate
+    tensor); LayoutError when the coordinate does not fit. Memoised on types and facts."""
+    key = ("element", source, C.format_pattern(pattern), tuple(coord_types), tuple(facts))
+
+    def go() -> Any:
+        if C.has_wildcard(pattern):
+            raise LayoutError(
+                f"the coordinate \"{C.format_pattern(pattern)}\" has '_': it names several "
+                "elements (use tile.slice for a sub-tensor)"
+            )
+        args = [operand_arg(t, k + 1, f) for k, (t, f) in enumerate(zip(coord_types, facts))]
+        coord = C.substitute(pattern, args)
+        if isinstance(source, PtrType):
+            if isinstance(coord, tuple):
+                raise LayoutError(
+                    f"a pointer is indexed by one element offset, got the coordinate "
+                    f'"{C.format_pattern(pattern)}"'
+                )
+            return coord
+        layout = operand_arg(source, 0)
+        return layout(coord)
+
+    return cached(key, go)
+
+
+def element_result_type(source: Type, value: Any) -> Type:
+    """What a load from ``source`` produces: the element type, or the coordinate's type."""
+    if isinstance(source, TensorType) and source.space == COORD:
+        _, text, _dyn = format_value(value, Kind.INT_TUPLE)
+        return IntTupleType(text)
+    return source.element  # type: ignore[union-attr]
+
+
+class _AccessOp(Operation):
+    """An op addressing one element of ``source`` by a coordinate pattern."""
+
+    coord = prop(StringAttr)
+
+    source: Any
+    coords: Any
+
+    @property
+    def pattern(self) -> Any:
+        return C.parse_pattern(self.coord.value)
+
+    def _address(self) -> Any:
+        pattern = self.pattern
+        n = C.count_dynamic(pattern)
+        coords = self.coords
+        if n != len(coords):
+            raise LayoutError(
+                f"the coordinate pattern \"{self.coord.value}\" has {n} '?' entries but the op "
+                f"has {len(coords)} index operands"
+            )
+        return element_address(
+            self.source.type, pattern, [v.type for v in coords], [index_fact(v) for v in coords]
+        )
+
+    def _verify_address(self) -> Any:
+        try:
+            return self._address()
+        except LayoutError as e:
+            message = diagnostic_message(e)
+            types = [self.source.type, *(v.type for v in self.coords)]
+            raise VerifyError(
+                message, notes=[(n, None) for n in symbol_notes(message, types)]
+            ) from None
+
+
+def _coordinate_operands(
+    op_name: str, source: Value, coord: Any, loc: Location | None
+) -> tuple[StringAttr, list[Value], Any]:
+    try:
+        pattern, dynamic = C.pattern_of_value(coord)
+    except LayoutError as e:
+        raise build_error(op_name, diagnostic_message(e), loc) from None
+    for v in dynamic:
+        if not isinstance(v, Value) or not isinstance(v.type, IndexType):
+            raise build_error(
+                op_name, f"coordinate entries must be ints or index values, got {v!r}", loc
+            )
+    try:
+        value = element_address(
+            source.type, pattern, [v.type for v in dynamic], [index_fact(v) for v in dynamic]
+        )
+    except LayoutError as e:
+        raise build_error(op_name, diagnostic_message(e), loc, [source.type]) from None
+    return StringAttr(C.format_pattern(pattern)), list(dynamic), value
+
+
+class LoadOp(_AccessOp):
+    """``%x = tile.load %t[(%i, 2)] : !tile.tensor<f32, gmem, "(4,8):(1,4)", 16> -> f32``."""
+
+    name = "tile.load"
+    traits = (MemoryEffects(reads=("source",)),)
+    source = operand(_Source)
+    coords = var_operand(_Index)
+    result = result()
+
+    def __init__(self, source: Value, coord: Any, loc: Location | None = None):
+        attr, dynamic, value = _coordinate_operands(self.name, source, coord, loc)
+        rt = element_result_type(source.type, value)
+        super().__init__(
+            operands=[source, dynamic], result_types=[rt], properties={"coord": attr}, loc=loc
+        )
+
+    def verify_(self) -> None:
+        value = self._verify_address()
+        expected = element_result_type(self.source.type, value)
+        if self.result.type is not expected:
+            raise VerifyError(
+                f"result type '{self.result.type.text}' should be '{expected.text}' (the "
+                "element type of the source)"
+            )
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.source)
+        C.print_coordinate(p, self.pattern, self.coords)
+        p.print_attr_dict(self, elided=("coord",))
+        p.write(f" : {self.source.type.text} -> {self.result.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> LoadOp:
+        src = p.parse_operand()
+        pattern, coords = C.parse_coordinate(p, allow_wildcard=False)
+        attrs = p.parse_optional_attr_dict()
+        st = p.parse_colon_type()
+        p.expect("->")
+        rt = p.parse_type()
+        values = p.resolve_operands([src, *coords], [st] + [index] * len(coords))
+        props = {"coord": StringAttr(C.format_pattern(pattern))}
+        return cls.create(values, [rt], properties=props, attributes=attrs, loc=p.loc)
+
+
+class StoreOp(_AccessOp):
+    """``tile.store %x, %t[(%i, 2)] : !tile.tensor<f32, smem, "(4,8):(1,4)", 16>``."""
+
+    name = "tile.store"
+    traits = (MemoryEffects(writes=("dest",)),)
+    value = operand()
+    dest = operand(_Source)
+    coords = var_operand(_Index)
+
+    @property
+    def source(self) -> Value:
+        return self.dest
+
+    def __init__(self, value: Value, dest: Value, coord: Any, loc: Location | None = None):
+        attr, dynamic, _addr = _coordinate_operands(self.name, dest, coord, loc)
+        super().__init__(operands=[value, dest, dynamic], properties={"coord": attr}, loc=loc)
+
+    def verify_(self) -> None:
+        dt = self.dest.type
+        if isinstance(dt, TensorType) and dt.space == COORD:
+            raise VerifyError("cannot store into a coordinate tensor (it has no memory)")
+        self._verify_address()
+        if self.value.type is not dt.element:
+            raise VerifyError(
+                f"stored value has type '{self.value.type.text}', but the destination holds "
+                f"'{dt.element.text}'"
+            )
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.value)
+        p.write(", ")
+        p.print_operand(self.dest)
+        C.print_coordinate(p, self.pattern, self.coords)
+        p.print_attr_dict(self, elided=("coord",))
+        p.write(f" : {self.dest.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> StoreOp:
+        val = p.parse_operand()
+        p.expect(",")
+        dst = p.parse_operand()
+        pattern, coords = C.parse_coordinate(p, allow_wildcard=False)
+        attrs = p.parse_optional_attr_dict()
+        at = p.pos
+        dt = p.parse_colon_type()
+        if not isinstance(dt, (TensorType, PtrType)) or dt.element is None:
+            raise p.error(
+                f"'tile.store' needs a !tile.tensor or !tile.ptr with elements, got '{dt.text}'", at
+            )
+        values = p.resolve_operands([val, dst, *coords], [dt.element, dt] + [index] * len(coords))
+        props = {"coord": StringAttr(C.format_pattern(pattern))}
+        return cls.create(values, properties=props, attributes=attrs, loc=p.loc)
+
+
+_IntLike = Constraint(
+    lambda t: isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.is_signless),
+    "index or signless integer",
+)
+
+
+class AssumeOp(Operation):
+    """``%n4 = tile.assume %n {divisible_by = 4, lower = 1} : index``: the same value, with
+    facts the compiler may rely on (the front end's compile spec states them; passes prove
+    vectorization and alignment from them). A false assumption is undefined behaviour."""
+
+    name = "tile.assume"
+    traits = (Pure,)
+    input = operand(_IntLike)
+    result = result(_IntLike)
+    divisible_by = opt_prop(IntegerAttr)
+    lower = opt_prop(IntegerAttr)
+    upper = opt_prop(IntegerAttr)
+
+    def __init__(
+        self,
+        value: Value,
+        divisible_by: int | None = None,
+        lower: int | None = None,
+        upper: int | None = None,
+        loc: Location | None = None,
+    ):
+        props: dict[str, Attribute] = {}
+        for name, v in (("divisible_by", divisible_by), ("lower", lower), ("upper", upper)):
+            if v is not None:
+                props[name] = IntegerAttr(v, i64)
+        super().__init__(operands=[value], result_types=[value.type], properties=props, loc=loc)
+
+    def facts(self) -> tuple[int | None, int | None, int | None]:
+        def get(a: Attribute | None) -> int | None:
+            return a.value if isinstance(a, IntegerAttr) else None
+
+        return get(self.divisible_by), get(self.lower), get(self.upper)
+
+    def verify_(self) -> None:
+        if self.result.type is not self.input.type:
+            raise VerifyError("result type must be the operand's type")
+        div, lower, upper = self.facts()
+        if div is not None and div <= 0:
+            raise VerifyError(f"'divisible_by' must be positive, got {div}")
+        if lower is not None and upper is not None and lower > upper:
+            raise VerifyError(f"'lower' ({lower}) is larger than 'upper' ({upper})")
+        fact = index_fact(self.input)
+        if fact is not None and fact[0] == "const":
+            c = fact[1]
+            if div is not None and c % div:
+                raise VerifyError(f"the constant {c} is not divisible by {div}")
+            if lower is not None and c < lower:
+                raise VerifyError(f"the constant {c} is less than 'lower' ({lower})")
+            if upper is not None and c > upper:
+                raise VerifyError(f"the constant {c} is larger than 'upper' ({upper})")
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        if isinstance(operands[0], IntegerAttr):
+            return [operands[0]]
+        return None
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.input)
+        p.print_attr_dict(self)
+        p.write(f" : {self.input.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> AssumeOp:
+        u = p.parse_operand()
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        return cls.create(p.resolve_operands([u], [t]), [t], attributes=attrs, loc=p.loc)
+
+
+ELEMENT_OPS: tuple[type[Operation], ...] = (LoadOp, StoreOp, AssumeOp)
