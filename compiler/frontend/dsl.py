@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from .annotations import Constexpr, Tensor
-from .control_flow import DynamicRange as range  # noqa: A001  (lc.range is the DSL's loop)
+from .control_flow import DynamicRange as range
 from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
 from .errors import CompileError, NotSupportedError
 from .gpu import block_dim, block_idx, grid_dim, lane_idx, syncthreads, thread_idx
 from .kernel import Kernel, kernel
-from .scalars import maximum as max  # noqa: A001
-from .scalars import minimum as min  # noqa: A001
+from .scalars import maximum as max
+from .scalars import minimum as min
 from .scalars import select as where
 from .spec import KernelSpec, SpecError
 from .trace import trace

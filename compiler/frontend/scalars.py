@@ -465,9 +465,9 @@ def _identity(kind: str, a: Any, b: Any, t: Type) -> Any:
         keep = a
     elif kind == "mul" and _is_int(a, 1):
         keep = b
-    elif kind == "mod" and _is_int(b, 1):
-        return 0
-    elif kind in ("mul", "and") and (_is_int(a, 0) or _is_int(b, 0)):
+    elif (kind == "mod" and _is_int(b, 1)) or (
+        kind in ("mul", "and") and (_is_int(a, 0) or _is_int(b, 0))
+    ):
         return 0
     else:
         return None

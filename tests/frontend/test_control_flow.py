@@ -248,7 +248,7 @@ CHECK: arith.subi %n, %[[M]] : i32
 @lc.kernel
 def tuple_carried(n: int):
     pos = (0, 1)
-    for i in lc.range(n):
+    for _ in lc.range(n):
         pos = (pos[1], pos[0] + pos[1])
     last = pos[0]  # noqa: F841
 
