@@ -26,6 +26,7 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.dce",
     "layoutc.passes.symbol_dce",
     "layoutc.passes.conversion.scf_to_cf",
+    "layoutc.passes.conversion.gpu_to_nvvm",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
 
