@@ -195,10 +195,18 @@ def evaluate_types(
         found = Evaluation(types, values, None)
     except LayoutError as e:
         found = Evaluation(None, None, e)
+    except (TypeError, ValueError, ArithmeticError, AttributeError) as e:
+        # A bug below us must still surface as a diagnostic at the op, not a traceback.
+        found = Evaluation(None, None, internal_error(e))
     if len(_EVALUATIONS) >= _MAX_EVALUATIONS:
         _EVALUATIONS.clear()
     _EVALUATIONS[key] = found
     return found
+
+
+def internal_error(e: Exception) -> LayoutError:
+    """A LayoutError reporting an unexpected exception raised inside the algebra."""
+    return LayoutError(f"internal error in the layout algebra: {type(e).__name__}: {e}")
 
 
 def constant_argument(attr: Attribute | None, t: Type) -> Any:

@@ -43,6 +43,11 @@ def _int(props: Any, name: str) -> int | None:
     return attr.value if isinstance(attr, IntegerAttr) else None
 
 
+def _optional(args: Any, i: int) -> Any:
+    """Argument ``i`` or None when the optional operand is absent."""
+    return args[i] if len(args) > i else None
+
+
 def _tuple(props: Any, name: str) -> Any:
     attr = props.get(name)
     return attr.value if isinstance(attr, IntTupleAttr) else None
@@ -159,7 +164,7 @@ class ComplementOp(_LayoutResultOp):
 
     @classmethod
     def evaluate(cls, props, args):
-        return (complement(args[0], args[1]),)
+        return (complement(args[0], _optional(args, 1)),)
 
 
 class RightInverseOp(_UnaryOp):
@@ -232,7 +237,7 @@ class AppendOp(_LayoutResultOp):
 
     @classmethod
     def evaluate(cls, props, args):
-        return (L.append(args[0], args[1], _int(props, "n")),)
+        return (L.append(args[0], _optional(args, 1), _int(props, "n")),)
 
 
 class PrependOp(_LayoutResultOp):
@@ -246,7 +251,7 @@ class PrependOp(_LayoutResultOp):
 
     @classmethod
     def evaluate(cls, props, args):
-        return (L.prepend(args[0], args[1], _int(props, "n")),)
+        return (L.prepend(args[0], _optional(args, 1), _int(props, "n")),)
 
 
 class GroupOp(_UnaryOp):

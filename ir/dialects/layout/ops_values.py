@@ -66,7 +66,7 @@ class ConstantOp(Operation):
         t = self.results[0].type
         if attr.kind is not t.kind:
             raise VerifyError(
-                f"value '{attr.text}' is a {attr.kind.value}, but the result type is '{t.text}'"
+                f"value '{attr.text}' is of kind {attr.kind.value}, but the result type is '{t.text}'"
             )
         if not is_instance(attr.layout_text, t.layout_text):
             raise VerifyError(f"value '{attr.text}' does not fit the result type '{t.text}'")

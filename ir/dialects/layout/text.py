@@ -267,7 +267,15 @@ class _TextParser(NotationParser):
         name = m.group()
         self.pos = m.end()
         self.expect(",")
-        stride = self.parse_scalar(False)
+        self.skip_ws()
+        m = re.compile(r"-?\d+").match(self.text, self.pos)
+        if m:
+            stride: Any = int(m.group())
+            self.pos = m.end()
+        elif self.text.startswith("?", self.pos):
+            stride = self.parse_scalar(False)
+        else:
+            raise self.error("expected an integer or '?' as the stride in Custom{name,stride}")
         self.expect("}")
         return CustomStride(IndexedGather(GatherBuffer(name), name), stride)
 
