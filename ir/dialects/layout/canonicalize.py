@@ -103,7 +103,7 @@ def _replace_with_polynomial(
     """Replace ``op``'s index result by arith computing ``expr`` (a polynomial) if possible."""
     from ...algebra.symbolic import SymInt, emit
 
-    if not isinstance(expr, SymInt) or not _is_polynomial(expr):
+    if type(expr) is not int and not (isinstance(expr, SymInt) and _is_polynomial(expr)):
         return False
     with rewriter.at(InsertionPoint.before_op(op), loc=op.location):
         value = emit(expr, _ArithEmitter(rewriter, symbols))
