@@ -74,6 +74,9 @@ def symbol_notes(message: str, operand_types: Sequence[Type]) -> list[str]:
         letter = slot_name(k)
         if isinstance(t, LayoutTextType) and t.num_dynamic:
             if re.search(rf"\b{re.escape(letter)}\d+\b", message):
+                if t.num_dynamic == 1:
+                    notes.append(f"{letter}0 stands for the '?' of operand #{k} ('{t.text}')")
+                    continue
                 names = ", ".join(f"{letter}{i}" for i in range(t.num_dynamic))
                 notes.append(
                     f"{names} stand for the '?' entries of operand #{k} ('{t.text}'), left to right"
