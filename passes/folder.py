@@ -26,6 +26,9 @@ from layoutc.ir.core.values import OpResult, Value
 _Key = tuple[Dialect | None, Attribute, Type]
 
 
+_NO_FOLD = Operation.fold
+
+
 class FoldResult(Enum):
     NOT_FOLDED = 0
     IN_PLACE = 1  # the op was updated in place
@@ -155,21 +158,25 @@ class OperationFolder:
     # -- folding -------------------------------------------------------------------------------------
     def try_fold(self, op: Operation) -> FoldResult:
         """Fold ``op`` with its constant operands; replace it or report an in-place update."""
+        cls = type(op)
+        if cls.fold is _NO_FOLD:
+            return FoldResult.NOT_FOLDED
         operands: list[Attribute | None] = []
+        append = operands.append
         values_of = self._values
         for u in op._operands:
             v = u.value
-            if not isinstance(v, OpResult):
-                operands.append(None)
+            if v.__class__ is not OpResult:
+                append(None)
                 continue
             d = v.op
             known = values_of.get(d)
             if known is not None:
-                operands.append(known)
+                append(known)
             elif ConstantLike in d._trait_types:
-                operands.append(constant_attr(d))
+                append(constant_attr(d))
             else:
-                operands.append(None)
+                append(None)
         folded = op.fold(operands)
         if folded is None:
             return FoldResult.NOT_FOLDED
@@ -178,7 +185,10 @@ class OperationFolder:
             raise IRError(
                 f"'{op.name}' fold returned {len(folded)} values for {len(results)} results"
             )
-        own = sum(1 for f, r in zip(folded, results) if f is r)
+        own = 0
+        for f, r in zip(folded, results):
+            if f is r:
+                own += 1
         if own:
             return FoldResult.IN_PLACE if own == len(results) else FoldResult.NOT_FOLDED
         region: Region | None = None

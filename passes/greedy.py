@@ -254,10 +254,10 @@ class _Driver(RewriterListener):
         worklist = self.worklist
         positions = self.positions
         rewriter = self.rewriter
-        folder = self.folder
-        fold = self.config.fold
+        try_fold = self.folder.try_fold if self.config.fold else None
         for_op = self.patterns.for_op
         limit = self.config.max_num_rewrites
+        replaced, in_place = FoldResult.REPLACED, FoldResult.IN_PLACE
         while worklist:
             if limit != NO_LIMIT and self.num_rewrites >= limit:
                 break
@@ -267,18 +267,23 @@ class _Driver(RewriterListener):
             del positions[op]
             if op.parent is None:
                 continue
-            if is_trivially_dead(op):
-                rewriter.erase_op(op)
-                self.num_erased += 1
-                changed = True
-                continue
-            if fold and ConstantLike not in type(op)._trait_types:
-                status = folder.try_fold(op)
-                if status is FoldResult.REPLACED:
+            traits = type(op)._trait_types
+            for r in op.results:
+                if r.uses:
+                    break
+            else:
+                if is_trivially_dead(op):
+                    rewriter.erase_op(op)
+                    self.num_erased += 1
+                    changed = True
+                    continue
+            if try_fold is not None and ConstantLike not in traits:
+                status = try_fold(op)
+                if status is replaced:
                     self.num_folded += 1
                     changed = True
                     continue
-                if status is FoldResult.IN_PLACE:
+                if status is in_place:
                     self.num_folded += 1
                     self.notify_op_modified(op)
                     changed = True

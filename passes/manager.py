@@ -14,6 +14,8 @@ traceback for the user.
 
 from __future__ import annotations
 
+import difflib
+import gc
 import os
 import traceback
 from collections.abc import Iterator
@@ -122,6 +124,14 @@ class OpPassManager:
         return f"<OpPassManager {self.pipeline_text()}>"
 
 
+def _suggest(name: str) -> str:
+    from .registry import registered_passes, registered_pipelines
+
+    known = [c.argument for c in registered_passes()] + [p.name for p in registered_pipelines()]
+    close = difflib.get_close_matches(name, known, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 def _misplaced(pass_: Pass, anchor: str) -> str:
     return (
         f"pass '{pass_.argument}' runs on '{pass_.anchor}' ops and cannot be scheduled on "
@@ -154,7 +164,8 @@ def _build(pm: OpPassManager, elements: list[PassSpec | NestedSpec], text: str) 
             registered = lookup_pipeline(spec.name)
             if registered is None:
                 raise PipelineError(
-                    f"'{spec.name}' does not refer to a registered pass or pass pipeline",
+                    f"'{spec.name}' does not refer to a registered pass or pass pipeline"
+                    + _suggest(spec.name),
                     text,
                     spec.position,
                 )
@@ -267,10 +278,17 @@ class PassManager(OpPassManager):
             except Exception as e:
                 self._report_crash(p, op, e, during="initializing")
                 return False
+        # The IR is a large graph of reference cycles: keep the cyclic garbage collector from
+        # rescanning it on every collection while passes run (new garbage is still collected).
+        freeze = gc.isenabled() and gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
             ok = self._run_manager(self, op)
         finally:
             self._snapshot = None
+            if freeze:
+                gc.unfreeze()
         return ok
 
     def _run_manager(self, pm: OpPassManager, op: Operation) -> bool:

@@ -9,6 +9,7 @@ may be quoted (``"a b"``) or wrapped in braces (``{...}``) to hold spaces and co
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -316,8 +317,12 @@ def parse_option_values(
     for key, raw, pos in tokenize_options(text, base):
         opt = options.get(key)
         if opt is None:
+            close = difflib.get_close_matches(key, list(options), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else ""
             known = ", ".join(sorted(options)) or "none"
-            raise OptionError(f"no such option '{key}' for {owner} (options: {known})", pos)
+            raise OptionError(
+                f"no such option '{key}' for {owner}; {hint or f'options: {known}'}", pos
+            )
         if raw is not None:
             braced = raw.startswith("{") and raw.endswith("}")
             raw = raw[1:-1] if opt.is_list and braced else raw if opt.is_list else unquote(raw)

@@ -358,12 +358,9 @@ def _apply_reproducer(args: argparse.Namespace, text: str, pipeline: str) -> tup
             return text, pipeline
         config = reproducer_config(metadata, at)
     except ReproducerError as e:
-        if not args.run_reproducer and "{-#" not in text[: e.offset + 3]:
-            return text, pipeline
-        raise _MetadataError(
-            e.message if args.run_reproducer else f"not supported: {e.message}",
-            text[: e.offset].count("\n") + 1,
-        ) from None
+        if not args.run_reproducer:
+            return text, pipeline  # not a reproducer block: the parser decides
+        raise _MetadataError(e.message, text[: e.offset].count("\n") + 1) from None
     if not args.run_reproducer:
         return ir, pipeline  # a reproducer read as plain input: run the given pipeline
     if pipeline:
