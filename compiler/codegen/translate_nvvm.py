@@ -16,6 +16,7 @@ from typing import Any
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator, HandlerTable
+from .translate_host import shuffle_predicate
 from .translate_llvm import inline_asm
 from .translate_types import I1, I32, VOID
 
@@ -49,17 +50,22 @@ def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
 
 @NVVM_GPU.register("nvvm.shfl.sync")
 def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
+    """``llvm.nvvm.shfl.sync.<kind>.<type>``; the predicate (``return_value_and_is_valid``) is
+    computed from the lane id and operands by its PTX definition: libNVVM has no ``...p``
+    intrinsics, and the arithmetic is the host flavour's too."""
     mask, val, offset, clamp = ft.operands(op)
     t = val.type
     suffix = "i32" if isinstance(t, ir.IntType) else "f32"
-    if op.with_predicate:
-        ret: ir.Type = ir.LiteralStructType([t, I1])
-        name = f"llvm.nvvm.shfl.sync.{op.kind.value}.{suffix}p"
-    else:
-        ret = t
-        name = f"llvm.nvvm.shfl.sync.{op.kind.value}.{suffix}"
-    fn = ft.module.intrinsic(name, ret, [I32, t, I32, I32])
-    ft.set_result(op, ft.builder.call(fn, [mask, val, offset, clamp], name=ft.name(op)))
+    fn = ft.module.intrinsic(f"llvm.nvvm.shfl.sync.{op.kind.value}.{suffix}", t, [I32, t, I32, I32])
+    value = ft.builder.call(fn, [mask, val, offset, clamp], name=ft.name(op))
+    if not op.with_predicate:
+        ft.set_result(op, value)
+        return
+    b = ft.builder
+    lane = b.call(ft.module.intrinsic("llvm.nvvm.read.ptx.sreg.laneid", I32, []), [])
+    pred = shuffle_predicate(b, op.kind.value, lane, offset, clamp)
+    agg = ir.Constant(ir.LiteralStructType([t, I1]), ir.Undefined)
+    ft.set_result(op, b.insert_value(b.insert_value(agg, value, 0), pred, 1))
 
 
 @NVVM_GPU.register("nvvm.cp.async.shared.global")
