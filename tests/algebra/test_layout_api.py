@@ -259,16 +259,14 @@ def test_public_api_is_lazy_and_complete():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "Layout" in out.stdout
-    for name in (
-        "Layout",
-        "composition",
-        "logical_divide",
-        "Swizzle",
-        "ComposedLayout",
-        "_",
-        "make_layout",
-    ):
+    for name in ("Layout", "Swizzle", "ComposedLayout", "_"):
         assert getattr(layoutc, name) is getattr(layoutc.ir.algebra, name)
+    # composition, the divides and make_layout also accept tensors and dynamic values inside
+    # kernels (layoutc/frontend/layouts.py); on layouts they are the algebra's.
+    a, b = layoutc.ir.algebra.Layout((4, 8), (8, 1)), layoutc.ir.algebra.Layout(4, 2)
+    assert layoutc.composition(a, b) == layoutc.ir.algebra.composition(a, b)
+    assert layoutc.logical_divide(a, (2, 4)) == layoutc.ir.algebra.logical_divide(a, (2, 4))
+    assert layoutc.make_layout((4, 8)) == layoutc.ir.algebra.make_layout((4, 8))
     assert layoutc._ is _
     with pytest.raises(AttributeError):
         layoutc.no_such_name  # noqa: B018
