@@ -130,17 +130,32 @@ _LAZY.update(
         for name in (
             "CompileError",
             "Constexpr",
+            "CopyAtom",
             "Kernel",
             "KernelSpec",
             "NotSupportedError",
             "SpecError",
             "Tensor",
+            "TiledCopy",
+            "TiledMMA",
+            "alloc_smem",
+            "assume",
+            "axpby",
             "bf16",
             "block_dim",
             "block_idx",
+            "clear",
+            "copy",
+            "copy_if",
+            "cp_async_commit",
+            "cp_async_wait",
+            "elem_less",
             "f16",
             "f32",
             "f64",
+            "fill",
+            "gemm",
+            "gmem",
             "grid_dim",
             "i1",
             "i8",
@@ -149,9 +164,23 @@ _LAZY.update(
             "i64",
             "kernel",
             "lane_idx",
+            "local_partition",
+            "local_tile",
+            "make_copy_atom",
+            "make_fragment",
+            "make_fragment_like",
+            "make_identity_tensor",
+            "make_tensor",
+            "make_tensor_like",
+            "make_tiled_copy",
+            "make_tiled_mma",
             "max",
             "min",
+            "partition_tv",
             "range",
+            "rmem",
+            "smem",
+            "smem_tensor",
             "syncthreads",
             "tf32",
             "thread_idx",
@@ -160,6 +189,41 @@ _LAZY.update(
         )
     }
 )
+# The algebra functions below also take tensors (views) and dynamic values inside kernels;
+# with static layouts they are exactly the algebra's (layoutc/frontend/layouts.py).
+_LAZY.update(
+    {
+        name: "layoutc.frontend.layouts"
+        for name in (
+            "blocked_product",
+            "coalesce",
+            "complement",
+            "composition",
+            "cosize",
+            "crd2idx",
+            "depth",
+            "flat_divide",
+            "flatten",
+            "group_modes",
+            "idx2crd",
+            "left_inverse",
+            "logical_divide",
+            "logical_product",
+            "make_identity_layout",
+            "make_layout",
+            "raked_product",
+            "rank",
+            "right_inverse",
+            "shape",
+            "size",
+            "stride",
+            "tile_to_shape",
+            "tiled_divide",
+            "zipped_divide",
+        )
+    }
+)
+
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)

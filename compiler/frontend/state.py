@@ -33,6 +33,7 @@ class TraceState:
         "block_size",
         "builder",
         "constants",
+        "extras",
         "kernel_codes",
         "kernel_name",
         "smem_bytes",
@@ -52,6 +53,8 @@ class TraceState:
         self.smem_bytes = 0
         # (block, type, value, python type) -> constant defined at the end of that block so far
         self.constants: dict[tuple, Any] = {}
+        # per-trace tables of other modules (e.g. symbols bound to dynamic values)
+        self.extras: dict[str, Any] = {}
 
     def location(self) -> Location:
         return user_location(self.kernel_codes)

@@ -1,0 +1,181 @@
+"""CuTe's tensor algorithms as ops: ``lc.copy``, ``lc.copy_if``, ``lc.gemm``, ``lc.axpby``,
+``lc.fill``, ``lc.clear``, and the cp.async group commit/wait.
+
+Each call is one ``tile`` op; its verifier checks CuTe's rules (equal sizes, element types, the
+five gemm mode forms, what an atom allows) when the op is built, so a mismatch is reported at
+the line of the call. Passes later choose vector widths and lower the algorithms to loops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir.dialects import tile as T
+from . import scalars, state
+from .atoms import CopyAtom, TiledCopy, TiledMMA
+from .tensor import IntTuple, Tensor, _element_value, int_tuple_value
+
+
+def _tensor(x: Any, what: str, fn: str) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise state.error(f"lc.{fn}: {what} must be a tensor, got {_describe(x)}")
+    return x
+
+
+def _describe(x: Any) -> str:
+    describe = getattr(x, "_lc_describe", None)
+    return describe() if describe is not None else f"{type(x).__name__} {x!r}"
+
+
+def _copy_atom(x: Any) -> Any:
+    if isinstance(x, TiledCopy):
+        return x.atom.attr
+    if isinstance(x, CopyAtom):
+        return x.attr
+    return None
+
+
+def copy(*args: Any) -> None:
+    """``lc.copy(src, dst)`` or ``lc.copy(atom_or_tiled_copy, src, dst)``: dst = src."""
+    if len(args) == 3:
+        atom = _copy_atom(args[0])
+        if atom is None:
+            raise state.error(
+                f"lc.copy(atom, src, dst): the first argument must be a copy atom or a tiled "
+                f"copy, got {_describe(args[0])}"
+            )
+        src, dst = args[1], args[2]
+    elif len(args) == 2:
+        atom, (src, dst) = None, args
+    else:
+        raise state.error(
+            f"lc.copy takes (src, dst) or (atom, src, dst), got {len(args)} arguments"
+        )
+    s = _tensor(src, "the source", "copy")
+    d = _tensor(dst, "the destination", "copy")
+    state.emit(T.CopyOp(s.value, d.value, atom=atom))
+
+
+def copy_if(*args: Any, bounds: Any = None) -> None:
+    """``lc.copy_if(pred, src, dst)`` / ``lc.copy_if(atom, pred, src, dst)``: dst = src where pred.
+
+    ``pred`` is an i1 tensor shaped like ``src`` (built the CuTe way: ``pred[i] =
+    lc.elem_less(tcS[i], shape)``), or a coordinate tensor plus ``bounds=`` (the residue of a
+    partial tile), which compares each coordinate with the bounds.
+    """
+    if len(args) == 4:
+        atom = _copy_atom(args[0])
+        if atom is None:
+            raise state.error(
+                f"lc.copy_if(atom, pred, src, dst): the first argument must be a copy atom or a "
+                f"tiled copy, got {_describe(args[0])}"
+            )
+        pred, src, dst = args[1:]
+    elif len(args) == 3:
+        atom, (pred, src, dst) = None, args
+    else:
+        raise state.error(
+            f"lc.copy_if takes (pred, src, dst) or (atom, pred, src, dst), got {len(args)} arguments"
+        )
+    p = _tensor(pred, "the predicate", "copy_if")
+    s = _tensor(src, "the source", "copy_if")
+    d = _tensor(dst, "the destination", "copy_if")
+    b = None
+    if bounds is not None:
+        if isinstance(bounds, Tensor):
+            bounds = bounds.shape
+        b = bounds.value if isinstance(bounds, IntTuple) else int_tuple_value(bounds)
+    elif p.type.is_coord:
+        raise state.error(
+            "lc.copy_if with a coordinate tensor as predicate needs bounds=shape (the "
+            "coordinates are compared with it)"
+        )
+    state.emit(T.CopyIfOp(p.value, s.value, d.value, b, atom=atom))
+
+
+def gemm(*args: Any) -> None:
+    """``lc.gemm(a, b, c)`` or ``lc.gemm(tiled_mma, a, b, c)``: C += A * B (CuTe's five mode
+    forms: (V)x(V)=>(V), (M)x(N)=>(M,N), (M,K)x(N,K)=>(M,N), (V,M)x(V,N)=>(V,M,N),
+    (V,M,K)x(V,N,K)=>(V,M,N))."""
+    if len(args) == 4:
+        mma = args[0]
+        if isinstance(mma, TiledMMA):
+            atom = mma.attr
+        elif isinstance(mma, str):
+            atom = T.MMAAtomAttr(mma) if _known_mma(mma) else None
+            if atom is None:
+                raise state.error(f"lc.gemm: unknown MMA atom {mma!r}")
+        else:
+            raise state.error(
+                f"lc.gemm(mma, a, b, c): the first argument must be a tiled MMA, got "
+                f"{_describe(mma)}"
+            )
+        a, b, c = args[1:]
+    elif len(args) == 3:
+        atom, (a, b, c) = None, args
+    else:
+        raise state.error(f"lc.gemm takes (a, b, c) or (mma, a, b, c), got {len(args)} arguments")
+    ta = _tensor(a, "A", "gemm")
+    tb = _tensor(b, "B", "gemm")
+    tc = _tensor(c, "C", "gemm")
+    state.emit(T.GemmOp(ta.value, tb.value, tc.value, atom=atom))
+
+
+def _known_mma(name: str) -> bool:
+    try:
+        T.MMAAtomAttr(name)
+    except ValueError:
+        return False
+    return True
+
+
+def axpby(alpha: Any, x: Any, beta: Any, y: Any) -> None:
+    """``y = alpha * x + beta * y`` elementwise (alpha, beta: numbers or dynamic scalars)."""
+    tx = _tensor(x, "x", "axpby")
+    ty = _tensor(y, "y", "axpby")
+    elem = ty.type.element
+    if elem is None:
+        raise state.error("lc.axpby: y is a coordinate tensor (it has no memory)")
+    a = _element_value(alpha, elem)
+    b = _element_value(beta, elem)
+    state.emit(T.AxpbyOp(a, tx.value, b, ty.value))
+
+
+def fill(t: Any, value: Any) -> None:
+    """Every element of ``t`` becomes ``value``."""
+    tt = _tensor(t, "the tensor", "fill")
+    elem = tt.type.element
+    if elem is None:
+        raise state.error("lc.fill: cannot fill a coordinate tensor (it has no memory)")
+    state.emit(T.FillOp(tt.value, _element_value(value, elem)))
+
+
+def clear(t: Any) -> None:
+    """Every element of ``t`` becomes zero."""
+    state.emit(T.ClearOp(_tensor(t, "the tensor", "clear").value))
+
+
+def cp_async_commit() -> None:
+    """Close the current group of cp.async copies (``cp.async.commit_group``)."""
+    state.emit(T.CpAsyncCommitOp())
+
+
+def cp_async_wait(pending: int = 0) -> None:
+    """Wait until at most ``pending`` committed cp.async groups are in flight."""
+    if not isinstance(pending, int) or isinstance(pending, bool) or pending < 0:
+        raise state.error(f"lc.cp_async_wait needs a static non-negative int, got {pending!r}")
+    state.emit(T.CpAsyncWaitOp(pending))
+
+
+def assume(
+    x: Any, divisible_by: int | None = None, lower: int | None = None, upper: int | None = None
+) -> Any:
+    """``x`` with facts the compiler may use (``tile.assume``); a false fact is undefined
+    behaviour, like ``__builtin_assume``."""
+    if isinstance(x, int):
+        return x
+    if not isinstance(x, scalars.Int):
+        raise state.error(f"lc.assume needs a dynamic integer, got {_describe(x)}")
+    op = state.emit(T.AssumeOp(x.value, divisible_by, lower, upper))
+    nonneg = x.nonneg or (lower is not None and lower >= 0)
+    return scalars.Int(op.results[0], nonneg)
