@@ -277,7 +277,7 @@ class AlgebraOp(Operation):
                     at,
                 )
         values = p.resolve_operands(operands, types)
-        return cls.create(values, results, properties=props, attributes=attrs, loc=p.loc)
+        return cls.create(values, results, properties=props, attributes=attrs)
 
     @classmethod
     def _fixed_result_types(cls) -> list[Type]:

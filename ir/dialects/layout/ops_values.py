@@ -90,9 +90,7 @@ class ConstantOp(Operation):
         if not isinstance(value, LayoutTextAttr):
             raise p.error("layout.constant expects a #layout.int_tuple/layout/tile attribute", at)
         t = p.parse_type() if p.accept(":") else value.type
-        return cls.create(
-            result_types=[t], properties={"value": value}, attributes=attrs, loc=p.loc
-        )
+        return cls.create(result_types=[t], properties={"value": value}, attributes=attrs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -147,7 +145,7 @@ class MakeIntTupleOp(Operation):
                 f"but has {n}"
             )
         if self.positive:
-            _check_positive_entries(self, t)
+            _check_positive_entries(t)
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
         t: IntTupleType = self.results[0].type
@@ -176,7 +174,7 @@ class MakeIntTupleOp(Operation):
         attrs = p.parse_optional_attr_dict()
         t = p.parse_colon_type()
         values = p.resolve_operands(operands, [_index_type()] * len(operands))
-        return cls.create(values, [t], attributes=attrs, loc=p.loc)
+        return cls.create(values, [t], attributes=attrs)
 
 
 def _index_type() -> Type:
@@ -197,27 +195,18 @@ def _entries_text(entries: Any, operands: list[Value]) -> str:
     raise TypeError(f"int-tuple entries must be ints or index values, got {entries!r}")
 
 
-def _check_positive_entries(op: Operation, t: IntTupleType) -> None:
+def _check_positive_entries(t: IntTupleType) -> None:
+    """Static entries of a shape must be positive (dynamic ones are the producer's promise:
+    a constant operand is not checked here, since constants reach dead code too)."""
     for x in _leaves(t.parsed.template):
         if type(x) is int and x < 1:
             raise VerifyError(f"shape entries must be positive, but '{t.text}' has {x}")
-    for i, v in enumerate(op.operands):
-        c = _constant_index(v)
-        if c is not None and c < 1:
-            raise VerifyError(f"shape entries must be positive, but operand #{i} is {c}")
 
 
 def _leaves(x: Any) -> list[Any]:
     if isinstance(x, tuple):
         return [leaf for e in x for leaf in _leaves(e)]
     return [x]
-
-
-def _constant_index(v: Value) -> int | None:
-    from ...core.folding import constant_value
-
-    c = constant_value(v)
-    return c.value if isinstance(c, IntegerAttr) else None
 
 
 class MakeShapeOp(MakeIntTupleOp):
@@ -302,7 +291,7 @@ class MakeLayoutOp(AlgebraOp):
         except LayoutError as e:
             raise p.error(f"'{cls.name}' produces a plain layout: {e}", at) from None
         values = p.resolve_operands(operands, types)
-        return cls.create(values, [t], attributes=attrs, loc=p.loc)
+        return cls.create(values, [t], attributes=attrs)
 
 
 class MakeIdentityOp(AlgebraOp):
@@ -337,7 +326,7 @@ class MakeIdentityOp(AlgebraOp):
         except LayoutError as e:
             raise p.error(f"'{cls.name}' produces a plain layout: {e}", at) from None
         values = p.resolve_operands(operands, types)
-        return cls.create(values, [t], attributes=attrs, loc=p.loc)
+        return cls.create(values, [t], attributes=attrs)
 
 
 VALUE_OPS: tuple[type[Operation], ...] = (

@@ -52,10 +52,9 @@ INVALID = [
         "expects 2 index operands for the '?' entries of '!layout.int_tuple<\"(?,?)\">', but has 1",
     ),
     (
-        "make_shape: non-positive constant",
-        "%z = arith.constant 0 : index\n"
-        '  %x = layout.make_shape %z, %n : !layout.int_tuple<"(?,?)">',
-        "shape entries must be positive, but operand #0 is 0",
+        "make_shape: non-positive entry",
+        '%x = layout.make_shape %n : !layout.int_tuple<"(0,?)">',
+        "shape entries must be positive, but '!layout.int_tuple<\"(0,?)\">' has 0",
     ),
     (
         "get: mode out of range",
