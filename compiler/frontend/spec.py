@@ -339,6 +339,18 @@ def _tensor_spec(
             )
         dtype = ann.dtype  # e.g. tf32 data stored as f32
     shape, strides = tuple(facts.shape), tuple(facts.strides)
+    negative = [i for i, (n, st) in enumerate(zip(shape, strides)) if st < 0 and n > 1]
+    if negative:
+        raise SpecError(
+            f"argument '{name}': not supported: negative strides {strides} (dimension "
+            f"{negative[0]}); pass a copy (e.g. numpy.ascontiguousarray) or flip the index in the "
+            "kernel"
+        )
+    if not shape:
+        raise SpecError(
+            f"argument '{name}': a 0-dimensional array is not a tensor; pass a Python number for "
+            "a scalar parameter"
+        )
     align = pow2_divisor(facts.ptr)
     if ann is not None and ann.layout is not None:
         pshape, pstride = _parse_pattern(name, ann.layout)
