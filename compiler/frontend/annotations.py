@@ -31,6 +31,17 @@ class TensorAnnotation:
 
 
 class _TensorMeta(type):
+    def __call__(cls, *params: Any) -> TensorAnnotation:  # type: ignore[override]
+        """``lc.Tensor(lc.f32, "(N,8):(8,1)")``: the same annotation as ``lc.Tensor[...]``
+        (linters read string subscripts in annotations as forward references; calls they don't)."""
+        if not params:
+            raise TypeError(
+                "lc.Tensor(...) is an annotation and takes an element type and/or a layout text; "
+                "make tensors with lc.make_tensor, lc.make_fragment_like, lc.smem_tensor or "
+                "lc.make_identity_tensor"
+            )
+        return cls[params]
+
     def __getitem__(cls, params: Any) -> TensorAnnotation:
         if not isinstance(params, tuple):
             params = (params,)
@@ -56,12 +67,6 @@ class _TensorMeta(type):
 
 class Tensor(metaclass=_TensorMeta):
     """Annotation for tensor parameters (and ``isinstance(x, lc.Tensor)`` for tensor proxies)."""
-
-    def __init__(self) -> None:
-        raise TypeError(
-            "lc.Tensor is an annotation; make tensors with lc.make_tensor, lc.make_fragment_like, "
-            "lc.smem_tensor or lc.make_identity_tensor"
-        )
 
 
 class ConstexprAnnotation:

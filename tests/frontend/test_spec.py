@@ -30,12 +30,12 @@ def typed(x: lc.Tensor[lc.f32], n: int, alpha: float, tile: lc.Constexpr[int]):
 
 
 @lc.kernel
-def shared(a: lc.Tensor[lc.f32, "(N,8):(8,1)"], b: lc.Tensor[lc.f32, "(N):(1)"]):
+def shared(a: lc.Tensor[lc.f32, "(N,8):(8,1)"], b: lc.Tensor(lc.f32, "(N):(1)")):  # noqa: F722
     pass
 
 
 @lc.kernel
-def square(a: lc.Tensor[lc.f32, "(N,N):(N,1)"]):
+def square(a: lc.Tensor[lc.f32, "(N,N):(N,1)"]):  # noqa: F722
     pass
 
 
