@@ -1,0 +1,194 @@
+"""From a traced module to code: the pass pipeline, the LLVM IR translation, then PTX and
+cubin (GPU) or LLVM IR for the host JIT (CPU).
+
+:func:`lower_module` is the one place where the stages are chained; it times each one, collects
+remarks, writes dumps, and turns every failure into a :class:`CompileError` (a user's mistake at
+their line) or an :class:`InternalCompilerError` (a layoutc bug, with a reproducer file).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from layoutc.frontend.errors import CompileError
+from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
+
+from .dumps import DumpSink
+from .errors import from_diagnostics, internal
+from .options import CompileOptions, OutputOptions
+from .pipeline import PipelineUnavailableError, default_pipeline
+from .recorder import PassRecorder
+from .remarks import Remark, format_remarks, from_diagnostic
+from .targets import BuildTarget
+
+
+@dataclass
+class BuildProducts:
+    """Everything a compilation produced for one kernel (what the cache stores, plus IR)."""
+
+    kernel: str
+    target: BuildTarget
+    runtime_spec: RuntimeKernelSpec
+    llvm_ir: str
+    ptx: str | None = None
+    cubin: bytes | None = None
+    ptx_backend: str | None = None
+    ptx_isa: str | None = None
+    notes: list[str] = field(default_factory=list)
+    remarks: list[Remark] = field(default_factory=list)
+    vector_bits: list[int] | None = None
+    pipeline: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+    final_mlir: str | None = None
+    """The LLVM-level IR after the pipeline (kept when asked for: AOT writes it)."""
+
+    @property
+    def image(self) -> tuple[str, bytes]:
+        """What a GPU driver loads: ``("cubin", bytes)`` or ``("ptx", bytes)``."""
+        if self.cubin is not None:
+            return "cubin", self.cubin
+        if self.ptx is None:
+            raise ValueError(f"kernel '{self.kernel}' was compiled for the CPU, not a GPU")
+        return "ptx", self.ptx.encode()
+
+
+def run_pipeline(
+    module: Any,
+    pipeline: str,
+    options: CompileOptions,
+    recorder: PassRecorder,
+    input_text: str | None,
+) -> list[Remark]:
+    """Run ``pipeline`` on ``module`` in place; the remarks and warnings it emitted."""
+    from layoutc.ir.core.context import Context
+    from layoutc.passes.manager import PassManager, PipelineError
+
+    context = Context()
+    try:
+        pm = PassManager.parse(pipeline, context, verify=options.verify_each)
+    except PipelineError as e:
+        raise CompileError(f"invalid pass pipeline: {e}") from None
+    pm.enable_crash_reproducer(on_failure=False)
+    pm.reproducer_input = input_text
+    pm.add_instrumentation(recorder)
+    with context.diagnostics.collect() as diagnostics:
+        ok = pm.run(module)
+    if not ok:
+        raise from_diagnostics(diagnostics, "the pass pipeline")
+    return [from_diagnostic(d) for d in diagnostics if d.severity.label in ("remark", "warning")]
+
+
+def translate(module: Any, target: BuildTarget, options: CompileOptions) -> Any:
+    """The ``codegen.translate.Translation`` of the LLVM-level ``module`` for ``target``."""
+    from layoutc.codegen.translate import TranslationError, translate_host, translate_nvvm
+
+    try:
+        if target.is_gpu:
+            return translate_nvvm(module, target.gpu, index_bitwidth=options.index_bitwidth)
+        return translate_host(module, index_bitwidth=options.index_bitwidth)
+    except TranslationError as e:
+        raise from_diagnostics(e.diagnostics, "translation to LLVM IR") from None
+
+
+def lower_module(
+    module: Any,
+    kernel: str,
+    spec: RuntimeKernelSpec,
+    target: BuildTarget,
+    options: CompileOptions,
+    output: OutputOptions | None = None,
+    *,
+    input_text: str | None = None,
+    sink: DumpSink | None = None,
+    driver_version: int | None = None,
+    keep_final_mlir: bool = False,
+) -> BuildProducts:
+    """Compile the traced ``module`` (mutated in place) whose kernel is ``kernel``.
+
+    ``spec`` is the kernel's ABI from the front end; its shared-memory size and launch bounds
+    are completed from the translation. ``input_text`` is the module's text, when the caller
+    has it (it becomes the crash reproducer's input). ``driver_version`` is the CUDA driver
+    that will load the code (None for AOT builds): it decides whether PTX alone would do.
+    """
+    from layoutc.codegen.errors import ToolchainError
+
+    output = output or OutputOptions()
+    timings: dict[str, float] = {}
+    try:
+        pipeline = options.pipeline or default_pipeline(target, options.index_bitwidth)
+    except PipelineUnavailableError as e:
+        raise CompileError(
+            f"not supported yet: this build of layoutc lacks the pass(es) {e} of the default "
+            "pipeline (docs/dialects.md), so kernels cannot be compiled to code yet"
+        ) from None
+    if sink is not None:
+        sink.file("pipeline.txt", "Pass pipeline", pipeline, echo=False)
+    recorder = PassRecorder(sink, output.debug_info)
+    start = time.perf_counter()
+    remarks = run_pipeline(module, pipeline, options, recorder, input_text)
+    timings["passes"] = time.perf_counter() - start
+    for name, seconds in recorder.pass_seconds().items():
+        timings[f"pass:{name}"] = seconds
+    final_mlir = module.to_text() if keep_final_mlir else None
+
+    start = time.perf_counter()
+    translation = translate(module, target, options)
+    info = translation.kernels.get(kernel)
+    if info is None:
+        raise internal(
+            f"the translated module has no kernel '{kernel}' (kernels: "
+            f"{', '.join(sorted(translation.kernels)) or 'none'})"
+        )
+    llvm_ir = str(translation.module)
+    timings["translate"] = time.perf_counter() - start
+
+    bounds = info.launch_bounds
+    if bounds.block is None and spec.launch_bounds.block is not None:
+        bounds = spec.launch_bounds
+    runtime_spec = replace(spec, launch_bounds=bounds, static_smem=info.static_smem)
+    products = BuildProducts(
+        kernel=kernel,
+        target=target,
+        runtime_spec=runtime_spec,
+        llvm_ir=llvm_ir,
+        remarks=remarks,
+        vector_bits=recorder.vector_bits,
+        pipeline=pipeline,
+        timings=timings,
+        final_mlir=final_mlir,
+    )
+    if target.is_gpu:
+        from layoutc.codegen.toolchain import ToolchainOptions, compile_gpu
+
+        tool = ToolchainOptions(
+            ptx_backend=options.ptx_backend,
+            cubin=options.cubin,
+            opt_level=options.opt_level,
+            driver_version=driver_version,
+        )
+        try:
+            binary = compile_gpu(llvm_ir, target.gpu, tool)
+        except ToolchainError as e:
+            raise CompileError(f"GPU toolchain ({target.name}): {e}") from None
+        products.ptx = binary.ptx
+        products.cubin = binary.cubin
+        products.ptx_backend = binary.ptx_backend
+        products.ptx_isa = f"{binary.ptx_isa[0]}.{binary.ptx_isa[1]}"
+        products.notes = list(binary.notes)
+        timings["ptx"] = binary.timings.get("ptx", 0.0) + binary.timings.get("ptx_llvm", 0.0)
+        if "cubin" in binary.timings:
+            timings["cubin"] = binary.timings["cubin"]
+    if sink is not None:
+        write_products(sink, products)
+    return products
+
+
+def write_products(sink: DumpSink, products: BuildProducts) -> None:
+    """The LLVM IR, PTX and remarks of a compilation, into the dump sink."""
+    flavour = "NVVM IR" if products.target.is_gpu else "LLVM IR (host)"
+    sink.file(f"{products.kernel}.ll", f"{flavour} ({products.kernel}.ll)", products.llvm_ir)
+    if products.ptx is not None:
+        sink.file(f"{products.kernel}.ptx", f"PTX ({products.kernel}.ptx)", products.ptx)
+    sink.file("remarks.txt", "Remarks", format_remarks(products.remarks), echo=False)

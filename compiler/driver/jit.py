@@ -1,0 +1,268 @@
+"""``layoutc.compile``: trace a kernel for a spec and compile it, through the caches.
+
+Two caches, from fastest to slowest:
+
+1. in memory, per kernel: (spec key, target, options) -> CompiledKernel. A repeated
+   ``compile`` or direct call with arguments of the same spec costs a spec derivation and a
+   dictionary lookup;
+2. on disk (compiler/driver/cache.py): keyed by the traced IR's text (with locations), the
+   target, the compiler's version and the options. A new process pays the trace, then loads
+   the code without running any pass or tool.
+
+Asking for dumps (``dump_dir=``, ``LAYOUTC_DUMP_DIR``, ``LAYOUTC_PRINT_IR_AFTER_ALL``) bypasses
+both caches' lookups, since dumps show the compilation itself.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+from layoutc.frontend.spec import KernelSpec, SpecError
+
+from .argspecs import ArgSpec, build_spec
+from .build import lower_module
+from .compiled import CompiledKernel
+from .dumps import DumpSink
+from .options import CompileOptions, OutputOptions
+from .remarks import print_remarks
+from .stored import from_entry, to_entry
+from .targets import BuildTarget, resolve_target
+
+_memo: weakref.WeakKeyDictionary[Any, dict[tuple, CompiledKernel]] = weakref.WeakKeyDictionary()
+_memo_lock = threading.Lock()
+
+
+def _memo_get(kernel: Any, key: tuple) -> CompiledKernel | None:
+    with _memo_lock:
+        table = _memo.get(kernel)
+        return table.get(key) if table is not None else None
+
+
+def _memo_put(kernel: Any, key: tuple, ck: CompiledKernel) -> None:
+    with _memo_lock:
+        _memo.setdefault(kernel, {})[key] = ck
+
+
+def clear_memory_cache() -> None:
+    """Forget every compiled kernel held in memory (the disk cache is untouched)."""
+    with _memo_lock:
+        _memo.clear()
+
+
+def split_options(kernel: Any, kwargs: Mapping[str, Any]) -> tuple[CompileOptions, dict[str, Any]]:
+    """Compile options and the kernel's own keyword arguments, from ``compile``'s keywords."""
+    names = set(CompileOptions.names())
+    params = set(kernel.signature.parameters)
+    options = {k: v for k, v in kwargs.items() if k in names and k not in params}
+    rest = {k: v for k, v in kwargs.items() if k not in options}
+    unknown = [k for k in rest if k not in params]
+    if unknown:
+        raise TypeError(
+            f"compile() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}: "
+            f"kernel '{kernel.name}' has no such parameter and the compile options are "
+            f"{', '.join(sorted(names))}"
+        )
+    try:
+        return CompileOptions(**options), rest
+    except ValueError as e:
+        raise TypeError(f"compile(): {e}") from None
+
+
+def compile(
+    kernel: Any,
+    *args: Any,
+    target: Any = None,
+    block: Any = None,
+    dump_dir: Any = None,
+    assume: Any = None,
+    cache: bool = True,
+    **kwargs: Any,
+) -> CompiledKernel:
+    """Compile ``kernel`` for ``args`` and return a callable :class:`CompiledKernel`.
+
+    ``args`` are what the kernel would be called with (arrays, scalars, constants), or specs
+    (``lc.spec("f32[(N):(1)],align=16")``) to compile without arrays; ``assume`` states facts
+    of layout symbols then (``"N%16==0"``). ``target``: None (the GPU if present, else the
+    CPU), ``"cuda"``, ``"sm_80"``..``"sm_90a"`` or ``"cpu"``. ``block``: the static block
+    shape. ``dump_dir``: write the IR after every pass, the LLVM IR, the PTX and the remarks
+    there. ``cache=False`` skips the on-disk cache. Other keywords are the kernel's own
+    arguments or :class:`CompileOptions` (``opt_level``, ``ptx_backend``, ``cubin``,
+    ``index_bitwidth``, ``pipeline``, ``verify_each``).
+    """
+    from layoutc.frontend.kernel import Kernel
+
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"layoutc.compile needs a @layoutc.kernel function, got {kernel!r}")
+    options, kernel_kwargs = split_options(kernel, kwargs)
+    build_target = resolve_target(target)
+    uses_specs = any(isinstance(a, ArgSpec) for a in (*args, *kernel_kwargs.values()))
+    start = time.perf_counter()
+    if uses_specs:
+        spec = build_spec(kernel, args, kernel_kwargs, block, assume)
+    else:
+        if assume:
+            raise SpecError(
+                "assume= applies to specs (lc.spec(...)); with arrays the facts come from them"
+            )
+        spec = kernel.bind(args, kernel_kwargs, block)[0]
+    spec_seconds = time.perf_counter() - start
+    output = OutputOptions.from_environment(dump_dir)
+    return compile_spec(
+        kernel, spec, build_target, options, output, use_cache=cache, spec_seconds=spec_seconds
+    )
+
+
+def compile_spec(
+    kernel: Any,
+    spec: KernelSpec,
+    target: BuildTarget,
+    options: CompileOptions,
+    output: OutputOptions,
+    *,
+    use_cache: bool = True,
+    spec_seconds: float = 0.0,
+) -> CompiledKernel:
+    """Compile ``kernel`` for a ready spec (what ``compile`` and direct calls share)."""
+    memo_key = (spec.key, target.key(), options.memo_key())
+    if not output.wants_ir:
+        found = _memo_get(kernel, memo_key)
+        if found is not None:
+            return found
+    ck = _compile_uncached(kernel, spec, target, options, output, use_cache)
+    if spec_seconds:
+        ck.timings = {"spec": spec_seconds, **ck.timings}
+    if output.print_remarks:
+        print_remarks(ck.remarks, ck.name)
+    _memo_put(kernel, memo_key, ck)
+    return ck
+
+
+def _driver_version(target: BuildTarget) -> int | None:
+    if not target.is_gpu:
+        return None
+    from .targets import gpu_available
+
+    if not gpu_available():
+        return None
+    from layoutc.runtime.cuda_driver import driver_version
+
+    return driver_version()
+
+
+def _compile_uncached(
+    kernel: Any,
+    spec: KernelSpec,
+    target: BuildTarget,
+    options: CompileOptions,
+    output: OutputOptions,
+    use_cache: bool,
+) -> CompiledKernel:
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    module, name, abi = kernel.trace(spec)
+    timings["trace"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    input_text = module.to_text(debug_info=True)
+    driver = _driver_version(target)
+    cache = key = None
+    if use_cache:
+        from .cache import cache_key, default_cache
+        from .versioning import compiler_version
+
+        cache = default_cache()
+        if cache.enabled:
+            key = cache_key(
+                input_text,
+                target.key(),
+                {**options.key(), "driver": driver},
+                compiler_version(),
+            )
+            entry = None if output.wants_ir else cache.get(key)
+            products = from_entry(entry, target) if entry is not None else None
+            if products is not None:
+                timings["cache"] = time.perf_counter() - start
+                return CompiledKernel(
+                    products,
+                    kernel=kernel,
+                    spec=spec,
+                    abi=abi,
+                    cache_hit=True,
+                    timings=timings,
+                    opt_level=options.opt_level,
+                )
+    timings["cache"] = time.perf_counter() - start
+
+    sink = None
+    if output.wants_ir:
+        sink = DumpSink(output, f"{name}.{target.name}.{(key or spec.fingerprint())[:10]}")
+        sink.ir("traced", "Trace (layoutc-trace)", module.to_text(debug_info=output.debug_info))
+    products = lower_module(
+        module,
+        name,
+        abi.runtime_spec(),
+        target,
+        options,
+        output,
+        input_text=input_text,
+        sink=sink,
+        driver_version=driver,
+    )
+    timings.update(products.timings)
+    if cache is not None and key is not None:
+        start = time.perf_counter()
+        cache.put(key, to_entry(products))
+        timings["cache_store"] = time.perf_counter() - start
+    return CompiledKernel(
+        products,
+        kernel=kernel,
+        spec=spec,
+        abi=abi,
+        cache_hit=False,
+        timings=timings,
+        opt_level=options.opt_level,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# direct calls: kernel(*args, grid=..., block=...)
+# ----------------------------------------------------------------------------------------------
+
+_LAUNCH_KEYS = ("grid", "block", "smem", "stream")
+_default_targets: dict[str, BuildTarget] = {}
+_DEFAULT_OPTIONS = CompileOptions()
+
+
+def _default_target() -> BuildTarget:
+    import os
+
+    env = os.environ.get("LAYOUTC_TARGET", "")
+    found = _default_targets.get(env)
+    if found is None:
+        found = _default_targets[env] = resolve_target(None)
+    return found
+
+
+def launch(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """``kernel(*args, grid=..., block=..., smem=..., stream=...)``: compile on first use for
+    the call's spec (then reuse it), and launch."""
+    launch_args = {k: kwargs.pop(k) for k in _LAUNCH_KEYS if k in kwargs}
+    if "grid" not in launch_args:
+        raise TypeError(
+            f"calling kernel '{kernel.name}' launches it: give grid= (and block= unless the "
+            "kernel declares one)"
+        )
+    block = launch_args.get("block")
+    spec, bound = kernel.bind(args, kwargs, block)
+    target = _default_target()
+    ck = _memo_get(kernel, (spec.key, target.key(), _DEFAULT_OPTIONS.memo_key()))
+    if ck is None:
+        output = OutputOptions.from_environment()
+        ck = compile_spec(kernel, spec, target, _DEFAULT_OPTIONS, output)
+    ck.launch_bound(
+        bound, launch_args["grid"], block, launch_args.get("smem"), launch_args.get("stream")
+    )

@@ -1,0 +1,95 @@
+"""Loading a user's Python file (``layoutc compile FILE.py::kernel``, ``layoutc run FILE.py``).
+
+The file is imported as a module under a private name with its own directory on ``sys.path``
+(so it can import its neighbours). An exception while it runs is the user's, so it is reported
+with the traceback of their frames only; layoutc's own frames are left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+
+class SourceError(Exception):
+    """The file cannot be loaded, or does not define what was asked for."""
+
+
+def load_source(path: str | Path) -> ModuleType:
+    """Import ``path`` and return the module (cached per resolved path and content)."""
+    file = Path(path)
+    if not file.is_file():
+        raise SourceError(f"{path}: no such file")
+    if file.suffix != ".py":
+        raise SourceError(f"{path}: expected a Python file (.py)")
+    resolved = file.resolve()
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
+    name = f"_layoutc_user_{_identifier(file.stem)}_{digest}"
+    existing = sys.modules.get(name)
+    if existing is not None:
+        return existing
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise SourceError(f"{path}: cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    folder = str(resolved.parent)
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise SourceError(f"{path}: the file raised while loading:\n{_user_traceback(e)}") from None
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
+    return module
+
+
+def _identifier(text: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in text)
+
+
+def _user_traceback(e: BaseException) -> str:
+    frames = [
+        f for f in traceback.extract_tb(e.__traceback__) if "importlib" not in f.filename
+    ] or traceback.extract_tb(e.__traceback__)
+    lines = traceback.format_list(frames)
+    lines.extend(traceback.format_exception_only(type(e), e))
+    return "".join(lines).rstrip()
+
+
+def split_reference(ref: str) -> tuple[str, str | None]:
+    """``file.py::name`` -> ``("file.py", "name")``; ``file.py`` -> ``("file.py", None)``."""
+    path, sep, name = ref.rpartition("::")
+    if not sep:
+        return ref, None
+    if not name.isidentifier():
+        raise SourceError(f"{ref!r}: expected FILE.py::NAME with NAME a Python identifier")
+    return path, name
+
+
+def find_kernel(module: ModuleType, name: str, where: str) -> Any:
+    """The ``@layoutc.kernel`` called ``name`` in ``module``."""
+    from layoutc.frontend.kernel import Kernel
+
+    value = getattr(module, name, None)
+    if value is None:
+        kernels = sorted(k for k, v in vars(module).items() if isinstance(v, Kernel))
+        raise SourceError(f"{where} has no '{name}'; its kernels: {', '.join(kernels) or 'none'}")
+    if not isinstance(value, Kernel):
+        raise SourceError(f"{where}: '{name}' is not a @layoutc.kernel function")
+    return value
+
+
+def kernels_of(module: ModuleType) -> list[Any]:
+    from layoutc.frontend.kernel import Kernel
+
+    return [v for v in vars(module).values() if isinstance(v, Kernel)]

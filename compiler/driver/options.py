@@ -1,0 +1,127 @@
+"""Compile options: what changes the generated code (part of every cache key) and what only
+changes what the compiler shows (dumps, IR printing, remarks; never part of a key).
+
+Environment variables (read when a compilation starts, so tests and tools can set them):
+
+- ``LAYOUTC_DUMP_DIR``: write every compilation's IR after each pass, NVVM IR, PTX and remarks
+  under this directory (one sub-directory per kernel build);
+- ``LAYOUTC_PRINT_IR_AFTER_ALL=1``: print the IR after every pass to stderr (MLIR's headers);
+- ``LAYOUTC_REMARKS=1``: print the optimisation remarks of every compilation to stderr;
+- ``LAYOUTC_CACHE=0`` / ``LAYOUTC_CACHE_DIR``: the on-disk cache (compiler/driver/cache.py).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+_PTX_BACKENDS = ("auto", "libnvvm", "llvm")
+_CUBIN_MODES = ("auto", "always", "never")
+
+
+def env_flag(name: str) -> bool:
+    """A boolean environment switch: set and not one of 0/false/no/off."""
+    value = os.environ.get(name, "").strip().lower()
+    return bool(value) and value not in ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Options that change the generated code.
+
+    ``opt_level``: LLVM's -O level for PTX and for the CPU JIT (0-3). ``ptx_backend``: ``auto``
+    (libNVVM when installed), ``libnvvm`` or ``llvm``. ``cubin``: ``auto`` (when nvJitLink is
+    installed), ``always`` or ``never``. ``index_bitwidth``: width of ``index`` in generated
+    code (32 or 64). ``pipeline``: a textual pass pipeline replacing the default one (for
+    experiments; the default is docs/dialects.md's). ``verify_each``: verify the IR after every
+    pass (on by default; it catches compiler bugs at the pass that made them).
+    """
+
+    opt_level: int = 3
+    ptx_backend: str = "auto"
+    cubin: str = "auto"
+    index_bitwidth: int = 64
+    pipeline: str | None = None
+    verify_each: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.opt_level, int) or not 0 <= self.opt_level <= 3:
+            raise ValueError(f"opt_level must be 0, 1, 2 or 3, not {self.opt_level!r}")
+        if self.ptx_backend not in _PTX_BACKENDS:
+            raise ValueError(
+                f"ptx_backend must be one of {_PTX_BACKENDS}, not {self.ptx_backend!r}"
+            )
+        if self.cubin not in _CUBIN_MODES:
+            raise ValueError(f"cubin must be one of {_CUBIN_MODES}, not {self.cubin!r}")
+        if self.index_bitwidth not in (32, 64):
+            raise ValueError(f"index_bitwidth must be 32 or 64, not {self.index_bitwidth!r}")
+        if self.pipeline is not None and not isinstance(self.pipeline, str):
+            raise ValueError(f"pipeline must be a textual pass pipeline, not {self.pipeline!r}")
+
+    def key(self) -> dict[str, Any]:
+        """The options that change generated code, for cache keys (verify_each does not)."""
+        return {
+            "opt_level": self.opt_level,
+            "ptx_backend": self.ptx_backend,
+            "cubin": self.cubin,
+            "index_bitwidth": self.index_bitwidth,
+            "pipeline": self.pipeline,
+        }
+
+    def memo_key(self) -> tuple:
+        return tuple(sorted(self.key().items()))
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def with_changes(self, **changes: Any) -> CompileOptions:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """What a compilation shows besides its result; none of it changes the code.
+
+    ``dump_dir``: where to write the IR after every pass (``00-traced.mlir``,
+    ``01-canonicalize.mlir``, ...), the LLVM IR (``.ll``), the PTX and ``remarks.txt``.
+    ``dump_subdir``: write into a per-kernel sub-directory of ``dump_dir`` (how
+    ``LAYOUTC_DUMP_DIR`` works, since it collects every compilation of a process).
+    ``print_ir_after_all``: print the same to stderr. ``print_remarks``: print remarks to stderr.
+    ``debug_info``: print locations (``loc(...)``) in dumped IR.
+    """
+
+    dump_dir: Path | None = None
+    dump_subdir: bool = False
+    print_ir_after_all: bool = False
+    print_remarks: bool = False
+    debug_info: bool = False
+
+    @property
+    def wants_ir(self) -> bool:
+        """Whether the IR after every pass must be captured (so no cached result will do)."""
+        return self.dump_dir is not None or self.print_ir_after_all
+
+    @classmethod
+    def from_environment(
+        cls, dump_dir: str | os.PathLike | None = None, **overrides: Any
+    ) -> OutputOptions:
+        """Options from an explicit ``dump_dir`` and the ``LAYOUTC_*`` environment variables."""
+        env_dir = os.environ.get("LAYOUTC_DUMP_DIR", "").strip()
+        if dump_dir is not None:
+            directory, subdir = Path(dump_dir), False
+        elif env_dir:
+            directory, subdir = Path(env_dir), True
+        else:
+            directory, subdir = None, False
+        values: dict[str, Any] = {
+            "dump_dir": directory,
+            "dump_subdir": subdir,
+            "print_ir_after_all": env_flag("LAYOUTC_PRINT_IR_AFTER_ALL"),
+            "print_remarks": env_flag("LAYOUTC_REMARKS"),
+            "debug_info": env_flag("LAYOUTC_DUMP_DEBUGINFO"),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
