@@ -224,6 +224,17 @@ _LAZY.update(
     }
 )
 
+# --- the driver (owner: driver): compile, compiled kernels, argument specs, examples ------------
+_LAZY.update(
+    {
+        "compile": "layoutc.driver",
+        "CompiledKernel": "layoutc.driver",
+        "InternalCompilerError": "layoutc.driver",
+        "spec": "layoutc.driver",
+        "Example": "layoutc.driver.example",
+    }
+)
+
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)

@@ -314,9 +314,23 @@ def _tv_tile(calc: Any, text: str, tv: Any) -> Any:
 # Entry point
 # ----------------------------------------------------------------------------------------------
 
+def _add_compile(sub: Any) -> None:
+    from .compile_cmd import add_parser
+
+    add_parser(sub)
+
+
+def _add_run(sub: Any) -> None:
+    from .run_cmd import add_parser
+
+    add_parser(sub)
+
+
 SUBCOMMANDS: dict[str, Callable[[Any], None]] = {
     "algebra": _add_algebra,
     "show": _add_show,
+    "compile": _add_compile,
+    "run": _add_run,
 }
 
 
