@@ -314,6 +314,7 @@ def _tv_tile(calc: Any, text: str, tv: Any) -> Any:
 # Entry point
 # ----------------------------------------------------------------------------------------------
 
+
 def _add_compile(sub: Any) -> None:
     from .compile_cmd import add_parser
 
