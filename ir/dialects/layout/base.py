@@ -99,25 +99,15 @@ class AlgebraOp(Operation):
         cls, operand_types: Sequence[Type], props: Mapping[str, Attribute]
     ) -> Evaluation:
         key = (cls, tuple(operand_types), tuple(sorted(props.items(), key=lambda kv: kv[0])))
+        check = cls.check
         return evaluate_types(
             key,
             operand_types,
             props,
             cls.result_specs,
-            cls._evaluate_with_optionals(operand_types),
-            cls._check_with_optionals(operand_types),
+            lambda props, args: cls.evaluate(props, cls._pad_args(args)),
+            None if check is None else lambda props, args: check(props, cls._pad_args(args)),
         )
-
-    @classmethod
-    def _evaluate_with_optionals(cls, operand_types: Sequence[Type]) -> Any:
-        return lambda props, args: cls.evaluate(props, cls._pad_args(args))
-
-    @classmethod
-    def _check_with_optionals(cls, operand_types: Sequence[Type]) -> Any:
-        check = cls.check
-        if check is None:
-            return None
-        return lambda props, args: check(props, cls._pad_args(args))
 
     @classmethod
     def _pad_args(cls, args: Sequence[Any]) -> list[Any]:

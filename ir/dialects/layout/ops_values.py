@@ -25,7 +25,7 @@ from ...core.location import Location
 from ...core.opdef import operand, prop, result, var_operand
 from ...core.operation import Operation
 from ...core.traits import ConstantLike, Pure
-from ...core.types import Type
+from ...core.types import index
 from ...core.values import Value
 from .attributes import LayoutTextAttr
 from .base import AlgebraOp, error_diagnostic
@@ -128,6 +128,11 @@ class MakeIntTupleOp(Operation):
                 t = IntTupleType(text)
             except LayoutTextError as e:
                 raise DiagnosticError([error_diagnostic(self.name, str(e), loc, ())]) from None
+        for v in operands:
+            if not isinstance(v, Value) or v.type is not index:
+                got = f"'{v.type.text}'" if isinstance(v, Value) else repr(v)
+                message = f"entries must be index values, got {got}"
+                raise DiagnosticError([error_diagnostic(self.name, message, loc, ())])
         if len(operands) != t.num_dynamic:
             message = (
                 f"'{t.text}' has {t.num_dynamic} '?' entries, but {len(operands)} index "
@@ -173,14 +178,8 @@ class MakeIntTupleOp(Operation):
         operands = p.parse_operand_list()
         attrs = p.parse_optional_attr_dict()
         t = p.parse_colon_type()
-        values = p.resolve_operands(operands, [_index_type()] * len(operands))
+        values = p.resolve_operands(operands, [index] * len(operands))
         return cls.create(values, [t], attributes=attrs)
-
-
-def _index_type() -> Type:
-    from ...core.types import index
-
-    return index
 
 
 def _entries_text(entries: Any, operands: list[Value]) -> str:
