@@ -8,6 +8,10 @@ layoutc: the recorded file is the oracle, this script documents how it was made.
     /path/to/dsl/python tests/dialects/tile/gen_cute_dsl_oracle.py
 """
 
+# The jit functions below are closures over the loop variables and run at once, inside the
+# iteration that defines them: the late-binding pitfall B023 warns about cannot happen.
+# ruff: noqa: B023
+
 from __future__ import annotations
 
 import json
@@ -111,7 +115,12 @@ COPIES = [
     ("universal", 16, "bf16", ((64,), None), ((1,), None)),
 ]
 
-TYPES = {"f32": cutlass.Float32, "f16": cutlass.Float16, "bf16": cutlass.BFloat16, "tf32": cutlass.TFloat32}
+TYPES = {
+    "f32": cutlass.Float32,
+    "f16": cutlass.Float16,
+    "bf16": cutlass.BFloat16,
+    "tf32": cutlass.TFloat32,
+}
 
 
 def _copy_op(name):
@@ -146,7 +155,9 @@ def _record_tiled_copy(records, rec, make_tc, extent):
             @cute.jit
             def part():
                 fn = getattr(make_tc().get_slice(t), f"partition_{which}")
-                rec["partition"].append([which, list(ext), t, str(fn(cute.make_identity_tensor(ext)))])
+                rec["partition"].append(
+                    [which, list(ext), t, str(fn(cute.make_identity_tensor(ext)))]
+                )
 
             part()
     records.append(rec)
@@ -218,7 +229,10 @@ def record_ldmatrix(records):
 
 
 # fragment shapes (values, rest M|N, rest K) as partition_A/B produce them
-RETILE_SHAPES = {"A": [((2, 2), 2, 2), ((2, 2), 1, 1), ((2, 2, 2), 2, 4)], "B": [(2, 2, 2), ((2, 2), 4, 2)]}
+RETILE_SHAPES = {
+    "A": [((2, 2), 2, 2), ((2, 2), 1, 1), ((2, 2, 2), 2, 4)],
+    "B": [(2, 2, 2), ((2, 2), 4, 2)],
+}
 
 
 def main():
