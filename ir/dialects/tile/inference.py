@@ -22,7 +22,7 @@ from ...algebra.errors import LayoutError
 from ...core.attributes import IntegerAttr
 from ...core.folding import constant_value
 from ...core.types import IndexType, IntegerType, Type
-from ...core.values import Value
+from ...core.values import BlockArgument, Value
 from ..layout.symbolic_types import symbol_for
 from ..layout.text import Role
 from ..layout.types import LayoutTextType
@@ -69,11 +69,38 @@ def slot_symbol(slot: int, i: int, role: Role, fact: Fact = None) -> Any:
     return sym
 
 
+_ARG_FACTS = ("layoutc.divisible_by", "layoutc.lower", "layoutc.upper")
+
+
+def _argument_fact(v: Value) -> Fact:
+    """Facts a kernel states about an index argument: ``layoutc.divisible_by`` / ``lower`` /
+    ``upper`` argument attributes of the function's entry block (docs/dialects.md)."""
+    block = v.block  # type: ignore[attr-defined]
+    region = block.parent
+    func = region.parent if region is not None else None
+    if func is None or func.name != "func.func" or region.blocks[0] is not block:
+        return None
+    arg_attrs = func.properties.get("arg_attrs")
+    if arg_attrs is None or v.index >= len(arg_attrs):  # type: ignore[arg-type]
+        return None
+    attrs = arg_attrs[v.index]  # type: ignore[index]
+    values = []
+    for name in _ARG_FACTS:
+        a = attrs.get(name)
+        values.append(a.value if isinstance(a, IntegerAttr) else None)
+    if all(x is None for x in values):
+        return None
+    return ("assume", *values)
+
+
 def index_fact(v: Value) -> Fact:
-    """What the defining op of an index value says about it."""
+    """What the defining op (or, for a kernel argument, its attributes) says about an index
+    value."""
     attr = constant_value(v)
     if isinstance(attr, IntegerAttr):
         return ("const", attr.value)
+    if isinstance(v, BlockArgument):
+        return _argument_fact(v)
     op = v.defining_op
     if op is not None and op.name == "tile.assume":
         inner = index_fact(op.operands[0])

@@ -37,13 +37,17 @@ from ...algebra import (
     zip_layouts,
     zipped_divide,
 )
-from ...algebra.inttuple import crd2crd, repeat
+from ...algebra.inttuple import compact_col_major, crd2crd, filter_zeros_tuple, repeat
+from ...algebra.layout import get, make_ordered_layout, take
 from .atoms import AtomError, CopyOperation, MMAOperation, copy_operation, mma_operation
 from .recast import recast_layout, upcast
 from .spaces import element_bits
 
 __all__ = [
     "CopyAtom",
+    "ThrCopy",
+    "ThrMMA",
+    "make_fragment_like",
     "TiledCopy",
     "TiledMMA",
     "make_copy_atom",
@@ -53,6 +57,32 @@ __all__ = [
     "make_tiled_copy_C",
     "make_tiled_mma",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# register fragments
+# ---------------------------------------------------------------------------------------------
+
+
+def make_fragment_like(layout: Any) -> Layout:
+    """CuTe's ``make_fragment_like``: a compact layout of the same shape for a register copy,
+    mode 0 (the atom's values) column-major and the other modes in the order of the given
+    strides, so that copying between the two keeps contiguous runs."""
+    shape = layout.shape
+    r = rank(layout)
+    if r > 1 and all(type(x) is int for x in _leaves(shape)):
+        s0, d0 = get(layout, 0).shape, get(layout, 0).stride
+        mode0 = Layout(s0, compact_col_major(filter_zeros_tuple(d0, s0)))
+        rest = take(layout, 1, r)
+        ordered = make_ordered_layout(rest.shape, rest.stride)
+        return tiled_product(mode0, ordered)
+    return Layout(shape)
+
+
+def _leaves(t: Any) -> list[Any]:
+    if isinstance(t, tuple):
+        return [x for e in t for x in _leaves(e)]
+    return [t]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,6 +256,12 @@ class TiledCopy:
         frg = self.tidfrg_D(layout)
         return _slice(frg, (thr_idx, _, _rest_wildcards(rank(layout))))
 
+    def get_slice(self, thr_idx: Any) -> ThrCopy:
+        """Thread ``thr_idx``'s view (CuTe's ``get_slice``/``get_thread_slice``)."""
+        return ThrCopy(self, thr_idx)
+
+    get_thread_slice = get_slice
+
     def retile(self, layout: Layout) -> Layout:
         """Re-tile a thread's fragment (e.g. an MMA partition) into (atom values, rest) modes
         (CuTe's ``retile_S``/``retile_D``, which use the reference layout for both)."""
@@ -244,6 +280,28 @@ class TiledCopy:
 
     def __repr__(self) -> str:
         return f"TiledCopy({self.atom!r}, layout_tv={self.layout_tv}, tiler={self.tiler_mn})"
+
+
+class ThrCopy:
+    """One thread of a tiled copy (CuTe's ``ThrCopy``): ``partition_S/D(layout)``."""
+
+    __slots__ = ("thr_idx", "tiled")
+
+    def __init__(self, tiled: TiledCopy, thr_idx: Any):
+        self.tiled = tiled
+        self.thr_idx = thr_idx
+
+    def partition_S(self, layout: Any) -> tuple[Any, Any]:
+        return self.tiled.partition_S(layout, self.thr_idx)
+
+    def partition_D(self, layout: Any) -> tuple[Any, Any]:
+        return self.tiled.partition_D(layout, self.thr_idx)
+
+    def retile_S(self, layout: Layout) -> Layout:
+        return self.tiled.retile(layout)
+
+    def retile_D(self, layout: Layout) -> Layout:
+        return self.tiled.retile(layout)
 
 
 def _tiler_shape(tiler: Any) -> Any:
@@ -408,8 +466,56 @@ class TiledMMA:
         v, _m, n, k = self.thr_vmnk(thr_idx)
         return self._partition(self.thrfrg_B(layout), (v, n, k))
 
+    def partition_fragment_C(self, layout: Any, thr_idx: Any) -> Layout:
+        """The register layout for thread ``thr_idx``'s C accumulators (CuTe: a compact
+        column-major layout of the partition's shape)."""
+        part, _offset = self.partition_C(layout, thr_idx)
+        return Layout(part.shape)
+
+    def partition_fragment_A(self, layout: Any, thr_idx: Any) -> Layout:
+        """The register layout for thread ``thr_idx``'s A values (``make_fragment_like``)."""
+        return make_fragment_like(self.partition_A(layout, thr_idx)[0])
+
+    def partition_fragment_B(self, layout: Any, thr_idx: Any) -> Layout:
+        return make_fragment_like(self.partition_B(layout, thr_idx)[0])
+
+    def get_slice(self, thr_idx: Any) -> ThrMMA:
+        """Thread ``thr_idx``'s view (CuTe's ``get_slice``/``get_thread_slice``)."""
+        return ThrMMA(self, thr_idx)
+
+    get_thread_slice = get_slice
+
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, thr_layout_vmnk={self.thr_layout_vmnk})"
+
+
+class ThrMMA:
+    """One thread of a tiled MMA (CuTe's ``ThrMMA``): ``partition_A/B/C(layout)`` and the
+    register fragments ``partition_fragment_A/B/C(layout)``."""
+
+    __slots__ = ("thr_idx", "tiled")
+
+    def __init__(self, tiled: TiledMMA, thr_idx: Any):
+        self.tiled = tiled
+        self.thr_idx = thr_idx
+
+    def partition_A(self, layout: Any) -> tuple[Any, Any]:
+        return self.tiled.partition_A(layout, self.thr_idx)
+
+    def partition_B(self, layout: Any) -> tuple[Any, Any]:
+        return self.tiled.partition_B(layout, self.thr_idx)
+
+    def partition_C(self, layout: Any) -> tuple[Any, Any]:
+        return self.tiled.partition_C(layout, self.thr_idx)
+
+    def partition_fragment_A(self, layout: Any) -> Layout:
+        return self.tiled.partition_fragment_A(layout, self.thr_idx)
+
+    def partition_fragment_B(self, layout: Any) -> Layout:
+        return self.tiled.partition_fragment_B(layout, self.thr_idx)
+
+    def partition_fragment_C(self, layout: Any) -> Layout:
+        return self.tiled.partition_fragment_C(layout, self.thr_idx)
 
 
 def make_tiled_mma(

@@ -212,3 +212,41 @@ def test_make_tiled_mma_errors() -> None:
         make_tiled_mma("FMA", None, (_, "x"))
     with pytest.raises(AtomError, match="unknown MMA atom"):
         make_tiled_mma("SM70_8x8x4")
+
+
+@pytest.mark.parametrize(
+    ("layout", "expected"),
+    [
+        # What CuTe's make_fragment_like gives (recorded with the CuTe DSL).
+        (Layout(((2, 2), 2, 4), ((1, 512), 8, 2048)), "((2,2),2,4):((1,2),4,8)"),
+        (Layout((4, 2), (8, 1)), "(4,2):(1,4)"),
+        (Layout(((4, 1), 8, 2), ((1, 0), 64, 4)), "((4,1),8,2):((1,0),8,4)"),
+        (Layout((8,), (3,)), "(8):(1)"),
+    ],
+)
+def test_make_fragment_like_matches_cute(layout, expected) -> None:
+    from layoutc.ir.algebra import rank
+    from layoutc.ir.dialects.tile.tiled import make_fragment_like
+
+    frag = make_fragment_like(layout)
+    assert rank(frag) == rank(layout)
+    assert _same_function(frag, expected) or [frag(i) for i in range(size(frag))] == [
+        parse_layout(expected)(i) for i in range(size(frag))
+    ]
+
+
+def test_thread_slices() -> None:
+    mma = make_tiled_mma("SM80_16x8x8_F32TF32TF32F32_TN", Layout((2, 2, 1)))
+    data = Layout((64, 32), (32, 1))
+    thr = mma.get_slice(77)
+    assert thr.partition_A(data) == mma.partition_A(data, 77)
+    assert thr.partition_C(data) == mma.partition_C(data, 77)
+    frag_a = thr.partition_fragment_A(data)
+    assert str(frag_a) == "((2,2),2,4):((1,2),16,4)"  # compact, mode 0 column-major
+    assert str(thr.partition_fragment_C(data)) == "((2,2),2,2):((1,2),4,8)"
+    tc = make_tiled_copy(
+        make_copy_atom("universal", 128, "f32"), Layout((16, 8), (8, 1)), Layout((1, 4))
+    )
+    cthr = tc.get_thread_slice(5)
+    assert cthr.partition_S(data) == tc.partition_S(data, 5)
+    assert cthr.partition_D(data) == tc.partition_D(data, 5)
