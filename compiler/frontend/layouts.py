@@ -32,16 +32,15 @@ def _symbolic(args: tuple) -> tuple:
 
 
 def _result(x: Any) -> Any:
-    """Integer results over bound symbols become dynamic values; layouts stay symbolic."""
-    from ..ir.algebra.symbolic import SymInt
+    """Inside a kernel, integer results over symbols bound to dynamic values become dynamic
+    values (arith ops); layouts stay symbolic, and so does anything outside a kernel."""
+    if not _has_symint(x) or _has_layout(x):
+        return x
+    from . import state, symbols
 
-    if isinstance(x, SymInt) or (
-        isinstance(x, tuple) and any(_has_symint(e) for e in x) and not _has_layout(x)
-    ):
-        from . import symbols
-
-        return symbols.materialize_tree(x)
-    return x
+    if state.active() is None or not symbols.all_bound(x):
+        return x
+    return symbols.materialize_tree(x)
 
 
 def _has_symint(x: Any) -> bool:
@@ -64,9 +63,9 @@ def _wrap(name: str, tensor_method: str | None = None):
     def call(*args: Any, **kwargs: Any) -> Any:
         if args and tensor_method is not None and _is_tensor(args[0]):
             return getattr(args[0], tensor_method)(*args[1:], **kwargs)
-        if not any(_dynamic(a) for a in args):
-            return fn(*args, **kwargs)
-        return _result(fn(*_symbolic(args), **kwargs))
+        if any(_dynamic(a) for a in args):
+            args = _symbolic(args)
+        return _result(fn(*args, **kwargs))
 
     call.__name__ = name
     call.__qualname__ = name
@@ -115,7 +114,7 @@ def shape(x: Any, *mode: int) -> Any:
         return s
     if _dynamic(x):
         return _result(algebra.shape(*_symbolic((x, *mode))))
-    return algebra.shape(x, *mode)
+    return _result(algebra.shape(x, *mode))
 
 
 def stride(x: Any, *mode: int) -> Any:
@@ -124,7 +123,7 @@ def stride(x: Any, *mode: int) -> Any:
         for m in mode:
             d = d[m]
         return d
-    return algebra.stride(x, *mode)
+    return _result(algebra.stride(x, *mode))
 
 
 def composition(a: Any, b: Any) -> Any:

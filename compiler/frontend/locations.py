@@ -83,12 +83,7 @@ def user_location(kernel_codes: frozenset[CodeType], frame: FrameType | None = N
         if not is_internal_file(code.co_filename):
             helpers.append(f)
         f = f.f_back
-    # Not under a kernel frame (e.g. building IR from a helper called by the tracer itself).
-    if helpers:
-        loc = frame_location(helpers[-1])
-        for h in reversed(helpers[:-1]):
-            loc = CallSiteLoc(frame_location(h), loc)
-        return loc
+    # Not under a kernel frame (the tracer itself is building IR, e.g. the arguments).
     return UnknownLoc()
 
 

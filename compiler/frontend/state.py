@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from ..ir.core.block import Block
 from ..ir.core.builder import Builder, InsertionPoint
 from ..ir.core.errors import VerifyError
-from ..ir.core.location import Location
+from ..ir.core.location import Location, UnknownLoc
 from ..ir.core.operation import Operation
 from ..ir.core.traits import Terminator
 from .errors import CompileError
@@ -33,9 +33,11 @@ class TraceState:
         "block_size",
         "builder",
         "constants",
+        "default_loc",
         "extras",
         "kernel_codes",
         "kernel_name",
+        "loc_override",
         "smem_bytes",
     )
 
@@ -45,19 +47,28 @@ class TraceState:
         kernel_codes: frozenset[CodeType],
         block_size: tuple[int, int, int] | None,
         kernel_name: str,
+        default_loc: Location | None = None,
     ):
         self.builder = builder
         self.kernel_codes = kernel_codes
         self.block_size = block_size
         self.kernel_name = kernel_name
         self.smem_bytes = 0
+        # where ops go when no kernel frame is on the stack (the tracer building the arguments)
+        self.default_loc = default_loc
+        self.loc_override: Location | None = None
         # (block, type, value, python type) -> constant defined at the end of that block so far
         self.constants: dict[tuple, Any] = {}
         # per-trace tables of other modules (e.g. symbols bound to dynamic values)
         self.extras: dict[str, Any] = {}
 
     def location(self) -> Location:
-        return user_location(self.kernel_codes)
+        if self.loc_override is not None:
+            return self.loc_override
+        loc = user_location(self.kernel_codes)
+        if isinstance(loc, UnknownLoc) and self.default_loc is not None:
+            return self.default_loc
+        return loc
 
 
 _LOCAL = threading.local()
@@ -127,6 +138,18 @@ def verify_local(op: Operation) -> None:
         op.verify_()
     except VerifyError as e:
         raise CompileError(f"'{op.name}' op {e.message}", op.location, e.notes) from None
+
+
+@contextlib.contextmanager
+def located(loc: Location | None) -> Iterator[None]:
+    """Ops built inside the ``with`` get ``loc`` (e.g. a kernel parameter's position)."""
+    st = current()
+    saved = st.loc_override
+    st.loc_override = loc
+    try:
+        yield
+    finally:
+        st.loc_override = saved
 
 
 @contextlib.contextmanager

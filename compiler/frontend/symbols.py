@@ -95,6 +95,19 @@ class _ProxyEmitter:
         return scalars.maximum(a, b)
 
 
+def all_bound(x: Any) -> bool:
+    """True when every symbol in ``x`` (an int, SymInt or tuple) stands for a value of this
+    kernel."""
+    from ..ir.algebra.symbolic import walk
+
+    if isinstance(x, tuple):
+        return all(all_bound(e) for e in x)
+    if not isinstance(x, SymInt):
+        return True
+    bound = _tables()[1]
+    return all(s in bound for s in walk(x) if isinstance(s, Symbol))
+
+
 def materialize(x: Any) -> Any:
     """An int stays an int; a SymInt over bound symbols becomes a dynamic integer (arith ops)."""
     if isinstance(x, int) and not isinstance(x, bool):

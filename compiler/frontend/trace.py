@@ -39,6 +39,11 @@ from .scalars import Float, Int
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
 
 _SCALAR_TYPES = {"i32": i32, "i64": i64, "f32": f32, "f64": f64}
+_ESCAPED_VALUE_HINT = (
+    "a value computed inside a dynamic `if` or loop body is used outside it through a Python "
+    "object the tracer cannot see (a list, a dict, an attribute); assign it to a variable in the "
+    "body instead, so that it becomes a result of the region"
+)
 
 
 def trace(
@@ -61,10 +66,10 @@ def trace(
         arg.loc = rk.param_locs.get(carrier_of.get(p.name, p.name))
     module = ModuleOp([func], loc=def_loc)
     builder = Builder(InsertionPoint.at_end(func.entry_block), def_loc)
-    st = state.TraceState(builder, rk.codes, spec.block, kname)
+    st = state.TraceState(builder, rk.codes, spec.block, kname, def_loc)
     with state.tracing(st):
         try:
-            call_args = _arguments(kernel, spec, abi, func)
+            call_args = _arguments(kernel, spec, abi, func, rk.param_locs)
             rk.fn(*call_args[0], **call_args[1])
         except CompileError as e:
             raise _clean(e) from None
@@ -79,6 +84,8 @@ def trace(
     if diags:
         first = diags[0]
         notes = [(n.message, n.location) for n in first.notes]
+        if "does not dominate" in first.message or "defined outside the region" in first.message:
+            notes.append((_ESCAPED_VALUE_HINT, None))
         notes += [(d.message, d.location) for d in diags[1:]]
         raise CompileError(first.message, first.location, notes)
     if st.smem_bytes:
@@ -125,7 +132,7 @@ def _signature(spec: KernelSpec, abi: KernelABI) -> tuple[list[Type], list[dict[
 
 
 def _arguments(
-    kernel: Any, spec: KernelSpec, abi: KernelABI, func: FuncOp
+    kernel: Any, spec: KernelSpec, abi: KernelABI, func: FuncOp, locs: dict[str, Any]
 ) -> tuple[list[Any], dict[str, Any]]:
     """The proxies (or constants) to call the rewritten kernel with."""
     params = {p.name: arg for p, arg in zip(abi.params, func.args)}
@@ -143,9 +150,10 @@ def _arguments(
         else:
             from .tensor import argument_tensor
 
-            values[arg] = argument_tensor(
-                a, params[arg], carriers.get(arg, []), symbol_values, spec
-            )
+            with state.located(locs.get(arg)):
+                values[arg] = argument_tensor(
+                    a, params[arg], carriers.get(arg, []), symbol_values, spec
+                )
     pos: list[Any] = []
     kw: dict[str, Any] = {}
     for p in kernel.signature.parameters.values():

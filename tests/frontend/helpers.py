@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from typing import Any
 
@@ -37,8 +38,9 @@ def filecheck(text: str, checks: str, substitutions: dict[str, str] | None = Non
 
 def line_of(path: str, marker: str) -> int:
     """The 1-based number of the only line of ``path`` with the comment ``# <marker>``."""
+    pattern = re.compile(rf"# {re.escape(marker)}(?![\w-])")
     with open(path) as f:
-        hits = [i for i, line in enumerate(f, 1) if f"# {marker}" in line]
+        hits = [i for i, line in enumerate(f, 1) if pattern.search(line)]
     assert len(hits) == 1, f"marker {marker!r} found on lines {hits}"
     return hits[0]
 
