@@ -18,7 +18,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,8 @@ def build_artifact(
 
     options = options or CompileOptions()
     output = output or OutputOptions()
+    if output.dump_dir is not None:  # several builds: one sub-directory each
+        output = replace(output, dump_subdir=True)
     if not targets:
         raise CompileError("an AOT build needs at least one GPU target (e.g. sm_90)")
     for t in targets:

@@ -58,9 +58,14 @@ def _identifier(text: str) -> str:
 
 
 def _user_traceback(e: BaseException) -> str:
+    from layoutc.frontend.locations import is_internal_file
+
+    everything = traceback.extract_tb(e.__traceback__)
     frames = [
-        f for f in traceback.extract_tb(e.__traceback__) if "importlib" not in f.filename
-    ] or traceback.extract_tb(e.__traceback__)
+        f
+        for f in everything
+        if not is_internal_file(f.filename) and not f.filename.startswith("<frozen importlib")
+    ] or everything
     lines = traceback.format_list(frames)
     lines.extend(traceback.format_exception_only(type(e), e))
     return "".join(lines).rstrip()
