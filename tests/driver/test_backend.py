@@ -167,17 +167,18 @@ def test_a_crashing_pass_is_an_internal_error_with_a_reproducer():
     assert "internal error in pass 'test-driver-crash'" in str(err)
     assert "deliberate failure" in str(err)
     assert err.reproducer is not None
-    text = open(err.reproducer).read()
+    with open(err.reproducer) as f:
+        text = f.read()
     assert 'pipeline: "builtin.module(test-driver-crash)"' in text
     assert "func.func @branchy" in text and KERNELS_FILE in text  # the input, with locations
 
 
 def test_bad_pipeline_and_bad_options_are_clear_errors():
-    with pytest.raises(lc.CompileError, match="invalid pass pipeline.*no-such-pass"):
+    with pytest.raises(lc.CompileError, match=r"invalid pass pipeline.*no-such-pass"):
         compile_branchy(pipeline="builtin.module(no-such-pass)")
     with pytest.raises(TypeError, match="opt_level must be"):
         compile_branchy(opt_level=7)
-    with pytest.raises(TypeError, match="unexpected keyword argument.*'bogus'"):
+    with pytest.raises(TypeError, match=r"unexpected keyword argument.*'bogus'"):
         compile_branchy(bogus=1)
     with pytest.raises(ValueError, match="sm_75"):
         compile_branchy(target="sm_75")

@@ -65,9 +65,9 @@ def test_specs_shared_symbols_must_agree():
         lc.spec("f32[(N):(1)],align=16"), lc.spec("f32[(N):(1)]"), lc.spec("i32"), assume="N%4==0"
     )
     ck(aligned(64), aligned(64), 3)
-    with pytest.raises(SpecError, match="gives N = 32.*gave 64.*equal"):
+    with pytest.raises(SpecError, match=r"gives N = 32.*gave 64.*equal"):
         ck(aligned(64), aligned(32), 3)
-    with pytest.raises(SpecError, match="N = 6.*multiple of 4"):
+    with pytest.raises(SpecError, match=r"N = 6.*multiple of 4"):
         ck(aligned(6), aligned(6), 3)
     with pytest.raises(SpecError, match="16-byte aligned"):
         ck(aligned(64, offset=2), aligned(64), 3)
