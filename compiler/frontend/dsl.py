@@ -22,6 +22,7 @@ from .atoms import CopyAtom, TiledCopy, TiledMMA, make_copy_atom, make_tiled_cop
 from .control_flow import DynamicRange as range
 from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
 from .errors import CompileError, NotSupportedError
+from .func import Func, func
 from .gpu import block_dim, block_idx, grid_dim, lane_idx, syncthreads, thread_idx
 from .kernel import Kernel, kernel
 from .layouts import (
@@ -75,6 +76,7 @@ __all__ = [
     "CompileError",
     "Constexpr",
     "CopyAtom",
+    "Func",
     "Kernel",
     "KernelSpec",
     "NotSupportedError",
@@ -107,6 +109,7 @@ __all__ = [
     "fill",
     "flat_divide",
     "flatten",
+    "func",
     "gemm",
     "gmem",
     "grid_dim",

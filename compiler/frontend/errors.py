@@ -11,7 +11,7 @@ from __future__ import annotations
 import linecache
 from collections.abc import Sequence
 
-from ..ir.core.location import Location
+from ..ir.core.location import CallSiteLoc, Location
 
 
 class CompileError(Exception):
@@ -38,6 +38,8 @@ class CompileError(Exception):
     def render(self) -> str:
         """The diagnostic text: the error line, the source excerpt, then the notes."""
         lines = diagnostic_lines(self.severity, self.message, self.location)
+        for caller in call_sites(self.location):
+            lines.extend(diagnostic_lines("note", "called from here", caller))
         for message, loc in self.notes:
             lines.extend(diagnostic_lines("note", message, loc))
         return "\n".join(lines)
@@ -48,6 +50,16 @@ class CompileError(Exception):
 
 class NotSupportedError(CompileError):
     """A construct layoutc does not implement (yet): always says "not supported: ..."."""
+
+
+def call_sites(location: Location | None) -> list[Location]:
+    """The callers of a call-site location, innermost first (helper -> kernel)."""
+    out: list[Location] = []
+    while isinstance(location, CallSiteLoc):
+        caller = location.caller
+        out.append(caller.callee if isinstance(caller, CallSiteLoc) else caller)
+        location = caller
+    return out
 
 
 def location_prefix(location: Location | None) -> str:

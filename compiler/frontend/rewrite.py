@@ -89,16 +89,21 @@ def parse_function(fn: FunctionType) -> tuple[ast.FunctionDef, str]:
     raise CompileError(f"cannot find the definition of kernel '{fn.__qualname__}' in its source")
 
 
-def rewrite_kernel(fn: FunctionType) -> RewrittenKernel:
-    """Parse, rewrite and compile ``fn``; the result runs in ``fn``'s globals and closure."""
+def rewrite_kernel(fn: FunctionType, kernel: bool = True) -> RewrittenKernel:
+    """Parse, rewrite and compile ``fn``; the result runs in ``fn``'s globals and closure.
+
+    ``kernel=False`` rewrites a helper (``@lc.func``): it may return values and keeps its
+    default arguments.
+    """
     node, filename = parse_function(fn)
     def_loc = _loc(node, filename)
     a = node.args
     params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
     param_locs = {p.arg: _loc(p, filename) for p in params}
-    new = KernelRewriter(filename).function(node, top=True)
-    # Arguments are bound by the tracer; defaults and annotations belong to the original.
-    new.args = _plain_arguments(new.args)
+    new = KernelRewriter(filename).function(node, top=kernel)
+    # A kernel's arguments are bound by the tracer (defaults belong to the original signature);
+    # annotations are never evaluated again.
+    new.args = _plain_arguments(new.args, keep_defaults=not kernel)
     new.returns = None
     freevars = fn.__code__.co_freevars
     factory = ast.FunctionDef(
@@ -136,16 +141,16 @@ def _cell_filled(cell: Any) -> bool:
     return True
 
 
-def _plain_arguments(args: ast.arguments) -> ast.arguments:
+def _plain_arguments(args: ast.arguments, keep_defaults: bool = False) -> ast.arguments:
     strip = lambda a: ast.arg(arg=a.arg, annotation=None)
     return ast.arguments(
         posonlyargs=[strip(a) for a in args.posonlyargs],
         args=[strip(a) for a in args.args],
         vararg=strip(args.vararg) if args.vararg else None,
         kwonlyargs=[strip(a) for a in args.kwonlyargs],
-        kw_defaults=[None] * len(args.kwonlyargs),
+        kw_defaults=list(args.kw_defaults) if keep_defaults else [None] * len(args.kwonlyargs),
         kwarg=strip(args.kwarg) if args.kwarg else None,
-        defaults=[],
+        defaults=list(args.defaults) if keep_defaults else [],
     )
 
 

@@ -476,18 +476,13 @@ def _check_dtype(dtype: Any, what: str) -> None:
 
 
 def _fragment_layout(layout: Any) -> Any:
-    """CuTe's ``make_fragment_like(layout)`` (include/cute/layout.hpp): a compact layout of the
-    same shape, mode 0 column-major, the other modes ordered like ``layout``'s strides."""
-    from ..ir.algebra import (
-        compact_col_major,
-        filter_zeros,
-        get,
-        make_ordered_layout,
-        rank,
-        take,
-        tiled_product,
-    )
+    """CuTe's ``make_fragment_like(layout)`` (the tile dialect's, include/cute/layout.hpp): a
+    compact layout of the same shape, mode 0 column-major, the other modes in the order of the
+    source strides. Strides whose order cannot be decided at compile time (two dynamic strides)
+    give a column-major fragment: the fragment's internal order is a performance choice, its
+    shape is what the kernel relies on."""
     from ..ir.dialects.layout import symbolic_types
+    from ..ir.dialects.tile.tiled import make_fragment_like as fragment_layout
 
     shape = _shape_of(layout)
     if not symbolic_types.is_static_value(shape):
@@ -495,16 +490,12 @@ def _fragment_layout(layout: Any) -> Any:
             f"make_fragment_like needs a static shape (a register fragment is allocated at "
             f"compile time), got the layout {layout}"
         )
-    r = rank(layout)
-    if r > 1 and isinstance(layout, Layout):
-        try:
-            mode0 = get(layout, 0)
-            m0 = make_layout(mode0.shape, compact_col_major(filter_zeros(mode0).shape))
-            rest = take(layout, 1, r)
-            return tiled_product(m0, make_ordered_layout(rest.shape, rest.stride))
-        except LayoutError:
-            pass  # strides that cannot be ordered at compile time: column-major, below
-    return make_layout(shape)
+    if not isinstance(layout, Layout):
+        return make_layout(shape)
+    try:
+        return fragment_layout(layout)
+    except LayoutError:
+        return make_layout(shape)
 
 
 def make_fragment_like(x: Any, dtype: ElementType | None = None) -> Tensor:

@@ -5,7 +5,7 @@ expression forms (and/or/not, chained comparisons, conditional expressions, min/
 from __future__ import annotations
 
 import layoutc as lc
-from helpers import filecheck, mlir_loc, trace_ir
+from helpers import filecheck, loc_text, mlir_loc, trace_ir
 
 HERE = __file__
 
@@ -271,3 +271,49 @@ def nested_helper(n: int):
 def test_functions_defined_in_the_kernel_get_dynamic_control_flow_too():
     ir = trace_ir(nested_helper, 3)
     filecheck(ir, "CHECK: scf.if %{{.*}} -> (index)")
+
+
+@lc.func
+def clamp_to(v, n):
+    if v > n:  # @helper-if
+        v = n
+    return v
+
+
+def plain_clamp(v, n):
+    if v > n:  # @plain-helper-if
+        v = n
+    return v
+
+
+@lc.kernel
+def uses_helper(n: int):
+    x = clamp_to(lc.thread_idx.x, n)  # @helper-call
+    y = x + 1  # noqa: F841
+
+
+@lc.kernel
+def uses_plain_helper(n: int):
+    x = plain_clamp(lc.thread_idx.x, n)  # noqa: F841  # @plain-call
+
+
+def test_lc_func_helpers_get_dynamic_control_flow_and_call_site_locations():
+    ir = trace_ir(uses_helper, 5, debug_info=True)
+    helper = mlir_loc(HERE, "@helper-if", "if")[4:-1]
+    call = mlir_loc(HERE, "@helper-call", "clamp_to(")[4:-1]
+    filecheck(
+        ir,
+        "CHECK: %[[R:.*]] = scf.if %{{.*}} -> (index) {\nCHECK: } <<0>>\nCHECK: arith.addi %[[R]]",
+        {"<<0>>": f"loc(callsite({helper} at {call}))"},
+    )
+    assert clamp_to(3, 2) == 2  # outside kernels it is the plain function
+
+
+def test_plain_helpers_run_as_python_and_errors_name_the_call_site():
+    import pytest
+
+    with pytest.raises(lc.CompileError) as info:
+        trace_ir(uses_plain_helper, 5)
+    text = str(info.value)
+    assert text.startswith(f"{loc_text(HERE, '@plain-helper-if', 'v > n')}: error: a dynamic value")
+    assert f"{loc_text(HERE, '@plain-call', 'plain_clamp(')}: note: called from here" in text
