@@ -427,9 +427,9 @@ class LdmatrixOp(Operation):
             raise p.error(
                 "'tile.ldmatrix' needs {atom = #tile.copy_atom<\"ldmatrix...\", bits>}", at
             )
-        bits = getattr(st, "element_bits", None)
-        if not bits:
+        if not isinstance(st, (TensorType, PtrType)) or st.element is None:
             raise p.error(f"'tile.ldmatrix' reads a tensor with elements, got '{st.text}'", at)
+        bits = st.element_bits
         values = p.resolve_operands([src, *coords], [st] + [index] * len(coords))
         props = {"coord": StringAttr(C.format_pattern(pattern)), "atom": atom}
         n = max(atom.bits // bits, 1)
