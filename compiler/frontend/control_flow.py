@@ -438,6 +438,8 @@ def for_(
     ]
     op = state.emit(scf.ForOp(lb, ub, step, inits), loc)
     block = op.body_block
+    for a in block.args:
+        a.loc = loc
     iv_nonneg = scalars._nonneg(iterable.start) and (
         isinstance(iterable.step, int) or iterable.step.nonneg
     )
@@ -497,6 +499,8 @@ def while_(
     ]
     types = [v.type for v in inits]
     op = state.emit(scf.WhileOp(inits, types), loc)
+    for a in (*op.before_block.args, *op.after_block.args):
+        a.loc = loc
     before_vals = list(values)
     for n, v in zip(carried, _rebuild_all(plans, op.before_block.args)):
         before_vals[pos[n]] = v
