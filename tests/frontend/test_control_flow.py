@@ -140,7 +140,7 @@ CHECK: %[[W:.*]]:2 = scf.while (%[[S:.*]] = %{{.*}}, %[[X:.*]] = %n) : (index, i
 CHECK:   %[[C:.*]] = arith.cmpi sgt, %[[X]], %{{.*}} : i32
 CHECK:   scf.condition(%[[C]]) %[[S]], %[[X]] : index, i32
 CHECK: } do {
-CHECK: ^bb0(%[[S2:.*]]: index, %[[X2:.*]]: i32):
+CHECK: ^bb0(%[[S2:[^:]*]]: index {{.*}}, %[[X2:[^:]*]]: i32 {{.*}}):
 CHECK:   arith.floordivsi %[[X2]]
 CHECK:   scf.yield
 CHECK: } <<0>>
