@@ -52,40 +52,32 @@ class RunResult:
 
 
 def compare(name: str, actual: Any, expected: Any, rtol: float, atol: float) -> CheckResult:
-    """Exact equality when both tolerances are 0, else numpy's allclose; NaN never matches."""
+    """Exact equality when both tolerances are 0, else numpy's isclose; NaN never matches."""
     import numpy as np
 
     actual = np.asarray(actual)
     expected = np.asarray(expected)
     if actual.shape != expected.shape:
         return CheckResult(False, f"{name}: shape {actual.shape}, expected {expected.shape}")
+    a64 = actual.astype(np.float64)
+    e64 = expected.astype(np.float64)
     if rtol == 0 and atol == 0:
-        bad = actual != expected
+        bad = ~(a64 == e64)
     else:
-        a64 = actual.astype(np.float64)
-        e64 = expected.astype(np.float64)
         bad = ~np.isclose(a64, e64, rtol=rtol, atol=atol)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a64 - e64)
+    finite = diff[~np.isnan(diff)]
+    worst = float(finite.max()) if finite.size else 0.0
     count = int(np.count_nonzero(bad))
-    if actual.dtype.kind in "fc" or expected.dtype.kind in "fc":
-        with np.errstate(invalid="ignore"):
-            diff = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
-        worst = float(np.nanmax(diff)) if diff.size and not np.all(np.isnan(diff)) else 0.0
-        nans = int(np.count_nonzero(np.isnan(actual)))
-    else:
-        diff = None
-        worst = (
-            float(np.max(np.abs(actual.astype(np.int64) - expected.astype(np.int64))))
-            if (actual.size)
-            else 0.0
-        )
-        nans = 0
     if count == 0:
         return CheckResult(True, f"{name} matches numpy (max abs error {worst:.3g})")
+    nans = int(np.count_nonzero(np.isnan(a64)))
     first = np.unravel_index(int(np.argmax(bad)), bad.shape)
     return CheckResult(
         False,
         f"{name}: {count} of {bad.size} elements differ ({nans} NaN); first at index "
-        f"{tuple(int(i) for i in first)}: got {actual[first]!r}, expected {expected[first]!r}; "
+        f"{tuple(int(i) for i in first)}: got {actual[first].item()!r}, expected {expected[first].item()!r}; "
         f"max abs error {worst:.3g}",
     )
 
@@ -96,38 +88,54 @@ def _copy_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in arguments.items()}
 
 
-class _DeviceData:
-    """Host arrays moved to the GPU (torch when it has CUDA, else layoutc's DeviceArray)."""
+class DeviceCopy:
+    """A device copy of a host array with the same shape and strides (numpy views such as
+    ``out.T`` or ``buf[::2, ::2]`` keep their layout), exported through
+    ``__cuda_array_interface__``."""
 
-    def __init__(self, arguments: Mapping[str, Any]) -> None:
+    def __init__(self, host: Any) -> None:
+        import numpy as np
+        from layoutc.runtime.cuda_memory import DeviceBuffer
+
+        if any(s < 0 for s in host.strides):
+            raise ValueError("arrays with negative strides cannot be copied to the GPU")
+        self.shape = tuple(host.shape)
+        self.byte_strides = tuple(host.strides)
+        self.dtype = host.dtype
+        item = host.itemsize
+        empty = any(n == 0 for n in self.shape)
+        self.span = (
+            0
+            if empty
+            else 1 + sum((n - 1) * (s // item) for n, s in zip(self.shape, self.byte_strides))
+        )
+        flat = np.ascontiguousarray(
+            np.lib.stride_tricks.as_strided(host, (self.span,), (item,), writeable=False)
+        )
+        self.buffer = DeviceBuffer(max(self.span, 1) * item)
+        if self.span:
+            self.buffer.copy_from_host(flat.ctypes.data, flat.nbytes)
+        self.buffer.device.synchronize()
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (self.buffer.ptr, False),
+            "strides": self.byte_strides,
+            "version": 3,
+        }
+
+    def to_host(self) -> Any:
         import numpy as np
 
-        self.torch = _cuda_torch()
-        self.values: dict[str, Any] = {}
-        for name, value in arguments.items():
-            if isinstance(value, np.ndarray):
-                if self.torch is not None:
-                    self.values[name] = self.torch.from_numpy(np.ascontiguousarray(value)).cuda()
-                else:
-                    from layoutc.runtime.cuda_memory import DeviceArray
-
-                    self.values[name] = DeviceArray.from_host(value)
-            else:
-                self.values[name] = value
-
-    def to_host(self, name: str) -> Any:
-        value = self.values[name]
-        if self.torch is not None:
-            return value.cpu().numpy()
-        return value.to_host()
-
-
-def _cuda_torch() -> Any:
-    try:
-        import torch
-    except ImportError:
-        return None
-    return torch if torch.cuda.is_available() else None
+        flat = np.empty(max(self.span, 1), self.dtype)
+        self.buffer.device.synchronize()
+        if self.span:
+            self.buffer.copy_to_host(flat.ctypes.data, self.span * self.dtype.itemsize)
+        self.buffer.device.synchronize()
+        return np.lib.stride_tricks.as_strided(flat, self.shape, self.byte_strides)
 
 
 def describe_device(target: BuildTarget) -> str:
@@ -173,8 +181,10 @@ def run_example(
     compile_seconds = time.perf_counter() - start
 
     if on_gpu:
-        data = _DeviceData(arguments)
-        device_args = [data.values[name] for name in example.kernel.signature.parameters]
+        device = {
+            name: DeviceCopy(v) if isinstance(v, np.ndarray) else v for name, v in arguments.items()
+        }
+        device_args = [device[name] for name in example.kernel.signature.parameters]
 
         def run_once() -> None:
             ck(*device_args, block=block, **launch)
@@ -183,7 +193,7 @@ def run_example(
         from layoutc.runtime import cuda_driver
 
         cuda_driver.current_device().synchronize()
-        results = {name: data.to_host(name) for name in expected}
+        results = {name: device[name].to_host() for name in expected}
     else:
 
         def run_once() -> None:
