@@ -5,6 +5,10 @@ Integer ops map to their LLVM instruction (overflow flags kept); ``ceildivui``,
 arith-expand semantics, exact wherever the quotient is defined); min/max are compare+select;
 float min/max are LLVM's ``maximum``/``minimum`` (NaN-propagating, -0 < +0) and
 ``maxnum``/``minnum`` intrinsics; fast-math flags become LLVM's.
+
+bf16 values are their ``i16`` bits (translate_types.py): bf16 arithmetic and comparisons run
+in f32 (exact widening) and round back to nearest even once; conversions from f64 round to odd
+on the way through f32, so no result is rounded twice.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
-from layoutc.ir.core.types import bit_width, element_type
+from layoutc.ir.core.types import bf16, element_type
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
 from llvmlite import ir
 
@@ -20,6 +24,62 @@ from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
 ARITH = HandlerTable()
+
+
+def is_bf16(t: Any) -> bool:
+    return element_type(t) is bf16
+
+
+def _like(t: ir.Type, scalar: ir.Type) -> ir.Type:
+    """``scalar``, or a vector of it with ``t``'s length."""
+    return ir.VectorType(scalar, t.count) if isinstance(t, ir.VectorType) else scalar
+
+
+def bf16_to_f32(b: ir.IRBuilder, v: ir.Value) -> ir.Value:
+    """bf16 bits (``i16``) -> f32: the bits are the top half of the f32."""
+    i32 = _like(v.type, ir.IntType(32))
+    return b.bitcast(b.shl(b.zext(v, i32), _zero_like(i32, 16)), _like(v.type, ir.FloatType()))
+
+
+def f32_to_bf16(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """f32 -> bf16 bits, rounded to nearest even; NaNs stay (quiet) NaNs."""
+    i32 = _like(x.type, ir.IntType(32))
+    bits = b.bitcast(x, i32)
+    high = b.lshr(bits, _zero_like(i32, 16))
+    lsb = b.and_(high, _zero_like(i32, 1))
+    rounded = b.lshr(b.add(b.add(bits, _zero_like(i32, 0x7FFF)), lsb), _zero_like(i32, 16))
+    quiet = b.or_(high, _zero_like(i32, 0x40))
+    result = b.select(b.fcmp_unordered("uno", x, x), quiet, rounded)
+    return b.trunc(result, _like(x.type, ir.IntType(16)))
+
+
+def f64_to_f32_round_to_odd(ft: FunctionTranslator, x: ir.Value) -> ir.Value:
+    """f64 -> f32 rounded to odd (toward zero, last bit set if inexact), so that a second
+    rounding to a narrower format is the correct rounding of ``x``."""
+    b = ft.builder
+    f32 = _like(x.type, ir.FloatType())
+    i32 = _like(x.type, ir.IntType(32))
+    r = b.fptrunc(x, f32)
+    back = b.fpext(r, x.type)
+    fabs = ft.module.intrinsic(f"llvm.fabs.{intrinsic_suffix(x.type)}", x.type, [x.type])
+    away = b.fcmp_ordered(">", b.call(fabs, [back]), b.call(fabs, [x]))
+    bits = b.bitcast(r, i32)
+    toward_zero = b.select(away, b.sub(bits, _zero_like(i32, 1)), bits)
+    inexact = b.zext(b.fcmp_ordered("!=", back, x), i32)
+    return b.bitcast(b.or_(toward_zero, inexact), f32)
+
+
+def widened(ft: FunctionTranslator, op: Any) -> list[ir.Value]:
+    """The operands, bf16 ones widened to f32."""
+    return [
+        bf16_to_f32(ft.builder, ft.get(v)) if is_bf16(v.type) else ft.get(v) for v in op.operands
+    ]
+
+
+def narrowed(ft: FunctionTranslator, op: Any, value: ir.Value) -> ir.Value:
+    """``value`` (computed in f32) as the op's bf16 result when it has one."""
+    return f32_to_bf16(ft.builder, value) if is_bf16(op.results[0].type) else value
+
 
 _INT_BINARY = {
     "arith.addi": "add",
@@ -133,9 +193,9 @@ def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
 
 @ARITH.register(*_FLOAT_BINARY)
 def _float_binary(ft: FunctionTranslator, op: Any) -> None:
-    a, b = ft.operands(op)
+    a, b = widened(ft, op)
     fn = getattr(ft.builder, _FLOAT_BINARY[op.name])
-    ft.set_result(op, fn(a, b, name=ft.name(op), flags=fastmath(op)))
+    ft.set_result(op, narrowed(ft, op, fn(a, b, name=ft.name(op), flags=fastmath(op))))
 
 
 def intrinsic_suffix(t: ir.Type) -> str:
@@ -149,15 +209,19 @@ def intrinsic_suffix(t: ir.Type) -> str:
 
 @ARITH.register(*_FLOAT_INTRINSIC)
 def _float_minmax(ft: FunctionTranslator, op: Any) -> None:
-    a, b = ft.operands(op)
+    a, b = widened(ft, op)
     t = a.type
     fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[op.name]}.{intrinsic_suffix(t)}", t, [t, t])
-    ft.set_result(op, ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op)))
+    value = ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op))
+    ft.set_result(op, narrowed(ft, op, value))
 
 
 @ARITH.register("arith.negf")
 def _negf(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
+    if is_bf16(op.operand.type):
+        ft.set_result(op, ft.builder.xor(a, _zero_like(a.type, 0x8000 - 0x10000), name=ft.name(op)))
+        return
     ft.set_result(op, ft.builder.fneg(a, name=ft.name(op), flags=fastmath(op)))
 
 
@@ -209,7 +273,7 @@ _FCMP = {
 @ARITH.register("arith.cmpf")
 def _cmpf(ft: FunctionTranslator, op: Any) -> None:
     pred = op.predicate_enum
-    a, b_ = ft.operands(op)
+    a, b_ = widened(ft, op)
     b = ft.builder
     if pred in (CmpFPredicate.false, CmpFPredicate.true):
         ft.set_result(op, _zero_like(ft.result_type(op), int(pred is CmpFPredicate.true)))
@@ -235,14 +299,10 @@ def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Cons
     if isinstance(value, IntegerAttr):
         return ir.Constant(t, value.value)
     if isinstance(value, FloatAttr):
+        if value.type is bf16:
+            return ir.Constant(t, value.bits)
         return ir.Constant(t, value.value)
     raise fail(op, f"not supported: constant {value.text}")
-
-
-def _widths(op: Any) -> tuple[int, int]:
-    src = element_type(op.operands[0].type)
-    dst = element_type(op.results[0].type)
-    return (bit_width(src) or 0, bit_width(dst) or 0)
 
 
 @ARITH.register("arith.extsi", "arith.extui", "arith.trunci")
@@ -271,23 +331,39 @@ def _index_cast(ft: FunctionTranslator, op: Any) -> None:
         ft.set_result(op, b.zext(a, t, name=ft.name(op)))
 
 
-@ARITH.register("arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.bitcast")
-def _cast(ft: FunctionTranslator, op: Any) -> None:
-    (a,) = ft.operands(op)
+@ARITH.register("arith.fptosi", "arith.fptoui")
+def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
+    (a,) = widened(ft, op)
     b = ft.builder
-    fn = {
-        "arith.sitofp": b.sitofp,
-        "arith.uitofp": b.uitofp,
-        "arith.fptosi": b.fptosi,
-        "arith.fptoui": b.fptoui,
-        "arith.bitcast": b.bitcast,
-    }[op.name]
+    fn = b.fptosi if op.name == "arith.fptosi" else b.fptoui
     ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
 
 
-def _f32_like(t: Any) -> ir.Type:
-    f32 = ir.FloatType()
-    return ir.VectorType(f32, t.count) if isinstance(t, ir.VectorType) else f32
+@ARITH.register("arith.sitofp", "arith.uitofp")
+def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
+    (a,) = ft.operands(op)
+    b = ft.builder
+    fn = b.sitofp if op.name == "arith.sitofp" else b.uitofp
+    if not is_bf16(op.results[0].type):
+        ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
+        return
+    width = a.type.element.width if isinstance(a.type, ir.VectorType) else a.type.width
+    if width > 32:
+        raise fail(op, "not supported: converting integers wider than 32 bits to bf16")
+    # Exact in f64, then one rounding to bf16 (through f32 rounded to odd).
+    wide = fn(a, _like(a.type, ir.DoubleType()))
+    ft.set_result(op, f32_to_bf16(b, f64_to_f32_round_to_odd(ft, wide)))
+
+
+@ARITH.register("arith.bitcast")
+def _bitcast(ft: FunctionTranslator, op: Any) -> None:
+    (a,) = ft.operands(op)
+    t = ft.result_type(op)
+    ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
+
+
+def _is(t: ir.Type, cls: type) -> bool:
+    return isinstance(t.element if isinstance(t, ir.VectorType) else t, cls)
 
 
 @ARITH.register("arith.extf", "arith.truncf")
@@ -295,11 +371,25 @@ def _float_resize(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
-    src, dst = _widths(op)
-    if src == dst:
-        # f16 <-> bf16: through f32 (exact widening, then one rounding).
-        ft.set_result(op, b.fptrunc(b.fpext(a, _f32_like(t)), t, name=ft.name(op)))
-    elif op.name == "arith.extf":
+    src_t, dst_t = op.operands[0].type, op.results[0].type
+    if is_bf16(src_t):
+        x = bf16_to_f32(b, a)  # exact
+        if _is(t, ir.HalfType):
+            value = b.fptrunc(x, t)  # one rounding
+        else:
+            value = x if x.type == t else b.fpext(x, t)
+        ft.set_result(op, value)
+        return
+    if is_bf16(dst_t):
+        if _is(a.type, ir.DoubleType):
+            x = f64_to_f32_round_to_odd(ft, a)
+        elif _is(a.type, ir.HalfType):
+            x = b.fpext(a, _like(a.type, ir.FloatType()))  # exact
+        else:
+            x = a
+        ft.set_result(op, f32_to_bf16(b, x))
+        return
+    if op.name == "arith.extf":
         ft.set_result(op, b.fpext(a, t, name=ft.name(op)))
     else:
         ft.set_result(op, b.fptrunc(a, t, name=ft.name(op)))

@@ -1,5 +1,7 @@
 """Types for the IR translation: layoutc IR types -> ``llvmlite.ir`` types, sizes, errors.
 
+bf16 values are carried as ``i16`` bits in both flavours (see ``_FLOATS``).
+
 Pointers: the LLVM dialect's pointers are opaque (``!llvm.ptr<as>``), ``llvmlite.ir`` prints
 typed pointers (what libNVVM reads), so every pointer value is an ``i8 addrspace(as)*`` and is
 bitcast to the accessed type where it is loaded, stored or indexed (LLVM folds the casts). The
@@ -39,27 +41,6 @@ def fail_at(loc: Any, message: str) -> TranslationError:
     return TranslationError([Diagnostic(Severity.ERROR, message, loc)])
 
 
-class BFloatType(ir.types._BaseFloatType):  # type: ignore[misc]
-    """LLVM's ``bfloat`` (llvmlite has no bf16 type); constants are written as ``0xR....``."""
-
-    null = "0.0"
-    intrinsic_name = "bf16"
-
-    def __str__(self) -> str:
-        return "bfloat"
-
-    def format_constant(self, value: float) -> str:
-        import struct
-
-        bits = struct.unpack("<I", struct.pack("<f", value))[0]
-        # Round to nearest even on the 16 dropped bits (the value is a bf16 already when it
-        # comes from a FloatAttr, so this is exact there).
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-        return f"0xR{bits & 0xFFFF:04X}"
-
-
-BFloatType._create_instance()
-
 I1 = ir.IntType(1)
 I8 = ir.IntType(8)
 I16 = ir.IntType(16)
@@ -69,7 +50,9 @@ VOID = ir.VoidType()
 
 _FLOATS: dict[str, ir.Type] = {
     "f16": ir.HalfType(),
-    "bf16": BFloatType(),
+    # bf16 values are their 16 bits: libNVVM's IR has no `bfloat` type and the host back ends
+    # would need library calls for it; arithmetic goes through f32 (translate_arith.py).
+    "bf16": ir.IntType(16),
     "f32": ir.FloatType(),
     "f64": ir.DoubleType(),
 }

@@ -346,3 +346,114 @@ def test_casts():
         assert float(of[2 * i + 1]) == semantics.int_to_float(ux, f32)
         assert float(od[2 * i]) == y
         assert float(od[2 * i + 1]) == f32.round(float(x))
+
+
+def _bf16_bits_of(values: np.ndarray) -> np.ndarray:
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+HALF_OPS = ["addf", "subf", "mulf", "divf", "maximumf", "minimumf"]
+HALF_PREDICATES = [CmpFPredicate.olt, CmpFPredicate.oeq, CmpFPredicate.une, CmpFPredicate.uge]
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_half_precision_ops(t):
+    """bf16 is carried as i16 bits and computed through f32; f16 uses LLVM's half."""
+    rng = np.random.default_rng(9)
+    fmt = FLOAT_FORMATS[t]
+    raw_a = np.array(_SPECIAL * 2 + list(rng.standard_normal(N - 2 * len(_SPECIAL)) * 50))
+    raw_b = np.array(_SPECIAL[::-1] * 2 + list(rng.standard_normal(N - 2 * len(_SPECIAL)) * 5))
+    if t == "f16":
+        with np.errstate(over="ignore"):  # 3e38 is meant to become inf
+            a, b = raw_a.astype(np.float16), raw_b.astype(np.float16)
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        mem = "i16"
+        a_bits, b_bits = a.view(np.int16), b.view(np.int16)
+    else:
+        a_bits, b_bits = _bf16_bits_of(raw_a).view(np.int16), _bf16_bits_of(raw_b).view(np.int16)
+        av = _bf16_values(a_bits.view(np.uint16)).astype(np.float64)
+        bv = _bf16_values(b_bits.view(np.uint16)).astype(np.float64)
+        mem = "i16"
+    body = [f"  %av = arith.bitcast %ma : i16 to {t}", f"  %bv = arith.bitcast %mb : i16 to {t}"]
+    body += [f"  %r{k} = arith.{op} %av, %bv : {t}" for k, op in enumerate(HALF_OPS)]
+    body.append(f"  %neg = arith.negf %av : {t}")
+    body.append(f"  %wide = arith.extf %av : {t} to f32")
+    body.append("  %sum = arith.addf %wide, %wide : f32")
+    body.append(f"  %back = arith.truncf %sum : f32 to {t}")
+    body += [
+        f"  %c{k} = arith.cmpf {p.name}, %av, %bv : {t}" for k, p in enumerate(HALF_PREDICATES)
+    ]
+    body += [f"  %o{k} = arith.bitcast %r{k} : {t} to i16" for k in range(len(HALF_OPS))]
+    body.append(f"  %oneg = arith.bitcast %neg : {t} to i16")
+    body.append(f"  %oback = arith.bitcast %back : {t} to i16")
+    outputs = [(f"%o{k}", "value") for k in range(len(HALF_OPS))] + [
+        ("%oneg", "value"),
+        ("%oback", "value"),
+    ]
+    outputs += [(f"%c{k}", "flag") for k in range(len(HALF_PREDICATES))]
+    text = _kernel("halves", "i16", body, outputs).replace("%av = llvm.load", "%ma = llvm.load")
+    text = text.replace("%bv = llvm.load", "%mb = llvm.load")
+    values, flags = _run(
+        text, "halves", "i16", a_bits, b_bits, a_bits, len(outputs), len(HALF_PREDICATES), mem
+    )
+
+    def decode(bits: np.ndarray) -> list[float]:
+        if t == "f16":
+            return [float(x) for x in bits.astype(np.int16).view(np.float16)]
+        return [float(x) for x in _bf16_values(bits.astype(np.int16).view(np.uint16))]
+
+    for k, op in enumerate(HALF_OPS):
+        got = decode(values[k])
+        for i in range(N):
+            want = semantics.float_binary(op, float(av[i]), float(bv[i]), fmt)
+            assert _same_float(got[i], want), f"{t} {op}({av[i]}, {bv[i]}): {got[i]} != {want}"
+    neg, back = decode(values[len(HALF_OPS)]), decode(values[len(HALF_OPS) + 1])
+    for i in range(N):
+        assert _same_float(neg[i], -float(av[i]))
+        assert _same_float(back[i], fmt.round(2 * float(av[i])))
+    for k, p in enumerate(HALF_PREDICATES):
+        for i in range(N):
+            assert bool(flags[k][i]) == semantics.float_compare(p, float(av[i]), float(bv[i]))
+
+
+def test_bf16_compiles_with_libnvvm_and_llvm():
+    from layoutc.codegen.cubin import nvjitlink_version
+    from test_translate_support import gpu_binary
+
+    if nvjitlink_version() is None:
+        pytest.skip("nvJitLink not installed")
+    text = """
+func.func @k(%p: !llvm.ptr<1>, %x: f64) attributes {gpu.kernel} {
+  %v = llvm.load %p : !llvm.ptr<1> -> bf16
+  %w = arith.mulf %v, %v : bf16
+  %y = arith.truncf %x : f64 to bf16
+  %z = arith.addf %w, %y : bf16
+  llvm.store %z, %p : bf16, !llvm.ptr<1>
+  return
+}
+"""
+    for backend in ("libnvvm", "llvm"):
+        assert gpu_binary(text, "sm_80", backend).cubin
+
+
+def test_f64_to_bf16_rounds_once():
+    """A value just above a bf16 midpoint, whose f32 rounding lands exactly on the midpoint:
+    rounding twice would go to even (down), once goes up."""
+    text = """
+func.func @k(%p: !llvm.ptr<1>, %q: !llvm.ptr<1>) attributes {gpu.kernel} {
+  %x = llvm.load %p : !llvm.ptr<1> -> f64
+  %y = arith.truncf %x : f64 to bf16
+  llvm.store %y, %q : bf16, !llvm.ptr<1>
+  return
+}
+"""
+    k = cpu_kernel(text, "k", [("p", "pointer", "f64"), ("q", "pointer", "i16")])
+    x = np.array([1.0 + 2.0**-8 + 2.0**-30], np.float64)  # 1 + half an ulp of bf16 + a bit
+    q = np.zeros(1, np.int16)
+    k(x, q, grid=1, block=1)
+    assert int(q[0]) == 0x3F81  # 1 + 2**-7, the next bf16 up

@@ -1,0 +1,72 @@
+"""Type conversion to the LLVM level: ``index`` -> ``iN``, ``!tile.ptr<e, space, a>`` ->
+``!llvm.ptr<as>``, ``tf32`` -> ``i32`` (its register bits).
+
+Address spaces: global memory is 1 and shared memory 3 (NVPTX's numbers; the host translation
+maps every address space to 0). Register memory is the generic space 0: register fragments are
+``llvm.alloca``s used directly, which LLVM's SROA/mem2reg promote to registers (an
+``addrspacecast`` to the local space 5 would stop that; NVPTX puts what remains in ``.local``).
+"""
+
+from __future__ import annotations
+
+from layoutc.ir.core.types import (
+    FloatType,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    Type,
+    VectorType,
+    tf32,
+)
+from layoutc.ir.dialects.llvm.types import LLVMArrayType, LLVMPointerType, LLVMStructType
+from layoutc.ir.dialects.tile.spaces import GMEM, RMEM, SMEM
+from layoutc.ir.dialects.tile.types import PtrType
+
+ADDRESS_SPACES = {GMEM: 1, SMEM: 3, RMEM: 0}
+
+i32 = IntegerType(32)
+
+
+class LLVMTypeConverter:
+    """Converts types for one ``convert-to-llvm`` run (memoised)."""
+
+    def __init__(self, index_bitwidth: int = 64):
+        if index_bitwidth not in (32, 64):
+            raise ValueError(f"index-bitwidth must be 32 or 64, got {index_bitwidth}")
+        self.index_type = IntegerType(index_bitwidth)
+        self._memo: dict[Type, Type] = {}
+
+    def convert(self, t: Type) -> Type:
+        got = self._memo.get(t)
+        if got is None:
+            got = self._memo[t] = self._convert(t)
+        return got
+
+    def _convert(self, t: Type) -> Type:
+        if isinstance(t, IndexType):
+            return self.index_type
+        if t is tf32:
+            return i32
+        if isinstance(t, PtrType):
+            return LLVMPointerType(ADDRESS_SPACES[t.space])
+        if isinstance(t, VectorType):
+            return VectorType(t.shape, self.convert(t.element_type), t.scalable)
+        if isinstance(t, FunctionType):
+            return FunctionType(
+                [self.convert(x) for x in t.inputs], [self.convert(x) for x in t.results]
+            )
+        if isinstance(t, LLVMStructType):
+            return LLVMStructType([self.convert(x) for x in t.body], t.packed)
+        if isinstance(t, LLVMArrayType):
+            return LLVMArrayType(t.size, self.convert(t.element_type))
+        return t
+
+    def element(self, t: Type) -> Type:
+        """The LLVM type of a tile element type (``tf32`` is its ``i32`` bits)."""
+        return i32 if t is tf32 else t
+
+    @staticmethod
+    def element_bytes(t: Type) -> int:
+        if isinstance(t, (IntegerType, FloatType)):
+            return max(1, t.width // 8)
+        raise ValueError(f"'{t.text}' has no byte size")

@@ -1,0 +1,362 @@
+"""The tile dialect's lowered forms -> llvm and nvvm ops (part of ``convert-to-llvm``).
+
+- ``tile.load``/``tile.store`` and ``tile.load_vector``/``tile.store_vector`` on a pointer plus
+  element offset (or a tensor whose layout :mod:`.tensor_access` can address): a
+  ``llvm.getelementptr`` and a (vector) ``llvm.load``/``llvm.store`` with the alignment known
+  from the pointer type, the offset and the op's proven ``alignment``.
+- ``tile.ptr_offset`` -> ``llvm.getelementptr``; ``tile.get_ptr`` -> the tensor's base;
+  ``tile.assume`` -> its operand (the facts were used by the passes before).
+- ``tile.alloc_smem`` -> an internal ``addr_space = 3`` ``llvm.mlir.global`` of the layout's
+  cosize, aligned; ``tile.alloc_fragment`` -> an ``llvm.alloca`` in the function's entry block
+  (promoted to registers by LLVM).
+- ``tile.cp_async``/``tile.cp_async_commit``/``tile.cp_async_wait`` ->
+  ``nvvm.cp.async.shared.global``/``commit.group``/``wait.group``; ``tile.ldmatrix`` ->
+  ``nvvm.ldmatrix`` and the values unpacked from its registers; ``tile.mma`` -> the values
+  packed into the atom's registers, ``nvvm.mma.sync``, and D unpacked.
+
+The nvvm ops are the same for both targets: the host translation realises them on the CPU
+thread context (docs/codegen.md). Only the tf32 rounding differs (inline PTX on the GPU,
+integer arithmetic on the host).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.builder import Builder, InsertionPoint
+from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.symbols import unique_symbol_name
+from layoutc.ir.core.types import Type, i64
+from layoutc.ir.core.values import Value
+from layoutc.ir.dialects.llvm import (
+    AddressOfOp,
+    AllocaOp,
+    ConstantOp,
+    GEPOp,
+    GlobalOp,
+    LLVMArrayType,
+    LoadOp,
+    StoreOp,
+)
+from layoutc.ir.dialects.nvvm import (
+    CpAsyncCommitGroupOp,
+    CpAsyncOp,
+    CpAsyncWaitGroupOp,
+    LdMatrixOp,
+    MmaOp,
+    mma_config,
+)
+from layoutc.ir.dialects.tile import coords as C
+from layoutc.ir.dialects.tile.types import PtrType, TensorType
+
+from .llvm_types import ADDRESS_SPACES, LLVMTypeConverter
+from .mma_fragments import pack_registers, struct_fields, unpack_registers
+from .tensor_access import AccessError, IndexEmitter, TensorDesc, element_offset
+
+_TENSOR_MAKERS = ("tile.alloc_smem", "tile.alloc_fragment", "tile.make_tensor")
+
+
+class ConversionError(Exception):
+    """An op convert-to-llvm cannot lower; ``op`` locates the diagnostic."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+        self.message = message
+
+
+class TileLowering:
+    """Lowers the tile ops of one module; ``tensors`` maps tensor values to descriptors."""
+
+    def __init__(self, module: Operation, types: LLVMTypeConverter, target: str):
+        self.module = module
+        self.types = types
+        self.target = target
+        self.tensors: dict[Value, TensorDesc] = {}
+
+    # -- driver ---------------------------------------------------------------------------------
+    def run(self, func: Operation) -> None:
+        ops = [op for op in func.walk_ops(include_self=False) if op.name.startswith("tile.")]
+        for op in ops:
+            if op.name in _TENSOR_MAKERS:
+                self._tensor_maker(func, op)
+        for op in ops:
+            if op.name in _TENSOR_MAKERS:
+                continue
+            handler = _HANDLERS.get(op.name)
+            if handler is None:
+                raise ConversionError(op, _unsupported(op.name))
+            try:
+                handler(self, op)
+            except AccessError as e:
+                raise ConversionError(op, str(e)) from None
+        for op in reversed(ops):
+            if op.name in _TENSOR_MAKERS:
+                if any(r.uses for r in op.results):
+                    user = next(iter(op.results[0].uses)).owner
+                    raise ConversionError(
+                        user,
+                        f"not supported: '{user.name}' on a tensor (convert-to-llvm "
+                        "addresses tensors in tile accesses and tile.get_ptr only)",
+                    )
+                op.erase()
+
+    # -- tensors --------------------------------------------------------------------------------
+    def _tensor_maker(self, func: Operation, op: Any) -> None:
+        b = Builder(InsertionPoint.before_op(op), op.location)
+        t: TensorType = op.result.type
+        if op.name == "tile.make_tensor":
+            self.tensors[op.result] = TensorDesc(op.ptr, t, _layout_dynamic_values(op))
+            return
+        elem = self.types.element(t.element)
+        n = _cosize(t)
+        if op.name == "tile.alloc_smem":
+            name = unique_symbol_name(self.module, "__layoutc_smem")
+            g = GlobalOp(
+                name,
+                LLVMArrayType(n, elem),
+                linkage="internal",
+                addr_space=ADDRESS_SPACES["smem"],
+                alignment=t.alignment,
+                loc=op.location,
+            )
+            self.module.regions[0].blocks[0].insert_at_start(g)
+            base = b.create(AddressOfOp, g).results[0]
+        else:
+            entry = func.regions[0].blocks[0]
+            eb = Builder(InsertionPoint.at_start(entry), op.location)
+            one = eb.create(ConstantOp, IntegerAttr(1, i64)).results[0]
+            base = eb.create(AllocaOp, one, LLVMArrayType(n, elem), t.alignment).results[0]
+        self.tensors[op.result] = TensorDesc(base, t, [])
+
+    def desc(self, op: Operation, v: Value) -> TensorDesc:
+        d = self.tensors.get(v)
+        if d is None:
+            raise ConversionError(
+                op,
+                f"not supported: a tensor of type '{v.type.text}' whose base pointer "
+                "convert-to-llvm cannot find (it must come from a kernel argument, "
+                "tile.make_tensor or an allocation)",
+            )
+        return d
+
+    # -- addressing -----------------------------------------------------------------------------
+    def address(
+        self, op: Operation, source: Value, pattern: Any, coords: Iterator[Value], b: Builder
+    ) -> tuple[Value, Type, int]:
+        """(element pointer, element type, known alignment in bytes) of an access."""
+        e = IndexEmitter(b)
+        t = source.type
+        if isinstance(t, PtrType):
+            base, elem, align = source, t.element, t.alignment
+            if pattern is C.DYNAMIC:
+                offset: Value | int = next(coords)
+            elif isinstance(pattern, int):
+                offset = pattern
+            else:
+                raise AccessError(
+                    f'a pointer takes one element offset, got "{C.format_pattern(pattern)}"'
+                )
+        elif isinstance(t, TensorType) and not t.is_coord:
+            d = self.desc(op, source)
+            base, elem, align = d.base, t.element, t.alignment
+            offset = element_offset(d, pattern, coords, e)
+        else:
+            raise AccessError(
+                f"not supported: accessing '{t.text}' (coordinate tensors are lower-layouts' job)"
+            )
+        llvm_elem = self.types.element(elem)
+        nbytes = self.types.element_bytes(llvm_elem)
+        if isinstance(offset, int):
+            align = math.gcd(align, offset * nbytes) if offset else align
+            if offset == 0:
+                return base, llvm_elem, align
+            ptr = b.create(GEPOp, base, [offset], llvm_elem).results[0]
+            return ptr, llvm_elem, align
+        ptr = b.create(GEPOp, base, [e.value(offset)], llvm_elem).results[0]
+        return ptr, llvm_elem, math.gcd(align, nbytes)
+
+
+def _unsupported(name: str) -> str:
+    hint = {
+        "tile.copy": "lower-algorithms",
+        "tile.copy_if": "lower-algorithms",
+        "tile.gemm": "lower-algorithms",
+        "tile.axpby": "lower-algorithms",
+        "tile.fill": "lower-algorithms",
+        "tile.clear": "lower-algorithms",
+    }.get(name, "lower-layouts")
+    return f"cannot be converted to the LLVM level: run {hint} first"
+
+
+def _cosize(t: TensorType) -> int:
+    from layoutc.ir.algebra import cosize
+
+    try:
+        n = cosize(t.layout())
+    except Exception as e:  # the algebra names what is wrong with the layout
+        raise AccessError(f"cannot size the allocation of '{t.text}': {e}") from None
+    if not isinstance(n, int):
+        raise AccessError(f"an allocation needs a static layout, got '{t.text}'")
+    return n
+
+
+def _layout_dynamic_values(op: Any) -> list[Value]:
+    """The values of a tile.make_tensor layout's ``?`` entries, in text order."""
+    t: TensorType = op.result.type
+    if t.num_dynamic == 0:
+        return []
+    maker = op.layout.defining_op
+    if maker is not None and maker.name == "layout.make_layout":
+        values: list[Value] = []
+        for part in maker.operands:
+            inner = part.defining_op
+            if inner is None or not inner.name.startswith("layout.make_"):
+                break
+            values.extend(inner.operands)
+        else:
+            if len(values) == t.num_dynamic:
+                return values
+    raise AccessError(
+        "not supported: a tensor whose dynamic layout is not a layout.make_layout of "
+        "make_shape/make_stride values (lower-layouts must leave pointer + offset accesses)"
+    )
+
+
+# -- handlers ---------------------------------------------------------------------------------
+
+
+def _builder(op: Operation) -> Builder:
+    return Builder(InsertionPoint.before_op(op), op.location)
+
+
+def _load(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, elem, align = lw.address(op, op.source, op.pattern, iter(op.coords), b)
+    value = b.create(LoadOp, ptr, elem, align).results[0]
+    op.replace_all_uses_with([value])
+    op.erase()
+
+
+def _store(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    b.create(StoreOp, op.value, ptr, align)
+    op.erase()
+
+
+def _vector_alignment(op: Any, known: int) -> int:
+    proven = op.alignment.value if op.alignment is not None else 1
+    return max(proven, known)
+
+
+def _load_vector(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    pattern = C.parse_pattern(op.coord.value)
+    ptr, elem, align = lw.address(op, op.source, pattern, iter(op.coords), b)
+    vt = op.result.type
+    from layoutc.ir.core.types import VectorType
+
+    value = b.create(LoadOp, ptr, VectorType(vt.shape, elem), _vector_alignment(op, align))
+    op.replace_all_uses_with([value.results[0]])
+    op.erase()
+
+
+def _store_vector(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    pattern = C.parse_pattern(op.coord.value)
+    ptr, _, align = lw.address(op, op.dest, pattern, iter(op.coords), b)
+    b.create(StoreOp, op.value, ptr, _vector_alignment(op, align))
+    op.erase()
+
+
+def _ptr_offset(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    elem = lw.types.element(op.ptr.type.element)
+    gep = b.create(GEPOp, op.ptr, [op.offset], elem)
+    gep.results[0].type = op.result.type  # keeps the !tile.ptr alignment until retyping
+    op.replace_all_uses_with(list(gep.results))
+    op.erase()
+
+
+def _get_ptr(lw: TileLowering, op: Any) -> None:
+    d = lw.desc(op, op.operands[0])
+    op.replace_all_uses_with([d.base])
+    op.erase()
+
+
+def _assume(lw: TileLowering, op: Any) -> None:
+    op.replace_all_uses_with([op.input])
+    op.erase()
+
+
+def _cp_async(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    src, _, _ = lw.address(op, op.src, C.parse_pattern(op.src_coord.value), iter(op.src_coords), b)
+    dst, _, _ = lw.address(op, op.dst, C.parse_pattern(op.dst_coord.value), iter(op.dst_coords), b)
+    cache = op.cache.value if op.cache is not None else "ca"
+    b.create(CpAsyncOp, dst, src, op.bytes.value, cache)
+    op.erase()
+
+
+def _cp_async_commit(lw: TileLowering, op: Any) -> None:
+    _builder(op).create(CpAsyncCommitGroupOp)
+    op.erase()
+
+
+def _cp_async_wait(lw: TileLowering, op: Any) -> None:
+    _builder(op).create(CpAsyncWaitGroupOp, op.pending.value)
+    op.erase()
+
+
+def _ldmatrix(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    atom = op.atom.op
+    num = atom.bits // 32
+    ptr, _, _ = lw.address(op, op.source, C.parse_pattern(op.coord.value), iter(op.coords), b)
+    transposed = atom.name.endswith(".trans")
+    ld = b.create(LdMatrixOp, ptr, num, "col" if transposed else "row")
+    regs = struct_fields(b, ld.results[0], num)
+    elem = op.source.type.element
+    per = 32 // op.source.type.element_bits
+    values = unpack_registers(b, regs, lw.types.element(elem) if per == 1 else elem, per)
+    op.replace_all_uses_with(values)
+    op.erase()
+
+
+def _mma(lw: TileLowering, op: Any) -> None:
+    atom = op.atom.op
+    if atom.is_fma:
+        raise ConversionError(op, "the FMA atom is plain arithmetic: lower-algorithms expands it")
+    cfg = mma_config(atom.shape_mnk, atom.type_a, atom.type_b, atom.type_c)
+    if cfg is None:
+        raise ConversionError(op, f"not supported: no mma.sync variant for atom '{atom.name}'")
+    b = _builder(op)
+    a = pack_registers(b, op.a, cfg.a_ptx, cfg.a_type, lw.target)
+    bb = pack_registers(b, op.b, cfg.b_ptx, cfg.b_type, lw.target)
+    c = pack_registers(b, op.c, cfg.c_ptx, cfg.c_type, lw.target)
+    mma = b.create(MmaOp, cfg, a, bb, c)
+    regs = struct_fields(b, mma.results[0], cfg.c_regs)
+    per = 1 if cfg.c_ptx == "f32" else 2
+    d = unpack_registers(b, regs, op.c[0].type, per)
+    op.replace_all_uses_with(d)
+    op.erase()
+
+
+_HANDLERS: dict[str, Any] = {
+    "tile.load": _load,
+    "tile.store": _store,
+    "tile.load_vector": _load_vector,
+    "tile.store_vector": _store_vector,
+    "tile.ptr_offset": _ptr_offset,
+    "tile.get_ptr": _get_ptr,
+    "tile.assume": _assume,
+    "tile.cp_async": _cp_async,
+    "tile.cp_async_commit": _cp_async_commit,
+    "tile.cp_async_wait": _cp_async_wait,
+    "tile.ldmatrix": _ldmatrix,
+    "tile.mma": _mma,
+}

@@ -1,0 +1,78 @@
+"""``convert-to-llvm{target=nvvm|host index-bitwidth=64}``: the whole lowering to the LLVM
+level that compiler/codegen/translate.py reads (docs/codegen.md).
+
+Steps, in order: structured control flow to blocks (``convert-scf-to-cf``), gpu ops to nvvm
+(``convert-gpu-to-nvvm``), the kernel ABI (tensor parameters flattened; the host's context
+parameter), the tile dialect's lowered forms to llvm/nvvm ops, and finally the types of every
+value (``index`` -> ``iN``, ``!tile.ptr`` -> ``!llvm.ptr``). arith and cf stay: the translation
+handles them directly.
+"""
+
+from __future__ import annotations
+
+from layoutc.ir.core.operation import Operation
+
+from ..base import Option, Pass
+from ..registry import register_pass
+from .gpu_to_nvvm import convert_gpu_to_nvvm
+from .kernel_abi import HOST, convert_signature, erase_retired
+from .llvm_types import LLVMTypeConverter
+from .retype import retype
+from .scf_to_cf import LoweringError, lower_scf_to_cf
+from .tensor_access import AccessError
+from .tile_to_llvm import ConversionError, TileLowering
+
+TARGETS = ("nvvm", HOST)
+
+
+def convert_to_llvm(module: Operation, target: str = "nvvm", index_bitwidth: int = 64) -> None:
+    """Lower ``module`` in place (raises ConversionError/LoweringError at the failing op)."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+    types = LLVMTypeConverter(index_bitwidth)
+    lower_scf_to_cf(module)
+    convert_gpu_to_nvvm(module)
+    lowering = TileLowering(module, types, target)
+    funcs = [op for op in module.walk_ops(include_self=False) if op.name == "func.func"]
+    retired = {f: convert_signature(f, target, lowering.tensors) for f in funcs}
+    for f in funcs:
+        if f.body.blocks:
+            lowering.run(f)
+    for f in funcs:
+        for arg in retired[f]:
+            if arg.uses:
+                user = next(iter(arg.uses)).owner
+                raise ConversionError(
+                    user,
+                    f"not supported: '{user.name}' on a tensor parameter (convert-to-llvm "
+                    "addresses tensors in tile accesses and tile.get_ptr only)",
+                )
+        erase_retired(f, retired[f])
+    retype(module, types)
+
+
+@register_pass
+class ConvertToLLVM(Pass):
+    """Everything to llvm + nvvm + arith + cf for the NVVM or the host translation."""
+
+    argument = "convert-to-llvm"
+    display_name = "ConvertToLLVM"
+    summary = "Lower scf, gpu and tile to the LLVM level (llvm, nvvm, arith, cf) for a target"
+    anchor = "builtin.module"
+
+    target = Option(
+        str, "nvvm", "code-generation flavour: nvvm (GPU) or host (CPU)", choices=TARGETS
+    )
+    index_bitwidth = Option(
+        int, 64, "bit width of index values", name="index-bitwidth", choices=(32, 64)
+    )
+
+    def run_on_operation(self, op: Operation) -> None:
+        try:
+            convert_to_llvm(op, self.target, self.index_bitwidth)
+        except (ConversionError, LoweringError) as e:
+            self.emit_error(e.op, e.message)
+            self.signal_failure()
+        except AccessError as e:
+            self.emit_error(op, str(e))
+            self.signal_failure()
