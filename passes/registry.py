@@ -25,8 +25,10 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.cse",
     "layoutc.passes.dce",
     "layoutc.passes.symbol_dce",
+    "layoutc.passes.layout",
     "layoutc.passes.conversion.scf_to_cf",
     "layoutc.passes.conversion.gpu_to_nvvm",
+    "layoutc.passes.conversion.to_llvm",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
 
