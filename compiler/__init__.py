@@ -128,10 +128,13 @@ _LAZY.update(
     {
         name: _FRONTEND
         for name in (
+            "Bool",
             "CompileError",
             "Constexpr",
             "CopyAtom",
+            "Float",
             "Func",
+            "Int",
             "Kernel",
             "KernelSpec",
             "NotSupportedError",

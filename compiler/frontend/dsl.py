@@ -52,6 +52,7 @@ from .layouts import (
     tiled_divide,
     zipped_divide,
 )
+from .scalars import Bool, Float, Int
 from .scalars import maximum as max
 from .scalars import minimum as min
 from .scalars import select as where
@@ -73,10 +74,13 @@ from .trace import trace
 alloc_smem = smem_tensor
 
 __all__ = [
+    "Bool",
     "CompileError",
     "Constexpr",
     "CopyAtom",
+    "Float",
     "Func",
+    "Int",
     "Kernel",
     "KernelSpec",
     "NotSupportedError",

@@ -66,7 +66,7 @@ CHECK: tile.slice %[[A]][(5, _)] {{.*}} -> !tile.tensor<f32, gmem, "(?):(1)", 4>
 def shapes(a: lc.Tensor, n: int):
     tid = lc.thread_idx.x
     rows, cols = a.shape
-    assert isinstance(rows, lc.frontend.scalars.Int) and cols is not None
+    assert isinstance(rows, lc.Int) and cols is not None
     g = lc.local_tile(a, (16, 8), (lc.block_idx.x, lc.block_idx.y))
     assert g.shape == (16, 8) and lc.size(g) == 128 and lc.rank(g) == 2
     assert lc.shape(g, 1) == 8
