@@ -9,9 +9,8 @@ Run it:  layoutc run examples/axpby.py [--size 268435456]
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 TILE = 2048
 THREADS = 256

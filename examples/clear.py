@@ -11,9 +11,8 @@ Run it:  layoutc run examples/clear.py [--size 16384]   (size = rows = columns)
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM = BN = 64
 # thread (a, b) -> column 4a, row 4b;  value (c, r) -> column +c, row +r

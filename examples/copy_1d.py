@@ -14,9 +14,8 @@ Run it:  layoutc run examples/copy_1d.py            (GPU if present, else the CP
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 TILE = 4096  # elements per thread block
 THREADS = 256

@@ -15,9 +15,8 @@ Run it:  layoutc run examples/copy_2d_tiled.py [--size 16384]   (size = rows = c
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM, BN = 32, 128  # tile of one thread block
 THREADS = 256

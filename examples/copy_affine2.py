@@ -18,9 +18,8 @@ Run it:  layoutc run examples/copy_affine2.py [--size 8192]   (size = rows = col
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM = BN = 32
 # (thread, value) -> tile index row + 32 * column: thread (a, b) takes rows 4a..4a+3 of column b

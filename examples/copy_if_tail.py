@@ -11,9 +11,8 @@ Run it:  layoutc run examples/copy_if_tail.py [--size 1000003]
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 TILE = 1024
 THREADS = 256

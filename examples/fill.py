@@ -9,9 +9,8 @@ Run it:  layoutc run examples/fill.py [--size 16384]   (size = rows = columns)
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM = BN = 64
 THREADS = lc.make_layout((16, 16), (16, 1))  # row-major: thread t = (t // 16, t % 16)

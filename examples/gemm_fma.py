@@ -15,9 +15,8 @@ Run it:  layoutc run examples/gemm_fma.py [--size 4096]   (size = M = N = K)
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM, BN, BK = 128, 128, 8
 THREADS = 256

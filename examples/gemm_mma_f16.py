@@ -17,9 +17,8 @@ Run it:  layoutc run examples/gemm_mma_f16.py [--size 4096]   (size = M = N = K)
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM, BN, BK = 64, 64, 16
 THREADS = 128  # 2 x 2 warps

@@ -19,9 +19,8 @@ Run it:  layoutc run examples/transpose_smem.py [--size 16384]   (size = rows = 
 
 from __future__ import annotations
 
-import numpy as np
-
 import layoutc as lc
+import numpy as np
 
 BM = BN = 64  # the tile of one thread block
 THREADS = 256
