@@ -105,3 +105,28 @@ def test_atom_attributes_resolve_to_the_registry() -> None:
 def test_unknown_atoms_are_diagnosed(text: str, message: str) -> None:
     with pytest.raises(DiagnosticError, match=message):
         parse_attribute(text, ctx())
+
+
+def test_every_registry_atom_round_trips_as_an_attribute() -> None:
+    from layoutc.ir.dialects.tile import COPY_OPERATIONS, MMA_OPERATIONS
+
+    for name, bits in COPY_OPERATIONS:
+        attr = CopyAtomAttr(name, bits)
+        assert parse_attribute(attr.text, ctx()) is attr
+        assert attr.op is COPY_OPERATIONS[(name, bits)]
+    for name in MMA_OPERATIONS:
+        attr = MMAAtomAttr(name)
+        assert parse_attribute(attr.text, ctx()) is attr
+
+
+@pytest.mark.parametrize("space", ["gmem", "smem", "rmem"])
+@pytest.mark.parametrize(
+    "elem", ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "tf32", "f32", "f64"]
+)
+def test_every_element_and_space_round_trips(space: str, elem: str) -> None:
+    for text in (
+        f"!tile.ptr<{elem}, {space}, 16>",
+        f'!tile.tensor<{elem}, {space}, "(2,?):(?,1)", 16>',
+    ):
+        t = parse_type(text, ctx())
+        assert t.text == text and parse_type(t.text, ctx()) is t
