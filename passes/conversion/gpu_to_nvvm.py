@@ -6,8 +6,10 @@ nvvm dialect (MLIR's GPUToNVVM lowering, on the IR that still uses ``index``).
   ``index`` with ``arith.index_castui`` (they are never negative).
 - ``gpu.barrier`` -> ``nvvm.barrier0``.
 - ``gpu.shuffle mode %v, %offset, %width`` -> ``nvvm.shfl.sync`` with MLIR's operands: active
-  mask ``-1 >> (32 - width)``, mask-and-clamp ``width - 1`` (``32 - width`` for ``up``); the
-  valid flag is PTX's predicate. 64-bit values are shuffled as two 32-bit halves.
+  mask ``-1 >> (32 - width)``, mask-and-clamp ``width - 1``; for ``up`` the segment mask
+  ``(32 - width) << 8`` (CUDA's ``__shfl_up_sync``; MLIR's ``32 - width`` clamp marks every
+  lane below ``32 - width`` invalid). The valid flag is PTX's predicate. 64-bit values are
+  shuffled as two 32-bit halves.
 - ``gpu.dynamic_shared_memory`` -> the address of ``@__dynamic_shmem__`` (a zero-sized,
   16-byte aligned ``addr_space = 3`` global), cast back to the op's type until convert-to-llvm
   converts pointer types.
@@ -98,7 +100,11 @@ def _lower_shuffle(b: Builder, op: Any) -> None:
     width = op.width
     mask = b.create(arith.ShRUIOp, _const(b, -1), b.create(arith.SubIOp, _const(b, 32), width))
     if mode == "up":
-        clamp = b.create(arith.SubIOp, _const(b, 32), width)
+        # CUDA's __shfl_up_sync operand: the segment mask (32 - width) in bits 8..12, clamp 0.
+        # (MLIR passes 32 - width as the clamp, which PTX reads as "lanes below 32 - width
+        # have no source": wrong for every width below 32.)
+        inactive = b.create(arith.SubIOp, _const(b, 32), width)
+        clamp = b.create(arith.ShLIOp, inactive.results[0], _const(b, 8))
     else:
         clamp = b.create(arith.SubIOp, width, _const(b, 1))
     mask_v, clamp_v = mask.results[0], clamp.results[0]

@@ -21,7 +21,8 @@ func.func @ids() -> (index, index, index, index, index) attributes {gpu.kernel} 
   return %t, %b, %d, %g, %l : index, index, index, index, index
 }
 
-// MLIR's operands: active mask -1 >> (32 - width), clamp width - 1 (32 - width for up).
+// MLIR's operands: active mask -1 >> (32 - width), clamp width - 1; for up the segment mask
+// (32 - width) << 8, as CUDA's __shfl_up_sync.
 // CHECK-LABEL: func.func @shuffles
 // CHECK-SAME: (%[[V:.*]]: f32, %[[O:.*]]: i32, %[[W:.*]]: i32, %[[D:.*]]: i64)
 func.func @shuffles(%v: f32, %o: i32, %w: i32, %d: i64) -> (f32, i1, f32, i64) {
@@ -36,7 +37,9 @@ func.func @shuffles(%v: f32, %o: i32, %w: i32, %d: i64) -> (f32, i1, f32, i64) {
   // CHECK: llvm.extractvalue %[[S]][1] : !llvm.struct<(f32, i1)>
   %x, %ok = gpu.shuffle xor %v, %o, %w : f32
   // CHECK: arith.shrui
-  // CHECK: %[[UPC:.*]] = arith.subi %{{.*}}, %[[W]] : i32
+  // CHECK: %[[INACTIVE:.*]] = arith.subi %{{.*}}, %[[W]] : i32
+  // CHECK: %[[C8:.*]] = arith.constant 8 : i32
+  // CHECK: %[[UPC:.*]] = arith.shli %[[INACTIVE]], %[[C8]] : i32
   // CHECK: nvvm.shfl.sync up %{{.*}}, %[[V]], %[[O]], %[[UPC]] : f32 -> f32
   %u, %ok2 = gpu.shuffle up %v, %o, %w : f32
   // 64-bit values move as two 32-bit halves.
