@@ -24,6 +24,7 @@ from ..ir.algebra import (
     zipped_divide,
 )
 from ..ir.dialects import tile as T
+from ..ir.dialects.layout.types import LayoutType
 from ..ir.dialects.tile import tiled as tiled_algebra
 from ..ir.dialects.tile.atoms import AtomError
 from . import scalars, state, symbols
@@ -193,7 +194,7 @@ class TiledMMA:
 
     get_thread_slice = get_slice
 
-    def _partition(self, t: Any, thr_idx: Any, which: str) -> Tensor:
+    def _partition(self, t: Any, thr_idx: Any, which: str, coords: Any = None) -> Tensor:
         # CuTe's TiledMMA::thrfrg_{A,B,C} then the thread's slice (include/cute/atom/mma_atom.hpp)
         t = _require(t, f"partition_{which}")
         if t.rank() < 2:
@@ -211,10 +212,9 @@ class TiledMMA:
         t3 = _view(T.CompositionOp, t2, _tiler_value((atom_tv, _), "the MMA atom TV layout"))
         thr_tile = (_, (Layout(size(vmnk, i + 1)), Layout(size(vmnk, j + 1))))
         t4 = _view(T.ZippedDivideOp, t3, _tiler_value(thr_tile, "the MMA thread tile"))
-        coords = _thread_vmnk(mma, thr_idx)
-        v, m, n, k = coords
+        v, m, n, k = coords if coords is not None else _thread_vmnk(mma, thr_idx)
         first, second = {"A": (m, k), "B": (n, k), "C": (m, n)}[which]
-        rest = rank(t4.type.layout(), 1, 1)
+        rest = rank(LayoutType(t4.type.layout_text).parsed.template, 1, 1)
         coord = ((_index(v), (_index(first), _index(second))), (_, _rest(rest)))
         return _view(T.SliceOp, t4, coord)
 
@@ -229,25 +229,30 @@ def _thread_vmnk(mma: Any, thr_idx: Any) -> tuple[Any, Any, Any, Any]:
 
 
 class ThrMMA:
-    """One thread's view of a tiled MMA (CuTe's ``ThrMMA``)."""
+    """One thread's view of a tiled MMA (CuTe's ``ThrMMA``).
 
-    __slots__ = ("thr_idx", "tiled")
+    The thread's (v, m, n, k) coordinate is computed once, where the slice is made, so every
+    partition of this slice (in this block or nested regions) reuses the same values.
+    """
+
+    __slots__ = ("coords", "thr_idx", "tiled")
 
     def __init__(self, tiled: TiledMMA, thr_idx: Any):
         self.tiled = tiled
         self.thr_idx = thr_idx
+        self.coords = _thread_vmnk(tiled.algebra, thr_idx)
 
     def partition_A(self, t: Any) -> Tensor:
         """(MMA, MMA_M, MMA_K, ...): this thread's part of A."""
-        return self.tiled._partition(t, self.thr_idx, "A")
+        return self.tiled._partition(t, self.thr_idx, "A", self.coords)
 
     def partition_B(self, t: Any) -> Tensor:
         """(MMA, MMA_N, MMA_K, ...): this thread's part of B."""
-        return self.tiled._partition(t, self.thr_idx, "B")
+        return self.tiled._partition(t, self.thr_idx, "B", self.coords)
 
     def partition_C(self, t: Any) -> Tensor:
         """(MMA, MMA_M, MMA_N, ...): this thread's part of C."""
-        return self.tiled._partition(t, self.thr_idx, "C")
+        return self.tiled._partition(t, self.thr_idx, "C", self.coords)
 
     def make_fragment_A(self, partitioned: Any, dtype: ElementType | None = None) -> Tensor:
         """A register fragment for a thread's partition of A (CuTe's ``make_fragment_A``)."""

@@ -112,8 +112,9 @@ class Tensor(TraceValue):
 
     def rank(self) -> int:
         from ..ir.algebra import rank
+        from ..ir.dialects.layout.types import LayoutType
 
-        return rank(self.type.layout())
+        return rank(LayoutType(self.type.layout_text).parsed.template)
 
     @property
     def iterator(self) -> Pointer:
@@ -628,16 +629,48 @@ def _require_tensor(t: Any, what: str) -> Tensor:
 
 
 def _static_tiler(tiler: Any, what: str) -> Any:
-    from ..ir.dialects.layout import symbolic_types
-
+    """A tiler (shape, layout or tuple of layouts) that must be static."""
     if isinstance(tiler, Tensor):
         raise state.error(f"{what}: the tiler must be a shape or layout, got a tensor")
-    value = symbols.symbolize_tree(tiler) if isinstance(tiler, (tuple, list)) else tiler
-    if isinstance(value, Scalar):
-        value = symbols.symbolize(value)
-    if not symbolic_types.is_static_value(value):
+    if _has_proxy(tiler):
         raise state.error(f"not supported: {what} with a dynamic tiler {tiler!r}")
-    return value
+    if _tiler_attribute(tiler, what) is None:
+        raise state.error(f"not supported: {what} with a dynamic tiler {tiler!r}")
+    return tiler
+
+
+def _has_proxy(x: Any) -> bool:
+    if isinstance(x, (tuple, list)):
+        return any(_has_proxy(e) for e in x)
+    return isinstance(x, TraceValue)
+
+
+_TILER_ATTRS: dict[Any, Any] = {}
+
+
+def _tiler_attribute(tiler: Any, what: str) -> Any:
+    """The static attribute of a tiler (memoised: kernels use a few tilers many times); None
+    when an entry is symbolic."""
+    from ..ir.dialects.layout import symbolic_types
+
+    try:
+        key = (type(tiler), tiler)
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in _TILER_ATTRS:
+        return _TILER_ATTRS[key]
+    try:
+        attr = symbolic_types.static_attribute(tiler)
+    except LayoutError as e:
+        if "not fully static" in str(e):
+            return None
+        raise state.error(f"{what}: {e}") from None
+    if key is not None:
+        if len(_TILER_ATTRS) > 4096:
+            _TILER_ATTRS.clear()
+        _TILER_ATTRS[key] = attr
+    return attr
 
 
 def local_tile(t: Any, tiler: Any, coord: Any, proj: Sequence[Any] | None = None) -> Tensor:
@@ -669,10 +702,9 @@ def partition_tv(t: Any, tv_layout: Any, idx: Any) -> Tensor:
 
 
 def _tiler_value(tiler: Any, what: str) -> Value:
-    from ..ir.dialects.layout import symbolic_types
-
-    value = _static_tiler(tiler, what)
-    return state.emit(L.ConstantOp(symbolic_types.static_attribute(value))).results[0]
+    """A ``layout.constant`` holding a static tiler."""
+    _static_tiler(tiler, what)
+    return state.emit(L.ConstantOp(_tiler_attribute(tiler, what))).results[0]
 
 
 def composition(a: Any, b: Any) -> Any:
