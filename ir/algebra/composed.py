@@ -163,6 +163,7 @@ def composed_slice_and_offset(coord: Any, layout: ComposedLayout) -> tuple[Any, 
         and type(layout.offset) is int
         and isinstance(layout.inner, Layout)
         and not _all_underscore(coord)
+        and _static_coord(coord)
         and _static(layout.inner)
     ):
         from .errors import LayoutError
@@ -175,6 +176,13 @@ def composed_slice_and_offset(coord: Any, layout: ComposedLayout) -> tuple[Any, 
                 pass  # a projection is not admissible: keep the generic form below
     sliced, off = slice_and_offset(coord, layout.inner)
     return ComposedLayout(layout.outer, layout.offset + off, sliced), 0
+
+
+def _static_coord(coord: Any) -> bool:
+    """Every entry is an int or `_` (a symbolic coordinate keeps the generic form)."""
+    if isinstance(coord, tuple):
+        return all(_static_coord(c) for c in coord)
+    return coord is it._ or type(coord) is int
 
 
 def _all_underscore(coord: Any) -> bool:
