@@ -289,3 +289,13 @@ func.func @k(%t: !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>, %j: index {layoutc.
     assert messages(text) == [
         "'tile.slice' op result alignment 16 is not proven: the view's offset keeps 4-byte alignment"
     ]
+
+
+def test_dynamic_slice_of_a_swizzled_layout_keeps_the_offset_inside() -> None:
+    # A swizzle does not commute with a pointer offset: as in CuTe, the dynamic offset goes
+    # into the composed layout and the pointer does not move.
+    src = TensorType(f32, "smem", "Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))", 16)
+    k = Kernel([src, index])
+    row = k.create(SliceOp, k.args[0], (k.args[1], _)).result
+    assert row.type.text == '!tile.tensor<f32, smem, "Sw<1,2,3> o ? o ((4,2)):((1,32))", 16>'
+    assert not k.finish()
