@@ -48,7 +48,7 @@ class GreedyRewriteConfig:
     max_iterations: int = 10
     """Full sweeps over the IR before giving up (``NO_LIMIT`` = -1: until convergence)."""
     max_num_rewrites: int = NO_LIMIT
-    """Pattern applications per sweep before it stops early."""
+    """Pattern applications per sweep before the sweep stops early (``NO_LIMIT``: none)."""
     top_down: bool = True
     """Process ops in pre-order (defs before uses); bottom-up when False."""
     region_simplify: bool = True
@@ -258,8 +258,9 @@ class _Driver(RewriterListener):
         for_op = self.patterns.for_op
         limit = self.config.max_num_rewrites
         replaced, in_place = FoldResult.REPLACED, FoldResult.IN_PLACE
+        rewrites = 0  # in this sweep
         while worklist:
-            if limit != NO_LIMIT and self.num_rewrites >= limit:
+            if limit != NO_LIMIT and rewrites >= limit:
                 break
             op = worklist.pop()
             if op is None:
@@ -291,6 +292,7 @@ class _Driver(RewriterListener):
             for pattern in for_op(op):
                 if pattern.match_and_rewrite(op, rewriter):
                     self.num_rewrites += 1
+                    rewrites += 1
                     changed = True
                     break
         return changed

@@ -17,6 +17,7 @@ T = TypeVar("T")
 
 _TRUE = {"true", "1", "on", "yes"}
 _FALSE = {"false", "0", "off", "no"}
+_SPECIAL = frozenset(",{}()[]\"'=\\")
 
 
 class OptionError(Exception):
@@ -53,7 +54,7 @@ def _format_scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     text = str(value)
-    if text == "" or any(c in text for c in " \t\n,{}()\"'="):
+    if text == "" or any(c.isspace() or not c.isprintable() or c in _SPECIAL for c in text):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
 
