@@ -20,6 +20,7 @@ The emulation code is one internal function per variant and module, called from 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from layoutc.runtime import cpu_context as cc
@@ -229,18 +230,27 @@ class _Helper:
     def sync(self) -> None:
         warp_sync(self.b, self.ctx, I32(_FULL_MASK), self.module)
 
-    def table(self, name: str, rows: list[list[int]]) -> ir.GlobalVariable:
+    def table(self, name: str, rows: tuple[tuple[int, ...], ...]) -> ir.GlobalVariable:
         """A constant ``[32 x [n x i32]]`` table indexed by lane."""
         row_t = ir.ArrayType(I32, len(rows[0]))
         t = ir.ArrayType(row_t, len(rows))
         g = ir.GlobalVariable(self.module.llvm, t, name)
         g.linkage = "internal"
         g.global_constant = True
-        g.initializer = ir.Constant(t, [ir.Constant(row_t, r) for r in rows])
+        g.initializer = ir.FormattedConstant(t, _table_text(rows))
         return g
 
     def lookup(self, table: ir.GlobalVariable, col: int) -> ir.Value:
         return self.b.load(self.b.gep(table, [I32(0), self.lane, I32(col)], inbounds=True))
+
+
+@functools.cache
+def _table_text(rows: tuple[tuple[int, ...], ...]) -> str:
+    """LLVM IR text of a constant i32 table (cached: the tables are functions of the atoms)."""
+    row_t = f"[{len(rows[0])} x i32]"
+    return (
+        "[" + ", ".join(f"{row_t} [" + ", ".join(f"i32 {v}" for v in r) + "]" for r in rows) + "]"
+    )
 
 
 def _ldmatrix_atom(num: int, transposed: bool) -> Any:
@@ -253,7 +263,8 @@ def _ldmatrix_atom(num: int, transposed: bool) -> Any:
     raise LookupError(name)
 
 
-def ldmatrix_sources(num: int, transposed: bool) -> list[list[tuple[int, int]]]:
+@functools.cache
+def ldmatrix_sources(num: int, transposed: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
     """For each lane, for each 16-bit element of its result registers in order: (the lane
     whose row address supplies it, byte offset in that 16-byte row), from the copy atom."""
     atom = _ldmatrix_atom(num, transposed)
@@ -267,8 +278,8 @@ def ldmatrix_sources(num: int, transposed: bool) -> list[list[tuple[int, int]]]:
         for elem in range(2 * num):
             bit = atom.dst_bits(lane, 16 * elem)
             row.append((supplier[bit // 128], (bit % 128) // 8))
-        out.append(row)
-    return out
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def _ldmatrix_helper(module: Any, num: int, transposed: bool, ret: ir.Type) -> ir.Function:
@@ -286,7 +297,7 @@ def _ldmatrix_helper(module: Any, num: int, transposed: bool, ret: ir.Type) -> i
     sources = ldmatrix_sources(num, transposed)
     table = h.table(
         f"__layoutc_ldmatrix_x{num}{'_trans' if transposed else ''}_sources",
-        [[lane * 16 + byte for lane, byte in row] for row in sources],
+        tuple(tuple(lane * 16 + byte for lane, byte in row) for row in sources),
     )
     b.store(b.ptrtoint(h.args[0], I64), h.slot(h.lane, 0, I64))
     h.sync()
@@ -328,6 +339,34 @@ def mma_atom(cfg: Any) -> Any:
     return None
 
 
+@functools.cache
+def mma_tables(
+    atom_name: str, a_regs: int, b_regs: int, per_ab: int, c_values: int
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
+    """From the atom's TV layouts: per exchange round, for each source lane, the column-major
+    index in A (M x K) or B (N x K) of each value it posts; and per lane the index in C
+    (M x N) of each of its C values."""
+    from layoutc.ir.dialects.tile.atoms import mma_operation
+
+    atom = mma_operation(atom_name)
+    regs = [("A", r) for r in range(a_regs)] + [("B", r) for r in range(b_regs)]
+    rounds = []
+    for start in range(0, len(regs), 2):
+        chunk = regs[start : start + 2]
+        rounds.append(
+            tuple(
+                tuple(
+                    (atom.layout_a if which == "A" else atom.layout_b)(src, r * per_ab + half)
+                    for which, r in chunk
+                    for half in range(per_ab)
+                )
+                for src in range(32)
+            )
+        )
+    c = tuple(tuple(atom.layout_c(lane, v) for v in range(c_values)) for lane in range(32))
+    return tuple(rounds), c
+
+
 def _decode(b: ir.IRBuilder, word: ir.Value, half: int, ptx: str) -> ir.Value:
     """Value ``half`` of a 32-bit register holding ``ptx``-typed data, as f32."""
     if ptx == "tf32":
@@ -360,36 +399,71 @@ def _mma_helper(
         for word, (_, _, value) in enumerate(chunk):
             b.store(value, h.slot(h.lane, word, I32))
         h.sync()
-        for lane in range(32):
-            for word, (which, r, _) in enumerate(chunk):
-                bits = b.load(h.slot(lane, word, I32))
-                layout, full = (atom.layout_a, a_full) if which == "A" else (atom.layout_b, b_full)
-                for half in range(per_ab):
-                    index = layout(lane, r * per_ab + half)
-                    value = _decode(b, bits, half, cfg.a_ptx)
-                    b.store(value, b.gep(full, [I32(0), I32(index)], inbounds=True))
+        # Every lane copies every posted value to its place in A or B: a loop over the
+        # source lanes, with the places (from the atom's TV layouts) in a constant table.
+        places = mma_tables(atom.name, cfg.a_regs, cfg.b_regs, per_ab, 1)[0][start // 2]
+        table = h.table(f"{name}_round{start // 2}", places)
+        head = h.fn.append_basic_block(f"round{start // 2}")
+        body = h.fn.append_basic_block(f"round{start // 2}.body")
+        done = h.fn.append_basic_block(f"round{start // 2}.done")
+        entry = b.block
+        b.branch(head)
+        b.position_at_end(head)
+        src = b.phi(I32, "src")
+        src.add_incoming(I32(0), entry)
+        b.cbranch(b.icmp_unsigned("<", src, I32(32)), body, done)
+        b.position_at_end(body)
+        col = 0
+        for word, (which, _, _) in enumerate(chunk):
+            bits = b.load(h.slot(src, word, I32))
+            full = a_full if which == "A" else b_full
+            for half in range(per_ab):
+                index = b.load(b.gep(table, [I32(0), src, I32(col)], inbounds=True))
+                col += 1
+                b.store(
+                    _decode(b, bits, half, cfg.a_ptx), b.gep(full, [I32(0), index], inbounds=True)
+                )
+        src.add_incoming(b.add(src, I32(1)), b.block)
+        b.branch(head)
+        b.position_at_end(done)
         h.sync()
     per_c = 1 if cfg.c_ptx == "f32" else 2
     n_values = cfg.c_regs * per_c
-    table = h.table(
-        name + "_c", [[atom.layout_c(lane, v) for v in range(n_values)] for lane in range(32)]
-    )
+    table = h.table(name + "_c", mma_tables(atom.name, cfg.a_regs, cfg.b_regs, per_ab, n_values)[1])
     c_args = h.args[cfg.a_regs + cfg.b_regs :]
-    results = []
+    rows, cols, start = [], [], []
     for v in range(n_values):
         index = h.lookup(table, v)
-        row = b.urem(index, I32(m_))
-        col = b.udiv(index, I32(m_))
+        rows.append(b.urem(index, I32(m_)))
+        cols.append(b.udiv(index, I32(m_)))
         reg = c_args[v // per_c]
-        if per_c == 1:
-            acc = reg
-        else:
-            acc = b.fpext(b.extract_element(reg, I32(v % per_c)), _F32)
-        for kk in range(k_):
-            a = b.load(b.gep(a_full, [I32(0), b.add(row, I32(m_ * kk))], inbounds=True))
-            bv = b.load(b.gep(b_full, [I32(0), b.add(col, I32(n_ * kk))], inbounds=True))
-            acc = b.call(fma, [a, bv, acc])
-        results.append(acc)
+        start.append(reg if per_c == 1 else b.fpext(b.extract_element(reg, I32(v % per_c)), _F32))
+    # D = C + sum over k of A[row, k] * B[col, k], one fused multiply-add per k, in k order.
+    entry = b.block
+    head = h.fn.append_basic_block("k")
+    body = h.fn.append_basic_block("k.body")
+    done = h.fn.append_basic_block("k.done")
+    b.branch(head)
+    b.position_at_end(head)
+    kk = b.phi(I32, "kk")
+    kk.add_incoming(I32(0), entry)
+    accs = []
+    for v in range(n_values):
+        acc = b.phi(_F32, f"acc{v}")
+        acc.add_incoming(start[v], entry)
+        accs.append(acc)
+    b.cbranch(b.icmp_unsigned("<", kk, I32(k_)), body, done)
+    b.position_at_end(body)
+    a_col = b.mul(kk, I32(m_))
+    b_col = b.mul(kk, I32(n_))
+    for v in range(n_values):
+        a = b.load(b.gep(a_full, [I32(0), b.add(rows[v], a_col)], inbounds=True))
+        bv = b.load(b.gep(b_full, [I32(0), b.add(cols[v], b_col)], inbounds=True))
+        accs[v].add_incoming(b.call(fma, [a, bv, accs[v]]), body)
+    kk.add_incoming(b.add(kk, I32(1)), body)
+    b.branch(head)
+    b.position_at_end(done)
+    results = accs
     agg: ir.Value = ir.Constant(ret, ir.Undefined)
     for r in range(cfg.c_regs):
         if per_c == 1:
