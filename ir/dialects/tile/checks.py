@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...algebra import rank, size
-from ...algebra.inttuple import format_tuple
 from ...algebra.layout import get
 from .atoms import MMAOperation
 
@@ -122,8 +121,3 @@ def gemm_form(a: Any, b: Any, c: Any, atom: MMAOperation | None) -> str | None:
                     f"(form {form})"
                 )
     return None
-
-
-def describe_size(layout: Any) -> str:
-    n = size(layout)
-    return str(n) if type(n) is int else f"{format_tuple(n)} (dynamic)"
