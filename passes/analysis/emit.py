@@ -1,0 +1,378 @@
+"""``emit``: rebuild a symbolic integer as ``arith`` ops on ``index`` (the code-generation side of
+the symbolic value analysis).
+
+What the emitted code gets, and why:
+
+- **Shared subexpressions.** An :class:`IndexEmitter` remembers the value it built for every
+  sub-expression (SymInts are hash-consed, so equal sub-expressions are one object) and reuses
+  it wherever that value dominates the insertion point.
+- **Loop-invariant code motion.** Each op is placed at the outermost enclosing ``scf.for`` /
+  ``scf.while`` level where all its operands are available, so the parts of an index that do
+  not depend on a loop variable are computed once, before the loop. Divisions by a value not
+  provably non-zero stay where they are (a zero-trip loop must not execute them).
+- **Strength reduction.** Multiplication by ``2^k`` is ``shli``; ``floordiv`` by ``2^k`` is
+  ``shrui`` (``shrsi`` when the dividend may be negative: an arithmetic shift is a floor
+  division); ``mod 2^k`` is ``andi`` with ``2^k - 1`` (exact for every integer in two's
+  complement); ``(x // 2^k) * 2^k`` is ``andi`` with ``-2^k``; other divisions and remainders
+  use the unsigned ops when the operands are provably non-negative, else floor semantics
+  (``floordivsi``, or ``a - floordiv(a, b) * b`` for the remainder).
+
+Symbols are the analysis's (:func:`.symbolic.binding_of` gives their values); integer-typed
+values are cast to ``index`` once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.ir.algebra.symbolic import Symbol, SymInt, node
+from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.block import Block
+from layoutc.ir.core.builder import Builder
+from layoutc.ir.core.location import Location, UnknownLoc
+from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.types import IndexType, i1, index
+from layoutc.ir.core.values import BlockArgument, Value
+from layoutc.ir.dialects import arith
+
+from .symbolic import AnalysisError, binding_of
+
+IntLike = int | SymInt
+
+__all__ = ["EmitError", "IndexEmitter", "emit"]
+
+_LOOPS = ("scf.for", "scf.while")
+
+
+class EmitError(AnalysisError):
+    """An expression mentions a symbol that stands for no SSA value."""
+
+
+Level = tuple[Block, "Operation | None"]
+"""Insert before the op (or at the end of the block when None)."""
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _nonneg(x: IntLike) -> bool:
+    if type(x) is int:
+        return x >= 0
+    lo = x.bounds[0]
+    return lo is not None and lo >= 0
+
+
+def _nonzero(x: IntLike) -> bool:
+    if type(x) is int:
+        return x != 0
+    lo, hi = x.bounds
+    return (lo is not None and lo > 0) or (hi is not None and hi < 0)
+
+
+class IndexEmitter:
+    """Builds SymInts as ``arith`` ops at a builder's insertion point (see the module
+    docstring). Keep one emitter for all the expressions of a rewrite so they share code."""
+
+    def __init__(self, builder: Builder, loc: Location | None = None, *, hoist: bool = True):
+        self.builder = builder
+        self.loc = loc or builder.loc or UnknownLoc()
+        self.hoist = hoist
+        self._memo: dict[Any, list[Value]] = {}
+        self.num_ops = 0
+        """How many ops this emitter created."""
+
+    # -- public -----------------------------------------------------------------------------------
+    def emit(self, x: IntLike, loc: Location | None = None) -> Value:
+        """An ``index`` value equal to ``x`` at the builder's insertion point."""
+        if loc is not None:
+            saved, self.loc = self.loc, loc
+            try:
+                return self._emit(x, self._levels())
+            finally:
+                self.loc = saved
+        return self._emit(x, self._levels())
+
+    def less_than(self, a: IntLike, b: IntLike) -> Value:
+        """An ``i1`` that is ``a < b`` (a constant when the order is provable)."""
+        from layoutc.ir.algebra import intops
+
+        if intops.prove_lt(a, b):
+            return self._constant_bool(True)
+        if intops.prove_le(b, a):
+            return self._constant_bool(False)
+        levels = self._levels()
+        va, vb = self._emit(a, levels), self._emit(b, levels)
+        return self._create(arith.CmpIOp, levels, [va, vb], "slt", va, vb)
+
+    def all_of(self, conditions: list[Value]) -> Value:
+        """The ``andi`` of ``i1`` values (true for none)."""
+        if not conditions:
+            return self._constant_bool(True)
+        levels = self._levels()
+        acc = conditions[0]
+        for c in conditions[1:]:
+            acc = self._create(arith.AndIOp, levels, [acc, c], acc, c)
+        return acc
+
+    # -- placement --------------------------------------------------------------------------------
+    def _levels(self) -> list[Level]:
+        ip = self.builder.insertion_point
+        if ip is None:
+            raise EmitError("emit: the builder has no insertion point")
+        levels: list[Level] = [(ip.block, ip.before)]
+        if not self.hoist:
+            return levels
+        block = ip.block
+        while True:
+            parent = block.parent_op
+            if parent is None or parent.name not in _LOOPS or parent.parent is None:
+                break
+            levels.append((parent.parent, parent))
+            block = parent.parent
+        return levels
+
+    def _level_for(self, operands: list[Value], levels: list[Level], movable: bool) -> int:
+        if not movable:
+            return 0
+        best = 0
+        for k in range(len(levels) - 1, 0, -1):
+            if all(_available(v, levels[k]) for v in operands):
+                best = k
+                break
+        return best
+
+    def _create(
+        self, cls: Any, levels: list[Level], operands: list[Value], *args: Any, movable: bool = True
+    ) -> Value:
+        k = self._level_for(operands, levels, movable)
+        block, before = levels[k]
+        op = cls(*args, loc=self.loc)
+        block.insert_before(op, before)
+        self.num_ops += 1
+        return op.results[0]
+
+    def _remember(self, key: Any, value: Value) -> Value:
+        self._memo.setdefault(key, []).append(value)
+        return value
+
+    def _reuse(self, key: Any, levels: list[Level]) -> Value | None:
+        for v in self._memo.get(key, ()):
+            if _available(v, levels[0]):
+                return v
+        return None
+
+    # -- nodes ------------------------------------------------------------------------------------
+    def _constant(self, value: int, levels: list[Level]) -> Value:
+        key = ("const", value)
+        found = self._reuse(key, levels)
+        if found is not None:
+            return found
+        v = self._create(arith.ConstantOp, levels, [], IntegerAttr(value, index))
+        return self._remember(key, v)
+
+    def _constant_bool(self, value: bool) -> Value:
+        levels = self._levels()
+        key = ("bool", value)
+        found = self._reuse(key, levels)
+        if found is not None:
+            return found
+        v = self._create(arith.ConstantOp, levels, [], IntegerAttr(int(value), i1))
+        return self._remember(key, v)
+
+    def _emit(self, x: IntLike, levels: list[Level]) -> Value:
+        if type(x) is int:
+            return self._constant(x, levels)
+        found = self._reuse(x, levels)
+        if found is not None:
+            return found
+        return self._remember(x, self._build(x, levels))
+
+    def _build(self, x: SymInt, levels: list[Level]) -> Value:
+        kind, args = node(x)
+        if kind == "symbol":
+            return self._symbol(x, levels)  # type: ignore[arg-type]
+        if kind == "add":
+            return self._sum(args, levels)
+        if kind == "mul":
+            return self._product(x, args, levels)
+        if kind in ("min", "max"):
+            return self._minmax(kind, args, levels)
+        a, b = args
+        if kind == "floordiv":
+            return self._floordiv(a, b, levels)
+        if kind == "mod":
+            return self._mod(a, b, levels)
+        return self._ceildiv(a, b, levels)
+
+    def _symbol(self, sym: Symbol, levels: list[Level]) -> Value:
+        v = binding_of(sym)
+        if v is None:
+            raise EmitError(
+                f"not supported: the expression mentions {sym.name}, which stands for no value "
+                "of this function"
+            )
+        if isinstance(v.type, IndexType):
+            if not _available(v, levels[0]):
+                raise EmitError(f"the value behind {sym.name} does not dominate its use")
+            return v
+        return self._create(arith.IndexCastOp, levels, [v], v, index)
+
+    def _sum(self, terms: tuple, levels: list[Level]) -> Value:
+        positive = [t for t in terms if type(t) is not int and not _negative_term(t)]
+        negative = [-t for t in terms if type(t) is not int and _negative_term(t)]
+        const = next((t for t in terms if type(t) is int), 0)
+        acc: Value | None = None
+        for t in positive:
+            v = self._emit(t, levels)
+            acc = v if acc is None else self._create(arith.AddIOp, levels, [acc, v], acc, v)
+        if acc is None and const > 0:
+            acc, const = self._constant(const, levels), 0
+        for t in negative:
+            v = self._emit(t, levels)
+            if acc is None:
+                acc = self._constant(0, levels)
+            acc = self._create(arith.SubIOp, levels, [acc, v], acc, v)
+        if acc is None:
+            acc, const = self._constant(const, levels), 0
+        assert acc is not None
+        if const > 0:
+            c = self._constant(const, levels)
+            acc = self._create(arith.AddIOp, levels, [acc, c], acc, c)
+        elif const < 0:
+            c = self._constant(-const, levels)
+            acc = self._create(arith.SubIOp, levels, [acc, c], acc, c)
+        return acc
+
+    def _product(self, x: SymInt, args: tuple, levels: list[Level]) -> Value:
+        if type(args[0]) is int and len(args) == 2 and isinstance(args[1], SymInt):
+            k, mono = args
+            if k < 0:
+                v = self._emit(-x, levels)
+                zero = self._constant(0, levels)
+                return self._create(arith.SubIOp, levels, [zero, v], zero, v)
+            return self._scale(mono, k, levels)
+        acc: Value | None = None
+        for atom in args:
+            v = self._emit(atom, levels)
+            acc = v if acc is None else self._create(arith.MulIOp, levels, [acc, v], acc, v)
+        assert acc is not None
+        return acc
+
+    def _scale(self, mono: SymInt, k: int, levels: list[Level]) -> Value:
+        """``mono * k`` for a positive constant k, with the masking and shifting reductions."""
+        kind, args = node(mono)
+        if kind == "floordiv" and type(args[1]) is int and _is_pow2(args[1]) and k % args[1] == 0:
+            c = args[1]
+            a = self._emit(args[0], levels)
+            mask = self._constant(-c, levels)
+            v = self._create(arith.AndIOp, levels, [a, mask], a, mask)
+            return self._times_constant(v, k // c, levels)
+        return self._times_constant(self._emit(mono, levels), k, levels)
+
+    def _times_constant(self, v: Value, k: int, levels: list[Level]) -> Value:
+        if k == 1:
+            return v
+        if _is_pow2(k):
+            s = self._constant(k.bit_length() - 1, levels)
+            return self._create(arith.ShLIOp, levels, [v, s], v, s)
+        c = self._constant(k, levels)
+        return self._create(arith.MulIOp, levels, [v, c], v, c)
+
+    def _floordiv(self, a: IntLike, b: IntLike, levels: list[Level]) -> Value:
+        va = self._emit(a, levels)
+        if type(b) is int and _is_pow2(b):
+            s = self._constant(b.bit_length() - 1, levels)
+            cls = arith.ShRUIOp if _nonneg(a) else arith.ShRSIOp
+            return self._create(cls, levels, [va, s], va, s)
+        vb = self._emit(b, levels)
+        movable = _nonzero(b)
+        if _nonneg(a) and _nonneg(b):
+            return self._create(arith.DivUIOp, levels, [va, vb], va, vb, movable=movable)
+        return self._create(arith.FloorDivSIOp, levels, [va, vb], va, vb, movable=movable)
+
+    def _mod(self, a: IntLike, b: IntLike, levels: list[Level]) -> Value:
+        va = self._emit(a, levels)
+        if type(b) is int and _is_pow2(b):
+            m = self._constant(b - 1, levels)
+            return self._create(arith.AndIOp, levels, [va, m], va, m)
+        vb = self._emit(b, levels)
+        movable = _nonzero(b)
+        if _nonneg(a) and _nonneg(b):
+            return self._create(arith.RemUIOp, levels, [va, vb], va, vb, movable=movable)
+        q = self._create(arith.FloorDivSIOp, levels, [va, vb], va, vb, movable=movable)
+        p = self._create(arith.MulIOp, levels, [q, vb], q, vb)
+        return self._create(arith.SubIOp, levels, [va, p], va, p)
+
+    def _ceildiv(self, a: IntLike, b: IntLike, levels: list[Level]) -> Value:
+        va = self._emit(a, levels)
+        if type(b) is int and _is_pow2(b) and _nonneg(a):
+            bias = self._constant(b - 1, levels)
+            t = self._create(arith.AddIOp, levels, [va, bias], va, bias)
+            s = self._constant(b.bit_length() - 1, levels)
+            return self._create(arith.ShRUIOp, levels, [t, s], t, s)
+        vb = self._emit(b, levels)
+        movable = _nonzero(b)
+        cls = arith.CeilDivUIOp if _nonneg(a) and _nonneg(b) else arith.CeilDivSIOp
+        return self._create(cls, levels, [va, vb], va, vb, movable=movable)
+
+    def _minmax(self, kind: str, args: tuple, levels: list[Level]) -> Value:
+        unsigned = all(_nonneg(a) for a in args)
+        if kind == "min":
+            cls = arith.MinUIOp if unsigned else arith.MinSIOp
+        else:
+            cls = arith.MaxUIOp if unsigned else arith.MaxSIOp
+        acc = self._emit(args[0], levels)
+        for a in args[1:]:
+            v = self._emit(a, levels)
+            acc = self._create(cls, levels, [acc, v], acc, v)
+        return acc
+
+
+def _negative_term(t: SymInt) -> bool:
+    """A term ``k * monomial`` of a sum with k < 0."""
+    kind, args = node(t)
+    return kind == "mul" and type(args[0]) is int and args[0] < 0
+
+
+def _block_within(block: Block, outer: Block) -> bool:
+    """``block`` is ``outer`` or nested in an op of ``outer`` (not crossing isolated ops)."""
+    b: Block | None = block
+    while b is not None:
+        if b is outer:
+            return True
+        op = b.parent_op
+        if op is None or op.is_isolated_from_above:
+            return False
+        b = op.parent
+    return False
+
+
+def _available(v: Value, level: Level) -> bool:
+    """``v`` is defined before the insertion point ``level`` (dominates it, structurally)."""
+    block, before = level
+    if isinstance(v, BlockArgument):
+        return _block_within(block, v.block)
+    d = v.defining_op
+    assert d is not None
+    home = d.parent
+    if home is None:
+        return False
+    if home is block:
+        return before is None or (d is not before and d.is_before_in_block(before))
+    # The op of `home` that contains the insertion block.
+    b: Block | None = block
+    while b is not None:
+        op = b.parent_op
+        if op is None or op.is_isolated_from_above:
+            return False
+        if op.parent is home:
+            return d is not op and d.is_before_in_block(op)
+        b = op.parent
+    return False
+
+
+def emit(x: IntLike, builder: Builder, loc: Location | None = None) -> Value:
+    """``x`` as ``arith`` ops at ``builder``'s insertion point (a one-off :class:`IndexEmitter`;
+    keep an emitter to share subexpressions between several expressions)."""
+    return IndexEmitter(builder, loc).emit(x)

@@ -1,0 +1,721 @@
+"""The symbolic value analysis: IR values as symbolic integers, layouts and tensors.
+
+Every pass that reasons about layouts asks this analysis (docs/dialects.md, "Symbols and
+dynamic values"):
+
+- :meth:`SymbolicAnalysis.sym_of`: an ``index``/integer value as an int or ``SymInt``. Constants
+  are ints; ``arith`` ops on known values become expressions (with each op's exact semantics:
+  truncating divisions only where the operands' signs make them floor divisions, shifts and
+  masks by constants as multiplications, divisions and remainders); anything else (a kernel
+  argument, a thread index, a loop variable, a load) becomes a fresh ``Symbol`` bound to the
+  value, carrying what :mod:`.facts` knows about it. ``tile.assume`` adds facts.
+- :meth:`SymbolicAnalysis.value_of`: a ``!layout.*`` value as an algebra value (layout,
+  int-tuple, tile), by running each producer's own algebra (``AlgebraOp.evaluate``) on the
+  symbolic operand values; :meth:`layout_of` is the same for layouts.
+- :meth:`SymbolicAnalysis.tensor_of`: a ``!tile.tensor`` as :class:`TensorInfo` (the base
+  pointer or allocation, the element offset from it, the layout, space, element type and the
+  base alignment), through ``tile.make_tensor``, ``tile.ptr_offset``, the view ops'
+  ``compute`` and allocations.
+
+Symbols are bound to the values they stand for (:func:`binding_of`), so ``emit`` can rebuild any
+expression as ``arith`` ops. Results are memoised per value; a pass that rewrites a value calls
+:meth:`SymbolicAnalysis.invalidate` (or uses a fresh analysis).
+
+Dynamic entries obey the dialect's type contract (docs/dialect-layout.md): a shape entry is at
+least 1, strides, offsets and coordinates at least 0. Where an operand's own facts do not show
+that, the entry becomes an *alias* symbol bound to the same value that carries the contract's
+bound as well (and the divisibility and bounds its expression has), so the analysis is never
+weaker than type inference.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from layoutc.ir.algebra.errors import LayoutError
+from layoutc.ir.algebra.symbolic import Symbol, SymInt, sym_known_divisor, sym_max, sym_min
+from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.location import Location, UnknownLoc
+from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.types import IndexType, IntegerType, Type
+from layoutc.ir.core.values import BlockArgument, OpResult, Value
+
+from . import facts as F
+
+IntLike = int | SymInt
+
+__all__ = [
+    "AnalysisError",
+    "SymbolicAnalysis",
+    "TensorInfo",
+    "binding_of",
+    "layout_of",
+    "sym_of",
+    "tensor_of",
+    "value_of",
+]
+
+
+class AnalysisError(Exception):
+    """The analysis cannot describe a value (a "not supported" case); ``location`` is where."""
+
+    def __init__(self, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location or UnknownLoc()
+
+
+class TensorInfo(NamedTuple):
+    """What a ``!tile.tensor`` value is: ``base`` (a ``!tile.ptr`` value, an allocation op's
+    tensor result, or None for a coordinate tensor), ``offset`` (elements from the base; a
+    coordinate for coordinate tensors), ``layout`` (the algebra layout), ``space``, ``element``
+    (None for coordinate tensors) and ``alignment`` (of the base, in bytes)."""
+
+    base: Value | None
+    offset: Any
+    layout: Any
+    space: str
+    element: Type | None
+    alignment: int
+
+    @property
+    def element_bytes(self) -> int:
+        from layoutc.ir.dialects.tile.spaces import element_bytes
+
+        if self.element is None:
+            raise ValueError("a coordinate tensor has no element width")
+        return element_bytes(self.element.text)
+
+    def first_alignment(self) -> int:
+        """Proven alignment (bytes) of the tensor's first element: the base alignment, reduced
+        by the offset's provable divisibility."""
+        return aligned_after(self.alignment, self.element_bytes, self.offset)
+
+
+class PointerInfo(NamedTuple):
+    """A pointer as ``base + offset`` elements, with the base's alignment in bytes."""
+
+    base: Value
+    offset: Any
+    alignment: int
+
+
+def known_divisor(x: IntLike) -> int:
+    """The largest int provably dividing ``x`` (0 for the int 0: every int divides it)."""
+    if type(x) is int:
+        return abs(x)
+    return sym_known_divisor(x)
+
+
+def aligned_after(alignment: int, element_bytes: int, offset: IntLike) -> int:
+    """Alignment (bytes, a power of two) of ``base + offset`` elements for an aligned base."""
+    d = known_divisor(offset) * element_bytes
+    if d == 0:
+        return alignment
+    a = alignment
+    while d % a:
+        a //= 2
+    return a
+
+
+# Symbol -> the value it stands for. Symbols are weak keys: a binding lives as long as some
+# expression mentions the symbol, so `emit` works for any expression the analysis produced.
+_BINDINGS: weakref.WeakKeyDictionary[Symbol, Value] = weakref.WeakKeyDictionary()
+
+
+def binding_of(sym: Symbol) -> Value | None:
+    """The SSA value a symbol of the analysis stands for (None for a foreign symbol)."""
+    return _BINDINGS.get(sym)
+
+
+def _is_int_type(t: Type) -> bool:
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.is_signless)
+
+
+def _sign_ok(x: IntLike, lower: int) -> bool:
+    if type(x) is int:
+        return x >= lower
+    lo = x.bounds[0]
+    return lo is not None and lo >= lower
+
+
+def _name_for(v: Value, default: str) -> str:
+    hint = v.name_hint
+    if hint:
+        clean = "".join(c if c.isalnum() or c == "_" else "_" for c in hint)
+        if clean and (clean[0].isalpha() or clean[0] == "_") and clean not in ("min", "max"):
+            return clean
+    return default
+
+
+class SymbolicAnalysis:
+    """Memoised symbolic values of one piece of IR (see the module docstring).
+
+    ``SymbolicAnalysis(op)`` (the pass manager's constructor form) or ``SymbolicAnalysis()``.
+    """
+
+    def __init__(self, op: Operation | None = None):
+        self.op = op
+        self._ints: dict[Value, IntLike] = {}
+        self._values: dict[Value, Any] = {}
+        self._tensors: dict[Value, TensorInfo] = {}
+        self._pointers: dict[Value, PointerInfo] = {}
+        self._aliases: dict[tuple[Value, int], IntLike] = {}
+        self._op_results: dict[Operation, tuple[Any, ...]] = {}
+
+    # -- invalidation ---------------------------------------------------------------------------
+    def invalidate(self, value: Value | None = None) -> None:
+        """Forget ``value`` (every value when None)."""
+        if value is None:
+            for cache in (self._ints, self._values, self._tensors, self._pointers):
+                cache.clear()
+            self._aliases.clear()
+            self._op_results.clear()
+            return
+        if isinstance(value, OpResult):
+            self._op_results.pop(value.op, None)
+        for cache in (self._ints, self._values, self._tensors, self._pointers):
+            cache.pop(value, None)
+
+    # -- symbols --------------------------------------------------------------------------------
+    def bind(self, value: Value, name: str, fact: F.Facts = F.NO_FACTS) -> Symbol:
+        """A fresh symbol for ``value`` with ``fact``'s assumptions (dropping bounds that
+        leave no admissible value: such code is unreachable, any fact holds there)."""
+        div, lower, upper = fact
+        try:
+            sym = Symbol.fresh(name, divisible_by=div, lower=lower, upper=upper, positive=False)
+        except LayoutError:
+            try:
+                sym = Symbol.fresh(name, divisible_by=div, lower=lower, positive=False)
+            except LayoutError:
+                sym = Symbol.fresh(name, positive=False)
+        _BINDINGS[sym] = value
+        return sym
+
+    def _facts_of_expr(self, x: IntLike) -> F.Facts:
+        if type(x) is int:
+            return (abs(x) or 1, x, x)
+        lo, hi = x.bounds
+        return (max(known_divisor(x), 1), lo, hi)
+
+    def entry(self, value: Value, lower: int) -> IntLike:
+        """``sym_of(value)`` as a layout entry that the dialect's contract bounds below by
+        ``lower`` (1 for shapes, 0 for strides and coordinates)."""
+        x = self.sym_of(value)
+        if _sign_ok(x, lower):
+            return x
+        if type(x) is int:
+            return x  # a constant that breaks the contract: the verifier's business
+        key = (value, lower)
+        alias = self._aliases.get(key)
+        if alias is None:
+            fact = F.combine(self._facts_of_expr(x), (1, lower, None))
+            alias = self._aliases[key] = self.bind(value, _name_for(value, "e"), fact)
+        return alias
+
+    # -- index values ---------------------------------------------------------------------------
+    def sym_of(self, value: Value) -> IntLike:
+        """The value of an ``index``/integer SSA value as an int or a SymInt."""
+        found = self._ints.get(value)
+        if found is not None:
+            return found
+        if not _is_int_type(value.type):
+            raise AnalysisError(
+                f"expected an index or integer value, got '{value.type.text}'", _loc_of(value)
+            )
+        x = self._compute_int(value)
+        self._ints[value] = x
+        return x
+
+    def _compute_int(self, value: Value) -> IntLike:
+        if isinstance(value, BlockArgument):
+            return self._block_argument(value)
+        assert isinstance(value, OpResult)
+        op = value.op
+        handler = _INT_HANDLERS.get(op.name)
+        if handler is not None:
+            x = handler(self, op, value)
+            if x is not None:
+                return x
+        elif op.name == "tile.assume":
+            return self._assume(op, value)
+        else:
+            fact = F.gpu_facts(op)
+            if fact is not None:
+                if fact[1] is not None and fact[1] == fact[2]:
+                    return fact[1]
+                return self.bind(value, _gpu_name(op), fact)
+            layout_value = self._layout_op_result(op, value)
+            if type(layout_value) is int or isinstance(layout_value, SymInt):
+                return layout_value
+        return self.bind(value, _name_for(value, "v"))
+
+    def _block_argument(self, arg: BlockArgument) -> IntLike:
+        block = arg.block
+        op = block.parent_op
+        if op is not None and op.name == "func.func" and block.is_entry:
+            return self.bind(arg, _name_for(arg, f"arg{arg.index}"), F.argument_facts(arg))
+        if op is not None and op.name == "scf.for" and arg.index == 0:
+            lb, ub, step = (self.sym_of(v) for v in op.operands[:3])
+            return self.bind(arg, _name_for(arg, "i"), F.loop_facts(lb, ub, step))
+        return self.bind(arg, _name_for(arg, "b"))
+
+    def _assume(self, op: Operation, value: Value) -> IntLike:
+        inner = self.sym_of(op.operands[0])
+        if type(inner) is int:
+            return inner
+        div, lower, upper = op.facts()  # type: ignore[attr-defined]
+        fact = F.combine(self._facts_of_expr(inner), (div or 1, lower, upper))
+        return self.bind(value, _name_for(value, "a"), fact)
+
+    # -- layout values --------------------------------------------------------------------------
+    def value_of(self, value: Value) -> Any:
+        """The algebra value of a ``!layout.*`` value (or ``sym_of`` for an integer)."""
+        if _is_int_type(value.type):
+            return self.sym_of(value)
+        found = self._values.get(value)
+        if found is not None:
+            return found
+        from layoutc.ir.dialects.layout.types import LayoutTextType
+
+        if not isinstance(value.type, LayoutTextType):
+            raise AnalysisError(
+                f"expected a !layout.* value, got '{value.type.text}'", _loc_of(value)
+            )
+        x = self._compute_layout_value(value)
+        self._values[value] = x
+        return x
+
+    def layout_of(self, value: Value) -> Any:
+        """The algebra layout of a ``!layout.layout`` value."""
+        return self.value_of(value)
+
+    def _compute_layout_value(self, value: Value) -> Any:
+        from layoutc.ir.dialects import layout as LD
+
+        op = value.defining_op
+        if op is None:
+            raise AnalysisError(
+                f"not supported: the layout value '{value.type.text}' is a block argument "
+                "(layouts may not cross control flow; pass their dynamic entries instead)",
+                _loc_of(value),
+            )
+        if isinstance(op, LD.ConstantOp):
+            return op.value.value
+        if isinstance(op, LD.MakeIntTupleOp):
+            lower = 1 if isinstance(op, LD.MakeShapeOp) else 0
+            entries = [self.entry(v, lower) for v in op.operands]
+            return value.type.parsed.substitute(entries)
+        if op.name == "tile.get_layout":
+            return self.tensor_of(op.operands[0]).layout
+        if op.name == "tile.load":
+            return self._coordinate_load(op)
+        result = self._layout_op_result(op, value)
+        if result is _UNKNOWN:
+            raise AnalysisError(
+                f"not supported: the layout value '{value.type.text}' produced by '{op.name}'",
+                op.location,
+            )
+        return result
+
+    def _layout_op_result(self, op: Operation, value: Value) -> Any:
+        """The algebra value of result ``value`` of a layout-dialect op (``_UNKNOWN`` if not)."""
+        from layoutc.ir.dialects.layout.base import AlgebraOp
+
+        if not isinstance(op, AlgebraOp):
+            return _UNKNOWN
+        results = self._op_results.get(op)
+        if results is None:
+            args = [self._operand_value(v) for v in op.operands]
+            try:
+                results = tuple(type(op).evaluate(op.properties, type(op)._pad_args(args)))
+            except LayoutError as e:
+                raise AnalysisError(
+                    f"'{op.name}' op: {_first_line(e)} (with what is known about its operands)",
+                    op.location,
+                ) from None
+            self._op_results[op] = results
+        assert isinstance(value, OpResult)
+        return results[value.index]
+
+    def _operand_value(self, v: Value) -> Any:
+        """An operand of a layout or view op: index operands are coordinates (>= 0)."""
+        if _is_int_type(v.type):
+            return self.entry(v, 0)
+        return self.value_of(v)
+
+    # -- tensors and pointers -------------------------------------------------------------------
+    def tensor_of(self, value: Value) -> TensorInfo:
+        """What a ``!tile.tensor`` value is (see :class:`TensorInfo`)."""
+        found = self._tensors.get(value)
+        if found is not None:
+            return found
+        from layoutc.ir.dialects.tile.types import TensorType
+
+        t = value.type
+        if not isinstance(t, TensorType):
+            raise AnalysisError(f"expected a !tile.tensor, got '{t.text}'", _loc_of(value))
+        info = self._compute_tensor(value, t)
+        self._tensors[value] = info
+        return info
+
+    def _compute_tensor(self, value: Value, t: Any) -> TensorInfo:
+        from layoutc.ir.algebra import make_identity_layout
+        from layoutc.ir.dialects import tile as TD
+
+        op = value.defining_op
+        if isinstance(op, TD.MakeTensorOp):
+            p = self.pointer_of(op.ptr)
+            layout = self.layout_of(op.layout)
+            return TensorInfo(p.base, p.offset, layout, t.space, t.element, p.alignment)
+        if isinstance(op, TD.ViewOp):
+            src = self.tensor_of(op.operands[0])
+            args = [src.layout, *(self._operand_value(v) for v in op.operands[1:])]
+            try:
+                layout, offset = type(op).compute(op.properties, args)
+            except LayoutError as e:
+                raise AnalysisError(
+                    f"'{op.name}' op: {_first_line(e)} (with what is known about its operands)",
+                    op.location,
+                ) from None
+            return src._replace(layout=layout, offset=_add_offsets(src.offset, offset))
+        if isinstance(op, TD.MakeIdentityTensorOp):
+            shape = self.value_of(op.shape)
+            return TensorInfo(None, 0, make_identity_layout(shape), t.space, None, 1)
+        if isinstance(op, (TD.AllocSmemOp, TD.AllocFragmentOp)):
+            return TensorInfo(value, 0, t.layout(), t.space, t.element, t.alignment)
+        what = f"'{op.name}'" if op is not None else "a block argument"
+        raise AnalysisError(
+            f"not supported: the tensor '{t.text}' is {what} (tensors are made by "
+            "tile.make_tensor, views and allocations; they may not cross control flow)",
+            _loc_of(value),
+        )
+
+    def pointer_of(self, value: Value) -> PointerInfo:
+        """A ``!tile.ptr`` value as its root pointer plus an element offset."""
+        found = self._pointers.get(value)
+        if found is not None:
+            return found
+        from layoutc.ir.dialects import tile as TD
+
+        op = value.defining_op
+        if isinstance(op, TD.PtrOffsetOp):
+            inner = self.pointer_of(op.ptr)
+            info = inner._replace(offset=inner.offset + self.sym_of(op.offset))
+        elif isinstance(op, TD.GetPtrOp):
+            t = self.tensor_of(op.tensor)
+            assert t.base is not None
+            info = PointerInfo(t.base, t.offset, t.alignment)
+        else:
+            align = value.type.alignment  # type: ignore[attr-defined]
+            if isinstance(value, BlockArgument):
+                declared = F.argument_alignment(value)
+                if declared is not None and declared > align and declared & (declared - 1) == 0:
+                    align = declared
+            info = PointerInfo(value, 0, align)
+        self._pointers[value] = info
+        return info
+
+    def _coordinate_load(self, op: Operation) -> Any:
+        """``tile.load`` from a coordinate tensor: the coordinate there (layout + offset)."""
+        from layoutc.ir.dialects.tile import coords as C
+
+        t = self.tensor_of(op.operands[0])
+        coord = C.substitute(C.parse_pattern(op.coord.value), [self.entry(v, 0) for v in op.coords])  # type: ignore[attr-defined]
+        try:
+            at = t.layout(coord)
+        except LayoutError as e:
+            raise AnalysisError(f"'tile.load' op: {_first_line(e)}", op.location) from None
+        return _add_offsets(t.offset, at)
+
+    def element_offset(
+        self, op: Operation, tensor: Value, coords: Sequence[Value], pattern: str
+    ) -> IntLike:
+        """The element offset from ``tensor``'s base addressed by a coordinate pattern."""
+        from layoutc.ir.dialects.tile import coords as C
+        from layoutc.ir.dialects.tile.types import PtrType
+
+        coord = C.substitute(C.parse_pattern(pattern), [self.entry(v, 0) for v in coords])
+        if isinstance(tensor.type, PtrType):
+            p = self.pointer_of(tensor)
+            return p.offset + coord
+        t = self.tensor_of(tensor)
+        try:
+            return t.offset + t.layout(coord)
+        except LayoutError as e:
+            raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+
+
+class _Unknown:
+    __slots__ = ()
+
+
+_UNKNOWN = _Unknown()
+
+
+def _add_offsets(a: Any, b: Any) -> Any:
+    if type(a) is int and a == 0:
+        return b
+    if type(b) is int and b == 0:
+        return a
+    return a + b
+
+
+def _first_line(e: Exception) -> str:
+    text = str(e.args[0]) if e.args else str(e)
+    return " ".join(text.split("\n")[0].split())
+
+
+def _loc_of(v: Value) -> Location:
+    if isinstance(v, OpResult):
+        return v.op.location
+    loc = v.loc  # type: ignore[attr-defined]
+    if loc is not None:
+        return loc
+    parent = v.block.parent_op  # type: ignore[attr-defined]
+    return parent.location if parent is not None else UnknownLoc()
+
+
+def _gpu_name(op: Operation) -> str:
+    short = {
+        "gpu.thread_id": "tid",
+        "gpu.block_id": "bid",
+        "gpu.block_dim": "bdim",
+        "gpu.grid_dim": "gdim",
+        "gpu.lane_id": "lane",
+    }[op.name]
+    dim = op.properties.get("dimension")
+    return f"{short}_{dim.value}" if dim is not None else short  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------------
+# arith semantics
+# ---------------------------------------------------------------------------------------------
+
+
+def _nonneg(x: IntLike) -> bool:
+    return _sign_ok(x, 0)
+
+
+def _positive(x: IntLike) -> bool:
+    return _sign_ok(x, 1)
+
+
+def _constant(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
+    attr = op.properties.get("value")
+    if isinstance(attr, IntegerAttr) and _is_int_type(attr.type):
+        if isinstance(attr.type, IndexType):
+            return attr.value
+        return attr.signed_value
+    return None
+
+
+def _operands(a: SymbolicAnalysis, op: Operation) -> tuple[IntLike, IntLike]:
+    return a.sym_of(op.operands[0]), a.sym_of(op.operands[1])
+
+
+def _floor_like(x: IntLike, y: IntLike, kind: str) -> IntLike | None:
+    try:
+        if kind == "floordiv":
+            return x // y
+        if kind == "mod":
+            return x % y
+        from layoutc.ir.algebra.symbolic import ceil_div
+
+        return ceil_div(x, y)
+    except (LayoutError, ZeroDivisionError, TypeError):
+        return None
+
+
+def _addi(a, op, v):
+    x, y = _operands(a, op)
+    return x + y
+
+
+def _subi(a, op, v):
+    x, y = _operands(a, op)
+    return x - y
+
+
+def _muli(a, op, v):
+    x, y = _operands(a, op)
+    return x * y
+
+
+def _div_nonneg(a, op, v):
+    """divsi/divui: floor division when both operands are provably non-negative (divisor > 0)."""
+    x, y = _operands(a, op)
+    if _nonneg(x) and _positive(y):
+        return _floor_like(x, y, "floordiv")
+    return None
+
+
+def _floordivsi(a, op, v):
+    x, y = _operands(a, op)
+    if _positive(y) or _positive(-y):
+        return _floor_like(x, y, "floordiv")
+    return None
+
+
+def _ceildiv(a, op, v):
+    x, y = _operands(a, op)
+    if _positive(y) and (op.name == "arith.ceildivsi" or _nonneg(x)):
+        return _floor_like(x, y, "ceildiv")
+    return None
+
+
+def _rem(a, op, v):
+    x, y = _operands(a, op)
+    if _nonneg(x) and _positive(y):
+        return _floor_like(x, y, "mod")
+    return None
+
+
+def _minmax(a, op, v):
+    x, y = _operands(a, op)
+    unsigned = op.name in ("arith.minui", "arith.maxui")
+    if unsigned and not (_nonneg(x) and _nonneg(y)):
+        return None
+    try:
+        return sym_min(x, y) if "min" in op.name else sym_max(x, y)
+    except LayoutError:
+        return None
+
+
+def _same(a, op, v):
+    return a.sym_of(op.operands[0])
+
+
+def _same_if_nonneg(a, op, v):
+    x = a.sym_of(op.operands[0])
+    return x if _nonneg(x) else None
+
+
+def _trunci(a, op, v):
+    x = a.sym_of(op.operands[0])
+    width = v.type.width  # type: ignore[attr-defined]
+    lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    if type(x) is int:
+        return x if lo <= x <= hi else None
+    blo, bhi = x.bounds
+    if blo is not None and bhi is not None and lo <= blo and bhi <= hi:
+        return x
+    return None
+
+
+def _shift_amount(a: SymbolicAnalysis, op: Operation) -> int | None:
+    k = a.sym_of(op.operands[1])
+    if type(k) is int and 0 <= k < 63:
+        return k
+    return None
+
+
+def _shli(a, op, v):
+    k = _shift_amount(a, op)
+    return None if k is None else a.sym_of(op.operands[0]) * (1 << k)
+
+
+def _shrsi(a, op, v):
+    k = _shift_amount(a, op)
+    if k is None:
+        return None
+    return _floor_like(a.sym_of(op.operands[0]), 1 << k, "floordiv")
+
+
+def _shrui(a, op, v):
+    k = _shift_amount(a, op)
+    x = a.sym_of(op.operands[0])
+    if k is None or not _nonneg(x):
+        return None
+    return _floor_like(x, 1 << k, "floordiv")
+
+
+def _andi(a, op, v):
+    """``x & (2^k - 1)`` is ``x mod 2^k`` and ``x & -2^k`` is ``x - x mod 2^k`` for every x."""
+    x, m = _operands(a, op)
+    if type(x) is int and type(m) is not int:
+        x, m = m, x
+    if type(m) is not int:
+        return None
+    if m >= 0 and (m + 1) & m == 0:
+        return _floor_like(x, m + 1, "mod")
+    if m < 0 and (-m) & (-m - 1) == 0:
+        r = _floor_like(x, -m, "mod")
+        return None if r is None else x - r
+    return None
+
+
+_INT_HANDLERS: dict[str, Any] = {
+    "arith.constant": _constant,
+    "arith.addi": _addi,
+    "arith.subi": _subi,
+    "arith.muli": _muli,
+    "arith.divsi": _div_nonneg,
+    "arith.divui": _div_nonneg,
+    "arith.floordivsi": _floordivsi,
+    "arith.ceildivsi": _ceildiv,
+    "arith.ceildivui": _ceildiv,
+    "arith.remsi": _rem,
+    "arith.remui": _rem,
+    "arith.minsi": _minmax,
+    "arith.maxsi": _minmax,
+    "arith.minui": _minmax,
+    "arith.maxui": _minmax,
+    "arith.index_cast": _same,
+    "arith.extsi": _same,
+    "arith.index_castui": _same_if_nonneg,
+    "arith.extui": _same_if_nonneg,
+    "arith.trunci": _trunci,
+    "arith.shli": _shli,
+    "arith.shrsi": _shrsi,
+    "arith.shrui": _shrui,
+    "arith.andi": _andi,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# module-level conveniences
+# ---------------------------------------------------------------------------------------------
+
+_DEFAULTS: dict[int, tuple[Operation, SymbolicAnalysis]] = {}
+_MAX_DEFAULTS = 8
+
+
+def default_analysis(value: Value) -> SymbolicAnalysis:
+    """The shared analysis of the IR ``value`` lives in (one per top-level op, a few kept), so
+    that separate queries about one module agree on their symbols. Passes that rewrite IR
+    should hold their own :class:`SymbolicAnalysis` instead."""
+    op = value.defining_op
+    if op is None:
+        op = value.block.parent_op  # type: ignore[attr-defined]
+    root = op
+    while root is not None and root.parent_op is not None:
+        root = root.parent_op
+    key = id(root)
+    found = _DEFAULTS.get(key)
+    if found is not None and found[0] is root:
+        return found[1]
+    if len(_DEFAULTS) >= _MAX_DEFAULTS:
+        _DEFAULTS.pop(next(iter(_DEFAULTS)))
+    analysis = SymbolicAnalysis(root)
+    _DEFAULTS[key] = (root, analysis)  # type: ignore[assignment]
+    return analysis
+
+
+def sym_of(value: Value, analysis: SymbolicAnalysis | None = None) -> IntLike:
+    """``analysis.sym_of(value)`` (the shared analysis of the value's module by default)."""
+    return (analysis or default_analysis(value)).sym_of(value)
+
+
+def value_of(value: Value, analysis: SymbolicAnalysis | None = None) -> Any:
+    return (analysis or default_analysis(value)).value_of(value)
+
+
+def layout_of(value: Value, analysis: SymbolicAnalysis | None = None) -> Any:
+    return (analysis or default_analysis(value)).layout_of(value)
+
+
+def tensor_of(value: Value, analysis: SymbolicAnalysis | None = None) -> TensorInfo:
+    return (analysis or default_analysis(value)).tensor_of(value)

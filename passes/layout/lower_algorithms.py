@@ -1,0 +1,102 @@
+"""``lower-algorithms``: copy, copy_if, gemm, axpby, fill and clear become loops over element
+accesses (``tile.load``/``store``, ``tile.load_vector``/``store_vector``, ``tile.cp_async``,
+``tile.ldmatrix``, ``tile.mma``), fully unrolled when the iteration space is static and small
+or touches register fragments, ``scf.for`` otherwise (:mod:`.loops`).
+
+Accesses address the algorithm's own tensors with coordinates; lower-layouts then turns every
+tensor access into pointer + offset arithmetic. Each lowering lives in its own module
+(:mod:`.lower_copy`, :mod:`.lower_gemm`, :mod:`.lower_elementwise`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.ir.algebra.errors import LayoutError
+from layoutc.ir.core.builder import Builder
+
+from ..analysis.emit import IndexEmitter
+from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
+from ..base import Option, Pass, Statistic
+from ..registry import register_pass
+from .common import ALGORITHM_OPS, ops_named
+from .loops import DEFAULT_UNROLL_LIMIT, LoweringError
+from .lower_copy import lower_copy
+from .lower_elementwise import lower_axpby, lower_clear, lower_fill
+from .lower_gemm import lower_gemm
+from .lowering import Lowering
+
+__all__ = ["LowerAlgorithms"]
+
+_LOWERINGS: dict[str, Any] = {
+    "tile.copy": lower_copy,
+    "tile.copy_if": lower_copy,
+    "tile.gemm": lower_gemm,
+    "tile.axpby": lower_axpby,
+    "tile.fill": lower_fill,
+    "tile.clear": lower_clear,
+}
+
+
+@register_pass
+class LowerAlgorithms(Pass):
+    argument = "lower-algorithms"
+    display_name = "LowerAlgorithms"
+    summary = "Lower tile algorithms to loops of element, vector, cp.async and MMA accesses"
+    description = (
+        "copy/copy_if (vectorized by their atom or proven vector_bits), gemm (five mode forms; "
+        "FMA or MMA atoms on register fragments), axpby, fill and clear become scf.for loops or "
+        "unrolled code over tile.load/store, tile.load_vector/store_vector, tile.cp_async, "
+        "tile.ldmatrix and tile.mma."
+    )
+
+    unroll_limit = Option(
+        int, DEFAULT_UNROLL_LIMIT, "Most loop-body instances to unroll a static nest into"
+    )
+
+    num_lowered = Statistic("Algorithm ops lowered")
+    num_loops = Statistic("scf.for loops created")
+
+    def run_on_operation(self, op: Any) -> None:
+        analysis = SymbolicAnalysis(op)
+        builder = Builder()
+        emitter = IndexEmitter(builder)
+        for alg in ops_named(op, ALGORITHM_OPS):
+            low = Lowering(analysis, builder, emitter, alg, self.unroll_limit)
+            start = alg.prev_op
+            try:
+                _LOWERINGS[alg.name](low, alg)
+            except (AnalysisError, LoweringError, LayoutError) as e:
+                _discard_since(start, alg)
+                emitter = IndexEmitter(builder)  # its memo may name erased values
+                message = e.message if isinstance(e, AnalysisError) else str(e)
+                loc = e.location if isinstance(e, AnalysisError) else alg.location
+                self.emit_error(loc, f"'{alg.name}' cannot be lowered: {message}")
+                self.signal_failure()
+                continue
+            self.num_loops += _count_loops_before(start, alg)
+            alg.erase()
+            self.num_lowered += 1
+
+
+def _count_loops_before(start: Any, alg: Any) -> int:
+    """scf.for ops created between ``start`` (exclusive) and ``alg``."""
+    n = 0
+    cur = start.next_op if start is not None else alg.parent.first_op
+    while cur is not None and cur is not alg:
+        n += sum(1 for o in cur.walk_ops() if o.name == "scf.for")
+        cur = cur.next_op
+    return n
+
+
+def _discard_since(start: Any, alg: Any) -> None:
+    """Erase what a failed lowering built before ``alg`` (after ``start``)."""
+    ops = []
+    cur = start.next_op if start is not None else alg.parent.first_op
+    while cur is not None and cur is not alg:
+        ops.append(cur)
+        cur = cur.next_op
+    for o in reversed(ops):
+        o.drop_all_references()
+    for o in reversed(ops):
+        o.erase(check_uses=False)

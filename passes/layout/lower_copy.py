@@ -1,0 +1,184 @@
+"""Lowering of ``tile.copy`` and ``tile.copy_if``.
+
+The width comes from the copy's atom (``universal``/``cp.async`` of N bits) or its
+``vector_bits``; either is re-proven here (:func:`.vectorize.plan_copy`), so hand-written IR
+that claims more than is legal gets a diagnostic instead of a wrong program. The walk
+(:mod:`.traversal`) visits lane 0 of every access:
+
+- ``w > 1``: ``tile.load_vector``/``tile.store_vector`` of ``w`` elements with the proven
+  alignment of each side, or one ``tile.cp_async`` of ``w * bits / 8`` bytes;
+- ``w = 1``: ``tile.load``, a conversion when the element types differ, ``tile.store``;
+- ``ldmatrix`` atoms: one ``tile.ldmatrix`` per repetition (modes 1.. of the source) at the
+  first element of this thread's row, its values stored to the destination's value mode;
+- ``copy_if``: the accesses of each vector sit in ``scf.if`` on the predicate (an ``i1`` tensor
+  element, or ``layout.elem_less`` of a coordinate-tensor element and the bounds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.ir.algebra.inttuple import idx2crd
+from layoutc.ir.algebra.layout import get, rank, size
+from layoutc.ir.core.builder import InsertionPoint
+from layoutc.ir.dialects import layout as LD
+from layoutc.ir.dialects import scf
+from layoutc.ir.dialects import tile as TD
+
+from ..analysis.symbolic import TensorInfo
+from .common import CopyOperands
+from .loops import Dim, LoweringError
+from .lowering import Lowering
+from .scalars import convert
+from .traversal import plan_walk
+from .vectorize import CopyPlan, plan_copy
+
+__all__ = ["lower_copy"]
+
+
+def _requested_bits(op: Any, src: TensorInfo) -> tuple[int | None, str]:
+    """The width the op asks for and who asks (atom or vector_bits)."""
+    atom = op.atom
+    if atom is not None and atom.atom_name in ("universal", "cp.async.ca", "cp.async.cg"):
+        return atom.bits, f"atom '{atom.atom_name}' ({atom.bits} bits)"
+    vb = op.properties.get("vector_bits")
+    if vb is not None:
+        return vb.value, f"vector_bits = {vb.value}"
+    return None, ""
+
+
+def _plan(low: Lowering, op: Any, c: CopyOperands) -> CopyPlan:
+    best = plan_copy(c.src, c.dst, pred=c.pred, bounds=c.bounds)
+    bits, who = _requested_bits(op, c.src)
+    if bits is None:
+        return best
+    if bits > best.bits:
+        raise LoweringError(
+            f"{who} is not proven for this copy: only {best.bits}-bit accesses are legal "
+            f"({best.reason})"
+        )
+    plan = plan_copy(c.src, c.dst, pred=c.pred, bounds=c.bounds, max_bits=bits)
+    if plan.bits != bits and bits > c.src.element_bytes * 8:
+        raise LoweringError(f"{who} is not legal for this copy: {plan.reason}")
+    return plan
+
+
+def lower_copy(low: Lowering, op: Any) -> None:
+    c = CopyOperands(low.analysis, op)
+    atom = op.atom
+    if atom is not None and atom.atom_name.startswith("ldmatrix"):
+        _lower_ldmatrix(low, op, c)
+        return
+    plan = _plan(low, op, c)
+    asynchronous = atom is not None and atom.atom_name.startswith("cp.async")
+    if asynchronous and plan.width * c.src.element_bytes * 8 != atom.bits:
+        raise LoweringError(
+            f"atom '{atom.atom_name}' copies {atom.bits} bits per access, but only "
+            f"{plan.bits}-bit accesses are proven ({plan.reason})"
+        )
+    tensors = [c.src, c.dst] + ([c.pred] if c.pred is not None else [])
+    walk = plan_walk([t.layout for t in tensors], plan.tiling)
+    dims = _dims(walk, tensors)
+    src, dst = op.src, op.dst
+    pred = op.pred if op.name == "tile.copy_if" else None
+
+    def body(b: Any, point: list[Any]) -> None:
+        sc = low.coordinate(walk.coordinate(0, point))
+        dc = low.coordinate(walk.coordinate(1, point))
+        if pred is not None:
+            pc = low.coordinate(walk.coordinate(2, point))
+            cond = _predicate(low, op, pred, pc)
+            guard = low.create(scf.IfOp, cond, with_else=False)
+            saved = b.insertion_point
+            b.insertion_point = InsertionPoint.before_op(guard.then_block.last_op)
+            try:
+                _move(low, op, plan, src, sc, dst, dc, asynchronous)
+            finally:
+                b.insertion_point = saved
+        else:
+            _move(low, op, plan, src, sc, dst, dc, asynchronous)
+
+    low.nest(dims, body)
+
+
+def _dims(walk: Any, tensors: list[TensorInfo]) -> list[Dim]:
+    dims = []
+    for k, e in enumerate(walk.extents):
+        registers = False
+        for t, info in enumerate(tensors):
+            if info.space != "rmem":
+                continue
+            m = walk.maps[t]
+            if m is None or any(k == j for pairs in m for j, _ in pairs):
+                registers = True
+        dims.append(Dim(e, must_unroll=registers and not (type(e) is int and e == 1)))
+    return dims
+
+
+def _predicate(low: Lowering, op: Any, pred: Any, coord: Any) -> Any:
+    value = low.create(TD.LoadOp, pred, coord).results[0]
+    if pred.type.space != "coord":
+        return value
+    return low.create(LD.ElemLessOp, value, op.bounds).results[0]
+
+
+def _move(
+    low: Lowering,
+    op: Any,
+    plan: CopyPlan,
+    src: Any,
+    sc: Any,
+    dst: Any,
+    dc: Any,
+    asynchronous: bool,
+) -> None:
+    if asynchronous:
+        nbytes = plan.bits // 8
+        cache = op.atom.atom_name.rsplit(".", 1)[1]
+        low.create(TD.CpAsyncOp, src, sc, dst, dc, nbytes, "cg" if cache == "cg" else None)
+        return
+    if plan.width > 1:
+        v = low.create(TD.LoadVectorOp, src, sc, plan.width, plan.alignments[0]).results[0]
+        low.create(TD.StoreVectorOp, v, dst, dc, plan.alignments[1])
+        return
+    x = low.create(TD.LoadOp, src, sc).results[0]
+    x = convert(low.builder, x, dst.type.element, low.loc)
+    low.create(TD.StoreOp, x, dst, dc)
+
+
+def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
+    """One ``tile.ldmatrix`` per repetition: this thread's row address is the first element
+    of the source's value mode; its values go to the destination's value mode in order."""
+    if op.name != "tile.copy":
+        raise LoweringError("not supported: copy_if with an ldmatrix atom")
+    atom = op.atom
+    from .select_checks import check_ldmatrix
+
+    check_ldmatrix(c.src, atom)
+    s, d = c.src.layout, c.dst.layout
+    values = atom.bits // (c.src.element_bytes * 8)
+    reps = size(s) // size(get(s, 0)) if rank(s) > 1 else 1
+    if type(reps) is not int:
+        raise LoweringError("not supported: ldmatrix over a dynamic number of repetitions")
+    dims = [Dim(reps, must_unroll=True, name="repetition")]
+    src, dst = op.src, op.dst
+
+    def body(b: Any, point: list[Any]) -> None:
+        r = point[0]
+        sc = low.coordinate(_at(s, 0, r))
+        results = low.create(TD.LdmatrixOp, atom, src, sc).results
+        for v in range(values):
+            low.create(TD.StoreOp, results[v], dst, low.coordinate(_at(d, v, r)))
+
+    low.nest(dims, body)
+
+
+def _at(layout: Any, v: int, r: int) -> Any:
+    """The coordinate of value ``v`` (1-D in mode 0) of repetition ``r`` (1-D over modes 1..)."""
+    n = rank(layout)
+    if n == 1:
+        return v
+    rest = tuple(size(get(layout, i)) for i in range(1, n))
+    if len(rest) == 1:
+        return (v, r)
+    return (v, *idx2crd(r, rest))

@@ -1,0 +1,341 @@
+"""``lower-layouts``: every layout value and tensor becomes ``arith`` on ``index`` and
+pointer + offset accesses.
+
+- Memory accesses (``tile.load``/``store``, ``load_vector``/``store_vector``, ``ldmatrix``,
+  ``cp_async``) on a tensor or on a ``tile.ptr_offset`` chain become accesses to the root
+  pointer (a kernel argument, or ``tile.get_ptr`` of an allocation) at one element offset: the
+  analysis's ``offset + layout(coordinate)``, emitted by one :class:`IndexEmitter` per function,
+  so address arithmetic is shared between accesses, loop-invariant parts are hoisted and
+  power-of-two divisions and remainders become shifts and masks. A register fragment must end
+  up indexed by a constant (registers cannot be addressed at run time).
+- ``index`` results of layout ops (``crd2idx``, ``size``, ``slice`` offsets, ...) become their
+  emitted expressions; ``layout.elem_less`` becomes ``arith.cmpi``/``andi``.
+- ``tile.get_ptr`` of a view becomes ``tile.ptr_offset`` of its base; ``tile.assume`` is
+  replaced by its operand (its facts have been used).
+- Then every layout op, tensor view, ``tile.make_tensor``, identity tensor, coordinate load and
+  dead pointer op is erased. One still in use (a layout crossing control flow, say) is an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.ir.algebra.errors import LayoutError
+from layoutc.ir.core.builder import Builder, InsertionPoint
+from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.types import IndexType, IntegerType
+from layoutc.ir.core.values import Value
+from layoutc.ir.dialects import tile as TD
+from layoutc.ir.dialects.tile.types import PtrType, TensorType
+
+from ..analysis.emit import IndexEmitter
+from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
+from ..base import Pass, Statistic
+from ..registry import register_pass
+from .common import ALGORITHM_OPS
+
+__all__ = ["LowerLayouts"]
+
+_ACCESSES = (
+    "tile.load",
+    "tile.store",
+    "tile.load_vector",
+    "tile.store_vector",
+    "tile.ldmatrix",
+    "tile.cp_async",
+)
+_REMOVABLE_TILE = (
+    "tile.make_tensor",
+    "tile.make_identity_tensor",
+    "tile.get_layout",
+    "tile.get_ptr",
+    "tile.ptr_offset",
+    "tile.assume",
+)
+
+
+class _Failure(Exception):
+    def __init__(self, message: str, op: Operation):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+def _is_view(op: Operation) -> bool:
+    return isinstance(op, TD.ViewOp)
+
+
+@register_pass
+class LowerLayouts(Pass):
+    argument = "lower-layouts"
+    display_name = "LowerLayouts"
+    summary = "Lower layouts and tensors to index arithmetic and pointer + offset accesses"
+    description = (
+        "crd2idx/idx2crd/slice offsets and every layout value become arith on index (shared "
+        "subexpressions, hoisted loop invariants, shifts and masks for powers of two); tensor "
+        "accesses become pointer + offset; no layout op or tensor view remains."
+    )
+
+    num_accesses = Statistic("Tensor accesses rewritten to pointer + offset")
+    num_index_ops = Statistic("arith ops emitted for index arithmetic")
+    num_erased = Statistic("Layout and tensor ops erased")
+
+    def run_on_operation(self, op: Any) -> None:
+        analysis = SymbolicAnalysis(op)
+        builder = Builder()
+        emitter = IndexEmitter(builder)
+        lowering = _Lowering(self, analysis, builder, emitter)
+        try:
+            for alg in op.walk_ops():
+                if alg.name in ALGORITHM_OPS:
+                    raise _Failure(
+                        f"'{alg.name}' must be lowered first (run lower-algorithms before "
+                        "lower-layouts)",
+                        alg,
+                    )
+            lowering.run(op)
+        except _Failure as e:
+            self.emit_error(e.op.location, e.message)
+            self.signal_failure()
+            return
+        except AnalysisError as e:
+            self.emit_error(e.location, e.message)
+            self.signal_failure()
+            return
+        self.num_index_ops += emitter.num_ops
+
+
+class _Lowering:
+    def __init__(
+        self, p: LowerLayouts, analysis: SymbolicAnalysis, builder: Builder, emitter: IndexEmitter
+    ):
+        self.p = p
+        self.analysis = analysis
+        self.builder = builder
+        self.emitter = emitter
+        self._alloc_ptrs: dict[Value, Value] = {}
+
+    def at(self, op: Operation) -> None:
+        self.builder.insertion_point = InsertionPoint.before_op(op)
+        self.builder.loc = op.location
+        self.emitter.loc = op.location
+
+    # -- driver -----------------------------------------------------------------------------------
+    def run(self, root: Operation) -> None:
+        ops = list(root.walk_ops())
+        for op in ops:
+            if op.parent is None:
+                continue  # erased by an earlier rewrite
+            name = op.name
+            if name in _ACCESSES and self._addresses_memory(op):
+                self._access(op)
+            elif name == "layout.elem_less":
+                self._elem_less(op)
+            elif name.startswith("layout.") and any(_is_int(r) for r in op.results):
+                self._index_results(op)
+            elif name == "tile.get_ptr" and self._get_ptr(op):
+                pass
+        for op in ops:
+            if op.parent is not None and op.name == "tile.assume":
+                op.results[0].replace_all_uses_with(op.operands[0])
+        self._erase_dead(ops)
+
+    def _addresses_memory(self, op: Operation) -> bool:
+        t = (
+            op.operands[0].type
+            if op.name != "tile.store" and op.name != "tile.store_vector"
+            else op.operands[1].type
+        )
+        if isinstance(t, TensorType):
+            return t.space != "coord"
+        return isinstance(t, PtrType)
+
+    # -- accesses ---------------------------------------------------------------------------------
+    def _base_pointer(self, base: Value) -> Value:
+        """The pointer of a base: itself, or ``tile.get_ptr`` of an allocation (made once)."""
+        if isinstance(base.type, PtrType):
+            return base
+        found = self._alloc_ptrs.get(base)
+        if found is None:
+            alloc = base.defining_op
+            assert alloc is not None
+            get = TD.GetPtrOp(base, loc=alloc.location)
+            alloc.parent.insert_after(get, alloc)
+            found = self._alloc_ptrs[base] = get.results[0]
+        return found
+
+    def _address(
+        self, op: Operation, memory: Value, coords: Any, pattern: str
+    ) -> tuple[Value, Any]:
+        """(root pointer, offset operand: an int or an index value) of an access."""
+        t = memory.type
+        if isinstance(t, PtrType):
+            p = self.analysis.pointer_of(memory)
+            base, offset = p.base, self.analysis.element_offset(op, memory, coords, pattern)
+            space = t.space
+        else:
+            info = self.analysis.tensor_of(memory)
+            offset = self.analysis.element_offset(op, memory, coords, pattern)
+            base, space = info.base, info.space
+        assert base is not None
+        if type(offset) is not int and space == "rmem":
+            raise _Failure(
+                f"not supported: '{op.name}' indexes a register fragment with the run-time "
+                f"offset {offset} (register arrays are indexed with constants only: unroll "
+                "the loop that indexes it)",
+                op,
+            )
+        ptr = self._base_pointer(base)
+        if type(offset) is int:
+            if offset < 0:
+                raise _Failure(f"'{op.name}' addresses element {offset} before its base", op)
+            return ptr, offset
+        return ptr, self.emitter.emit(offset)
+
+    def _access(self, op: Any) -> None:
+        self.at(op)
+        name = op.name
+        loc = op.location
+        try:
+            if name == "tile.load":
+                ptr, off = self._address(op, op.source, op.coords, op.coord.value)
+                new = TD.LoadOp(ptr, off, loc=loc)
+            elif name == "tile.store":
+                ptr, off = self._address(op, op.dest, op.coords, op.coord.value)
+                new = TD.StoreOp(op.value, ptr, off, loc=loc)
+            elif name == "tile.load_vector":
+                ptr, off = self._address(op, op.source, op.coords, op.coord.value)
+                new = TD.LoadVectorOp(ptr, off, op.width.value, _align(op), loc=loc)
+            elif name == "tile.store_vector":
+                ptr, off = self._address(op, op.dest, op.coords, op.coord.value)
+                new = TD.StoreVectorOp(op.value, ptr, off, _align(op), loc=loc)
+            elif name == "tile.ldmatrix":
+                ptr, off = self._address(op, op.source, op.coords, op.coord.value)
+                new = TD.LdmatrixOp(op.atom, ptr, off, loc=loc)
+            else:  # tile.cp_async
+                sp, so = self._address(op, op.src, op.src_coords, op.src_coord.value)
+                dp, do = self._address(op, op.dst, op.dst_coords, op.dst_coord.value)
+                cache = op.cache.value if op.cache is not None else None
+                new = TD.CpAsyncOp(sp, so, dp, do, op.bytes.value, cache, loc=loc)
+        except LayoutError as e:
+            raise _Failure(f"'{name}' op: {e}", op) from None
+        for k, v in op.attributes.items():
+            new.attributes[k] = v
+        self.builder.insert(new)
+        for old, rep in zip(op.results, new.results):
+            old.replace_all_uses_with(rep)
+        op.erase()
+        self.p.num_accesses += 1
+
+    # -- layout ops with index and i1 results -------------------------------------------------------
+    def _index_results(self, op: Operation) -> None:
+        self.at(op)
+        for r in op.results:
+            if not _is_int(r) or r.use_empty:
+                continue
+            x = self.analysis.sym_of(r)
+            r.replace_all_uses_with(self.emitter.emit(x))
+
+    def _elem_less(self, op: Any) -> None:
+        self.at(op)
+        a = self.analysis.value_of(op.a)
+        b = self.analysis.value_of(op.b)
+        conds: list[Value] = []
+        if not _elem_less(a, b, conds, self.emitter):
+            value = self.emitter._constant_bool(False)
+        else:
+            value = self.emitter.all_of(conds)
+        op.results[0].replace_all_uses_with(value)
+
+    def _get_ptr(self, op: Any) -> bool:
+        info = self.analysis.tensor_of(op.tensor)
+        if info.base is None:
+            return False
+        self.at(op)
+        base = self._base_pointer(info.base)
+        offset = info.offset
+        if type(offset) is int and offset == 0:
+            rep = base
+        else:
+            off = self.emitter.emit(offset)
+            from ..analysis.proofs import known_divisor
+
+            k = known_divisor(offset)
+            if k > 1:
+                off = self.builder.create(
+                    TD.AssumeOp, off, divisible_by=k, loc=op.location
+                ).results[0]
+            rep = self.builder.create(TD.PtrOffsetOp, base, off, loc=op.location).results[0]
+        if rep.type is not op.result.type and rep.type.alignment < op.result.type.alignment:  # type: ignore[attr-defined]
+            return False
+        op.result.replace_all_uses_with(rep)
+        return True
+
+    # -- cleanup ------------------------------------------------------------------------------------
+    def _erase_dead(self, ops: list[Operation]) -> None:
+        removable = [o for o in ops if o.parent is not None and _removable(o)]
+        changed = True
+        while changed:
+            changed = False
+            for o in removable:
+                if o.parent is not None and all(r.use_empty for r in o.results):
+                    o.erase()
+                    self.p.num_erased += 1
+                    changed = True
+        for o in removable:
+            if o.parent is None:
+                continue
+            user = next(u for r in o.results for u in r.users())
+            raise _Failure(
+                f"not supported: '{o.name}' is still used by '{user.name}' after lowering "
+                "(layouts and tensors may not cross control flow or function boundaries)",
+                user,
+            )
+
+
+def _removable(op: Operation) -> bool:
+    name = op.name
+    if name.startswith("layout."):
+        return True
+    if _is_view(op):
+        return True
+    if name == "tile.load":
+        return (
+            op.operands[0].type.space == "coord"
+            if isinstance(op.operands[0].type, TensorType)
+            else False
+        )
+    if name in ("tile.get_ptr", "tile.ptr_offset"):
+        return True
+    return name in _REMOVABLE_TILE
+
+
+def _is_int(v: Value) -> bool:
+    t = v.type
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width > 1)
+
+
+def _align(op: Any) -> int | None:
+    a = op.alignment
+    return a.value if a is not None else None
+
+
+def _elem_less(a: Any, b: Any, out: list[Value], emitter: IndexEmitter) -> bool:
+    """Append CuTe's elem_less(a, b) conditions; False when it is statically false."""
+    if not isinstance(a, tuple):
+        if isinstance(b, tuple):
+            raise LayoutError("elem_less of an integer and a tuple")
+        cond = emitter.less_than(a, b)
+        from layoutc.ir.core.folding import constant_value
+
+        c = constant_value(cond)
+        if c is not None:
+            return bool(c.value)  # type: ignore[attr-defined]
+        out.append(cond)
+        return True
+    for i, x in enumerate(a):
+        if i >= len(b):
+            return False
+        if not _elem_less(x, b[i], out, emitter):
+            return False
+    return True

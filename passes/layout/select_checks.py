@@ -1,0 +1,64 @@
+"""Checks of user-given copy atoms against what the operands allow (shared by select-atoms and
+lower-algorithms, which re-checks hand-written IR)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.ir.algebra import inttuple as it
+from layoutc.ir.algebra.composed import ComposedLayout
+from layoutc.ir.algebra.layout import Layout, coalesce, get, rank
+from layoutc.ir.algebra.swizzle import Swizzle
+
+from ..analysis.proofs import prove_divisible
+from ..analysis.symbolic import TensorInfo
+from .loops import LoweringError
+
+__all__ = ["check_ldmatrix"]
+
+LDMATRIX_ROW_BYTES = 16
+
+
+def check_ldmatrix(src: TensorInfo, atom: Any) -> None:
+    """Each thread's value mode must be one 16-byte row, contiguous and 16-byte aligned, for
+    every repetition (PTX ldmatrix: each thread names the address of a 16-byte row)."""
+    e = src.element_bytes
+    row = LDMATRIX_ROW_BYTES // e
+    layout = src.layout
+    offsets = [src.offset]
+    if isinstance(layout, ComposedLayout):
+        if not isinstance(layout.outer, Swizzle) or not isinstance(layout.inner, Layout):
+            raise LoweringError(f"atom '{atom.atom_name}' cannot read a gather layout")
+        if (1 << layout.outer.base) % row:
+            raise LoweringError(
+                f"atom '{atom.atom_name}': the swizzle {layout.outer} breaks the 16-byte rows "
+                f"ldmatrix reads (it keeps runs of {1 << layout.outer.base} elements)"
+            )
+        offsets.append(layout.offset)
+        layout = layout.inner
+    mode0 = get(layout, 0) if rank(layout) > 1 else layout
+    lanes = coalesce(mode0)
+    if not (lanes.size() == row and (row == 1 or lanes.stride == 1)):
+        raise LoweringError(
+            f"atom '{atom.atom_name}' reads one 16-byte row ({row} contiguous "
+            f"{src.element.text if src.element else ''}) per thread, but the source's value "
+            f"mode is {mode0}"
+        )
+    if src.alignment < LDMATRIX_ROW_BYTES:
+        raise LoweringError(
+            f"atom '{atom.atom_name}' needs 16-byte aligned rows, but the source base is only "
+            f"{src.alignment}-byte aligned"
+        )
+    strides = []
+    if rank(layout) > 1:
+        for i in range(1, rank(layout)):
+            m = get(layout, i)
+            shapes = it.flatten_to_tuple(m.shape)
+            ds = it.flatten_to_tuple(m.stride)
+            strides += [d for s, d in zip(shapes, ds) if not (type(s) is int and s == 1)]
+    for x in (*offsets, *strides):
+        if not prove_divisible(row, x):
+            raise LoweringError(
+                f"atom '{atom.atom_name}' needs 16-byte aligned rows, but {x} elements is not "
+                f"provably a multiple of {row}"
+            )
