@@ -7,6 +7,7 @@ import layoutc as lc
 import numpy as np
 import pytest
 from helpers import loc_text
+from layoutc import _
 
 HERE = __file__
 X = np.zeros(1024, np.float32)
@@ -235,3 +236,104 @@ def test_errors_carry_no_internal_traceback_frames():
     # raised from the tracer's entry point, not from deep inside the DSL
     assert len(frames) <= 3, frames
     assert err.__cause__ is None and err.__suppress_context__
+
+
+# ---------------------------------------------------------------------------------------------
+# more constructs, each with its exact location
+# ---------------------------------------------------------------------------------------------
+
+
+@lc.kernel
+def return_in_dynamic_if(n: int):
+    for i in range(2):
+        if lc.thread_idx.x < n + i:  # @return-in-if
+            return
+        n = n + 1
+
+
+@lc.kernel
+def negative_step(n: int):
+    for _i in lc.range(n, 0, -1):  # @negative-step
+        pass
+
+
+@lc.kernel
+def store_into_coordinates(a: lc.Tensor):
+    c = lc.make_identity_tensor(a.shape)
+    c[0] = 1  # @coord-store
+
+
+@lc.kernel
+def slice_assignment(a: lc.Tensor):
+    r = lc.make_fragment((4, 4), lc.f32)
+    r[_, 0] = 1.0  # @slice-assign
+
+
+@lc.kernel
+def loop_variable_after(n: int):
+    for i in lc.range(n):  # noqa: B007  # @loop-var-after
+        pass
+    y = i + 1  # noqa: F841
+
+
+@lc.kernel
+def branch_types(n: int, x: float):
+    if lc.thread_idx.x < n:  # @branch-types
+        v = x
+    else:
+        v = lc.make_fragment(4, lc.f32)
+    w = v  # noqa: F841
+
+
+@lc.kernel
+def range_outside_for(n: int):
+    steps = list(lc.range(n))  # noqa: F841  # @range-list
+
+
+@lc.kernel
+def copy_arity(a: lc.Tensor):
+    lc.copy(a)  # @copy-arity
+
+
+@lc.kernel
+def dynamic_smem(n: int):
+    s = lc.smem_tensor(lc.f32, lc.make_layout((n, 4)))  # noqa: F841  # @dyn-smem
+
+
+@lc.kernel
+def fragment_of_dynamic(a: lc.Tensor):
+    f = lc.make_fragment_like(a)  # noqa: F841  # @dyn-fragment
+
+
+@lc.kernel
+def tensor_truth(a: lc.Tensor):
+    if a:  # @tensor-truth
+        pass
+
+
+@lc.kernel
+def uses_global(n: int):
+    global X  # @global
+    X = n
+
+
+CASES = [
+    (return_in_dynamic_if, (3,), "@return-in-if", "lc.thread_idx.x < n + i", "not supported: an `if` containing `return` with a dynamic condition"),
+    (negative_step, (3,), "@negative-step", "lc.range(n, 0, -1)", "not supported: lc.range with the step -1"),
+    (store_into_coordinates, (X,), "@coord-store", "c[0] = 1", "cannot store into a coordinate tensor"),
+    (slice_assignment, (X,), "@slice-assign", "r[_, 0] = 1.0", "assigning to a slice is not supported"),
+    (loop_variable_after, (3,), "@loop-var-after", "for", "the loop variable 'i' of a dynamic loop (lc.range) is used after the loop"),
+    (branch_types, (3, 1.0), "@branch-types", "if", "variable 'v' has different types in the branches"),
+    (range_outside_for, (3,), "@range-list", "list(lc.range(n))", "lc.range can only be iterated by a `for` statement"),
+    (copy_arity, (X,), "@copy-arity", "lc.copy(a)", "lc.copy takes (src, dst) or (atom, src, dst), got 1 arguments"),
+    (dynamic_smem, (3,), "@dyn-smem", "lc.smem_tensor", "lc.smem_tensor needs a static layout"),
+    (fragment_of_dynamic, (X,), "@dyn-fragment", "lc.make_fragment_like(a)", "make_fragment_like needs a static shape"),
+    (tensor_truth, (X,), "@tensor-truth", "if", "a tensor has no truth value"),
+    (uses_global, (3,), "@global", "global", "not supported: 'global' statements in a kernel"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[2] for c in CASES])
+def test_each_construct_reports_at_its_location(case):
+    kernel, args, marker, token, message = case
+    expect(diagnose(kernel, *args), marker, token, message)
