@@ -98,6 +98,13 @@ class Kernel:
         return trace(self, spec, name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from . import state
+
+        if state.active() is not None:
+            raise state.error(
+                f"not supported: calling kernel '{self.name}' from a kernel being traced; "
+                "decorate shared code with @layoutc.func and call that instead"
+            )
         if _LAUNCHER is None:
             with contextlib.suppress(ImportError):
                 import layoutc.driver  # noqa: F401  (registers the launcher when it exists)

@@ -223,6 +223,10 @@ def _arg_spec(
         return _typed_scalar(name, value, ann)
     if isinstance(value, bool):
         return ConstexprSpec(value)
+    if ann is inspect.Parameter.empty and _is_np_number(value):
+        numpy_scalar = _numpy_scalar(name, value)  # np.float64 keeps f64 (it subclasses float)
+        if numpy_scalar is not None:
+            return numpy_scalar
     if isinstance(value, int):
         if ann not in (inspect.Parameter.empty, int):
             raise SpecError(f"argument '{name}' is annotated {ann!r} but got the int {value}")
@@ -231,6 +235,10 @@ def _arg_spec(
         if ann not in (inspect.Parameter.empty, float):
             raise SpecError(f"argument '{name}' is annotated {ann!r} but got the float {value}")
         return ScalarSpec("f32")
+    if _is_np_number(value) and getattr(value, "shape", None) == ():
+        numpy_scalar = _numpy_scalar(name, value)
+        if numpy_scalar is not None:
+            return numpy_scalar
     facts = _array_facts(value, facts_of)
     if facts is not None:
         if ann is not inspect.Parameter.empty and not isinstance(ann, TensorAnnotation):

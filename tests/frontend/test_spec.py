@@ -30,6 +30,11 @@ def typed(x: lc.Tensor[lc.f32], n: int, alpha: float, tile: lc.Constexpr[int]):
 
 
 @lc.kernel
+def one_scalar(n, x):
+    pass
+
+
+@lc.kernel
 def shared(a: lc.Tensor[lc.f32, "(N,8):(8,1)"], b: lc.Tensor(lc.f32, "(N):(1)")):  # noqa: F722
     pass
 
@@ -121,6 +126,8 @@ def test_scalars_and_constants():
     assert args["tile"] == ConstexprSpec(64)
     big = dict(typed.specialize(aligned((8,)), 1 << 40, 0.5, 64).args)["n"]
     assert big == ScalarSpec("i64", 16)
+    numpy_scalars = dict(one_scalar.specialize(np.int64(6), np.float64(0.5)).args)
+    assert numpy_scalars == {"n": ScalarSpec("i64", 2), "x": ScalarSpec("f64")}
     assert typed.specialize(aligned((8,)), 12, 0.5, 32).key != spec.key
 
 
