@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import layoutc as lc
 import pytest
-from kernels import tensor_params, with_constant
+from driver_kernels import tensor_params, with_constant
 from layoutc.driver.argspecs import ArgSpec, build_spec, parse_arg_spec
 from layoutc.frontend.spec import ConstexprSpec, ScalarSpec, SpecError, TensorSpec
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
+import driver_test_passes  # noqa: F401  (registers test-driver-remark and test-driver-crash)
 import layoutc as lc
 import pytest
-import testpasses  # noqa: F401  (registers test-driver-remark and test-driver-crash)
-from kernels import SCALAR_PIPELINE, branchy, with_constant
+from driver_kernels import SCALAR_PIPELINE, branchy, with_constant
 from layoutc.driver import InternalCompilerError, clear_memory_cache
 from layoutc.frontend.spec import SpecError
 

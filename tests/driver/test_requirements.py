@@ -6,7 +6,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
-from kernels import SCALAR_PIPELINE, branchy, tensor_params
+from driver_kernels import SCALAR_PIPELINE, branchy, tensor_params
 from layoutc.driver.argspecs import build_spec
 from layoutc.driver.requirements import check_call
 from layoutc.frontend.spec import SpecError

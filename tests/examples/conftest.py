@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
-EXAMPLE_FILES = sorted(EXAMPLES_DIR.glob("*.py"))
+sys.path.insert(0, str(Path(__file__).parent))  # example_files, whatever pytest's import mode
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -28,10 +28,3 @@ def private_cache(tmp_path_factory):
     mp.setattr(cache, "_default", cache.CompileCache(directory))
     yield directory
     mp.undo()
-
-
-def load_examples(path: Path) -> list:
-    from layoutc.driver.example import find_examples
-    from layoutc.driver.loading import load_source
-
-    return find_examples(vars(load_source(path)), str(path))

@@ -8,7 +8,7 @@ import re
 import layoutc as lc
 import numpy as np
 import pytest
-from conftest import EXAMPLE_FILES, load_examples
+from example_files import EXAMPLE_FILES, load_examples
 from layoutc.driver.run_example import format_result, run_example
 
 IDS = [p.stem for p in EXAMPLE_FILES]

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from kernels import SCALAR_PIPELINE
+from driver_kernels import SCALAR_PIPELINE
 from layoutc.cli.main import main
 
-KERNELS = str(Path(__file__).with_name("kernels.py"))
+KERNELS = str(Path(__file__).with_name("driver_kernels.py"))
 
 
 def aot(out, *extra):
