@@ -284,7 +284,14 @@ def _ptr_offset(lw: TileLowering, op: Any) -> None:
 
 def _get_ptr(lw: TileLowering, op: Any) -> None:
     d = lw.desc(op, op.operands[0])
-    op.replace_all_uses_with([d.base])
+    base = d.base
+    if base.type is not op.result.type:
+        # An allocation's base is already an !llvm.ptr: keep the !tile.ptr type for the
+        # accesses through it until retyping, as _ptr_offset does.
+        gep = _builder(op).create(GEPOp, base, [0], lw.types.element(op.result.type.element))
+        gep.results[0].type = op.result.type
+        base = gep.results[0]
+    op.replace_all_uses_with([base])
     op.erase()
 
 
