@@ -28,7 +28,7 @@ from ..ir.dialects.layout.types import LayoutType
 from ..ir.dialects.tile import tiled as tiled_algebra
 from ..ir.dialects.tile.atoms import AtomError
 from . import scalars, state, symbols
-from .dtypes import ElementType, element_type
+from .dtypes import ElementType
 from .tensor import Tensor, _tiler_value, _view, make_fragment_like
 
 
@@ -284,7 +284,3 @@ def make_tiled_mma(atom: str, atom_layout: Any = None, permutation: Any = None) 
     except (AtomError, ValueError) as e:
         raise _atom_error(e) from None
     return TiledMMA(algebra)
-
-
-def element_of(name: str | None, fallback: ElementType) -> ElementType:
-    return element_type(name) if name is not None else fallback

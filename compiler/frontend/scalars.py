@@ -281,10 +281,6 @@ def forget_block_constants(block: Any) -> None:
         del cache[key]
 
 
-def index_const(v: int) -> Int:
-    return Int(constant(v, index), nonneg=v >= 0)
-
-
 # -------------------------------------------------------------------------------------------
 # operands and promotion
 # -------------------------------------------------------------------------------------------

@@ -367,10 +367,9 @@ def _tensor_spec(
                 f"argument '{name}' is annotated with the rank-{len(pshape)} layout "
                 f"{ann.layout!r} but the array has {len(shape)} dimensions {shape}"
             )
-        anon = [0]
         s_out, d_out = [], []
         for i, (ps, pd, n, st) in enumerate(zip(pshape, pstride, shape, strides)):
-            s_out.append(_match(name, i, ps, n, "extent", symbols, anon, True))
+            s_out.append(_match(name, i, ps, n, "extent", symbols, True))
             if isinstance(ps, tuple):
                 _check_nested(name, i, ps, pd, n, st)
                 d_out.append(pd)
@@ -378,7 +377,7 @@ def _tensor_spec(
                 d_out.append(
                     pd
                     if n == 1 and isinstance(pd, int)
-                    else _match(name, i, pd, st, "stride", symbols, anon, False)
+                    else _match(name, i, pd, st, "stride", symbols, False)
                 )
         return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
     s_out, d_out = [], []
@@ -402,7 +401,6 @@ def _match(
     value: int,
     what: str,
     symbols: _Symbols,
-    anon: list[int],
     is_extent: bool,
 ) -> Any:
     if isinstance(pattern, tuple):
@@ -416,7 +414,6 @@ def _match(
         return pattern
     if pattern == "?":
         name = f"?{arg}.{'shape' if is_extent else 'stride'}{mode}"
-        anon[0] += 1
     else:
         name = pattern
     symbols.bind(name, value, f"argument '{arg}' ({what} of mode {mode})", is_extent)

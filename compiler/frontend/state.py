@@ -165,14 +165,3 @@ def inserting_before(op: Operation) -> Iterator[None]:
     b = current().builder
     with b.at(InsertionPoint.before_op(op)):
         yield
-
-
-def insertion_block() -> Block:
-    ip = current().builder.insertion_point
-    assert ip is not None
-    return ip.block
-
-
-def ir_value(x: Any) -> Any:
-    """The SSA value behind a proxy (anything with ``.value``), else ``x`` itself."""
-    return getattr(x, "value", x)
