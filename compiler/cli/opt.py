@@ -26,7 +26,7 @@ import traceback
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
     from layoutc.ir.core.context import Context
@@ -42,8 +42,21 @@ class _UsageError(Exception):
     """A bad command line (exit status 2)."""
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse that writes to the streams given to main() and raises on errors."""
+
+    out: TextIO | None = None
+
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        if message:
+            (self.out or sys.stdout).write(message)
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
 def build_arg_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _ArgumentParser(
         prog=PROG,
         description="Run layoutc pass pipelines on MLIR text (like mlir-opt).",
         allow_abbrev=False,
@@ -394,6 +407,7 @@ def _run_main(
     argv: Sequence[str] | None, stdin: TextIO | None, stdout: TextIO, stderr: TextIO
 ) -> int:
     parser = build_arg_parser()
+    parser.out = stdout  # type: ignore[attr-defined]
     args, extra = parser.parse_known_args(argv)
     if args.list_passes:
         _list_passes(stdout)

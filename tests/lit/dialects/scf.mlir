@@ -1,6 +1,6 @@
-// RUN: layoutc-opt %s | FileCheck %s
-// RUN: layoutc-opt %s --print-generic | layoutc-opt | FileCheck %s
-// RUN: layoutc-opt %s --print-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: layoutc-opt %s --split-input-file | FileCheck %s
+// RUN: layoutc-opt %s --split-input-file --print-generic | layoutc-opt --split-input-file | FileCheck %s
+// RUN: layoutc-opt %s --split-input-file --print-generic | FileCheck %s --check-prefix=GENERIC
 
 // CHECK-LABEL: func.func @for_loops
 func.func @for_loops(%lb: index, %ub: index, %st: index, %init: f32, %n: i32) -> f32 {
@@ -20,14 +20,23 @@ func.func @for_loops(%lb: index, %ub: index, %st: index, %init: f32, %n: i32) ->
   // GENERIC: "scf.yield"() : () -> ()
   scf.for %j = %lb to %ub step %st {
   }
-  // Integer induction variables and unsigned comparison.
-  // CHECK: scf.for unsigned %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
-  // GENERIC: <{unsignedCmp}>
+  return %r : f32
+}
+
+// -----
+
+// Integer induction variables and unsigned comparison (MLIR's unsignedCmp property).
+// CHECK-LABEL: func.func @unsigned_loop
+// CHECK: scf.for unsigned %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// GENERIC: <{unsignedCmp}>
+func.func @unsigned_loop(%n: i32) {
   scf.for unsigned %k = %n to %n step %n : i32 {
     %x = arith.addi %k, %k : i32
   }
-  return %r : f32
+  return
 }
+
+// -----
 
 // CHECK-LABEL: func.func @ifs
 func.func @ifs(%c: i1, %a: i32, %b: i32) -> i32 {
