@@ -293,23 +293,29 @@ def _stmt_exit(s: ast.AST, counts_break: bool) -> str | None:
     return None
 
 
-def _ends_with_bare_return(stmts: list[ast.stmt]) -> bool:
-    return bool(stmts) and isinstance(stmts[-1], ast.Return) and stmts[-1].value is None
+def _ends_with_return(stmts: list[ast.stmt]) -> bool:
+    return bool(stmts) and isinstance(stmts[-1], ast.Return)
 
 
 def hoist_guard_returns(stmts: list[ast.stmt]) -> list[ast.stmt]:
-    """In tail position, ``if c: ...; return`` + rest  ->  ``if c: ... else: rest``."""
+    """In tail position, ``if c: ...; return`` + rest  ->  ``if c: ... else: rest``.
+
+    Bare returns disappear (the function ends anyway); ``return <value>`` stays at the end of its
+    branch, for :func:`assign_tail_returns`.
+    """
     out: list[ast.stmt] = []
     for i, s in enumerate(stmts):
-        if isinstance(s, ast.Return) and s.value is None:
+        if isinstance(s, ast.Return):
+            if s.value is not None:
+                out.append(s)
             return out  # the rest is unreachable
         if isinstance(s, ast.If):
-            then_ret = _ends_with_bare_return(s.body)
-            else_ret = _ends_with_bare_return(s.orelse)
+            then_ret = _ends_with_return(s.body)
+            else_ret = _ends_with_return(s.orelse)
             if then_ret or else_ret:
                 rest = stmts[i + 1 :]
-                body = s.body[:-1] if then_ret else s.body + rest
-                orelse = s.orelse[:-1] if else_ret else s.orelse + rest
+                body = s.body if then_ret else s.body + rest
+                orelse = s.orelse if else_ret else s.orelse + rest
                 new = ast.If(
                     test=s.test,
                     body=hoist_guard_returns(body) or [ast.copy_location(ast.Pass(), s)],
@@ -319,6 +325,49 @@ def hoist_guard_returns(stmts: list[ast.stmt]) -> list[ast.stmt]:
                 return out
         out.append(s)
     return out
+
+
+RESULT = "_lc_result"
+
+
+def _tail_value_return(stmts: list[ast.stmt]) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return last.value is not None
+    if isinstance(last, ast.If):
+        return _tail_value_return(last.body) or _tail_value_return(last.orelse)
+    return False
+
+
+def assign_tail_returns(stmts: list[ast.stmt], origin: ast.AST) -> list[ast.stmt]:
+    """Tail ``return x`` in branches -> ``_lc_result = x`` and one ``return _lc_result`` at the
+    end, so that a helper returning from a dynamic ``if`` yields its value as the if's result."""
+
+    def assign(value: ast.expr | None, at: ast.AST) -> ast.stmt:
+        v = value if value is not None else ast.Constant(value=None)
+        return ast.copy_location(ast.Assign(targets=[_name(RESULT, True)], value=v), at)
+
+    def tails(block: list[ast.stmt], at: ast.AST) -> list[ast.stmt]:
+        if not block:
+            return [assign(None, at)]
+        last = block[-1]
+        if isinstance(last, ast.Return):
+            return [*block[:-1], assign(last.value, last)]
+        if isinstance(last, ast.If) and (
+            _tail_value_return(last.body) or _tail_value_return(last.orelse)
+        ):
+            new = ast.If(
+                test=last.test, body=tails(last.body, last), orelse=tails(last.orelse, last)
+            )
+            return [*block[:-1], ast.copy_location(new, last)]
+        return [*block, assign(None, last)]
+
+    if not _tail_value_return(stmts):
+        return stmts
+    ret = ast.copy_location(ast.Return(value=_name(RESULT)), stmts[-1])
+    return [*tails(stmts, origin), ret]
 
 
 # -------------------------------------------------------------------------------------------
@@ -345,14 +394,14 @@ class KernelRewriter:
                     f"not supported: '{type(n).__name__.lower()}' statements in a kernel",
                     _loc(n, self.filename),
                 )
-        body = hoist_guard_returns(node.body)
         if top:
-            bad = _value_return(body)
+            bad = _value_return(node.body)
             if bad is not None:
                 raise CompileError(
                     "a kernel cannot return a value (write results into a tensor)",
                     _loc(bad, self.filename),
                 )
+        body = assign_tail_returns(hoist_guard_returns(node.body), node)
         node.body = body
         self.live = Liveness(node)
         node.body = self.stmts(body)

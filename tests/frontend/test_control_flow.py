@@ -317,3 +317,41 @@ def test_plain_helpers_run_as_python_and_errors_name_the_call_site():
     text = str(info.value)
     assert text.startswith(f"{loc_text(HERE, '@plain-helper-if', 'v > n')}: error: a dynamic value")
     assert f"{loc_text(HERE, '@plain-call', 'plain_clamp(')}: note: called from here" in text
+
+
+@lc.func
+def clamp_returns(v, lo, hi):
+    if v < lo:
+        return lo
+    if v > hi:
+        return hi
+    return v
+
+
+@lc.kernel
+def uses_returning_helper(n: int):
+    x = clamp_returns(lc.thread_idx.x, 2, n)
+    y = x * 2  # noqa: F841
+
+
+def test_helpers_may_return_from_dynamic_branches():
+    ir = trace_ir(uses_returning_helper, 9)
+    filecheck(
+        ir,
+        """
+CHECK: %[[T:.*]] = gpu.thread_id x
+CHECK: %[[R:.*]] = scf.if %{{.*}} -> (index) {
+CHECK:   %[[LO:.*]] = arith.constant 2 : index
+CHECK:   scf.yield %[[LO]] : index
+CHECK: } else {
+CHECK:   %[[IN:.*]] = scf.if %{{.*}} -> (index) {
+CHECK:     arith.index_cast %n
+CHECK:   } else {
+CHECK:     scf.yield %[[T]] : index
+CHECK:   }
+CHECK:   scf.yield %[[IN]] : index
+CHECK: }
+CHECK: arith.muli %[[R]], %{{.*}} : index
+""",
+    )
+    assert clamp_returns(5, 0, 3) == 3 and clamp_returns(-1, 0, 3) == 0
