@@ -416,8 +416,6 @@ def for_(
     target_live: tuple[str, ...],
 ) -> tuple:
     if not isinstance(iterable, DynamicRange):
-        if isinstance(iterable, TraceValue) and not hasattr(iterable, "__iter__"):
-            raise state.error(f"cannot iterate over {iterable._lc_describe()}")
         vals = values
         for item in iterable:
             vals = body_fn(item, *vals)
