@@ -171,6 +171,10 @@ class IndexEmitter:
         v = self._create(arith.ConstantOp, levels, [], IntegerAttr(value, index))
         return self._remember(key, v)
 
+    def constant_bool(self, value: bool) -> Value:
+        """The ``i1`` constant (shared, hoisted)."""
+        return self._constant_bool(value)
+
     def _constant_bool(self, value: bool) -> Value:
         levels = self._levels()
         key = ("bool", value)

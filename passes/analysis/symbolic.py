@@ -428,7 +428,9 @@ class SymbolicAnalysis:
             at = t.layout(coord)
         except LayoutError as e:
             raise AnalysisError(f"'tile.load' op: {_first_line(e)}", op.location) from None
-        return _add_offsets(t.offset, at)
+        from layoutc.ir.algebra.basis import as_arithmetic_tuple
+
+        return as_arithmetic_tuple(_add_offsets(t.offset, at))
 
     def element_offset(
         self, op: Operation, tensor: Value, coords: Sequence[Value], pattern: str

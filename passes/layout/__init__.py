@@ -7,10 +7,19 @@ Importing this package registers every pass (one module per pass) and the
 
 from __future__ import annotations
 
+from ..registry import register_pipeline
 from . import (  # noqa: F401
     fold_static_strides,
     lower_algorithms,
     lower_layouts,
     prove_vectorization,
     select_atoms,
+)
+
+register_pipeline(
+    "layout-lowering",
+    "canonicalize,fold-static-strides,prove-vectorization,select-atoms,lower-algorithms,"
+    "lower-layouts,canonicalize,cse",
+    "docs/dialects.md's default pipeline up to convert-to-llvm: tile algorithms and layouts "
+    "to loops of pointer + offset accesses",
 )

@@ -21,7 +21,6 @@ from typing import Any
 from layoutc.ir.algebra.inttuple import idx2crd
 from layoutc.ir.algebra.layout import get, rank, size
 from layoutc.ir.core.builder import InsertionPoint
-from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import scf
 from layoutc.ir.dialects import tile as TD
 
@@ -29,6 +28,7 @@ from ..analysis.symbolic import TensorInfo
 from .common import CopyOperands
 from .loops import Dim, LoweringError
 from .lowering import Lowering
+from .predicates import elem_less
 from .scalars import convert
 from .traversal import plan_walk
 from .vectorize import CopyPlan, plan_copy
@@ -81,13 +81,13 @@ def lower_copy(low: Lowering, op: Any) -> None:
     dims = _dims(walk, tensors)
     src, dst = op.src, op.dst
     pred = op.pred if op.name == "tile.copy_if" else None
+    bounds = c.bounds
 
     def body(b: Any, point: list[Any]) -> None:
         sc = low.coordinate(walk.coordinate(0, point))
         dc = low.coordinate(walk.coordinate(1, point))
         if pred is not None:
-            pc = low.coordinate(walk.coordinate(2, point))
-            cond = _predicate(low, op, pred, pc)
+            cond = _predicate(low, pred, c.pred, walk.coordinate(2, point), bounds)
             guard = low.create(scf.IfOp, cond, with_else=False)
             saved = b.insertion_point
             b.insertion_point = InsertionPoint.before_op(guard.then_block.last_op)
@@ -115,11 +115,19 @@ def _dims(walk: Any, tensors: list[TensorInfo]) -> list[Dim]:
     return dims
 
 
-def _predicate(low: Lowering, op: Any, pred: Any, coord: Any) -> Any:
-    value = low.create(TD.LoadOp, pred, coord).results[0]
+def _predicate(low: Lowering, pred: Any, info: TensorInfo, coord: Any, bounds: Any) -> Any:
+    """The predicate at a coordinate: an i1 element, or ``elem_less(coordinate, bounds)`` for a
+    coordinate tensor, computed from the analysis (no coordinate values reach the IR)."""
     if pred.type.space != "coord":
-        return value
-    return low.create(LD.ElemLessOp, value, op.bounds).results[0]
+        return low.create(TD.LoadOp, pred, low.coordinate(coord)).results[0]
+    at = _add(info.offset, info.layout(coord))
+    return elem_less(at, bounds, low.emitter)
+
+
+def _add(a: Any, b: Any) -> Any:
+    if type(a) is int and a == 0:
+        return b
+    return a + b
 
 
 def _move(

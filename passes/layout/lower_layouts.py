@@ -33,6 +33,7 @@ from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Pass, Statistic
 from ..registry import register_pass
 from .common import ALGORITHM_OPS
+from .predicates import elem_less
 
 __all__ = ["LowerLayouts"]
 
@@ -240,11 +241,10 @@ class _Lowering:
         self.at(op)
         a = self.analysis.value_of(op.a)
         b = self.analysis.value_of(op.b)
-        conds: list[Value] = []
-        if not _elem_less(a, b, conds, self.emitter):
-            value = self.emitter._constant_bool(False)
-        else:
-            value = self.emitter.all_of(conds)
+        try:
+            value = elem_less(a, b, self.emitter)
+        except LayoutError as e:
+            raise _Failure(f"'layout.elem_less' op: {e}", op) from None
         op.results[0].replace_all_uses_with(value)
 
     def _get_ptr(self, op: Any) -> bool:
@@ -318,24 +318,3 @@ def _is_int(v: Value) -> bool:
 def _align(op: Any) -> int | None:
     a = op.alignment
     return a.value if a is not None else None
-
-
-def _elem_less(a: Any, b: Any, out: list[Value], emitter: IndexEmitter) -> bool:
-    """Append CuTe's elem_less(a, b) conditions; False when it is statically false."""
-    if not isinstance(a, tuple):
-        if isinstance(b, tuple):
-            raise LayoutError("elem_less of an integer and a tuple")
-        cond = emitter.less_than(a, b)
-        from layoutc.ir.core.folding import constant_value
-
-        c = constant_value(cond)
-        if c is not None:
-            return bool(c.value)  # type: ignore[attr-defined]
-        out.append(cond)
-        return True
-    for i, x in enumerate(a):
-        if i >= len(b):
-            return False
-        if not _elem_less(x, b[i], out, emitter):
-            return False
-    return True

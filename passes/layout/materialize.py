@@ -18,7 +18,7 @@ from layoutc.ir.dialects.layout.text import Kind
 from layoutc.ir.dialects.layout.types import IntTupleType
 
 from ..analysis.emit import IndexEmitter
-from ..analysis.proofs import prove_divisible
+from ..analysis.proofs import known_divisor
 from ..analysis.symbolic import TensorInfo
 
 __all__ = ["NotMaterializable", "layout_value", "pointer_at", "refines"]
@@ -86,8 +86,11 @@ def pointer_at(
         return base_ptr
     off = emitter.emit(offset)
     if type(offset) is not int:
+        # The canonical form only: the type's alignment is informative here (prove-vectorization
+        # proves what accesses need), so a SymPy proof would not pay for itself.
+        kd = known_divisor(offset)
         k = 1
-        while k < 16 and prove_divisible(2 * k, offset):
+        while k < 16 and kd % (2 * k) == 0:
             k *= 2
         if k > 1:
             off = builder.create(TD.AssumeOp, off, divisible_by=k, loc=loc).results[0]
