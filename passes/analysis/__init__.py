@@ -16,8 +16,8 @@ from .manager import AnalysisManager
 _LAZY: dict[str, str] = {
     "SymbolicAnalysis": "symbolic",
     "TensorInfo": "symbolic",
-    "IndexEmitter": "emit",
-    "emit": "emit",
+    "IndexEmitter": "emitter",
+    "emit": "emitter",
     "sym_of": "symbolic",
     "layout_of": "symbolic",
     "tensor_of": "symbolic",

@@ -162,7 +162,7 @@ class SymbolicAnalysis:
         self._values: dict[Value, Any] = {}
         self._tensors: dict[Value, TensorInfo] = {}
         self._pointers: dict[Value, PointerInfo] = {}
-        self._aliases: dict[tuple[Value, int], IntLike] = {}
+        self._aliases: dict[Value, list[tuple[int, Symbol, Operation | None]]] = {}
         self._op_results: dict[Operation, tuple[Any, ...]] = {}
 
     # -- invalidation ---------------------------------------------------------------------------
@@ -200,19 +200,28 @@ class SymbolicAnalysis:
         lo, hi = x.bounds
         return (max(known_divisor(x), 1), lo, hi)
 
-    def entry(self, value: Value, lower: int) -> IntLike:
-        """``sym_of(value)`` as a layout entry that the dialect's contract bounds below by
-        ``lower`` (1 for shapes, 0 for strides and coordinates)."""
+    def entry(self, value: Value, lower: int, user: Operation | None = None) -> IntLike:
+        """``sym_of(value)`` as a layout entry of ``user`` that the dialect's contract bounds
+        below by ``lower`` (1 for shapes, 0 for strides and coordinates).
+
+        One alias serves every use it dominates whose bound is not stronger: a value that
+        became a shape entry (so at least 1) is the same symbol when a later op uses it as a
+        stride, which keeps relations such as "the stride equals the extent" visible.
+        """
         x = self.sym_of(value)
         if _sign_ok(x, lower):
             return x
         if type(x) is int:
             return x  # a constant that breaks the contract: the verifier's business
-        key = (value, lower)
-        alias = self._aliases.get(key)
-        if alias is None:
-            fact = F.combine(self._facts_of_expr(x), (1, lower, None))
-            alias = self._aliases[key] = self.bind(value, _name_for(value, "e"), fact)
+        known = self._aliases.setdefault(value, [])
+        for bound, alias, anchor in known:
+            if bound >= lower and (
+                anchor is None or (user is not None and dominates(anchor, user))
+            ):
+                return alias
+        fact = F.combine(self._facts_of_expr(x), (1, lower, None))
+        alias = self.bind(value, _name_for(value, "e"), fact)
+        known.append((lower, alias, user))
         return alias
 
     # -- index values ---------------------------------------------------------------------------
@@ -306,7 +315,7 @@ class SymbolicAnalysis:
             return op.value.value
         if isinstance(op, LD.MakeIntTupleOp):
             lower = 1 if isinstance(op, LD.MakeShapeOp) else 0
-            entries = [self.entry(v, lower) for v in op.operands]
+            entries = [self.entry(v, lower, op) for v in op.operands]
             return value.type.parsed.substitute(entries)
         if op.name == "tile.get_layout":
             return self.tensor_of(op.operands[0]).layout
@@ -328,7 +337,7 @@ class SymbolicAnalysis:
             return _UNKNOWN
         results = self._op_results.get(op)
         if results is None:
-            args = [self._operand_value(v) for v in op.operands]
+            args = [self._operand_value(v, op) for v in op.operands]
             try:
                 results = tuple(type(op).evaluate(op.properties, type(op)._pad_args(args)))
             except LayoutError as e:
@@ -340,10 +349,10 @@ class SymbolicAnalysis:
         assert isinstance(value, OpResult)
         return results[value.index]
 
-    def _operand_value(self, v: Value) -> Any:
+    def _operand_value(self, v: Value, user: Operation) -> Any:
         """An operand of a layout or view op: index operands are coordinates (>= 0)."""
         if _is_int_type(v.type):
-            return self.entry(v, 0)
+            return self.entry(v, 0, user)
         return self.value_of(v)
 
     # -- tensors and pointers -------------------------------------------------------------------
@@ -372,7 +381,7 @@ class SymbolicAnalysis:
             return TensorInfo(p.base, p.offset, layout, t.space, t.element, p.alignment)
         if isinstance(op, TD.ViewOp):
             src = self.tensor_of(op.operands[0])
-            args = [src.layout, *(self._operand_value(v) for v in op.operands[1:])]
+            args = [src.layout, *(self._operand_value(v, op) for v in op.operands[1:])]
             try:
                 layout, offset = type(op).compute(op.properties, args)
             except LayoutError as e:
@@ -423,7 +432,9 @@ class SymbolicAnalysis:
         from layoutc.ir.dialects.tile import coords as C
 
         t = self.tensor_of(op.operands[0])
-        coord = C.substitute(C.parse_pattern(op.coord.value), [self.entry(v, 0) for v in op.coords])  # type: ignore[attr-defined]
+        coord = C.substitute(
+            C.parse_pattern(op.coord.value), [self.entry(v, 0, op) for v in op.coords]
+        )  # type: ignore[attr-defined]
         try:
             at = t.layout(coord)
         except LayoutError as e:
@@ -439,7 +450,7 @@ class SymbolicAnalysis:
         from layoutc.ir.dialects.tile import coords as C
         from layoutc.ir.dialects.tile.types import PtrType
 
-        coord = C.substitute(C.parse_pattern(pattern), [self.entry(v, 0) for v in coords])
+        coord = C.substitute(C.parse_pattern(pattern), [self.entry(v, 0, op) for v in coords])
         if isinstance(tensor.type, PtrType):
             p = self.pointer_of(tensor)
             return p.offset + coord
@@ -448,6 +459,18 @@ class SymbolicAnalysis:
             return t.offset + t.layout(coord)
         except LayoutError as e:
             raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+
+
+def dominates(a: Operation, b: Operation) -> bool:
+    """``a`` executes before ``b`` whenever ``b`` executes (structured control flow): ``a`` is
+    before ``b``'s ancestor in ``a``'s block."""
+    home = a.parent
+    cur: Operation | None = b
+    while cur is not None:
+        if cur.parent is home:
+            return cur is not a and a.is_before_in_block(cur)
+        cur = cur.parent_op
+    return False
 
 
 class _Unknown:

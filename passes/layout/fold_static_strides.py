@@ -38,7 +38,7 @@ from layoutc.ir.dialects.layout.text import Kind
 from layoutc.ir.dialects.layout.types import LayoutTextType
 from layoutc.ir.dialects.tile.types import TensorType
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 from ..analysis.proofs import sympy_calls
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Pass, Statistic

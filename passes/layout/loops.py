@@ -19,7 +19,7 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.location import Location
 from layoutc.ir.dialects import scf
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 from ..analysis.symbolic import SymbolicAnalysis
 
 __all__ = ["DEFAULT_UNROLL_LIMIT", "Dim", "LoweringError", "build_nest", "choose_unrolling"]

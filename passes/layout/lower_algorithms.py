@@ -15,7 +15,7 @@ from typing import Any
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.core.builder import Builder
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Option, Pass, Statistic
 from ..registry import register_pass

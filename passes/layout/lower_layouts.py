@@ -28,7 +28,7 @@ from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Pass, Statistic
 from ..registry import register_pass

@@ -13,7 +13,7 @@ from layoutc.ir.core.location import Location
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.values import Value
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 from ..analysis.symbolic import SymbolicAnalysis
 from .loops import DEFAULT_UNROLL_LIMIT, Dim, build_nest, choose_unrolling
 

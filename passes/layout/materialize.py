@@ -17,7 +17,7 @@ from layoutc.ir.dialects.layout.symbolic_types import from_symbolic, static_attr
 from layoutc.ir.dialects.layout.text import Kind
 from layoutc.ir.dialects.layout.types import IntTupleType
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 from ..analysis.proofs import known_divisor
 from ..analysis.symbolic import TensorInfo
 

@@ -9,7 +9,7 @@ from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.core.folding import constant_value
 from layoutc.ir.core.values import Value
 
-from ..analysis.emit import IndexEmitter
+from ..analysis.emitter import IndexEmitter
 
 __all__ = ["coordinate_value", "elem_less"]
 
