@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 
 _MISS = object()
 _DIVISIONS = ("floordiv", "mod", "ceildiv")
-_MAX_REWRITES = 64  # a safety net; real sums need a handful of rewrites
+_MAX_REWRITES = 64
+_PAIRING: set = set()  # atoms a two-term rule is rewriting right now (re-entrancy guard)  # a safety net; real sums need a handful of rewrites
 _ADD = MemoCache("add")
 _MUL = MemoCache("mul")
 _FLOORDIV = MemoCache("floordiv")
@@ -247,14 +248,33 @@ def _merge_exact_families(acc: dict) -> bool:
     return changed
 
 
+def _kinds_elsewhere(m: Mono, acc: dict) -> set:
+    """The kinds of the opaque division atoms in the terms of acc other than m (cheap guard:
+    the two-term rules need a partner holding such an atom)."""
+    kinds = set()
+    for other in acc:
+        if other is not m:
+            for atom, _ in other:
+                if type(atom) is _Op and not atom._exact_k:
+                    kinds.add(atom.kind)
+    return kinds
+
+
 def _pair_rewrite(m: Mono, k: int, acc: dict) -> tuple[list, IntLike] | None:
+    kinds = None
     for i, (atom, e) in enumerate(m):
         if e != 1 or type(atom) is not _Op or atom._exact_k:
             continue
         rest = m[:i] + m[i + 1 :]
         if atom.kind == "mod":
-            r = _merge_mod_pair(m, k, atom, rest, acc) or _merge_mod_digits(m, k, atom, rest, acc)
-        elif atom.kind == "floordiv":
+            if kinds is None:
+                kinds = _kinds_elsewhere(m, acc)
+            r = None
+            if "floordiv" in kinds or "ceildiv" in kinds:
+                r = _merge_mod_pair(m, k, atom, rest, acc)
+            if r is None and "mod" in kinds:
+                r = _merge_mod_digits(m, k, atom, rest, acc)
+        elif atom.kind == "floordiv" and len(acc) > 1:
             r = _floordiv_to_mod(m, k, atom, rest, acc)
         else:
             continue
@@ -306,9 +326,14 @@ def _merge_mod_pair(
     """k*(x % b)*rest + k*b*(x // b)*rest  ->  k*x*rest, when every term of the second part is
     present with its sign (x // b may be any canonical expression, e.g. ceil_div(y, b) + 1)."""
     x, b = atom.args
-    if single_term(b) is None or _prove.sign(b) <= 0:
+    if atom in _PAIRING or single_term(b) is None or _prove.sign(b) <= 0:
         return None
-    partner = mul(mul(k, b), mul(floordiv(x, b), _unit(rest)))
+    q = floordiv(x, b)
+    _PAIRING.add(atom)  # building the partner may normalize sums holding this atom again
+    try:
+        partner = mul(mul(k, b), mul(q, _unit(rest)))
+    finally:
+        _PAIRING.discard(atom)
     pc, pt = terms_of(partner)
     if not pt or len(pt) > 8:
         return None
@@ -328,10 +353,21 @@ def _merge_mod_digits(
     """The two low "digits" of an index recombine (idx2crd then crd2idx), for a, b > 0 and any
     integer j:  k*(x % a)*rest + k*a*((x // a + j) % b)*rest  ->  k*((x + a*j) % (a*b))*rest,
     and the same with the second digit already scaled, k*((a*(x // a) + a*j) % B) with a | B."""
-    x, a = atom.args
+    a = atom.args[1]
     st = single_term(a)
-    if st is None or _prove.sign(a) <= 0:
+    if atom in _PAIRING or st is None or _prove.sign(a) <= 0:
         return None
+    _PAIRING.add(atom)
+    try:
+        return _find_digit_partner(m, k, atom, rest, acc, st)
+    finally:
+        _PAIRING.discard(atom)
+
+
+def _find_digit_partner(
+    m: Mono, k: int, atom: _Op, rest: Mono, acc: dict, st: tuple
+) -> tuple[list, IntLike] | None:
+    x, a = atom.args
     ka, ma = st
     y = floordiv(x, a)
     ay = mul(a, y)
@@ -363,7 +399,7 @@ def _floordiv_to_mod(
     """t*x*rest - t*b*(x // b)*rest  ->  t*(x % b)*rest, when the x terms are all present."""
     x, b = atom.args
     st = single_term(b)
-    if st is None:
+    if st is None or atom in _PAIRING:
         return None
     kb, mb = st
     rest2 = mono_div(rest, mb)
@@ -381,7 +417,11 @@ def _floordiv_to_mod(
     removed = [(m, k), *terms_x]
     if cx:
         removed.append(((), cx))
-    return removed, mul(mul(t, mod(x, b)), _unit(rest2))
+    _PAIRING.add(atom)
+    try:
+        return removed, mul(mul(t, mod(x, b)), _unit(rest2))
+    finally:
+        _PAIRING.discard(atom)
 
 
 # ---------------------------------------------------------------------------------------------------

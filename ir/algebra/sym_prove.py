@@ -22,6 +22,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from . import sym_arith as _arith
+from . import sym_subs as _subs
 from .sym_bounds import INF, bounds, known_divisor, mono_divisor
 from .sym_cache import MemoCache
 from .sym_expr import Symbol, _Op, atoms_of, mono_div, single_term, terms_of
@@ -48,6 +49,9 @@ def prove_nonneg(e: IntLike) -> bool:
         return True
     if hi < 0:
         return False
+    if _refuted(e):
+        _NONNEG.put(e, False)
+        return False
     if _depth >= MAX_DEPTH:
         _cutoffs += 1
         return False
@@ -60,6 +64,37 @@ def prove_nonneg(e: IntLike) -> bool:
     if r or _cutoffs == before:
         _NONNEG.put(e, r)
     return r
+
+
+def _refuted(e: IntLike) -> bool:
+    """True when e < 0 at one of a few admissible sample points: then e >= 0 is false, and the
+    (much dearer) proof attempt is skipped. Most failed proofs of the simplifier end here."""
+    symbols = e.free_symbols  # type: ignore[union-attr]
+    for point in range(len(_SAMPLE_STEPS)):
+        env = {s: _sample_value(s, point, i) for i, s in enumerate(symbols)}
+        try:
+            if _subs.evaluate_unchecked(e, env) < 0:
+                return True
+        except ZeroDivisionError:
+            continue
+    return False
+
+
+_SAMPLE_STEPS = ((0, 0), (1, 3), (6, 5))
+
+
+def _sample_value(s: Symbol, point: int, i: int) -> int:
+    """An admissible value of s: its lower bound plus a point- and symbol-dependent multiple of
+    its divisor (kept within the upper bound)."""
+    base, spread = _SAMPLE_STEPS[point]
+    step = base + (i * spread) % 13
+    d = s.divisible_by
+    if s.lower is not None:
+        v = s.lower + d * step
+        return v if s.upper is None or v <= s.upper else s.upper
+    if s.upper is not None:
+        return s.upper - d * step
+    return d * (step if point % 2 == 0 else -step)
 
 
 def prove_le(a: IntLike, b: IntLike) -> bool:
@@ -271,11 +306,16 @@ def _shift_test(e: IntLike) -> bool:
     const, terms = terms_of(e)
     atoms = atoms_of(e)
     infos = [(*bounds(v), known_divisor(v)) for v in atoms]
+    # Per atom, the bound to shift from: the lower one, the upper one, or (third plan) the one
+    # its terms pull towards: an atom that only appears in negative terms is worst at its upper
+    # bound (N + T < 8*K*N needs T <= 15 but K >= 2 and N >= 4).
+    only_negative = [all(k < 0 for m, k in terms if any(a is v for a, _ in m)) for v in atoms]
     tried = set()
-    for prefer_low in (True, False):
+    for strategy in ("low", "high", "sign"):
         plan = []
-        for lo, hi, d in infos:
-            if lo != -INF and (prefer_low or hi == INF):
+        for (lo, hi, d), negative in zip(infos, only_negative):
+            use_low = {"low": True, "high": False, "sign": not negative}[strategy]
+            if lo != -INF and (use_low or hi == INF):
                 plan.append((-(-lo // d) * d, d))
             elif hi != INF:
                 plan.append(((hi // d) * d, -d))
