@@ -465,6 +465,8 @@ def dominates(a: Operation, b: Operation) -> bool:
     """``a`` executes before ``b`` whenever ``b`` executes (structured control flow): ``a`` is
     before ``b``'s ancestor in ``a``'s block."""
     home = a.parent
+    if home is None or b.parent is None:
+        return False
     cur: Operation | None = b
     while cur is not None:
         if cur.parent is home:

@@ -115,6 +115,7 @@ class _Lowering:
         self.builder = builder
         self.emitter = emitter
         self._alloc_ptrs: dict[Value, Value] = {}
+        self._addresses: dict[Operation, list[tuple[Value, Any, str]]] = {}
 
     def at(self, op: Operation) -> None:
         self.builder.insertion_point = InsertionPoint.before_op(op)
@@ -124,6 +125,14 @@ class _Lowering:
     # -- driver -----------------------------------------------------------------------------------
     def run(self, root: Operation) -> None:
         ops = list(root.walk_ops())
+        # The analysis reads the IR as it is; ask it everything before the first rewrite.
+        self._addresses = {}
+        for op in ops:
+            if op.name in _ACCESSES and self._addresses_memory(op):
+                self._addresses[op] = [
+                    self._offset(op, memory, coords, pattern)
+                    for memory, coords, pattern in _addressed(op)
+                ]
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
@@ -165,20 +174,24 @@ class _Lowering:
             found = self._alloc_ptrs[base] = get.results[0]
         return found
 
-    def _address(
+    def _offset(
         self, op: Operation, memory: Value, coords: Any, pattern: str
-    ) -> tuple[Value, Any]:
-        """(root pointer, offset operand: an int or an index value) of an access."""
+    ) -> tuple[Value, Any, str]:
+        """(base, element offset expression, memory space) of one address of an access."""
         t = memory.type
-        if isinstance(t, PtrType):
-            p = self.analysis.pointer_of(memory)
-            base, offset = p.base, self.analysis.element_offset(op, memory, coords, pattern)
-            space = t.space
-        else:
-            info = self.analysis.tensor_of(memory)
+        try:
             offset = self.analysis.element_offset(op, memory, coords, pattern)
-            base, space = info.base, info.space
-        assert base is not None
+        except LayoutError as e:
+            raise _Failure(f"'{op.name}' op: {e}", op) from None
+        if isinstance(t, PtrType):
+            return self.analysis.pointer_of(memory).base, offset, t.space
+        info = self.analysis.tensor_of(memory)
+        assert info.base is not None
+        return info.base, offset, info.space
+
+    def _address(self, op: Operation, which: int) -> tuple[Value, Any]:
+        """(root pointer, offset operand: an int or an index value) of an access."""
+        base, offset, space = self._addresses[op][which]
         if type(offset) is not int and space == "rmem":
             raise _Failure(
                 f"not supported: '{op.name}' indexes a register fragment with the run-time "
@@ -199,23 +212,23 @@ class _Lowering:
         loc = op.location
         try:
             if name == "tile.load":
-                ptr, off = self._address(op, op.source, op.coords, op.coord.value)
+                ptr, off = self._address(op, 0)
                 new = TD.LoadOp(ptr, off, loc=loc)
             elif name == "tile.store":
-                ptr, off = self._address(op, op.dest, op.coords, op.coord.value)
+                ptr, off = self._address(op, 0)
                 new = TD.StoreOp(op.value, ptr, off, loc=loc)
             elif name == "tile.load_vector":
-                ptr, off = self._address(op, op.source, op.coords, op.coord.value)
+                ptr, off = self._address(op, 0)
                 new = TD.LoadVectorOp(ptr, off, op.width.value, _align(op), loc=loc)
             elif name == "tile.store_vector":
-                ptr, off = self._address(op, op.dest, op.coords, op.coord.value)
+                ptr, off = self._address(op, 0)
                 new = TD.StoreVectorOp(op.value, ptr, off, _align(op), loc=loc)
             elif name == "tile.ldmatrix":
-                ptr, off = self._address(op, op.source, op.coords, op.coord.value)
+                ptr, off = self._address(op, 0)
                 new = TD.LdmatrixOp(op.atom, ptr, off, loc=loc)
             else:  # tile.cp_async
-                sp, so = self._address(op, op.src, op.src_coords, op.src_coord.value)
-                dp, do = self._address(op, op.dst, op.dst_coords, op.dst_coord.value)
+                sp, so = self._address(op, 0)
+                dp, do = self._address(op, 1)
                 cache = op.cache.value if op.cache is not None else None
                 new = TD.CpAsyncOp(sp, so, dp, do, op.bytes.value, cache, loc=loc)
         except LayoutError as e:
@@ -291,6 +304,17 @@ class _Lowering:
                 "(layouts and tensors may not cross control flow or function boundaries)",
                 user,
             )
+
+
+def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
+    """(memory operand, coordinate operands, pattern) of each address an access uses."""
+    if op.name == "tile.cp_async":
+        return [
+            (op.src, op.src_coords, op.src_coord.value),
+            (op.dst, op.dst_coords, op.dst_coord.value),
+        ]
+    memory = op.dest if op.name in ("tile.store", "tile.store_vector") else op.source
+    return [(memory, op.coords, op.coord.value)]
 
 
 def _removable(op: Operation) -> bool:
