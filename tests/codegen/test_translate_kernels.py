@@ -221,3 +221,45 @@ def test_llvm_back_end_gives_128_bit_accesses(arch):
     binary = gpu_binary(VECTOR_COPY, arch, "llvm")
     assert ptx_lines(binary, "ld.global.v4.") and ptx_lines(binary, "st.global.v4.")
     assert binary.cubin
+
+
+# A device function using the thread context, with two results, called from a kernel; and a
+# conditional branch whose two edges reach one block with different values.
+DEVICE_CALLS = """
+func.func private @coords(%scale: i32) -> (i32, i32) {
+  %t = nvvm.read.ptx.sreg.tid.x : i32
+  %b = nvvm.read.ptx.sreg.ctaid.x : i32
+  %s = arith.muli %t, %scale : i32
+  return %s, %b : i32, i32
+}
+func.func @calls(%out: !llvm.ptr<1>) attributes {gpu.kernel} {
+  %c3 = arith.constant 3 : i32
+  %s, %b = func.call @coords(%c3) : (i32) -> (i32, i32)
+  %t = nvvm.read.ptx.sreg.tid.x : i32
+  %n = nvvm.read.ptx.sreg.ntid.x : i32
+  %base = arith.muli %b, %n : i32
+  %i = arith.addi %base, %t : i32
+  %one = arith.constant 1 : i32
+  %odd = arith.andi %t, %one : i32
+  %c = arith.cmpi ne, %odd, %one : i32
+  %neg = arith.subi %one, %s : i32
+  cf.cond_br %c, ^join(%s : i32), ^join(%neg : i32)
+^join(%v: i32):
+  %p = llvm.getelementptr %out[%i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+  llvm.store %v, %p : i32, !llvm.ptr<1>
+  return
+}
+"""
+
+
+def test_device_calls_thread_the_context_on_cpu():
+    k = cpu_kernel(DEVICE_CALLS, "calls", [("out", "pointer", "i32")])
+    out = np.zeros(64, np.int32)
+    k(out, grid=2, block=32)
+    t = np.arange(64) % 32
+    assert list(out) == list(np.where(t % 2 == 0, 3 * t, 1 - 3 * t))
+
+
+@needs_nvjitlink
+def test_device_calls_compile():
+    assert gpu_binary(DEVICE_CALLS, "sm_80").cubin
