@@ -48,8 +48,9 @@ class SourceBuffer:
         self.tokens: list[str] = TOKEN_RE.findall(text)
         # The final empty match (end of text) becomes the EOF token; without it, trailing
         # comments would be re-scanned from their second character on and turn into tokens.
-        if not self.tokens or self.tokens[-1] != EOF_TOKEN:
-            self.tokens.append(EOF_TOKEN)
+        while self.tokens and self.tokens[-1] == EOF_TOKEN:
+            self.tokens.pop()
+        self.tokens.append(EOF_TOKEN)
         self._offsets: list[int] | None = None
         self._line_starts: list[int] | None = None
 
@@ -61,7 +62,9 @@ class SourceBuffer:
         """Character offset of token ``index`` (the end of text for EOF)."""
         offsets = self._offsets
         if offsets is None:
-            offsets = [m.start(1) for m in TOKEN_RE.finditer(self.text) if m.group(1)]
+            offsets = [m.start(1) for m in TOKEN_RE.finditer(self.text)]
+            while offsets and offsets[-1] == len(self.text):
+                offsets.pop()  # empty end-of-text matches (no real token starts there)
             offsets.append(len(self.text.rstrip()))
             self._offsets = offsets
         return offsets[min(index, len(offsets) - 1)]
