@@ -3,8 +3,9 @@
 Integer ops map to their LLVM instruction (overflow flags kept); ``ceildivui``,
 ``ceildivsi`` and ``floordivsi`` expand to a division plus a remainder correction (MLIR's
 arith-expand semantics, exact wherever the quotient is defined); min/max are compare+select;
-float min/max are LLVM's ``maximum``/``minimum`` (NaN-propagating, -0 < +0) and
-``maxnum``/``minnum`` intrinsics; fast-math flags become LLVM's.
+``maximumf``/``minimumf`` are compare/select sequences (NaN-propagating, -0 < +0; libNVVM has
+no ``llvm.maximum``), ``maxnumf``/``minnumf`` LLVM's ``maxnum``/``minnum``; ``negf`` flips the
+sign bit (libNVVM has no ``fneg``); fast-math flags become LLVM's.
 
 bf16 values are their ``i16`` bits (translate_types.py): bf16 arithmetic and comparisons run
 in f32 (exact widening) and round back to nearest even once; conversions from f64 round to odd
@@ -211,9 +212,31 @@ def intrinsic_suffix(t: ir.Type) -> str:
 def _float_minmax(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
     t = a.type
-    fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[op.name]}.{intrinsic_suffix(t)}", t, [t, t])
-    value = ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op))
+    if op.name in ("arith.maximumf", "arith.minimumf"):
+        value = _maximum_minimum(ft, a, b, op.name == "arith.maximumf")
+    else:
+        fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[op.name]}.{intrinsic_suffix(t)}", t, [t, t])
+        value = ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op))
     ft.set_result(op, narrowed(ft, op, value))
+
+
+def _int_like(t: ir.Type) -> ir.Type:
+    scalar = t.element if isinstance(t, ir.VectorType) else t
+    width = {ir.HalfType: 16, ir.FloatType: 32, ir.DoubleType: 64}[type(scalar)]
+    return _like(t, ir.IntType(width))
+
+
+def _maximum_minimum(ft: FunctionTranslator, a: ir.Value, b: ir.Value, is_max: bool) -> ir.Value:
+    """IEEE maximum/minimum without ``llvm.maximum`` (newer than libNVVM's IR): NaN if either
+    is NaN; for equal operands (two zeros) the sign bits decide (+0 > -0); else a compare.
+    Used by both flavours, so the CPU tests check the code the GPU runs."""
+    bld = ft.builder
+    it = _int_like(a.type)
+    ia, ib = bld.bitcast(a, it), bld.bitcast(b, it)
+    zeros = bld.bitcast(bld.and_(ia, ib) if is_max else bld.or_(ia, ib), a.type)
+    pick = bld.select(bld.fcmp_ordered(">" if is_max else "<", a, b), a, b)
+    equal = bld.select(bld.fcmp_ordered("==", a, b), zeros, pick)
+    return bld.select(bld.fcmp_unordered("uno", a, b), bld.fadd(a, b), equal)
 
 
 @ARITH.register("arith.negf")
@@ -222,7 +245,12 @@ def _negf(ft: FunctionTranslator, op: Any) -> None:
     if is_bf16(op.operand.type):
         ft.set_result(op, ft.builder.xor(a, _zero_like(a.type, 0x8000 - 0x10000), name=ft.name(op)))
         return
-    ft.set_result(op, ft.builder.fneg(a, name=ft.name(op), flags=fastmath(op)))
+    # libNVVM's IR predates `fneg`: flip the sign bit (exact for every value, NaNs included;
+    # LLVM turns it back into `fneg`). Both flavours, so the CPU tests check the GPU code.
+    it = _int_like(a.type)
+    width = it.element.width if isinstance(it, ir.VectorType) else it.width
+    sign = _zero_like(it, -(1 << (width - 1)))
+    ft.set_result(op, ft.builder.bitcast(ft.builder.xor(ft.builder.bitcast(a, it), sign), a.type))
 
 
 _ICMP = {

@@ -233,9 +233,19 @@ def _addressof(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ft.module.global_address(ft, op, op.global_name.root))
 
 
+_MEMBAR = {"block": "cta", "cta": "cta", "device": "gl", "agent": "gl", "gpu": "gl"}
+
+
 @LLVM_OPS.register("llvm.fence")
 def _fence(ft: FunctionTranslator, op: Any) -> None:
-    ft.builder.fence(op.atomic_ordering.name, _scope(ft, op))
+    if ft.types.host:
+        ft.builder.fence(op.atomic_ordering.name)
+        return
+    # libNVVM has no `fence` instruction: NVVM's membar (a full fence, at least as strong as
+    # any ordering) at the scope asked for, the whole system when none is named.
+    scope = op.syncscope.value if op.syncscope is not None else ""
+    level = _MEMBAR.get(scope, "sys")
+    ft.builder.call(ft.module.intrinsic(f"llvm.nvvm.membar.{level}", ir.VoidType(), []), [])
 
 
 @LLVM_OPS.register("llvm.atomicrmw")
@@ -248,7 +258,8 @@ def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
         ptr,
         val,
         op.atomic_ordering.name,
-        op.alignment.value if op.alignment is not None else None,
+        # libNVVM's atomicrmw takes no `align` (it is the natural one, which LLVM assumes).
+        op.alignment.value if op.alignment is not None and ft.types.host else None,
         op.volatile_ is not None,
         _scope(ft, op),
         ft.name(op),

@@ -132,23 +132,31 @@ def _bits(values: np.ndarray, width: int) -> list[int]:
     return [int(v) & ((1 << width) - 1) for v in values]
 
 
-@pytest.mark.parametrize("t", ["i8", "i32", "i64", "index"])
-def test_integer_ops(t):
+def int_kernel(t: str) -> tuple[str, int]:
+    """Every integer binary op, shift, compare and select on ``t``; (text, output count)."""
     via_index = t == "index"
-    width = 64 if via_index else int(t[1:])
-    et = "index" if via_index else t
-    rng = np.random.default_rng(width)
-    a, b, s = _int_inputs(width, rng)
-    body = [f"  %r{k} = arith.{op} %av, %bv : {et}" for k, op in enumerate(INT_BINARY)]
-    body += [f"  %h{k} = arith.{op} %av, %sv : {et}" for k, op in enumerate(SHIFTS)]
+    body = [f"  %r{k} = arith.{op} %av, %bv : {t}" for k, op in enumerate(INT_BINARY)]
+    body += [f"  %h{k} = arith.{op} %av, %sv : {t}" for k, op in enumerate(SHIFTS)]
     preds = list(CmpIPredicate)
-    body += [f"  %c{k} = arith.cmpi {p.name}, %av, %bv : {et}" for k, p in enumerate(preds)]
-    body.append(f"  %sel = arith.select %c0, %av, %bv : {et}")
+    body += [f"  %c{k} = arith.cmpi {p.name}, %av, %bv : {t}" for k, p in enumerate(preds)]
+    body.append(f"  %sel = arith.select %c0, %av, %bv : {t}")
     outputs = [(f"%r{k}", "value") for k in range(len(INT_BINARY))]
     outputs += [(f"%h{k}", "value") for k in range(len(SHIFTS))]
     outputs.append(("%sel", "value"))
     outputs += [(f"%c{k}", "flag") for k in range(len(preds))]
-    text = _kernel("ints", et, body, outputs, via_index=via_index)
+    return _kernel("ints", t, body, outputs, via_index=via_index), len(outputs)
+
+
+@pytest.mark.parametrize("t", ["i8", "i32", "i64", "index"])
+def test_integer_ops(t):
+    via_index = t == "index"
+    width = 64 if via_index else int(t[1:])
+    et = t
+    rng = np.random.default_rng(width)
+    a, b, s = _int_inputs(width, rng)
+    preds = list(CmpIPredicate)
+    text, n_outputs = int_kernel(t)
+    outputs = [None] * n_outputs
     mem = "i64" if via_index else t
     values, flags = _run(
         text,
@@ -196,19 +204,25 @@ def _same_float(x: float, y: float) -> bool:
     return x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
 
 
-@pytest.mark.parametrize("t", ["f32", "f64"])
-def test_float_ops(t):
-    rng = np.random.default_rng(len(t))
-    a, b = _float_inputs(t, rng)
-    fmt = FLOAT_FORMATS[t]
+def float_kernel(t: str) -> tuple[str, int]:
+    """Every float binary op, negf and all 16 cmpf predicates on ``t``."""
     body = [f"  %r{k} = arith.{op} %av, %bv : {t}" for k, op in enumerate(FLOAT_BINARY)]
     body.append(f"  %neg = arith.negf %av : {t}")
     preds = list(CmpFPredicate)
     body += [f"  %c{k} = arith.cmpf {p.name}, %av, %bv : {t}" for k, p in enumerate(preds)]
     outputs = [(f"%r{k}", "value") for k in range(len(FLOAT_BINARY))] + [("%neg", "value")]
     outputs += [(f"%c{k}", "flag") for k in range(len(preds))]
-    text = _kernel("floats", t, body, outputs)
-    values, flags = _run(text, "floats", t, a, b, a, len(outputs), len(preds))
+    return _kernel("floats", t, body, outputs), len(outputs)
+
+
+@pytest.mark.parametrize("t", ["f32", "f64"])
+def test_float_ops(t):
+    rng = np.random.default_rng(len(t))
+    a, b = _float_inputs(t, rng)
+    fmt = FLOAT_FORMATS[t]
+    preds = list(CmpFPredicate)
+    text, n_outputs = float_kernel(t)
+    values, flags = _run(text, "floats", t, a, b, a, n_outputs, len(preds))
     for k, op in enumerate(FLOAT_BINARY):
         for i in range(N):
             x, y = float(a[i]), float(b[i])
@@ -361,24 +375,8 @@ HALF_OPS = ["addf", "subf", "mulf", "divf", "maximumf", "minimumf"]
 HALF_PREDICATES = [CmpFPredicate.olt, CmpFPredicate.oeq, CmpFPredicate.une, CmpFPredicate.uge]
 
 
-@pytest.mark.parametrize("t", ["f16", "bf16"])
-def test_half_precision_ops(t):
-    """bf16 is carried as i16 bits and computed through f32; f16 uses LLVM's half."""
-    rng = np.random.default_rng(9)
-    fmt = FLOAT_FORMATS[t]
-    raw_a = np.array(_SPECIAL * 2 + list(rng.standard_normal(N - 2 * len(_SPECIAL)) * 50))
-    raw_b = np.array(_SPECIAL[::-1] * 2 + list(rng.standard_normal(N - 2 * len(_SPECIAL)) * 5))
-    if t == "f16":
-        with np.errstate(over="ignore"):  # 3e38 is meant to become inf
-            a, b = raw_a.astype(np.float16), raw_b.astype(np.float16)
-        av, bv = a.astype(np.float64), b.astype(np.float64)
-        mem = "i16"
-        a_bits, b_bits = a.view(np.int16), b.view(np.int16)
-    else:
-        a_bits, b_bits = _bf16_bits_of(raw_a).view(np.int16), _bf16_bits_of(raw_b).view(np.int16)
-        av = _bf16_values(a_bits.view(np.uint16)).astype(np.float64)
-        bv = _bf16_values(b_bits.view(np.uint16)).astype(np.float64)
-        mem = "i16"
+def half_kernel(t: str) -> tuple[str, int]:
+    """f16/bf16 arithmetic, negf, extf/truncf and compares, values passed as i16 bits."""
     body = [f"  %av = arith.bitcast %ma : i16 to {t}", f"  %bv = arith.bitcast %mb : i16 to {t}"]
     body += [f"  %r{k} = arith.{op} %av, %bv : {t}" for k, op in enumerate(HALF_OPS)]
     body.append(f"  %neg = arith.negf %av : {t}")
@@ -398,8 +396,30 @@ def test_half_precision_ops(t):
     outputs += [(f"%c{k}", "flag") for k in range(len(HALF_PREDICATES))]
     text = _kernel("halves", "i16", body, outputs).replace("%av = llvm.load", "%ma = llvm.load")
     text = text.replace("%bv = llvm.load", "%mb = llvm.load")
+    return text, len(outputs)
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_half_precision_ops(t):
+    """bf16 is carried as i16 bits and computed through f32; f16 uses LLVM's half."""
+    rng = np.random.default_rng(9)
+    fmt = FLOAT_FORMATS[t]
+    raw_a = np.array(_SPECIAL * 2 + list(rng.standard_normal(N - 2 * len(_SPECIAL)) * 50))
+    raw_b = np.array(_SPECIAL[::-1] * 2 + list(rng.standard_normal(N - 2 * len(_SPECIAL)) * 5))
+    if t == "f16":
+        with np.errstate(over="ignore"):  # 3e38 is meant to become inf
+            a, b = raw_a.astype(np.float16), raw_b.astype(np.float16)
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        mem = "i16"
+        a_bits, b_bits = a.view(np.int16), b.view(np.int16)
+    else:
+        a_bits, b_bits = _bf16_bits_of(raw_a).view(np.int16), _bf16_bits_of(raw_b).view(np.int16)
+        av = _bf16_values(a_bits.view(np.uint16)).astype(np.float64)
+        bv = _bf16_values(b_bits.view(np.uint16)).astype(np.float64)
+        mem = "i16"
+    text, n_outputs = half_kernel(t)
     values, flags = _run(
-        text, "halves", "i16", a_bits, b_bits, a_bits, len(outputs), len(HALF_PREDICATES), mem
+        text, "halves", "i16", a_bits, b_bits, a_bits, n_outputs, len(HALF_PREDICATES), mem
     )
 
     def decode(bits: np.ndarray) -> list[float]:
@@ -457,3 +477,18 @@ func.func @k(%p: !llvm.ptr<1>, %q: !llvm.ptr<1>) attributes {gpu.kernel} {
     q = np.zeros(1, np.int16)
     k(x, q, grid=1, block=1)
     assert int(q[0]) == 0x3F81  # 1 + 2**-7, the next bf16 up
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_every_kernel_here_assembles(arch):
+    from layoutc.codegen.cubin import nvjitlink_version
+    from test_translate_support import gpu_binary
+
+    if nvjitlink_version() is None:
+        pytest.skip("nvJitLink not installed")
+    texts = [int_kernel(t)[0] for t in ("i8", "i32", "i64", "index")]
+    texts += [float_kernel(t)[0] for t in ("f32", "f64")]
+    texts += [half_kernel(t)[0] for t in ("f16", "bf16")]
+    texts.append(CASTS)
+    for text in texts:
+        assert gpu_binary(text, arch).cubin
