@@ -130,8 +130,11 @@ class OperationFolder:
             return None
         entry = region.blocks[0]
         rewriter = self.rewriter
-        with rewriter.at(InsertionPoint(entry, entry._first), loc=op.location):
-            const = dialect.materialize_constant(rewriter, value, type, op.location)
+        # The op's location as stored: a parser location stays unresolved (resolving it scans
+        # the whole source buffer) until someone prints or reports it.
+        loc = op._loc
+        with rewriter.at(InsertionPoint(entry, entry._first), loc=loc):
+            const = dialect.materialize_constant(rewriter, value, type, loc)
         if const is None:
             return None
         if not const.has_trait(ConstantLike) or len(const.results) != 1:

@@ -104,7 +104,7 @@ class _Driver(RewriterListener):
         config: GreedyRewriteConfig,
     ):
         self.regions = list(regions)
-        self.scope = set(map(id, self.regions))
+        self.scope: set[Region] = set(self.regions)
         self.patterns = patterns
         self.config = config
         self.forward = config.listener
@@ -129,8 +129,14 @@ class _Driver(RewriterListener):
 
     def add(self, op: Operation) -> None:
         """Queue ``op`` and its ancestors inside the rewritten regions (nothing outside)."""
-        chain = []
         scope = self.scope
+        block = op.parent
+        if block is None:
+            return
+        if block.parent in scope:  # the common case: a direct child of a rewritten region
+            self.push(op)
+            return
+        chain = []
         cur: Operation | None = op
         while cur is not None:
             chain.append(cur)
@@ -140,7 +146,7 @@ class _Driver(RewriterListener):
             region = block.parent
             if region is None:
                 return
-            if id(region) in scope:
+            if region in scope:
                 for o in chain:
                     self.push(o)
                 return
@@ -256,6 +262,7 @@ class _Driver(RewriterListener):
         rewriter = self.rewriter
         try_fold = self.folder.try_fold if self.config.fold else None
         for_op = self.patterns.for_op
+        pattern_cache = self.patterns.cache
         limit = self.config.max_num_rewrites
         replaced, in_place = FoldResult.REPLACED, FoldResult.IN_PLACE
         rewrites = 0  # in this sweep
@@ -289,7 +296,10 @@ class _Driver(RewriterListener):
                     self.notify_op_modified(op)
                     changed = True
                     continue
-            for pattern in for_op(op):
+            patterns = pattern_cache.get(type(op))
+            if patterns is None:
+                patterns = for_op(op)
+            for pattern in patterns:
                 if pattern.match_and_rewrite(op, rewriter):
                     self.num_rewrites += 1
                     rewrites += 1
@@ -304,7 +314,7 @@ class _Driver(RewriterListener):
             block = cur.parent
             if block is None or block.parent is None:
                 return False
-            if id(block.parent) in self.scope:
+            if block.parent in self.scope:
                 return True
             cur = block.parent.parent
         return False

@@ -46,7 +46,8 @@ class FrozenPatternSet:
         self._rooted = [p for p in patterns if p.root is not None]
         self._any = [p for p in patterns if p.root is None]
         self._canonicalization = canonicalization
-        self._cache: dict[Any, tuple[RewritePattern, ...]] = {}
+        self.cache: dict[Any, tuple[RewritePattern, ...]] = {}
+        """Op class (registered ops) or op name (unregistered ops) -> patterns, best first."""
 
     def _allowed(self, p: RewritePattern) -> bool:
         name = pattern_name(p)
@@ -62,9 +63,9 @@ class FrozenPatternSet:
         """Patterns that may match ``op``, best first (cached per op class / name)."""
         cls = type(op)
         key: Any = cls if cls._def is not None else op.name
-        found = self._cache.get(key)
+        found = self.cache.get(key)
         if found is None:
-            found = self._cache[key] = self._compute(op)
+            found = self.cache[key] = self._compute(op)
         return found
 
     def _compute(self, op: Operation) -> tuple[RewritePattern, ...]:
