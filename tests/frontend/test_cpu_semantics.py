@@ -54,7 +54,7 @@ def control(out: lc.Tensor, n: int, m: int):
     out[i, 4] = sign3(q, r)
     out[i, 5] = min(i, 7) if i % 2 == 0 else max(i, 100)
     out[i, 6] = c
-    out[i, 7] = 1 if 3 < i <= 9 and not i == 5 else 0
+    out[i, 7] = 1 if 3 < i <= 9 and not i == 5 else 0  # noqa: SIM201  (tests `not`)
 
 
 def python_control(i: int, m: int) -> list[int]:
