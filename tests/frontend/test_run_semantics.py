@@ -1,4 +1,5 @@
-"""What traced kernels compute, run on the CPU backend and compared with plain Python/numpy:
+"""What traced kernels compute, run on the CPU backend (and on the GPU where there is one) and
+compared with plain Python/numpy:
 dynamic control flow (if/elif/else with results, guard return, lc.range with carried values,
 while), Python's floor division and modulo on negative values, helpers, views and predicates.
 These are end-to-end differential tests of the front end's semantics (the rest of the pipeline
@@ -11,10 +12,13 @@ import numpy as np
 import pytest
 from layoutc import _
 
+TARGETS = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 
-def run_cpu(kernel, *args, grid, block):
-    """Compile for the CPU backend (no disk cache: each run really compiles) and launch."""
-    compiled = lc.compile(kernel, *args, target="cpu", block=block, cache=False)
+
+def run_on(kernel, *args, grid, block, target="cpu"):
+    """Compile for ``target`` (no disk cache: each run really compiles) and launch; numpy
+    arrays are copied to the GPU and back when the target is a GPU."""
+    compiled = lc.compile(kernel, *args, target=target, block=block, cache=False)
     compiled(*args, grid=grid, block=block)
 
 
@@ -78,10 +82,11 @@ def python_control(i: int, m: int) -> list[int]:
     ]
 
 
-def test_dynamic_control_flow_and_floor_semantics_match_python():
+@pytest.mark.parametrize("target", TARGETS)
+def test_dynamic_control_flow_and_floor_semantics_match_python(target):
     n, m = 200, 57
     out = np.full((n + 5, 8), -999, np.int32)
-    run_cpu(control, out, n, m, grid=2, block=128)
+    run_on(control, out, n, m, grid=2, block=128, target=target)
     expected = np.array([python_control(i, m) for i in range(n)], np.int32)
     np.testing.assert_array_equal(out[:n], expected)
     assert (out[n:] == -999).all()  # the guard return kept the other threads out
@@ -95,11 +100,12 @@ def divmod_kernel(x: lc.Tensor, q: lc.Tensor, r: lc.Tensor, d: int):
         r[i] = x[i] % d
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("d", [3, -4, 16, 7])
-def test_floor_division_and_modulo_on_arrays(d):
+def test_floor_division_and_modulo_on_arrays(d, target):
     x = np.random.default_rng(d & 0xFF).integers(-1000, 1000, 300).astype(np.int32)
     q, r = np.zeros_like(x), np.zeros_like(x)
-    run_cpu(divmod_kernel, x, q, r, d, grid=3, block=128)
+    run_on(divmod_kernel, x, q, r, d, grid=3, block=128, target=target)
     np.testing.assert_array_equal(q, np.floor_divide(x, d))
     np.testing.assert_array_equal(r, np.mod(x, d))
 
@@ -126,11 +132,12 @@ def tiled_scale(src: lc.Tensor[lc.f32, "(M,N):(N,1)"], dst: lc.Tensor[lc.f32, "(
         first_row[0] = -1.0
 
 
-def test_views_identity_tensors_and_predicates_on_a_ragged_matrix():
+@pytest.mark.parametrize("target", TARGETS)
+def test_views_identity_tensors_and_predicates_on_a_ragged_matrix(target):
     m, n = 21, 37  # not multiples of the 8x16 tile
     src = np.arange(m * n, dtype=np.float32).reshape(m, n)
     dst = np.zeros_like(src)
-    run_cpu(tiled_scale, src, dst, grid=(3, 3), block=32)
+    run_on(tiled_scale, src, dst, grid=(3, 3), block=32, target=target)
     # thread t of a tile owns row t // 4 and columns (t % 4) + 4j of that tile
     rows, cols = np.indices((m, n))
     tid = (rows % 8) * 4 + (cols % 16) % 4
@@ -173,12 +180,13 @@ def sgemm_nt(
     lc.axpby(1.0, acc, 0.5, tCgC)
 
 
-def test_tiled_copy_and_tiled_mma_partitions_compute_a_gemm():
+@pytest.mark.parametrize("target", TARGETS)
+def test_tiled_copy_and_tiled_mma_partitions_compute_a_gemm(target):
     rng = np.random.default_rng(1)
     m, n, k = 64, 96, 40
     a = rng.standard_normal((m, k)).astype(np.float32)
     b = rng.standard_normal((n, k)).astype(np.float32)
     c = rng.standard_normal((m, n)).astype(np.float32)
     expected = a @ b.T + 0.5 * c
-    run_cpu(sgemm_nt, a, b, c, grid=(m // 32, n // 32), block=64)
+    run_on(sgemm_nt, a, b, c, grid=(m // 32, n // 32), block=64, target=target)
     np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
