@@ -190,3 +190,25 @@ def test_tiled_copy_and_tiled_mma_partitions_compute_a_gemm(target):
     expected = a @ b.T + 0.5 * c
     run_on(sgemm_nt, a, b, c, grid=(m // 32, n // 32), block=64, target=target)
     np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
+
+
+@lc.kernel
+def tail_copy_with_bounds(src: lc.Tensor(lc.f32, "(N):(1)"), dst: lc.Tensor(lc.f32, "(N):(1)")):
+    bid, tid = lc.block_idx.x, lc.thread_idx.x
+    tv = lc.make_layout((32, 4), (4, 1))
+    tS = lc.partition_tv(lc.local_tile(src, (128,), (bid,)), tv, tid)
+    tD = lc.partition_tv(lc.local_tile(dst, (128,), (bid,)), tv, tid)
+    cS = lc.make_identity_tensor(src.shape)
+    tC = lc.partition_tv(lc.local_tile(cS, (128,), (bid,)), tv, tid)
+    lc.copy_if(tC, tS, tD, bounds=src.shape)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_copy_if_with_a_coordinate_predicate_and_bounds(target):
+    n = 300
+    src = np.arange(n, dtype=np.float32)
+    buf = np.full(n + 16, -1.0, np.float32)
+    dst = buf[:n]
+    run_on(tail_copy_with_bounds, src, dst, grid=3, block=32, target=target)
+    np.testing.assert_array_equal(dst, src)
+    assert (buf[n:] == -1.0).all()
