@@ -208,3 +208,37 @@ func.func @constants(%n: index) {
   }
   return
 }
+
+// -----
+
+// The remaining cast and float kinds, select on a constant condition, signed ceiling division.
+// CHECK-LABEL: func.func @more_casts_and_floats
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : i32
+// CHECK-DAG: %[[U2F:.*]] = arith.constant 4.2949673e+09 : f32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[EXT:.*]] = arith.constant 2.500000e+00 : f64
+// CHECK-DAG: %[[F:.*]] = arith.constant 2.500000e+00 : f32
+// CHECK-DAG: %[[G:.*]] = arith.constant -4.000000e+00 : f32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: return %[[C7]], %[[U2F]], %[[C2]], %[[EXT]], %[[F]], %[[G]], %[[F]], %[[G]], %[[C1]], %[[C0]] :
+func.func @more_casts_and_floats() -> (i32, f32, i32, f64, f32, f32, f32, f32, i32, i32) {
+  %m1 = arith.constant -1 : i32
+  %f = arith.constant 2.5 : f32
+  %g = arith.constant -4.0 : f32
+  %i = arith.constant 7 : index
+  %t = arith.constant true
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %0 = arith.index_castui %i : index to i32
+  %1 = arith.uitofp %m1 : i32 to f32
+  %2 = arith.fptoui %f : f32 to i32
+  %3 = arith.extf %f : f32 to f64
+  %4 = arith.remf %f, %g : f32        // fmod(2.5, -4.0) = 2.5
+  %5 = arith.minimumf %f, %g : f32
+  %6 = arith.maxnumf %f, %g : f32
+  %7 = arith.minnumf %f, %g : f32
+  %8 = arith.select %t, %c1, %c2 : i32
+  %9 = arith.ceildivsi %m1, %c2 : i32  // ceil(-1 / 2) = 0
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : i32, f32, i32, f64, f32, f32, f32, f32, i32, i32
+}
