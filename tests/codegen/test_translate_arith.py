@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import Any
 
 import numpy as np
 import pytest
 from layoutc.ir.core.floats import FLOAT_FORMATS
 from layoutc.ir.dialects.arith import semantics
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
-from test_translate_support import cpu_kernel
+from test_translate_support import RUNNERS
 
 N = 256
 BLOCK = 64
+
+
+@pytest.fixture(params=RUNNERS)
+def make(request):
+    """Builds a kernel for the CPU runtime, or for the GPU when present."""
+    return request.param
+
 
 INT_BINARY = [
     "addi", "subi", "muli", "divui", "divsi", "ceildivui", "ceildivsi", "floordivsi",
@@ -101,12 +109,21 @@ def _kernel(
 
 
 def _run(
-    text: str, name: str, t: str, a, b, s, n_values: int, n_flags: int, mem_t: str | None = None
+    make: Any,
+    text: str,
+    name: str,
+    t: str,
+    a,
+    b,
+    s,
+    n_values: int,
+    n_flags: int,
+    mem_t: str | None = None,
 ):
     mem = mem_t or t
     params = [(v, "pointer", mem) for v in ("a", "b", "s")]
     params += [("out", "pointer", mem), ("flags", "pointer", "i8")]
-    k = cpu_kernel(text, name, params)
+    k = make(text, name, params)
     out = np.zeros(max(n_values, 1) * N, NP[mem])
     flags = np.zeros(max(n_flags, 1) * N, np.int8)
     k(a, b, s, out, flags, grid=N // BLOCK, block=BLOCK)
@@ -148,7 +165,7 @@ def int_kernel(t: str) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("t", ["i8", "i32", "i64", "index"])
-def test_integer_ops(t):
+def test_integer_ops(make, t):
     via_index = t == "index"
     width = 64 if via_index else int(t[1:])
     et = t
@@ -159,6 +176,7 @@ def test_integer_ops(t):
     outputs = [None] * n_outputs
     mem = "i64" if via_index else t
     values, flags = _run(
+        make,
         text,
         "ints",
         et,
@@ -216,13 +234,13 @@ def float_kernel(t: str) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("t", ["f32", "f64"])
-def test_float_ops(t):
+def test_float_ops(make, t):
     rng = np.random.default_rng(len(t))
     a, b = _float_inputs(t, rng)
     fmt = FLOAT_FORMATS[t]
     preds = list(CmpFPredicate)
     text, n_outputs = float_kernel(t)
-    values, flags = _run(text, "floats", t, a, b, a, n_outputs, len(preds))
+    values, flags = _run(make, text, "floats", t, a, b, a, n_outputs, len(preds))
     for k, op in enumerate(FLOAT_BINARY):
         for i in range(N):
             x, y = float(a[i]), float(b[i])
@@ -327,10 +345,10 @@ func.func @casts(%a: !llvm.ptr<1>, %f: !llvm.ptr<1>, %o64: !llvm.ptr<1>, %o32: !
 """
 
 
-def test_casts():
+def test_casts(make):
     params = [("a", "pointer", "i32"), ("f", "pointer", "f32"), ("o64", "pointer", "i64")]
     params += [("o32", "pointer", "i32"), ("of", "pointer", "f32"), ("od", "pointer", "f64")]
-    k = cpu_kernel(CASTS, "casts", params)
+    k = make(CASTS, "casts", params)
     rng = np.random.default_rng(7)
     n = 64
     a = np.array([0, 1, -1, 2**31 - 1, -(2**31), 16777217, -16777217, 255] * 8, np.int32)
@@ -400,7 +418,7 @@ def half_kernel(t: str) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("t", ["f16", "bf16"])
-def test_half_precision_ops(t):
+def test_half_precision_ops(make, t):
     """bf16 is carried as i16 bits and computed through f32; f16 uses LLVM's half."""
     rng = np.random.default_rng(9)
     fmt = FLOAT_FORMATS[t]
@@ -419,7 +437,7 @@ def test_half_precision_ops(t):
         mem = "i16"
     text, n_outputs = half_kernel(t)
     values, flags = _run(
-        text, "halves", "i16", a_bits, b_bits, a_bits, n_outputs, len(HALF_PREDICATES), mem
+        make, text, "halves", "i16", a_bits, b_bits, a_bits, n_outputs, len(HALF_PREDICATES), mem
     )
 
     def decode(bits: np.ndarray) -> list[float]:
@@ -461,7 +479,7 @@ func.func @k(%p: !llvm.ptr<1>, %x: f64) attributes {gpu.kernel} {
         assert gpu_binary(text, "sm_80", backend).cubin
 
 
-def test_f64_to_bf16_rounds_once():
+def test_f64_to_bf16_rounds_once(make):
     """A value just above a bf16 midpoint, whose f32 rounding lands exactly on the midpoint:
     rounding twice would go to even (down), once goes up."""
     text = """
@@ -472,7 +490,7 @@ func.func @k(%p: !llvm.ptr<1>, %q: !llvm.ptr<1>) attributes {gpu.kernel} {
   return
 }
 """
-    k = cpu_kernel(text, "k", [("p", "pointer", "f64"), ("q", "pointer", "i16")])
+    k = make(text, "k", [("p", "pointer", "f64"), ("q", "pointer", "i16")])
     x = np.array([1.0 + 2.0**-8 + 2.0**-30], np.float64)  # 1 + half an ulp of bf16 + a bit
     q = np.zeros(1, np.int16)
     k(x, q, grid=1, block=1)

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_translate_support import ARCHS, cpu_kernel, gpu_binary, needs_nvjitlink, ptx_lines
+from test_translate_support import ARCHS, RUNNERS, gpu_binary, needs_nvjitlink, ptx_lines
+
+
+@pytest.fixture(params=RUNNERS)
+def make(request):
+    """Builds a kernel from LLVM-level text for the CPU runtime, or for the GPU when present."""
+    return request.param
+
 
 # -- mma.sync ------------------------------------------------------------------------------------
 
@@ -132,13 +139,13 @@ _MMA_PARAMS = [
 ]
 
 
-def test_mma_m16n8k8_tf32_on_cpu():
+def test_mma_m16n8k8_tf32(make):
     rng = np.random.default_rng(10)
     a = rng.standard_normal((16, 8)).astype(np.float32)
     b = rng.standard_normal((8, 8)).astype(np.float32)  # (K, N)
     c = rng.standard_normal((16, 8)).astype(np.float32)
     d = np.zeros((32, 4), np.float32)
-    k = cpu_kernel(TF32_K8, "mma", _MMA_PARAMS)
+    k = make(TF32_K8, "mma", _MMA_PARAMS)
     k(
         _fragments(a, _a_entries_k8_tf32).astype(np.float32).view(np.int32),
         _fragments(b, _b_entries_k8_tf32).astype(np.float32).view(np.int32),
@@ -152,7 +159,7 @@ def test_mma_m16n8k8_tf32_on_cpu():
 
 
 @pytest.mark.parametrize("kind", ["f16", "bf16"])
-def test_mma_m16n8k16_on_cpu(kind):
+def test_mma_m16n8k16(make, kind):
     rng = np.random.default_rng(11)
     a = rng.standard_normal((16, 16))
     b = rng.standard_normal((16, 8))  # (K, N)
@@ -168,12 +175,12 @@ def test_mma_m16n8k16_on_cpu(kind):
     fa = np.ascontiguousarray(_fragments(a16, _a_entries_k16)).view(np.int32)
     fb = np.ascontiguousarray(_fragments(b16, _b_entries_k16)).view(np.int32)
     d = np.zeros((32, 4), np.float32)
-    k = cpu_kernel(text, "mma", _MMA_PARAMS)
+    k = make(text, "mma", _MMA_PARAMS)
     k(fa, fb, _fragments(c, _c_entries).astype(np.float32), d, grid=1, block=32)
     np.testing.assert_allclose(_gather_c(d), av @ bv + c, rtol=1e-5, atol=1e-5)
 
 
-def test_mma_m16n8k16_f16_accumulator_on_cpu():
+def test_mma_m16n8k16_f16_accumulator(make):
     rng = np.random.default_rng(12)
     a = rng.standard_normal((16, 16)).astype(np.float16)
     b = rng.standard_normal((16, 8)).astype(np.float16)
@@ -185,7 +192,7 @@ def test_mma_m16n8k16_f16_accumulator_on_cpu():
         ("c", "pointer", "f16"),
         ("d", "pointer", "f16"),
     ]
-    k = cpu_kernel(F16_K16_F16ACC, "mma", params)
+    k = make(F16_K16_F16ACC, "mma", params)
     fa = np.ascontiguousarray(_fragments(a, _a_entries_k16)).view(np.int32)
     fb = np.ascontiguousarray(_fragments(b, _b_entries_k16)).view(np.int32)
     k(fa, fb, np.ascontiguousarray(_fragments(c, _c_entries)), d, grid=1, block=32)
@@ -281,8 +288,8 @@ def _ldmatrix_expected(mats: np.ndarray, trans: bool) -> np.ndarray:
 
 @pytest.mark.parametrize("trans", [False, True])
 @pytest.mark.parametrize("num", [1, 2, 4])
-def test_ldmatrix_on_cpu(num, trans):
-    k = cpu_kernel(
+def test_ldmatrix(make, num, trans):
+    k = make(
         ldmatrix_kernel(num, trans), "ldm", [("src", "pointer", "u16"), ("out", "pointer", "u32")]
     )
     mats = np.random.default_rng(num).integers(0, 1 << 16, (num, 8, 8)).astype(np.uint16)
@@ -380,8 +387,8 @@ def _ptx_shfl(mode: str, lane: int, b: int, c: int, values: list[int]) -> tuple[
     return (values[j] if p else values[lane]), p
 
 
-def test_shuffle_values_and_predicates_follow_ptx():
-    k = cpu_kernel(
+def test_shuffle_values_and_predicates_follow_ptx(make):
+    k = make(
         SHUFFLE_PREDICATES,
         "shuffles",
         [
@@ -449,8 +456,8 @@ func.func @stage(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>, %valid: i32)
 
 
 @pytest.mark.parametrize("valid", [0, 4])
-def test_cp_async_copies_and_zero_fills_on_cpu(valid):
-    k = cpu_kernel(
+def test_cp_async_copies_and_zero_fills(make, valid):
+    k = make(
         CP_ASYNC,
         "stage",
         [("src", "pointer", "f32"), ("dst", "pointer", "f32"), ("valid", "scalar", "i32")],

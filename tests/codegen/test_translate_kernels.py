@@ -8,7 +8,14 @@ import pytest
 from layoutc.codegen.ptx import libnvvm_available
 from layoutc.ir.core import parse
 from layoutc.passes.conversion.scf_to_cf import lower_scf_to_cf
-from test_translate_support import ARCHS, cpu_kernel, gpu_binary, needs_nvjitlink, ptx_lines
+from test_translate_support import ARCHS, RUNNERS, gpu_binary, needs_nvjitlink, ptx_lines
+
+
+@pytest.fixture(params=RUNNERS)
+def make(request):
+    """Builds a kernel from LLVM-level text for the CPU runtime, or for the GPU when present."""
+    return request.param
+
 
 VECTOR_COPY = """
 func.func @vcopy(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>, %n: i32)
@@ -146,8 +153,8 @@ KERNELS = {
 }
 
 
-def test_vector_copy_on_cpu():
-    k = cpu_kernel(
+def test_vector_copy(make):
+    k = make(
         VECTOR_COPY,
         "vcopy",
         [("src", "pointer", "f32"), ("dst", "pointer", "f32"), ("n", "scalar", "i32")],
@@ -158,8 +165,8 @@ def test_vector_copy_on_cpu():
     assert np.array_equal(x, y)
 
 
-def test_block_reverse_on_cpu():
-    k = cpu_kernel(BLOCK_REVERSE, "reverse", [("x", "pointer", "f32"), ("y", "pointer", "f32")])
+def test_block_reverse(make):
+    k = make(BLOCK_REVERSE, "reverse", [("x", "pointer", "f32"), ("y", "pointer", "f32")])
     assert k.spec.static_smem == 1024
     x = np.random.default_rng(1).standard_normal(1024).astype(np.float32)
     y = np.zeros_like(x)
@@ -167,16 +174,16 @@ def test_block_reverse_on_cpu():
     assert np.array_equal(y, x.reshape(4, 256)[:, ::-1].reshape(-1))
 
 
-def test_warp_shuffle_reduction_on_cpu():
-    k = cpu_kernel(WARP_SUM, "warp_sum", [("x", "pointer", "f32"), ("y", "pointer", "f32")])
+def test_warp_shuffle_reduction(make):
+    k = make(WARP_SUM, "warp_sum", [("x", "pointer", "f32"), ("y", "pointer", "f32")])
     x = np.random.default_rng(2).standard_normal(1024).astype(np.float32)
     y = np.zeros(32, np.float32)
     k(x, y, grid=4, block=256)
     np.testing.assert_allclose(y, x.reshape(32, 32).sum(axis=1), rtol=1e-5, atol=1e-5)
 
 
-def test_loop_with_iter_args_on_cpu():
-    k = cpu_kernel(
+def test_loop_with_iter_args(make):
+    k = make(
         ROW_SUM,
         "row_sum",
         [("x", "pointer", "f32"), ("out", "pointer", "f32"), ("n", "scalar", "i64")],
@@ -252,8 +259,8 @@ func.func @calls(%out: !llvm.ptr<1>) attributes {gpu.kernel} {
 """
 
 
-def test_device_calls_thread_the_context_on_cpu():
-    k = cpu_kernel(DEVICE_CALLS, "calls", [("out", "pointer", "i32")])
+def test_device_calls_thread_the_context(make):
+    k = make(DEVICE_CALLS, "calls", [("out", "pointer", "i32")])
     out = np.zeros(64, np.int32)
     k(out, grid=2, block=32)
     t = np.arange(64) % 32

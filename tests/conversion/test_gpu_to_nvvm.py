@@ -102,8 +102,21 @@ def _cpu(text: str, name: str, params: tuple[Param, ...]) -> CpuKernel:
     )
 
 
-def test_ids_and_sizes_on_cpu():
-    k = _cpu(IDS, "ids", (Param("out", "pointer", "i32"),))
+def _gpu(text: str, name: str, params: tuple[Param, ...]):
+    from test_to_llvm import gpu
+
+    return gpu(text, name, params)
+
+
+@pytest.fixture(
+    params=[pytest.param(_cpu, id="cpu"), pytest.param(_gpu, id="gpu", marks=pytest.mark.gpu)]
+)
+def make(request):
+    return request.param
+
+
+def test_ids_and_sizes(make):
+    k = make(IDS, "ids", (Param("out", "pointer", "i32"),))
     grid, block = (3, 2), (8, 6)
     n = 6 * 48
     out = np.zeros((n, 4), np.int32)
@@ -122,7 +135,7 @@ def _mlir_shuffle(mode: str, lane: int, offset: int, width: int, values: list) -
 
 
 @pytest.mark.parametrize(("offset", "width"), [(1, 32), (4, 32), (3, 16), (17, 32)])
-def test_shuffles_on_cpu(offset, width):
+def test_shuffles(make, offset, width):
     params = (
         Param("x", "pointer", "f32"),
         Param("w", "pointer", "i64"),
@@ -132,7 +145,7 @@ def test_shuffles_on_cpu(offset, width):
         Param("offset", "scalar", "i32"),
         Param("width", "scalar", "i32"),
     )
-    k = _cpu(SHUFFLES, "shuffles", params)
+    k = make(SHUFFLES, "shuffles", params)
     x = np.arange(width, dtype=np.float32) * 1.5
     w = (np.arange(width, dtype=np.int64) << 33) - 7
     out = np.zeros((width, 4), np.float32)

@@ -35,6 +35,29 @@ def cpu(text: str, name: str, params: tuple[Param, ...]) -> CpuKernel:
     return CpuKernel(tr.module, spec)
 
 
+def gpu(text: str, name: str, params: tuple[Param, ...]):
+    """The same kernel lowered for the NVVM target and loaded on this machine's GPU."""
+    from layoutc.runtime import cuda_driver
+    from layoutc.runtime.cuda_kernel import load_kernel
+
+    target = Target.from_device()
+    tr = translate_nvvm(lowered(text, "nvvm"), target)
+    info = tr.kernels[name]
+    spec = KernelSpec(name, params, launch_bounds=info.launch_bounds, static_smem=info.static_smem)
+    opts = ToolchainOptions(driver_version=cuda_driver.driver_version())
+    kind, image = compile_gpu(tr.module, target, opts).image
+    return load_kernel(image, kind, spec)
+
+
+RUNNERS = [pytest.param(cpu, id="cpu"), pytest.param(gpu, id="gpu", marks=pytest.mark.gpu)]
+
+
+@pytest.fixture(params=RUNNERS)
+def make(request):
+    """Lowers, translates and loads a tile-level kernel for the CPU, or the GPU when present."""
+    return request.param
+
+
 def ptx(text: str, arch: str) -> str:
     target = Target.parse(arch)
     binary = compile_gpu(
@@ -105,8 +128,8 @@ def test_kernel_abi_flattens_tensors():
     ]
 
 
-def test_tensor_kernel_on_cpu():
-    k = cpu(SCALE, "scale", SCALE_PARAMS)
+def test_tensor_kernel(make):
+    k = make(SCALE, "scale", SCALE_PARAMS)
     x = np.random.default_rng(0).standard_normal(512).astype(np.float32)
     y = np.zeros((128, 4), np.float32)
     k(x, y, 2.5, grid=2, block=64)
@@ -218,13 +241,13 @@ def _params(ab: str, c: str) -> tuple[Param, ...]:
     )
 
 
-def test_mma_m16n8k8_tf32_on_cpu():
+def test_mma_m16n8k8_tf32(make):
     rng = np.random.default_rng(1)
     a = rng.standard_normal((16, 8)).astype(np.float32)
     b = rng.standard_normal((8, 8)).astype(np.float32)
     c = rng.standard_normal((16, 8)).astype(np.float32)
     d = np.zeros((32, 4), np.float32)
-    cpu(TF32, "mma", _params("f32", "f32"))(
+    make(TF32, "mma", _params("f32", "f32"))(
         _frag(a, _a_k8), _frag(b, _b_k8), _frag(c, _c), d, grid=1, block=32
     )
     expected = _tf32_rna(a).astype(np.float64) @ _tf32_rna(b).astype(np.float64) + c
@@ -237,7 +260,7 @@ def _bf16_bits(x):
 
 
 @pytest.mark.parametrize("kind", ["f16", "bf16"])
-def test_mma_m16n8k16_on_cpu(kind):
+def test_mma_m16n8k16(make, kind):
     rng = np.random.default_rng(2)
     a, b = rng.standard_normal((16, 16)), rng.standard_normal((16, 8))
     c = rng.standard_normal((16, 8)).astype(np.float32)
@@ -252,7 +275,7 @@ def test_mma_m16n8k16_on_cpu(kind):
         text, dtype = BF16, "u16"
     d = np.zeros((32, 4), np.float32)
     params = _params(dtype, "f32") if kind == "f16" else _params("u16", "f32")
-    cpu(text, "mma", params)(
+    make(text, "mma", params)(
         _frag(a16, _a_k16), _frag(b16, _b_k16), _frag(c, _c), d, grid=1, block=32
     )
     np.testing.assert_allclose(_gather(d), av @ bv + c, rtol=1e-5, atol=1e-5)
@@ -312,8 +335,8 @@ func.func @stage(%src: !tile.ptr<f16, gmem, 16>, %out: !tile.ptr<f16, gmem, 4>)
 """
 
 
-def test_cp_async_and_ldmatrix_on_cpu():
-    k = cpu(
+def test_cp_async_and_ldmatrix(make):
+    k = make(
         STAGE_LDMATRIX, "stage", (Param("src", "pointer", "u16"), Param("out", "pointer", "u16"))
     )
     assert k.spec.static_smem == 512
