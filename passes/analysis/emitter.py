@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.algebra.sym_expr import terms_of
 from layoutc.ir.algebra.symbolic import Symbol, SymInt, node
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.block import Block
@@ -35,7 +36,7 @@ from layoutc.ir.core.types import IndexType, i1, index
 from layoutc.ir.core.values import BlockArgument, Value
 from layoutc.ir.dialects import arith
 
-from .symbolic import AnalysisError, binding_of
+from .symbolic import AnalysisError, binding_of, unbound_reason
 
 IntLike = int | SymInt
 
@@ -197,6 +198,9 @@ class IndexEmitter:
         if kind == "symbol":
             return self._symbol(x, levels)  # type: ignore[arg-type]
         if kind == "add":
+            found = self._remainder_form(x, levels)
+            if found is not None:
+                return found
             return self._sum(args, levels)
         if kind == "mul":
             return self._product(x, args, levels)
@@ -212,9 +216,12 @@ class IndexEmitter:
     def _symbol(self, sym: Symbol, levels: list[Level]) -> Value:
         v = binding_of(sym)
         if v is None:
+            why = unbound_reason(sym)
             raise EmitError(
-                f"not supported: the expression mentions {sym.name}, which stands for no value "
-                "of this function"
+                f"not supported: the expression needs {why}"
+                if why is not None
+                else f"not supported: the expression mentions {sym.name}, which stands for no "
+                "value of this function"
             )
         if isinstance(v.type, IndexType):
             if not _available(v, levels[0]):
@@ -246,6 +253,63 @@ class IndexEmitter:
         elif const < 0:
             c = self._constant(-const, levels)
             acc = self._create(arith.SubIOp, levels, [acc, c], acc, c)
+        return acc
+
+    def _remainder_form(self, x: SymInt, levels: list[Level]) -> Value | None:
+        """Emit ``k1*a + kq*(a // c) + R`` as ``k1*(a % c) + (kq + k1*c)*(a // c) + R``.
+
+        The canonical form writes every remainder ``a % c`` as ``a - c*(a // c)``, so the index
+        of a split coordinate, ``16*(i % 8) + i // 8``, arrives as ``16*i - 127*(i // 8)``.
+        Emitting the remainder again (a mask for a power of two) trades a multiplication by an
+        odd constant for shifts and masks; it is done whenever it makes the quotient's
+        coefficient smaller.
+        """
+        _, terms = terms_of(x)
+        coeffs = dict(terms)
+        for mono, kq in terms:
+            if len(mono) != 1 or mono[0][1] != 1:
+                continue
+            q = mono[0][0]
+            kind, args = node(q)
+            if kind != "floordiv" or type(args[1]) is not int or args[1] <= 1:
+                continue
+            a, c = args
+            _, a_terms = terms_of(a)
+            if not a_terms:
+                continue
+            lead, lead_k = a_terms[0]
+            s0 = coeffs.get(lead)
+            if s0 is None or s0 % lead_k:
+                continue
+            k1 = s0 // lead_k
+            if any(coeffs.get(m) != k1 * k for m, k in a_terms):
+                continue
+            kq2 = kq + k1 * c
+            if abs(kq2) >= abs(kq):
+                continue
+            rest = x - k1 * a - kq * q
+            parts: list[tuple[int, Value]] = []
+            if type(rest) is not int or rest != 0:
+                parts.append((1, self._emit(rest, levels)))
+            parts.append((k1, self._mod(a, c, levels)))
+            if kq2:
+                parts.append((kq2, self._emit(q, levels)))
+            return self._combine(parts, levels)
+        return None
+
+    def _combine(self, parts: list[tuple[int, Value]], levels: list[Level]) -> Value:
+        """``sum(k * v)``: positive parts added, negative ones subtracted."""
+        pos = [(k, v) for k, v in parts if k > 0]
+        neg = [(-k, v) for k, v in parts if k < 0]
+        acc: Value | None = None
+        for k, v in pos:
+            t = self._times_constant(v, k, levels)
+            acc = t if acc is None else self._create(arith.AddIOp, levels, [acc, t], acc, t)
+        if acc is None:
+            acc = self._constant(0, levels)
+        for k, v in neg:
+            t = self._times_constant(v, k, levels)
+            acc = self._create(arith.SubIOp, levels, [acc, t], acc, t)
         return acc
 
     def _product(self, x: SymInt, args: tuple, levels: list[Level]) -> Value:

@@ -125,6 +125,15 @@ def aligned_after(alignment: int, element_bytes: int, offset: IntLike) -> int:
 _BINDINGS: weakref.WeakKeyDictionary[Symbol, Value] = weakref.WeakKeyDictionary()
 
 
+# Symbols that stand for something with no SSA value (why, for error messages).
+_UNBOUND: weakref.WeakKeyDictionary[Symbol, str] = weakref.WeakKeyDictionary()
+
+
+def unbound_reason(sym: Symbol) -> str | None:
+    """Why a symbol of the analysis has no value to emit (None if unknown)."""
+    return _UNBOUND.get(sym)
+
+
 def binding_of(sym: Symbol) -> Value | None:
     """The SSA value a symbol of the analysis stands for (None for a foreign symbol)."""
     return _BINDINGS.get(sym)
@@ -265,7 +274,10 @@ class SymbolicAnalysis:
         block = arg.block
         op = block.parent_op
         if op is not None and op.name == "func.func" and block.is_entry:
-            return self.bind(arg, _name_for(arg, f"arg{arg.index}"), F.argument_facts(arg))
+            fact = F.argument_facts(arg)
+            if fact[1] is not None and fact[1] == fact[2]:
+                return fact[1]
+            return self.bind(arg, _name_for(arg, f"arg{arg.index}"), fact)
         if op is not None and op.name == "scf.for" and arg.index == 0:
             lb, ub, step = (self.sym_of(v) for v in op.operands[:3])
             return self.bind(arg, _name_for(arg, "i"), F.loop_facts(lb, ub, step))
@@ -277,6 +289,8 @@ class SymbolicAnalysis:
             return inner
         div, lower, upper = op.facts()  # type: ignore[attr-defined]
         fact = F.combine(self._facts_of_expr(inner), (div or 1, lower, upper))
+        if fact[1] is not None and fact[1] == fact[2]:
+            return fact[1]  # the facts pin the value
         return self.bind(value, _name_for(value, "a"), fact)
 
     # -- layout values --------------------------------------------------------------------------
@@ -395,12 +409,38 @@ class SymbolicAnalysis:
             return TensorInfo(None, 0, make_identity_layout(shape), t.space, None, 1)
         if isinstance(op, (TD.AllocSmemOp, TD.AllocFragmentOp)):
             return TensorInfo(value, 0, t.layout(), t.space, t.element, t.alignment)
+        if isinstance(value, BlockArgument):
+            block = value.block
+            owner = block.parent_op
+            if owner is not None and owner.name == "func.func" and block.is_entry:
+                return self._tensor_argument(value, t)
         what = f"'{op.name}'" if op is not None else "a block argument"
         raise AnalysisError(
             f"not supported: the tensor '{t.text}' is {what} (tensors are made by "
             "tile.make_tensor, views and allocations; they may not cross control flow)",
             _loc_of(value),
         )
+
+    def _tensor_argument(self, arg: BlockArgument, t: Any) -> TensorInfo:
+        """A tensor parameter of a function: its own base (convert-to-llvm flattens it into a
+        pointer and its dynamic entries). Its ``?`` entries have no SSA value before that, so
+        they are symbols that cannot be emitted (a clear error if an expression needs one)."""
+        from layoutc.ir.dialects.layout.symbolic_types import symbol_for
+        from layoutc.ir.dialects.tile.layouts import layout_of_text, roles_of_text
+
+        entries = []
+        for i, role in enumerate(roles_of_text(t.layout_text)):
+            sym = symbol_for(f"{_name_for(arg, 'arg')}_{i}", role)
+            _UNBOUND[sym] = (
+                f"entry #{i} of the tensor argument '{t.text}' (its dynamic entries become "
+                "values only in convert-to-llvm: pass the pointer and the entries instead, or "
+                "use a static layout)"
+            )
+            entries.append(sym)
+        layout = layout_of_text(t.layout_text, entries)[0]
+        if t.is_coord:
+            return TensorInfo(None, 0, layout, t.space, None, 1)
+        return TensorInfo(arg, 0, layout, t.space, t.element, t.alignment)
 
     def pointer_of(self, value: Value) -> PointerInfo:
         """A ``!tile.ptr`` value as its root pointer plus an element offset."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.core.builder import Builder
+from layoutc.ir.core.location import UnknownLoc
 
 from ..analysis.emitter import IndexEmitter
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
@@ -71,6 +72,8 @@ class LowerAlgorithms(Pass):
                 emitter = IndexEmitter(builder)  # its memo may name erased values
                 message = e.message if isinstance(e, AnalysisError) else str(e)
                 loc = e.location if isinstance(e, AnalysisError) else alg.location
+                if isinstance(loc, UnknownLoc):
+                    loc = alg.location
                 self.emit_error(loc, f"'{alg.name}' cannot be lowered: {message}")
                 self.signal_failure()
                 continue

@@ -54,6 +54,13 @@ def lower_axpby(low: Lowering, op: Any) -> None:
     walk, dims = _walk_dims(low, [xi, yi])
     beta_zero = _is_zero(op.beta)
     t = yi.element
+    cond = None
+    if beta_zero is None:  # decided once, before the loops
+        z = zero(low.builder, t, low.loc)
+        if is_float(t):
+            cond = low.create(arith.CmpFOp, "oeq", op.beta, z).results[0]
+        else:
+            cond = low.create(arith.CmpIOp, "eq", op.beta, z).results[0]
 
     def body(b: Any, point: list[Any]) -> None:
         xc = low.coordinate(walk.coordinate(0, point))
@@ -65,12 +72,7 @@ def lower_axpby(low: Lowering, op: Any) -> None:
             return
         y = low.create(TD.LoadOp, op.y, yc).results[0]
         full = add(b, ax, mul(b, op.beta, y, low.loc), low.loc)
-        if beta_zero is None:
-            z = zero(b, t, low.loc)
-            if is_float(t):
-                cond = low.create(arith.CmpFOp, "oeq", op.beta, z).results[0]
-            else:
-                cond = low.create(arith.CmpIOp, "eq", op.beta, z).results[0]
+        if cond is not None:
             full = low.create(arith.SelectOp, cond, ax, full).results[0]
         low.create(TD.StoreOp, full, op.y, yc)
 

@@ -162,15 +162,20 @@ class _Lowering:
 
     # -- accesses ---------------------------------------------------------------------------------
     def _base_pointer(self, base: Value) -> Value:
-        """The pointer of a base: itself, or ``tile.get_ptr`` of an allocation (made once)."""
+        """The pointer of a base: itself, or ``tile.get_ptr`` of an allocation or a tensor
+        parameter (made once)."""
         if isinstance(base.type, PtrType):
             return base
         found = self._alloc_ptrs.get(base)
         if found is None:
             alloc = base.defining_op
-            assert alloc is not None
-            get = TD.GetPtrOp(base, loc=alloc.location)
-            alloc.parent.insert_after(get, alloc)
+            if alloc is None:  # a tensor parameter: its pointer at the entry of the function
+                block = base.block  # type: ignore[attr-defined]
+                get = TD.GetPtrOp(base, loc=block.parent_op.location)
+                block.insert_before(get, block.first_op)
+            else:
+                get = TD.GetPtrOp(base, loc=alloc.location)
+                alloc.parent.insert_after(get, alloc)
             found = self._alloc_ptrs[base] = get.results[0]
         return found
 

@@ -115,7 +115,7 @@ def plan_copy(
             try:
                 tiling, alignments = _try_width(w, e, cv, n, src, dst, pred, bounds)
             except _Refused as refused:
-                failure = failure or str(refused)
+                failure = str(refused)  # the narrowest failure decides
             else:
                 return CopyPlan(w * e, w, tiling, alignments, _success(w, e, name, run, failure))
         w //= 2

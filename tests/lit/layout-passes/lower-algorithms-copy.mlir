@@ -1,0 +1,113 @@
+// lower-algorithms on copies: vector accesses of the proven width, element accesses otherwise,
+// scf.for over dynamic extents, full unrolling over register fragments, cp.async, ldmatrix.
+// RUN: layoutc-opt %s --split-input-file -p 'builtin.module(lower-algorithms)' | FileCheck %s
+
+// CHECK-LABEL: func.func @vectorized
+// CHECK-COUNT-2: tile.load_vector %{{.*}}[(0, {{[01]}})] {alignment = 16 : i64} : !tile.tensor<f32, gmem, "(4,2):(1,4)", 16> -> vector<4xf32>
+// CHECK-NOT: tile.copy
+func.func @vectorized(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>) {
+  %l = layout.constant #layout.layout<"(4,2):(1,4)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,2):(1,4)">) -> !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>
+  %u = tile.make_tensor %q, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,2):(1,4)">) -> !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>
+  tile.copy %t, %u {vector_bits = 128 : i64} : !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>
+  return
+}
+
+// -----
+
+// Without vector_bits (prove-vectorization did not run) the proof runs here: same result.
+// A transposing copy cannot be vectorized: one element per access, in both tensors' natural
+// coordinates (no division or remainder).
+// CHECK-LABEL: func.func @transpose
+// CHECK: %[[X:.*]] = tile.load %{{.*}}[(0, 0)]
+// CHECK: tile.store %[[X]], %{{.*}}[(0, 0)]
+// CHECK: %[[Y:.*]] = tile.load %{{.*}}[(1, 0)]
+// CHECK: tile.store %[[Y]], %{{.*}}[(1, 0)]
+// CHECK-COUNT-6: tile.store
+// CHECK-NOT: tile.store
+func.func @transpose(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>) {
+  %l = layout.constant #layout.layout<"(2,4):(4,1)">
+  %m = layout.constant #layout.layout<"(2,4):(1,2)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(2,4):(4,1)">) -> !tile.tensor<f32, gmem, "(2,4):(4,1)", 16>
+  %u = tile.make_tensor %q, %m : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(2,4):(1,2)">) -> !tile.tensor<f32, gmem, "(2,4):(1,2)", 16>
+  tile.copy %t, %u : !tile.tensor<f32, gmem, "(2,4):(4,1)", 16>, !tile.tensor<f32, gmem, "(2,4):(1,2)", 16>
+  return
+}
+
+// -----
+
+// A dynamic extent: the lanes stay inside one access and an scf.for walks the rest.
+// CHECK-LABEL: func.func @dynamic_extent
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %arg2 step %{{.*}} {
+// CHECK-NEXT: %[[V:.*]] = tile.load_vector %{{.*}}[(0, %[[I]])] {alignment = 16 : i64}
+// CHECK-NEXT: tile.store_vector %[[V]], %{{.*}}[(0, %[[I]])] {alignment = 16 : i64}
+// CHECK-NEXT: }
+func.func @dynamic_extent(%arg0: !tile.ptr<f32, gmem, 16>, %arg1: !tile.ptr<f32, gmem, 16>, %arg2: index {layoutc.lower = 1 : i64}) {
+  %s = layout.make_shape %arg2 : !layout.int_tuple<"(4,?)">
+  %d = layout.constant #layout.int_tuple<"(1,4)">
+  %l = layout.make_layout %s, %d : !layout.layout<"(4,?):(1,4)">
+  %t = tile.make_tensor %arg0, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,?):(1,4)">) -> !tile.tensor<f32, gmem, "(4,?):(1,4)", 16>
+  %u = tile.make_tensor %arg1, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,?):(1,4)">) -> !tile.tensor<f32, gmem, "(4,?):(1,4)", 16>
+  tile.copy %t, %u {vector_bits = 128 : i64} : !tile.tensor<f32, gmem, "(4,?):(1,4)", 16>, !tile.tensor<f32, gmem, "(4,?):(1,4)", 16>
+  return
+}
+
+// -----
+
+// A converting copy into a register fragment: unrolled, one conversion per element.
+// CHECK-LABEL: func.func @convert_to_registers
+// CHECK-COUNT-4: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: scf.for
+func.func @convert_to_registers(%arg0: !tile.tensor<f32, gmem, "(4):(1)", 16>) {
+  %r = tile.alloc_fragment : !tile.tensor<f16, rmem, "(4):(1)", 2>
+  tile.copy %arg0, %r : !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f16, rmem, "(4):(1)", 2>
+  return
+}
+
+// -----
+
+// cp.async of the atom's width between global and shared memory.
+// CHECK-LABEL: func.func @cp_async
+// CHECK: tile.cp_async %arg0[(0, 0)], %arg1[(0, 0)] {bytes = 16 : i64, cache = "cg"}
+// CHECK: tile.cp_async %arg0[(0, 1)], %arg1[(0, 1)] {bytes = 16 : i64, cache = "cg"}
+func.func @cp_async(%arg0: !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, %arg1: !tile.tensor<f32, smem, "(4,2):(1,4)", 16>) {
+  tile.copy %arg0, %arg1 {atom = #tile.copy_atom<"cp.async.cg", 128>} : !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, !tile.tensor<f32, smem, "(4,2):(1,4)", 16>
+  tile.cp_async_commit
+  tile.cp_async_wait {pending = 0 : i64}
+  return
+}
+
+// -----
+
+// ldmatrix: one instruction per repetition at the first element of this thread's row, its
+// values stored to the destination's value mode.
+// CHECK-LABEL: func.func @ldmatrix
+// CHECK: %[[V:.*]]:8 = tile.ldmatrix %arg0[(0, 0)] {atom = #tile.copy_atom<"ldmatrix.x4", 128>}
+// CHECK: tile.store %[[V]]#0, %{{.*}}[(0, 0)]
+// CHECK: tile.store %[[V]]#7, %{{.*}}[(7, 0)]
+// CHECK: %[[W:.*]]:8 = tile.ldmatrix %arg0[(0, 1)]
+// CHECK: tile.store %[[W]]#7, %{{.*}}[(7, 1)]
+func.func @ldmatrix(%arg0: !tile.tensor<f16, smem, "(8,2):(1,64)", 16>) {
+  %r = tile.alloc_fragment : !tile.tensor<f16, rmem, "(8,2):(1,8)", 2>
+  tile.copy %arg0, %r {atom = #tile.copy_atom<"ldmatrix.x4", 128>} : !tile.tensor<f16, smem, "(8,2):(1,64)", 16>, !tile.tensor<f16, rmem, "(8,2):(1,8)", 2>
+  return
+}
+
+// -----
+
+// copy_if with a coordinate predicate: the predicate is arith on the coordinates (here the
+// thread's first coordinate plus the element's) against the bound.
+// CHECK-LABEL: func.func @copy_if
+// CHECK: %[[C:.*]] = arith.cmpi slt, %{{.*}}, %arg2 : index
+// CHECK: scf.if %[[C]] {
+// CHECK: tile.load %arg0[(0)]
+// CHECK-COUNT-3: scf.if
+func.func @copy_if(%arg0: !tile.tensor<f32, gmem, "(4):(1)", 16>, %arg1: !tile.tensor<f32, gmem, "(4):(1)", 16>, %arg2: index) {
+  %s = layout.constant #layout.int_tuple<"(128)">
+  %c = tile.make_identity_tensor %s : !layout.int_tuple<"(128)"> -> !tile.tensor<coord, "(128):(1@0)">
+  %tid = gpu.thread_id x
+  %p = tile.local_partition %c[%tid] {thr_layout = #layout.layout<"(32):(1)">} : !tile.tensor<coord, "(128):(1@0)"> -> !tile.tensor<coord, "((4)):((32@0))">
+  %b = layout.make_int_tuple %arg2 : !layout.int_tuple<"(?)">
+  tile.copy_if %p, %arg0, %arg1, %b : !tile.tensor<coord, "((4)):((32@0))">, !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, gmem, "(4):(1)", 16>, !layout.int_tuple<"(?)">
+  return
+}

@@ -1,0 +1,34 @@
+// lower-algorithms re-proves what it is asked to do; what it cannot do is a diagnostic.
+// RUN: layoutc-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(lower-algorithms)'
+
+func.func @claimed_width(%p: !tile.ptr<f64, gmem, 16>, %q: !tile.ptr<f64, gmem, 16>) {
+  %l = layout.constant #layout.layout<"(4,4):(2,16)">
+  %m = layout.constant #layout.layout<"(4,4):(1,4)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f64, gmem, 16>, !layout.layout<"(4,4):(2,16)">) -> !tile.tensor<f64, gmem, "(4,4):(2,16)", 16>
+  %u = tile.make_tensor %q, %m : (!tile.ptr<f64, gmem, 16>, !layout.layout<"(4,4):(1,4)">) -> !tile.tensor<f64, gmem, "(4,4):(1,4)", 16>
+  // expected-error@+1 {{'tile.copy' cannot be lowered: vector_bits = 128 is not proven for this copy: only 64-bit accesses are legal (stride of mode 0 of the source is 2 (affine2 layout: strides above 1 in every mode))}}
+  tile.copy %t, %u {vector_bits = 128 : i64} : !tile.tensor<f64, gmem, "(4,4):(2,16)", 16>, !tile.tensor<f64, gmem, "(4,4):(1,4)", 16>
+  return
+}
+
+// -----
+
+func.func @dynamic_tensor_argument(%t: !tile.tensor<f32, gmem, "(?):(1)", 16>, %u: !tile.tensor<f32, gmem, "(?):(1)", 16>) {
+  // expected-error@+1 {{'tile.copy' cannot be lowered: not supported: the expression needs entry #0 of the tensor argument}}
+  tile.copy %t, %u : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, gmem, "(?):(1)", 16>
+  return
+}
+
+// -----
+
+func.func @registers_with_dynamic_extent(%p: !tile.ptr<f32, gmem, 16>, %n: index {layoutc.lower = 1 : i64}) {
+  %s = layout.make_shape %n : !layout.int_tuple<"(?)">
+  %d = layout.constant #layout.int_tuple<"(4)">
+  %l = layout.make_layout %s, %d : !layout.layout<"(?):(4)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(4)">) -> !tile.tensor<f32, gmem, "(?):(4)", 16>
+  %r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(8):(1)", 4>
+  %v = tile.composition %r, %l : (!tile.tensor<f32, rmem, "(8):(1)", 4>, !layout.layout<"(?):(4)">) -> !tile.tensor<f32, rmem, "(?):(4)", 4>
+  // expected-error@+1 {{'tile.copy' cannot be lowered: not supported: the loop dimension indexes a register fragment but its extent}}
+  tile.copy %t, %v : !tile.tensor<f32, gmem, "(?):(4)", 16>, !tile.tensor<f32, rmem, "(?):(4)", 4>
+  return
+}
