@@ -1,8 +1,9 @@
 """``y = alpha * x + beta * y`` (BLAS axpby) over vectors, with CuTe's ``axpby`` algorithm.
 
 Each thread block takes a 2048-element tile; a thread-value layout gives every thread two
-groups of 4 consecutive elements (so each access is a 128-bit vector), and ``lc.axpby``
-updates its part of ``y`` in place. ``alpha`` and ``beta`` are run-time floats.
+groups of 4 consecutive elements (so each access is a 128-bit vector). Each thread loads its
+parts of ``x`` and ``y`` into registers, ``lc.axpby`` updates the registers, and the result is
+stored back to ``y``. ``alpha`` and ``beta`` are run-time floats.
 
 Run it:  layoutc run examples/axpby.py [--size 268435456]
 """
@@ -27,7 +28,12 @@ def axpby(
     bid, tid = lc.block_idx.x, lc.thread_idx.x
     tX = lc.partition_tv(lc.local_tile(x, (TILE,), (bid,)), TV, tid)
     tY = lc.partition_tv(lc.local_tile(y, (TILE,), (bid,)), TV, tid)
-    lc.axpby(alpha, tX, beta, tY)
+    rX = lc.make_fragment_like(tX)
+    rY = lc.make_fragment_like(tY)
+    lc.copy(tX, rX)  # every load first ...
+    lc.copy(tY, rY)
+    lc.axpby(alpha, rX, beta, rY)  # ... the arithmetic in registers ...
+    lc.copy(rY, tY)  # ... then the stores
 
 
 def inputs(size: int, rng: np.random.Generator) -> dict:

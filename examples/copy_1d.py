@@ -6,7 +6,12 @@ access), and does that 4 times, 1024 floats apart, so that at every step the blo
 contiguous 4 KiB span (coalesced). layoutc proves that each group of 4 is contiguous and
 16-byte aligned for every block and thread, and says so:
 
-    remark: copy uses 128-bit accesses: ...
+    remark: copy uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven
+
+The data goes through registers (CuTe's usual gmem -> rmem -> gmem): ``src`` and ``dst`` might
+overlap as far as any compiler knows, so a direct copy would have to finish each load before
+the next store; staged in a register fragment, all four loads of a thread are in flight
+before its first store.
 
 Run it:  layoutc run examples/copy_1d.py            (GPU if present, else the CPU)
          layoutc run examples/copy_1d.py --size 268435456   (1 GiB of f32, on a GPU)
@@ -30,7 +35,11 @@ def copy_1d(src: lc.Tensor[lc.f32, "(N):(1)"], dst: lc.Tensor[lc.f32, "(N):(1)"]
     bid, tid = lc.block_idx.x, lc.thread_idx.x
     gS = lc.local_tile(src, (TILE,), (bid,))  # this block's tile of the source
     gD = lc.local_tile(dst, (TILE,), (bid,))
-    lc.copy(lc.partition_tv(gS, TV, tid), lc.partition_tv(gD, TV, tid))
+    tS = lc.partition_tv(gS, TV, tid)  # this thread's 16 elements: ((4, 4)):((1, 1024))
+    tD = lc.partition_tv(gD, TV, tid)
+    staged = lc.make_fragment_like(tS)  # 16 registers
+    lc.copy(tS, staged)  # four 128-bit loads
+    lc.copy(staged, tD)  # four 128-bit stores
 
 
 def inputs(size: int, rng: np.random.Generator) -> dict:

@@ -37,7 +37,10 @@ def copy_2d(
     gS = lc.local_tile(src, (BM, BN), (lc.block_idx.y, lc.block_idx.x))
     gD = lc.local_tile(dst, (BM, BN), (lc.block_idx.y, lc.block_idx.x))
     thr = COPY.get_slice(lc.thread_idx.x)
-    lc.copy(COPY, thr.partition_S(gS), thr.partition_D(gD))
+    tS = thr.partition_S(gS)
+    staged = lc.make_fragment_like(tS)  # through registers: all loads in flight first
+    lc.copy(COPY, tS, staged)
+    lc.copy(COPY, staged, thr.partition_D(gD))
 
 
 def inputs(size: int, rng: np.random.Generator) -> dict:

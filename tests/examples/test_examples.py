@@ -54,14 +54,21 @@ def example_named(stem):
 
 def test_copy_1d_proves_128_bit_accesses():
     ck = build(example_named("copy_1d"), "sm_90")
-    assert ck.vector_bits == [128]
-    (remark,) = [r for r in ck.remarks if "copy uses" in r.message]
-    assert "128-bit accesses" in remark.message
-    assert remark.location is not None and remark.location.split(":")[0].endswith("copy_1d.py")
+    assert ck.vector_bits == [128, 128]  # global -> registers -> global
+    remarks = [r for r in ck.remarks if "copy uses" in r.message]
+    assert len(remarks) == 2
+    for remark in remarks:
+        assert "128-bit accesses" in remark.message
+        assert remark.location is not None
+        assert remark.location.split(":")[0].endswith("copy_1d.py")
     assert re.search(r"ld\.global(\.\w+)*\.v4\.(f32|b32|u32)", ck.ptx), ck.ptx
     assert re.search(r"st\.global(\.\w+)*\.v4\.(f32|b32|u32)", ck.ptx), ck.ptx
     scalar = r"(ld|st)\.global(\.(?!v\d)\w+)*\.(f32|b32|u32)\s"
     assert not re.search(scalar, ck.ptx)  # no scalar global access left
+    # all loads are issued before the first store (the staging through registers)
+    loads = [m.start() for m in re.finditer(r"ld\.global", ck.ptx)]
+    stores = [m.start() for m in re.finditer(r"st\.global", ck.ptx)]
+    assert len(loads) == 4 and len(stores) == 4 and max(loads) < min(stores)
 
 
 def test_transpose_uses_128_bit_global_accesses():
