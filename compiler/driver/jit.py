@@ -153,6 +153,17 @@ def _driver_version(target: BuildTarget) -> int | None:
     return driver_version()
 
 
+def _cache_key(
+    input_text: str, target: BuildTarget, options: CompileOptions, driver: int | None
+) -> str:
+    from .cache import cache_key
+    from .versioning import compiler_version
+
+    return cache_key(
+        input_text, target.key(), {**options.key(), "driver": driver}, compiler_version()
+    )
+
+
 def _compile_uncached(
     kernel: Any,
     spec: KernelSpec,
@@ -167,35 +178,33 @@ def _compile_uncached(
     timings["trace"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    input_text = module.to_text(debug_info=True)
+    input_text = module.to_text(debug_info=True)  # the cache key and the crash reproducer
+    timings["print_ir"] = time.perf_counter() - start
     driver = _driver_version(target)
-    cache = key = None
-    if use_cache:
-        from .cache import cache_key, default_cache
-        from .versioning import compiler_version
 
-        cache = default_cache()
-        if cache.enabled:
-            key = cache_key(
-                input_text,
-                target.key(),
-                {**options.key(), "driver": driver},
-                compiler_version(),
-            )
-            entry = None if output.wants_ir else cache.get(key)
-            products = from_entry(entry, target) if entry is not None else None
-            if products is not None:
-                timings["cache"] = time.perf_counter() - start
-                return CompiledKernel(
-                    products,
-                    kernel=kernel,
-                    spec=spec,
-                    abi=abi,
-                    cache_hit=True,
-                    timings=timings,
-                    opt_level=options.opt_level,
-                )
-    timings["cache"] = time.perf_counter() - start
+    def compiled(products: Any, hit: bool) -> CompiledKernel:
+        return CompiledKernel(
+            products,
+            kernel=kernel,
+            spec=spec,
+            abi=abi,
+            cache_hit=hit,
+            timings=timings,
+            opt_level=options.opt_level,
+        )
+
+    from .cache import default_cache
+
+    cache = default_cache() if use_cache else None
+    key = None
+    if cache is not None and cache.enabled:
+        start = time.perf_counter()
+        key = _cache_key(input_text, target, options, driver)
+        entry = None if output.wants_ir else cache.get(key)
+        products = from_entry(entry, target) if entry is not None else None
+        timings["cache_lookup"] = time.perf_counter() - start
+        if products is not None:
+            return compiled(products, True)
 
     sink = None
     if output.wants_ir:
@@ -213,19 +222,11 @@ def _compile_uncached(
         driver_version=driver,
     )
     timings.update(products.timings)
-    if cache is not None and key is not None:
+    if key is not None:
         start = time.perf_counter()
         cache.put(key, to_entry(products))
         timings["cache_store"] = time.perf_counter() - start
-    return CompiledKernel(
-        products,
-        kernel=kernel,
-        spec=spec,
-        abi=abi,
-        cache_hit=False,
-        timings=timings,
-        opt_level=options.opt_level,
-    )
+    return compiled(products, False)
 
 
 # ----------------------------------------------------------------------------------------------
