@@ -108,10 +108,7 @@ def rank(x: Any, *mode: int) -> int:
 def shape(x: Any, *mode: int) -> Any:
     """The shape of a layout or tensor (dynamic entries as dynamic values)."""
     if _is_tensor(x):
-        s = x.shape
-        for m in mode:
-            s = s[m]
-        return s
+        x = x.layout
     if _dynamic(x):
         return _result(algebra.shape(*_symbolic((x, *mode))))
     return _result(algebra.shape(x, *mode))
@@ -119,10 +116,7 @@ def shape(x: Any, *mode: int) -> Any:
 
 def stride(x: Any, *mode: int) -> Any:
     if _is_tensor(x):
-        d = x.stride
-        for m in mode:
-            d = d[m]
-        return d
+        x = x.layout
     return _result(algebra.stride(x, *mode))
 
 

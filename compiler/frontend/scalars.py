@@ -90,7 +90,8 @@ class Scalar(TraceValue):
         raise state.error(
             "a dynamic value is used where a static Python int is needed (a Python range, a "
             "static layout, an index into a Python sequence); use lc.range for loops with "
-            "dynamic bounds, or make the value static (lc.Constexpr)"
+            "dynamic bounds, lc.crd2idx(coord, layout) to evaluate a layout at a dynamic "
+            "coordinate, or make the value static (lc.Constexpr)"
         )
 
     def __int__(self) -> int:

@@ -24,8 +24,11 @@ def _tables() -> tuple[dict[Any, Symbol], dict[Symbol, Int]]:
     return tables
 
 
-def symbolize(x: Any, name: str = "v") -> Any:
-    """An int stays an int; a dynamic integer becomes (always the same) Symbol for its value."""
+def symbolize(x: Any, name: str = "v", **facts: Any) -> Any:
+    """An int stays an int; a dynamic integer becomes (always the same) Symbol for its value.
+
+    ``facts`` (``divisible_by``, ``lower``, ``upper``) are the symbol's assumptions when it is
+    made (the first time the value is seen)."""
     if isinstance(x, bool):
         raise state.error(f"expected an integer, got the bool {x!r}")
     if isinstance(x, int):
@@ -36,8 +39,8 @@ def symbolize(x: Any, name: str = "v") -> Any:
     by_value, by_symbol = _tables()
     sym = by_value.get(y.value)
     if sym is None:
-        lower = 0 if y.nonneg else None
-        sym = Symbol.fresh(name, lower=lower, positive=False)
+        facts.setdefault("lower", 0 if y.nonneg else None)
+        sym = Symbol.fresh(name, positive=False, **facts)
         by_value[y.value] = sym
         by_symbol[sym] = y
     return sym

@@ -407,7 +407,17 @@ def argument_tensor(
     entry_of: dict[tuple[str, int], Any] = {}
     for c, v in carriers:
         if c.symbol not in symbol_values:
-            symbol_values[c.symbol] = Int(scalars.cast_value(v, index), nonneg=True)
+            proxy = Int(scalars.cast_value(v, index), nonneg=True)
+            # name the algebra symbol as the user does ("M"), or after its parameter
+            f = kspec.symbol(c.symbol)
+            symbols.symbolize(
+                proxy,
+                c.param if c.symbol.startswith("?") else c.symbol,
+                divisible_by=f.divisible_by,
+                lower=f.lower,
+                upper=f.upper,
+            )
+            symbol_values[c.symbol] = proxy
         entry_of[(c.kind, c.leaf)] = symbol_values[c.symbol]
 
     def build(tree: Any, kind: str, counter: list[int]) -> Any:

@@ -181,7 +181,8 @@ def _converted(e: BaseException, codes: Any) -> CompileError:
     loc = traceback_location(e.__traceback__, codes)
     if isinstance(e, DiagnosticError) and e.diagnostics:
         d = e.diagnostics[0]
-        return CompileError(d.message, d.location if not _unknown(d.location) else loc)
+        notes = [(n.message, None if _unknown(n.location) else n.location) for n in d.notes]
+        return CompileError(d.message, d.location if not _unknown(d.location) else loc, notes)
     if isinstance(e, VerifyError):
         return CompileError(e.message, loc, e.notes)
     if isinstance(e, LayoutError):

@@ -337,3 +337,16 @@ CASES = [
 def test_each_construct_reports_at_its_location(case):
     kernel, args, marker, token, message = case
     expect(diagnose(kernel, *args), marker, token, message)
+
+
+@lc.kernel
+def coordinate_rank_mismatch(a: lc.Tensor):
+    v = a[1, 2, 3]  # noqa: F841  # @coord-rank
+
+
+def test_builder_errors_keep_their_notes():
+    err = diagnose(coordinate_rank_mismatch, np.zeros((4, 4), np.float32))
+    expect(
+        err, "@coord-rank", "a[1, 2, 3]", "'tile.load' op layout (A0,A1):(A2,1): coordinate (1,2,3)"
+    )
+    assert "note: A0, A1, A2 stand for the '?' entries of operand #0" in str(err)
