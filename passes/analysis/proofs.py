@@ -63,7 +63,7 @@ def prove_divisible(d: int, x: IntLike) -> bool:
     found = _MEMO.get(key)
     if found is not None:
         return found
-    result = _sympy_divides(d, x) if _worth_sympy(x) else False
+    result = _worth_sympy(x) and not _counterexample(d, x) and _sympy_divides(d, x)
     if len(_MEMO) > 4096:
         _MEMO.clear()
     _MEMO[key] = result
@@ -81,6 +81,41 @@ def _worth_sympy(x: SymInt) -> bool:
         elif kind in ("ceildiv", "min", "max"):
             return False
     return has_atom
+
+
+def _samples(sym: Symbol) -> list[int]:
+    """A few admissible values of a symbol: the smallest ones and some further up."""
+    k = sym.divisible_by
+    lo, hi = sym.bounds
+    start = lo if lo is not None else (-3 * k if hi is None or hi > 0 else hi - 6 * k)
+    start = -(-start // k) * k
+    out = []
+    for step in (0, 1, 2, 3, 5, 8, 13, 21, 34, 55):
+        v = start + step * k
+        if hi is not None and v > hi:
+            break
+        out.append(v)
+    return out or [start]
+
+
+def _counterexample(d: int, x: SymInt) -> bool:
+    """True when some admissible assignment makes ``x`` not a multiple of ``d`` (a cheap
+    disproof that spares the SymPy call). Assignments combine each symbol's samples."""
+    syms = list(x.free_symbols)
+    values = [_samples(s) for s in syms]
+    if not syms:
+        return False
+    count = max(len(v) for v in values)
+    for i in range(count * len(syms)):
+        env = {
+            s: v[(i + j * (i // count + 1)) % len(v)] for j, (s, v) in enumerate(zip(syms, values))
+        }
+        try:
+            if x.evaluate(env) % d:
+                return True
+        except (ZeroDivisionError, ArithmeticError):
+            continue
+    return False
 
 
 def _sympy_divides(d: int, x: SymInt) -> bool:

@@ -27,13 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from layoutc.ir.algebra import composition, flatten, make_layout
+from layoutc.ir.algebra import composition, flatten, intops, make_layout
 from layoutc.ir.algebra import inttuple as it
 from layoutc.ir.algebra.basis import ScaledBasis
 from layoutc.ir.algebra.complement import complement
 from layoutc.ir.algebra.composed import ComposedLayout
 from layoutc.ir.algebra.errors import LayoutError
-from layoutc.ir.algebra.layout import Layout, coalesce, get, size
+from layoutc.ir.algebra.layout import Layout, coalesce, cosize, get, size
 from layoutc.ir.algebra.swizzle import Swizzle
 from layoutc.ir.algebra.vector import max_common_layout
 
@@ -143,14 +143,16 @@ def _try_width(
     bounds: Any,
 ) -> tuple[Any, tuple[int, int]]:
     """The tiling and the two sides' alignments for ``w`` lanes, or raise _Refused."""
+    refused = _Refused(f"the copy's {describe(n)} elements do not provably split into runs of {w}")
     try:
         lanes = composition(cv, Layout(w))
         rest = complement(lanes, n)
         tiling = make_layout(lanes, rest)
+        # The tiling must visit the domain [0, n) exactly once: a bijection onto it.
+        if not (intops.prove_eq(size(tiling), n) and intops.prove_eq(cosize(tiling), n)):
+            raise refused
     except LayoutError:
-        raise _Refused(
-            f"the copy's {describe(n)} elements do not provably split into runs of {w}"
-        ) from None
+        raise refused from None
     alignments = []
     for role, info in (("source", src), ("destination", dst)):
         alignments.append(_side_alignment(role, info, tiling, w, e))
