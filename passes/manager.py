@@ -319,6 +319,8 @@ class PassManager(OpPassManager):
         ok = True
         try:
             for child in targets:
+                if child.parent is None:  # erased by an earlier run of this pipeline
+                    continue
                 if not self._run_manager(pm, child):
                     ok = False
                     break

@@ -25,6 +25,7 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.cse",
     "layoutc.passes.dce",
     "layoutc.passes.symbol_dce",
+    "layoutc.passes.inline",
     "layoutc.passes.layout",
     "layoutc.passes.conversion.scf_to_cf",
     "layoutc.passes.conversion.gpu_to_nvvm",

@@ -65,13 +65,27 @@ _PREDICATES = {
 
 
 def run_function(func: Operation, args: Sequence[int]) -> list[int]:
-    """Execute a ``func.func`` of the supported subset on unsigned i32/i1 values."""
-    block = func.regions[0].blocks[0]
-    env = {a: v & MASK for a, v in zip(block.args, args)}
-    return _run_block(block, env)
+    """Execute a ``func.func`` of the supported subset on unsigned i32/i1 values.
+
+    Supports arith (the ops above), scf.if, cf.br/cf.cond_br between blocks and func.call of
+    functions in the same module.
+    """
+    return _run_region(func.regions[0], [v & MASK for v in args], {})
 
 
-def _run_block(block, env) -> list[int]:
+def _run_region(region, args, env) -> list[int]:
+    block = region.blocks[0]
+    while True:
+        for a, v in zip(block.args, args):
+            env[a] = v
+        outcome = _run_block(block, env)
+        if isinstance(outcome, tuple):  # a branch: (target block, its arguments)
+            block, args = outcome
+            continue
+        return outcome
+
+
+def _run_block(block, env):
     for op in block.ops:
         name = op.name
         vals = [env[v] for v in op.operands]
@@ -88,9 +102,30 @@ def _run_block(block, env) -> list[int]:
             env[op.results[0]] = vals[1] if vals[0] else vals[2]
         elif name == "scf.if":
             region = op.regions[0] if vals[0] else op.regions[1]
-            out = _run_block(region.blocks[0], env) if region.blocks else []
+            out = _run_region(region, [], env) if region.blocks else []
             for r, v in zip(op.results, out):
                 env[r] = v
+        elif name == "func.call":
+            module = op.parent_op
+            while module.name != "builtin.module":
+                module = module.parent_op
+            callee = next(
+                f
+                for f in module.regions[0].blocks[0].ops
+                if f.name == "func.func"
+                and f.properties["sym_name"].value == op.properties["callee"].root
+            )
+            for r, v in zip(op.results, _run_region(callee.regions[0], vals, {})):
+                env[r] = v
+        elif name == "cf.br":
+            return (op.successors[0].block, vals)
+        elif name == "cf.cond_br":
+            sizes = op.properties["operandSegmentSizes"].values
+            true_args = vals[1 : 1 + sizes[1]]
+            false_args = vals[1 + sizes[1] :]
+            if vals[0]:
+                return (op.successors[0].block, true_args)
+            return (op.successors[1].block, false_args)
         elif name in ("scf.yield", "func.return"):
             return vals
         else:
