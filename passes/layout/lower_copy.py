@@ -11,13 +11,15 @@ that claims more than is legal gets a diagnostic instead of a wrong program. The
 - ``ldmatrix`` atoms: one ``tile.ldmatrix`` per repetition (modes 1.. of the source) at the
   first element of this thread's row, its values stored to the destination's value mode;
 - ``copy_if``: the accesses of each vector sit in ``scf.if`` on the predicate (an ``i1`` tensor
-  element, or ``layout.elem_less`` of a coordinate-tensor element and the bounds).
+  element, or CuTe's ``elem_less`` of the coordinate and the bounds, computed from the analysis
+  as ``arith.cmpi``/``andi``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.algebra import intops
 from layoutc.ir.algebra.inttuple import idx2crd
 from layoutc.ir.algebra.layout import get, rank, size
 from layoutc.ir.core.builder import InsertionPoint
@@ -69,6 +71,11 @@ def lower_copy(low: Lowering, op: Any) -> None:
     if atom is not None and atom.atom_name.startswith("ldmatrix"):
         _lower_ldmatrix(low, op, c)
         return
+    if c.pred is not None and not intops.prove_eq(size(c.pred.layout), size(c.src.layout)):
+        raise LoweringError(
+            "not supported: a copy_if predicate that is not shaped like the source (one "
+            "predicate per atom value group)"
+        )
     plan = _plan(low, op, c)
     asynchronous = atom is not None and atom.atom_name.startswith("cp.async")
     if asynchronous and plan.width * c.src.element_bytes * 8 != atom.bits:
