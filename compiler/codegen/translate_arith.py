@@ -196,7 +196,83 @@ def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
 def _float_binary(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
     fn = getattr(ft.builder, _FLOAT_BINARY[op.name])
-    ft.set_result(op, narrowed(ft, op, fn(a, b, name=ft.name(op), flags=fastmath(op))))
+    if op.name == "arith.remf":
+        value = _fmod(ft, a, b)
+    else:
+        value = fn(a, b, name=ft.name(op), flags=fastmath(op))
+    ft.set_result(op, narrowed(ft, op, value))
+
+
+def _fmod(ft: FunctionTranslator, x: ir.Value, y: ir.Value) -> ir.Value:
+    """IEEE fmod, exactly, for f32/f64 scalars (vectors element by element; f16 through f32).
+
+    NVPTX lowers ``frem`` to ``x - trunc(x / y) * y``, which is wrong for -0, infinite ``y``
+    and large quotients, so both flavours use this: subtract ``|y| * 2^k`` from ``|x|`` for
+    decreasing ``k`` (each subtraction exact by Sterbenz's lemma), then give the result the
+    sign of ``x``."""
+    b = ft.builder
+    t = x.type
+    if isinstance(t, ir.VectorType):
+        out = ir.Constant(t, ir.Undefined)
+        for i in range(t.count):
+            k = ir.IntType(32)(i)
+            out = b.insert_element(
+                out, _fmod(ft, b.extract_element(x, k), b.extract_element(y, k)), k
+            )
+        return out
+    if isinstance(t, ir.HalfType):
+        f32 = ir.FloatType()
+        return b.fptrunc(_fmod(ft, b.fpext(x, f32), b.fpext(y, f32)), t)  # exact both ways
+    fabs = ft.module.intrinsic(f"llvm.fabs.{intrinsic_suffix(t)}", t, [t])
+    ax, ay = b.call(fabs, [x]), b.call(fabs, [y])
+    inf = ir.Constant(t, float("inf"))
+    nan = ir.Constant(t, float("nan"))
+    two, half = ir.Constant(t, 2.0), ir.Constant(t, 0.5)
+    invalid = b.or_(
+        b.fcmp_unordered("uno", x, y),
+        b.or_(b.fcmp_ordered("==", ax, inf), b.fcmp_ordered("==", ay, ir.Constant(t, 0.0))),
+    )
+    start = b.block
+    grow = ft.new_block(f"{start.name}.fmod.grow")
+    shrink = ft.new_block(f"{start.name}.fmod.shrink")
+    done = ft.new_block(f"{start.name}.fmod.done")
+    # Fast exits: invalid (NaN), |x| < |y| or y infinite (x itself).
+    small = b.fcmp_ordered("<", ax, ay)
+    early = b.select(invalid, nan, x)
+    b.cbranch(b.or_(invalid, small), done, grow)
+    b.position_at_end(grow)
+    scale = b.phi(t, "fmod.scale")
+    scale.add_incoming(ay, start)
+    bigger = b.fmul(scale, two)
+    fits = b.fcmp_ordered("<=", scale, b.fmul(ax, half))
+    scale.add_incoming(bigger, grow)
+    b.cbranch(fits, grow, shrink)
+    b.position_at_end(shrink)
+    r = b.phi(t, "fmod.r")
+    s = b.phi(t, "fmod.s")
+    r.add_incoming(ax, grow)
+    s.add_incoming(scale, grow)
+    reduced = b.select(b.fcmp_ordered(">=", r, s), b.fsub(r, s), r)
+    smaller = b.fmul(s, half)
+    r.add_incoming(reduced, shrink)
+    s.add_incoming(smaller, shrink)
+    signed = _sign_of(ft, reduced, x)
+    b.cbranch(b.fcmp_ordered(">=", smaller, ay), shrink, done)
+    b.position_at_end(done)
+    result = b.phi(t, "fmod")
+    result.add_incoming(early, start)
+    result.add_incoming(signed, shrink)
+    return result
+
+
+def _sign_of(ft: FunctionTranslator, value: ir.Value, sign: ir.Value) -> ir.Value:
+    """``value`` with the sign bit of ``sign`` (a remainder has its dividend's sign)."""
+    b = ft.builder
+    it = _int_like(value.type)
+    width = it.element.width if isinstance(it, ir.VectorType) else it.width
+    sign_bit = _zero_like(it, -(1 << (width - 1)))
+    magnitude = b.and_(b.bitcast(value, it), b.not_(sign_bit))
+    return b.bitcast(b.or_(magnitude, b.and_(b.bitcast(sign, it), sign_bit)), value.type)
 
 
 def intrinsic_suffix(t: ir.Type) -> str:
