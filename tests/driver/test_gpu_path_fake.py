@@ -148,3 +148,43 @@ def test_aot_artifact_loads_with_the_runtime(tmp_path):
     y = np.zeros_like(x)
     lib.copy_1d(x, y, grid=2)
     assert np.array_equal(x, y)
+
+
+def test_aot_loading_imports_only_the_runtime(tmp_path):
+    """A production process: load the artifact and launch, with no compiler layer imported."""
+    import subprocess
+
+    art = tmp_path / "art"
+    args = ["--spec", "src=align=16", "--spec", "dst=align=16", "--block", "256"]
+    assert main(["compile", f"{COPY_1D}::copy_1d", "--target", "sm_90", *args, "-o", str(art)]) == 0
+    script = f"""
+import ctypes, sys
+sys.path.insert(0, {str(ROOT / "tests" / "runtime")!r})
+import fake_driver as fake
+import numpy as np
+import layoutc.runtime
+from layoutc.runtime import cuda_driver
+
+def model(values, grid, block):
+    src, n, dst, _ = values
+    ctypes.memmove(dst, src, 4 * n)
+
+fake.KERNELS["copy_1d"] = (["Q", "i", "Q", "i"], model)
+cuda_driver.use_driver(fake)
+lib = layoutc.runtime.load({str(art)!r})
+x = np.arange(4096, dtype=np.float32)
+y = np.zeros_like(x)
+lib.copy_1d(x, y, grid=1)
+assert (x == y).all()
+heavy = sorted(
+    m for m in sys.modules
+    if m.split(".")[0] in ("sympy", "llvmlite")
+    or m.startswith(("layoutc.ir", "layoutc.passes", "layoutc.frontend", "layoutc.driver",
+                     "layoutc.codegen"))
+)
+print("heavy:", heavy)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    assert "heavy: []" in out, out
