@@ -142,16 +142,13 @@ def _misplaced(pass_: Pass, anchor: str) -> str:
 def _build(pm: OpPassManager, elements: list[PassSpec | NestedSpec], text: str) -> None:
     for spec in elements:
         if isinstance(spec, NestedSpec):
-            if lookup_pass(spec.anchor) is not None or lookup_pipeline(spec.anchor) is not None:
+            if spec.anchor != "any" and "." not in spec.anchor:
+                is_pass = lookup_pass(spec.anchor) or lookup_pipeline(spec.anchor)
                 raise PipelineError(
                     f"'{spec.anchor}' is a pass, not an operation name; only operation names "
-                    "(or 'any') take a nested pipeline",
-                    text,
-                    spec.position,
-                )
-            if spec.anchor != "any" and "." not in spec.anchor:
-                raise PipelineError(
-                    f"expected an operation name ('dialect.op') or 'any' before '(', "
+                    "(or 'any') take a nested pipeline"
+                    if is_pass
+                    else f"expected an operation name ('dialect.op') or 'any' before '(', "
                     f"found '{spec.anchor}'",
                     text,
                     spec.position,

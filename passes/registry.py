@@ -8,8 +8,9 @@ Registering a pass is one decorator on its class::
         summary = "..."
 
 and, so that ``layoutc-opt`` and pipelines find it without importing everything up front, one
-line naming its module in ``PASS_MODULES`` below. Modules are imported the first time a name
-is looked up, which keeps ``import layoutc`` and ``layoutc-opt``'s start-up light.
+line naming its module in ``PASS_MODULES`` below. Modules are imported in that order only until
+a name being looked up is found (all of them for ``--list-passes`` or an unknown name), which
+keeps ``import layoutc`` and ``layoutc-opt``'s start-up light.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ _P = TypeVar("_P", bound=type[Pass])
 
 _passes: dict[str, type[Pass]] = {}
 _pipelines: dict[str, PipelineRegistration] = {}
-_loaded = False
+_imported: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -70,28 +71,33 @@ def register_pipeline(name: str, text: str, summary: str = "") -> None:
     _pipelines[name] = PipelineRegistration(name, text, summary)
 
 
-def load_pass_modules() -> None:
-    """Import every module listed in PASS_MODULES (once)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
+def _import_next() -> bool:
+    """Import the first module of PASS_MODULES not imported yet; False when none is left."""
     for module in PASS_MODULES:
-        importlib.import_module(module)
+        if module not in _imported:
+            _imported.add(module)
+            importlib.import_module(module)
+            return True
+    return False
+
+
+def load_pass_modules() -> None:
+    """Import every module listed in PASS_MODULES."""
+    while _import_next():
+        pass
 
 
 def lookup_pass(name: str) -> type[Pass] | None:
+    """The pass registered as ``name``, importing pass modules in order until it appears."""
     cls = _passes.get(name)
-    if cls is None and not _loaded:
-        load_pass_modules()
+    while cls is None and name not in _pipelines and _import_next():
         cls = _passes.get(name)
     return cls
 
 
 def lookup_pipeline(name: str) -> PipelineRegistration | None:
     reg = _pipelines.get(name)
-    if reg is None and not _loaded:
-        load_pass_modules()
+    while reg is None and name not in _passes and _import_next():
         reg = _pipelines.get(name)
     return reg
 
