@@ -135,3 +135,38 @@ func.func @predicated(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>
   tile.copy_if %c, %t, %u, %b : !tile.tensor<coord, "(16):(1@0)">, !tile.tensor<f32, gmem, "(16):(1)", 16>, !tile.tensor<f32, gmem, "(16):(1)", 16>, !layout.int_tuple<"(?)">
   return
 }
+
+// -----
+
+// Contiguous in both tensors, but along different modes (a transpose): one element per access.
+// CHECK-LABEL: func.func @transpose
+// CHECK: tile.copy {{.*}} {vector_bits = 32 : i64}
+func.func @transpose(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, smem, 16>) {
+  %l = layout.constant #layout.layout<"(4,8):(8,1)">
+  %m = layout.constant #layout.layout<"(4,8):(1,4)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,8):(8,1)">) -> !tile.tensor<f32, gmem, "(4,8):(8,1)", 16>
+  %u = tile.make_tensor %q, %m : (!tile.ptr<f32, smem, 16>, !layout.layout<"(4,8):(1,4)">) -> !tile.tensor<f32, smem, "(4,8):(1,4)", 16>
+  // expected-remark@+1 {{copy uses 32-bit accesses: the source and the destination are contiguous along different modes (source mode 1, destination mode 0): one f32 per access}}
+  tile.copy %t, %u : !tile.tensor<f32, gmem, "(4,8):(8,1)", 16>, !tile.tensor<f32, smem, "(4,8):(1,4)", 16>
+  return
+}
+
+// -----
+
+// A tensor the analysis cannot see through (a region result) is copied element-wise, and the
+// remark says why.
+// CHECK-LABEL: func.func @opaque
+// CHECK: tile.copy {{.*}} {vector_bits = 32 : i64}
+func.func @opaque(%c: i1, %p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>) {
+  %l = layout.constant #layout.layout<"(4):(1)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4):(1)">) -> !tile.tensor<f32, gmem, "(4):(1)", 16>
+  %u = tile.make_tensor %q, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4):(1)">) -> !tile.tensor<f32, gmem, "(4):(1)", 16>
+  %r = scf.if %c -> (!tile.tensor<f32, gmem, "(4):(1)", 16>) {
+    scf.yield %t : !tile.tensor<f32, gmem, "(4):(1)", 16>
+  } else {
+    scf.yield %u : !tile.tensor<f32, gmem, "(4):(1)", 16>
+  }
+  // expected-remark@+1 {{copy uses element-wise accesses: not supported: the tensor '!tile.tensor<f32, gmem, "(4):(1)", 16>' is 'scf.if'}}
+  tile.copy %r, %u : !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, gmem, "(4):(1)", 16>
+  return
+}
