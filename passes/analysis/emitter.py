@@ -416,6 +416,20 @@ def _block_within(block: Block, outer: Block) -> bool:
     return False
 
 
+def _precedes(a: Operation, b: Operation) -> bool:
+    """``a`` comes before ``b`` in their block. A short backward walk first: emitted values are
+    usually just above their uses, and the block's order index is invalidated by every insertion
+    (renumbering a long block per query would make emission quadratic)."""
+    cur = b.prev_op
+    for _ in range(32):
+        if cur is None:
+            return False
+        if cur is a:
+            return True
+        cur = cur.prev_op
+    return a.is_before_in_block(b)
+
+
 def _available(v: Value, level: Level) -> bool:
     """``v`` is defined before the insertion point ``level`` (dominates it, structurally)."""
     block, before = level
@@ -427,7 +441,7 @@ def _available(v: Value, level: Level) -> bool:
     if home is None:
         return False
     if home is block:
-        return before is None or (d is not before and d.is_before_in_block(before))
+        return before is None or (d is not before and _precedes(d, before))
     # The op of `home` that contains the insertion block.
     b: Block | None = block
     while b is not None:
@@ -435,7 +449,7 @@ def _available(v: Value, level: Level) -> bool:
         if op is None or op.is_isolated_from_above:
             return False
         if op.parent is home:
-            return d is not op and d.is_before_in_block(op)
+            return d is not op and _precedes(d, op)
         b = op.parent
     return False
 

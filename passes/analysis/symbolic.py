@@ -150,11 +150,14 @@ def _sign_ok(x: IntLike, lower: int) -> bool:
     return lo is not None and lo >= lower
 
 
+_RESERVED = frozenset({"min", "max", "ceil_div"})
+
+
 def _name_for(v: Value, default: str) -> str:
     hint = v.name_hint
     if hint:
         clean = "".join(c if c.isalnum() or c == "_" else "_" for c in hint)
-        if clean and (clean[0].isalpha() or clean[0] == "_") and clean not in ("min", "max"):
+        if clean and (clean[0].isalpha() or clean[0] == "_") and clean not in _RESERVED:
             return clean
     return default
 
