@@ -100,6 +100,8 @@ def plan_copy(
         )
     if e >= max_bits or max_bits % e:
         return scalar(f"one {name} is already {e} bits")
+    if name == "i1":
+        return scalar("i1 elements (predicates, one byte each) have no vector access")
     try:
         cv = max_common_layout(src.layout, dst.layout)
         run = size(cv)

@@ -21,7 +21,14 @@ from layout_pass_helpers import (
 )
 from layoutc.ir.algebra import Layout, cosize, size
 
-NP = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i1": np.bool_}
+NP = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "f64": np.float64,
+    "i32": np.int32,
+    "i8": np.int8,
+    "i1": np.bool_,
+}
 
 
 def aligned(n: int, dtype: object, fill: float = 0, align: int = 16) -> np.ndarray:
@@ -79,10 +86,11 @@ def copy_layouts(draw):
 
 
 @examples(60)
-@given(copy_layouts())
-def test_copy_between_random_static_layouts(layouts):
+@given(copy_layouts(), st.sampled_from(["f32", "f16", "f64", "i8", "i32"]))
+def test_copy_between_random_static_layouts(layouts, elem):
     src, dst = layouts
-    check_copy(lowered(copy_kernel(src, dst)), src, dst, [], np.float32, np.float32)
+    dt = NP[elem]
+    check_copy(lowered(copy_kernel(src, dst, elem)), src, dst, [], dt, dt)
 
 
 def test_copy_converts_each_element():
