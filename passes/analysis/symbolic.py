@@ -51,6 +51,7 @@ __all__ = [
     "SymbolicAnalysis",
     "TensorInfo",
     "binding_of",
+    "emit",
     "layout_of",
     "sym_of",
     "tensor_of",
@@ -789,3 +790,11 @@ def layout_of(value: Value, analysis: SymbolicAnalysis | None = None) -> Any:
 
 def tensor_of(value: Value, analysis: SymbolicAnalysis | None = None) -> TensorInfo:
     return (analysis or default_analysis(value)).tensor_of(value)
+
+
+def emit(expr: IntLike, builder: Any, loc: Location | None = None) -> Value:
+    """``expr`` as ``arith`` ops on ``index`` at ``builder``'s insertion point (see
+    :mod:`.emitter`, which holds the code-generation side of the analysis)."""
+    from .emitter import emit as _emit
+
+    return _emit(expr, builder, loc)
