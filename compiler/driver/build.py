@@ -16,7 +16,7 @@ from layoutc.frontend.errors import CompileError
 from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
 
 from .dumps import DumpSink
-from .errors import from_diagnostics, internal
+from .errors import InternalCompilerError, from_diagnostics, internal
 from .options import CompileOptions, OutputOptions
 from .pipeline import PipelineUnavailableError, default_pipeline
 from .recorder import PassRecorder
@@ -80,6 +80,29 @@ def run_pipeline(
     return [from_diagnostic(d) for d in diagnostics if d.severity.label in ("remark", "warning")]
 
 
+def save_failed_input(text: str, suffix: str) -> str | None:
+    """Write the input of a stage that crashed to a temporary file (None if that fails)."""
+    import tempfile
+
+    try:
+        fd, path = tempfile.mkstemp(prefix="layoutc-failed-", suffix=suffix)
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+    except OSError:
+        return None
+
+
+def crash(stage: str, error: Exception, saved: str | None) -> InternalCompilerError:
+    """An internal error for an exception escaping ``stage``, naming the saved input."""
+    where = f"; its input is saved in '{saved}'" if saved else ""
+    return InternalCompilerError(
+        f"internal error in {stage}: {type(error).__name__}: {error}{where} "
+        "(a bug in layoutc: please report it with that file)",
+        reproducer=saved,
+    )
+
+
 def translate(module: Any, target: BuildTarget, options: CompileOptions) -> Any:
     """The ``codegen.translate.Translation`` of the LLVM-level ``module`` for ``target``."""
     from layoutc.codegen.translate import TranslationError, translate_host, translate_nvvm
@@ -90,6 +113,9 @@ def translate(module: Any, target: BuildTarget, options: CompileOptions) -> Any:
         return translate_host(module, index_bitwidth=options.index_bitwidth)
     except TranslationError as e:
         raise from_diagnostics(e.diagnostics, "translation to LLVM IR") from None
+    except Exception as e:  # a bug in the translation: keep its input for the report
+        path = save_failed_input(module.to_text(debug_info=True), ".mlir")
+        raise crash("the translation to LLVM IR", e, path) from e
 
 
 def lower_module(
@@ -172,6 +198,8 @@ def lower_module(
             binary = compile_gpu(llvm_ir, target.gpu, tool)
         except ToolchainError as e:
             raise CompileError(f"GPU toolchain ({target.name}): {e}") from None
+        except Exception as e:  # a bug on our side of the toolchain: keep the NVVM IR
+            raise crash("PTX/cubin generation", e, save_failed_input(llvm_ir, ".ll")) from e
         products.ptx = binary.ptx
         products.cubin = binary.cubin
         products.ptx_backend = binary.ptx_backend

@@ -189,3 +189,19 @@ def test_untranslatable_ir_names_the_op_and_the_missing_lowering():
         compile_branchy(pipeline="builtin.module(cse)")
     text = str(info.value)
     assert KERNELS_FILE in text and "cannot be translated to LLVM IR" in text
+
+
+def test_a_crash_in_translation_keeps_its_input(monkeypatch):
+    import layoutc.codegen.translate as translate
+
+    def broken(*args, **kwargs):
+        raise KeyError("deliberate")
+
+    monkeypatch.setattr(translate, "translate_host", broken)
+    with pytest.raises(InternalCompilerError) as info:
+        compile_branchy()
+    err = info.value
+    assert "internal error in the translation to LLVM IR: KeyError" in str(err)
+    assert err.reproducer is not None and err.reproducer.endswith(".mlir")
+    with open(err.reproducer) as f:
+        assert "func.func @branchy" in f.read()
