@@ -246,7 +246,11 @@ def format_result(r: RunResult) -> str:
         widths = ", ".join(f"{b}-bit" if b else "unvectorized" for b in r.vector_bits)
         lines.append(f"copies    {widths} accesses (proven by prove-vectorization)")
     for remark in r.remarks:
-        lines.append(f"remark    {remark.message}")
+        where = ""
+        if remark.location:
+            file, line, _col = remark.location.rsplit(":", 2)
+            where = f"{os.path.basename(file)}:{line}: "
+        lines.append(f"remark    {where}{remark.message}")
     stages = ", ".join(
         f"{name} {format_seconds(r.stages[name])}" for name in _STAGES if name in r.stages
     )
