@@ -189,6 +189,8 @@ class Parser(AttrParser):
             raise self.error(f"expected operation name in quotes, found {self.describe(tok)}")
         if toks[self.pos] == "loc" and toks[self.pos + 1] == "(":
             self._parse_trailing_location(op)
+            if op.regions:
+                self._locate_implicit_parts(op, start)
         else:
             op._loc = SourceLoc(self.src, start)
         if names is not None:
@@ -402,6 +404,32 @@ class Parser(AttrParser):
             target._loc = loc
         else:
             target.loc = loc
+
+    def _locate_implicit_parts(self, op: Operation, start: int) -> None:
+        """Give what ``op``'s text left without a location ``op``'s written location: block
+        arguments without ``loc(...)`` and the implicit terminators its custom parser added.
+
+        MLIR's parser gives an argument its own position in the text and an implicit terminator
+        the op's position; both are kept when the op has no written location either. But text
+        printed with debug info lacks locations only where the syntax has no room for one
+        (``scf.for %i = ...``, an omitted ``scf.yield``), and those were built with their op's
+        location (MLIR's builders; our printer's rule for arguments without one), so this keeps
+        ``parse(print(x))`` equal to ``x``.
+        """
+        deferred = self._deferred_locs
+        pending = deferred[-1] if deferred and deferred[-1][0] is op else None
+        implicit = self.location_of(start)
+        for region in op.regions:
+            for block in region.blocks:
+                parts: list[Any] = [a for a in block.args if isinstance(a._loc, SourceLoc)]
+                last = block.last_op
+                if last is not None and last._loc is implicit:
+                    parts.append(last)
+                for part in parts:
+                    if pending is not None:
+                        deferred.append((part, pending[1], pending[2]))
+                    else:
+                        part._loc = op._loc
 
     # -- values -------------------------------------------------------------------------------
     def _resolve(self, tok: str, type: Type, at: int) -> Value:

@@ -131,8 +131,13 @@ class BlockArgument(Value):
 
     @property
     def loc(self) -> Location | None:
+        """Its own location, else its enclosing op's (MLIR's builders give arguments the op's
+        location); None only for an argument of a block that belongs to no op."""
         loc = self._loc
-        if loc is not None and not hasattr(loc, "file_line_col"):
+        if loc is None:
+            op = self.block.parent_op
+            return op.location if op is not None else None
+        if not hasattr(loc, "file_line_col"):
             loc = loc.resolve()  # a lazily computed source location from the parser
             self._loc = loc
         return loc
