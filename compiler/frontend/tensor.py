@@ -32,21 +32,13 @@ from .scalars import Bool, Int, Scalar
 class Tensor(TraceValue):
     """A tensor in gmem, smem, rmem (a register fragment), or a coordinate tensor."""
 
-    __slots__ = ("_coords", "_entries", "value")
+    __slots__ = ("_entries", "value")
 
-    def __init__(
-        self,
-        value: Value,
-        entries: Sequence[Any] | None = None,
-        coords: tuple[Any, Any] | None = None,
-    ):
+    def __init__(self, value: Value, entries: Sequence[Any] | None = None):
         if not isinstance(value.type, TensorType):
             raise TypeError(f"a Tensor proxy needs a !tile.tensor value, got {value.type.text}")
         self.value = value
         self._entries = list(entries) if entries is not None else None
-        # coordinate tensors: (symbolic layout, origin coordinate) of this view, so that an
-        # element is origin + layout(i) with the view's offsets included
-        self._coords = coords
 
     # -- proxy protocol -----------------------------------------------------------------------
     def _lc_values(self) -> list[Value]:
@@ -56,11 +48,6 @@ class Tensor(TraceValue):
         return (Tensor, self.value.type)
 
     def _lc_rebuild(self, values: Sequence[Value]) -> Tensor:
-        if self.type.is_coord:
-            raise state.error(
-                "not supported: a coordinate tensor assigned in dynamic control flow (make the "
-                "identity tensor and its views outside the `if`/loop)"
-            )
         return Tensor(values[0])
 
     def _lc_describe(self) -> str:
@@ -121,14 +108,6 @@ class Tensor(TraceValue):
         """The pointer to the first element (``tile.get_ptr``)."""
         return Pointer(state.emit(T.GetPtrOp(self.value)).results[0])
 
-    def _coordinates(self) -> tuple[Any, Any]:
-        if self._coords is None:
-            raise state.error(
-                "not supported: a coordinate tensor that does not come from "
-                "lc.make_identity_tensor in this kernel"
-            )
-        return self._coords
-
     def entries(self) -> list[Any]:
         """The tensor's dynamic layout entries (``?`` in printed order) as dynamic integers."""
         if self._entries is None:
@@ -143,8 +122,6 @@ class Tensor(TraceValue):
         coord = coordinate(key)
         if _has_wildcard(coord):
             return _view(T.SliceOp, self, coord)
-        if self.type.is_coord:
-            return _coordinate_element(self, coord)
         op = state.emit(T.LoadOp(self.value, coord))
         r = op.results[0]
         if self.type.is_coord:
@@ -556,14 +533,13 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
 
 
 def make_identity_tensor(shape: Any) -> Tensor:
-    """The coordinate tensor of a shape: element ``c`` is the coordinate ``c`` (CuTe)."""
-    from ..ir.algebra import make_identity_layout
-
+    """The coordinate tensor of a shape: element ``c`` is the coordinate ``c`` (CuTe). Its
+    views keep their origin in their type, so ``tC[i]`` of a thread's tile is the global
+    coordinate (``tile.load``: origin + layout(i))."""
     if isinstance(shape, Tensor):
         shape = shape.shape
     s = int_tuple_value(shape, "shape")
-    layout = make_identity_layout(symbols.symbolize_tree(shape))
-    return Tensor(state.emit(T.MakeIdentityTensorOp(s)).results[0], coords=(layout, 0))
+    return Tensor(state.emit(T.MakeIdentityTensorOp(s)).results[0])
 
 
 def elem_less(a: Any, b: Any) -> Any:
@@ -582,54 +558,7 @@ def elem_less(a: Any, b: Any) -> Any:
 
 
 def _view(op_cls: Any, t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    op = state.emit(op_cls(t.value, *args, **kwargs))
-    coords = _view_coordinates(op_cls, op, t) if t.type.is_coord else None
-    return Tensor(op.results[0], coords=coords)
-
-
-def _view_coordinates(op_cls: Any, op: Any, t: Tensor) -> tuple[Any, Any]:
-    """(layout, origin) of a view of a coordinate tensor, by the op's own algebra."""
-    from ..ir.algebra import as_arithmetic_tuple
-    from ..ir.dialects.tile.inference import operand_arg
-
-    layout, origin = t._coordinates()
-    args: list[Any] = [layout]
-    for k, v in enumerate(op.operands[1:], start=1):
-        if v.type is index:
-            args.append(symbols.symbolize(Int(v), "c"))
-        else:
-            args.append(operand_arg(v.type, k))
-    sub, offset = op_cls.compute(op.properties, args)
-    if not (isinstance(offset, int) and offset == 0):
-        origin = (
-            as_arithmetic_tuple(origin) + as_arithmetic_tuple(offset) if origin != 0 else offset
-        )
-    return sub, origin
-
-
-def _coordinate_element(t: Tensor, coord: Any) -> IntTuple:
-    """Element ``coord`` of a coordinate tensor: its origin plus the layout's value."""
-    from ..ir.algebra import as_arithmetic_tuple
-
-    layout, origin = t._coordinates()
-    sym_coord = _symbolic_coordinate(coord)
-    try:
-        value = layout(sym_coord)
-    except LayoutError as e:
-        raise state.error(str(e)) from None
-    total = as_arithmetic_tuple(value)
-    if not (isinstance(origin, int) and origin == 0):
-        total = total + as_arithmetic_tuple(origin)
-    entries = symbols.materialize_tree(tuple(total))
-    return IntTuple(int_tuple_value(entries, "coord"))
-
-
-def _symbolic_coordinate(coord: Any) -> Any:
-    if isinstance(coord, tuple):
-        return tuple(_symbolic_coordinate(c) for c in coord)
-    if isinstance(coord, Value):
-        return symbols.symbolize(Int(coord), "c")
-    return coord
+    return Tensor(state.emit(op_cls(t.value, *args, **kwargs)).results[0])
 
 
 def _require_tensor(t: Any, what: str) -> Tensor:

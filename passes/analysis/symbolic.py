@@ -70,9 +70,10 @@ class AnalysisError(Exception):
 
 class TensorInfo(NamedTuple):
     """What a ``!tile.tensor`` value is: ``base`` (a ``!tile.ptr`` value, an allocation op's
-    tensor result, or None for a coordinate tensor), ``offset`` (elements from the base; a
-    coordinate for coordinate tensors), ``layout`` (the algebra layout), ``space``, ``element``
-    (None for coordinate tensors) and ``alignment`` (of the base, in bytes)."""
+    tensor result, or None for a coordinate tensor), ``offset`` (elements from the base; for a
+    coordinate tensor its origin, the coordinate of its first element), ``layout`` (the
+    algebra layout), ``space``, ``element`` (None for coordinate tensors) and ``alignment``
+    (of the base, in bytes)."""
 
     base: Value | None
     offset: Any
@@ -391,6 +392,7 @@ class SymbolicAnalysis:
     def _compute_tensor(self, value: Value, t: Any) -> TensorInfo:
         from layoutc.ir.algebra import make_identity_layout
         from layoutc.ir.dialects import tile as TD
+        from layoutc.ir.dialects.tile.origins import advance, coprofile
 
         op = value.defining_op
         if isinstance(op, TD.MakeTensorOp):
@@ -407,10 +409,16 @@ class SymbolicAnalysis:
                     f"'{op.name}' op: {_first_line(e)} (with what is known about its operands)",
                     op.location,
                 ) from None
+            if src.base is None:  # a coordinate tensor: its origin moves (CuTe's iterator)
+                try:
+                    origin = advance(src.offset, offset)
+                except LayoutError as e:
+                    raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+                return src._replace(layout=layout, offset=origin)
             return src._replace(layout=layout, offset=_add_offsets(src.offset, offset))
         if isinstance(op, TD.MakeIdentityTensorOp):
-            shape = self.value_of(op.shape)
-            return TensorInfo(None, 0, make_identity_layout(shape), t.space, None, 1)
+            layout = make_identity_layout(self.value_of(op.shape))
+            return TensorInfo(None, coprofile(layout), layout, t.space, None, 1)
         if isinstance(op, (TD.AllocSmemOp, TD.AllocFragmentOp)):
             return TensorInfo(value, 0, t.layout(), t.space, t.element, t.alignment)
         if isinstance(value, BlockArgument):
@@ -430,20 +438,24 @@ class SymbolicAnalysis:
         pointer and its dynamic entries). Its ``?`` entries have no SSA value before that, so
         they are symbols that cannot be emitted (a clear error if an expression needs one)."""
         from layoutc.ir.dialects.layout.symbolic_types import symbol_for
-        from layoutc.ir.dialects.tile.layouts import layout_of_text, roles_of_text
+        from layoutc.ir.dialects.tile.layouts import layout_of_text, origin_roles, roles_of_text
 
-        entries = []
-        for i, role in enumerate(roles_of_text(t.layout_text)):
+        def unbound(i: int, role: Any) -> Any:
             sym = symbol_for(f"{_name_for(arg, 'arg')}_{i}", role)
             _UNBOUND[sym] = (
                 f"entry #{i} of the tensor argument '{t.text}' (its dynamic entries become "
                 "values only in convert-to-llvm: pass the pointer and the entries instead, or "
                 "use a static layout)"
             )
-            entries.append(sym)
-        layout = layout_of_text(t.layout_text, entries)[0]
+            return sym
+
+        roles = roles_of_text(t.layout_text)
+        layout = layout_of_text(t.layout_text, [unbound(i, r) for i, r in enumerate(roles)])[0]
         if t.is_coord:
-            return TensorInfo(None, 0, layout, t.space, None, 1)
+            extra = origin_roles(t.origin_text) if t.origin_text is not None else ()
+            n = len(roles)
+            origin = t.origin([unbound(n + i, r) for i, r in enumerate(extra)], layout)
+            return TensorInfo(None, origin, layout, t.space, None, 1)
         return TensorInfo(arg, 0, layout, t.space, t.element, t.alignment)
 
     def pointer_of(self, value: Value) -> PointerInfo:
@@ -472,20 +484,19 @@ class SymbolicAnalysis:
         return info
 
     def _coordinate_load(self, op: Operation) -> Any:
-        """``tile.load`` from a coordinate tensor: the coordinate there (layout + offset)."""
+        """``tile.load`` from a coordinate tensor: the coordinate there (origin + layout)."""
         from layoutc.ir.dialects.tile import coords as C
 
         t = self.tensor_of(op.operands[0])
         coord = C.substitute(
             C.parse_pattern(op.coord.value), [self.entry(v, 0, op) for v in op.coords]
         )  # type: ignore[attr-defined]
+        from layoutc.ir.dialects.tile.origins import element_at
+
         try:
-            at = t.layout(coord)
+            return element_at(t.offset, t.layout(coord))
         except LayoutError as e:
             raise AnalysisError(f"'tile.load' op: {_first_line(e)}", op.location) from None
-        from layoutc.ir.algebra.basis import as_arithmetic_tuple
-
-        return as_arithmetic_tuple(_add_offsets(t.offset, at))
 
     def element_offset(
         self, op: Operation, tensor: Value, coords: Sequence[Value], pattern: str

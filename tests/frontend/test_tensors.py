@@ -157,11 +157,10 @@ CHECK: %[[N:.*]] = arith.index_cast %src_shape0 : i32 to index
 CHECK: %[[B:.*]] = gpu.block_id x
 CHECK: %[[T:.*]] = gpu.thread_id x
 CHECK: tile.make_identity_tensor {{.*}} -> !tile.tensor<coord, "(?):(1@0)">
+CHECK: tile.local_tile {{.*}}[(%[[B]])] {{.*}} -> !tile.tensor<coord, "((512)):((1@0))", origin = "(?)">
+CHECK: %[[TC:.*]] = tile.partition_tv {{.*}}[%[[T]]] {{.*}} -> !tile.tensor<coord, "(4):(1@0)", origin = "(?)">
 CHECK: %[[P:.*]] = tile.alloc_fragment : !tile.tensor<i1, rmem, "(4):(1)", 1>
-CHECK: %[[BO:.*]] = arith.muli %[[B]], %c512 : index
-CHECK: %[[TO:.*]] = arith.muli %[[T]], %c4 : index
-CHECK: %[[C0:.*]] = arith.addi %[[BO]], %[[TO]] : index
-CHECK: %[[CRD:.*]] = layout.make_coord %[[C0]] : !layout.int_tuple<"(?)">
+CHECK: %[[CRD:.*]] = tile.load %[[TC]][0] : {{.*}} -> !layout.int_tuple<"(?)">
 CHECK: %[[BND:.*]] = layout.make_int_tuple %[[N]] : !layout.int_tuple<"(?)">
 CHECK: %[[LT:.*]] = layout.elem_less %[[CRD]], %[[BND]]
 CHECK: tile.store %[[LT]], %[[P]][0]

@@ -35,6 +35,7 @@ __all__ = [
     "diagnostic_message",
     "index_fact",
     "operand_arg",
+    "operand_origin",
     "slot_name",
     "symbol_notes",
 ]
@@ -133,6 +134,18 @@ def operand_arg(t: Type, slot: int, fact: Fact = None) -> Any:
     raise LayoutError(f"operand #{slot} of type '{t.text}' has no layout value")
 
 
+def operand_origin(t: TensorType, slot: int, layout: Any = None) -> Any:
+    """The origin of a coordinate-tensor operand at position ``slot``: its ``?`` entries are
+    the slot symbols that follow the layout's (``A2`` after ``A0, A1``)."""
+    if t.origin_text is None:
+        return t.origin(layout=layout)
+    from .layouts import origin_roles
+
+    first = t.num_dynamic
+    roles = origin_roles(t.origin_text)
+    return t.origin([slot_symbol(slot, first + i, r) for i, r in enumerate(roles)])
+
+
 def _roles(text: str) -> tuple[Role, ...]:
     from .layouts import roles_of_text
 
@@ -169,7 +182,9 @@ def symbol_notes(message: str, operand_types: Sequence[Type]) -> list[str]:
     for k, t in enumerate(operand_types):
         letter = slot_name(k)
         n = 0
-        if isinstance(t, (TensorType, LayoutTextType)):
+        if isinstance(t, TensorType):
+            n = t.num_dynamic + t.num_dynamic_origin
+        elif isinstance(t, LayoutTextType):
             n = t.num_dynamic
         if n and re.search(rf"\b{re.escape(letter)}\d+\b", message):
             names = ", ".join(f"{letter}{i}" for i in range(n))

@@ -32,7 +32,8 @@ from .attributes import CopyAtomAttr, MMAAtomAttr
 from .base import parse_signature, require_memory_tensor
 from .checks import atom_value_mode_fits, gemm_form, static_int
 from .effects import MemoryEffects
-from .inference import diagnostic_message, operand_arg
+from .inference import diagnostic_message, operand_arg, operand_origin
+from .origins import element_at
 from .spaces import COORD, RMEM
 from .tiled import CopyAtom
 from .types import TensorType
@@ -211,7 +212,9 @@ class CopyOp(_AlgorithmOp):
 
 
 def _coordinate_rank(pred: TensorType) -> Any:
-    value = _layout(pred, 0)(0)
+    """The rank of the predicate's coordinates (its origin plus the layout's values)."""
+    layout = _layout(pred, 0)
+    value = element_at(operand_origin(pred, 0, layout), layout(0))
     return len(value) if isinstance(value, tuple) else 1
 
 

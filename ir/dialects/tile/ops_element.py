@@ -1,7 +1,7 @@
 """Element access: tile.load, tile.store, and tile.assume (facts about index values).
 
-``tile.load %t[(%i, 2)]`` reads the element at a coordinate of a tensor (a coordinate for a
-coordinate tensor); ``tile.load %p[%off]`` reads ``%off`` elements past a pointer. The
+``tile.load %t[(%i, 2)]`` reads the element at a coordinate of a tensor (for a coordinate
+tensor: its origin plus the layout's value there, a coordinate); ``tile.load %p[%off]`` reads ``%off`` elements past a pointer. The
 coordinate must fit the tensor's shape (profile, and range for static entries): a mismatch is
 a diagnostic naming the coordinate and the shape.
 """
@@ -27,7 +27,15 @@ from ..layout.types import IntTupleType
 from . import coords as C
 from .base import build_error
 from .effects import MemoryEffects
-from .inference import cached, diagnostic_message, index_fact, operand_arg, symbol_notes
+from .inference import (
+    cached,
+    diagnostic_message,
+    index_fact,
+    operand_arg,
+    operand_origin,
+    symbol_notes,
+)
+from .origins import element_at
 from .spaces import COORD
 from .types import PtrType, TensorType
 
@@ -40,8 +48,9 @@ _Source = Constraint(lambda t: isinstance(t, (TensorType, PtrType)), "!tile.tens
 def element_address(
     source: Type, pattern: Any, coord_types: Sequence[Type], facts: Sequence[Any]
 ) -> Any:
-    """The layout's value at the coordinate (an offset, or a coordinate for a coordinate
-    tensor); LayoutError when the coordinate does not fit. Memoised on types and facts."""
+    """The layout's value at the coordinate (an offset), or for a coordinate tensor the
+    coordinate there (its origin plus the layout's value, CuTe's ``*(iter + layout(c))``);
+    LayoutError when the coordinate does not fit. Memoised on types and facts."""
     key = ("element", source, C.format_pattern(pattern), tuple(coord_types), tuple(facts))
 
     def go() -> Any:
@@ -60,13 +69,16 @@ def element_address(
                 )
             return coord
         layout = operand_arg(source, 0)
+        if isinstance(source, TensorType) and source.space == COORD:
+            return element_at(operand_origin(source, 0, layout), layout(coord))
         return layout(coord)
 
     return cached(key, go)
 
 
 def element_result_type(source: Type, value: Any) -> Type:
-    """What a load from ``source`` produces: the element type, or the coordinate's type."""
+    """What a load from ``source`` produces: the element type, or the coordinate's type
+    (``origin + layout(coord)``: static only where both are)."""
     if isinstance(source, TensorType) and source.space == COORD:
         _, text, _dyn = format_value(value, Kind.INT_TUPLE)
         return IntTupleType(text)
@@ -150,9 +162,13 @@ class LoadOp(_AccessOp):
         value = self._verify_address()
         expected = element_result_type(self.source.type, value)
         if self.result.type is not expected:
+            what = (
+                "the coordinate there: the source's origin plus its layout's value"
+                if isinstance(self.source.type, TensorType) and self.source.type.space == COORD
+                else "the element type of the source"
+            )
             raise VerifyError(
-                f"result type '{self.result.type.text}' should be '{expected.text}' (the "
-                "element type of the source)"
+                f"result type '{self.result.type.text}' should be '{expected.text}' ({what})"
             )
 
     def print_custom(self, p: OpAsmPrinter) -> None:

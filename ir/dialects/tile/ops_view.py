@@ -2,7 +2,8 @@
 partition_tv, group_modes, flatten, coalesce.
 
 A view is the same memory seen through another layout, starting ``offset`` elements further
-(CuTe: ``make_tensor(t.data() + offset, layout)``). Every view op computes its result type with
+(CuTe: ``make_tensor(t.data() + offset, layout)``); a view of a coordinate tensor moves its
+origin by the offset (a coordinate) in the same way. Every view op computes its result type with
 the algebra on the operand types (:mod:`.inference`): the layout text (dynamic coordinates give
 dynamic offsets, never dynamic layouts when the source layout is static) and the alignment the
 offset preserves. Views are Pure.
@@ -51,9 +52,11 @@ from .inference import (
     diagnostic_message,
     index_fact,
     operand_arg,
+    operand_origin,
     symbol_notes,
 )
-from .layouts import text_of_layout
+from .layouts import text_of_layout, text_of_origin
+from .origins import advance
 from .types import TensorType
 
 __all__ = [
@@ -119,7 +122,9 @@ class ViewOp(Operation):
             layout, offset = cls.compute(props, args)
             text, _dyn = text_of_layout(layout)
             if src.is_coord:
-                return TensorType(None, src.space, text)
+                # the view's origin moves as a pointer would (CuTe: iterator + offset)
+                origin = advance(operand_origin(src, 0, args[0]), offset)
+                return TensorType(None, src.space, text, origin=text_of_origin(origin))
             align = alignment_after_offset(src.alignment, src.element_bits // 8, offset)
             return TensorType(src.element, src.space, text, align)
 
@@ -164,6 +169,7 @@ class ViewOp(Operation):
             and declared.element is expected.element
             and declared.space == expected.space
             and declared.layout_text == expected.layout_text
+            and declared.origin_text == expected.origin_text
         )
         if not same:
             raise VerifyError(

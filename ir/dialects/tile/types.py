@@ -7,7 +7,10 @@ alignment of its address in bytes (a proven fact that vectorization relies on).
 layout text is the layout dialect's (``?`` marks each dynamic entry; the values live in SSA
 operands of the op that made the tensor) and the alignment is that of the tensor's first
 element. A coordinate tensor ``!tile.tensor<coord, "(4,8):(1@0,1@1)">`` has no memory and no
-element type: its elements are the coordinates its layout produces.
+element type: its elements are the coordinates its layout produces, counted from its *origin*
+(CuTe's arithmetic-tuple iterator, :mod:`.origins`), which views advance as they advance a
+pointer: ``!tile.tensor<coord, "(4):(1@0)", origin = "(?)">``. The origin is printed unless it
+is the identity tensor's (zeros shaped like the layout's codomain).
 
 Both print canonically (alignment always printed; the layout text as the layout dialect
 prints it), so equal types are one interned object.
@@ -152,18 +155,22 @@ class PtrType(DialectType):
 
 
 class TensorType(DialectType):
-    """``!tile.tensor<elem, space, "layout", align>`` or ``!tile.tensor<coord, "layout">``.
+    """``!tile.tensor<elem, space, "layout", align>`` or
+    ``!tile.tensor<coord, "layout"[, origin = "int-tuple"]>``.
 
     ``layout_text`` is canonical (the layout dialect's printing); :meth:`layout` returns the
     algebra value with fresh symbols for the ``?`` entries (see :mod:`.layouts`).
+    ``origin_text`` is a coordinate tensor's origin (int-tuple text with ``?`` entries), None
+    when it is the identity tensor's (``coprofile`` of the layout) and for memory tensors.
     """
 
-    __slots__ = ("alignment", "element", "layout_text", "space")
+    __slots__ = ("alignment", "element", "layout_text", "origin_text", "space")
     name = "tile.tensor"
     element: Type | None
     space: str
     layout_text: str
     alignment: int
+    origin_text: str | None
 
     def __new__(
         cls,
@@ -171,8 +178,9 @@ class TensorType(DialectType):
         space: str,
         layout_text: str,
         alignment: int | None = None,
+        origin: str | None = None,
     ) -> TensorType:
-        key = (element, space, layout_text, alignment)
+        key = (element, space, layout_text, alignment, origin)
         inst = cls._instances.get(key)
         if inst is not None:
             return inst
@@ -184,23 +192,32 @@ class TensorType(DialectType):
                 raise ValueError("a coordinate tensor has no alignment")
             alignment = 1
         else:
+            if origin is not None:
+                raise ValueError("only a coordinate tensor has an origin (memory has a pointer)")
             _check_element(element)
             if alignment is None:
                 alignment = natural_alignment(element)  # type: ignore[arg-type]
             check_alignment(alignment)
-        from .layouts import canonical_layout_text
+        from .layouts import canonical_layout_text, canonical_origin_text
 
         text = canonical_layout_text(layout_text)
-        return cls._unique(
-            (element, space, text, alignment),
+        origin_text = canonical_origin_text(text, origin) if origin is not None else None
+        inst = cls._unique(
+            (element, space, text, alignment, origin_text),
             element=element,
             space=space,
             layout_text=text,
             alignment=alignment,
+            origin_text=origin_text,
         )
+        cls._instances.setdefault(key, inst)
+        return inst
 
     def __reduce__(self):
-        return (TensorType, (self.element, self.space, self.layout_text, self.alignment))
+        return (
+            TensorType,
+            (self.element, self.space, self.layout_text, self.alignment, self.origin_text),
+        )
 
     @property
     def is_coord(self) -> bool:
@@ -222,20 +239,44 @@ class TensorType(DialectType):
 
         return layout_of_text(self.layout_text, symbols)[0]
 
+    def origin(self, symbols: Any = None, layout: Any = None) -> Any:
+        """A coordinate tensor's origin as an algebra value (an arithmetic tuple or an int),
+        fresh symbols (or ``symbols``) standing for its ``?`` entries; ``layout`` (the value of
+        :meth:`layout`) spares recomputing it for the default origin."""
+        from .layouts import origin_of_text
+        from .origins import coprofile
+
+        if self.space != COORD:
+            raise ValueError("only a coordinate tensor has an origin")
+        if self.origin_text is None:
+            return coprofile(layout if layout is not None else self.layout())
+        return origin_of_text(self.origin_text, symbols)
+
     @property
     def is_static(self) -> bool:
-        """True when the layout has no ``?`` entry."""
+        """True when the layout has no ``?`` entry (a coordinate tensor's origin may)."""
         from .layouts import count_dynamic
 
         return count_dynamic(self.layout_text) == 0
 
     @property
     def num_dynamic(self) -> int:
+        """The number of ``?`` entries of the layout."""
         from .layouts import count_dynamic
 
         return count_dynamic(self.layout_text)
 
+    @property
+    def num_dynamic_origin(self) -> int:
+        """The number of ``?`` entries of a coordinate tensor's origin (they follow the
+        layout's, left to right, in diagnostics)."""
+        from .layouts import count_dynamic_origin
+
+        return count_dynamic_origin(self.origin_text) if self.origin_text is not None else 0
+
     def with_layout(self, layout_text: str, alignment: int | None = None) -> TensorType:
+        if self.space == COORD:
+            raise ValueError("a coordinate tensor's layout and origin change together")
         return TensorType(
             self.element,
             self.space,
@@ -255,8 +296,15 @@ class TensorType(DialectType):
             parser.expect(",", "after 'coord'")
             at = parser.pos
             text = parser.parse_string()
+            origin = None
+            origin_at = at
+            if parser.accept(","):
+                parser.expect("origin", "(a coordinate tensor's last parameter)")
+                parser.expect("=", "after 'origin'")
+                origin_at = parser.pos
+                origin = parser.parse_string()
             parser.expect(">", "to close '!tile.tensor'")
-            return _make(parser, at, None, COORD, text, None)
+            return _make(parser, at, None, COORD, text, None, origin, origin_at)
         at = parser.pos
         element = parser.parse_type()
         if not is_element_type(element):
@@ -278,6 +326,11 @@ class TensorType(DialectType):
 
     def print_parameters(self) -> str:
         if self.space == COORD:
+            if self.origin_text is not None:
+                return (
+                    f"<coord, {quote_string(self.layout_text)}, "
+                    f"origin = {quote_string(self.origin_text)}>"
+                )
             return f"<coord, {quote_string(self.layout_text)}>"
         return (
             f"<{self.element.text}, {self.space}, {quote_string(self.layout_text)}, "  # type: ignore[union-attr]
@@ -292,8 +345,18 @@ def _make(
     space: str,
     text: str,
     alignment: int | None,
+    origin: str | None = None,
+    origin_at: int = 0,
 ) -> TensorType:
+    from .layouts import canonical_layout_text
+
     try:
-        return TensorType(element, space, text, alignment)
+        canonical_layout_text(text)
     except ValueError as e:
         raise parser.error(f"invalid layout in '!tile.tensor': {e}", at) from None
+    try:
+        return TensorType(element, space, text, alignment, origin)
+    except ValueError as e:
+        if origin is None:
+            raise parser.error(f"invalid layout in '!tile.tensor': {e}", at) from None
+        raise parser.error(f"invalid origin in '!tile.tensor': {e}", origin_at) from None

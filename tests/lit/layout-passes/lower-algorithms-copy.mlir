@@ -106,8 +106,8 @@ func.func @copy_if(%arg0: !tile.tensor<f32, gmem, "(4):(1)", 16>, %arg1: !tile.t
   %s = layout.constant #layout.int_tuple<"(128)">
   %c = tile.make_identity_tensor %s : !layout.int_tuple<"(128)"> -> !tile.tensor<coord, "(128):(1@0)">
   %tid = gpu.thread_id x
-  %p = tile.local_partition %c[%tid] {thr_layout = #layout.layout<"(32):(1)">} : !tile.tensor<coord, "(128):(1@0)"> -> !tile.tensor<coord, "((4)):((32@0))">
+  %p = tile.local_partition %c[%tid] {thr_layout = #layout.layout<"(32):(1)">} : !tile.tensor<coord, "(128):(1@0)"> -> !tile.tensor<coord, "((4)):((32@0))", origin = "(?)">
   %b = layout.make_int_tuple %arg2 : !layout.int_tuple<"(?)">
-  tile.copy_if %p, %arg0, %arg1, %b : !tile.tensor<coord, "((4)):((32@0))">, !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, gmem, "(4):(1)", 16>, !layout.int_tuple<"(?)">
+  tile.copy_if %p, %arg0, %arg1, %b : !tile.tensor<coord, "((4)):((32@0))", origin = "(?)">, !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, gmem, "(4):(1)", 16>, !layout.int_tuple<"(?)">
   return
 }

@@ -87,3 +87,12 @@ func.func @assume_type(%x: f32) {
   %m = "tile.assume"(%x) : (f32) -> f32
   return
 }
+
+// -----
+
+// The element of a coordinate view is origin + layout(c): not static when the origin is not.
+func.func @coordinate_load_origin(%c: !tile.tensor<coord, "(4):(1@0)", origin = "(?)">) {
+  // expected-error@+1 {{'tile.load' op result type '!layout.int_tuple<"(2)">' should be '!layout.int_tuple<"(?)">' (the coordinate there: the source's origin plus its layout's value)}}
+  %x = tile.load %c[2] : !tile.tensor<coord, "(4):(1@0)", origin = "(?)"> -> !layout.int_tuple<"(2)">
+  return
+}

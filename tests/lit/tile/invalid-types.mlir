@@ -67,3 +67,10 @@ func.func @wide() attributes {a = #tile.copy_atom<"universal", 256>} {
 func.func @mma() attributes {a = #tile.mma_atom<"SM90_64x8x16">} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{invalid origin in '!tile.tensor': the origin '(3)' is a tuple but the layout '8:1' yields integers}}
+func.func @origin_profile(%c: !tile.tensor<coord, "8:1", origin = "(3)">) {
+  return
+}

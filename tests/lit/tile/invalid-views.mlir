@@ -112,3 +112,12 @@ func.func @coord_pattern(%t: !tile.tensor<f32, gmem, "(4,8):(1,4)", 16>) {
   %v = tile.slice %t[(_, x)] : !tile.tensor<f32, gmem, "(4,8):(1,4)", 16> -> !tile.tensor<f32, gmem, "(4):(1)", 16>
   return
 }
+
+// -----
+
+// A view of a coordinate tensor moves its origin: a type without it is not the view's.
+func.func @coordinate_view_origin(%c: !tile.tensor<coord, "(4096):(1@0)">, %b: index) {
+  // expected-error@+1 {{'tile.local_tile' op result type '!tile.tensor<coord, "((1024)):((1@0))">' should be '!tile.tensor<coord, "((1024)):((1@0))", origin = "(?)">' (the algebra on the operand types)}}
+  %v = tile.local_tile %c[(%b)] {tiler = #layout.int_tuple<"(1024)">} : !tile.tensor<coord, "(4096):(1@0)"> -> !tile.tensor<coord, "((1024)):((1@0))">
+  return
+}

@@ -208,6 +208,26 @@ def test_layouts_and_tensors_through_views():
     assert a.sym_of(v["sz"]) == 8 * n
 
 
+def test_coordinate_tensors_carry_their_origin_through_views():
+    func = func_of(
+        """func.func @k(%n: index, %b: index {layoutc.lower = 0 : i64}, %t: index {layoutc.lower = 0 : i64}) {
+          %s = layout.make_shape %n, %n : !layout.int_tuple<"(?,?)">
+          %c = tile.make_identity_tensor %s : !layout.int_tuple<"(?,?)"> -> !tile.tensor<coord, "(?,?):(1@0,1@1)">
+          %tile = tile.local_tile %c[(%b, 2)] {tiler = #layout.int_tuple<"(8,16)">} : !tile.tensor<coord, "(?,?):(1@0,1@1)"> -> !tile.tensor<coord, "(8,16):(1@0,1@1)", origin = "(?,32)">
+          %row = tile.slice %tile[(%t, _)] : !tile.tensor<coord, "(8,16):(1@0,1@1)", origin = "(?,32)"> -> !tile.tensor<coord, "(16):(1@1)", origin = "(?,32)">
+          %x = tile.load %row[5] : !tile.tensor<coord, "(16):(1@1)", origin = "(?,32)"> -> !layout.int_tuple<"(?,37)">
+          return
+        }"""
+    )
+    a = SymbolicAnalysis(func)
+    v = values(func)
+    b, t = a.sym_of(v["b"]), a.sym_of(v["t"])
+    assert tuple(a.tensor_of(v["c"]).offset) == (0, 0)  # CuTe: coprofile of the identity
+    assert tuple(a.tensor_of(v["tile"]).offset) == (8 * b, 32)
+    assert tuple(a.tensor_of(v["row"]).offset) == (8 * b + t, 32)
+    assert tuple(a.value_of(v["x"])) == (8 * b + t, 37)  # origin + layout(5) = (.., 32 + 5)
+
+
 def test_default_analysis_is_shared_per_module():
     func = func_of("func.func @k(%n: index) { return }")
     (n,) = func.regions[0].blocks[0].args
