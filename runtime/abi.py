@@ -4,6 +4,10 @@ A kernel's parameters follow docs/architecture.md ("Kernel ABI"): one per flatte
 argument; a tensor becomes its pointer followed by the parameters carrying its dynamic layout
 entries. ``KernelSpec`` states that list plus launch facts; it serialises to the ``kernels[]``
 entries of ``manifest.json`` (docs/runtime.md) and is what both runtimes marshal arguments from.
+
+It also states the *facts* the code was compiled under (pointer alignment, divisibility and
+bounds of integers, carriers that must agree), so that a launch can refuse arguments that break
+them instead of computing a wrong result (packing_facts.py checks them).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dtypes import dtype
+from .dtypes import DTYPES, dtype
 from .layout_text import LayoutTextError, count_dynamic
 
 POINTER = "pointer"
@@ -27,6 +31,11 @@ class Param:
     type) or ``scalar`` (passed by value). A pointer with ``layout`` is a tensor: ``layout`` is
     its CuTe layout text with ``?`` for dynamic entries and ``dynamic`` names, in the order the
     ``?`` appear (shape entries first, then strides), the scalar parameters that carry them.
+
+    Facts the code may rely on (None/1: nothing assumed): ``align``, the bytes a pointer's
+    address is a multiple of; for integer scalars ``divisible_by``, ``lower`` and ``upper``
+    (inclusive bounds), and for layout-entry carriers the ``symbol`` they carry (``N``), which
+    error messages and fact summaries use.
     """
 
     name: str
@@ -34,6 +43,11 @@ class Param:
     dtype: str
     layout: str | None = None
     dynamic: tuple[str, ...] = ()
+    align: int | None = None
+    divisible_by: int = 1
+    lower: int | None = None
+    upper: int | None = None
+    symbol: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in (POINTER, SCALAR):
@@ -53,12 +67,51 @@ class Param:
                 )
         elif self.dynamic:
             raise ValueError(f"parameter {self.name!r}: 'dynamic' given without a layout")
+        self._check_facts()
+
+    def _check_facts(self) -> None:
+        where = f"parameter {self.name!r}"
+        if self.align is not None:
+            if self.kind != POINTER:
+                raise ValueError(f"{where}: 'align' is a fact of pointers, not scalars")
+            if not _is_int(self.align) or self.align < 1 or self.align & (self.align - 1):
+                raise ValueError(
+                    f"{where}: align must be a positive power of two, got {self.align!r}"
+                )
+        has_int_facts = self.divisible_by != 1 or self.lower is not None or self.upper is not None
+        if (has_int_facts or self.symbol is not None) and not self.is_integer:
+            raise ValueError(
+                f"{where}: divisibility, bounds and symbols are facts of integer scalars, "
+                f"not of a {self.dtype} {self.kind}"
+            )
+        if not _is_int(self.divisible_by) or self.divisible_by < 1:
+            raise ValueError(f"{where}: divisible_by must be a positive integer")
+        for bound in (self.lower, self.upper):
+            if bound is not None and not _is_int(bound):
+                raise ValueError(f"{where}: bounds must be integers, got {bound!r}")
+        if self.lower is not None and self.upper is not None and self.lower > self.upper:
+            raise ValueError(f"{where}: lower bound {self.lower} exceeds upper bound {self.upper}")
+
+    @property
+    def is_integer(self) -> bool:
+        """An integer scalar (the parameters that divisibility and bounds apply to)."""
+        return self.kind == SCALAR and DTYPES[self.dtype].kind in ("int", "uint")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "dtype": self.dtype}
+        if self.align is not None:
+            out["align"] = self.align
         if self.layout is not None:
             out["layout"] = self.layout
             out["dynamic"] = list(self.dynamic)
+        if self.is_integer:
+            out["divisible_by"] = self.divisible_by
+            if self.lower is not None:
+                out["min"] = self.lower
+            if self.upper is not None:
+                out["max"] = self.upper
+            if self.symbol is not None:
+                out["symbol"] = self.symbol
         return out
 
     @classmethod
@@ -69,7 +122,24 @@ class Param:
             dtype=data["dtype"],
             layout=data.get("layout"),
             dynamic=tuple(data.get("dynamic", ())),
+            align=data.get("align"),
+            divisible_by=data.get("divisible_by", 1),
+            lower=data.get("min"),
+            upper=data.get("max"),
+            symbol=data.get("symbol"),
         )
+
+
+def integer_range(dtype_name: str) -> tuple[int, int]:
+    """The values an integer ABI type holds (``i32``: -2**31 .. 2**31-1)."""
+    bits = DTYPES[dtype_name].bits
+    if dtype_name.startswith("u"):
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -100,13 +170,18 @@ class LaunchBounds:
 
 @dataclass(frozen=True)
 class KernelSpec:
-    """A kernel's name (its symbol), parameters and launch facts."""
+    """A kernel's name (its symbol), parameters and launch facts.
+
+    ``equal`` lists groups of carrier parameters that must hold the same value (two tensors
+    sharing the layout symbol ``N``: the code reads only the first carrier of a group).
+    """
 
     name: str
     params: tuple[Param, ...]
     launch_bounds: LaunchBounds = field(default_factory=LaunchBounds)
     static_smem: int = 0
     dynamic_smem: int = 0
+    equal: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]
@@ -125,6 +200,19 @@ class KernelSpec:
                 if d in carried:
                     raise ValueError(f"kernel {self.name!r}: {d!r} carries two layout entries")
                 carried.add(d)
+        grouped: set[str] = set()
+        for group in self.equal:
+            if len(group) < 2:
+                raise ValueError(f"kernel {self.name!r}: equal group {list(group)} has one name")
+            for n in group:
+                if n not in carried:
+                    raise ValueError(
+                        f"kernel {self.name!r}: equal group {list(group)} names {n!r}, which "
+                        "carries no layout entry"
+                    )
+                if n in grouped:
+                    raise ValueError(f"kernel {self.name!r}: {n!r} is in two equal groups")
+                grouped.add(n)
 
     @property
     def arguments(self) -> tuple[Param, ...]:
@@ -132,10 +220,38 @@ class KernelSpec:
         carried = {d for p in self.params for d in p.dynamic}
         return tuple(p for p in self.params if p.name not in carried)
 
+    def describe_facts(self) -> list[str]:
+        """The facts the code assumes, in ``--spec``/``--assume`` notation, for summaries:
+        ``["src align=16", "dst align=16", "N>=0"]``. Facts every value of the parameter's
+        type satisfies (an ``i32`` below 2**31) are left out."""
+        out = [f"{p.name} align={p.align}" for p in self.params if p.align and p.align > 1]
+        seen: set[str] = set()
+        for p in self.params:
+            if not p.is_integer:
+                continue
+            label = p.symbol or p.name
+            if label in seen:
+                continue
+            seen.add(label)
+            lo, hi = integer_range(p.dtype)
+            if p.divisible_by > 1:
+                out.append(f"{label}%{p.divisible_by}==0")
+            if p.lower is not None and p.lower > lo:
+                out.append(f"{label}>={p.lower}")
+            if p.upper is not None and p.upper < hi:
+                out.append(f"{label}<={p.upper}")
+        by_name = {p.name: p for p in self.params}
+        for group in self.equal:
+            labels = {by_name[n].symbol or n for n in group}
+            if len(labels) > 1:  # carriers of one named symbol are equal by their name
+                out.append("==".join(group))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "params": [p.to_json() for p in self.params],
+            "equal": [list(g) for g in self.equal],
             "launch_bounds": self.launch_bounds.to_json(),
             "shared_memory": {"static_bytes": self.static_smem, "dynamic_bytes": self.dynamic_smem},
         }
@@ -149,6 +265,7 @@ class KernelSpec:
             launch_bounds=LaunchBounds.from_json(data.get("launch_bounds")),
             static_smem=int(smem.get("static_bytes", 0)),
             dynamic_smem=int(smem.get("dynamic_bytes", 0)),
+            equal=tuple(tuple(g) for g in data.get("equal", ())),
         )
 
 

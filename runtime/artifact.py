@@ -30,7 +30,13 @@ from .compat import (
 from .errors import ArtifactError, IncompatibleDriverError
 
 FORMAT = "layoutc-artifact"
-VERSION = 1
+#: Version 2 added the facts every parameter was compiled under (align, divisible_by, min,
+#: max, symbol) and the kernel's ``equal`` carrier groups; a version-1 reader would ignore them
+#: and launch code on arguments it was not compiled for.
+VERSION = 2
+#: Versions this runtime reads: version-1 manifests state no facts, so nothing beyond the ABI
+#: is checked for them.
+READABLE_VERSIONS = (1, 2)
 MANIFEST = "manifest.json"
 
 
@@ -140,9 +146,11 @@ def read_manifest(directory: str | os.PathLike) -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArtifactError(f"{path}: not a layoutc artifact manifest (format != {FORMAT!r})")
     version = data.get("version")
-    if version != VERSION:
+    if version not in READABLE_VERSIONS:
+        readable = " and ".join(map(str, READABLE_VERSIONS))
         raise ArtifactError(
-            f"{path}: manifest version {version} is not supported by this runtime (reads {VERSION})"
+            f"{path}: manifest version {version} is not supported by this runtime (reads "
+            f"versions {readable})"
         )
     if not isinstance(data.get("kernels"), list):
         raise ArtifactError(f"{path}: manifest has no 'kernels' list")

@@ -4,7 +4,8 @@
 parameter at its natural alignment and a ``void*`` table pointing into it (the layout
 ``cuLaunchKernel``'s ``kernelParams`` expects, and what the CPU launcher reads). ``ArgumentBinder``
 compiles a ``KernelSpec`` into one small checker/writer per argument, so a launch only runs those
-closures and one ``struct.pack_into``.
+closures and one ``struct.pack_into``. The checks include the facts the code was compiled under
+(alignment, divisibility, bounds, equal carriers: packing_facts.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,14 @@ from .arrays import CPU, CUDA, ArrayFacts, array_facts
 from .dtypes import DTYPES, bf16_bits
 from .errors import ArgumentError, NotSupportedError
 from .layout_text import coalesce_static, leaves, modes, parse_layout
+from .packing_facts import (
+    alignment_mask,
+    alignment_violation,
+    integer_bounds,
+    integer_violation,
+    layout_entry,
+    symbolic_layout,
+)
 
 #: Called by the GPU runtime for a host array: returns the device pointer standing in for it.
 Stager = Callable[[ArrayFacts, Param], int]
@@ -52,13 +61,6 @@ class ParamBuffer:
         self._struct.pack_into(self.buffer, 0, *values)
 
 
-def _int_range(dtype_name: str) -> tuple[int, int]:
-    bits = DTYPES[dtype_name].bits
-    if dtype_name.startswith("u"):
-        return 0, (1 << bits) - 1
-    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-
-
 class ArgumentBinder:
     """Checks call arguments against a kernel's ABI and writes its parameter values.
 
@@ -75,7 +77,12 @@ class ArgumentBinder:
         self.values: list[Any] = [0] * len(spec.params)
         arguments = spec.arguments
         self.argument_names = tuple(p.name for p in arguments)
+        # carrier slot -> (argument index, tensor parameter, dimension, "extent" or "stride")
+        self._origins: dict[int, tuple[int, Param, int, str]] = {}
         self._binders = [self._make_binder(i, p) for i, p in enumerate(arguments)]
+        self._equal_pairs = tuple(
+            (self.slots[group[0]], self.slots[other]) for group in spec.equal for other in group[1:]
+        )
 
     # -- errors ---------------------------------------------------------------------------
     def _where(self, index: int, param: Param) -> str:
@@ -94,10 +101,12 @@ class ArgumentBinder:
         values = self.values
         kind = DTYPES[param.dtype].kind
         if kind in ("int", "uint"):
-            lo, hi = _int_range(param.dtype)
+            lo, hi, div = integer_bounds(param)
 
             def bind_int(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
                 try:
+                    if value.__class__ is bool:
+                        raise TypeError
                     v = operator.index(value)
                 except TypeError:
                     raise self._fail(
@@ -105,8 +114,8 @@ class ArgumentBinder:
                         param,
                         f"expected an integer ({param.dtype}), got {type(value).__name__}",
                     ) from None
-                if not lo <= v <= hi:
-                    raise self._fail(index, param, f"{v} does not fit in {param.dtype}")
+                if not lo <= v <= hi or v % div:
+                    raise self._fail(index, param, integer_violation(param, v, str(v), False))
                 values[slot] = v
 
             return bind_int
@@ -133,6 +142,7 @@ class ArgumentBinder:
         check_layout = self._layout_checker(index, param) if param.layout is not None else None
         runs_on = self.runs_on
         device_id = self.device_id
+        mask = alignment_mask(param)
 
         def bind_pointer(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
             try:
@@ -163,7 +173,7 @@ class ArgumentBinder:
                         param,
                         f"array lives on {facts.where}, but this kernel runs on the CPU",
                     )
-                values[slot] = facts.ptr
+                ptr = facts.ptr
             elif facts.device_type == CUDA:
                 if facts.device_id != device_id:
                     raise self._fail(
@@ -171,12 +181,22 @@ class ArgumentBinder:
                         param,
                         f"array lives on {facts.where}, but the kernel runs on cuda:{device_id}",
                     )
-                values[slot] = facts.ptr
+                ptr = facts.ptr
             else:
                 assert stager is not None
-                values[slot] = stager(facts, param)
+                ptr = stager(facts, param)  # the device copy is what the kernel reads
+            if ptr & mask and 0 not in facts.shape:  # an empty array is touched nowhere
+                raise self._misaligned(index, param, ptr)
+            values[slot] = ptr
 
         return bind_pointer
+
+    def _misaligned(self, index: int, param: Param, ptr: int) -> ArgumentError:
+        layout = None
+        if param.layout is not None:
+            carriers = [self.spec.params[self.slots[n]] for n in param.dynamic]
+            layout = symbolic_layout(param, carriers)
+        return self._fail(index, param, alignment_violation(param, ptr, layout))
 
     def _layout_checker(self, index: int, param: Param) -> Callable[[ArrayFacts], None]:
         """Precompute, per mode, the static checks and the carrier slots of dynamic entries."""
@@ -192,6 +212,11 @@ class ArgumentBinder:
         for _, d in modes(shape, stride):
             stride_slots.append([next(carriers) if e is None else None for e in leaves(d)])
 
+        for i in range(len(shape_slots)):
+            for what, slots in (("extent", shape_slots[i]), ("stride", stride_slots[i])):
+                if len(slots) == 1 and slots[0] is not None:
+                    self._origins[slots[0]] = (index, param, i, what)
+
         plan = []  # (kind, data) per mode
         for i, (s, d) in enumerate(modes(shape, stride)):
             if isinstance(s, tuple):
@@ -206,7 +231,7 @@ class ArgumentBinder:
                 plan.append(("flat", (s, d, shape_slots[i][0], stride_slots[i][0])))
         rank = len(plan)
         values = self.values
-        ranges = {slot: _int_range(p.dtype) for slot, p in carrier_params.items()}
+        bounds = {slot: integer_bounds(p) for slot, p in carrier_params.items()}
         layout = param.layout
 
         def check(facts: ArrayFacts) -> None:
@@ -254,14 +279,11 @@ class ArgumentBinder:
                         )
 
         def _store(slot: int, value: int, dim: int, what: str) -> None:
-            lo, hi = ranges[slot]
-            if not lo <= value <= hi:
-                raise self._fail(
-                    index,
-                    param,
-                    f"dimension {dim}'s {what} {value} does not fit in "
-                    f"{carrier_params[slot].dtype} parameter {carrier_params[slot].name!r}",
-                )
+            lo, hi, div = bounds[slot]
+            if not lo <= value <= hi or value % div:
+                carrier = carrier_params[slot]
+                subject = layout_entry(carrier, dim, what, value)
+                raise self._fail(index, param, integer_violation(carrier, value, subject, True))
             values[slot] = value
 
         return check
@@ -279,11 +301,28 @@ class ArgumentBinder:
         keep: list = []
         for binder, value in zip(self._binders, args):
             binder(value, stager, keep, stream)
+        values = self.values
+        for first, other in self._equal_pairs:
+            if values[first] != values[other]:
+                raise self._unequal(first, other)
         try:
             self.buffer.store(self.values)
         except (OverflowError, struct.error):
             raise self._overflow() from None
         return keep
+
+    def _unequal(self, first: int, other: int) -> ArgumentError:
+        """Two carriers of one layout symbol got different values from their arrays."""
+        i, p, dim, what = self._origins[other]
+        j, q, qdim, qwhat = self._origins[first]
+        mine = layout_entry(self.spec.params[other], dim, what, self.values[other])
+        theirs = layout_entry(self.spec.params[first], qdim, qwhat, self.values[first])
+        return self._fail(
+            i,
+            p,
+            f"{mine}, but argument {j} ({q.name!r}) has {theirs}; the kernel was compiled "
+            "assuming they are equal",
+        )
 
     def _overflow(self) -> ArgumentError:
         """Name the parameter whose value does not fit its type (e.g. 1e40 for an f32)."""

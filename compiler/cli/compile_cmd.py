@@ -8,7 +8,9 @@ about each argument (compiler/driver/argspecs.py, docs/driver.md)::
     --assume "N%16==0"
 
 A parameter without ``--spec`` takes its annotation (``lc.Tensor[lc.f32, "(N):(1)"]``, a scalar
-element type) or its default value.
+element type) or its default value. Tensors are assumed 16-byte aligned unless ``align=`` says
+otherwise, layout symbols only non-negative unless ``--assume`` says more; the manifest states
+these facts, the summary line prints them, and the runtime refuses launches that break them.
 """
 
 from __future__ import annotations
@@ -201,7 +203,9 @@ def run(args: argparse.Namespace) -> int:
             widths = products.vector_bits
             vec = f", copies {'/'.join(map(str, widths))}-bit" if widths else ""
             payload = "cubin+ptx" if products.cubin is not None else "ptx"
-            print(f"{item.name} [{arch}]: {payload} (PTX ISA {products.ptx_isa}){vec}")
+            facts = products.runtime_spec.describe_facts()
+            assumes = f"; assumes {', '.join(facts)}" if facts else "; assumes nothing"
+            print(f"{item.name} [{arch}]: {payload} (PTX ISA {products.ptx_isa}){vec}{assumes}")
             if output.print_remarks:
                 print_remarks(products.remarks, f"{item.name} [{arch}]")
     print(f"wrote {len(result.files)} files to {result.directory}")

@@ -28,6 +28,7 @@ from layoutc.frontend.spec import KernelSpec
 from .build import BuildProducts, lower_module
 from .dumps import DumpSink
 from .options import CompileOptions, OutputOptions
+from .spec_facts import runtime_spec_with_facts
 from .targets import BuildTarget
 
 
@@ -109,7 +110,7 @@ def build_artifact(
             products = lower_module(
                 module,
                 name,
-                abi.runtime_spec(),
+                runtime_spec_with_facts(spec, abi),
                 target,
                 options,
                 output,

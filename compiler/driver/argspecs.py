@@ -5,7 +5,8 @@ same in Python (``lc.spec("f32[(N):(1)],align=16")``) and on the command line
 (``--spec "src=f32[(N):(1)],align=16"``)::
 
     f32[(N,8):(8,1)]          a tensor: element type and CuTe layout (names and ? are dynamic)
-    f32[(N):(1)],align=16     ... whose base address is a multiple of 16 bytes
+    f32[(N):(1)],align=16     ... whose base address is a multiple of 16 bytes (the default;
+                              align=4 relaxes it, e.g. for views at any element offset)
     [(N):(1)]                 the element type from the parameter's annotation
     i32  /  i32,div=4         a dynamic scalar (i32, i64, f32, f64), optionally a multiple of 4
     128  /  True  /  "row"    a compile-time constant (a Python literal)
@@ -39,6 +40,10 @@ from layoutc.frontend.spec import (
 _SCALAR_DTYPES = ("i32", "i64", "f32", "f64")
 _TENSOR_DTYPES = ("f16", "bf16", "tf32", "f32", "f64", "i8", "i16", "i32", "i64")
 _I32_MAX = (1 << 31) - 1
+#: Alignment assumed of a tensor spec without ``align=``: CUDA allocators return at least 256-byte
+#: aligned memory, and every launch checks the pointer (runtime/packing_facts.py), so a view at
+#: an odd offset is refused with a message rather than run by code that assumed otherwise.
+DEFAULT_SPEC_ALIGN = 16
 
 
 @dataclass(frozen=True)
@@ -284,7 +289,7 @@ def _from_arg_spec(
     shape = tuple(_name_entry(name, "shape", i, e, symbols, True) for i, e in enumerate(shape))
     stride = tuple(_name_entry(name, "stride", i, e, symbols, False) for i, e in enumerate(stride))
     elem_bytes = max(ELEMENT_TYPES[dtype].bits // 8, 1)
-    align = s.align if s.align is not None else elem_bytes
+    align = s.align if s.align is not None else max(DEFAULT_SPEC_ALIGN, elem_bytes)
     if align % elem_bytes:
         raise SpecError(f"{where}: align={align} is not a multiple of the {dtype} element size")
     return TensorSpec(dtype, shape, stride, min(align, 16))

@@ -4,7 +4,9 @@
 or the CPU (``CpuKernel``), loading the code on first call. Arguments are the kernel's own:
 either only its run-time arguments (compile-time constants left out, as CuTe DSL's executors
 take them) or all of them (constants must then equal the compiled values). Every call is
-checked against the facts the code was specialised on (requirements.py).
+checked against the facts the code was specialised on: compile-time constants here
+(requirements.py), everything else by the runtime's argument binder (spec_facts.py); a refused
+call raises ``SpecError``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from layoutc.frontend.spec import ConstexprSpec, KernelSpec, SpecError
+from layoutc.runtime.errors import ArgumentError
 
 from .build import BuildProducts
 from .remarks import Remark
@@ -137,7 +140,10 @@ class CompiledKernel:
         bound = self.bind(args, kwargs)
         assert self.spec is not None
         check_call(self.spec, bound, self.name)
-        self.launch_bound(bound, grid, block, smem, stream)
+        try:  # the runtime checks the arguments against the compiled facts (spec_facts.py)
+            self.launch_bound(bound, grid, block, smem, stream)
+        except ArgumentError as e:
+            raise SpecError(str(e)) from None
 
     def bind(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """Arguments by parameter name: run-time arguments only, or all of them."""

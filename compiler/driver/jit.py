@@ -29,6 +29,7 @@ from .compiled import CompiledKernel
 from .dumps import DumpSink
 from .options import CompileOptions, OutputOptions
 from .remarks import print_remarks
+from .spec_facts import runtime_spec_with_facts
 from .stored import from_entry, to_entry
 from .targets import BuildTarget, resolve_target
 
@@ -213,7 +214,7 @@ def _compile_uncached(
     products = lower_module(
         module,
         name,
-        abi.runtime_spec(),
+        runtime_spec_with_facts(spec, abi),
         target,
         options,
         output,

@@ -56,14 +56,14 @@ def test_parse_errors(text, message):
 def test_build_spec_from_texts_and_assumptions():
     spec = build_spec(
         tensor_params,
-        (lc.spec("f32[(N):(1)],align=16"), lc.spec("f32[(N):(1)]"), lc.spec("i32,div=4")),
+        (lc.spec("f32[(N):(1)],align=4"), lc.spec("f32[(N):(1)]"), lc.spec("i32,div=4")),
         {},
         block=128,
         assume=["N%16==0", "N>=1"],
     )
     args = dict(spec.args)
-    assert args["src"] == TensorSpec("f32", ("N",), (1,), 16)
-    assert args["dst"] == TensorSpec("f32", ("N",), (1,), 4)  # the element size by default
+    assert args["src"] == TensorSpec("f32", ("N",), (1,), 4)
+    assert args["dst"] == TensorSpec("f32", ("N",), (1,), 16)  # 16 bytes by default
     assert args["n"] == ScalarSpec("i32", 4)
     facts = spec.symbol("N")
     assert (facts.divisible_by, facts.lower, facts.dtype) == (16, 1, "i32")
@@ -73,7 +73,7 @@ def test_build_spec_from_texts_and_assumptions():
 def test_traced_kernel_states_the_spec_facts():
     spec = build_spec(
         tensor_params,
-        (lc.spec("f32[(N,?):(?,1)],align=16"), lc.spec("f32[(N,?):(?,1)]"), lc.spec("i32,div=8")),
+        (lc.spec("f32[(N,?):(?,1)]"), lc.spec("f32[(N,?):(?,1)],align=4"), lc.spec("i32,div=8")),
         {},
         block=64,
         assume="N:div=16",

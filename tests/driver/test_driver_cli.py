@@ -38,6 +38,7 @@ def test_compile_writes_a_loadable_deterministic_artifact(tmp_path, capsys):
     assert aot(tmp_path / "a") == 0
     out = capsys.readouterr().out
     assert "branchy [sm_90]:" in out and "branchy [sm_80]:" in out
+    assert out.count("; assumes n%4==0") == 2  # the facts the artifact states
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
     expected = {
         "manifest.json",
@@ -55,7 +56,8 @@ def test_compile_writes_a_loadable_deterministic_artifact(tmp_path, capsys):
     manifest = read_manifest(tmp_path / "a")
     (entry,) = manifest["kernels"]
     assert entry["name"] == "branchy"
-    assert entry["params"] == [{"name": "n", "kind": "scalar", "dtype": "i32"}]
+    assert entry["params"] == [{"name": "n", "kind": "scalar", "dtype": "i32", "divisible_by": 4}]
+    assert entry["equal"] == [] and manifest["version"] == 2
     assert entry["launch_bounds"]["block"] == [128, 1, 1]
     assert [v["arch"] for v in entry["variants"]] == ["sm_90", "sm_80"]
     assert "layoutc.divisible_by = 4" in (tmp_path / "a" / "branchy.mlir").read_text()

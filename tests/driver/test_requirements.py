@@ -1,15 +1,21 @@
 """A compiled kernel refuses calls whose arguments break what it was specialised on, instead of
-computing a wrong result; calls that satisfy the facts run."""
+computing a wrong result; calls that satisfy the facts run.
+
+The facts travel in the runtime's KernelSpec (spec_facts.py) and the runtime's argument binder
+checks them, so these tests bind through exactly what a CompiledKernel launches with."""
 
 from __future__ import annotations
 
 import layoutc as lc
 import numpy as np
 import pytest
-from driver_kernels import SCALAR_PIPELINE, branchy, tensor_params
+from driver_kernels import SCALAR_PIPELINE, branchy, tensor_params, with_constant
 from layoutc.driver.argspecs import build_spec
 from layoutc.driver.requirements import check_call
+from layoutc.driver.spec_facts import runtime_spec_with_facts
 from layoutc.frontend.spec import SpecError
+from layoutc.runtime.errors import ArgumentError
+from layoutc.runtime.packing import ArgumentBinder
 
 
 def aligned(n, dtype=np.float32, offset=0):
@@ -20,25 +26,24 @@ def aligned(n, dtype=np.float32, offset=0):
 
 
 class Checked:
-    """What a compiled kernel does before launching: check the call against its spec."""
+    """What a compiled kernel does before launching: constants here, the rest in the binder."""
 
     def __init__(self, *args, assume=None):
         if any(isinstance(a, lc.driver.ArgSpec) for a in args):
             self.spec = build_spec(tensor_params, args, {}, assume=assume)
         else:
             self.spec = tensor_params.specialize(*args)
+        _, _, self.abi = tensor_params.trace(self.spec)
+        self.binder = ArgumentBinder(runtime_spec_with_facts(self.spec, self.abi), "cpu")
 
     def __call__(self, *args):
         bound = tensor_params.signature.bind(*args).arguments
         check_call(self.spec, bound, "tensor_params")
-
-
-def compile_for(*args, **kw):
-    return Checked(*args, **kw)
+        self.binder.bind(self.abi.call_arguments(bound))
 
 
 def test_calls_matching_the_array_facts_run():
-    ck = compile_for(aligned(1024), aligned(1024), 8)
+    ck = Checked(aligned(1024), aligned(1024), 8)
     ck(aligned(1024), aligned(1024), 8)
     ck(aligned(2048), aligned(64), 16)  # other multiples of 16, other sizes
 
@@ -46,31 +51,92 @@ def test_calls_matching_the_array_facts_run():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: (aligned(1000), aligned(1024), 8), "extent of mode 0 of 'src'.* multiple of 16"),
-        (lambda: (aligned(1024, offset=1), aligned(1024), 8), "not 16-byte aligned"),
-        (lambda: (aligned(1024), aligned(1024), 4), "'n' = 4.*multiple of 8"),
-        (lambda: (aligned(1024), aligned(1024), 2.5), "'n' must be an int"),
-        (lambda: (aligned(1024)[::2], aligned(1024), 8), "stride 2.*needs 1"),
-        (lambda: (aligned(1024).reshape(32, 32), aligned(1024), 8), "2 dimensions"),
+        (
+            lambda: (aligned(1000), aligned(1024), 8),
+            r"'src'\): dimension 0's extent 1000 is not a multiple of 16, but the kernel was "
+            r"compiled assuming it is one \(compile the kernel for these arguments\)",
+        ),
+        (
+            lambda: (aligned(1024, offset=1), aligned(1024), 8),
+            r"'src'\): data pointer 0x[0-9a-f]+4 is not 16-byte aligned, but the kernel was "
+            r'compiled for align=16 \(layoutc compile --spec "src=f32\[\(\?\):\(1\)\],align=4"',
+        ),
+        (
+            lambda: (aligned(1024), aligned(1024), 4),
+            r"'n'\): 4 is not a multiple of 8, but the kernel was compiled assuming n%8==0 "
+            r'\(compile with --spec "n=i32,div=4" to relax\)',
+        ),
+        (lambda: (aligned(1024), aligned(1024), 2.5), r"'n'\): expected an integer"),
+        (lambda: (aligned(1024), aligned(1024), True), r"'n'\): expected an integer.*got bool"),
+        (lambda: (aligned(1024)[::2], aligned(1024), 8), "element stride 2, layout .* requires 1"),
+        (lambda: (aligned(1024).reshape(32, 32), aligned(1024), 8), "has 1 modes but the array"),
     ],
 )
 def test_calls_breaking_a_fact_are_refused(call, message):
-    ck = compile_for(aligned(1024), aligned(1024), 8)
-    with pytest.raises(SpecError, match=message):
+    ck = Checked(aligned(1024), aligned(1024), 8)
+    with pytest.raises(ArgumentError, match=message):
         ck(*call())
 
 
 def test_specs_shared_symbols_must_agree():
-    ck = compile_for(
+    ck = Checked(
         lc.spec("f32[(N):(1)],align=16"), lc.spec("f32[(N):(1)]"), lc.spec("i32"), assume="N%4==0"
     )
     ck(aligned(64), aligned(64), 3)
-    with pytest.raises(SpecError, match=r"gives N = 32.*gave 64.*equal"):
+    with pytest.raises(
+        ArgumentError,
+        match=r"'dst'\): dimension 0's extent N = 32, but argument 0 \('src'\) has dimension "
+        r"0's extent N = 64; the kernel was compiled assuming they are equal",
+    ):
         ck(aligned(64), aligned(32), 3)
-    with pytest.raises(SpecError, match=r"N = 6.*multiple of 4"):
+    with pytest.raises(ArgumentError, match=r"N = 6 is not a multiple of 4.*assuming N%4==0"):
         ck(aligned(6), aligned(6), 3)
-    with pytest.raises(SpecError, match="16-byte aligned"):
-        ck(aligned(64, offset=2), aligned(64), 3)
+    with pytest.raises(ArgumentError, match=r"compile with --assume \"N%2==0\" to relax"):
+        ck(aligned(6), aligned(6), 3)
+    with pytest.raises(ArgumentError, match=r"'dst'.*16-byte aligned"):  # the default alignment
+        ck(aligned(64), aligned(64, offset=2), 3)
+    ck_low = Checked(
+        lc.spec("f32[(N):(1)]"), lc.spec("f32[(N):(1)]"), lc.spec("i32"), assume="N>=8"
+    )
+    with pytest.raises(ArgumentError, match=r"N = 4 is less than 8.*assuming N>=8"):
+        ck_low(aligned(4), aligned(4), 3)
+
+
+def test_empty_arrays_skip_the_alignment_check():
+    ck = Checked(lc.spec("f32[(N):(1)]"), lc.spec("f32[(N):(1)]"), lc.spec("i32"))
+    ck(aligned(16, offset=1)[:0], aligned(16, offset=3)[:0], 8)
+
+
+def test_constants_are_checked_by_the_driver():
+    spec = with_constant.specialize(3, 8)
+    check_call(spec, {"n": 3, "scale": 8}, "with_constant")
+    with pytest.raises(SpecError, match=r"compile-time constant 8.*got 4"):
+        check_call(spec, {"n": 3, "scale": 4}, "with_constant")
+    with pytest.raises(SpecError, match="missing argument 'scale'"):
+        check_call(spec, {"n": 3}, "with_constant")
+
+
+def test_compiled_kernel_refuses_with_a_spec_error():
+    """End to end on the CPU: the runtime's refusal reaches the caller as layoutc.SpecError."""
+    ck = lc.compile(
+        tensor_params,
+        lc.spec("f32[(N):(1)]"),
+        lc.spec("f32[(N):(1)]"),
+        lc.spec("i32,div=4"),
+        target="cpu",
+        block=32,
+        assume="N%16==0",
+    )
+    spec = ck.runtime_spec
+    assert [p.align for p in spec.params if p.kind == "pointer"] == [16, 16]
+    assert spec.equal == (("src_shape0", "dst_shape0"),)
+    ck(aligned(64), aligned(64), 8, grid=1)
+    with pytest.raises(SpecError, match=r"'src'.*not 16-byte aligned"):
+        ck(aligned(64, offset=1), aligned(64), 8, grid=1)
+    with pytest.raises(SpecError, match="N = 40 is not a multiple of 16"):
+        ck(aligned(40), aligned(40), 8, grid=1)
+    with pytest.raises(SpecError, match=r"'n'.*6 is not a multiple of 4"):
+        ck(aligned(64), aligned(64), 6, grid=1)
 
 
 def test_direct_calls_compile_per_spec(monkeypatch):

@@ -135,8 +135,9 @@ def cuFuncGetAttribute(attr, fn):
 
 
 def cuMemAlloc(n):
-    buf = (ctypes.c_char * n)()
-    ptr = ctypes.addressof(buf)
+    """Host memory, aligned to 256 bytes as every CUDA allocation is."""
+    buf = (ctypes.c_char * (n + 256))()
+    ptr = (ctypes.addressof(buf) + 255) & ~255
     _buffers[ptr] = buf
     return SUCCESS, ptr
 

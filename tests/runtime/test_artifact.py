@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -12,11 +13,13 @@ from pathlib import Path
 
 import fake_driver as fake
 import handwritten as hw
+import numpy as np
 import pytest
 from layoutc.codegen.cubin import nvjitlink_version, ptx_to_cubin
 from layoutc.codegen.ptx import compile_ptx_llvm
 from layoutc.codegen.target import Target
 from layoutc.runtime import cuda_driver
+from layoutc.runtime.abi import KernelSpec, Param
 from layoutc.runtime.artifact import (
     ArtifactKernel,
     Variant,
@@ -48,11 +51,13 @@ def copy_artifact(tmp_path_factory) -> Path:
 
 def test_manifest_schema(copy_artifact):
     m = read_manifest(copy_artifact)
-    assert (m["format"], m["version"], m["producer"]) == ("layoutc-artifact", 1, "layoutc-test")
+    assert (m["format"], m["version"], m["producer"]) == ("layoutc-artifact", 2, "layoutc-test")
     (k,) = m["kernels"]
     assert k["name"] == "copy"
     assert [p["name"] for p in k["params"]] == ["src", "dst", "n"]
-    assert k["params"][0] == {"name": "src", "kind": "pointer", "dtype": "f32"}
+    assert k["params"][0] == {"name": "src", "kind": "pointer", "dtype": "f32"}  # no facts
+    assert k["params"][2] == {"name": "n", "kind": "scalar", "dtype": "i32", "divisible_by": 1}
+    assert k["equal"] == []
     assert k["shared_memory"] == {"static_bytes": 0, "dynamic_bytes": 0}
     archs = {v["arch"]: v for v in k["variants"]}
     assert archs["sm_80"]["ptx_isa"] == "7.0" and set(archs["sm_80"]["files"]) == {"ptx"}
@@ -82,7 +87,9 @@ def test_manifest_errors(tmp_path):
     (tmp_path / "manifest.json").write_text(
         json.dumps({"format": "layoutc-artifact", "version": 99})
     )
-    with pytest.raises(ArtifactError, match="version 99 is not supported"):
+    with pytest.raises(
+        ArtifactError, match=r"version 99 is not supported .*reads versions 1 and 2"
+    ):
         read_manifest(tmp_path)
 
 
@@ -143,3 +150,132 @@ def test_loader_imports_only_the_runtime(copy_artifact):
     lines = dict(line.split(" ", 1) for line in result.stdout.strip().splitlines())
     assert lines["loaded"] == ("cubin" if nvjitlink_version() else "ptx")
     assert lines["heavy"] == "[]", f"the loader imported {lines['heavy']}"
+
+
+# -- facts (manifest version 2) and version 1 -----------------------------------------------------
+
+#: The copy kernel's ABI with facts: aligned pointers, n a positive multiple of 4.
+FACT_COPY = KernelSpec(
+    "copy",
+    (
+        Param("src", "pointer", "f32", align=16),
+        Param("dst", "pointer", "f32", align=16),
+        Param("n", "scalar", "i32", divisible_by=4, lower=1),
+    ),
+)
+
+
+def _write_fact_artifact(out: Path) -> Path:
+    write_artifact(out, [ArtifactKernel(FACT_COPY, (Variant("sm_90", cubin=b"// copy"),))])
+    return out
+
+
+def test_manifest_v2_round_trips_the_facts(tmp_path):
+    m = read_manifest(_write_fact_artifact(tmp_path))
+    assert m["version"] == 2
+    entry = m["kernels"][0]
+    assert entry["params"][0] == {"name": "src", "kind": "pointer", "dtype": "f32", "align": 16}
+    assert entry["params"][2] == {
+        "name": "n",
+        "kind": "scalar",
+        "dtype": "i32",
+        "divisible_by": 4,
+        "min": 1,
+    }
+    assert KernelSpec.from_json(entry) == FACT_COPY
+
+
+def test_version_1_manifests_still_load(tmp_path):
+    """A v1 artifact states no facts: it loads and runs with the ABI's checks only."""
+    _write_fact_artifact(tmp_path)
+    path = tmp_path / "manifest.json"
+    m = json.loads(path.read_text())
+    m["version"] = 1
+    for k in m["kernels"]:
+        del k["equal"]
+        k["params"] = [{f: p[f] for f in ("name", "kind", "dtype")} for p in k["params"]]
+    path.write_text(json.dumps(m))
+    previous = cuda_driver.use_driver(fake)
+    try:
+        lib = load(tmp_path)
+        assert lib.copy.spec == KernelSpec(
+            "copy", tuple(Param(p.name, p.kind, p.dtype) for p in FACT_COPY.params)
+        )
+        src = np.arange(6, dtype=np.float32)
+        dst = np.zeros_like(src)
+        lib.copy(src, dst, 6, grid=1, block=32)  # 6 is no multiple of 4: v1 assumed nothing
+        assert (dst == src).all()
+    finally:
+        cuda_driver.use_driver(previous)
+
+
+def test_malformed_facts_in_a_manifest_are_an_artifact_error(tmp_path):
+    _write_fact_artifact(tmp_path)
+    path = tmp_path / "manifest.json"
+    m = json.loads(path.read_text())
+    m["kernels"][0]["params"][0]["align"] = 12
+    path.write_text(json.dumps(m))
+    previous = cuda_driver.use_driver(fake)
+    try:
+        with pytest.raises(ArtifactError, match=r"malformed kernel entry.*power of two"):
+            load(tmp_path)
+    finally:
+        cuda_driver.use_driver(previous)
+
+
+_FACTS_SCRIPT = textwrap.dedent(
+    """
+    import ctypes, sys
+    sys.path.insert(0, {here!r})
+    import numpy as np
+    import fake_driver
+    import layoutc.runtime as rt
+    from layoutc.runtime import cuda_driver
+    from layoutc.runtime.cuda_memory import DeviceBuffer
+    cuda_driver.use_driver(fake_driver)
+    lib = rt.load({artifact!r})
+
+    class View:  # a device array at a byte offset, as torch's x[1:] is
+        def __init__(self, n, offset):
+            self.buf = DeviceBuffer(4 * n + 64)
+            self.__cuda_array_interface__ = {{
+                "shape": (n,), "typestr": "<f4", "data": (self.buf.ptr + offset, False),
+                "strides": None, "version": 3}}
+
+    src = np.arange(8, dtype=np.float32)
+    dst = np.zeros_like(src)
+    lib.copy(src, dst, 8, grid=1, block=32)
+    assert (dst == src).all(), "kernel model did not run"
+    for args in [(View(8, 4), View(8, 0), 8), (View(8, 0), View(8, 0), 6), (src, dst, 0)]:
+        try:
+            lib.copy(*args, grid=1, block=32)
+            print("refused: nothing")
+        except rt.ArgumentError as e:
+            print("refused:", e)
+    heavy = sorted(
+        m for m in sys.modules
+        if m.split(".")[0] in ("sympy", "llvmlite")
+        or (m.startswith("layoutc.") and not m.startswith("layoutc.runtime"))
+    )
+    print("heavy:", heavy)
+    """
+)
+
+
+def test_the_loader_checks_facts_without_the_compiler(tmp_path):
+    """A production process refuses calls that break the facts, importing only the runtime."""
+    script = _FACTS_SCRIPT.format(here=str(HERE), artifact=str(_write_fact_artifact(tmp_path)))
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    refused = [line for line in lines if line.startswith("refused:")]
+    assert len(refused) == 3, result.stdout
+    assert re.search(r"'src'\): data pointer 0x[0-9a-f]+ is not 16-byte aligned", refused[0])
+    assert (
+        "'n'): 6 is not a multiple of 4, but the kernel was compiled assuming n%4==0"
+        in (refused[1])
+    )
+    assert "'n'): 0 is less than 1, but the kernel was compiled assuming n>=1" in refused[2]
+    assert lines[-1] == "heavy: []", f"the loader imported {lines[-1]}"
