@@ -103,6 +103,8 @@ def host_packing(repeat: int) -> None:
     t_bind = timeit(lambda: binder.bind((a, b, 1024)), repeat, 2000)
     row("pack copy(src, dst, n), numpy arrays", t_bind, "struct.pack_into of 3 values", t_ref)
 
+    facts_rows(repeat, t_ref)
+
     _, spec2 = hw.scale2d_kernel(True)
     binder2 = ArgumentBinder(spec2, "cpu")
     x = np.zeros((64, 80), np.float32)[:, :60]
@@ -112,6 +114,50 @@ def host_packing(repeat: int) -> None:
         t_bind2,
         "struct.pack_into of 3 values",
         t_ref,
+    )
+
+
+def facts_rows(repeat: int, t_pack3: float) -> None:
+    """What checking the compiled facts adds per launch: the same ABI with and without them."""
+    from layoutc.runtime.abi import KernelSpec, Param
+    from layoutc.runtime.packing import ArgumentBinder
+
+    i32_max = (1 << 31) - 1
+
+    def spec(with_facts: bool) -> KernelSpec:
+        ptr = {"align": 16} if with_facts else {}
+        n = {"divisible_by": 16, "lower": 0, "upper": i32_max, "symbol": "N"} if with_facts else {}
+        return KernelSpec(
+            "copy_1d",
+            (
+                Param("src", "pointer", "f32", "(?):(1)", ("src_n",), **ptr),
+                Param("src_n", "scalar", "i32", **n),
+                Param("dst", "pointer", "f32", "(?):(1)", ("dst_n",), **ptr),
+                Param("dst_n", "scalar", "i32", **n),
+                Param("k", "scalar", "i32", divisible_by=4 if with_facts else 1),
+            ),
+            equal=(("src_n", "dst_n"),) if with_facts else (),
+        )
+
+    plain, checked = ArgumentBinder(spec(False), "cpu"), ArgumentBinder(spec(True), "cpu")
+    a = np.zeros(1024, np.float32)
+    b = np.zeros(1024, np.float32)
+    # interleave the two so that machine noise hits both alike; keep the best of each
+    t_plain = t_checked = float("inf")
+    for _ in range(repeat):
+        t_plain = min(t_plain, timeit(lambda: plain.bind((a, b, 8)), 3, 2000))
+        t_checked = min(t_checked, timeit(lambda: checked.bind((a, b, 8)), 3, 2000))
+    row(
+        "pack copy_1d(src, dst: (N):(1), k), no facts",
+        t_plain,
+        "struct.pack_into of 3 values",
+        t_pack3,
+    )
+    row(
+        "  ... with facts (align=16, N%16, equal N, k%4)",
+        t_checked,
+        "the same without facts",
+        t_plain,
     )
 
 
