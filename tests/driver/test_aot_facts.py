@@ -14,6 +14,7 @@ import io
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from driver_kernels import tensor_params
 from layoutc.cli.main import main
@@ -33,10 +34,10 @@ COPY_1D = f"{ROOT / 'examples' / 'copy_1d.py'}::copy_1d"
 I32_MAX = (1 << 31) - 1
 
 
-def compile_copy(out: Path, *extra: str) -> tuple[str, str]:
-    """``layoutc compile`` the 1-D copy for sm_90; returns (stdout, stderr)."""
+def compile_copy(out: Path, *extra: str, target: str = "sm_90") -> tuple[str, str]:
+    """``layoutc compile`` the 1-D copy (for sm_90); returns (stdout, stderr)."""
     stdout, stderr = io.StringIO(), io.StringIO()
-    argv = ["compile", COPY_1D, "--target", "sm_90", "--block", "256", "-o", str(out), *extra]
+    argv = ["compile", COPY_1D, "--target", target, "--block", "256", "-o", str(out), *extra]
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         status = main(argv)
     assert status == 0, stderr.getvalue()
@@ -169,3 +170,24 @@ def test_runtime_spec_states_the_front_end_facts():
         "dst_shape1>=0",
         "n%8==0",
     ]
+
+
+@pytest.mark.gpu
+def test_the_artifact_on_a_gpu_copies_and_refuses_misaligned_views(tmp_path):
+    """On a real GPU (the lead runs ``pytest -m gpu``): default facts, 128-bit code, checks."""
+    import layoutc.runtime
+    from layoutc.runtime.cuda_memory import DeviceArray
+
+    out = tmp_path / "copy"
+    stdout, _ = compile_copy(out, target="cuda")  # the device's own architecture
+    assert "128/128-bit" in stdout
+    lib = layoutc.runtime.load(out)
+    x = np.random.default_rng(0).standard_normal(3 * 4096, dtype=np.float32)
+    src = DeviceArray.from_host(x)
+    dst = DeviceArray.from_host(np.full_like(x, np.nan))
+    lib.copy_1d(src, dst, grid=3)
+    assert np.array_equal(dst.to_host(), x)
+    with pytest.raises(ArgumentError, match=r"'src'\): data pointer .* not 16-byte aligned"):
+        lib.copy_1d(DeviceView(4096, offset=4), DeviceView(4096), grid=1)
+    with pytest.raises(ArgumentError, match="assuming they are equal"):
+        lib.copy_1d(src, DeviceView(4096), grid=1)

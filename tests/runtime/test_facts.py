@@ -130,13 +130,13 @@ def test_a_call_within_the_facts_launches_with_its_values():
         ),
         (
             lambda: {"m": DeviceView((3, 65), ld=68)},
-            r"argument 2 \('m'\): dimension 1's extent 65 is greater than 64, but the kernel was compiled assuming it "
-            r"is at most 64",
+            r"argument 2 \('m'\): dimension 1's extent 65 is greater than 64, but the kernel was "
+            r"compiled assuming it is at most 64",
         ),
         (
             lambda: {"m": DeviceView((3, 5), ld=6)},
-            r"argument 2 \('m'\): dimension 0's stride 6 is not a multiple of 4, but the kernel was compiled assuming "
-            r"it is one \(compile the kernel for these arguments\)",
+            r"argument 2 \('m'\): dimension 0's stride 6 is not a multiple of 4, but the kernel "
+            r"was compiled assuming it is one \(compile the kernel for these arguments\)",
         ),
         (
             lambda: {"k": 3},
@@ -149,7 +149,8 @@ def test_a_call_within_the_facts_launches_with_its_values():
         ),
         (
             lambda: {"k": 66},
-            r"argument 3 \('k'\): 66 is greater than 64, but the kernel was compiled assuming k<=64",
+            r"argument 3 \('k'\): 66 is greater than 64, but the kernel was compiled assuming "
+            r"k<=64",
         ),
         (lambda: {"k": 1 << 40}, r"argument 3 \('k'\): 1099511627776 does not fit in i32"),
         (lambda: {"k": True}, r"argument 3 \('k'\): expected an integer \(i32\), got bool"),
