@@ -103,17 +103,17 @@ class ArgumentBinder:
         if kind in ("int", "uint"):
             lo, hi, div = integer_bounds(param)
 
+            def not_an_int(value: Any) -> ArgumentError:
+                got = type(value).__name__
+                return self._fail(index, param, f"expected an integer ({param.dtype}), got {got}")
+
             def bind_int(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
+                if value.__class__ is bool:  # True is an int to Python, never a size or count
+                    raise not_an_int(value)
                 try:
-                    if value.__class__ is bool:
-                        raise TypeError
                     v = operator.index(value)
                 except TypeError:
-                    raise self._fail(
-                        index,
-                        param,
-                        f"expected an integer ({param.dtype}), got {type(value).__name__}",
-                    ) from None
+                    raise not_an_int(value) from None
                 if not lo <= v <= hi or v % div:
                     raise self._fail(index, param, integer_violation(param, v, str(v), False))
                 values[slot] = v

@@ -44,8 +44,8 @@ def integer_bounds(param: Param) -> tuple[int, int, int]:
 def integer_violation(param: Param, value: int, subject: str, carrier: bool) -> str:
     """Which fact of integer ``param`` the ``value`` breaks, as the tail of an error message.
 
-    ``subject`` names the value (``"n = 4"`` for a scalar argument, ``"dimension 0's extent
-    N = 1000"`` for a layout entry); ``carrier`` says the parameter carries a layout entry (hints
+    ``subject`` names the value (``"4"`` for a scalar argument, whose name the caller's prefix
+    gives; ``"dimension 0's extent N = 1000"`` for a layout entry); ``carrier`` says the parameter carries a layout entry (hints
     then point at ``--assume`` instead of ``--spec``).
     """
     lo, hi = integer_range(param.dtype)

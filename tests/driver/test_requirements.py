@@ -118,15 +118,22 @@ def test_constants_are_checked_by_the_driver():
 
 def test_compiled_kernel_refuses_with_a_spec_error():
     """End to end on the CPU: the runtime's refusal reaches the caller as layoutc.SpecError."""
-    ck = lc.compile(
-        tensor_params,
-        lc.spec("f32[(N):(1)]"),
-        lc.spec("f32[(N):(1)]"),
-        lc.spec("i32,div=4"),
-        target="cpu",
-        block=32,
-        assume="N%16==0",
-    )
+
+    def compile_it():
+        return lc.compile(
+            tensor_params,
+            lc.spec("f32[(N):(1)]"),
+            lc.spec("f32[(N):(1)]"),
+            lc.spec("i32,div=4"),
+            target="cpu",
+            block=32,
+            assume="N%16==0",
+        )
+
+    first = compile_it()
+    lc.driver.clear_memory_cache()
+    ck = compile_it()  # from the on-disk cache: the facts come back with the code
+    assert ck.cache_hit and ck.runtime_spec == first.runtime_spec
     spec = ck.runtime_spec
     assert [p.align for p in spec.params if p.kind == "pointer"] == [16, 16]
     assert spec.equal == (("src_shape0", "dst_shape0"),)
