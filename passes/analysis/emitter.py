@@ -16,6 +16,9 @@ What the emitted code gets, and why:
   complement); ``(x // 2^k) * 2^k`` is ``andi`` with ``-2^k``; other divisions and remainders
   use the unsigned ops when the operands are provably non-negative, else floor semantics
   (``floordivsi``, or ``a - floordiv(a, b) * b`` for the remainder).
+- **Swizzles.** An element offset through a swizzled layout at a run-time coordinate
+  (:class:`~layoutc.ir.dialects.tile.swizzled.SwizzledOffset`, ``plain + Sw(arg)``: the
+  symbolic engine has no XOR) becomes ``andi``, a shift and ``xori`` on the emitted argument.
 
 Symbols are the analysis's (:func:`.symbolic.binding_of` gives their values); integer-typed
 values are cast to ``index`` once.
@@ -35,6 +38,7 @@ from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, i1, index
 from layoutc.ir.core.values import BlockArgument, Value
 from layoutc.ir.dialects import arith
+from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 
 from .symbolic import AnalysisError, binding_of, unbound_reason
 
@@ -84,8 +88,9 @@ class IndexEmitter:
         """How many ops this emitter created."""
 
     # -- public -----------------------------------------------------------------------------------
-    def emit(self, x: IntLike, loc: Location | None = None) -> Value:
-        """An ``index`` value equal to ``x`` at the builder's insertion point."""
+    def emit(self, x: IntLike | SwizzledOffset, loc: Location | None = None) -> Value:
+        """An ``index`` value equal to ``x`` at the builder's insertion point (also an element
+        offset through a swizzle, :class:`SwizzledOffset`)."""
         if loc is not None:
             saved, self.loc = self.loc, loc
             try:
@@ -191,7 +196,27 @@ class IndexEmitter:
         found = self._reuse(x, levels)
         if found is not None:
             return found
+        if isinstance(x, SwizzledOffset):
+            return self._remember(x, self._swizzled(x, levels))
         return self._remember(x, self._build(x, levels))
+
+    def _swizzled(self, x: SwizzledOffset, levels: list[Level]) -> Value:
+        """``plain + Sw<B,M,S>(arg)`` with CuTe's definition of the swizzle:
+        ``arg ^ ((arg & yyy_mask) >> S)`` (a left shift for a negative S). The argument is an
+        offset, non-negative, so the shift is logical."""
+        sw = x.swizzle
+        a = self._emit(x.arg, levels)
+        mask = self._constant(sw.yyy_mask, levels)
+        bits = self._create(arith.AndIOp, levels, [a, mask], a, mask)
+        if sw.shift:
+            s = self._constant(abs(sw.shift), levels)
+            cls = arith.ShRUIOp if sw.shift > 0 else arith.ShLIOp
+            bits = self._create(cls, levels, [bits, s], bits, s)
+        v = self._create(arith.XOrIOp, levels, [a, bits], a, bits)
+        if type(x.plain) is int and x.plain == 0:
+            return v
+        p = self._emit(x.plain, levels)
+        return self._create(arith.AddIOp, levels, [p, v], p, v)
 
     def _build(self, x: SymInt, levels: list[Level]) -> Value:
         kind, args = node(x)

@@ -501,7 +501,8 @@ class SymbolicAnalysis:
     def element_offset(
         self, op: Operation, tensor: Value, coords: Sequence[Value], pattern: str
     ) -> IntLike:
-        """The element offset from ``tensor``'s base addressed by a coordinate pattern."""
+        """The element offset from ``tensor``'s base addressed by a coordinate pattern (a
+        ``SwizzledOffset`` through a swizzled layout whose swizzle sees a run-time value)."""
         from layoutc.ir.dialects.tile import coords as C
         from layoutc.ir.dialects.tile.types import PtrType
 
@@ -509,9 +510,11 @@ class SymbolicAnalysis:
         if isinstance(tensor.type, PtrType):
             p = self.pointer_of(tensor)
             return p.offset + coord
+        from layoutc.ir.dialects.tile.swizzled import element_offset
+
         t = self.tensor_of(tensor)
         try:
-            return t.offset + t.layout(coord)
+            return t.offset + element_offset(t.layout, coord)
         except LayoutError as e:
             raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
 

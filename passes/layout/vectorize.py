@@ -15,6 +15,10 @@ destination (logical, colexicographic order). It may move ``w`` elements per acc
    ``composition(layout, R)`` beyond the lanes) are multiples of ``w`` elements, for all values
    of the symbols (:func:`..analysis.proofs.prove_divisible`). Register fragments need no
    alignment: their accesses carry whatever alignment is proven for them.
+4. **swizzles** (``Sw<B,M,S> o offset o L``): the swizzle rewrites only the index bits from
+   ``M`` up, so ``w`` lanes survive it when ``w`` divides ``2^M`` and every access starts at a
+   multiple of ``w`` before it (the composed offset, dynamic for a thread's slice, and the
+   strides between accesses); the remark says so.
 
 For ``copy_if`` the predicate must also be the same for all lanes: a coordinate predicate
 whose lanes walk one coordinate by 1 from a multiple of ``w``, compared with a bound that is a
@@ -103,7 +107,7 @@ def plan_copy(
     if name == "i1":
         return scalar("i1 elements (predicates, one byte each) have no vector access")
     try:
-        cv = max_common_layout(src.layout, dst.layout)
+        cv = _common_run(src.layout, dst.layout)
         run = size(cv)
     except LayoutError:
         cv, run = None, 1
@@ -115,22 +119,48 @@ def plan_copy(
     while w > 1:
         if run % w == 0:
             try:
-                tiling, alignments = _try_width(w, e, cv, n, src, dst, pred, bounds)
+                tiling, alignments, notes = _try_width(w, e, cv, n, src, dst, pred, bounds)
             except _Refused as refused:
                 failure = str(refused)  # the narrowest failure decides
             else:
-                return CopyPlan(w * e, w, tiling, alignments, _success(w, e, name, run, failure))
+                reason = _success(w, e, name, run, failure, notes)
+                return CopyPlan(w * e, w, tiling, alignments, reason)
         w //= 2
     return scalar(f"{run} contiguous {name}, but {failure}")
 
 
-def _success(w: int, e: int, name: str, run: int, failure: str | None) -> str:
+def _swizzle_of(layout: Any) -> Swizzle | None:
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.outer
+    return None
+
+
+def _common_run(a: Any, b: Any) -> Any:
+    """The lanes (lane -> logical index) of the longest run both layouts may store
+    contiguously. Two swizzled layouts: the inner layouts' common run, cut to the shorter
+    swizzle run (each side's swizzle is then checked on its own, :func:`_swizzle_note`)."""
+    sa, sb = _swizzle_of(a), _swizzle_of(b)
+    if sa is None or sb is None:
+        return max_common_layout(a, b)
+    common = max_common_layout(a.inner, b.inner)
+    cap = min(1 << sa.base, 1 << sb.base)
+    return composition(common, cap) if cap < size(common) else common
+
+
+def _success(
+    w: int, e: int, name: str, run: int, failure: str | None, notes: list[str] | None = None
+) -> str:
     nbytes = w * e // 8
     text = f"{w} contiguous {name}, {nbytes}-byte alignment proven"
     if failure is not None:
-        return f"{w} contiguous {name} ({run} are contiguous, but {failure}), {nbytes}-byte alignment proven"
-    if w < MAX_VECTOR_BITS // e and w == run:
-        return f"{text} (the longest run contiguous in both tensors)"
+        text = (
+            f"{w} contiguous {name} ({run} are contiguous, but {failure}), {nbytes}-byte "
+            "alignment proven"
+        )
+    elif w < MAX_VECTOR_BITS // e and w == run:
+        text = f"{text} (the longest run contiguous in both tensors)"
+    if notes:
+        text += "; " + "; ".join(notes)
     return text
 
 
@@ -144,7 +174,8 @@ def _try_width(
     pred: TensorInfo | None,
     bounds: Any,
 ) -> tuple[Any, tuple[int, int]]:
-    """The tiling and the two sides' alignments for ``w`` lanes, or raise _Refused."""
+    """The tiling, the two sides' alignments and what the proof relied on beyond plain
+    contiguity (swizzles) for ``w`` lanes, or raise _Refused."""
     refused = _Refused(f"the copy's {describe(n)} elements do not provably split into runs of {w}")
     try:
         lanes = composition(cv, Layout(w))
@@ -156,38 +187,70 @@ def _try_width(
     except LayoutError:
         raise refused from None
     alignments = []
+    notes: list[str] = []
     for role, info in (("source", src), ("destination", dst)):
-        alignments.append(_side_alignment(role, info, tiling, w, e))
+        alignment, note = _side_alignment(role, info, tiling, w, e)
+        alignments.append(alignment)
+        if note is not None:
+            notes.append(note)
     if pred is not None:
         _check_uniform_predicate(pred, bounds, tiling, w)
-    return tiling, (alignments[0], alignments[1])
+    return tiling, (alignments[0], alignments[1]), notes
 
 
-def _split(layout: Any) -> tuple[Any, Any, int | None]:
-    """(plain layout, extra offset, swizzle base) of a layout or a swizzled composed layout."""
+def _split(layout: Any) -> tuple[Any, Any, Swizzle | None]:
+    """(plain layout, extra offset, swizzle) of a layout or a swizzled composed layout."""
     if isinstance(layout, ComposedLayout):
         if not isinstance(layout.outer, Swizzle) or not isinstance(layout.inner, Layout):
             raise _Refused("gather layouts are accessed element by element")
-        return layout.inner, layout.offset, layout.outer.base
+        if layout.outer.is_identity():
+            return layout.inner, layout.offset, None
+        return layout.inner, layout.offset, layout.outer
     return layout, 0, None
 
 
-def _side_alignment(role: str, info: TensorInfo, tiling: Any, w: int, e: int) -> int:
+def _swizzle_note(role: str, sw: Swizzle, extra: Any, steps: list[Any], w: int) -> str:
+    """``Sw<B,M,S>`` reads and writes only the index bits from M up: ``w`` lanes stay
+    contiguous (and keep their alignment) exactly when ``w`` divides ``2^M`` and every access
+    starts at a multiple of ``w`` before the swizzle (its offset and the strides between
+    accesses), so the lanes differ only in bits the swizzle leaves alone."""
+    run = 1 << sw.base
+    if run % w:
+        raise _Refused(
+            f"the {role}'s swizzle {sw} keeps runs of only {run} elements (it rewrites the index "
+            f"bits from {sw.base} up)"
+        )
+    for x in (extra, *steps):
+        if not prove_divisible(w, x):
+            raise _Refused(
+                f"the {role}'s swizzled offset {describe(x)} is not provably a multiple of {w} "
+                f"elements (the swizzle {sw} keeps runs contiguous only from an aligned start)"
+            )
+    return (
+        f"the {role}'s swizzle {sw} keeps runs of {run} elements and its offset "
+        f"{describe(extra)} is a multiple of {w}"
+    )
+
+
+def _side_alignment(
+    role: str, info: TensorInfo, tiling: Any, w: int, e: int
+) -> tuple[int, str | None]:
+    """The byte alignment of one side's ``w``-lane accesses and, for a swizzled layout, the
+    sentence saying why the swizzle keeps them contiguous (raise _Refused)."""
     try:
         mapped = composition(info.layout, tiling)
     except LayoutError:
         raise _Refused(f"the {role} layout does not compose with the vector tiling") from None
-    inner, extra, swizzle_base = _split(mapped)
+    inner, extra, sw = _split(mapped)
     lanes = coalesce(get(inner, 0))
     if not _unit_run(lanes, w):
         raise _Refused(f"the {role}'s {w} lanes are not contiguous ({lanes})")
-    if swizzle_base is not None and (1 << swizzle_base) % w:
-        raise _Refused(f"the {role}'s swizzle keeps runs of {1 << swizzle_base} only")
     nbytes = w * e // 8
     steps = _rest_strides(inner)
+    note = _swizzle_note(role, sw, extra, steps, w) if sw is not None else None
     offsets = [info.offset, extra]
     if info.space not in MEMORY:
-        return _register_alignment(info, steps, offsets, nbytes)
+        return _register_alignment(info, steps, offsets, nbytes), note
     if info.alignment < nbytes:
         raise _Refused(f"the {role} base pointer is only {info.alignment}-byte aligned")
     for off in offsets:
@@ -201,7 +264,7 @@ def _side_alignment(role: str, info: TensorInfo, tiling: Any, w: int, e: int) ->
                 f"the {role} advances {describe(d)} elements between accesses, not provably a "
                 f"multiple of {w}"
             )
-    return nbytes
+    return nbytes, note
 
 
 def _unit_run(layout: Any, w: int) -> bool:

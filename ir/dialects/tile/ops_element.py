@@ -37,6 +37,7 @@ from .inference import (
 )
 from .origins import element_at
 from .spaces import COORD
+from .swizzled import element_offset as swizzled_offset
 from .types import PtrType, TensorType
 
 __all__ = ["AssumeOp", "LoadOp", "StoreOp", "element_address"]
@@ -48,7 +49,8 @@ _Source = Constraint(lambda t: isinstance(t, (TensorType, PtrType)), "!tile.tens
 def element_address(
     source: Type, pattern: Any, coord_types: Sequence[Type], facts: Sequence[Any]
 ) -> Any:
-    """The layout's value at the coordinate (an offset), or for a coordinate tensor the
+    """The layout's value at the coordinate (an element offset; ``plain + Sw(arg)`` for a
+    swizzled layout at a run-time coordinate, :mod:`.swizzled`), or for a coordinate tensor the
     coordinate there (its origin plus the layout's value, CuTe's ``*(iter + layout(c))``);
     LayoutError when the coordinate does not fit. Memoised on types and facts."""
     key = ("element", source, C.format_pattern(pattern), tuple(coord_types), tuple(facts))
@@ -71,7 +73,7 @@ def element_address(
         layout = operand_arg(source, 0)
         if isinstance(source, TensorType) and source.space == COORD:
             return element_at(operand_origin(source, 0, layout), layout(coord))
-        return layout(coord)
+        return swizzled_offset(layout, coord)
 
     return cached(key, go)
 

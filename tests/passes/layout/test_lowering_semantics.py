@@ -19,7 +19,10 @@ from layout_pass_helpers import (
     run,
     tensor_type,
 )
-from layoutc.ir.algebra import Layout, cosize, size
+from layoutc.ir.algebra import Layout, Swizzle, composition, cosize, size
+from layoutc.ir.core import StringAttr, f32, index
+from layoutc.ir.dialects.layout.text import Kind, format_value
+from layoutc.ir.dialects.tile import SliceOp, TensorType
 
 NP = {
     "f32": np.float32,
@@ -152,6 +155,71 @@ def test_copy_of_thread_partitions_covers_the_tile():
     for t in range(128):
         Interpreter(func, (128, 1, 1)).run([Ptr(src, 0), Ptr(dst, 0)], thread=(t, 0, 0))
     np.testing.assert_array_equal(src, dst)
+
+
+# -- swizzled layouts at run-time coordinates ------------------------------------------------------------
+
+
+@st.composite
+def swizzled_tiles(draw):
+    """A (T, V) tile behind a swizzle, sliced per thread ((tid, _), a dynamic offset inside the
+    swizzle), copied to and from a plain or another swizzled tile; and which way."""
+    b = draw(st.integers(1, 2))
+    m = draw(st.integers(0, 3))
+    sw = Swizzle(b, m, draw(st.integers(b, 3)) * draw(st.sampled_from([1, -1])))
+    t = draw(st.sampled_from([2, 4, 8]))
+    v = draw(st.sampled_from([2, 4, 8]))
+    inner = Layout((t, v), (v, 1)) if draw(st.booleans()) else Layout((t, v), (1, t))
+    other = Layout((t, v), (v, 1))
+    if draw(st.booleans()):  # both sides swizzled, differently
+        b2 = draw(st.integers(1, 2))
+        other = composition(Swizzle(b2, draw(st.integers(0, 3)), draw(st.integers(b2, 3))), other)
+    return composition(sw, inner), other, draw(st.booleans())
+
+
+@examples(40)
+@given(swizzled_tiles())
+def test_thread_slices_of_swizzled_tiles_copy_what_cute_addresses(case):
+    swizzled, other, into_swizzle = case
+    t, v = other.shape
+    k = Kernel(block=(t, 1, 1))
+    s, d = k.pointer("src", space="smem"), k.pointer("dst", space="smem")
+    k.op("%tid = gpu.thread_id x")
+    src_layout, dst_layout = (other, swizzled) if into_swizzle else (swizzled, other)
+    slices = []
+    for ptr, layout in ((s, src_layout), (d, dst_layout)):
+        text = format_value(layout, Kind.LAYOUT)[1]
+        tv, tt = k.tensor(ptr, k.layout(text), text, space="smem")
+        row = SliceOp.infer([TensorType(f32, "smem", text, 16), index], _ROW, [None, None])
+        name = k.fresh("row")
+        k.op(f"{name} = tile.slice {tv}[(%tid, _)] : {tt} -> {row.text}")
+        slices.append((name, row.text))
+    (a, ta), (b, tb) = slices
+    k.op(f"tile.copy {a}, {b} : {ta}, {tb}")
+    # and one element at a run-time coordinate: dst(tid, v - 1 - tid % v) = 0
+    k.op(f"%c = arith.constant {v} : index")
+    k.op("%one = arith.constant 1 : index")
+    k.op("%r = arith.remui %tid, %c : index")
+    k.op("%j0 = arith.subi %c, %r : index")
+    k.op("%j = arith.subi %j0, %one : index")
+    k.op("%zero = arith.constant 0.0 : f32")
+    k.op(f"tile.store %zero, {b}[%j] : {tb}")
+    func = lowered(k)
+    n = 1 << 12  # swizzles permute within blocks of 2^(M+B+|S|) <= 2^9 elements
+    src = aligned(n, np.float32)
+    src[:] = np.arange(n) + 1
+    dst = aligned(n, np.float32, fill=-1)
+    for tid in range(t):
+        Interpreter(func, (t, 1, 1)).run([Ptr(src, 0), Ptr(dst, 0)], thread=(tid, 0, 0))
+    expected = np.full(n, -1, np.float32)
+    for tid in range(t):
+        for j in range(v):
+            expected[dst_layout((tid, j))] = src[src_layout((tid, j))]
+        expected[dst_layout((tid, v - 1 - tid % v))] = 0
+    np.testing.assert_array_equal(dst, expected)
+
+
+_ROW = {"coord": StringAttr("(?,_)")}
 
 
 # -- copy_if ------------------------------------------------------------------------------------------

@@ -16,8 +16,9 @@ from layout_pass_helpers import (
     remarks,
     run,
 )
-from layoutc.ir.algebra import Layout, size
+from layoutc.ir.algebra import Layout, Swizzle, size
 from layoutc.ir.algebra import inttuple as it
+from layoutc.ir.algebra.composed import ComposedLayout
 from layoutc.ir.algebra.symbolic import Symbol, SymInt
 from layoutc.ir.core.types import f16, f32, f64
 from layoutc.passes.analysis.symbolic import TensorInfo
@@ -32,6 +33,8 @@ def _value(x, env):
 
 def concrete(layout, env):
     """The layout with every symbol replaced by its sampled value."""
+    if isinstance(layout, ComposedLayout):  # a swizzled layout: its offset may be symbolic
+        return ComposedLayout(layout.outer, _value(layout.offset, env), concrete(layout.inner, env))
     return Layout(
         it.transform_leaf(layout.shape, lambda x: _value(x, env)),
         it.transform_leaf(layout.stride, lambda x: _value(x, env)),
@@ -205,3 +208,85 @@ def test_pass_records_vector_bits_and_remarks():
         "strides above 1 in every mode)"
     ]
     assert "vector_bits = 64" in str(m)
+
+
+# -- swizzled layouts -------------------------------------------------------------------------------
+
+
+@st.composite
+def swizzled_copies(draw):
+    """A thread's row of a swizzled (R, C) tile, ``Sw o (C*tid + c0) o (C):(1)``, copied to or
+    from a plain row: the swizzle's argument is symbolic (its offset moves with the thread)."""
+    b = draw(st.integers(1, 3))
+    m = draw(st.integers(0, 4))
+    sw = Swizzle(b, m, draw(st.integers(b, 4)) * draw(st.sampled_from([1, -1])))
+    cols = draw(st.sampled_from([2, 4, 8, 16, 32]))
+    tid = Symbol.fresh("tid", positive=False, lower=0, upper=31)
+    c0 = draw(st.sampled_from([0, 0, 1, 2, 4]))
+    elem = draw(st.sampled_from(["f16", "f32"]))
+    row = Layout((cols,), (1,))
+    swizzled = TensorInfo(
+        None, 0, ComposedLayout(sw, cols * tid + c0, row), "smem", ELEMENTS[elem], 16
+    )
+    plain = TensorInfo(None, 0, row, draw(st.sampled_from(["gmem", "rmem"])), ELEMENTS[elem], 16)
+    which = draw(st.sampled_from(["src", "dst", "both"]))
+    if which == "both":  # another swizzle and another thread offset on the other side
+        b2 = draw(st.integers(1, 3))
+        sw2 = Swizzle(b2, draw(st.integers(0, 4)), draw(st.integers(b2, 4)))
+        c2 = draw(st.sampled_from([0, 2, 4]))
+        other = ComposedLayout(sw2, 2 * cols * tid + c2, row)
+        pair = (swizzled, TensorInfo(None, 0, other, "smem", ELEMENTS[elem], 16))
+    else:
+        pair = (swizzled, plain) if which == "src" else (plain, swizzled)
+    return pair, [{tid: draw(st.integers(0, 31))} for _ in range(3)]
+
+
+@examples(150)
+@given(swizzled_copies())
+def test_claimed_width_is_legal_through_a_swizzle(case):
+    (src, dst), samples = case
+    plan = plan_copy(src, dst)
+    for env in samples:
+        check_plan(plan, src, dst, env)
+
+
+def _row(sw, offset, cols=16, elem=f32):
+    return TensorInfo(None, 0, ComposedLayout(sw, offset, Layout((cols,), (1,))), "smem", elem, 16)
+
+
+def test_swizzle_remarks_say_why():
+    tid = Symbol.fresh("tid", positive=False, lower=0, upper=31)
+    plain = TensorInfo(None, 0, Layout((16,), (1,)), "rmem", f32, 16)
+    ok = plan_copy(plain, _row(Swizzle(3, 2, 3), 16 * tid))
+    assert ok.bits == 128
+    assert ok.reason == (
+        "4 contiguous f32, 16-byte alignment proven; the destination's swizzle Sw<3,2,3> keeps "
+        "runs of 4 elements and its offset 16*tid is a multiple of 4"
+    )
+    runs = plan_copy(_row(Swizzle(2, 1, 2), 16 * tid), plain)
+    assert runs.bits == 64
+    assert runs.reason == (
+        "2 contiguous f32, 8-byte alignment proven (the longest run contiguous in both tensors); "
+        "the source's swizzle Sw<2,1,2> keeps runs of 2 elements and its offset 16*tid is a "
+        "multiple of 2"
+    )
+    unaligned = plan_copy(_row(Swizzle(3, 2, 3), 16 * tid + 2), plain)
+    assert unaligned.bits == 64
+    assert (
+        "the source's swizzled offset 16*tid + 2 is not provably a multiple of 4 elements (the "
+        "swizzle Sw<3,2,3> keeps runs contiguous only from an aligned start)" in unaligned.reason
+    )
+    f16_runs = plan_copy(_row(Swizzle(3, 2, 3), 16 * tid, elem=f16), _f16_row())
+    assert f16_runs.bits == 64 and "swizzle Sw<3,2,3> keeps runs of 4 elements" in f16_runs.reason
+
+
+def _f16_row():
+    return TensorInfo(None, 0, Layout((16,), (1,)), "rmem", f16, 16)
+
+
+def test_copies_between_two_swizzles_keep_the_shorter_run():
+    tid = Symbol.fresh("tid", positive=False, lower=0, upper=31)
+    plan = plan_copy(_row(Swizzle(1, 2, 3), 16 * tid), _row(Swizzle(2, 1, 2), 8 * tid))
+    assert plan.bits == 64
+    assert "the source's swizzle Sw<1,2,3> keeps runs of 4 elements" in plan.reason
+    assert "the destination's swizzle Sw<2,1,2> keeps runs of 2 elements" in plan.reason

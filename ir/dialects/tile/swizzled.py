@@ -1,0 +1,82 @@
+"""Element offsets through swizzled layouts at run-time coordinates.
+
+A swizzled shared-memory layout is CuTe's ``ComposedLayout`` ``Sw<B,M,S> o offset o L``: the
+element at coordinate ``c`` is at ``Sw(offset + L(c))``, and slicing or partitioning it by a
+thread index moves ``offset`` (inside the layout: a swizzle does not commute with pointer
+offsets). With a dynamic ``offset`` or coordinate the argument of the swizzle is a symbolic
+integer, and the symbolic engine has no XOR, so the swizzle stays *outside* the expression:
+:func:`element_offset` returns a :class:`SwizzledOffset` ``plain + Sw(arg)`` that
+lower-layouts emits as ``arith`` (``andi``, a shift, ``xori``) where the access is made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...algebra.composed import ComposedLayout
+from ...algebra.layout import Layout
+from ...algebra.swizzle import Swizzle
+
+__all__ = ["SwizzledOffset", "element_offset"]
+
+
+class SwizzledOffset:
+    """``plain + swizzle(arg)`` with a symbolic ``arg``: an element offset (adding an integer
+    adds to ``plain``, which the swizzle does not see)."""
+
+    __slots__ = ("arg", "plain", "swizzle")
+
+    def __init__(self, swizzle: Swizzle, arg: Any, plain: Any = 0):
+        self.swizzle = swizzle
+        self.arg = arg
+        self.plain = plain
+
+    def __add__(self, other: Any) -> SwizzledOffset:
+        if isinstance(other, SwizzledOffset):
+            return NotImplemented
+        if type(other) is int and other == 0:
+            return self
+        return SwizzledOffset(self.swizzle, self.arg, self.plain + other)
+
+    __radd__ = __add__
+
+    def evaluate(self, env: Any) -> int:
+        """The offset for values of the symbols (``SymInt.evaluate``'s ``env``)."""
+        arg = self.arg if type(self.arg) is int else self.arg.evaluate(env)
+        plain = self.plain if type(self.plain) is int else self.plain.evaluate(env)
+        return plain + self.swizzle(arg)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, SwizzledOffset)
+            and self.swizzle == other.swizzle
+            and self.arg == other.arg
+            and self.plain == other.plain
+        )
+
+    def __hash__(self) -> int:
+        return hash(("SwizzledOffset", self.swizzle, self.arg, self.plain))
+
+    def __str__(self) -> str:
+        swizzled = f"{self.swizzle}({self.arg})"
+        if type(self.plain) is int and self.plain == 0:
+            return swizzled
+        return f"{self.plain} + {swizzled}"
+
+    __repr__ = __str__
+
+
+def element_offset(layout: Any, coord: Any) -> Any:
+    """``layout(coord)`` as an element offset: an int or SymInt, or for a swizzled layout
+    whose swizzle argument is symbolic a :class:`SwizzledOffset` (raises LayoutError when the
+    coordinate does not fit)."""
+    if (
+        isinstance(layout, ComposedLayout)
+        and isinstance(layout.outer, Swizzle)
+        and isinstance(layout.inner, Layout)
+    ):
+        arg = layout.offset + layout.inner(coord)
+        if type(arg) is int or layout.outer.is_identity():
+            return layout.outer(arg)
+        return SwizzledOffset(layout.outer, arg)
+    return layout(coord)
