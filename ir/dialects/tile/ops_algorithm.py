@@ -391,16 +391,39 @@ class AxpbyOp(_AlgorithmOp):
             raise VerifyError(diagnostic_message(e)) from None
 
 
+def _check_store_bits(op: Operation, t: TensorType) -> None:
+    """``vector_bits`` of a fill/clear: a width of 8..128 bits holding whole elements."""
+    attr = op.properties.get("vector_bits")
+    if attr is None:
+        return
+    bits = attr.value  # type: ignore[attr-defined]
+    if bits not in _VECTOR_BITS:
+        raise VerifyError(f"'vector_bits' must be one of 8, 16, 32, 64, 128, got {bits}")
+    eb = t.element_bits
+    if bits % eb:
+        raise VerifyError(f"'vector_bits' = {bits} is not a whole number of {eb}-bit elements")
+
+
 class FillOp(_AlgorithmOp):
-    """``tile.fill %t, %v : T, f32``: every element of ``%t`` becomes ``%v``."""
+    """``tile.fill %t, %v {vector_bits?} : T, f32``: every element of ``%t`` becomes ``%v``
+    (``vector_bits``, written by prove-vectorization, is the proven store width)."""
 
     name = "tile.fill"
     traits = (MemoryEffects(writes=("tensor",)),)
     tensor = operand(_MemoryTensor)
     value = operand()
+    vector_bits = opt_prop(IntegerAttr)
 
-    def __init__(self, tensor: Value, value: Value, loc: Location | None = None):
-        super().__init__(operands=[tensor, value], loc=loc)
+    def __init__(
+        self,
+        tensor: Value,
+        value: Value,
+        vector_bits: int | None = None,
+        loc: Location | None = None,
+    ):
+        super().__init__(
+            operands=[tensor, value], properties=_props(vector_bits=vector_bits), loc=loc
+        )
 
     def verify_(self) -> None:
         t = require_memory_tensor(self.tensor.type, "the filled tensor")
@@ -409,20 +432,23 @@ class FillOp(_AlgorithmOp):
                 f"fill value has type '{self.value.type.text}' but the tensor holds "
                 f"'{t.element_name}'"
             )
+        _check_store_bits(self, t)
 
 
 class ClearOp(_AlgorithmOp):
-    """``tile.clear %t : T``: every element of ``%t`` becomes zero."""
+    """``tile.clear %t {vector_bits?} : T``: every element of ``%t`` becomes zero."""
 
     name = "tile.clear"
     traits = (MemoryEffects(writes=("tensor",)),)
     tensor = operand(_MemoryTensor)
+    vector_bits = opt_prop(IntegerAttr)
 
-    def __init__(self, tensor: Value, loc: Location | None = None):
-        super().__init__(operands=[tensor], loc=loc)
+    def __init__(self, tensor: Value, vector_bits: int | None = None, loc: Location | None = None):
+        super().__init__(operands=[tensor], properties=_props(vector_bits=vector_bits), loc=loc)
 
     def verify_(self) -> None:
-        require_memory_tensor(self.tensor.type, "the cleared tensor")
+        t = require_memory_tensor(self.tensor.type, "the cleared tensor")
+        _check_store_bits(self, t)
 
 
 class CpAsyncCommitOp(Operation):
