@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..base import Pass
 
 COPY_OPS = ("tile.copy", "tile.copy_if")
+FILL_OPS = ("tile.fill", "tile.clear")
 ALGORITHM_OPS = ("tile.copy", "tile.copy_if", "tile.gemm", "tile.axpby", "tile.fill", "tile.clear")
 
 
@@ -49,5 +50,5 @@ class CopyOperands:
 
 
 def copy_word(op: Operation) -> str:
-    """How remarks name the op: ``copy`` or ``copy_if``."""
+    """How remarks name the op: ``copy``, ``copy_if``, ``fill`` or ``clear``."""
     return op.name.split(".", 1)[1]

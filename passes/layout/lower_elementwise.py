@@ -3,7 +3,11 @@
 - axpby: ``y(i) = alpha * x(i) + beta * y(i)``, except that, as CuTe's ``axpby`` does, ``y`` is
   not read into the result when ``beta == 0`` (``y = alpha * x``: a NaN in ``y`` does not
   survive). A constant ``beta`` decides at compile time, otherwise an ``arith.select`` does.
-- fill: ``t(i) = value``; clear: ``t(i) = 0``.
+- fill: ``t(i) = value``; clear: ``t(i) = 0``. Both store ``w`` elements per access when
+  :func:`.vectorize.plan_fill` proves it (a fill is a copy from a broadcast value: only the
+  destination's contiguity and alignment count); the width is the op's ``vector_bits`` (from
+  prove-vectorization), re-proven here, or the widest proven one. The stored vector is built
+  once before the loops (:mod:`.splat`).
 
 The walk is the one of :mod:`.traversal` (affine coordinates in every tensor).
 """
@@ -17,16 +21,19 @@ from layoutc.ir.core.folding import constant_value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects import tile as TD
 
-from .loops import Dim
+from .common import copy_word
+from .loops import Dim, LoweringError
 from .lowering import Lowering
 from .scalars import add, is_float, mul, zero
+from .splat import splat
 from .traversal import plan_walk
+from .vectorize import CopyPlan, plan_fill
 
 __all__ = ["lower_axpby", "lower_clear", "lower_fill"]
 
 
-def _walk_dims(low: Lowering, infos: list[Any]) -> tuple[Any, list[Dim]]:
-    walk = plan_walk([i.layout for i in infos])
+def _walk_dims(low: Lowering, infos: list[Any], tiling: Any = None) -> tuple[Any, list[Dim]]:
+    walk = plan_walk([i.layout for i in infos], tiling)
     dims = []
     for k, e in enumerate(walk.extents):
         registers = any(
@@ -79,22 +86,51 @@ def lower_axpby(low: Lowering, op: Any) -> None:
     low.nest(dims, body)
 
 
-def _store_all(low: Lowering, tensor: Any, value_of: Any) -> None:
-    info = low.analysis.tensor_of(tensor)
-    walk, dims = _walk_dims(low, [info])
+def _fill_plan(op: Any, info: Any) -> CopyPlan:
+    """The store width: the op's ``vector_bits`` re-proven (a claim that is not legal is an
+    error, never a wrong program), else the widest proven one."""
+    best = plan_fill(info)
+    attr = op.properties.get("vector_bits")
+    if attr is None:
+        return best
+    bits = attr.value
+    word = copy_word(op)
+    if bits > best.bits:
+        raise LoweringError(
+            f"vector_bits = {bits} is not proven for this {word}: only {best.bits}-bit stores "
+            f"are legal ({best.reason})"
+        )
+    plan = plan_fill(info, max_bits=bits)
+    if plan.bits != bits and bits > info.element_bytes * 8:
+        raise LoweringError(f"vector_bits = {bits} is not legal for this {word}: {plan.reason}")
+    return plan
 
-    def body(b: Any, point: list[Any]) -> None:
-        c = low.coordinate(walk.coordinate(0, point))
-        low.create(TD.StoreOp, value_of(b), tensor, c)
+
+def _store_all(low: Lowering, op: Any, value: Any) -> None:
+    tensor = op.tensor
+    info = low.analysis.tensor_of(tensor)
+    plan = _fill_plan(op, info)
+    walk, dims = _walk_dims(low, [info], plan.tiling)
+    if plan.width > 1:
+        vector = splat(low.builder, value, plan.width, low.loc)
+
+        def body(b: Any, point: list[Any]) -> None:
+            c = low.coordinate(walk.coordinate(0, point))
+            low.create(TD.StoreVectorOp, vector, tensor, c, plan.alignments[0])
+
+    else:
+
+        def body(b: Any, point: list[Any]) -> None:
+            c = low.coordinate(walk.coordinate(0, point))
+            low.create(TD.StoreOp, value, tensor, c)
 
     low.nest(dims, body)
 
 
 def lower_fill(low: Lowering, op: Any) -> None:
-    _store_all(low, op.tensor, lambda b: op.value)
+    _store_all(low, op, op.value)
 
 
 def lower_clear(low: Lowering, op: Any) -> None:
     info = low.analysis.tensor_of(op.tensor)
-    z = zero(low.builder, info.element, low.loc)
-    _store_all(low, op.tensor, lambda b: z)
+    _store_all(low, op, zero(low.builder, info.element, low.loc))

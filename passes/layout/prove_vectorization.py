@@ -1,4 +1,5 @@
-"""``prove-vectorization``: the widest access of every copy, proven for all symbol values.
+"""``prove-vectorization``: the widest access of every copy, fill and clear, proven for all
+symbol values.
 
 For each ``tile.copy``/``tile.copy_if`` the pass runs the proof of :mod:`.vectorize` on the
 tensors the symbolic value analysis describes, records the width as ``vector_bits`` (the element
@@ -6,6 +7,8 @@ width when nothing wider is legal; absent when the copy converts element types) 
 remark at the copy's location that states the proof or the fact that decided, e.g.
 ``copy uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven`` or
 ``copy uses 64-bit accesses: stride of mode 0 of the source is 2 (affine2 layout: ...)``.
+``tile.fill``/``tile.clear`` are copies from a broadcast value: the same proof on the
+destination alone (``clear uses 128-bit accesses: ...``).
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from ..analysis.proofs import sympy_calls
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Option, Pass, Statistic
 from ..registry import register_pass
-from .common import COPY_OPS, CopyOperands, copy_word, ops_named
-from .vectorize import MAX_VECTOR_BITS, CopyPlan, plan_copy
+from .common import COPY_OPS, FILL_OPS, CopyOperands, copy_word, ops_named
+from .vectorize import MAX_VECTOR_BITS, CopyPlan, plan_copy, plan_fill
 
-__all__ = ["ProveVectorization", "prove_copy"]
+__all__ = ["ProveVectorization", "prove_copy", "prove_fill"]
 
 
 def prove_copy(analysis: SymbolicAnalysis, op: Any, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
@@ -31,22 +34,29 @@ def prove_copy(analysis: SymbolicAnalysis, op: Any, max_bits: int = MAX_VECTOR_B
     return plan_copy(c.src, c.dst, max_bits=max_bits, pred=c.pred, bounds=c.bounds)
 
 
+def prove_fill(analysis: SymbolicAnalysis, op: Any, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
+    """The store plan of one fill or clear (raises AnalysisError when the tensor is opaque)."""
+    return plan_fill(analysis.tensor_of(op.tensor), max_bits=max_bits)
+
+
 @register_pass
 class ProveVectorization(Pass):
     argument = "prove-vectorization"
     display_name = "ProveVectorization"
-    summary = "Prove the widest legal access of every copy and record it as vector_bits"
+    summary = "Prove the widest legal access of every copy, fill and clear as vector_bits"
     description = (
         "For each tile.copy/copy_if: contiguity (max_common_layout of source and destination), "
         "element size, base alignment and offset/stride divisibility, proven for every value "
-        "of the symbols. Sets vector_bits and emits a remark stating the proof or the reason."
+        "of the symbols; for copy_if a predicate uniform over each vector; for tile.fill/clear "
+        "the same proof on the destination alone. Sets vector_bits and emits a remark stating "
+        "the proof or the reason."
     )
 
     max_bits = Option(int, MAX_VECTOR_BITS, "Widest access to consider (bits: 8..128)")
     remarks = Option(bool, True, "Emit a remark per copy")
 
-    num_vectorized = Statistic("Copies with accesses wider than one element")
-    num_elementwise = Statistic("Copies with one element per access")
+    num_vectorized = Statistic("Copies, fills and clears with accesses wider than one element")
+    num_elementwise = Statistic("Copies, fills and clears with one element per access")
     num_sympy = Statistic("Divisibility proofs that needed SymPy", name="num-sympy-proofs")
 
     def run_on_operation(self, op: Any) -> None:
@@ -56,14 +66,18 @@ class ProveVectorization(Pass):
             return
         analysis = SymbolicAnalysis(op)
         before = sympy_calls()
-        for copy in ops_named(op, COPY_OPS):
-            self._prove(analysis, copy)
+        for alg in ops_named(op, COPY_OPS + FILL_OPS):
+            self._prove(analysis, alg)
         self.num_sympy += sympy_calls() - before
 
     def _prove(self, analysis: SymbolicAnalysis, copy: Any) -> None:
         word = copy_word(copy)
+        fill = copy.name in FILL_OPS
         try:
-            plan = prove_copy(analysis, copy, self.max_bits)
+            if fill:
+                plan = prove_fill(analysis, copy, self.max_bits)
+            else:
+                plan = prove_copy(analysis, copy, self.max_bits)
         except AnalysisError as e:
             bits = _element_bits(copy)
             if bits is not None:
@@ -72,7 +86,7 @@ class ProveVectorization(Pass):
             if self.remarks:
                 self.emit_remark(copy.location, f"{word} uses element-wise accesses: {e.message}")
             return
-        if copy.src.type.element is copy.dst.type.element:
+        if fill or copy.src.type.element is copy.dst.type.element:
             copy.properties["vector_bits"] = IntegerAttr(plan.bits, i64)
             head = f"{word} uses {plan.bits}-bit accesses"
         else:
@@ -87,6 +101,8 @@ class ProveVectorization(Pass):
 
 
 def _element_bits(copy: Any) -> int | None:
+    if copy.name in FILL_OPS:
+        return copy.tensor.type.element_bits
     st, dt = copy.src.type, copy.dst.type
     if st.element is not dt.element:
         return None

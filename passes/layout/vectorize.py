@@ -1,4 +1,5 @@
-"""The vectorization proof of a copy: the widest access legal for every value of the symbols.
+"""The vectorization proof of a copy or a fill: the widest access legal for every value of the
+symbols.
 
 A copy moves ``size`` elements; element ``i`` of the source goes to element ``i`` of the
 destination (logical, colexicographic order). It may move ``w`` elements per access when:
@@ -20,20 +21,25 @@ destination (logical, colexicographic order). It may move ``w`` elements per acc
    multiple of ``w`` before it (the composed offset, dynamic for a thread's slice, and the
    strides between accesses); the remark says so.
 
-For ``copy_if`` the predicate must also be the same for all lanes: a coordinate predicate
-whose lanes walk one coordinate by 1 from a multiple of ``w``, compared with a bound that is a
-multiple of ``w``. The result, :class:`CopyPlan`, carries the tiling ``R`` that
-lower-algorithms iterates and the sentence prove-vectorization reports.
+For ``copy_if`` the predicate must also be the same for all lanes of every vector
+(:mod:`.uniform_predicate`: a stride-0 predicate tensor, or a coordinate predicate whose lanes
+walk one coordinate from a multiple of ``w`` below a bound that is a multiple of ``w``).
+
+A fill (or clear) is a copy from a broadcast value: the same proof with the destination as the
+only side (:func:`plan_fill`). A register fragment is filled element by element (each element
+is its own register; there is no memory access to widen).
+
+The result, :class:`CopyPlan`, carries the tiling ``R`` that lower-algorithms iterates and the
+sentence prove-vectorization reports.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from layoutc.ir.algebra import composition, flatten, intops, make_layout
-from layoutc.ir.algebra import inttuple as it
-from layoutc.ir.algebra.basis import ScaledBasis
+from layoutc.ir.algebra import composition, intops, make_layout
 from layoutc.ir.algebra.complement import complement
 from layoutc.ir.algebra.composed import ComposedLayout
 from layoutc.ir.algebra.errors import LayoutError
@@ -43,32 +49,36 @@ from layoutc.ir.algebra.vector import max_common_layout
 
 from ..analysis.proofs import prove_divisible
 from ..analysis.symbolic import TensorInfo, aligned_after
+from .contiguity import contiguity_reason
+from .uniform_predicate import uniform_predicate
+from .vector_common import Refused, describe, rest_strides, unit_run
 
-__all__ = ["CopyPlan", "describe", "plan_copy", "MAX_VECTOR_BITS"]
+__all__ = ["CopyPlan", "describe", "plan_copy", "plan_fill", "MAX_VECTOR_BITS"]
 
 MAX_VECTOR_BITS = 128
 MEMORY = ("gmem", "smem")
 
+Side = tuple[str, TensorInfo]
+"""A tensor an access touches and how remarks name it (``source``, ``destination``,
+``tensor``)."""
+
 
 @dataclass(frozen=True)
 class CopyPlan:
-    """How a copy is vectorized.
+    """How a copy (or a fill) is vectorized.
 
-    ``bits``: the access width in bits (the element width for element-wise copies);
+    ``bits``: the access width in bits (the element width for element-wise accesses);
     ``width``: elements per access; ``tiling``: the layout ``(lanes, rest) -> logical index``
-    (None for element-wise copies); ``alignments``: the byte alignment proven for the
-    source's and the destination's accesses; ``reason``: why this width, in words.
+    (None for element-wise accesses); ``alignments``: the byte alignment proven for each
+    side's accesses (source, destination; a fill has one side); ``reason``: why this width, in
+    words.
     """
 
     bits: int
     width: int
     tiling: Any
-    alignments: tuple[int, int]
+    alignments: tuple[int, ...]
     reason: str
-
-
-class _Refused(Exception):
-    """A width is not legal; the message says which fact failed."""
 
 
 def _elem_name(info: TensorInfo) -> str:
@@ -77,10 +87,6 @@ def _elem_name(info: TensorInfo) -> str:
 
 def _bits(info: TensorInfo) -> int:
     return info.element_bytes * 8
-
-
-def describe(x: Any) -> str:
-    return it.format_tuple(x) if isinstance(x, tuple) else str(x)
 
 
 def plan_copy(
@@ -94,36 +100,57 @@ def plan_copy(
     """The widest legal access of ``copy(src, dst)`` (``copy_if`` when ``pred`` is given)."""
     e = _bits(src)
     name = _elem_name(src)
+    scalar = (src.element_bytes, dst.element_bytes)
+    if src.element is not dst.element:
+        why = f"element types differ ({name} -> {_elem_name(dst)}): each element is converted"
+        return CopyPlan(e, 1, None, scalar, why)
+    sides = [("source", src), ("destination", dst)]
+    return _widest(sides, e, name, max_bits, pred, bounds)
+
+
+def plan_fill(dst: TensorInfo, *, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
+    """The widest legal store of ``fill(dst, v)``/``clear(dst)``: a copy from a broadcast value,
+    so only the destination's contiguity and alignment count."""
+    e = _bits(dst)
+    name = _elem_name(dst)
+    if dst.space not in MEMORY:
+        why = f"the tensor is a register fragment: each {name} is its own register"
+        return CopyPlan(e, 1, None, (dst.element_bytes,), why)
+    return _widest([("tensor", dst)], e, name, max_bits, None, None)
+
+
+def _widest(
+    sides: Sequence[Side], e: int, name: str, max_bits: int, pred: TensorInfo | None, bounds: Any
+) -> CopyPlan:
+    """Try every width from ``max_bits`` down; the first legal one wins."""
+    scalar_alignments = tuple(info.element_bytes for _, info in sides)
 
     def scalar(reason: str) -> CopyPlan:
-        return CopyPlan(e, 1, None, (src.element_bytes, dst.element_bytes), reason)
+        return CopyPlan(e, 1, None, scalar_alignments, reason)
 
-    if src.element is not dst.element:
-        return scalar(
-            f"element types differ ({name} -> {_elem_name(dst)}): each element is converted"
-        )
     if e >= max_bits or max_bits % e:
         return scalar(f"one {name} is already {e} bits")
     if name == "i1":
         return scalar("i1 elements (predicates, one byte each) have no vector access")
+    first, last = sides[0][1].layout, sides[-1][1].layout
     try:
-        cv = _common_run(src.layout, dst.layout)
+        cv = _common_run(first, last)
         run = size(cv)
     except LayoutError:
         cv, run = None, 1
     if type(run) is not int or run <= 1:
-        return scalar(contiguity_reason(src.layout, dst.layout, name))
-    n = size(src.layout)
+        return scalar(contiguity_reason([(role, i.layout) for role, i in sides], name))
+    n = size(first)
     failure: str | None = None
     w = max_bits // e
     while w > 1:
         if run % w == 0:
             try:
-                tiling, alignments, notes = _try_width(w, e, cv, n, src, dst, pred, bounds)
-            except _Refused as refused:
+                tiling, alignments, notes, uniform = _try_width(w, e, cv, n, sides, pred, bounds)
+            except Refused as refused:
                 failure = str(refused)  # the narrowest failure decides
             else:
-                reason = _success(w, e, name, run, failure, notes)
+                reason = _success(w, e, name, run, failure, notes, uniform)
                 return CopyPlan(w * e, w, tiling, alignments, reason)
         w //= 2
     return scalar(f"{run} contiguous {name}, but {failure}")
@@ -137,8 +164,9 @@ def _swizzle_of(layout: Any) -> Swizzle | None:
 
 def _common_run(a: Any, b: Any) -> Any:
     """The lanes (lane -> logical index) of the longest run both layouts may store
-    contiguously. Two swizzled layouts: the inner layouts' common run, cut to the shorter
-    swizzle run (each side's swizzle is then checked on its own, :func:`_swizzle_note`)."""
+    contiguously (``a`` and ``b`` may be one layout: a fill). Two swizzled layouts: the inner
+    layouts' common run, cut to the shorter swizzle run (each side's swizzle is then checked on
+    its own, :func:`_swizzle_note`)."""
     sa, sb = _swizzle_of(a), _swizzle_of(b)
     if sa is None or sb is None:
         return max_common_layout(a, b)
@@ -148,17 +176,27 @@ def _common_run(a: Any, b: Any) -> Any:
 
 
 def _success(
-    w: int, e: int, name: str, run: int, failure: str | None, notes: list[str] | None = None
+    w: int,
+    e: int,
+    name: str,
+    run: int,
+    failure: str | None,
+    notes: list[str],
+    uniform: str | None,
 ) -> str:
+    """The remark of a width that passed: what is contiguous (and for copy_if why the predicate
+    is uniform), the alignment, and the failure of the next width up if there was one."""
     nbytes = w * e // 8
-    text = f"{w} contiguous {name}, {nbytes}-byte alignment proven"
+    what = f"{w} contiguous {name}"
+    if uniform is not None:
+        what = f"predicate uniform over {what}"
+    inside = [uniform] if uniform is not None else []
     if failure is not None:
-        text = (
-            f"{w} contiguous {name} ({run} are contiguous, but {failure}), {nbytes}-byte "
-            "alignment proven"
-        )
-    elif w < MAX_VECTOR_BITS // e and w == run:
-        text = f"{text} (the longest run contiguous in both tensors)"
+        inside.append(f"{run} are contiguous, but {failure}")
+    text = f"{what} ({'; '.join(inside)})" if inside else what
+    text += f", {nbytes}-byte alignment proven"
+    if failure is None and w < MAX_VECTOR_BITS // e and w == run:
+        text += " (the longest run contiguous in both tensors)"
     if notes:
         text += "; " + "; ".join(notes)
     return text
@@ -169,14 +207,13 @@ def _try_width(
     e: int,
     cv: Any,
     n: Any,
-    src: TensorInfo,
-    dst: TensorInfo,
+    sides: Sequence[Side],
     pred: TensorInfo | None,
     bounds: Any,
-) -> tuple[Any, tuple[int, int]]:
-    """The tiling, the two sides' alignments and what the proof relied on beyond plain
-    contiguity (swizzles) for ``w`` lanes, or raise _Refused."""
-    refused = _Refused(f"the copy's {describe(n)} elements do not provably split into runs of {w}")
+) -> tuple[Any, tuple[int, ...], list[str], str | None]:
+    """For ``w`` lanes: the tiling, each side's alignment, what the proof relied on beyond
+    plain contiguity (swizzles), and why a copy_if predicate is uniform; or raise Refused."""
+    refused = Refused(f"the {describe(n)} elements do not provably split into runs of {w}")
     try:
         lanes = composition(cv, Layout(w))
         rest = complement(lanes, n)
@@ -188,21 +225,20 @@ def _try_width(
         raise refused from None
     alignments = []
     notes: list[str] = []
-    for role, info in (("source", src), ("destination", dst)):
+    for role, info in sides:
         alignment, note = _side_alignment(role, info, tiling, w, e)
         alignments.append(alignment)
         if note is not None:
             notes.append(note)
-    if pred is not None:
-        _check_uniform_predicate(pred, bounds, tiling, w)
-    return tiling, (alignments[0], alignments[1]), notes
+    uniform = uniform_predicate(pred, bounds, tiling, w) if pred is not None else None
+    return tiling, tuple(alignments), notes, uniform
 
 
 def _split(layout: Any) -> tuple[Any, Any, Swizzle | None]:
     """(plain layout, extra offset, swizzle) of a layout or a swizzled composed layout."""
     if isinstance(layout, ComposedLayout):
         if not isinstance(layout.outer, Swizzle) or not isinstance(layout.inner, Layout):
-            raise _Refused("gather layouts are accessed element by element")
+            raise Refused("gather layouts are accessed element by element")
         if layout.outer.is_identity():
             return layout.inner, layout.offset, None
         return layout.inner, layout.offset, layout.outer
@@ -216,13 +252,13 @@ def _swizzle_note(role: str, sw: Swizzle, extra: Any, steps: list[Any], w: int) 
     accesses), so the lanes differ only in bits the swizzle leaves alone."""
     run = 1 << sw.base
     if run % w:
-        raise _Refused(
+        raise Refused(
             f"the {role}'s swizzle {sw} keeps runs of only {run} elements (it rewrites the index "
             f"bits from {sw.base} up)"
         )
     for x in (extra, *steps):
         if not prove_divisible(w, x):
-            raise _Refused(
+            raise Refused(
                 f"the {role}'s swizzled offset {describe(x)} is not provably a multiple of {w} "
                 f"elements (the swizzle {sw} keeps runs contiguous only from an aligned start)"
             )
@@ -236,58 +272,35 @@ def _side_alignment(
     role: str, info: TensorInfo, tiling: Any, w: int, e: int
 ) -> tuple[int, str | None]:
     """The byte alignment of one side's ``w``-lane accesses and, for a swizzled layout, the
-    sentence saying why the swizzle keeps them contiguous (raise _Refused)."""
+    sentence saying why the swizzle keeps them contiguous (raise Refused)."""
     try:
         mapped = composition(info.layout, tiling)
     except LayoutError:
-        raise _Refused(f"the {role} layout does not compose with the vector tiling") from None
+        raise Refused(f"the {role} layout does not compose with the vector tiling") from None
     inner, extra, sw = _split(mapped)
     lanes = coalesce(get(inner, 0))
-    if not _unit_run(lanes, w):
-        raise _Refused(f"the {role}'s {w} lanes are not contiguous ({lanes})")
+    if not unit_run(lanes, w):
+        raise Refused(f"the {role}'s {w} lanes are not contiguous ({lanes})")
     nbytes = w * e // 8
-    steps = _rest_strides(inner)
+    steps = rest_strides(inner)
     note = _swizzle_note(role, sw, extra, steps, w) if sw is not None else None
     offsets = [info.offset, extra]
     if info.space not in MEMORY:
         return _register_alignment(info, steps, offsets, nbytes), note
     if info.alignment < nbytes:
-        raise _Refused(f"the {role} base pointer is only {info.alignment}-byte aligned")
+        raise Refused(f"the {role} base pointer is only {info.alignment}-byte aligned")
     for off in offsets:
         if not prove_divisible(w, off):
-            raise _Refused(
+            raise Refused(
                 f"the {role} offset {describe(off)} is not provably a multiple of {w} elements"
             )
     for d in steps:
         if not prove_divisible(w, d):
-            raise _Refused(
+            raise Refused(
                 f"the {role} advances {describe(d)} elements between accesses, not provably a "
                 f"multiple of {w}"
             )
     return nbytes, note
-
-
-def _unit_run(layout: Any, w: int) -> bool:
-    """``layout`` is ``w:1`` (one mode of w elements at stride 1, size-1 modes ignored)."""
-    modes = _flat_modes(layout) if isinstance(layout, Layout) else []
-    return (
-        len(modes) == 1
-        and type(modes[0][1]) is int
-        and modes[0][1] == 1
-        and type(modes[0][2]) is int
-        and modes[0][2] == w
-    )
-
-
-def _rest_strides(inner: Layout) -> list[Any]:
-    """The strides of the modes beyond the lanes (mode 0), without size-1 modes."""
-    if not isinstance(inner.shape, tuple) or len(inner.shape) < 2:
-        return []
-    rest = Layout._new(inner.shape[1:], inner.stride[1:])
-    flat = flatten(rest)
-    shapes = it.flatten_to_tuple(flat.shape)
-    strides = it.flatten_to_tuple(flat.stride)
-    return [d for s, d in zip(shapes, strides) if not (type(s) is int and s == 1)]
 
 
 def _register_alignment(info: TensorInfo, steps: list[Any], offsets: list[Any], nbytes: int) -> int:
@@ -298,98 +311,3 @@ def _register_alignment(info: TensorInfo, steps: list[Any], offsets: list[Any], 
     for x in (*offsets, *steps):
         a = aligned_after(a, eb, x)
     return max(a, 1)
-
-
-def _check_uniform_predicate(pred: TensorInfo, bounds: Any, tiling: Any, w: int) -> None:
-    """All lanes of every vector share their predicate (raise _Refused otherwise)."""
-    if pred.space != "coord" or bounds is None:
-        raise _Refused("the predicate may differ between the elements of a vector")
-    try:
-        mapped = composition(pred.layout, tiling)
-        lanes = coalesce(get(mapped, 0))
-    except LayoutError:
-        raise _Refused(
-            "the predicate's coordinates do not compose with the vector tiling"
-        ) from None
-    modes = _flat_modes(lanes)
-    stride = modes[0][1] if len(modes) == 1 and modes[0][2] == w else None
-    if not (isinstance(stride, ScaledBasis) and stride.value == 1):
-        raise _Refused("the predicate's coordinates do not walk one mode across a vector")
-    modes = stride.modes
-
-    def component(x: Any) -> Any:
-        if isinstance(x, ScaledBasis):
-            return x.value if x.modes == modes else 0
-        if isinstance(x, tuple):
-            try:
-                return it.get(x, *modes) if modes else x
-            except (LayoutError, IndexError, TypeError):
-                return 0
-        return x if not modes else 0
-
-    try:
-        bound = it.get(bounds, *modes) if modes else bounds
-    except (LayoutError, IndexError, TypeError):
-        raise _Refused(
-            "the predicate's bounds do not name the coordinate the vector walks"
-        ) from None
-    checks = [component(pred.offset), bound]
-    checks += [component(d) for d in _rest_strides(mapped)]
-    for x in checks:
-        if not prove_divisible(w, x):
-            raise _Refused(
-                f"the predicate may change within a vector ({describe(x)} is not provably a "
-                f"multiple of {w})"
-            )
-
-
-def contiguity_reason(src: Any, dst: Any, name: str) -> str:
-    """Why no two consecutive elements are contiguous in both layouts, naming the stride."""
-    for role, layout in (("source", src), ("destination", dst)):
-        inner = layout.inner if isinstance(layout, ComposedLayout) else layout
-        if not isinstance(inner, Layout):
-            return f"the {role} layout is not a plain layout"
-        modes = _flat_modes(inner)
-        if not modes:
-            continue
-        if any(type(d) is int and d == 1 for _, d, _ in modes):
-            continue
-        i, d, _ = min(modes, key=_stride_order)
-        text = f"stride of mode {i} of the {role} is {describe(d)}"
-        if len(modes) >= 2 and all(type(m[1]) is not int or abs(m[1]) > 1 for m in modes):
-            text += " (affine2 layout: strides above 1 in every mode)"
-        return text
-    return (
-        "the source and the destination are contiguous along different modes "
-        f"(source {_unit_mode(src)}, destination {_unit_mode(dst)}): one {name} per access"
-    )
-
-
-def _stride_order(mode: tuple[str, Any, Any]) -> tuple[int, int]:
-    d = mode[1]
-    return (0, abs(d)) if type(d) is int else (1, 0)
-
-
-def _flat_modes(layout: Layout) -> list[tuple[str, Any, Any]]:
-    """(mode path, stride, shape) of every non-trivial leaf mode."""
-    out: list[tuple[str, Any, Any]] = []
-
-    def visit(shape: Any, stride: Any, path: tuple[int, ...]) -> None:
-        if isinstance(shape, tuple):
-            for i, (s, d) in enumerate(zip(shape, stride)):
-                visit(s, d, (*path, i))
-            return
-        if type(shape) is int and shape == 1:
-            return
-        out.append((",".join(map(str, path)) if path else "0", stride, shape))
-
-    visit(layout.shape, layout.stride, ())
-    return out
-
-
-def _unit_mode(layout: Any) -> str:
-    inner = layout.inner if isinstance(layout, ComposedLayout) else layout
-    for path, d, _ in _flat_modes(inner):
-        if type(d) is int and d == 1:
-            return f"mode {path}"
-    return "no mode"

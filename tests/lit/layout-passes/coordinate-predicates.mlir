@@ -40,7 +40,7 @@ func.func @tail(%src: !tile.ptr<f32, gmem, 16>, %dst: !tile.ptr<f32, gmem, 16>, 
   %x3 = tile.load %pc[3] : !tile.tensor<coord, "(4):(1@0)", origin = "(?)"> -> !layout.int_tuple<"(?)">
   %k3 = layout.elem_less %x3, %shape : !layout.int_tuple<"(?)">, !layout.int_tuple<"(?)">
   tile.store %k3, %keep[3] : !tile.tensor<i1, rmem, "(4):(1)", 1>
-  // expected-remark@+1 {{copy_if uses 32-bit accesses: 4 contiguous f32, but the predicate may differ between the elements of a vector}}
+  // expected-remark@+1 {{copy_if uses 32-bit accesses: 4 contiguous f32, but the predicate tensor may differ within a vector: its 2 lanes have layout 2:1, not stride 0}}
   tile.copy_if %keep, %ps, %pd : !tile.tensor<i1, rmem, "(4):(1)", 1>, !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, gmem, "(4):(1)", 16>
   return
 }

@@ -111,3 +111,45 @@ func.func @copy_if(%arg0: !tile.tensor<f32, gmem, "(4):(1)", 16>, %arg1: !tile.t
   tile.copy_if %p, %arg0, %arg1, %b : !tile.tensor<coord, "((4)):((32@0))", origin = "(?)">, !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, gmem, "(4):(1)", 16>, !layout.int_tuple<"(?)">
   return
 }
+
+// -----
+
+// copy_if with an i1 predicate whose layout has stride 0 across each vector (CuTe's tApA): one
+// predicate load and one guarded 128-bit load/store pair per vector.
+// CHECK-LABEL: func.func @copy_if_uniform_tensor
+// CHECK: %[[K0:.*]] = tile.load %arg2[(0, 0)]
+// CHECK: scf.if %[[K0]] {
+// CHECK: %[[V0:.*]] = tile.load_vector %arg0[(0, 0)] {alignment = 16 : i64} : !tile.tensor<f32, gmem, "(4,2):(1,4)", 16> -> vector<4xf32>
+// CHECK: tile.store_vector %[[V0]], %arg1[(0, 0)] {alignment = 16 : i64}
+// CHECK: %[[K1:.*]] = tile.load %arg2[(0, 1)]
+// CHECK: scf.if %[[K1]] {
+// CHECK: tile.load_vector %arg0[(0, 1)]
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @copy_if_uniform_tensor(%arg0: !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, %arg1: !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, %arg2: !tile.tensor<i1, rmem, "(4,2):(0,1)", 1>) {
+  tile.copy_if %arg2, %arg0, %arg1 : !tile.tensor<i1, rmem, "(4,2):(0,1)", 1>, !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>
+  return
+}
+
+// -----
+
+// copy_if with a coordinate predicate whose bound is a multiple of 4: the comparison of each
+// vector's first coordinate guards the whole 128-bit access.
+// CHECK-LABEL: func.func @copy_if_uniform_bound
+// CHECK: %[[C:.*]] = arith.cmpi slt, %{{.*}}, %n : index
+// CHECK: scf.if %[[C]] {
+// CHECK: tile.load_vector
+// CHECK: tile.store_vector
+// CHECK: scf.if
+// CHECK: tile.load_vector
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @copy_if_uniform_bound(%arg0: !tile.tensor<f32, gmem, "(8):(1)", 16>, %arg1: !tile.tensor<f32, gmem, "(8):(1)", 16>, %n: index {layoutc.divisible_by = 4 : i64}) {
+  %s = layout.constant #layout.int_tuple<"(1024)">
+  %c = tile.make_identity_tensor %s : !layout.int_tuple<"(1024)"> -> !tile.tensor<coord, "(1024):(1@0)">
+  %tid = gpu.thread_id x
+  %p = tile.local_tile %c[(%tid)] {tiler = #layout.int_tuple<"(8)">} : !tile.tensor<coord, "(1024):(1@0)"> -> !tile.tensor<coord, "((8)):((1@0))", origin = "(?)">
+  %b = layout.make_int_tuple %n : !layout.int_tuple<"(?)">
+  tile.copy_if %p, %arg0, %arg1, %b : !tile.tensor<coord, "((8)):((1@0))", origin = "(?)">, !tile.tensor<f32, gmem, "(8):(1)", 16>, !tile.tensor<f32, gmem, "(8):(1)", 16>, !layout.int_tuple<"(?)">
+  return
+}

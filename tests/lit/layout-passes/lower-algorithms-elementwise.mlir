@@ -45,3 +45,37 @@ func.func @fill_clear(%t: !tile.tensor<f32, rmem, "(2,(2,2)):(1,(2,4))", 4>, %v:
   tile.clear %u : !tile.tensor<i32, smem, "(2):(1)", 4>
   return
 }
+
+// -----
+
+// fill and clear of global memory store whole vectors when the destination is contiguous and
+// aligned: the vector is built once, before the stores (a splat of the value; zero for clear).
+// CHECK-LABEL: func.func @vector_fill_clear
+// CHECK: %[[U:.*]] = llvm.mlir.undef : vector<4xf32>
+// CHECK: %[[V0:.*]] = llvm.insertelement %v, %[[U]][%{{.*}} : i32] : vector<4xf32>
+// CHECK: %[[V1:.*]] = llvm.insertelement %v, %[[V0]]
+// CHECK: %[[V2:.*]] = llvm.insertelement %v, %[[V1]]
+// CHECK: %[[V3:.*]] = llvm.insertelement %v, %[[V2]]
+// CHECK: tile.store_vector %[[V3]], %t[(0, 0)] {alignment = 16 : i64}
+// CHECK: tile.store_vector %[[V3]], %t[(0, 1)] {alignment = 16 : i64}
+// CHECK: %[[Z:.*]] = llvm.mlir.zero : vector<2xf64>
+// CHECK: tile.store_vector %[[Z]], %u[(0, 0)] {alignment = 16 : i64}
+// CHECK: tile.store_vector %[[Z]], %u[(0, 1)] {alignment = 16 : i64}
+// CHECK-NOT: tile.store
+func.func @vector_fill_clear(%t: !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, %v: f32, %u: !tile.tensor<f64, smem, "(2,2):(1,2)", 16>) {
+  tile.fill %t, %v : !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, f32
+  tile.clear %u : !tile.tensor<f64, smem, "(2,2):(1,2)", 16>
+  return
+}
+
+// -----
+
+// A negative zero is not all-zero bits: it is splat, not replaced by llvm.mlir.zero.
+// CHECK-LABEL: func.func @negative_zero
+// CHECK-NOT: llvm.mlir.zero
+// CHECK: llvm.mlir.undef : vector<4xf32>
+func.func @negative_zero(%t: !tile.tensor<f32, gmem, "(4):(1)", 16>) {
+  %z = arith.constant -0.0 : f32
+  tile.fill %t, %z : !tile.tensor<f32, gmem, "(4):(1)", 16>, f32
+  return
+}

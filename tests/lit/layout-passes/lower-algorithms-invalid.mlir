@@ -32,3 +32,13 @@ func.func @registers_with_dynamic_extent(%p: !tile.ptr<f32, gmem, 16>, %n: index
   tile.copy %t, %v : !tile.tensor<f32, gmem, "(?):(4)", 16>, !tile.tensor<f32, rmem, "(?):(4)", 4>
   return
 }
+
+// -----
+
+func.func @claimed_fill_width(%p: !tile.ptr<f32, gmem, 8>, %x: f32) {
+  %l = layout.constant #layout.layout<"(8):(1)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 8>, !layout.layout<"(8):(1)">) -> !tile.tensor<f32, gmem, "(8):(1)", 8>
+  // expected-error@+1 {{'tile.fill' cannot be lowered: vector_bits = 128 is not proven for this fill: only 64-bit stores are legal (2 contiguous f32 (8 are contiguous, but the tensor base pointer is only 8-byte aligned), 8-byte alignment proven)}}
+  tile.fill %t, %x {vector_bits = 128 : i64} : !tile.tensor<f32, gmem, "(8):(1)", 8>, f32
+  return
+}

@@ -129,10 +129,61 @@ func.func @predicated(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>
   %c = tile.make_identity_tensor %s : !layout.int_tuple<"(16)"> -> !tile.tensor<coord, "(16):(1@0)">
   %b4 = layout.make_int_tuple %n4 : !layout.int_tuple<"(?)">
   %b = layout.make_int_tuple %n : !layout.int_tuple<"(?)">
-  // expected-remark@+1 {{copy_if uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven}}
+  // expected-remark@+1 {{copy_if uses 128-bit accesses: predicate uniform over 4 contiguous f32 (the bound n4 is a multiple of 4 and every vector starts at a multiple of 4), 16-byte alignment proven}}
   tile.copy_if %c, %t, %u, %b4 : !tile.tensor<coord, "(16):(1@0)">, !tile.tensor<f32, gmem, "(16):(1)", 16>, !tile.tensor<f32, gmem, "(16):(1)", 16>, !layout.int_tuple<"(?)">
-  // expected-remark@+1 {{copy_if uses 32-bit accesses: 16 contiguous f32, but the predicate may change within a vector (n is not provably a multiple of 2)}}
+  // expected-remark@+1 {{copy_if uses 32-bit accesses: 16 contiguous f32, but the bound n is not provably a multiple of 2}}
   tile.copy_if %c, %t, %u, %b : !tile.tensor<coord, "(16):(1@0)">, !tile.tensor<f32, gmem, "(16):(1)", 16>, !tile.tensor<f32, gmem, "(16):(1)", 16>, !layout.int_tuple<"(?)">
+  return
+}
+
+// -----
+
+// copy_if with an i1 predicate tensor: one predicate per vector when its layout has stride 0
+// across the vector's elements (CuTe's tApA), element-wise when it may differ within a vector.
+// CHECK-LABEL: func.func @predicate_tensors
+// CHECK: tile.copy_if {{.*}} {vector_bits = 128 : i64}
+// CHECK: tile.copy_if {{.*}} {vector_bits = 64 : i64}
+// CHECK: tile.copy_if {{.*}} {vector_bits = 32 : i64}
+func.func @predicate_tensors(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>) attributes {gpu.kernel} {
+  %l = layout.constant #layout.layout<"(4,4):(1,4)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,4):(1,4)">) -> !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>
+  %u = tile.make_tensor %q, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,4):(1,4)">) -> !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>
+  %v = tile.alloc_fragment : !tile.tensor<i1, rmem, "(4,4):(0,1)", 1>
+  %h = tile.alloc_fragment : !tile.tensor<i1, rmem, "((2,2),4):((0,1),2)", 1>
+  %e = tile.alloc_fragment : !tile.tensor<i1, rmem, "(4,4):(1,4)", 1>
+  // expected-remark@+1 {{copy_if uses 128-bit accesses: predicate uniform over 4 contiguous f32 (stride 0), 16-byte alignment proven}}
+  tile.copy_if %v, %t, %u : !tile.tensor<i1, rmem, "(4,4):(0,1)", 1>, !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>, !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>
+  // expected-remark@+1 {{copy_if uses 64-bit accesses: predicate uniform over 2 contiguous f32 (stride 0; 16 are contiguous, but the predicate tensor may differ within a vector: its 4 lanes have layout (2,2):(0,1), not stride 0), 8-byte alignment proven}}
+  tile.copy_if %h, %t, %u : !tile.tensor<i1, rmem, "((2,2),4):((0,1),2)", 1>, !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>, !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>
+  // expected-remark@+1 {{copy_if uses 32-bit accesses: 16 contiguous f32, but the predicate tensor may differ within a vector: its 2 lanes have layout 2:1, not stride 0}}
+  tile.copy_if %e, %t, %u : !tile.tensor<i1, rmem, "(4,4):(1,4)", 1>, !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>, !tile.tensor<f32, gmem, "(4,4):(1,4)", 16>
+  return
+}
+
+// -----
+
+// fill and clear are copies from a broadcast value: the destination alone decides. A register
+// fragment is written element by element.
+// CHECK-LABEL: func.func @fills
+// CHECK: tile.fill {{.*}} {vector_bits = 128 : i64}
+// CHECK: tile.clear {{.*}} {vector_bits = 64 : i64}
+// CHECK: tile.clear {{.*}} {vector_bits = 32 : i64}
+// CHECK: tile.clear {{.*}} {vector_bits = 32 : i64}
+func.func @fills(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, smem, 8>, %x: f32) attributes {gpu.kernel} {
+  %l = layout.constant #layout.layout<"(8,2):(1,8)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(8,2):(1,8)">) -> !tile.tensor<f32, gmem, "(8,2):(1,8)", 16>
+  %u = tile.make_tensor %q, %l : (!tile.ptr<f32, smem, 8>, !layout.layout<"(8,2):(1,8)">) -> !tile.tensor<f32, smem, "(8,2):(1,8)", 8>
+  %a = layout.constant #layout.layout<"(4,4):(2,16)">
+  %w = tile.make_tensor %p, %a : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,4):(2,16)">) -> !tile.tensor<f32, gmem, "(4,4):(2,16)", 16>
+  %r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(8):(1)", 16>
+  // expected-remark@+1 {{fill uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven}}
+  tile.fill %t, %x : !tile.tensor<f32, gmem, "(8,2):(1,8)", 16>, f32
+  // expected-remark@+1 {{clear uses 64-bit accesses: 2 contiguous f32 (16 are contiguous, but the tensor base pointer is only 8-byte aligned), 8-byte alignment proven}}
+  tile.clear %u : !tile.tensor<f32, smem, "(8,2):(1,8)", 8>
+  // expected-remark@+1 {{clear uses 32-bit accesses: stride of mode 0 of the tensor is 2 (affine2 layout: strides above 1 in every mode)}}
+  tile.clear %w : !tile.tensor<f32, gmem, "(4,4):(2,16)", 16>
+  // expected-remark@+1 {{clear uses 32-bit accesses: the tensor is a register fragment: each f32 is its own register}}
+  tile.clear %r : !tile.tensor<f32, rmem, "(8):(1)", 16>
   return
 }
 

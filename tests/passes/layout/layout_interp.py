@@ -30,6 +30,11 @@ DTYPES = {
 }
 
 
+_UNDEF = 77
+"""What an undefined vector lane holds: not a value the tests store, so a lane that a splat
+forgets to define is seen."""
+
+
 class Ptr:
     __slots__ = ("buf", "off")
 
@@ -243,6 +248,14 @@ class Interpreter:
             return Ptr(p.buf, p.off + ins[1])
         if name in ("tile.load", "tile.load_vector", "tile.store", "tile.store_vector"):
             return self._access(op, ins)
+        if name in ("llvm.mlir.undef", "llvm.mlir.zero"):  # vectors (splats of fill/clear)
+            # undef lanes read as NaN/garbage-like values, so a lane left undefined shows up
+            fill = 0 if name == "llvm.mlir.zero" else _UNDEF
+            return np.full(rt.shape[0], fill, dtype=_np_type(rt.element_type))
+        if name == "llvm.insertelement":
+            vec = ins[0].copy()
+            vec[int(ins[2])] = ins[1]
+            return vec
         raise Unsupported(f"the interpreter does not run '{name}'")
 
     def _address(self, op: Any, p: Any, coords: list[Any]) -> tuple[np.ndarray, int]:
