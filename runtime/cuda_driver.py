@@ -86,8 +86,28 @@ def init() -> None:
         try:
             check(drv.cuInit(0), "initialising the CUDA driver (cuInit)")
         except CudaError as e:
-            raise CudaUnavailableError(f"no usable CUDA driver or GPU: {e}") from e
+            raise CudaUnavailableError(
+                f"CUDA unavailable: no usable GPU: {e}; {_WHAT_TO_DO}"
+            ) from e
+        except Exception as e:  # the bindings load libcuda on first use: no driver installed
+            raise CudaUnavailableError(_driver_missing(e)) from e
         _initialized = True
+
+
+_WHAT_TO_DO = (
+    "install the NVIDIA driver on a machine with a GPU, or run on the CPU (target='cpu', "
+    "'layoutc run --target cpu')"
+)
+
+
+def _driver_missing(error: Exception) -> str:
+    """The message for a driver library that cannot be loaded (cuda-pathfinder's errors and the
+    OSError of older bindings alike), naming the library the bindings looked for."""
+    detail = str(error).strip() or type(error).__name__
+    return (
+        "CUDA unavailable: the NVIDIA driver library (libcuda) could not be loaded "
+        f"({type(error).__name__}: {detail}); {_WHAT_TO_DO}"
+    )
 
 
 def driver_version() -> int:
