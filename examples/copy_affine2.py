@@ -3,15 +3,18 @@
 An affine2 layout addresses element (i, j) at ``s0 * i + s1 * j`` with ``s0 > 1``: neither mode
 is contiguous, e.g. every other row and column of a larger buffer (CUTLASS's affine2 GEMM
 example uses stride factors {2, 2}). Consecutive elements are 8 bytes apart, so no vector
-access can load two of them: the compiler must use one 32-bit access per element, and says
-why instead of silently generating slower code:
+access can load two of them: the loads must be one 32-bit access per element, and the compiler
+says why instead of silently generating slower code.
 
-    remark: copy uses 32-bit accesses: stride of mode 0 is 2 (affine2 layout)
+The kernel gathers the affine2 matrix into a dense column-major one, one 32 x 128 tile per
+block. Each thread takes 4 consecutive rows of 4 columns (32 apart): contiguous on the dense
+side, 8 bytes apart on the affine2 side. So the data goes the way CuTe moves it, gmem -> rmem
+-> gmem: 16 scalar loads into a register fragment (all in flight at once), then 4 vector
+stores of 4 rows each. layoutc proves each side on its own:
 
-The kernel gathers the affine2 matrix into a dense column-major one, one 32 x 32 tile per
-block. Each thread takes 4 consecutive rows of one column: contiguous on the dense side (a
-128-bit store would be legal there), 8 bytes apart on the affine2 side (it is not), so the
-whole copy moves one 32-bit element per access.
+    remark: copy uses 32-bit accesses: stride of mode 0,0 of the source is 2 (affine2 layout:
+            strides above 1 in every mode)
+    remark: copy uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven
 
 Run it:  layoutc run examples/copy_affine2.py [--size 8192]   (size = rows = columns)
 """
@@ -21,9 +24,10 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 
-BM = BN = 32
-# (thread, value) -> tile index row + 32 * column: thread (a, b) takes rows 4a..4a+3 of column b
-TV = lc.make_layout(((8, 32), 4), ((4, BM), 1))
+BM, BN = 32, 128
+# (thread, value) -> tile index row + 32 * column: thread (a, b) takes rows 4a..4a+3 (value
+# mode 0, stride 1) of columns b, b + 32, b + 64, b + 96 (value mode 1, stride 32 * BM).
+TV = lc.make_layout(((8, 32), (4, 4)), ((4, BM), (1, 32 * BM)))
 
 
 @lc.kernel
@@ -35,7 +39,11 @@ def copy_affine2(
     gS = lc.local_tile(src, (BM, BN), tile)
     gD = lc.local_tile(dst, (BM, BN), tile)
     tid = lc.thread_idx.x
-    lc.copy(lc.partition_tv(gS, TV, tid), lc.partition_tv(gD, TV, tid))
+    tS = lc.partition_tv(gS, TV, tid)  # (4, 4):(2, 32 S): 8 bytes between rows
+    tD = lc.partition_tv(gD, TV, tid)  # (4, 4):(1, 32 M): 4 contiguous rows per column
+    staged = lc.make_fragment_like(tS)  # 16 registers
+    lc.copy(tS, staged)  # 16 scalar loads (stride 2: nothing wider is legal)
+    lc.copy(staged, tD)  # 4 128-bit stores
 
 
 def affine2_view(buffer: np.ndarray, m: int, n: int) -> np.ndarray:
@@ -63,6 +71,7 @@ EXAMPLE = lc.Example(
     reference=lambda a: {"dst": np.array(a["src"])},
     size=128,
     gpu_size=8192,
-    description="gather an affine2 (stride 2, stride S) matrix into a dense one",
+    description="gather an affine2 (stride 2, stride S) matrix into a dense one: scalar loads "
+    "into registers, 128-bit stores",
     bytes=lambda a: 2 * a["src"].size * 4,
 )

@@ -77,13 +77,87 @@ def test_transpose_uses_128_bit_global_accesses():
     assert re.search(r"st\.global(\.\w+)*\.v4\.(f32|b32|u32)", ck.ptx)
 
 
-def test_affine2_copy_explains_why_it_is_not_vectorized():
+V4_LOAD = r"ld\.global(\.\w+)*\.v4\.(f32|b32|u32)"
+V4_STORE = r"st\.global(\.\w+)*\.v4\.(f32|b32|u32)"
+SCALAR_LOAD = r"ld\.global(\.(?!v\d)\w+)*\.(f32|b32|u32)\s"
+SCALAR_STORE = r"st\.global(\.(?!v\d)\w+)*\.(f32|b32|u32)\s"
+
+
+def messages(ck, word="copy"):
+    return [r.message for r in ck.remarks if r.message.startswith(f"{word} ")]
+
+
+def test_affine2_copy_loads_elementwise_and_stores_128_bits():
+    """Seed 002: the affine2 source cannot be read with vectors (stride 2), the dense
+    destination can be written with them; staged through registers, each side gets its own."""
     ck = build(example_named("copy_affine2"), "sm_90")
-    assert ck.vector_bits == [32]
-    (remark,) = [r for r in ck.remarks if "copy uses" in r.message]
-    assert "32-bit accesses" in remark.message and "stride" in remark.message
-    assert "2" in remark.message.split("stride", 1)[1]
-    assert not re.search(r"(ld|st)\.global(\.\w+)*\.v[24]\.", ck.ptx)
+    assert ck.vector_bits == [32, 128]
+    load, store = messages(ck)
+    assert load.startswith("copy uses 32-bit accesses: stride of mode")
+    assert "of the source is 2" in load and "affine2" in load
+    assert store == "copy uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven"
+    assert not re.search(r"ld\.global(\.\w+)*\.v[24]\.", ck.ptx)
+    assert re.search(V4_STORE, ck.ptx) and not re.search(SCALAR_STORE, ck.ptx)
+    loads = [m.start() for m in re.finditer(r"ld\.global", ck.ptx)]
+    stores = [m.start() for m in re.finditer(r"st\.global", ck.ptx)]
+    assert len(loads) == 16 and len(stores) == 4 and max(loads) < min(stores)
+
+
+def test_clear_stores_128_bits():
+    ck = build(example_named("clear"), "sm_90")
+    assert messages(ck, "clear") == [
+        "clear uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven"
+    ]
+    assert len(re.findall(V4_STORE, ck.ptx)) == 4
+    assert not re.search(SCALAR_STORE, ck.ptx)
+
+
+def test_axpby_moves_128_bits_each_way():
+    ck = build(example_named("axpby"), "sm_90")
+    assert ck.vector_bits == [128, 128, 128]
+    assert re.search(V4_LOAD, ck.ptx) and re.search(V4_STORE, ck.ptx)
+    assert not re.search(SCALAR_LOAD, ck.ptx) and not re.search(SCALAR_STORE, ck.ptx)
+
+
+def build_at(example, size, arch="sm_90"):
+    args = example.inputs(size, np.random.default_rng(0))
+    launch = example.launch(args)
+    ordered = example.ordered_arguments(args)
+    return lc.compile(example.kernel, *ordered, target=arch, block=launch["block"])
+
+
+def test_copy_if_tail_predicates_only_the_last_tile():
+    """Full tiles: unpredicated 128-bit copies through registers. The ragged tile: copy_if,
+    element-wise while N (odd here, as on the GPU) has no known divisor."""
+    example = example_named("copy_if_tail")
+    ck = build(example, "sm_90")
+    assert example.size % 4 != 0
+    full_load, full_store = messages(ck)
+    assert (
+        full_load
+        == full_store
+        == ("copy uses 128-bit accesses: 4 contiguous f32, 16-byte alignment proven")
+    )
+    (tail,) = messages(ck, "copy_if")
+    assert tail.startswith("copy_if uses 32-bit accesses: ")
+    assert "is not provably a multiple of 2" in tail and "bound" in tail
+    assert ck.vector_bits == [128, 128, 32]
+    assert len(re.findall(V4_LOAD, ck.ptx)) == 4 and len(re.findall(V4_STORE, ck.ptx)) == 4
+    assert re.search(SCALAR_LOAD, ck.ptx)  # the tail's element-wise accesses
+
+
+def test_copy_if_tail_vectorizes_the_tail_when_n_is_a_multiple_of_4():
+    example = example_named("copy_if_tail")
+    ck = build_at(example, 2 * 4096 + 1808)
+    (tail,) = messages(ck, "copy_if")
+    assert tail == (
+        "copy_if uses 128-bit accesses: predicate uniform over 4 contiguous f32 (the bound "
+        "src_shape0 is a multiple of 4 and every vector starts at a multiple of 4), 16-byte "
+        "alignment proven"
+    )
+    assert not re.search(SCALAR_LOAD, ck.ptx) and not re.search(SCALAR_STORE, ck.ptx)
+    result = run_example(example, target="cpu", size=2 * 4096 + 1808, repeat=0)
+    assert result.check is not None and result.check.ok, format_result(result)
 
 
 def test_layoutc_run_reports_what_ran_where(capsys):
