@@ -12,7 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import dlpack
-from .dtypes import from_dlpack, from_numpy_name, from_torch, from_typestr
+from .dtypes import (
+    dlpack_element_name,
+    numpy_element_name,
+    torch_element_name,
+    typestr_element_name,
+)
 
 CPU = "cpu"
 CUDA = "cuda"
@@ -23,6 +28,9 @@ class ArrayFacts:
     """What marshalling needs to know about one array argument.
 
     ``strides`` are in elements; ``keepalive`` holds whatever must outlive the launch call.
+    ``dtype`` is the ABI name of the element type (``runtime.dtypes.DTYPES``) or, for a type
+    with no ABI equivalent, the array library's own name (``complex64``, ``bool``), which never
+    equals an ABI name: errors can name what the user passed.
     """
 
     ptr: int
@@ -71,7 +79,7 @@ def _dtype_name(dt: object, convert: Callable[[object], str | None]) -> str | No
 
 
 def _numpy(a, stream: int | None = None) -> ArrayFacts:
-    name = _dtype_name(a.dtype, lambda dt: from_numpy_name(dt.name))
+    name = _dtype_name(a.dtype, lambda dt: numpy_element_name(dt.name))
     itemsize = a.itemsize or 1
     strides = a.strides
     if any(st % itemsize for st in strides):
@@ -89,7 +97,7 @@ def _torch(t, stream: int | None = None) -> ArrayFacts:
         t.data_ptr(),
         tuple(t.shape),
         tuple(t.stride()),
-        _dtype_name(t.dtype, from_torch),
+        _dtype_name(t.dtype, torch_element_name),
         device_type,
         max(dev, 0),
         keepalive=t,
@@ -99,7 +107,7 @@ def _torch(t, stream: int | None = None) -> ArrayFacts:
 def _cupy(a, stream: int | None = None) -> ArrayFacts:
     strides = _byte_strides_to_elements(a.strides, a.itemsize or 1, "CuPy array")
     return ArrayFacts(
-        a.data.ptr, a.shape, strides, from_numpy_name(a.dtype.name), CUDA, a.device.id
+        a.data.ptr, a.shape, strides, numpy_element_name(a.dtype.name), CUDA, a.device.id
     )
 
 
@@ -114,7 +122,7 @@ def _cuda_array_interface(a, stream: int | None = None) -> ArrayFacts:
     cai = a.__cuda_array_interface__
     shape = tuple(cai["shape"])
     typestr = cai["typestr"]
-    name = from_typestr(typestr)
+    name = typestr_element_name(typestr)
     itemsize = int(typestr[2:]) if typestr[2:].isdigit() else 1
     strides = (
         compact_strides(shape)
@@ -136,7 +144,9 @@ def _array_interface(a, stream: int | None = None) -> ArrayFacts:
         if ai.get("strides") is None
         else _byte_strides_to_elements(tuple(ai["strides"]), itemsize, "__array_interface__")
     )
-    return ArrayFacts(ai["data"][0], shape, strides, from_typestr(typestr), CPU, 0, keepalive=a)
+    return ArrayFacts(
+        ai["data"][0], shape, strides, typestr_element_name(typestr), CPU, 0, keepalive=a
+    )
 
 
 def _dlpack(a, stream: int | None = None) -> ArrayFacts:
@@ -154,7 +164,7 @@ def _dlpack(a, stream: int | None = None) -> ArrayFacts:
         raise ValueError(f"DLPack device type {device_type} is neither CPU nor CUDA")
     tensor = dlpack.read_capsule(capsule)
     ptr, shape, strides = dlpack.tensor_facts(tensor)
-    name = from_dlpack(tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes)
+    name = dlpack_element_name(tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes)
     return ArrayFacts(
         ptr,
         shape,

@@ -80,6 +80,23 @@ def from_torch(torch_dtype: object) -> str | None:
     return _NUMPY_NAMES.get(text[6:]) if text.startswith("torch.") else None
 
 
+def unsupported(name: str) -> str:
+    """The array library's own name for an element type with no ABI equivalent (``complex64``),
+    kept so that errors can name it; never equal to an ABI name, so it never matches one."""
+    return name if name not in DTYPES else f"{name} (unsupported)"
+
+
+def numpy_element_name(name: str) -> str:
+    """ABI name of a numpy/CuPy ``dtype.name``, or numpy's own name when there is none."""
+    return _NUMPY_NAMES.get(name) or unsupported(name)
+
+
+def torch_element_name(torch_dtype: object) -> str:
+    """ABI name of a torch dtype, or torch's own name (``complex64``) when there is none."""
+    text = str(torch_dtype)
+    return from_torch(torch_dtype) or unsupported(text.removeprefix("torch."))
+
+
 _DLPACK_KINDS = {0: "i", 1: "u", 2: "f", 4: "bf"}
 
 
@@ -94,6 +111,28 @@ def from_dlpack(code: int, bits: int, lanes: int) -> str | None:
     return name if name in DTYPES else None
 
 
+_DLPACK_KIND_NAMES = {
+    0: "int",
+    1: "uint",
+    2: "float",
+    3: "opaque",
+    4: "bfloat",
+    5: "complex",
+    6: "bool",
+}
+
+
+def dlpack_element_name(code: int, bits: int, lanes: int) -> str:
+    """ABI name of a DLPack ``DLDataType``, or a numpy-style name (``complex64``) for one with
+    no ABI equivalent."""
+    name = from_dlpack(code, bits, lanes)
+    if name is not None:
+        return name
+    kind = _DLPACK_KIND_NAMES.get(code, f"DLPack type code {code} ")
+    text = "bool" if code == 6 and bits == 8 else f"{kind}{bits}"
+    return unsupported(text if lanes == 1 else f"{text}x{lanes}")
+
+
 def from_typestr(typestr: str) -> str | None:
     """An array-interface typestr (``<f4``, ``|u1``) -> ABI name, or None."""
     if len(typestr) < 3 or typestr[0] not in "<|=":
@@ -105,6 +144,22 @@ def from_typestr(typestr: str) -> str | None:
     prefix = {"i": "i", "u": "u", "f": "f"}.get(kind)
     name = f"{prefix}{bits}" if prefix else None
     return name if name in DTYPES else None
+
+
+_TYPESTR_KINDS = {"i": "int", "u": "uint", "f": "float", "c": "complex", "b": "bool"}
+
+
+def typestr_element_name(typestr: str) -> str:
+    """ABI name of an array-interface typestr, or a numpy-style name (``complex64``, ``bool``)
+    or the typestr itself for one with no ABI equivalent."""
+    name = from_typestr(typestr)
+    if name is not None:
+        return name
+    kind = _TYPESTR_KINDS.get(typestr[1:2])
+    size = typestr[2:]
+    if kind is None or not size.isdigit():
+        return unsupported(f"typestr {typestr!r}")
+    return unsupported("bool" if kind == "bool" else f"{kind}{int(size) * 8}")
 
 
 def bf16_bits(value: float) -> int:

@@ -285,12 +285,28 @@ def take(t: IntTuple, b: int, e: int) -> IntTuple:
     return wrap(t)[b:e]
 
 
-def select(t: IntTuple, *idx: int) -> tuple:
+def select(t: IntTuple, *idx: int | tuple[int, ...]) -> tuple:
+    """Modes idx (CuTe's select<I...>), given as ints or as one tuple of ints: `select(t, 2, 0)`
+    and `select(t, (2, 0))` are the same, since users write CuTe's index pack either way."""
     w = wrap(t)
-    for i in idx:
+    indices = select_indices(idx)
+    for i in indices:
         if not 0 <= i < len(w):
             raise LayoutError(f"select: mode {i} out of range for rank {len(w)}")
-    return tuple(w[i] for i in idx)
+    return tuple(w[i] for i in indices)
+
+
+def select_indices(idx: tuple) -> tuple[int, ...]:
+    """The mode indices of a select call: the ints, or the ints of a single tuple/list."""
+    if len(idx) == 1 and isinstance(idx[0], (tuple, list)):
+        idx = tuple(idx[0])
+    for i in idx:
+        if type(i) is not int:
+            raise LayoutError(
+                f"select: mode indices must be ints (select(L, 2, 0) or select(L, (2, 0))), "
+                f"got {i!r}"
+            )
+    return idx
 
 
 def group(t: IntTuple, b: int, e: int) -> IntTuple:

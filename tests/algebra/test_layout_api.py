@@ -124,6 +124,18 @@ def test_modes_len_iteration_equality_hash_pickle():
         take(lay, 1, 1)
 
 
+def test_select_takes_modes_as_ints_or_one_tuple():
+    lay = Layout((2, 3, 4), (1, 2, 6))
+    assert select(lay, (2, 0)) == select(lay, 2, 0) == Layout((4, 2), (6, 1))
+    assert select(lay, [1]) == Layout((3,), (2,))
+    with pytest.raises(LayoutError, match=r"select: mode indices must be ints .* got 'a'"):
+        select(lay, (2, "a"))
+    with pytest.raises(LayoutError, match=r"select: mode indices must be ints .* got \(2,\)"):
+        select(lay, 1, (2,))
+    with pytest.raises(LayoutError, match="out of range"):
+        select(lay, (0, 3))
+
+
 def test_slicing():
     lay = Layout((4, (2, 3)), (1, (4, 8)))
     assert lay(_, 3) == slice_((_, 3), lay) == Layout((4,), (1,))
