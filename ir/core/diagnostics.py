@@ -100,8 +100,27 @@ class SourceRegistry:
         row = flc[1] - 1 - offset
         if not 0 <= row < len(lines):
             return []
-        text = lines[row].rstrip("\n").expandtabs(1)
-        return [text, " " * max(flc[2] - 1, 0) + "^"]
+        text, caret = clip_source_line(lines[row].rstrip("\n").expandtabs(1), flc[2] - 1)
+        return [text, " " * caret + "^"]
+
+
+EXCERPT_WIDTH = 120
+
+
+def clip_source_line(text: str, column: int, width: int = EXCERPT_WIDTH) -> tuple[str, int]:
+    """The part of a source line to show under a diagnostic, and the caret's 0-based column in it.
+
+    A generated or minified line can be tens of kilobytes; the excerpt keeps `width` characters
+    around `column` and marks what it cut with "...", so a diagnostic stays a few lines long.
+    """
+    column = max(column, 0)
+    if len(text) <= width:
+        return text, column
+    start = min(max(column - width // 2, 0), max(len(text) - width, 0))
+    end = start + width
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(text) else ""
+    return head + text[start:end] + tail, column - start + len(head)
 
 
 class DiagnosticEngine:

@@ -365,7 +365,7 @@ class Parser(AttrParser):
             if default:
                 tried.append(f"{default}.{name}")
                 cls = self.ctx.lookup_op(tried[-1])
-            if cls is None:
+            if cls is None and default != "builtin":
                 tried.append(f"builtin.{name}")
                 cls = self.ctx.lookup_op(tried[-1])
         if cls is None:

@@ -95,3 +95,30 @@ def test_verify_diagnostics_style_handler_can_match_expectations() -> None:
     with c.diagnostics.handler(check), pytest.raises(DiagnosticError):
         module.verify(c.diagnostics)
     assert matched == expected
+
+
+def test_long_source_lines_are_clipped_around_the_column() -> None:
+    stream = io.StringIO()
+    c = Context(diagnostics=DiagnosticEngine(stream=stream))
+    c.allow_unregistered = True
+    depth = 3000  # one 40 KB line, nested deeper than the parser allows
+    text = '"test.op"() ({' * depth + "}) : () -> ()" * depth
+    assert parse_source(text, c, buffer_name="deep.mlir") is None
+    header, excerpt, caret = stream.getvalue().splitlines()
+    assert header.endswith("error: nesting too deep to parse")
+    column = int(header.split(":")[2])
+    assert excerpt.startswith("...") and excerpt.endswith("...") and len(excerpt) <= 130
+    # the caret points at the character the column names
+    assert excerpt[caret.index("^")] == text[column - 1]
+
+
+@pytest.mark.parametrize("column", [1, 5, 200, 999, 1000])
+def test_clipped_excerpt_keeps_the_caret_on_its_character(column: int) -> None:
+    from layoutc.ir.core.diagnostics import clip_source_line
+
+    line = "".join(chr(ord("a") + i % 26) for i in range(1000))
+    shown, caret = clip_source_line(line, column - 1)
+    assert len(shown) <= 126
+    if column <= len(line):
+        assert shown[caret] == line[column - 1]
+    assert clip_source_line("short", 3) == ("short", 3)

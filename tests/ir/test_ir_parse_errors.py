@@ -74,6 +74,11 @@ CASES = [
             "2:3: error: custom op 'frobnicate' is unknown (tried 'func.frobnicate', 'builtin.frobnicate' as well)"
         ],
     ),
+    # at the top level the default dialect is builtin: it is tried once
+    (
+        "frobnicate",
+        ["1:1: error: custom op 'frobnicate' is unknown (tried 'builtin.frobnicate' as well)"],
+    ),
     (
         '"arith.frob"() : () -> ()',
         ["1:1: error: unregistered operation 'arith.frob' found in dialect 'arith'"],
