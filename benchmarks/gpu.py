@@ -20,7 +20,9 @@ A row that fails (compile, check or timing) is reported as FAILED with its reaso
 stop the others. The table comes last: kernel, size, times, GB/s or TFLOP/s, and the ratio
 layoutc/torch in speed (above 1: faster than torch). Then the goals: the 1 GiB fp32 copy at
 >= 0.95x torch ``copy_`` bandwidth with 128-bit accesses proven (remark) and in the PTX
-(``ld.global.v4``/``st.global.v4``), and the transpose at >= 0.85x the copy's bandwidth.
+(``ld.global.v4``/``st.global.v4``), the transpose at >= 0.85x the copy's bandwidth, the ragged
+copy_if_tail at >= 0.95x the copy's bandwidth, and clear at >= 0.95x torch with 128-bit stores.
+``benchmarks/copy_sweep.py`` sweeps the copy's own configuration.
 
 ``--device cpu`` runs the same steps with CPU torch tensors on layoutc's CPU runtime (wall-clock
 timings, small sizes): it checks the script and the examples without a GPU; its timings are not
@@ -51,15 +53,15 @@ DEVICE = "cuda"  # --device cpu: dry run on the CPU runtime
 
 
 class Log:
-    """Prints to stdout and, with ``$OUT``, also into ``$OUT/gpu_bench.log``."""
+    """Prints to stdout and, with ``$OUT``, also into ``$OUT/<name>`` (``gpu_bench.log``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "gpu_bench.log") -> None:
         out = os.environ.get("OUT")
         self.dir = Path(out) if out else None
         self.file = None
         if self.dir is not None:
             self.dir.mkdir(parents=True, exist_ok=True)
-            self.file = open(self.dir / "gpu_bench.log", "w", encoding="utf-8")  # noqa: SIM115
+            self.file = open(self.dir / name, "w", encoding="utf-8")  # noqa: SIM115
 
     def __call__(self, text: str = "", echo: bool = True) -> None:
         if echo:
@@ -89,6 +91,7 @@ class Row:
     notes: list[str] = field(default_factory=list)
     vector_bits: list[int] | None = None
     v4_in_ptx: bool = False
+    st_v4_in_ptx: bool = False
     compile_s: float = math.nan
 
     def rate(self, seconds: float) -> str:
@@ -426,6 +429,7 @@ def _measure(case: Case, size: int, row: Row, samples: int, log: Log) -> None:
     row.vector_bits = ck.vector_bits
     if ck.ptx is not None:
         row.v4_in_ptx = "ld.global.v4" in ck.ptx and "st.global.v4" in ck.ptx
+        row.st_v4_in_ptx = "st.global.v4" in ck.ptx
         log.save(f"ptx/{ck.name}.ptx", ck.ptx)
     for r in ck.remarks:
         log(f"  {r}", echo=False)
@@ -523,6 +527,26 @@ def goals(rows: list[Row]) -> list[str]:
         out.append(f"goal transpose >= 0.85x the copy's bandwidth: {verdict} ({ratio:.3f}x)")
     else:
         out.append("goal transpose: NOT MEASURED (a row failed or was not run)")
+    tail = by.get("copy_if_tail")
+    if tail is not None and tail.ok and copy is not None and copy.ok:
+        ratio = (tail.bytes / tail.ours_s) / (copy.bytes / copy.ours_s)
+        verdict = "PASS" if ratio >= 0.95 else "FAIL"
+        out.append(
+            f"goal copy_if_tail >= 0.95x the copy's bandwidth (only the last tile predicated): "
+            f"{verdict} ({ratio:.3f}x)"
+        )
+    else:
+        out.append("goal copy_if_tail: NOT MEASURED (a row failed or was not run)")
+    clear = by.get("clear")
+    if clear is not None and clear.ok:
+        ratio = clear.speed_ratio
+        verdict = "PASS" if ratio >= 0.95 and clear.st_v4_in_ptx else "FAIL"
+        out.append(
+            f"goal clear >= 0.95x torch zero_ with 128-bit stores: {verdict} ({ratio:.3f}x; "
+            f"st.global.v4 in PTX: {clear.st_v4_in_ptx})"
+        )
+    else:
+        out.append("goal clear: NOT MEASURED (the row failed or was not run)")
     return out
 
 
