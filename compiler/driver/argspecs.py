@@ -203,7 +203,7 @@ def build_spec(
     assume: Sequence[str] | str | Mapping[str, Mapping[str, int]] | None = None,
 ) -> KernelSpec:
     """The KernelSpec of ``kernel`` for arguments given as specs (and constants/scalars)."""
-    from layoutc.frontend.spec import _arg_spec, _Symbols
+    from layoutc.frontend.spec import SymbolTable, arg_spec
 
     try:
         bound = kernel.signature.bind(*args, **kwargs)
@@ -225,7 +225,7 @@ def build_spec(
                 "tensor argument as a spec (lc.spec('f32[(N):(1)]')) or every one as an array"
             )
         else:
-            out.append((name, _arg_spec(name, value, ann, _Symbols(), None)))
+            out.append((name, arg_spec(name, value, ann, SymbolTable(), None)))
     unknown = sorted(set(facts) - set(symbols))
     if unknown:
         known = ", ".join(sorted(s for s in symbols if not s.startswith("?"))) or "none"
@@ -283,9 +283,9 @@ def _from_arg_spec(
     layout = s.layout or (tann.layout if tann is not None else None)
     if layout is None:
         raise SpecError(f"{where}: give the layout, e.g. '{dtype}[(N):(1)]'")
-    from layoutc.frontend.spec import _parse_pattern
+    from layoutc.frontend.spec import parse_layout_pattern
 
-    shape, stride = _parse_pattern(name, layout)
+    shape, stride = parse_layout_pattern(name, layout)
     shape = tuple(_name_entry(name, "shape", i, e, symbols, True) for i, e in enumerate(shape))
     stride = tuple(_name_entry(name, "stride", i, e, symbols, False) for i, e in enumerate(stride))
     elem_bytes = max(ELEMENT_TYPES[dtype].bits // 8, 1)

@@ -10,10 +10,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ir.algebra.errors import LayoutError
 from ..ir.dialects import tile as T
-from . import scalars, state
+from ..ir.dialects.tile import agreement
+from ..ir.dialects.tile.spaces import COORD
+from ..ir.dialects.tile.value_layouts import ValueSymbols
+from . import scalars, state, symbols
 from .atoms import CopyAtom, TiledCopy, TiledMMA
+from .errors import CompileError
 from .tensor import IntTuple, Tensor, _element_value, int_tuple_value
+
+_SIZE_HINT = (
+    "dynamic sizes agree only when they are the same value: give the extents one name in both "
+    'annotations (lc.Tensor[lc.f32, "(N):(1)"] for both), tile the tensor to a static size '
+    "(lc.local_tile), or state its shape with lc.assume(t, shape=...)"
+)
+
+
+def _require_agreement(check: Any, *args: Any) -> None:
+    """Run one of the tile dialect's size-agreement checks (the verifier's rule) with the front
+    end's symbols, so unproven dynamic sizes are reported in the user's names with a hint."""
+    try:
+        why = check(*args, symbols=ValueSymbols(named=symbols.argument_symbol))
+    except LayoutError:
+        return  # the op's verifier reports what is wrong with the operands
+    if why is not None and why.startswith("cannot prove"):
+        raise CompileError(why, state.location(), [(_SIZE_HINT, None)])
+    # other mismatches (static sizes that differ) are the op verifier's diagnostic
 
 
 def _tensor(x: Any, what: str, fn: str) -> Tensor:
@@ -53,6 +76,7 @@ def copy(*args: Any) -> None:
         )
     s = _tensor(src, "the source", "copy")
     d = _tensor(dst, "the destination", "copy")
+    _require_agreement(agreement.copy_problem, s.value, d.value)
     state.emit(T.CopyOp(s.value, d.value, atom=atom))
 
 
@@ -90,6 +114,7 @@ def copy_if(*args: Any, bounds: Any = None) -> None:
             "lc.copy_if with a coordinate tensor as predicate needs bounds=shape (the "
             "coordinates are compared with it)"
         )
+    _require_agreement(agreement.copy_if_problem, p.value, s.value, d.value, atom is not None)
     state.emit(T.CopyIfOp(p.value, s.value, d.value, b, atom=atom))
 
 
@@ -118,6 +143,9 @@ def gemm(*args: Any) -> None:
     ta = _tensor(a, "A", "gemm")
     tb = _tensor(b, "B", "gemm")
     tc = _tensor(c, "C", "gemm")
+    if ta.type.space != COORD and tb.type.space != COORD and tc.type.space != COORD:
+        op = atom.op if atom is not None else None
+        _require_agreement(agreement.gemm_problem, ta.value, tb.value, tc.value, op)
     state.emit(T.GemmOp(ta.value, tb.value, tc.value, atom=atom))
 
 
@@ -138,6 +166,7 @@ def axpby(alpha: Any, x: Any, beta: Any, y: Any) -> None:
         raise state.error("lc.axpby: y is a coordinate tensor (it has no memory)")
     a = _element_value(alpha, elem)
     b = _element_value(beta, elem)
+    _require_agreement(agreement.axpby_problem, tx.value, ty.value)
     state.emit(T.AxpbyOp(a, tx.value, b, ty.value))
 
 
@@ -168,14 +197,74 @@ def cp_async_wait(pending: int = 0) -> None:
 
 
 def assume(
-    x: Any, divisible_by: int | None = None, lower: int | None = None, upper: int | None = None
+    x: Any,
+    divisible_by: int | None = None,
+    lower: int | None = None,
+    upper: int | None = None,
+    *,
+    shape: Any = None,
 ) -> Any:
-    """``x`` with facts the compiler may use (``tile.assume``); a false fact is undefined
-    behaviour, like ``__builtin_assume``."""
+    """Facts the compiler may use; a false fact is undefined behaviour, like
+    ``__builtin_assume``.
+
+    - ``lc.assume(n, divisible_by=4, lower=1)``: ``n`` with facts (``tile.assume``).
+    - ``lc.assume(t, shape=s)``: the tensor ``t`` with the shape ``s`` (its own strides), for
+      when its extents are known to equal ``s``'s but come from other values: copying between
+      ``lc.assume(dst, shape=src.shape)`` and ``src`` is then provably in bounds.
+    """
+    if isinstance(x, Tensor):
+        if divisible_by is not None or lower is not None or upper is not None:
+            raise state.error("lc.assume(tensor, shape=...) takes a shape, not integer facts")
+        if shape is None:
+            raise state.error("lc.assume(tensor, ...) needs shape=: the shape the tensor has")
+        return _tensor_with_shape(x, shape)
+    if shape is not None:
+        raise state.error(f"lc.assume(..., shape=) needs a tensor, got {_describe(x)}")
     if isinstance(x, int):
         return x
     if not isinstance(x, scalars.Int):
-        raise state.error(f"lc.assume needs a dynamic integer, got {_describe(x)}")
+        raise state.error(f"lc.assume needs a dynamic integer or a tensor, got {_describe(x)}")
     op = state.emit(T.AssumeOp(x.value, divisible_by, lower, upper))
     nonneg = x.nonneg or (lower is not None and lower >= 0)
     return scalars.Int(op.results[0], nonneg)
+
+
+def _tensor_with_shape(t: Tensor, shape: Any) -> Tensor:
+    """``make_tensor(t.iterator, make_layout(shape, t.stride))``, checked against what is known
+    of ``t``'s shape (static extents must match)."""
+    from ..ir.algebra import Layout, congruent, make_layout
+    from ..ir.algebra.inttuple import flatten_to_tuple
+    from .tensor import layout_value
+
+    if t.type.is_coord:
+        raise state.error("lc.assume(t, shape=...): t is a coordinate tensor (it has no memory)")
+    layout = t.layout
+    if not isinstance(layout, Layout):
+        raise state.error(
+            f"not supported: lc.assume(t, shape=...) of a swizzled or composed tensor {t.type.text}"
+        )
+    if isinstance(shape, Tensor):
+        shape = shape.shape
+    shape = shape if isinstance(shape, tuple) else (shape,)
+    if not isinstance(layout.shape, tuple):
+        layout = make_layout((layout.shape,), (layout.stride,))
+    wanted = symbols.symbolize_tree(shape, "s")
+    if not congruent(wanted, layout.shape):
+        raise state.error(
+            f"lc.assume(t, shape=...): the shape {_show(shape)} does not have the modes of the "
+            f"tensor's shape {_show(t.shape)}"
+        )
+    for have, want in zip(flatten_to_tuple(layout.shape), flatten_to_tuple(wanted)):
+        if type(have) is int and type(want) is int and have != want:
+            raise state.error(
+                f"lc.assume(t, shape=...): the tensor's extent {have} is not {want} (shapes "
+                f"{_show(t.shape)} and {_show(shape)})"
+            )
+    new = layout_value(make_layout(wanted, layout.stride))
+    return Tensor(state.emit(T.MakeTensorOp(t.iterator.value, new)).results[0])
+
+
+def _show(x: Any) -> str:
+    if isinstance(x, tuple):
+        return "(" + ",".join(_show(e) for e in x) + ")"
+    return str(x) if isinstance(x, int) else "?"

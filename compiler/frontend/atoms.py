@@ -14,6 +14,7 @@ from typing import Any
 
 from ..ir.algebra import (
     Layout,
+    LayoutError,
     _,
     coalesce,
     composition,
@@ -38,7 +39,8 @@ def _atom_error(e: Exception) -> Exception:
 
 class CopyAtom:
     """A copy instruction for one element type: ``lc.make_copy_atom("cp.async.cg", lc.f32,
-    bits=128)`` (``"universal"`` copies default to one element per access)."""
+    bits=128)``. ``bits`` defaults to one element per access for ``"universal"`` copies and to
+    the only width of single-width instructions (``ldmatrix.x4``: 128)."""
 
     __slots__ = ("atom", "attr", "dtype")
 
@@ -98,6 +100,21 @@ class TiledCopy:
         trg_tv = composition(atom_tv, (ref2trg, _))
         return coalesce(zip_layouts(trg_tv), (1, (1, 1)))
 
+    def retile(self, t: Any) -> Tensor:
+        """CuTe's ``retile``: a thread's fragment (e.g. an MMA partition) regrouped into
+        ((atom values, rest), modes...) so that copies with this tiled copy fill it in the
+        order the atom delivers its values (``thr_copy.retile_D(tCrA)``)."""
+        t = _require(t, "retile")
+        r = t.rank()
+        v = _static_size(t, "retile")
+        try:
+            tile, frg_layout_v, coord = self.algebra.retile_steps(v, r)
+        except (AtomError, LayoutError) as e:
+            raise _atom_error(e) from None
+        tiled = _view(T.ZippedDivideOp, t, _tiler_value(tile, "the retile tile"))
+        tv = _view(T.CompositionOp, tiled, _tiler_value((frg_layout_v, _), "the retile values"))
+        return _view(T.SliceOp, tv, coord)
+
     def _partition(self, t: Any, thr_idx: Any, target: str) -> Tensor:
         t = _require(t, f"partition_{target}")
         if t.rank() < tiled_algebra._tiler_rank(self.tiler):
@@ -130,6 +147,15 @@ class ThrCopy:
         """(CPY, CPY_M, CPY_N, ...): this thread's part of a destination tensor."""
         return self.tiled._partition(t, self.thr_idx, "D")
 
+    def retile_S(self, t: Any) -> Tensor:
+        """A thread's fragment as the source of this tiled copy (CuTe's ``retile_S``)."""
+        return self.tiled.retile(t)
+
+    def retile_D(self, t: Any) -> Tensor:
+        """A thread's fragment as the destination of this tiled copy (CuTe's ``retile_D``):
+        ``lc.copy(tiled_copy, thr_copy.partition_S(sA), thr_copy.retile_D(tCrA))``."""
+        return self.tiled.retile(t)
+
 
 def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> TiledCopy:
     """CuTe's ``make_tiled_copy(atom, thr_layout, val_layout)``."""
@@ -142,6 +168,49 @@ def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> 
     except (AtomError, ValueError) as e:
         raise _atom_error(e) from None
     return TiledCopy(atom, algebra)
+
+
+def _tiled_copy_for(which: str, atom: Any, mma: Any) -> TiledCopy:
+    if not isinstance(atom, CopyAtom):
+        raise state.error(
+            f"make_tiled_copy_{which} expects an lc.make_copy_atom(...) first, got {atom!r}"
+        )
+    if not isinstance(mma, TiledMMA):
+        raise state.error(
+            f"make_tiled_copy_{which} expects an lc.make_tiled_mma(...) second, got {mma!r}"
+        )
+    make = {
+        "A": tiled_algebra.make_tiled_copy_A,
+        "B": tiled_algebra.make_tiled_copy_B,
+        "C": tiled_algebra.make_tiled_copy_C,
+    }[which]
+    try:
+        return TiledCopy(atom, make(atom.atom, mma.algebra))
+    except (AtomError, LayoutError, ValueError) as e:
+        raise _atom_error(e) from None
+
+
+def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
+    """CuTe's ``make_tiled_copy_A``: the atom tiled so that each thread copies the A values it
+    holds in the tiled MMA (e.g. ldmatrix from shared memory into the MMA's registers)."""
+    return _tiled_copy_for("A", atom, mma)
+
+
+def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
+    """CuTe's ``make_tiled_copy_B``: as ``make_tiled_copy_A``, for B."""
+    return _tiled_copy_for("B", atom, mma)
+
+
+def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
+    """CuTe's ``make_tiled_copy_C``: as ``make_tiled_copy_A``, for the accumulators C."""
+    return _tiled_copy_for("C", atom, mma)
+
+
+def _static_size(t: Tensor, what: str) -> int:
+    n = size(t.type.layout(), 0)
+    if type(n) is not int:
+        raise state.error(f"{what} needs a tensor whose mode 0 has a static size, got {t.type.text}")
+    return n
 
 
 def _layout(x: Any) -> Layout:

@@ -18,7 +18,19 @@ from .algorithms import (
     gemm,
 )
 from .annotations import Constexpr, Tensor
-from .atoms import CopyAtom, TiledCopy, TiledMMA, make_copy_atom, make_tiled_copy, make_tiled_mma
+from .atoms import (
+    CopyAtom,
+    ThrCopy,
+    ThrMMA,
+    TiledCopy,
+    TiledMMA,
+    make_copy_atom,
+    make_tiled_copy,
+    make_tiled_copy_A,
+    make_tiled_copy_B,
+    make_tiled_copy_C,
+    make_tiled_mma,
+)
 from .control_flow import DynamicRange as range
 from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
 from .errors import CompileError, NotSupportedError
@@ -86,6 +98,8 @@ __all__ = [
     "NotSupportedError",
     "SpecError",
     "Tensor",
+    "ThrCopy",
+    "ThrMMA",
     "TiledCopy",
     "TiledMMA",
     "alloc_smem",
@@ -140,6 +154,9 @@ __all__ = [
     "make_tensor",
     "make_tensor_like",
     "make_tiled_copy",
+    "make_tiled_copy_A",
+    "make_tiled_copy_B",
+    "make_tiled_copy_C",
     "make_tiled_mma",
     "max",
     "min",

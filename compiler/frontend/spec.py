@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .annotations import ConstexprAnnotation, TensorAnnotation, normalize
-from .dtypes import ElementType, element_type, from_abi
+from .dtypes import ElementType, from_abi
 
 Nested = Any  # int | str | tuple[Nested, ...]   (str: a symbol name)
 
@@ -157,15 +157,23 @@ def pow2_divisor(value: int, cap: int = 16) -> int:
 # -------------------------------------------------------------------------------------------
 
 
-class _Symbols:
-    """Symbol values seen so far in one call (to check that shared names agree)."""
+class SymbolTable:
+    """The values of the layout symbols seen so far in one call.
+
+    A name bound twice must agree (``N`` in two annotations). Anonymous entries (``?`` and the
+    entries of unannotated arrays) are unified by value: every anonymous entry equal to one
+    seen before shares its symbol, so two arrays of one shape get one extent symbol and a copy
+    between them is provably in bounds. The equality pattern is thereby part of the spec (and
+    its key); the caller checks it at every launch (the ABI's equal-carrier groups), and arrays
+    that break it derive another spec.
+    """
 
     def __init__(self) -> None:
         self.values: dict[str, int] = {}
         self.where: dict[str, str] = {}
-        self.extent: set[str] = set()
+        self._anonymous: dict[int, str] = {}
 
-    def bind(self, name: str, value: int, where: str, is_extent: bool) -> None:
+    def bind(self, name: str, value: int, where: str) -> None:
         old = self.values.get(name)
         if old is not None and old != value:
             raise SpecError(
@@ -173,8 +181,12 @@ class _Symbols:
             )
         self.values[name] = value
         self.where.setdefault(name, where)
-        if is_extent:
-            self.extent.add(name)
+
+    def anonymous(self, name: str, value: int, where: str) -> str:
+        """The symbol of an anonymous entry: ``name``, or the one of an equal earlier entry."""
+        shared = self._anonymous.setdefault(value, name)
+        self.bind(shared, value, where)
+        return shared
 
     def facts(self) -> tuple[SymbolFacts, ...]:
         out = []
@@ -202,21 +214,23 @@ def derive_spec(
     except TypeError as e:
         raise SpecError(str(e)) from None
     bound.apply_defaults()
-    symbols = _Symbols()
+    symbols = SymbolTable()
     out: list[tuple[str, ArgSpec]] = []
     for name, value in bound.arguments.items():
         param = signature.parameters[name]
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             raise SpecError(f"not supported: *args/**kwargs parameters in a kernel ('{name}')")
         ann = normalize(annotations.get(name, inspect.Parameter.empty))
-        out.append((name, _arg_spec(name, value, ann, symbols, facts)))
+        out.append((name, arg_spec(name, value, ann, symbols, facts)))
     spec = KernelSpec(tuple(out), symbols.facts(), normalize_block(block))
     return spec, dict(bound.arguments)
 
 
-def _arg_spec(
-    name: str, value: Any, ann: Any, symbols: _Symbols, facts_of: Callable[[Any], Any] | None
+def arg_spec(
+    name: str, value: Any, ann: Any, symbols: SymbolTable, facts_of: Callable[[Any], Any] | None
 ) -> ArgSpec:
+    """The spec of one argument ``value`` of parameter ``name`` annotated ``ann`` (normalized);
+    its layout symbols are bound in ``symbols``; ``facts_of`` overrides array introspection."""
     if isinstance(ann, ConstexprAnnotation):
         return ConstexprSpec(_constant(name, value))
     if isinstance(ann, ElementType):
@@ -332,7 +346,7 @@ def _array_facts(value: Any, facts_of: Callable[[Any], Any] | None) -> Any:
 
 
 def _tensor_spec(
-    name: str, facts: Any, ann: TensorAnnotation | None, symbols: _Symbols
+    name: str, facts: Any, ann: TensorAnnotation | None, symbols: SymbolTable
 ) -> TensorSpec:
     dtype = from_abi(facts.dtype)
     if dtype is None:
@@ -361,7 +375,7 @@ def _tensor_spec(
         )
     align = pow2_divisor(facts.ptr)
     if ann is not None and ann.layout is not None:
-        pshape, pstride = _parse_pattern(name, ann.layout)
+        pshape, pstride = parse_layout_pattern(name, ann.layout)
         if len(pshape) != len(shape):
             raise SpecError(
                 f"argument '{name}' is annotated with the rank-{len(pshape)} layout "
@@ -369,7 +383,7 @@ def _tensor_spec(
             )
         s_out, d_out = [], []
         for i, (ps, pd, n, st) in enumerate(zip(pshape, pstride, shape, strides)):
-            s_out.append(_match(name, i, ps, n, "extent", symbols, True))
+            s_out.append(_match(name, i, ps, n, "extent", symbols))
             if isinstance(ps, tuple):
                 _check_nested(name, i, ps, pd, n, st)
                 d_out.append(pd)
@@ -377,20 +391,14 @@ def _tensor_spec(
                 d_out.append(
                     pd
                     if n == 1 and isinstance(pd, int)
-                    else _match(name, i, pd, st, "stride", symbols, False)
+                    else _match(name, i, pd, st, "stride", symbols)
                 )
         return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
     s_out, d_out = [], []
+    where = f"argument '{name}'"
     for i, (n, st) in enumerate(zip(shape, strides)):
-        sym = f"?{name}.shape{i}"
-        symbols.bind(sym, n, f"argument '{name}'", True)
-        s_out.append(sym)
-        if st == 1:
-            d_out.append(1)
-        else:
-            dsym = f"?{name}.stride{i}"
-            symbols.bind(dsym, st, f"argument '{name}'", False)
-            d_out.append(dsym)
+        s_out.append(symbols.anonymous(f"?{name}.shape{i}", n, where))
+        d_out.append(1 if st == 1 else symbols.anonymous(f"?{name}.stride{i}", st, where))
     return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
 
 
@@ -400,8 +408,7 @@ def _match(
     pattern: Any,
     value: int,
     what: str,
-    symbols: _Symbols,
-    is_extent: bool,
+    symbols: SymbolTable,
 ) -> Any:
     if isinstance(pattern, tuple):
         return pattern
@@ -412,12 +419,12 @@ def _match(
                 f"{pattern}"
             )
         return pattern
+    where = f"argument '{arg}' ({what} of mode {mode})"
     if pattern == "?":
-        name = f"?{arg}.{'shape' if is_extent else 'stride'}{mode}"
-    else:
-        name = pattern
-    symbols.bind(name, value, f"argument '{arg}' ({what} of mode {mode})", is_extent)
-    return name
+        kind = "shape" if what == "extent" else "stride"
+        return symbols.anonymous(f"?{arg}.{kind}{mode}", value, where)
+    symbols.bind(pattern, value, where)
+    return pattern
 
 
 def _check_nested(arg: str, mode: int, ps: Any, pd: Any, n: int, st: int) -> None:
@@ -453,7 +460,7 @@ def _check_nested(arg: str, mode: int, ps: Any, pd: Any, n: int, st: int) -> Non
         expect = stride * extent
 
 
-def _parse_pattern(arg: str, text: str) -> tuple[tuple, tuple]:
+def parse_layout_pattern(arg: str, text: str) -> tuple[tuple, tuple]:
     """``"(N,(2,4)):(?,(1,2))"`` -> nested tuples of ints, names and ``"?"``."""
     pos = 0
 
@@ -517,7 +524,3 @@ def _congruent(a: Any, b: Any) -> bool:
     if isinstance(a, tuple):
         return len(a) == len(b) and all(_congruent(x, y) for x, y in zip(a, b))
     return True
-
-
-def element_of(spec: TensorSpec) -> ElementType:
-    return element_type(spec.dtype)

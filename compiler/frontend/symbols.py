@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir.algebra.symbolic import Symbol, SymInt, emit
+from ..ir.core.values import Value
 from . import scalars, state
 from .scalars import Int
 
@@ -44,6 +45,21 @@ def symbolize(x: Any, name: str = "v", **facts: Any) -> Any:
         by_value[y.value] = sym
         by_symbol[sym] = y
     return sym
+
+
+def name_argument_entry(value: Value, sym: Symbol) -> None:
+    """Record that ``value`` (a kernel argument's layout entry) is the user's symbol ``sym``, so
+    size proofs (:func:`argument_symbol`) speak the user's names (``N`` of an annotation)."""
+    st = state.current()
+    st.extras.setdefault("argument_symbols", {})[value] = sym
+
+
+def argument_symbol(value: Value) -> Symbol | None:
+    """The user's symbol of an argument's layout entry (None for any other value)."""
+    st = state.active()
+    if st is None:
+        return None
+    return st.extras.get("argument_symbols", {}).get(value)
 
 
 def symbolize_tree(x: Any, name: str = "v") -> Any:

@@ -387,13 +387,14 @@ def argument_tensor(
             proxy = Int(scalars.cast_value(v, index), nonneg=True)
             # name the algebra symbol as the user does ("M"), or after its parameter
             f = kspec.symbol(c.symbol)
-            symbols.symbolize(
+            sym = symbols.symbolize(
                 proxy,
                 c.param if c.symbol.startswith("?") else c.symbol,
                 divisible_by=f.divisible_by,
                 lower=f.lower,
                 upper=f.upper,
             )
+            symbols.name_argument_entry(proxy.value, sym)
             symbol_values[c.symbol] = proxy
         entry_of[(c.kind, c.leaf)] = symbol_values[c.symbol]
 

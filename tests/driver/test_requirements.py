@@ -45,7 +45,17 @@ class Checked:
 def test_calls_matching_the_array_facts_run():
     ck = Checked(aligned(1024), aligned(1024), 8)
     ck(aligned(1024), aligned(1024), 8)
-    ck(aligned(2048), aligned(64), 16)  # other multiples of 16, other sizes
+    ck(aligned(2048), aligned(2048), 16)  # other multiples of 16, other (equal) sizes
+
+
+def test_arrays_equal_at_the_first_call_stay_equal():
+    """Equal extents of unannotated arrays share one symbol (so a copy between them is
+    provably in bounds); a call whose extents differ breaks that fact and is refused."""
+    ck = Checked(aligned(1024), aligned(1024), 8)
+    assert ck.abi.equal_carriers == (("src_shape0", "dst_shape0"),)
+    with pytest.raises(ArgumentError, match="the kernel was compiled assuming they are equal"):
+        ck(aligned(2048), aligned(64), 16)
+    assert Checked(aligned(2048), aligned(64), 16).abi.equal_carriers == ()
 
 
 @pytest.mark.parametrize(

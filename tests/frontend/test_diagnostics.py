@@ -151,7 +151,7 @@ def bad_element_type():
 
 @lc.kernel
 def atom_element_type():
-    atom = lc.make_copy_atom("ldmatrix.x4", lc.f32)  # noqa: F841  # @atom-dtype
+    atom = lc.make_copy_atom("ldmatrix.x4.trans", lc.f32)  # noqa: F841  # @atom-dtype
 
 
 def test_unsupported_element_types():

@@ -89,16 +89,18 @@ def round_trip(
 ):
     tid = lc.thread_idx.x
     s = lc.smem_tensor(lc.f32, SMEM59)
-    lc.copy(src[tid, _], s[tid, _])  # thread t writes row t: Sw o (4t) o ((4,2)):((1,32))
+    # the (8,8) tiles of the arrays: static sizes, like the shared-memory tile's
+    gS, gB = lc.local_tile(src, (8, 8), (0, 0)), lc.local_tile(back, (8, 8), (0, 0))
+    lc.copy(gS[tid, _], s[tid, _])  # thread t writes row t: Sw o (4t) o ((4,2)):((1,32))
     lc.syncthreads()
-    lc.copy(s[tid, _], back[tid, _])  # ... and reads it back
+    lc.copy(s[tid, _], gB[tid, _])  # ... and reads it back
     for j in lc.range(8):  # run-time coordinates: element (j, t) of the tile
         cols[tid, j] = s[j, tid]
     # the bytes as they lie in shared memory, through a plain view of the same allocation
     flat = lc.make_tensor(s.iterator, lc.make_layout(64))
     lc.copy(
         lc.local_partition(flat, lc.make_layout(8), tid),
-        lc.local_partition(raw, lc.make_layout(8), tid),
+        lc.local_partition(lc.local_tile(raw, (64,), (0,)), lc.make_layout(8), tid),
     )
 
 

@@ -1,8 +1,10 @@
 """Shape rules of the algorithms (copy, copy_if, gemm, axpby), as CuTe states them.
 
-Sizes and extents are compared when both are static; a dynamic extent is compatible with
-anything (MLIR's convention for dynamic dimensions: the run-time values must agree, and a
-mismatch there is the program's error, as in CuTe, whose loops trust the sizes).
+Sizes and extents must be *provably* equal: static ones compare as ints, dynamic ones as
+symbolic expressions (:mod:`.value_layouts` gives the operands' layouts with a symbol per SSA
+value, so sizes built from the same values are equal and sizes built from different values are
+not provable). A size that might differ at run time is an error, because the lowered loops
+trust the sizes: the mismatch would read or write out of bounds.
 """
 
 from __future__ import annotations
@@ -11,14 +13,37 @@ from typing import Any
 
 from ...algebra import rank, size
 from ...algebra.layout import get
+from ...algebra.symbolic import sym_prove_eq
 from .atoms import MMAOperation
 
 __all__ = [
     "atom_value_mode_fits",
     "gemm_form",
     "mode_sizes",
+    "provably_equal",
+    "size_problem",
     "static_int",
 ]
+
+UNPROVEN_SIZES = "sizes that differ at run time would access memory out of bounds"
+
+
+def provably_equal(a: Any, b: Any) -> bool:
+    """``a == b`` for every value of the symbols (ints compare as ints)."""
+    if type(a) is int and type(b) is int:
+        return a == b
+    return sym_prove_eq(a, b)
+
+
+def size_problem(what_a: str, na: Any, what_b: str, nb: Any) -> str | None:
+    """Why sizes ``na`` (of ``what_a``) and ``nb`` do not agree (None when they provably do)."""
+    if provably_equal(na, nb):
+        return None
+    if type(na) is int and type(nb) is int:
+        return f"{what_a} has {na} elements but {what_b} has {nb}"
+    return (
+        f"cannot prove that the {what_a} size {na} equals the {what_b} size {nb} ({UNPROVEN_SIZES})"
+    )
 
 
 def static_int(x: Any) -> int | None:
@@ -111,13 +136,19 @@ def gemm_form(a: Any, b: Any, c: Any, atom: MMAOperation | None) -> str | None:
                         f"{op_name}, but {op_name}'s value mode has {got} (form {form})"
                     )
             continue
-        known = [(op, i, static_int(sizes[op][i])) for op, i in places]
-        static = [(op, i, v) for op, i, v in known if v is not None]
-        for op, i, v in static[1:]:
-            op0, i0, v0 = static[0]
-            if v != v0:
+        op0, i0 = places[0]
+        v0 = sizes[op0][i0]
+        for op, i in places[1:]:
+            v = sizes[op][i]
+            if provably_equal(v, v0):
+                continue
+            if type(v) is int and type(v0) is int:
                 return (
                     f"{name} extents differ: {op0} mode {i0} has {v0} but {op} mode {i} has {v} "
                     f"(form {form})"
                 )
+            return (
+                f"cannot prove that the {name} extents agree: {op0} mode {i0} has {v0} but {op} "
+                f"mode {i} has {v} (form {form}; {UNPROVEN_SIZES})"
+            )
     return None

@@ -28,9 +28,10 @@ from ...core.operation import Operation
 from ...core.types import i1, i64
 from ...core.values import Value
 from ..layout.types import IntTupleType
+from .agreement import axpby_problem, copy_if_problem, copy_problem, gemm_problem
 from .attributes import CopyAtomAttr, MMAAtomAttr
 from .base import parse_signature, require_memory_tensor
-from .checks import atom_value_mode_fits, gemm_form, static_int
+from .checks import atom_value_mode_fits
 from .effects import MemoryEffects
 from .inference import diagnostic_message, operand_arg, operand_origin
 from .origins import element_at
@@ -127,10 +128,9 @@ def _mode0(layout: Any) -> str:
     return format_tuple(m.shape)
 
 
-def _check_equal_sizes(op_name: str, what_a: str, a: Any, what_b: str, b: Any) -> None:
-    na, nb = static_int(size(a)), static_int(size(b))
-    if na is not None and nb is not None and na != nb:
-        raise VerifyError(f"{what_a} has {na} elements but {what_b} has {nb}")
+def _raise_if(problem: str | None) -> None:
+    if problem is not None:
+        raise VerifyError(problem)
 
 
 def _print_algorithm(op: Operation, p: OpAsmPrinter, elided: tuple[str, ...] = ()) -> None:
@@ -203,7 +203,7 @@ class CopyOp(_AlgorithmOp):
         try:
             s, d = _layout(st, 0), _layout(dt, 1)
             _check_conversion(st, dt, self.atom)
-            _check_equal_sizes(self.name, "source", s, "destination", d)
+            _raise_if(copy_problem(self.src, self.dst))
             if self.atom is not None:
                 _check_copy_atom(self.atom, st, dt, s, d)
             _check_vector_bits(self, st, dt)
@@ -254,7 +254,7 @@ class CopyIfOp(_AlgorithmOp):
         st = require_memory_tensor(self.src.type, "source")
         dt = require_memory_tensor(self.dst.type, "destination")
         try:
-            p, s, d = _layout(pt, 0), _layout(st, 1), _layout(dt, 2)
+            s, d = _layout(st, 1), _layout(dt, 2)
             if pt.space == COORD:
                 if self.bounds is None:
                     raise VerifyError(
@@ -276,20 +276,7 @@ class CopyIfOp(_AlgorithmOp):
                 if self.bounds is not None:
                     raise VerifyError("bounds are only used with a coordinate-tensor predicate")
             _check_conversion(st, dt, self.atom)
-            _check_equal_sizes(self.name, "source", s, "destination", d)
-            np_, ns = static_int(size(p)), static_int(size(s))
-            if np_ is not None and ns is not None and np_ != ns:
-                per_value = (
-                    self.atom is not None
-                    and rank(p) == rank(s) - 1
-                    and type(size(s, 0)) is int
-                    and np_ * size(s, 0) == ns
-                )
-                if not per_value:
-                    raise VerifyError(
-                        f"the predicate has {np_} elements but the source has {ns} (it must be "
-                        "shaped like the source)"
-                    )
+            _raise_if(copy_if_problem(self.pred, self.src, self.dst, self.atom is not None))
             if self.atom is not None:
                 _check_copy_atom(self.atom, st, dt, s, d)
             _check_vector_bits(self, st, dt)
@@ -336,8 +323,7 @@ class GemmOp(_AlgorithmOp):
         ct = require_memory_tensor(self.c.type, "C")
         op = self.atom.op if self.atom is not None else None
         try:
-            a, b, c = _layout(at, 0), _layout(bt, 1), _layout(ct, 2)
-            why = gemm_form(a, b, c, op)
+            why = gemm_problem(self.a, self.b, self.c, op)
         except LayoutError as e:
             raise VerifyError(diagnostic_message(e)) from None
         if why is not None:
@@ -386,7 +372,7 @@ class AxpbyOp(_AlgorithmOp):
                     f"{what} has type '{v.type.text}' but the tensors hold '{yt.element_name}'"
                 )
         try:
-            _check_equal_sizes(self.name, "x", _layout(xt, 1), "y", _layout(yt, 3))
+            _raise_if(axpby_problem(self.x, self.y))
         except LayoutError as e:
             raise VerifyError(diagnostic_message(e)) from None
 

@@ -39,7 +39,14 @@ from ...algebra import (
 )
 from ...algebra.inttuple import compact_col_major, crd2crd, filter_zeros_tuple, repeat
 from ...algebra.layout import get, make_ordered_layout, take
-from .atoms import AtomError, CopyOperation, MMAOperation, copy_operation, mma_operation
+from .atoms import (
+    COPY_OPERATIONS,
+    AtomError,
+    CopyOperation,
+    MMAOperation,
+    copy_operation,
+    mma_operation,
+)
 from .recast import recast_layout, upcast
 from .spaces import element_bits
 
@@ -148,11 +155,17 @@ class CopyAtom:
 
 
 def make_copy_atom(name: str | CopyOperation, bits: int | None, element: str) -> CopyAtom:
-    """``Copy_Atom<Op, element>``: ``make_copy_atom("cp.async.ca", 128, "f32")``."""
+    """``Copy_Atom<Op, element>``: ``make_copy_atom("cp.async.ca", 128, "f32")``; ``bits`` may
+    be None for an operation of one width (``ldmatrix.x4`` moves 128 bits per thread)."""
     if isinstance(name, CopyOperation):
         return CopyAtom(name, element)
     if bits is None:
-        raise AtomError(f"copy atom '{name}' needs its width in bits")
+        widths = sorted(b for n, b in COPY_OPERATIONS if n == name)
+        if len(widths) != 1:
+            known = f" (one of {', '.join(map(str, widths))})" if widths else ""
+            copy_operation(name, 0)  # an unknown name: the registry's error lists the known ones
+            raise AtomError(f"copy atom '{name}' needs its width in bits{known}")
+        bits = widths[0]
     return CopyAtom(copy_operation(name, bits), element)
 
 
@@ -262,21 +275,27 @@ class TiledCopy:
 
     get_thread_slice = get_slice
 
+    def retile_steps(self, values: int, r: int) -> tuple[tuple, Layout, Any]:
+        """CuTe's ``retile`` of a rank-``r`` fragment with ``values`` values in mode 0, as the
+        three views it applies: ``zipped_divide`` by the returned tile, ``composition`` with
+        ``(frg_layout_v, _)``, then the slice at the returned coordinate."""
+        tiler_shape = _tiler_shape(self.tiler_mn)
+        inv = composition(right_inverse(self.layout_tv), Layout(tiler_shape))
+        frg_layout_mn = upcast(inv, self.num_threads * values)
+        frg_layout_v = zipped_divide(
+            logical_product(make_layout(values), right_inverse(frg_layout_mn)),
+            make_layout(self.atom.num_values),
+        )
+        tile = (values, *product_each(frg_layout_mn.shape))
+        return tile, frg_layout_v, (_, (0,) + (_,) * (r - 1))
+
     def retile(self, layout: Layout) -> Layout:
         """Re-tile a thread's fragment (e.g. an MMA partition) into (atom values, rest) modes
         (CuTe's ``retile_S``/``retile_D``, which use the reference layout for both)."""
-        r = rank(layout)
-        v = size(layout, 0)
-        tiler_shape = _tiler_shape(self.tiler_mn)
-        inv = composition(right_inverse(self.layout_tv), Layout(tiler_shape))
-        frg_layout_mn = upcast(inv, self.num_threads * v)
-        frg_layout_v = zipped_divide(
-            logical_product(make_layout(v), right_inverse(frg_layout_mn)),
-            make_layout(self.atom.num_values),
-        )
-        t_tensor = zipped_divide(layout, (v, *product_each(frg_layout_mn.shape)))
+        tile, frg_layout_v, coord = self.retile_steps(size(layout, 0), rank(layout))
+        t_tensor = zipped_divide(layout, tile)
         v_tensor = composition(t_tensor, (frg_layout_v, _))
-        return _slice(v_tensor, (_, (0,) + (_,) * (r - 1)))[0]
+        return _slice(v_tensor, coord)[0]
 
     def __repr__(self) -> str:
         return f"TiledCopy({self.atom!r}, layout_tv={self.layout_tv}, tiler={self.tiler_mn})"
