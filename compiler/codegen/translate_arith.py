@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
+from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.types import bf16, element_type
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
 from llvmlite import ir
@@ -399,7 +400,11 @@ def _constant(ft: FunctionTranslator, op: Any) -> None:
 
 
 def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Constant:
-    """An llvmlite constant for an integer or float attribute."""
+    """An llvmlite constant for an integer, float or dense vector attribute."""
+    if isinstance(value, DenseElementsAttr):
+        if not isinstance(t, ir.VectorType) or t.count != value.type.num_elements:
+            raise fail(op, f"not supported: constant {value.text} of LLVM type {t}")
+        return ir.Constant(t, [constant(ft, op, e, t.element) for e in value.values()])
     if isinstance(value, IntegerAttr):
         return ir.Constant(t, value.value)
     if isinstance(value, FloatAttr):

@@ -26,6 +26,7 @@ from .attributes import (
 from .block import Block, Region
 from .builder import Builder, BuilderListener, InsertionPoint
 from .context import Context, Dialect
+from .dense import DenseElementsAttr
 from .diagnostics import Diagnostic, DiagnosticEngine, DiagnosticError, Severity
 from .dominance import DominanceInfo
 from .errors import IRError, VerifyError
@@ -99,6 +100,7 @@ __all__ = [
     "CallSiteLoc",
     "Context",
     "DenseArrayAttr",
+    "DenseElementsAttr",
     "Diagnostic",
     "DiagnosticEngine",
     "DiagnosticError",

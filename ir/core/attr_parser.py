@@ -24,6 +24,7 @@ from .attributes import (
     TypeAttr,
     UnitAttr,
 )
+from .dense import DenseElementsAttr, from_raw_bytes
 from .lexer import EOF_TOKEN, SourceBuffer, unescape_string
 from .location import (
     CallSiteLoc,
@@ -87,7 +88,6 @@ _UNSUPPORTED_TYPES = {
     "opaque",
 }
 _UNSUPPORTED_ATTRS = {
-    "dense",
     "dense_resource",
     "sparse",
     "affine_map",
@@ -514,6 +514,8 @@ class AttrParser:
             return UnitAttr()
         if tok == "array" and self.peek(1) == "<":
             return self._parse_dense_array()
+        if tok == "dense" and self.peek(1) == "<":
+            return self._parse_dense_elements(type)
         if tok == "loc" and self.peek(1) == "(":
             return self.parse_location()
         if tok in _UNSUPPORTED_ATTRS and self.peek(1) == "<":
@@ -603,6 +605,94 @@ class AttrParser:
         except (ValueError, TypeError) as e:
             raise self.error(f"invalid dense array: {e}", at) from None
 
+    def _parse_dense_elements(self, type: Type | None) -> DenseElementsAttr:
+        """``dense<literal> : vector<...>`` (MLIR's DenseIntOrFPElementsAttr): the literal is
+        read first and interpreted once the type after it is known, as MLIR does."""
+        at = self.pos
+        self.pos += 2  # dense <
+        hex_at = self.pos if self.toks[self.pos][:1] == '"' else None
+        if hex_at is not None:
+            text = self.parse_string()
+            shape: list[int] | None = None
+            starts: list[int] = []
+        else:
+            if self.toks[self.pos] == ">":
+                raise self.error("dense elements of a vector type need at least one value")
+            shape, starts = self._dense_literal_structure()
+        self.expect(">", "to close dense elements")
+        if self.accept(":"):
+            type = self.parse_type()
+        elif type is None:
+            raise self.error(
+                f"expected ':' and a type after dense elements, found {self.describe(self.toks[self.pos])}"
+            )
+        end = self.pos
+        if not isinstance(type, VectorType):
+            raise self.error(
+                f"not supported: dense elements of type '{type.text}' (vector types only)", at
+            )
+        if hex_at is not None:
+            try:
+                if not text.startswith("0x"):
+                    raise ValueError("expected a hex string starting with '0x'")
+                attr = from_raw_bytes(bytes.fromhex(text[2:]), type)
+            except ValueError as e:
+                raise self.error(f"invalid hex dense elements: {e}", hex_at) from None
+            return attr
+        if shape and shape != list(type.shape):
+            raise self.error(
+                f"inferred shape of elements literal ([{', '.join(map(str, shape))}]) does not "
+                f"match type ([{', '.join(map(str, type.shape))}])",
+                at,
+            )
+        values = []
+        for start in starts:
+            self.pos = start
+            values.append(self._dense_scalar(type.element_type))
+        self.pos = end
+        try:
+            return DenseElementsAttr(type, values)
+        except (ValueError, TypeError) as e:
+            raise self.error(f"invalid dense elements: {e}", at) from None
+
+    def _dense_literal_structure(self) -> tuple[list[int], list[int]]:
+        """The shape of a (nested) ``[...]`` literal ([] for one splat element) and the token
+        index of every element, row-major; the elements are checked once the type is known."""
+        starts: list[int] = []
+
+        def element_or_list() -> list[int]:
+            if self.accept("["):
+                dims: list[int] | None = None
+                count = 0
+                while True:
+                    at = self.pos
+                    sub = element_or_list()
+                    if dims is not None and sub != dims:
+                        raise self.error(
+                            "tensor literal is invalid; ranks are not consistent between elements",
+                            at,
+                        )
+                    dims = sub
+                    count += 1
+                    if not self.accept(","):
+                        break
+                self.expect("]", "to close the dense elements list")
+                return [count, *dims]
+            tok = self.toks[self.pos]
+            starts.append(self.pos)
+            if tok in ("true", "false"):
+                self.pos += 1
+                return []
+            if tok == "-":
+                self.pos += 1
+                tok = self.toks[self.pos]
+            if not tok[:1].isdigit():
+                raise self.error(f"expected an element literal, found {self.describe(tok)}")
+            self.pos += 1
+            return []
+
+        return element_or_list(), starts
+
     def _dense_element(self, elt: Type) -> int | float:
         tok = self.toks[self.pos]
         if tok in ("true", "false") and elt is i1:
@@ -610,6 +700,17 @@ class AttrParser:
             return 1 if tok == "true" else 0
         attr = self._parse_number_attr(elt)
         return attr.value  # type: ignore[attr-defined]
+
+    def _dense_scalar(self, elt: Type) -> Attribute:
+        """One element of ``dense<...>`` as an attribute of the element type (hex float
+        literals keep their bits, NaN payloads included)."""
+        tok = self.toks[self.pos]
+        if tok in ("true", "false"):
+            if elt is not i1:
+                raise self.error("expected i1 type for 'true' or 'false' values")
+            self.pos += 1
+            return IntegerAttr(1 if tok == "true" else 0, i1)
+        return self._parse_number_attr(elt)
 
     def _parse_dialect_attr(self) -> Attribute:
         at = self.pos

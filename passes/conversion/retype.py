@@ -13,8 +13,9 @@ from typing import Any
 
 from layoutc.ir.core.attributes import IntegerAttr, TypeAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
+from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.core.types import VectorType, bit_width
+from layoutc.ir.core.types import IntegerType, VectorType, bit_width
 from layoutc.ir.dialects import arith
 
 from .llvm_types import LLVMTypeConverter
@@ -37,13 +38,9 @@ def retype(module: Operation, types: LLVMTypeConverter) -> None:
             op.function_type = TypeAttr(conv(op.type))
         elif op.name == "arith.constant":
             v = op.value
-            if isinstance(v, IntegerAttr) and v.type is not op.results[0].type:
-                try:
-                    op.value = IntegerAttr(v.value, op.results[0].type)
-                except ValueError:
-                    raise ConversionError(
-                        op, f"constant {v.value} does not fit {op.results[0].type.text}"
-                    ) from None
+            t = op.results[0].type
+            if v.type is not t and isinstance(v, (IntegerAttr, DenseElementsAttr)):
+                op.value = _retyped_constant(op, v, t)
         elif op.name in ("llvm.getelementptr", "llvm.alloca", "llvm.mlir.global"):
             key = "global_type" if op.name == "llvm.mlir.global" else "elem_type"
             ta = op.properties[key]
@@ -59,6 +56,21 @@ def retype(module: Operation, types: LLVMTypeConverter) -> None:
         dialect = op.name.split(".", 1)[0]
         if dialect not in _LEGAL_DIALECTS:
             raise ConversionError(op, f"cannot be converted to the LLVM level: {_hint(dialect)}")
+
+
+def _retyped_constant(op: Any, value: Any, t: Any) -> Any:
+    """An index constant (or vector of them) as the same integer(s) of the LLVM-level type."""
+    try:
+        if isinstance(value, DenseElementsAttr):
+            integers = all(isinstance(e, IntegerAttr) for e in value.elements)
+            if not (
+                integers and isinstance(t, VectorType) and isinstance(t.element_type, IntegerType)
+            ):
+                raise ConversionError(op, f"not supported: the constant {value.text} as {t.text}")
+            return DenseElementsAttr(t, [e.value for e in value.elements])
+        return IntegerAttr(value.value, t)
+    except ValueError:
+        raise ConversionError(op, f"constant {value.text} does not fit {t.text}") from None
 
 
 def _hint(dialect: str) -> str:

@@ -37,7 +37,33 @@ CASES = [
     ),
     (
         '"test.op"() {a = dense<1> : tensor<2xi32>} : () -> ()',
-        ["1:18: error: not supported: builtin attribute 'dense<...>'"],
+        ["1:29: error: not supported: builtin type 'tensor'"],
+    ),
+    (
+        '"test.op"() {a = dense<[1, 2]> : vector<4xi32>} : () -> ()',
+        ["1:18: error: inferred shape of elements literal ([2]) does not match type ([4])"],
+    ),
+    (
+        '"test.op"() {a = dense<[1, 2]> : vector<2xf32>} : () -> ()',
+        [
+            "1:25: error: unexpected decimal integer literal for a floating point value",
+            "1:25: note: add a trailing dot to make the literal a float",
+        ],
+    ),
+    (
+        '"test.op"() {a = dense<true> : vector<2xi8>} : () -> ()',
+        ["1:24: error: expected i1 type for 'true' or 'false' values"],
+    ),
+    (
+        '"test.op"() {a = dense<[1, 2]> : vector<[2]xi32>} : () -> ()',
+        [
+            "1:18: error: invalid dense elements: a scalable vector (vector<[2]xi32>) has only "
+            "splat constants"
+        ],
+    ),
+    (
+        '"test.op"() {a = dense<"0x0102"> : vector<2xi32>} : () -> ()',
+        ["1:24: error: invalid hex dense elements: 2 bytes are not a whole number of i32 elements"],
     ),
     ('"test.op"() : () -> memref<4xf32>', ["1:21: error: not supported: builtin type 'memref'"]),
     ('"test.op"() : (', ["1:16: error: expected type, found end of file"]),

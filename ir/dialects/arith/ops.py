@@ -13,6 +13,7 @@ from ...core.constraints import (
     FloatLike,
     SignlessIntegerLike,
 )
+from ...core.dense import DenseElementsAttr
 from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, opt_prop, prop, result
@@ -47,6 +48,7 @@ from .attributes import (
     FastMathFlagsAttr,
     IntegerOverflowFlagsAttr,
 )
+from .elementwise import lift1, lift2, scalar_of, select_elements, splat_like
 
 _IntegerOrIndex = Constraint(
     lambda t: (isinstance(t, IntegerType) and t.is_signless) or isinstance(t, IndexType),
@@ -79,14 +81,23 @@ def _int_attr(bits: int, t: Type) -> IntegerAttr:
 
 
 def _is_int_constant(attr: Attribute | None, value: int) -> bool:
-    """``attr`` is an integer constant equal to ``value`` (``-1`` means all ones)."""
+    """``attr`` is an integer constant (or a splat of one) equal to ``value`` (``-1`` means all
+    ones)."""
+    attr = scalar_of(attr)
     if not isinstance(attr, IntegerAttr):
         return False
     width = _scalar_width(attr.type) or 0
     return attr.unsigned_value == value & ((1 << width) - 1)
 
 
+def _int_splat(value: int, t: Type) -> Attribute:
+    """The integer constant ``value`` of type ``t`` (a splat for a vector type)."""
+    return splat_like(IntegerAttr(value, element_type(t)), t)
+
+
 def _is_float_constant(attr: Attribute | None, value: float, negative_zero: bool = False) -> bool:
+    """``attr`` is a float constant (or a splat of one) equal to ``value``."""
+    attr = scalar_of(attr)
     if not isinstance(attr, FloatAttr):
         return False
     if value == 0.0:
@@ -101,16 +112,18 @@ def _is_float_constant(attr: Attribute | None, value: float, negative_zero: bool
 
 
 class ConstantOp(Operation):
-    """``%c4 = arith.constant 4 : index``."""
+    """``%c4 = arith.constant 4 : index``; ``%cst = arith.constant dense<1.0> : vector<4xf32>``."""
 
     name = "arith.constant"
     traits = (Pure, ConstantLike)
-    value = prop((IntegerAttr, FloatAttr))
+    value = prop((IntegerAttr, FloatAttr, DenseElementsAttr))
     result = result()
 
     def __init__(self, value: Attribute, loc: Location | None = None):
-        if not isinstance(value, (IntegerAttr, FloatAttr)):
-            raise TypeError(f"arith.constant needs an IntegerAttr or FloatAttr, got {value!r}")
+        if not isinstance(value, (IntegerAttr, FloatAttr, DenseElementsAttr)):
+            raise TypeError(
+                f"arith.constant needs an IntegerAttr, FloatAttr or DenseElementsAttr, got {value!r}"
+            )
         super().__init__(result_types=[value.type], properties={"value": value}, loc=loc)
 
     @staticmethod
@@ -129,7 +142,8 @@ class ConstantOp(Operation):
                 f"failed to verify that all of {{value, result}} have same type "
                 f"('{v.type.text}' vs '{t.text}')"
             )
-        if isinstance(v, IntegerAttr) and isinstance(t, IntegerType) and not t.is_signless:
+        elt = element_type(t)
+        if isinstance(elt, IntegerType) and not elt.is_signless:
             raise VerifyError("integer return type must be signless")
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
@@ -156,8 +170,10 @@ class ConstantOp(Operation):
         attrs = p.parse_optional_attr_dict()
         at = p.pos
         value = p.parse_attribute()
-        if not isinstance(value, (IntegerAttr, FloatAttr)):
-            raise p.error("arith.constant expects an integer or float attribute", at)
+        if not isinstance(value, (IntegerAttr, FloatAttr, DenseElementsAttr)):
+            raise p.error(
+                "arith.constant expects an integer, float or dense elements attribute", at
+            )
         return cls.create(
             result_types=[value.type], properties={"value": value}, attributes=attrs, loc=p.loc
         )
@@ -230,12 +246,20 @@ class _IntBinaryOp(_BinaryOp):
     result = result(SignlessIntegerLike)
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
-        t = self.results[0].type
-        width = _scalar_width(t)
-        a, b = _int_bits(operands[0]), _int_bits(operands[1])
-        if width is not None and a is not None and b is not None:
-            bits = semantics.int_binary(self.kind, a, b, width)
-            return None if bits is None else [_int_attr(bits, t)]
+        kind = self.kind
+
+        def element(x: Attribute, y: Attribute) -> IntegerAttr | None:
+            width = _scalar_width(x.type) if isinstance(x, IntegerAttr) else None
+            if width is None or not isinstance(y, IntegerAttr):
+                return None
+            bits = semantics.int_binary(kind, x.unsigned_value, y.unsigned_value, width)
+            return None if bits is None else _int_attr(bits, x.type)
+
+        folded = lift2(operands[0], operands[1], self.results[0].type, element)
+        if folded is not None:
+            return [folded]
+        if operands[0] is not None and operands[1] is not None:
+            return None  # undefined on these constants (e.g. division by zero): keep the op
         simplified = self.fold_identity(operands)
         if simplified is not None:
             return [simplified]
@@ -273,8 +297,8 @@ class SubIOp(_IntBinaryOverflowOp):
     def fold_identity(self, operands):
         if _is_int_constant(operands[1], 0):
             return self.lhs
-        if self.lhs is self.rhs and _scalar_width(self.results[0].type) is not None:
-            return IntegerAttr(0, self.results[0].type)
+        if self.lhs is self.rhs:
+            return _int_splat(0, self.results[0].type)
         return None
 
 
@@ -352,8 +376,8 @@ class RemUIOp(_IntBinaryOp):
     traits = (NoMemoryEffect, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
-        if _is_int_constant(operands[1], 1) and _scalar_width(self.results[0].type):
-            return IntegerAttr(0, self.results[0].type)
+        if _is_int_constant(operands[1], 1):
+            return _int_splat(0, self.results[0].type)
         return None
 
 
@@ -363,11 +387,8 @@ class RemSIOp(_IntBinaryOp):
     traits = (NoMemoryEffect, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
-        t = self.results[0].type
-        if (
-            _is_int_constant(operands[1], 1) or _is_int_constant(operands[1], -1)
-        ) and _scalar_width(t):
-            return IntegerAttr(0, t)
+        if _is_int_constant(operands[1], 1) or _is_int_constant(operands[1], -1):
+            return _int_splat(0, self.results[0].type)
         return None
 
 
@@ -434,8 +455,8 @@ class XOrIOp(_IntBinaryOp):
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
-        if self.lhs is self.rhs and _scalar_width(self.results[0].type) is not None:
-            return IntegerAttr(0, self.results[0].type)
+        if self.lhs is self.rhs:
+            return _int_splat(0, self.results[0].type)
         if _is_int_constant(operands[1], 0):
             return self.lhs
         return None
@@ -468,10 +489,18 @@ class _FloatBinaryOp(_BinaryOp):
     fastmath = prop(FastMathFlagsAttr, default=FASTMATH_NONE)
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
-        t = self.results[0].type
-        a, b = operands
-        if isinstance(t, FloatType) and isinstance(a, FloatAttr) and isinstance(b, FloatAttr):
-            return [FloatAttr(semantics.float_binary(self.kind, a.value, b.value, t.format), t)]
+        kind = self.kind
+
+        def element(x: Attribute, y: Attribute) -> FloatAttr | None:
+            if not (isinstance(x, FloatAttr) and isinstance(y, FloatAttr)):
+                return None
+            return FloatAttr(semantics.float_binary(kind, x.value, y.value, x.type.format), x.type)
+
+        folded = lift2(operands[0], operands[1], self.results[0].type, element)
+        if folded is not None:
+            return [folded]
+        if operands[0] is not None and operands[1] is not None:
+            return None  # undefined on these constants (e.g. division by zero): keep the op
         simplified = self.fold_identity(operands)
         if simplified is not None:
             return [simplified]
@@ -548,6 +577,13 @@ class MinNumFOp(_FloatMinMaxOp):
     kind = "minnumf"
 
 
+def _negate(a: Attribute) -> FloatAttr | None:
+    """-a by its sign bit (as MLIR's APFloat negation: NaNs and zeros flip too)."""
+    if not isinstance(a, FloatAttr):
+        return None
+    return FloatAttr.from_bits(a.bits ^ (1 << (a.type.format.width - 1)), a.type)
+
+
 class NegFOp(Operation):
     """``%r = arith.negf %x : f32``."""
 
@@ -561,10 +597,9 @@ class NegFOp(Operation):
         super().__init__(operands=[value], result_types=[value.type], loc=loc)
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
-        a = operands[0]
-        if isinstance(a, FloatAttr):
-            sign = 1 << (a.type.format.width - 1)
-            return [FloatAttr.from_bits(a.bits ^ sign, a.type)]
+        folded = lift1(operands[0], self.results[0].type, _negate)
+        if folded is not None:
+            return [folded]
         inner = self.operand.defining_op
         if isinstance(inner, NegFOp):
             return [inner.operand]
@@ -679,11 +714,19 @@ class CmpIOp(_CmpOp):
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
         pred = self.predicate_enum
-        a, b = _int_bits(operands[0]), _int_bits(operands[1])
-        width = _scalar_width(self.lhs.type)
-        if width is not None and a is not None and b is not None:
-            return [IntegerAttr(int(semantics.int_compare(pred, a, b, width)), i1)]
-        if self.lhs is self.rhs and width is not None:
+        t = self.results[0].type
+
+        def element(x: Attribute, y: Attribute) -> IntegerAttr | None:
+            width = _scalar_width(x.type) if isinstance(x, IntegerAttr) else None
+            if width is None or not isinstance(y, IntegerAttr):
+                return None
+            holds = semantics.int_compare(pred, x.unsigned_value, y.unsigned_value, width)
+            return IntegerAttr(int(holds), i1)
+
+        folded = lift2(operands[0], operands[1], t, element)
+        if folded is not None:
+            return [folded]
+        if self.lhs is self.rhs:
             holds = pred in (
                 CmpIPredicate.eq,
                 CmpIPredicate.sle,
@@ -691,7 +734,7 @@ class CmpIOp(_CmpOp):
                 CmpIPredicate.ule,
                 CmpIPredicate.uge,
             )
-            return [IntegerAttr(int(holds), i1)]
+            return [_int_splat(int(holds), t)]
         if operands[0] is not None and operands[1] is None:
             # Constant to the right, with the mirrored predicate (in place).
             x, y = self.operands
@@ -716,17 +759,18 @@ class CmpFOp(_CmpOp):
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
         pred = self.predicate_enum
-        a, b = operands
-        if (
-            isinstance(a, FloatAttr)
-            and isinstance(b, FloatAttr)
-            and not isinstance(self.lhs.type, VectorType)
-        ):
-            return [IntegerAttr(int(semantics.float_compare(pred, a.value, b.value)), i1)]
-        if pred in (CmpFPredicate.false, CmpFPredicate.true) and not isinstance(
-            self.lhs.type, VectorType
-        ):
-            return [IntegerAttr(int(pred is CmpFPredicate.true), i1)]
+        t = self.results[0].type
+
+        def element(x: Attribute, y: Attribute) -> IntegerAttr | None:
+            if not (isinstance(x, FloatAttr) and isinstance(y, FloatAttr)):
+                return None
+            return IntegerAttr(int(semantics.float_compare(pred, x.value, y.value)), i1)
+
+        folded = lift2(operands[0], operands[1], t, element)
+        if folded is not None:
+            return [folded]
+        if pred in (CmpFPredicate.false, CmpFPredicate.true):
+            return [_int_splat(int(pred is CmpFPredicate.true), t)]
         return None
 
 
@@ -766,6 +810,12 @@ class SelectOp(Operation):
         cond = operands[0]
         if isinstance(cond, IntegerAttr):
             return [self.true_value if cond.value else self.false_value]
+        if isinstance(cond, DenseElementsAttr):
+            if cond.is_splat:
+                return [self.true_value if cond.elements[0].value else self.false_value]
+            picked = select_elements(cond, operands[1], operands[2], self.results[0].type)
+            if picked is not None:
+                return [picked]
         if self.true_value is self.false_value:
             return [self.true_value]
         if (
@@ -831,6 +881,20 @@ class _CastOp(Operation):
     def dst_type(self) -> Type:
         return element_type(self.results[0].type)
 
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        folded = lift1(operands[0], self.results[0].type, self.fold_element)
+        if folded is not None:
+            return [folded]
+        return self.fold_chain()
+
+    def fold_element(self, a: Attribute) -> Attribute | None:
+        """The cast of one constant element (of ``src_type``) to ``dst_type``; None: no fold."""
+        return None
+
+    def fold_chain(self) -> Sequence[Attribute | Value] | None:
+        """Folds that look through the operand's defining op (cast of a cast)."""
+        return None
+
 
 def _widths(op: _CastOp) -> tuple[int, int]:
     return bit_width(op.src_type) or 0, bit_width(op.dst_type) or 0
@@ -856,26 +920,26 @@ class _IntExtTruncOp(_CastOp):
             )
 
 
+def _int_cast_element(op: _CastOp, a: Attribute, signedness: str) -> IntegerAttr | None:
+    bits = _int_bits(a)
+    if bits is None:
+        return None
+    src, dst = _widths(op)
+    return _int_attr(semantics.int_cast(signedness, bits, src, dst), op.dst_type)
+
+
 class ExtSIOp(_IntExtTruncOp):
     name = "arith.extsi"
 
-    def fold(self, operands):
-        a = _int_bits(operands[0])
-        if a is None or _scalar_width(self.results[0].type) is None:
-            return None
-        src, dst = _widths(self)
-        return [_int_attr(semantics.int_cast("signed", a, src, dst), self.results[0].type)]
+    def fold_element(self, a):
+        return _int_cast_element(self, a, "signed")
 
 
 class ExtUIOp(_IntExtTruncOp):
     name = "arith.extui"
 
-    def fold(self, operands):
-        a = _int_bits(operands[0])
-        if a is None or _scalar_width(self.results[0].type) is None:
-            return None
-        src, dst = _widths(self)
-        return [_int_attr(semantics.int_cast("unsigned", a, src, dst), self.results[0].type)]
+    def fold_element(self, a):
+        return _int_cast_element(self, a, "unsigned")
 
 
 class TruncIOp(_IntExtTruncOp):
@@ -909,11 +973,10 @@ class TruncIOp(_IntExtTruncOp):
             [p.resolve_operand(operand, src)], [dst], properties=props, attributes=attrs, loc=p.loc
         )
 
-    def fold(self, operands):
-        a = _int_bits(operands[0])
-        if a is not None and _scalar_width(self.results[0].type) is not None:
-            src, dst = _widths(self)
-            return [_int_attr(semantics.int_cast("unsigned", a, src, dst), self.results[0].type)]
+    def fold_element(self, a):
+        return _int_cast_element(self, a, "unsigned")
+
+    def fold_chain(self):
         inner = self.input.defining_op
         if isinstance(inner, (ExtSIOp, ExtUIOp)) and inner.input.type is self.results[0].type:
             return [inner.input]
@@ -936,13 +999,10 @@ class _IndexCastBase(_CastOp):
                 f"'{self.results[0].type.text}' are cast incompatible"
             )
 
-    def fold(self, operands):
-        a = _int_bits(operands[0])
-        if a is not None and _scalar_width(self.results[0].type) is not None:
-            src, dst = _widths(self)
-            return [
-                _int_attr(semantics.int_cast(self.signedness, a, src, dst), self.results[0].type)
-            ]
+    def fold_element(self, a):
+        return _int_cast_element(self, a, self.signedness)
+
+    def fold_chain(self):
         inner = self.input.defining_op
         if type(inner) is type(self) and inner.input.type is self.results[0].type:
             return [inner.input]
@@ -967,14 +1027,13 @@ class _IntToFloatOp(_CastOp):
         if not isinstance(self.src_type, IntegerType):
             raise VerifyError(f"operand must be an integer, got '{self.input.type.text}'")
 
-    def fold(self, operands):
-        a = _int_bits(operands[0])
-        t = self.results[0].type
-        if a is None or not isinstance(t, FloatType):
+    def fold_element(self, a):
+        bits = _int_bits(a)
+        t = self.dst_type
+        if bits is None or not isinstance(t, FloatType):
             return None
-        src = _widths(self)[0]
-        value = to_signed(a, src) if self.signed else a
-        return [FloatAttr(semantics.int_to_float(value, t.format), t)]
+        value = to_signed(bits, _widths(self)[0]) if self.signed else bits
+        return FloatAttr(semantics.int_to_float(value, t.format), t)
 
 
 class SIToFPOp(_IntToFloatOp):
@@ -995,13 +1054,12 @@ class _FloatToIntOp(_CastOp):
         if not isinstance(self.dst_type, IntegerType):
             raise VerifyError(f"result must be an integer, got '{self.results[0].type.text}'")
 
-    def fold(self, operands):
-        a = operands[0]
-        t = self.results[0].type
+    def fold_element(self, a):
+        t = self.dst_type
         if not isinstance(a, FloatAttr) or not isinstance(t, IntegerType):
             return None
         bits = semantics.float_to_int(a.value, t.width, self.signed)
-        return None if bits is None else [_int_attr(bits, t)]
+        return None if bits is None else _int_attr(bits, t)
 
 
 class FPToSIOp(_FloatToIntOp):
@@ -1026,11 +1084,10 @@ class ExtFOp(_CastOp):
                 f"result type '{self.results[0].type.text}' must be wider than operand type '{self.input.type.text}'"
             )
 
-    def fold(self, operands):
-        a = operands[0]
-        t = self.results[0].type
+    def fold_element(self, a):
+        t = self.dst_type
         if isinstance(a, FloatAttr) and isinstance(t, FloatType):
-            return [FloatAttr(a.value, t)]
+            return FloatAttr(a.value, t)
         return None
 
 
@@ -1047,11 +1104,10 @@ class TruncFOp(_CastOp):
                 f"result type '{self.results[0].type.text}' must be shorter than operand type '{self.input.type.text}'"
             )
 
-    def fold(self, operands):
-        a = operands[0]
-        t = self.results[0].type
+    def fold_element(self, a):
+        t = self.dst_type
         if isinstance(a, FloatAttr) and isinstance(t, FloatType):
-            return [FloatAttr(a.value, t)]
+            return FloatAttr(a.value, t)
         return None
 
 
@@ -1073,13 +1129,18 @@ class BitcastOp(_CastOp):
             )
 
     def fold(self, operands):
-        a = operands[0]
-        t = self.results[0].type
-        if self.input.type is t:
+        if self.input.type is self.results[0].type:
             return [self.input]
+        return super().fold(operands)
+
+    def fold_chain(self):
         inner = self.input.defining_op
-        if isinstance(inner, BitcastOp) and inner.input.type is t:
+        if isinstance(inner, BitcastOp) and inner.input.type is self.results[0].type:
             return [inner.input]
+        return None
+
+    def fold_element(self, a):
+        t = self.dst_type
         if isinstance(a, IntegerAttr):
             bits = a.unsigned_value
         elif isinstance(a, FloatAttr):
@@ -1087,9 +1148,9 @@ class BitcastOp(_CastOp):
         else:
             return None
         if isinstance(t, FloatType):
-            return [FloatAttr.from_bits(bits, t)]
+            return FloatAttr.from_bits(bits, t)
         if isinstance(t, IntegerType):
-            return [IntegerAttr(bits, t)]
+            return IntegerAttr(bits, t)
         return None
 
 

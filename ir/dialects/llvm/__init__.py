@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...core.attributes import Attribute, FloatAttr, IntegerAttr
 from ...core.builder import Builder
 from ...core.context import Dialect
+from ...core.dense import DenseElementsAttr
 from ...core.location import Location
 from ...core.operation import Operation
 from ...core.types import Type
@@ -47,8 +48,9 @@ from .value_ops import (
 def materialize_constant(
     builder: Builder, value: Attribute, type: Type, loc: Location
 ) -> Operation | None:
-    """An ``llvm.mlir.constant`` for an integer or float attribute of an LLVM type."""
-    if isinstance(value, (IntegerAttr, FloatAttr)) and value.type is type and is_llvm_type(type):
+    """An ``llvm.mlir.constant`` for an integer, float or dense attribute of an LLVM type."""
+    constant = (IntegerAttr, FloatAttr, DenseElementsAttr)
+    if isinstance(value, constant) and value.type is type and is_llvm_type(type):
         return builder.create(ConstantOp, value, loc=loc)
     return None
 

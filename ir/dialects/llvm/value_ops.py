@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ...core.asm import OpAsmParser, OpAsmPrinter
 from ...core.attributes import Attribute, DenseArrayAttr, FloatAttr, IntegerAttr
 from ...core.constraints import Constraint
+from ...core.dense import DenseElementsAttr
 from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, prop, result
@@ -23,14 +24,17 @@ _I64Array = Constraint(
 
 
 class ConstantOp(Operation):
-    """``%c = llvm.mlir.constant(42 : i32) : i32``."""
+    """``%c = llvm.mlir.constant(42 : i32) : i32``, or of a vector:
+    ``llvm.mlir.constant(dense<1.0> : vector<4xf32>) : vector<4xf32>``."""
 
     name = "llvm.mlir.constant"
     traits = (Pure, ConstantLike)
-    value = prop((IntegerAttr, FloatAttr))
+    value = prop((IntegerAttr, FloatAttr, DenseElementsAttr))
     res = result(LLVMType)
 
-    def __init__(self, value: IntegerAttr | FloatAttr, loc: Location | None = None):
+    def __init__(
+        self, value: IntegerAttr | FloatAttr | DenseElementsAttr, loc: Location | None = None
+    ):
         super().__init__(result_types=[value.type], properties={"value": value}, loc=loc)
 
     def verify_(self) -> None:
@@ -56,8 +60,10 @@ class ConstantOp(Operation):
         p.expect(")", "after the constant value")
         attrs = p.parse_optional_attr_dict()
         t = p.parse_colon_type()
-        if not isinstance(value, (IntegerAttr, FloatAttr)):
-            raise p.error("llvm.mlir.constant expects an integer or float attribute", at)
+        if not isinstance(value, (IntegerAttr, FloatAttr, DenseElementsAttr)):
+            raise p.error(
+                "llvm.mlir.constant expects an integer, float or dense elements attribute", at
+            )
         return cls.create(
             result_types=[t], properties={"value": value}, attributes=attrs, loc=p.loc
         )
