@@ -87,11 +87,3 @@ def flat_divide(layout: Any, tiler: Any) -> Any:
     """(TileM, TileN, ..., RestM, RestN, ..., L, ...)."""
     result = zipped_divide(layout, tiler)
     return slice_((it.repeat(rank(result, 0), _), it.repeat(rank(result, 1), _)), result)
-
-
-def ceil_div_tiler(target: Any, tiler: Layout) -> Any:
-    """The shape of the rest mode of a divide: how many tiles of `tiler` cover `target`."""
-    if not isinstance(tiler, Layout):
-        raise LayoutError(f"ceil_div: expected a layout tiler, got {_describe(tiler)}")
-    target_shape = target.shape if isinstance(target, Layout) else target
-    return complement(tiler, target_shape).shape

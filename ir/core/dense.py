@@ -8,7 +8,9 @@ element. As in MLIR, a list whose elements are all equal is stored, and printed,
 
 Text follows MLIR's printer: nested ``[...]`` lists in row-major order, ``true``/``false``
 for ``i1``, floats as FloatAttr literals (hex bit patterns for non-finite values), and the
-hex form ``dense<"0x...">`` (raw little-endian bytes) above 100 elements of a byte-sized type.
+hex form ``dense<"0x...">`` (MLIR's raw storage: each element little-endian in its width
+rounded up to bytes) above 100 elements; ``i1``, which MLIR stores as packed bits, always prints
+as a list and its hex form is not parsed.
 Tensor and memref types are not supported (the IR has no such types).
 """
 

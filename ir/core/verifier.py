@@ -84,7 +84,7 @@ class _Verifier:
             if region is None:
                 d.attach_note("operand defined as an argument of a block without parent")
                 return
-            where = _relation(use_region, region, same_block=False)
+            where = _relation(use_region, region)
             d.attach_note(
                 f"operand defined as a block argument (block #{region.blocks.index(block)} {where})",
                 parent.location if parent is not None else None,
@@ -98,7 +98,7 @@ class _Verifier:
         if def_op.parent is use_block:
             where = "op in the same block"
         else:
-            where = _relation(use_region, region, same_block=False).replace("in ", "op in ", 1)
+            where = _relation(use_region, region).replace("in ", "op in ", 1)
         d.attach_note(f"operand defined here ({where})", def_op.location)
 
     # -- regions ------------------------------------------------------------------------------
@@ -229,7 +229,7 @@ def _verify_dialect_attributes(op: Operation) -> None:
                 hook(op, name, value)
 
 
-def _relation(use_region: Region | None, def_region: Region | None, same_block: bool) -> str:
+def _relation(use_region: Region | None, def_region: Region | None) -> str:
     if use_region is def_region:
         return "in the same region"
     if def_region is not None and use_region is not None and def_region.is_ancestor_of(use_region):
