@@ -102,7 +102,7 @@ def configurations() -> list[Config]:
     return out
 
 
-COPY_1D = Config(256, 4)
+COPY_1D = Config(128, 2)
 """What examples/copy_1d.py uses today."""
 
 

@@ -28,6 +28,8 @@ from layoutc.driver.run_example import DeviceCopy, format_result, run_example  #
 from layoutc.runtime import cuda_driver  # noqa: E402
 
 COPY_1D = ROOT / "examples" / "copy_1d.py"
+_COPY_1D_MODULE = vars(load_source(COPY_1D))
+TILE, THREADS = _COPY_1D_MODULE["TILE"], _COPY_1D_MODULE["THREADS"]  # the example's own shape
 
 
 class Event:
@@ -53,9 +55,9 @@ def _driver_with_events() -> SimpleNamespace:
 
 
 def copy_1d_model(values, grid, block):
-    """What copy_1d does: one 4096-element tile per block (the grid must cover N exactly)."""
+    """What copy_1d does: one TILE-element tile per block (the grid must cover N exactly)."""
     src, n_src, dst, n_dst = values
-    assert n_src == n_dst and grid[0] * 4096 == n_src and block == (256, 1, 1)
+    assert n_src == n_dst and grid[0] * TILE == n_src and block == (THREADS, 1, 1)
     ctypes.memmove(dst, src, 4 * n_src)
 
 
@@ -79,22 +81,22 @@ def copy_example():
 
 def test_default_target_is_the_device_and_calls_launch_there():
     example = copy_example()
-    x = np.random.default_rng(0).standard_normal(8192, dtype=np.float32)
+    x = np.random.default_rng(0).standard_normal(2 * TILE, dtype=np.float32)
     y = np.full_like(x, np.nan)
-    ck = lc.compile(example.kernel, x, y, block=256)
+    ck = lc.compile(example.kernel, x, y, block=THREADS)
     assert ck.target.name == "sm_90" and ck.backend.startswith("cuda (")
     ck(x, y, grid=2)  # numpy arrays: staged to the "device" and back by the runtime
     assert np.array_equal(x, y)
     (launch,) = fake.launches
-    assert launch["grid"] == (2, 1, 1) and launch["block"] == (256, 1, 1)
+    assert launch["grid"] == (2, 1, 1) and launch["block"] == (THREADS, 1, 1)
     assert fake.loaded[0][0] == ("cubin" if ck.cubin is not None else "ptx")
 
 
 def test_direct_call_compiles_for_the_device():
     example = copy_example()
-    x = np.arange(4096, dtype=np.float32)
+    x = np.arange(TILE, dtype=np.float32)
     y = np.zeros_like(x)
-    example.kernel(x, y, grid=1, block=256)
+    example.kernel(x, y, grid=1, block=THREADS)
     assert np.array_equal(x, y)
     assert fake.launches[-1]["name"] == "copy_1d"
 
@@ -135,7 +137,7 @@ def test_aot_artifact_loads_with_the_runtime(tmp_path):
             "--spec",
             "dst=align=16",
             "--block",
-            "256",
+            str(THREADS),
             "-o",
             str(tmp_path / "art"),
         ]
@@ -144,7 +146,7 @@ def test_aot_artifact_loads_with_the_runtime(tmp_path):
     import layoutc.runtime
 
     lib = layoutc.runtime.load(tmp_path / "art")
-    x = np.random.default_rng(1).standard_normal(8192, dtype=np.float32)
+    x = np.random.default_rng(1).standard_normal(2 * TILE, dtype=np.float32)
     y = np.zeros_like(x)
     lib.copy_1d(x, y, grid=2)
     assert np.array_equal(x, y)
@@ -155,7 +157,7 @@ def test_aot_loading_imports_only_the_runtime(tmp_path):
     import subprocess
 
     art = tmp_path / "art"
-    args = ["--spec", "src=align=16", "--spec", "dst=align=16", "--block", "256"]
+    args = ["--spec", "src=align=16", "--spec", "dst=align=16", "--block", str(THREADS)]
     assert main(["compile", f"{COPY_1D}::copy_1d", "--target", "sm_90", *args, "-o", str(art)]) == 0
     script = f"""
 import ctypes, sys
@@ -172,7 +174,7 @@ def model(values, grid, block):
 fake.KERNELS["copy_1d"] = (["Q", "i", "Q", "i"], model)
 cuda_driver.use_driver(fake)
 lib = layoutc.runtime.load({str(art)!r})
-x = np.arange(4096, dtype=np.float32)
+x = np.arange({TILE}, dtype=np.float32)
 y = np.zeros_like(x)
 lib.copy_1d(x, y, grid=1)
 assert (x == y).all()

@@ -68,7 +68,7 @@ def test_copy_1d_proves_128_bit_accesses():
     # all loads are issued before the first store (the staging through registers)
     loads = [m.start() for m in re.finditer(r"ld\.global", ck.ptx)]
     stores = [m.start() for m in re.finditer(r"st\.global", ck.ptx)]
-    assert len(loads) == 4 and len(stores) == 4 and max(loads) < min(stores)
+    assert len(loads) == 2 and len(stores) == 2 and max(loads) < min(stores)
 
 
 def test_transpose_uses_128_bit_global_accesses():
