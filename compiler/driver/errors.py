@@ -17,8 +17,11 @@ class InternalCompilerError(CompileError):
     """A bug in layoutc (a pass raised, or produced IR the next stage refuses).
 
     ``reproducer`` is the path of the ``.mlir`` file that replays the failing pipeline
-    (``layoutc-opt --run-reproducer FILE``) when one was written.
+    (``layoutc-opt --run-reproducer FILE``) when one was written. It keeps layoutc's frames in
+    its traceback (``internal``).
     """
+
+    internal = True
 
     def __init__(self, *args: Any, reproducer: str | None = None, **kwargs: Any) -> None:
         self.reproducer = reproducer

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from layoutc.frontend.spec import KernelSpec, SpecError
+from layoutc.frontend.tracebacks import api_boundary
 
 from .argspecs import ArgSpec, build_spec
 from .build import lower_module
@@ -73,6 +74,7 @@ def split_options(kernel: Any, kwargs: Mapping[str, Any]) -> tuple[CompileOption
         raise TypeError(f"compile(): {e}") from None
 
 
+@api_boundary
 def compile(
     kernel: Any,
     *args: Any,

@@ -42,21 +42,36 @@ class KernelABI:
     equal_carriers: tuple[tuple[str, ...], ...]
     block: tuple[int, int, int] | None
     static_smem: int = 0
+    dynamic_smem: int = 0  # the launch default: what tensors of static size need
+    min_blocks: int | None = None  # @lc.kernel(min_blocks_per_sm=...)
 
     def runtime_spec(self) -> RuntimeKernelSpec:
         """The runtime's KernelSpec (what code generation, both runtimes and manifests use)."""
         bounds = LaunchBounds(
             max_threads=self.block[0] * self.block[1] * self.block[2] if self.block else None,
+            min_blocks=self.min_blocks,
             block=self.block,
         )
-        return RuntimeKernelSpec(self.name, self.params, bounds, static_smem=self.static_smem)
+        return RuntimeKernelSpec(
+            self.name,
+            self.params,
+            bounds,
+            static_smem=self.static_smem,
+            dynamic_smem=self.dynamic_smem,
+        )
 
     def call_arguments(self, bound: Mapping[str, Any]) -> list[Any]:
         """The values to pass for ``runtime_spec().arguments``, from the call's bound arguments."""
         return [bound[arg] for arg, param in self.args if param is not None]
 
 
-def build_abi(name: str, spec: KernelSpec, static_smem: int = 0) -> KernelABI:
+def build_abi(
+    name: str,
+    spec: KernelSpec,
+    static_smem: int = 0,
+    dynamic_smem: int = 0,
+    min_blocks: int | None = None,
+) -> KernelABI:
     taken = {arg for arg, _ in spec.args}
     params: list[Param] = []
     args: list[tuple[str, str | None]] = []
@@ -91,7 +106,15 @@ def build_abi(name: str, spec: KernelSpec, static_smem: int = 0) -> KernelABI:
         carriers.extend(mine)
     groups = tuple(tuple(v) for v in by_symbol.values() if len(v) > 1)
     return KernelABI(
-        name, tuple(params), tuple(args), tuple(carriers), groups, spec.block, static_smem
+        name,
+        tuple(params),
+        tuple(args),
+        tuple(carriers),
+        groups,
+        spec.block,
+        static_smem,
+        dynamic_smem,
+        min_blocks,
     )
 
 

@@ -233,7 +233,7 @@ def _tensor_with_shape(t: Tensor, shape: Any) -> Tensor:
     """``make_tensor(t.iterator, make_layout(shape, t.stride))``, checked against what is known
     of ``t``'s shape (static extents must match)."""
     from ..ir.algebra import Layout, congruent, make_layout
-    from ..ir.algebra.inttuple import flatten_to_tuple
+    from ..ir.algebra.inttuple import flatten_to_tuple, unflatten
     from .tensor import layout_value
 
     if t.type.is_coord:
@@ -249,6 +249,10 @@ def _tensor_with_shape(t: Tensor, shape: Any) -> Tensor:
     if not isinstance(layout.shape, tuple):
         layout = make_layout((layout.shape,), (layout.stride,))
     wanted = symbols.symbolize_tree(shape, "s")
+    if not congruent(wanted, layout.shape) and len(flatten_to_tuple(wanted)) == len(
+        flatten_to_tuple(layout.shape)
+    ):
+        wanted = unflatten(wanted, layout.shape)  # (4,) for the shape ((4)) of a tile
     if not congruent(wanted, layout.shape):
         raise state.error(
             f"lc.assume(t, shape=...): the shape {_show(shape)} does not have the modes of the "

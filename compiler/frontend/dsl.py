@@ -35,7 +35,18 @@ from .control_flow import DynamicRange as range
 from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
 from .errors import CompileError, NotSupportedError
 from .func import Func, func
-from .gpu import block_dim, block_idx, grid_dim, lane_idx, syncthreads, thread_idx
+from .gpu import (
+    block_dim,
+    block_idx,
+    grid_dim,
+    lane_idx,
+    shuffle_down,
+    shuffle_idx,
+    shuffle_up,
+    shuffle_xor,
+    syncthreads,
+    thread_idx,
+)
 from .kernel import Kernel, kernel
 from .layouts import (
     blocked_product,
@@ -70,6 +81,7 @@ from .scalars import minimum as min
 from .scalars import select as where
 from .spec import KernelSpec, SpecError
 from .tensor import (
+    dynamic_smem_tensor,
     elem_less,
     local_partition,
     local_tile,
@@ -120,6 +132,7 @@ __all__ = [
     "cp_async_wait",
     "crd2idx",
     "depth",
+    "dynamic_smem_tensor",
     "elem_less",
     "f16",
     "f32",
@@ -167,6 +180,10 @@ __all__ = [
     "right_inverse",
     "rmem",
     "shape",
+    "shuffle_down",
+    "shuffle_idx",
+    "shuffle_up",
+    "shuffle_xor",
     "size",
     "smem",
     "smem_tensor",

@@ -20,7 +20,12 @@ class CompileError(Exception):
     ``diagnostics`` holds ``(location, message)`` pairs: the first is the error, the others are
     notes (e.g. where a conflicting value was defined). ``location`` and ``message`` are the
     error's own, for tests and tools that want them without parsing the text.
+
+    ``internal`` is False: the error is about the user's program, so the public entry points
+    show it without layoutc's frames (:mod:`.tracebacks`); bugs in layoutc set it to True.
     """
+
+    internal: bool = False
 
     def __init__(
         self,

@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import CompileError
 from .spec import KernelSpec, SpecError, derive_spec, normalize_block
+from .tracebacks import api_boundary
 
 _LAUNCHER: Callable[..., Any] | None = None
 
@@ -31,9 +32,26 @@ def set_launcher(launcher: Callable[..., Any]) -> None:
 class Kernel:
     """A kernel function: traced per spec, compiled and launched by the driver."""
 
-    def __init__(self, fn: FunctionType, *, block: Any = None, name: str | None = None):
+    def __init__(
+        self,
+        fn: FunctionType,
+        *,
+        block: Any = None,
+        name: str | None = None,
+        min_blocks_per_sm: int | None = None,
+    ):
         if not isinstance(fn, FunctionType):
             raise TypeError(f"@layoutc.kernel needs a Python function, got {fn!r}")
+        if min_blocks_per_sm is not None and (
+            not isinstance(min_blocks_per_sm, int)
+            or isinstance(min_blocks_per_sm, bool)
+            or min_blocks_per_sm < 1
+        ):
+            raise TypeError(
+                f"@layoutc.kernel(min_blocks_per_sm=...) needs a positive int, got "
+                f"{min_blocks_per_sm!r}"
+            )
+        self.min_blocks_per_sm = min_blocks_per_sm
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = name or fn.__name__
@@ -66,6 +84,7 @@ class Kernel:
                 self._rewritten = rewrite_kernel(self.fn)
             return self._rewritten
 
+    @api_boundary
     def specialize(self, *args: Any, block: Any = None, **kwargs: Any) -> KernelSpec:
         """The compile spec for calling the kernel with these arguments (arrays are inspected
         for dtype, layout, divisibility and alignment; nothing is traced)."""
@@ -91,12 +110,14 @@ class Kernel:
         except SpecError as e:
             raise SpecError(f"kernel '{self.name}': {e}") from None
 
+    @api_boundary
     def trace(self, spec: KernelSpec, name: str | None = None) -> Any:
         """``(module, kernel name, KernelABI)`` for ``spec``."""
         from .trace import trace
 
         return trace(self, spec, name)
 
+    @api_boundary
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from . import state
 
@@ -120,8 +141,18 @@ class Kernel:
         return f"<layoutc.kernel {self.name}>"
 
 
-def kernel(fn: FunctionType | None = None, *, block: Any = None, name: str | None = None) -> Any:
-    """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256)``."""
+def kernel(
+    fn: FunctionType | None = None,
+    *,
+    block: Any = None,
+    name: str | None = None,
+    min_blocks_per_sm: int | None = None,
+) -> Any:
+    """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256, min_blocks_per_sm=2)``.
+
+    ``min_blocks_per_sm`` is the second half of CUDA's ``__launch_bounds__``: the compiler
+    limits registers so that many blocks fit on one SM (PTX ``.minnctapersm``)."""
+    options = {"block": block, "name": name, "min_blocks_per_sm": min_blocks_per_sm}
     if fn is None:
-        return lambda f: Kernel(f, block=block, name=name)
-    return Kernel(fn, block=block, name=name)
+        return lambda f: Kernel(f, **options)
+    return Kernel(fn, **options)

@@ -394,11 +394,12 @@ def _tensor_spec(
                     else _match(name, i, pd, st, "stride", symbols)
                 )
         return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
-    s_out, d_out = [], []
     where = f"argument '{name}'"
-    for i, (n, st) in enumerate(zip(shape, strides)):
-        s_out.append(symbols.anonymous(f"?{name}.shape{i}", n, where))
-        d_out.append(1 if st == 1 else symbols.anonymous(f"?{name}.stride{i}", st, where))
+    s_out = [symbols.anonymous(f"?{name}.shape{i}", n, where) for i, n in enumerate(shape)]
+    d_out = [
+        1 if st == 1 else symbols.anonymous(f"?{name}.stride{i}", st, where)
+        for i, st in enumerate(strides)
+    ]
     return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
 
 

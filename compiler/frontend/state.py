@@ -34,6 +34,8 @@ class TraceState:
         "builder",
         "constants",
         "default_loc",
+        "dynamic_smem_bytes",
+        "dynamic_smem_min",
         "extras",
         "kernel_codes",
         "kernel_name",
@@ -54,6 +56,10 @@ class TraceState:
         self.block_size = block_size
         self.kernel_name = kernel_name
         self.smem_bytes = 0
+        # dynamic shared memory: where the next tensor starts (None: after one of dynamic
+        # size) and the bytes the tensors of static size need (the launch default)
+        self.dynamic_smem_bytes: int | None = 0
+        self.dynamic_smem_min = 0
         # where ops go when no kernel frame is on the stack (the tracer building the arguments)
         self.default_loc = default_loc
         self.loc_override: Location | None = None

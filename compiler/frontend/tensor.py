@@ -533,6 +533,47 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
     return Tensor(op.results[0])
 
 
+def dynamic_smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
+    """A tensor in the block's *dynamic* shared memory (``gpu.dynamic_shared_memory``), whose
+    size is given at launch (``kernel(..., smem=bytes)``). The layout may have dynamic entries.
+
+    Successive calls lay their tensors out one after the other (each at a multiple of
+    ``align`` bytes); a tensor of static size sets the launch default (``smem=`` may give
+    more), and only the last one may have a dynamic size (the next one would start at a
+    dynamic offset).
+    """
+    from ..ir.dialects import gpu
+
+    _check_dtype(dtype, "lc.dynamic_smem_tensor")
+    if align not in (4, 8, 16, 32, 64, 128) or align * 8 < dtype.bits:
+        raise state.error(
+            f"lc.dynamic_smem_tensor: align must be a power of two from 4 to 128 bytes holding "
+            f"whole {dtype.name} elements, got {align}"
+        )
+    lay = _as_layout(layout, "lc.dynamic_smem_tensor")
+    st = state.current()
+    start = st.dynamic_smem_bytes
+    if start is None:
+        raise state.error(
+            "not supported: a dynamic shared-memory tensor after one of dynamic size (its "
+            "start would be dynamic); make the tensor of dynamic size the last one"
+        )
+    start = -(-start // align) * align
+    elem_bytes = max(dtype.bits // 8, 1)
+    base = state.emit(gpu.DynamicSharedMemoryOp(PtrType(dtype.ir_type, "smem", align)))
+    ptr = base.results[0]
+    if start:
+        offset = scalars.constant(start // elem_bytes, index)
+        ptr = state.emit(T.PtrOffsetOp(ptr, offset)).results[0]
+    n = cosize(lay)
+    if type(n) is int:
+        st.dynamic_smem_bytes = start + n * elem_bytes
+        st.dynamic_smem_min = max(st.dynamic_smem_min, st.dynamic_smem_bytes)
+    else:
+        st.dynamic_smem_bytes = None
+    return Tensor(state.emit(T.MakeTensorOp(ptr, layout_value(lay))).results[0])
+
+
 def make_identity_tensor(shape: Any) -> Tensor:
     """The coordinate tensor of a shape: element ``c`` is the coordinate ``c`` (CuTe). Its
     views keep their origin in their type, so ``tC[i]`` of a thread's tile is the global

@@ -37,6 +37,7 @@ from .errors import CompileError
 from .locations import is_internal_file, traceback_location
 from .scalars import Float, Int
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
+from .tracebacks import full_traceback_wanted
 
 _SCALAR_TYPES = {"i32": i32, "i64": i64, "f32": f32, "f64": f64}
 _ESCAPED_VALUE_HINT = (
@@ -58,6 +59,9 @@ def trace(
     attributes: dict[str, Attribute] = {"gpu.kernel": UnitAttr()}
     if spec.block is not None:
         attributes["gpu.known_block_size"] = DenseArrayAttr(i32, spec.block)
+    min_blocks = getattr(kernel, "min_blocks_per_sm", None)
+    if min_blocks is not None:
+        attributes["nvvm.minctasm"] = IntegerAttr(min_blocks, i32)
     func = FuncOp(kname, FunctionType(inputs, []), attributes=attributes, loc=def_loc)
     func.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
     carrier_of = {c.param: c.arg for c in abi.carriers}
@@ -88,8 +92,8 @@ def trace(
             notes.append((_ESCAPED_VALUE_HINT, None))
         notes += [(d.message, d.location) for d in diags[1:]]
         raise CompileError(first.message, first.location, notes)
-    if st.smem_bytes:
-        abi = build_abi(kname, spec, st.smem_bytes)
+    if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None:
+        abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks)
     return module, kname, abi
 
 
@@ -165,7 +169,8 @@ def _arguments(
 
 
 def _clean(e: CompileError) -> CompileError:
-    return e.with_traceback(None)
+    """The error without the tracer's frames (all of them with LAYOUTC_FULL_TRACEBACK=1)."""
+    return e if full_traceback_wanted() else e.with_traceback(None)
 
 
 def _raised_in_user_code(e: BaseException) -> bool:

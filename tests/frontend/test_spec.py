@@ -157,6 +157,30 @@ def test_annotation_static_entries_must_match():
         square.specialize(aligned((16, 32))[:, :16])
 
 
+@lc.kernel
+def pair(a, b: lc.Tensor[lc.f32, "(?):(1)"], c: lc.Tensor[lc.f32, "(M):(1)"]):  # noqa: F722
+    pass
+
+
+def test_equal_anonymous_entries_share_one_symbol():
+    """Unannotated arrays and ``?`` entries equal at this call are one symbol (the equality is
+    part of the key); named entries keep their names whatever their values."""
+    spec = pair.specialize(aligned((8, 16)), aligned((16,)), aligned((16,)))
+    a, b, c = (tensor_spec(spec, n) for n in "abc")
+    assert a.shape == ("?a.shape0", "?a.shape1") and a.stride == ("?a.shape1", 1)
+    assert b.shape == ("?a.shape1",)  # b's extent equals a's column count
+    assert c.shape == ("M",)  # a name stays a name
+    assert {s.name for s in spec.symbols} == {"?a.shape0", "?a.shape1", "M"}
+    other = pair.specialize(aligned((8, 16)), aligned((32,)), aligned((16,)))
+    assert tensor_spec(other, "b").shape == ("?b.shape0",)
+    assert other.key != spec.key
+
+
+def test_arrays_of_unsupported_element_types_are_named():
+    with pytest.raises(SpecError, match="arrays of element type complex64 are not supported"):
+        one.specialize(np.zeros(8, np.complex64))
+
+
 def test_bad_arguments_are_spec_errors():
     with pytest.raises(SpecError, match="negative strides"):
         one.specialize(aligned((16,))[::-1])

@@ -161,10 +161,12 @@ def make_copy_atom(name: str | CopyOperation, bits: int | None, element: str) ->
         return CopyAtom(name, element)
     if bits is None:
         widths = sorted(b for n, b in COPY_OPERATIONS if n == name)
-        if len(widths) != 1:
-            known = f" (one of {', '.join(map(str, widths))})" if widths else ""
+        if not widths:
             copy_operation(name, 0)  # an unknown name: the registry's error lists the known ones
-            raise AtomError(f"copy atom '{name}' needs its width in bits{known}")
+        if len(widths) != 1:
+            raise AtomError(
+                f"copy atom '{name}' needs its width in bits (one of {', '.join(map(str, widths))})"
+            )
         bits = widths[0]
     return CopyAtom(copy_operation(name, bits), element)
 

@@ -229,3 +229,40 @@ func.func @wait_pending() {
   tile.cp_async_wait {pending = -1 : i64}
   return
 }
+
+// -----
+
+// Dynamic sizes must be provably equal: here they come from two different values.
+func.func @copy_unproven_sizes(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>, %n: index, %m: index) {
+  %sn = layout.make_shape %n : !layout.int_tuple<"(?)">
+  %sm = layout.make_shape %m : !layout.int_tuple<"(?)">
+  %d = layout.constant #layout.int_tuple<"(1)">
+  %ln = layout.make_layout %sn, %d : !layout.layout<"(?):(1)">
+  %lm = layout.make_layout %sm, %d : !layout.layout<"(?):(1)">
+  %a = tile.make_tensor %p, %ln : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(1)">) -> !tile.tensor<f32, gmem, "(?):(1)", 16>
+  %b = tile.make_tensor %q, %lm : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(1)">) -> !tile.tensor<f32, gmem, "(?):(1)", 16>
+  // expected-error@+1 {{'tile.copy' op cannot prove that the source size n equals the destination size m}}
+  tile.copy %a, %b : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, gmem, "(?):(1)", 16>
+  return
+}
+
+// -----
+
+func.func @copy_dynamic_into_static(%p: !tile.ptr<f32, gmem, 16>, %n: index) {
+  %sn = layout.make_shape %n : !layout.int_tuple<"(?)">
+  %d = layout.constant #layout.int_tuple<"(1)">
+  %ln = layout.make_layout %sn, %d : !layout.layout<"(?):(1)">
+  %a = tile.make_tensor %p, %ln : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(1)">) -> !tile.tensor<f32, gmem, "(?):(1)", 16>
+  %r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(4):(1)", 4>
+  // expected-error@+1 {{'tile.copy' op cannot prove that the source size n equals the destination size 4}}
+  tile.copy %a, %r : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, rmem, "(4):(1)", 4>
+  return
+}
+
+// -----
+
+func.func @axpby_unproven_sizes(%x: !tile.tensor<f32, gmem, "(?):(1)", 16>, %y: !tile.tensor<f32, gmem, "(?):(1)", 16>, %a: f32) {
+  // expected-error@+1 {{'tile.axpby' op cannot prove that the x size}}
+  tile.axpby %a, %x, %a, %y : f32, !tile.tensor<f32, gmem, "(?):(1)", 16>, f32, !tile.tensor<f32, gmem, "(?):(1)", 16>
+  return
+}

@@ -140,3 +140,18 @@ func.func @lowered(%g: !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, %s: !tile.t
 }
 
 // XDSL: "tile.cp_async"
+
+// Dynamic sizes built from one value agree: the verifier sees the shared producer.
+// CHECK-LABEL: func.func @shared_extent
+// CHECK: tile.copy %{{.*}}, %{{.*}} : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, gmem, "(?):(4)", 16>
+func.func @shared_extent(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 16>, %n: index) {
+  %s = layout.make_shape %n : !layout.int_tuple<"(?)">
+  %d1 = layout.constant #layout.int_tuple<"(1)">
+  %d4 = layout.constant #layout.int_tuple<"(4)">
+  %l1 = layout.make_layout %s, %d1 : !layout.layout<"(?):(1)">
+  %l4 = layout.make_layout %s, %d4 : !layout.layout<"(?):(4)">
+  %a = tile.make_tensor %p, %l1 : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(1)">) -> !tile.tensor<f32, gmem, "(?):(1)", 16>
+  %b = tile.make_tensor %q, %l4 : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(4)">) -> !tile.tensor<f32, gmem, "(?):(4)", 16>
+  tile.copy %a, %b : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, gmem, "(?):(4)", 16>
+  return
+}
