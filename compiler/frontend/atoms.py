@@ -209,7 +209,9 @@ def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
 def _static_size(t: Tensor, what: str) -> int:
     n = size(t.type.layout(), 0)
     if type(n) is not int:
-        raise state.error(f"{what} needs a tensor whose mode 0 has a static size, got {t.type.text}")
+        raise state.error(
+            f"{what} needs a tensor whose mode 0 has a static size, got {t.type.text}"
+        )
     return n
 
 
