@@ -24,6 +24,7 @@ from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING
 
+from . import sym_expand as _expand
 from . import sym_prove as _prove
 from .sym_bounds import INF, bounds, known_divisor, mono_divisor
 from .sym_cache import MemoCache
@@ -165,7 +166,30 @@ def build(const: int, acc: dict) -> IntLike:
         if not items:
             return const
         items.sort(key=term_sort_key)
+        if len(items) > 1 and _has_division(items):
+            collapsed = _collapse_divisions(const, items)
+            if collapsed is not None:
+                return collapsed
     return make_sum(const, tuple(items))
+
+
+def _has_division(items: list) -> bool:
+    """True when a term holds a floordiv, mod or ceil_div atom that is not an exact quotient."""
+    for m, _ in items:
+        for atom, _ in m:
+            if type(atom) is _Op and atom.kind in _DIVISIONS and not atom._exact_k:
+                return True
+    return False
+
+
+def _collapse_divisions(const: int, items: list) -> IntLike | None:
+    """The polynomial a sum of divisions is equal to, when its expanded form has no division
+    left: `6*N + 6*(2*N // 3) + N % 6` (idx2crd then crd2idx of 10*N over (3, 2, N), 4 | N)
+    expands to `40*(N/4)`, i.e. `10*N`; a sum that expands to a constant is that int."""
+    p = _expand.expand_terms(const, items)
+    if not _expand.is_polynomial_in_symbols(p):
+        return None
+    return _expand.collapse(p)
 
 
 def _unit(mono: Mono) -> IntLike:
@@ -864,7 +888,10 @@ def _mod_const(a: SymInt, c: int) -> IntLike:
         g = gcd(g, k)
     if g > 1:
         return mul(g, mod(add(divide_coefficients(x, g), r // g), c // g))
-    return make_op("mod", (add(x, r), c))
+    x = add(x, r)
+    if _expand.divides_expanded(c, x):  # 8 | 8*t + 15*(t % 8) - 7*(t % 16) over the floor basis
+        return 0
+    return make_op("mod", (x, c))
 
 
 def _mod_sym(a: IntLike, b: SymInt) -> IntLike:
@@ -894,6 +921,8 @@ def _mod_sym(a: IntLike, b: SymInt) -> IntLike:
     if _prove.prove_lt(rem, 0) and _prove.prove_le(neg(b), rem):
         return add(rem, b)
     if single_term(b) is None and exact_poly_div(rem, b) is not None:
+        return 0
+    if _expand.divides_expanded(b, rem):
         return 0
     g = gcd(_content(rem), _content(b))
     if g > 1:

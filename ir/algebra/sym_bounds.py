@@ -32,7 +32,14 @@ def bounds(x: IntLike) -> tuple:
 
 
 def public_bounds(x: IntLike) -> tuple[int | None, int | None]:
+    """The tighter of the canonical form's interval and the expanded form's (`x - x % 8` is
+    `8*(x // 8)` there, so it is at most the largest multiple of 8 below x's upper bound)."""
     lo, hi = bounds(x)
+    if type(x) is not int and type(x) is not Symbol:
+        from .sym_expand import expand, poly_bounds
+
+        xlo, xhi = poly_bounds(expand(x))
+        lo, hi = max(lo, xlo), min(hi, xhi)
     return (None if lo == -INF else lo, None if hi == INF else hi)
 
 

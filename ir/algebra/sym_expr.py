@@ -65,7 +65,7 @@ class SymInt:
     order, and silently picking one would build wrong layouts.
     """
 
-    __slots__ = ("__weakref__", "_bounds", "_free", "_kd", "_okey", "_text")
+    __slots__ = ("__weakref__", "_bounds", "_free", "_kd", "_okey", "_text", "_xf")
 
     # -- arithmetic ------------------------------------------------------------------------------
     def __add__(self, other: Any) -> IntLike:
@@ -223,10 +223,10 @@ class SymInt:
         Operations already return plain ints for constant results, so this is None for every
         SymInt except expressions over symbols whose bounds leave a single value.
         """
-        from .sym_bounds import bounds
+        from .sym_bounds import public_bounds
 
-        lo, hi = bounds(self)
-        return lo if lo == hi else None  # type: ignore[return-value]
+        lo, hi = public_bounds(self)
+        return lo if lo == hi and lo is not None else None
 
     @property
     def bounds(self) -> tuple[int | None, int | None]:
@@ -237,9 +237,9 @@ class SymInt:
 
     def known_divisor(self) -> int:
         """The largest integer this expression is provably a multiple of (at least 1)."""
-        from .sym_bounds import known_divisor
+        from .sym_prove import strong_divisor
 
-        return known_divisor(self)
+        return strong_divisor(self)
 
     def evaluate(self, env: Mapping[Any, int]) -> int:
         """The value for the given symbol values (keys: Symbol or symbol name)."""
@@ -358,6 +358,7 @@ class Symbol(SymInt):
         self._free = None
         self._kd = self.divisible_by
         self._text = None
+        self._xf = None
         self._as_terms = ((((self, 1),), 1),)
         u = self.uid
         self._okey = (
@@ -525,6 +526,7 @@ def make_op(kind: str, args: tuple) -> _Op:
     op._free = None
     op._kd = 0
     op._text = None
+    op._xf = None
     op._as_terms = ((((op, 1),), 1),)
     op._okey = (2, _KIND_RANK[kind], tuple(order_key(a) for a in args))
     exact = 0
@@ -558,6 +560,7 @@ def make_sum(const: int, terms: Terms) -> IntLike:
     s._free = None
     s._kd = 0
     s._text = None
+    s._xf = None
     s._okey = None
     _SUMS[key] = s
     return s

@@ -22,13 +22,14 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from . import sym_arith as _arith
+from . import sym_expand as _expand
 from . import sym_subs as _subs
 from .sym_bounds import INF, bounds, known_divisor, mono_divisor
 from .sym_cache import MemoCache
 from .sym_expr import Symbol, _Op, atoms_of, mono_div, single_term, terms_of
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike
+    from .sym_expr import IntLike, SymInt
 
 MAX_DEPTH = 6
 _NONNEG = MemoCache("prove_nonneg")
@@ -64,6 +65,12 @@ def prove_nonneg(e: IntLike) -> bool:
     if r or _cutoffs == before:
         _NONNEG.put(e, r)
     return r
+
+
+def cutoffs() -> int:
+    """How many proofs stopped at the depth limit so far (callers that memoise results derived
+    from proofs compare it before and after, as prove_nonneg does)."""
+    return _cutoffs
 
 
 def _refuted(e: IntLike) -> bool:
@@ -112,6 +119,8 @@ def prove_lt(a: IntLike, b: IntLike) -> bool:
 def prove_eq(a: IntLike, b: IntLike) -> bool:
     if a is b:
         return True
+    if _expand.expand(a) == _expand.expand(b):  # equal over the floor basis
+        return True
     d = _arith.sub(a, b)
     if type(d) is int:
         return d == 0
@@ -141,11 +150,18 @@ def divides(d: IntLike, x: IntLike) -> bool:
     if type(x) is int and x == 0:
         return sign(d) != 0
     if type(d) is int:
-        return d != 0 and known_divisor(x) % d == 0
+        return d != 0 and strong_divisor(x) % d == 0
     if sign(d) == 0:
         return False
     if d is x or _arith.neg(d) is x:
         return True
+    if _divides_canonical(d, x):
+        return True
+    return _expand.divides_expanded(d, x)
+
+
+def _divides_canonical(d: SymInt, x: IntLike) -> bool:
+    """d | x by monomial division of the canonical terms (or exact polynomial division)."""
     st = single_term(d)
     if st is not None:
         kd, md = st
@@ -161,6 +177,19 @@ def divides(d: IntLike, x: IntLike) -> bool:
     return _arith.exact_poly_div(x, d) is not None
 
 
+def strong_divisor(x: IntLike) -> int:
+    """The largest int provably dividing x: the lcm of what the canonical terms show
+    (`known_divisor`) and the content of the expanded form (8 for `8*t + 15*(t % 8) -
+    7*(t % 16)`, which expands to `16*t - 120*(t // 8) + 112*(t // 16)`)."""
+    if type(x) is int:
+        return -x if x < 0 else x
+    kd = known_divisor(x)
+    g = _expand.expanded_divisor(x)
+    if g == 0 or g % kd == 0:
+        return g or kd
+    return kd * g // _gcd(kd, g)
+
+
 # ---------------------------------------------------------------------------------------------------
 # The non-negativity prover
 # ---------------------------------------------------------------------------------------------------
@@ -169,6 +198,8 @@ def divides(d: IntLike, x: IntLike) -> bool:
 def _prove_nonneg(e: IntLike) -> bool:
     if type(e) is Symbol:
         return False
+    if _expanded_nonneg(_expand.expand(e)):
+        return True
     if type(e) is _Op:
         return _op_nonneg(e)
     cleared = _clear_exact_quotients(e)
@@ -177,6 +208,25 @@ def _prove_nonneg(e: IntLike) -> bool:
     if _shift_test(e):
         return True
     return any(_eliminate(e, q) for q in atoms_of(e) if type(q) is _Op)
+
+
+def _expanded_nonneg(p: tuple) -> bool:
+    """p >= 0 for an expanded form: a constant, interval bounds over the floor basis, or the
+    shift test on its atoms (mods became floors, so `x - x % 8` is `8*(x // 8)`)."""
+    c = _expand.poly_const(p)
+    if c is not None:
+        return c >= 0
+    if _expand.poly_bounds(p)[0] >= 0:
+        return True
+    const = p[0][1] if not p[0][0] else 0
+    terms = p[1:] if not p[0][0] else p
+    atoms: dict = {}
+    for m, _ in terms:
+        for a, _ in m:
+            atoms[a] = None
+    order = tuple(sorted(atoms, key=lambda a: a.key))
+    infos = [(*_expand.atom_bounds(a), 1) for a in order]
+    return _shift_plans(const, terms, order, infos)
 
 
 def _op_nonneg(op: _Op) -> bool:
@@ -306,6 +356,11 @@ def _shift_test(e: IntLike) -> bool:
     const, terms = terms_of(e)
     atoms = atoms_of(e)
     infos = [(*bounds(v), known_divisor(v)) for v in atoms]
+    return _shift_plans(const, terms, atoms, infos)
+
+
+def _shift_plans(const: int, terms: tuple, atoms: tuple, infos: list) -> bool:
+    """The shift test for a polynomial over `atoms` with `(lo, hi, divisor)` per atom."""
     # Per atom, the bound to shift from: the lower one, the upper one, or (third plan) the one
     # its terms pull towards: an atom that only appears in negative terms is worst at its upper
     # bound (N + T < 8*K*N needs T <= 15 but K >= 2 and N >= 4).

@@ -22,7 +22,6 @@ from . import sym_arith as _arith
 from . import sym_numtheory as _nt
 from . import sym_prove as _prove
 from .errors import LayoutError
-from .sym_bounds import known_divisor as _known_divisor
 from .sym_cache import cache_info, clear_caches, set_cache_limit
 from .sym_emit import Emitter, emit, node, to_sympy, walk
 from .sym_expr import IntLike, Symbol, SymInt
@@ -124,7 +123,7 @@ def sym_divides(d: IntLike, x: IntLike) -> bool:
 def sym_known_divisor(x: IntLike) -> int:
     """The largest int provably dividing x (|x| for an int, at least 1 for a SymInt): what
     alignment proofs need, e.g. 16 for `4*N` with 4 | N."""
-    return _known_divisor(_operand(x, "known_divisor"))
+    return _prove.strong_divisor(_operand(x, "known_divisor"))
 
 
 def sym_prove_nonneg(x: IntLike) -> bool:
