@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.algebra.sym_expr import terms_of
+from layoutc.ir.algebra.sym_expr import term_expr, terms_of
 from layoutc.ir.algebra.symbolic import Symbol, SymInt, node
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.block import Block
@@ -40,6 +40,7 @@ from layoutc.ir.core.values import BlockArgument, Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 
+from .bits import split_swizzle_argument
 from .symbolic import AnalysisError, binding_of, unbound_reason
 
 IntLike = int | SymInt
@@ -201,22 +202,67 @@ class IndexEmitter:
         return self._remember(x, self._build(x, levels))
 
     def _swizzled(self, x: SwizzledOffset, levels: list[Level]) -> Value:
-        """``plain + Sw<B,M,S>(arg)`` with CuTe's definition of the swizzle:
-        ``arg ^ ((arg & yyy_mask) >> S)`` (a left shift for a negative S). The argument is an
-        offset, non-negative, so the shift is logical."""
+        """``plain + Sw<B,M,S>(arg)`` as ``(Sw(low) ^ Sw(c)) + dynamic + constant``
+        (:func:`.bits.split_swizzle_argument`): the swizzle of the thread's part ``low`` is
+        shared by every access and hoisted, a k-block's constant costs one ``xori`` and the
+        pipeline stage and repetitions are plain additions (the constant last, so that it
+        can become the address's immediate). Every partial result is shared."""
         sw = x.swizzle
-        a = self._emit(x.arg, levels)
+        split = split_swizzle_argument(sw, x.arg)
+        key: tuple = ("swizzle", sw, split.low)
+        v = self._swizzle_of(sw, split.low, levels)
+        if split.xor_constant:
+            key += (("xor", split.xor_constant),)
+            c = self._constant(sw(split.xor_constant), levels)
+            v = self._shared(key, arith.XOrIOp, levels, v, c)
+        const, terms = terms_of(split.high + x.plain)
+        by_level: dict[int, IntLike] = {}
+        for mono, coeff in terms:
+            term = term_expr(mono, coeff)
+            k = self._level_of(term, levels)
+            by_level[k] = by_level.get(k, 0) + term
+        for k in sorted(by_level, reverse=True):  # loop-invariant parts first: they hoist
+            key += (("add", by_level[k]),)
+            d = self._emit(by_level[k], levels)
+            v = self._shared(key, arith.AddIOp, levels, v, d)
+        if const:
+            key += (("add", const),)
+            c = self._constant(abs(const), levels)
+            v = self._shared(key, arith.AddIOp if const > 0 else arith.SubIOp, levels, v, c)
+        return v
+
+    def _shared(self, key: tuple, cls: Any, levels: list[Level], a: Value, b: Value) -> Value:
+        """``cls(a, b)``, reusing the value made for ``key`` where it dominates."""
+        found = self._reuse(key, levels)
+        if found is not None:
+            return found
+        return self._remember(key, self._create(cls, levels, [a, b], a, b))
+
+    def _level_of(self, x: SymInt, levels: list[Level]) -> int:
+        """The outermost level where every symbol of ``x`` is available (0: here)."""
+        values = [binding_of(sym) for sym in x.free_symbols]
+        if any(v is None for v in values):
+            return 0
+        return self._level_for(values, levels, True)  # type: ignore[arg-type]
+
+    def _swizzle_of(self, sw: Any, arg: IntLike, levels: list[Level]) -> Value:
+        """``Sw<B,M,S>(arg)`` with CuTe's definition of the swizzle:
+        ``arg ^ ((arg & yyy_mask) >> S)`` (a left shift for a negative S); shared like any
+        sub-expression. The argument is an offset, non-negative, so the shift is logical."""
+        if type(arg) is int:
+            return self._constant(sw(arg), levels)
+        key = ("swizzle", sw, arg)
+        found = self._reuse(key, levels)
+        if found is not None:
+            return found
+        a = self._emit(arg, levels)
         mask = self._constant(sw.yyy_mask, levels)
         bits = self._create(arith.AndIOp, levels, [a, mask], a, mask)
         if sw.shift:
             s = self._constant(abs(sw.shift), levels)
             cls = arith.ShRUIOp if sw.shift > 0 else arith.ShLIOp
             bits = self._create(cls, levels, [bits, s], bits, s)
-        v = self._create(arith.XOrIOp, levels, [a, bits], a, bits)
-        if type(x.plain) is int and x.plain == 0:
-            return v
-        p = self._emit(x.plain, levels)
-        return self._create(arith.AddIOp, levels, [p, v], p, v)
+        return self._remember(key, self._create(arith.XOrIOp, levels, [a, bits], a, bits))
 
     def _build(self, x: SymInt, levels: list[Level]) -> Value:
         kind, args = node(x)

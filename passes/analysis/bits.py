@@ -1,0 +1,119 @@
+"""Which bits of a symbolic integer can be set, and how a swizzle's argument splits.
+
+Swizzled shared-memory offsets are ``Sw(arg)`` with ``arg`` = a thread's part + a k-block's
+constant + a pipeline stage's multiple of a large power of two. Emitted as written, every
+access recomputes the whole swizzle (a mask, a shift and an xor after the sum). Two facts of
+CuTe's swizzle ``Sw<B,M,S>(x) = x ^ ((x & yyy) >> S)`` let most of it be computed once:
+
+- it only rewrites bits below ``top`` (the highest bit of its masks, plus one) and reads only
+  bits below ``top``, so ``Sw(x + h) = Sw(x) + h`` for every multiple ``h`` of ``2^top``;
+- it is linear over xor, ``Sw(x ^ c) = Sw(x) ^ Sw(c)``, and ``x + c = x ^ c`` when no bit can be
+  set in both (``possible_bits``), so a constant that shares no bit with the thread's part
+  becomes one xor with the constant ``Sw(c)``.
+
+:func:`split_swizzle_argument` finds that decomposition; the emitter builds
+``(Sw(low) ^ Sw(c)) + high`` from it, where ``Sw(low)`` is loop-invariant and shared.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from layoutc.ir.algebra.errors import LayoutError
+from layoutc.ir.algebra.swizzle import Swizzle
+from layoutc.ir.algebra.sym_expr import term_expr, terms_of
+from layoutc.ir.algebra.symbolic import SymInt, sym_known_divisor
+
+IntLike = int | SymInt
+
+__all__ = ["SwizzleSplit", "possible_bits", "split_swizzle_argument"]
+
+MAX_ENUMERATED = 1 << 12
+"""The most assignments :func:`possible_bits` evaluates (thread indices of a block fit)."""
+
+_bits_memo: dict[SymInt, int | None] = {}
+
+
+def possible_bits(x: IntLike) -> int | None:
+    """A mask containing every bit that ``x`` can have set for an admissible assignment of its
+    symbols, or None when that is not known (a value may be negative, or the symbols range over
+    more than :data:`MAX_ENUMERATED` assignments).
+
+    Exact by enumeration: the expressions this serves depend on thread indices (at most 1024
+    values) and small loop counters, so evaluating every admissible assignment is cheap and
+    needs no reasoning about carries."""
+    if type(x) is int:
+        return x if x >= 0 else None
+    if x in _bits_memo:
+        return _bits_memo[x]
+    result = _enumerate_bits(x)
+    if len(_bits_memo) > 4096:
+        _bits_memo.clear()
+    _bits_memo[x] = result
+    return result
+
+
+def _enumerate_bits(x: SymInt) -> int | None:
+    ranges = []
+    count = 1
+    for sym in x.free_symbols:
+        lo, hi = sym.bounds
+        if lo is None or hi is None:
+            return None
+        step = sym.divisible_by
+        lo = -(-lo // step) * step
+        values = range(lo, hi + 1, step)
+        count *= max(1, len(values))
+        if count > MAX_ENUMERATED:
+            return None
+        ranges.append((sym, values))
+    mask = 0
+    for env in _assignments(ranges):
+        try:
+            v = x.evaluate(env)
+        except LayoutError:  # an assignment the symbol's own facts exclude
+            continue
+        if v < 0:
+            return None
+        mask |= v
+    return mask
+
+
+def _assignments(ranges: list) -> list[dict]:
+    envs: list[dict] = [{}]
+    for sym, values in ranges:
+        envs = [{**env, sym: v} for env in envs for v in values]
+    return envs
+
+
+class SwizzleSplit(NamedTuple):
+    """``Sw(arg) == (Sw(low) ^ Sw(xor_constant)) + high``, exactly, for every admissible value.
+
+    ``low`` carries the terms the swizzle mixes (a thread's part, usually loop-invariant);
+    ``xor_constant`` is a constant below ``2^top`` that shares no bit with ``low``; ``high`` is a
+    multiple of ``2^top`` (stages, repetitions, constants), which the swizzle passes through."""
+
+    low: IntLike
+    xor_constant: int
+    high: IntLike
+
+
+def split_swizzle_argument(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
+    """The decomposition of ``Sw(arg)`` described in the module docstring (``low = arg`` and
+    nothing split off when no term qualifies)."""
+    unit = 1 << swizzle.swizzle_code.bit_length()
+    const, terms = terms_of(arg)
+    high: IntLike = const - const % unit
+    low: IntLike = 0
+    for mono, coeff in terms:
+        term = term_expr(mono, coeff)
+        if sym_known_divisor(term) % unit == 0:
+            high = high + term
+        else:
+            low = low + term
+    c = const % unit
+    if c:
+        bits = possible_bits(low)
+        if bits is not None and bits & c == 0:
+            return SwizzleSplit(low, c, high)
+    return SwizzleSplit(low + c, 0, high)
