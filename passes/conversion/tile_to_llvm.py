@@ -176,8 +176,42 @@ class TileLowering:
                 return base, llvm_elem, align
             ptr = b.create(GEPOp, base, [offset], llvm_elem).results[0]
             return ptr, llvm_elem, align
-        ptr = b.create(GEPOp, base, [e.value(offset)], llvm_elem).results[0]
+        dynamic, constant = _peel_constant(e.value(offset))
+        ptr = b.create(GEPOp, base, [dynamic], llvm_elem).results[0]
+        if constant:  # a GEP of its own: the constant becomes the address's immediate
+            ptr = b.create(GEPOp, ptr, [constant], llvm_elem).results[0]
         return ptr, llvm_elem, math.gcd(align, nbytes)
+
+
+def _peel_constant(offset: Value) -> tuple[Value, int]:
+    """``offset`` as ``dynamic + constant``, looking through ``arith.addi``/``subi`` with a
+    constant operand. Index arithmetic does not wrap (docs/dialects.md), so ``base + (x + c)``
+    is ``(base + x) + c``; LLVM cannot see that once the index is a fixed-width integer whose
+    additions lost their no-wrap flags, and keeps the constant out of the addressing mode."""
+    constant = 0
+    while True:
+        op = offset.defining_op
+        if op is None or op.name not in ("arith.addi", "arith.subi"):
+            return offset, constant
+        lhs, rhs = op.operands
+        c = _index_constant(rhs)
+        if c is not None:
+            constant += c if op.name == "arith.addi" else -c
+            offset = lhs
+            continue
+        c = _index_constant(lhs) if op.name == "arith.addi" else None
+        if c is None:
+            return offset, constant
+        constant += c
+        offset = rhs
+
+
+def _index_constant(v: Value) -> int | None:
+    op = v.defining_op
+    if op is None or op.name != "arith.constant":
+        return None
+    value = op.properties.get("value")
+    return value.value if isinstance(value, IntegerAttr) else None
 
 
 def _unsupported(name: str) -> str:
