@@ -533,14 +533,19 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
     return Tensor(op.results[0])
 
 
-def dynamic_smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
+def dynamic_smem_tensor(
+    dtype: ElementType, layout: Any, align: int = 16, offset: int | None = None
+) -> Tensor:
     """A tensor in the block's *dynamic* shared memory (``gpu.dynamic_shared_memory``), whose
     size is given at launch (``kernel(..., smem=bytes)``). The layout may have dynamic entries.
 
     Successive calls lay their tensors out one after the other (each at a multiple of
     ``align`` bytes); a tensor of static size sets the launch default (``smem=`` may give
     more), and only the last one may have a dynamic size (the next one would start at a
-    dynamic offset).
+    dynamic offset). ``offset=`` places a tensor of static size at that byte offset instead:
+    tensors that are never live at the same time share their bytes (CUTLASS's
+    ``SharedStorage`` union, e.g. a GEMM's epilogue tile over its pipeline buffers; a
+    barrier must separate their uses).
     """
     from ..ir.dialects import gpu
 
@@ -552,26 +557,46 @@ def dynamic_smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Ten
         )
     lay = _as_layout(layout, "lc.dynamic_smem_tensor")
     st = state.current()
-    start = st.dynamic_smem_bytes
-    if start is None:
-        raise state.error(
-            "not supported: a dynamic shared-memory tensor after one of dynamic size (its "
-            "start would be dynamic); make the tensor of dynamic size the last one"
-        )
-    start = -(-start // align) * align
+    n = cosize(lay)
     elem_bytes = max(dtype.bits // 8, 1)
+    if offset is not None:
+        start = _union_offset(offset, align, n)
+    else:
+        start = st.dynamic_smem_bytes
+        if start is None:
+            raise state.error(
+                "not supported: a dynamic shared-memory tensor after one of dynamic size (its "
+                "start would be dynamic); make the tensor of dynamic size the last one"
+            )
+        start = -(-start // align) * align
     base = state.emit(gpu.DynamicSharedMemoryOp(PtrType(dtype.ir_type, "smem", align)))
     ptr = base.results[0]
     if start:
-        offset = scalars.constant(start // elem_bytes, index)
-        ptr = state.emit(T.PtrOffsetOp(ptr, offset)).results[0]
-    n = cosize(lay)
+        offset_value = scalars.constant(start // elem_bytes, index)
+        ptr = state.emit(T.PtrOffsetOp(ptr, offset_value)).results[0]
     if type(n) is int:
-        st.dynamic_smem_bytes = start + n * elem_bytes
-        st.dynamic_smem_min = max(st.dynamic_smem_min, st.dynamic_smem_bytes)
+        end = start + n * elem_bytes
+        st.dynamic_smem_min = max(st.dynamic_smem_min, end)
+        if st.dynamic_smem_bytes is not None:
+            st.dynamic_smem_bytes = max(st.dynamic_smem_bytes, end)
     else:
         st.dynamic_smem_bytes = None
     return Tensor(state.emit(T.MakeTensorOp(ptr, layout_value(lay))).results[0])
+
+
+def _union_offset(offset: Any, align: int, n: Any) -> int:
+    """The checked byte offset of a tensor placed with ``offset=``."""
+    if type(offset) is not int or offset < 0 or offset % align:
+        raise state.error(
+            f"lc.dynamic_smem_tensor: offset must be a non-negative int that is a multiple of "
+            f"align={align} bytes, got {offset!r}"
+        )
+    if type(n) is not int:
+        raise state.error(
+            "not supported: lc.dynamic_smem_tensor(offset=...) of a tensor of dynamic size "
+            "(only tensors of static size can share bytes)"
+        )
+    return offset
 
 
 def make_identity_tensor(shape: Any) -> Tensor:
