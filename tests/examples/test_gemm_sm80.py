@@ -1,0 +1,190 @@
+"""The sm80 tensor-core GEMMs (examples/gemm_tf32_sm80.py, gemm_f16_sm80.py): tilings the
+benchmark sweeps compute C = A @ B.T exactly on the CPU runtime; the PTX of the examples has the
+fully unrolled main loop (one mma.sync per atom, ldmatrix.x4, 128-bit cp.async, no local
+memory) with little integer work per MMA; the SASS (where cuobjdump is installed) has HMMA and
+LDSM and no local loads or stores; bf16 goes through the same code. (test_examples.py runs both
+examples on the CPU and assembles them for sm_80 and sm_90.)"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import layoutc as lc
+import numpy as np
+import pytest
+from example_files import EXAMPLES_DIR
+
+sys.path.insert(0, str(EXAMPLES_DIR))
+import gemm_tf32_sm80 as sm80
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+NUMPY_TYPES = {"tf32": np.float32, "f16": np.float16}
+
+
+def _operands(cfg, k_tiles: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    m, n, k = cfg.bm, 2 * cfg.bn, k_tiles * cfg.bk
+    a = rng.integers(-4, 5, (m, k)).astype(NUMPY_TYPES[cfg.dtype])  # exact in every sum
+    b = rng.integers(-4, 5, (n, k)).astype(NUMPY_TYPES[cfg.dtype])
+    return a, b, np.full((m, n), np.nan, np.float32)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tf32-128x128x16-s4-w2x4-direct",  # 8 warps, 64-byte rows (Sw<2,2,3>), 4 stages
+        "f16-128x128x32-s3-w2x2-smem",  # 64-byte f16 rows (Sw<2,3,3>), two k-blocks per tile
+    ],
+)
+def test_tilings_compute_the_product_on_the_cpu(name):
+    bench = _benchmark()
+    cfg = bench.config_from_name(name)
+    a, b, c = _operands(cfg, k_tiles=5)  # the pipeline wraps around its stages
+    ck = lc.compile(sm80.make_gemm(cfg), a, b, c, block=cfg.threads, target="cpu")
+    ck(a, b, c, grid=cfg.grid(*c.shape), block=cfg.threads)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64).T)
+
+
+def test_a_single_k_block_is_enough():
+    cfg = sm80.CONFIG
+    a, b, c = _operands(cfg, k_tiles=1)  # the prologue's clamped loads read block 0 again
+    ck = lc.compile(sm80.gemm_tf32_sm80, a, b, c, block=cfg.threads, target="cpu")
+    ck(a, b, c, grid=cfg.grid(*c.shape), block=cfg.threads)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64).T)
+
+
+def _compiled(module_name: str, arch: str):
+    from example_files import load_examples
+
+    (example,) = load_examples(EXAMPLES_DIR / f"{module_name}.py")
+    args = example.inputs(example.size, np.random.default_rng(0))
+    block = example.launch(args)["block"]
+    return lc.compile(
+        example.kernel, *example.ordered_arguments(args), target=arch, block=block,
+        index_bitwidth=32,
+    )  # fmt: skip
+
+
+def main_loop(ptx: str) -> list[str]:
+    """The instructions of the loop (between a label and the branch back to it) that holds the
+    most mma.sync."""
+    lines = [x.strip() for x in ptx.splitlines()]
+    labels = {x[:-1]: i for i, x in enumerate(lines) if re.match(r"^\$L__\w+:$", x)}
+    best: list[str] = []
+    for i, x in enumerate(lines):
+        m = re.match(r"^@%p\d+ bra\s+(\$L__\w+);$", x)
+        if m and labels.get(m.group(1), i) < i:
+            body = lines[labels[m.group(1)] : i + 1]
+            if sum("mma.sync" in y for y in body) > sum("mma.sync" in y for y in best):
+                best = body
+    return best
+
+
+INTEGER_OPS = re.compile(r"^(add|sub|mul|mad|shl|shr|and|or|xor|selp|setp|min|max|cvt|neg)\.")
+IMMEDIATE = re.compile(r"^add\.s64\s+%rd\d+, %rd\d+, -?\d+;$")  # ptxas folds it into the address
+
+
+@pytest.mark.parametrize(
+    ("module_name", "mma"),
+    [
+        ("gemm_tf32_sm80", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"),
+        ("gemm_f16_sm80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    ],
+)
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_the_ptx_is_a_pipelined_tensor_core_loop(module_name, mma, arch):
+    ck = _compiled(module_name, arch)
+    ptx = ck.ptx
+    # 128x128 tile, 2x2 warps: a warp's 64x64 is 4x8 atoms per k-step, 4 k-steps per K-block
+    assert ptx.count(mma) == 128
+    assert ".local" not in ptx and "ld.local" not in ptx and "st.local" not in ptx
+    assert ".maxntid 128, 1, 1" in ptx
+    loads = ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+    assert loads == 40  # 8 per k-step: 4 in the loop, 1 ahead of it
+    copies = ptx.count("cp.async.cg.shared.global")
+    assert copies == 48  # 16 per K-block: 2 ahead of the loop, 1 in it
+    assert "cp.async.wait_group 1" in ptx and "cp.async.commit_group" in ptx
+    assert ptx.count("st.global.v4") == 32  # the epilogue's 128-bit stores: 128*128/128/4
+    assert "ld.global.nc" not in ptx
+    loop = main_loop(ptx)
+    assert sum(mma in x for x in loop) == 128
+    assert sum("ldmatrix" in x for x in loop) == 32
+    assert sum("cp.async.cg" in x for x in loop) == 16
+    integer = [x for x in loop if INTEGER_OPS.match(x) and not IMMEDIATE.match(x)]
+    # the swizzles are hoisted out of the loop; what is left (stage offsets, 64-bit global
+    # addresses, the loop's counters) is about one integer instruction per two MMAs
+    assert len(integer) < 0.6 * 128, "\n".join(integer)
+
+
+def test_the_sass_has_hmma_and_ldsm_and_no_local_memory(tmp_path):
+    cuobjdump = _tool("cuobjdump")
+    if cuobjdump is None:
+        pytest.skip("cuobjdump is not installed (pip install nvidia-cuda-cuobjdump)")
+    ck = _compiled("gemm_tf32_sm80", "sm_80")
+    cubin = tmp_path / "gemm.cubin"
+    cubin.write_bytes(ck.cubin)
+    sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True).stdout
+    ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass)
+    assert ops.count("HMMA") == 128
+    assert ops.count("LDSM") == 40
+    assert ops.count("LDGSTS") == 48
+    assert "LDL" not in ops and "STL" not in ops
+    usage = subprocess.run([cuobjdump, "-res-usage", str(cubin)], capture_output=True, text=True)
+    registers = int(re.search(r"REG:(\d+)", usage.stdout).group(1))
+    assert registers <= 255 and "LOCAL:0" in usage.stdout
+
+
+def test_bf16_goes_through_the_same_kernel():
+    cfg = sm80.GemmConfig("bf16", bk=64)
+    specs = (lc.spec("bf16[(M,K):(K,1)]"), lc.spec("bf16[(N,K):(K,1)]"))
+    ck = lc.compile(
+        sm80.make_gemm(cfg), *specs, lc.spec("f32[(M,N):(N,1)]"), target="sm_90",
+        block=cfg.threads, assume=["M%128==0", "N%128==0", "K%64==0"],
+    )  # fmt: skip
+    assert ck.ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == 128
+    assert ck.ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == 40
+
+
+def test_bad_tilings_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match="64- and 128-byte rows"):
+        sm80.make_gemm(sm80.GemmConfig("tf32", bk=64))
+    with pytest.raises(ValueError, match="must be a multiple of it"):
+        sm80.make_gemm(sm80.GemmConfig("f16", bm=96, warps_m=4))
+    with pytest.raises(ValueError, match="not a multiple of the 128x128 CTA tile"):
+        sm80.CONFIG.grid(100, 128)
+
+
+def test_the_benchmark_names_its_configurations():
+    bench = _benchmark()
+    for name in bench.SWEEP:
+        assert bench.config_from_name(name).name == name
+    with pytest.raises(ValueError, match="expected DTYPE-BMxBNxBK"):
+        bench.config_from_name("tf32-128x128")
+
+
+def _tool(name: str) -> str | None:
+    found = shutil.which(name) or shutil.which(name, path="/usr/local/cuda/bin")
+    if found:
+        return found
+    try:
+        import nvidia.cu13  # the pip-installed CUDA tools
+
+        candidate = Path(next(iter(nvidia.cu13.__path__))) / "bin" / name
+        return str(candidate) if candidate.exists() else None
+    except ImportError:
+        return None
+
+
+def _benchmark():
+    name = "layoutc_benchmarks_gemm"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / "gemm.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
