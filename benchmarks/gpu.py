@@ -511,7 +511,7 @@ def goals(rows: list[Row]) -> list[str]:
     copy = by.get("copy_1d")
     if copy is not None and copy.ok:
         ratio = copy.speed_ratio
-        proven = copy.vector_bits == [128]
+        proven = bool(copy.vector_bits) and all(b == 128 for b in copy.vector_bits)
         verdict = "PASS" if ratio >= 0.95 and proven and copy.v4_in_ptx else "FAIL"
         out.append(
             f"goal copy_1d >= 0.95x torch copy_ bandwidth with 128-bit accesses: {verdict} "

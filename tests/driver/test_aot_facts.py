@@ -182,7 +182,10 @@ def test_the_artifact_on_a_gpu_copies_and_refuses_misaligned_views(tmp_path):
     stdout, _ = compile_copy(out, target="cuda")  # the device's own architecture
     assert "128/128-bit" in stdout
     lib = layoutc.runtime.load(out)
-    x = np.random.default_rng(0).standard_normal(3 * 4096, dtype=np.float32)
+    from layoutc.driver.loading import load_source
+
+    tile = vars(load_source(ROOT / "examples" / "copy_1d.py"))["TILE"]  # elements per block
+    x = np.random.default_rng(0).standard_normal(3 * tile, dtype=np.float32)
     src = DeviceArray.from_host(x)
     dst = DeviceArray.from_host(np.full_like(x, np.nan))
     lib.copy_1d(src, dst, grid=3)
