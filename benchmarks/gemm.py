@@ -25,7 +25,8 @@ memory (spills), shared memory and resident CTAs per SM come from the loaded cub
 comes last: TFLOP/s and the ratio to torch (above 1: faster). ``--index-bitwidth`` compiles
 with 32-bit index arithmetic (the sizes here fit) or 64-bit (the driver's default) or both.
 With ``$OUT`` set, the log goes to ``$OUT/gemm_bench.log``, the rows to ``$OUT/gemm_bench.json``
-and each kernel's PTX to ``$OUT/ptx/``. The default run takes about a minute on an H200.
+and each kernel's PTX to ``$OUT/ptx/``. The default run (3 kernels x 2 sizes x 2 index widths,
+and the teaching examples) should take about a minute on an H200; ``--sweep`` adds about two.
 """
 
 from __future__ import annotations
@@ -222,6 +223,8 @@ def _measure(row: Row, build: Any, samples: int, log: Any) -> None:
     torch = _torch()
     gen = torch.Generator(device=bench_gpu.DEVICE)
     gen.manual_seed(row.size)
+    if row.index_bits == 32 and row.size * row.size >= 2**31:
+        raise ValueError(f"{row.size}^2 elements do not fit 32-bit indices: use 64")
     kernel, args, grid, block = build(row.size, gen)
     a, b_nk, c = args["a"], args["b_nk"], args["c"]
     call = [args[name] for name in kernel.signature.parameters]
@@ -246,6 +249,8 @@ def _measure(row: Row, build: Any, samples: int, log: Any) -> None:
     bound = ck.bind(tuple(call), {})
     ours = [lambda: ck.launch_bound(bound, grid, block, None, None)]
     batch = max(2, min(20, int(2e12 // row.flops)))  # batches of a few milliseconds
+    if bench_gpu.DEVICE == "cpu":
+        batch = 1  # the dry run: the CPU runtime emulates every mma.sync
     row.ours_s = bench_gpu.bench(ours, samples, batch)
     row.torch_s = bench_gpu.bench([theirs], samples, batch)
     row.ok = True
@@ -358,7 +363,7 @@ def main() -> int:
     p.add_argument("--configs", default="", help="configurations to add (GemmConfig.name)")
     p.add_argument("--only", default="", help="rows whose name contains this text")
     p.add_argument("--no-teaching", action="store_true", help="skip the teaching examples")
-    p.add_argument("--index-bitwidth", default="32", help="32, 64 or 32,64")
+    p.add_argument("--index-bitwidth", default="64,32", help="64 (the default), 32, or both")
     p.add_argument("--samples", type=int, default=None)
     p.add_argument("--quick", action="store_true", help="4096 only, fewer samples")
     p.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
@@ -377,8 +382,10 @@ def main() -> int:
         sizes = sizes[:1]
     if args.device == "cpu":
         sizes = [256]  # a dry run of the script: small, wall-clock timings
-    samples = args.samples or (5 if args.quick or args.device == "cpu" else 15)
+    samples = args.samples or (2 if args.device == "cpu" else 5 if args.quick else 15)
     bit_widths = [int(b) for b in args.index_bitwidth.split(",")]
+    if args.device == "cpu":
+        bit_widths = [64]  # the host code always indexes with 64 bits
     try:
         configs = list(DEFAULTS)
         if args.sweep:
