@@ -25,8 +25,8 @@ memory (spills), shared memory and resident CTAs per SM come from the loaded cub
 comes last: TFLOP/s and the ratio to torch (above 1: faster). ``--index-bitwidth`` compiles
 with 32-bit index arithmetic (the sizes here fit) or 64-bit (the driver's default) or both.
 With ``$OUT`` set, the log goes to ``$OUT/gemm_bench.log``, the rows to ``$OUT/gemm_bench.json``
-and each kernel's PTX to ``$OUT/ptx/``. The default run (3 kernels x 2 sizes x 2 index widths,
-and the teaching examples) should take about a minute on an H200; ``--sweep`` adds about two.
+and each kernel's PTX to ``$OUT/ptx/``. The default run (5 kernels x 2 sizes x 2 index widths,
+and the teaching examples) should take one to two minutes on an H200; ``--sweep`` adds about two.
 """
 
 from __future__ import annotations
@@ -66,14 +66,15 @@ TOLERANCE = 1e-4  # relative 2-norm error against float64 on the same (tf32/f16/
 def config_from_name(name: str) -> Any:
     """``tf32-128x128x32-s3-w2x2-smem`` -> GemmConfig (GemmConfig.name's spelling)."""
     try:
-        dtype, tile, stages, warps, epilogue = name.split("-")
+        dtype, tile, stages, warps, epilogue, *raster = name.split("-")
         bm, bn, bk = (int(x) for x in tile.split("x"))
         wm, wn = (int(x) for x in warps[1:].split("x"))
-        cfg = sm80.GemmConfig(dtype, bm, bn, bk, int(stages[1:]), wm, wn, epilogue)
+        (r,) = [int(raster[0][1:])] if raster else [0]
+        cfg = sm80.GemmConfig(dtype, bm, bn, bk, int(stages[1:]), wm, wn, epilogue, r)
     except ValueError:
         raise ValueError(
-            f"bad configuration {name!r}: expected DTYPE-BMxBNxBK-sSTAGES-wWMxWN-EPILOGUE, "
-            "e.g. tf32-128x128x32-s3-w2x2-smem"
+            f"bad configuration {name!r}: expected DTYPE-BMxBNxBK-sSTAGES-wWMxWN-EPILOGUE[-rR], "
+            "e.g. tf32-128x128x32-s3-w2x2-smem or tf32-128x128x32-s3-w2x2-smem-r3"
         ) from None
     cfg.check()
     return cfg
@@ -81,7 +82,9 @@ def config_from_name(name: str) -> Any:
 
 DEFAULTS = [
     sm80.GemmConfig("tf32"),
+    sm80.GemmConfig("tf32", raster=3),
     sm80.GemmConfig("f16", bk=64),
+    sm80.GemmConfig("f16", bk=64, raster=3),
     sm80.GemmConfig("bf16", bk=64),
 ]
 
@@ -98,6 +101,9 @@ SWEEP = [
     "f16-128x256x32-s3-w2x4-smem",
     "f16-256x128x32-s3-w4x2-smem",
     "f16-128x128x64-s3-w2x2-direct",
+    "tf32-128x128x32-s3-w2x2-smem-r2",
+    "f16-128x128x64-s3-w2x2-smem-r2",
+    "f16-128x128x64-s4-w2x2-smem-r3",
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)

@@ -55,8 +55,11 @@ MMA_ATOMS = {
 class GemmConfig:
     """One tiling of the sm80 GEMM: element type of A and B (``tf32``, ``f16``, ``bf16``; C is
     f32), CTA tile ``bm x bn x bk``, ``stages`` of the shared-memory pipeline, the warp grid
-    ``warps_m x warps_n``, and the ``epilogue`` (``smem``: through a swizzled shared tile with
-    128-bit global stores; ``direct``: the accumulators straight to global memory, 64-bit)."""
+    ``warps_m x warps_n``, the ``epilogue`` (``smem``: through a swizzled shared tile with
+    128-bit global stores; ``direct``: the accumulators straight to global memory, 64-bit),
+    and the CTA ``raster``: 0 launches one CTA per tile in M-major order; ``r > 0`` groups
+    ``2^r`` N-tiles per M-tile (CUTLASS's ``GemmIdentityThreadblockSwizzle<2^r>``), so that the
+    CTAs resident together share more of A and B in L2."""
 
     dtype: str = "tf32"
     bm: int = 128
@@ -66,6 +69,7 @@ class GemmConfig:
     warps_m: int = 2
     warps_n: int = 2
     epilogue: str = "smem"
+    raster: int = 0
 
     @property
     def threads(self) -> int:
@@ -73,10 +77,11 @@ class GemmConfig:
 
     @property
     def name(self) -> str:
-        return (
+        name = (
             f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}"
             f"-w{self.warps_m}x{self.warps_n}-{self.epilogue}"
         )
+        return name + (f"-r{self.raster}" if self.raster else "")
 
     @property
     def element(self) -> Any:
@@ -121,11 +126,21 @@ class GemmConfig:
             raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
         if self.stages < 2:
             raise ValueError(f"the pipeline needs at least 2 stages, got {self.stages}")
+        if self.raster not in range(5):
+            raise ValueError(
+                f"raster must be 0 to 4 (log2 of N-tiles per group), got {self.raster}"
+            )
 
     def grid(self, m: int, n: int) -> tuple[int, int]:
+        """The launch grid for an M x N product (``raster`` folds N-tiles into x)."""
         if m % self.bm or n % self.bn:
             raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
-        return (m // self.bm, n // self.bn)
+        group = 1 << self.raster
+        if (n // self.bn) % group:
+            raise ValueError(
+                f"raster={self.raster} groups {group} N-tiles: {n // self.bn} tiles do not divide"
+            )
+        return ((m // self.bm) * group, n // self.bn // group)
 
 
 def smem_swizzle(cfg: GemmConfig) -> Any:
@@ -179,6 +194,7 @@ def make_gemm(cfg: GemmConfig) -> Any:
     )
     a_bytes = bm * bk * stages * elem.bits // 8
     smem_epilogue = cfg.epilogue == "smem"
+    raster, group_mask = cfg.raster, (1 << cfg.raster) - 1
     # annotations evaluated here (this file has no `from __future__ import annotations`), so
     # they can name the configuration's element type
     a_spec = lc.Tensor(elem, "(M,K):(K,1)")
@@ -188,7 +204,10 @@ def make_gemm(cfg: GemmConfig) -> Any:
     @lc.kernel
     def gemm_sm80(a: a_spec, b: b_spec, c: c_spec):
         tid = lc.thread_idx.x
-        where = (lc.block_idx.x, lc.block_idx.y, _)
+        tile_m, tile_n = lc.block_idx.x, lc.block_idx.y
+        if raster:  # static: consecutive CTAs walk 2^raster N-tiles of one M-tile
+            tile_m, tile_n = tile_m >> raster, (tile_n << raster) + (tile_m & group_mask)
+        where = (tile_m, tile_n, _)
         gA = lc.local_tile(a, (bm, bn, bk), where, proj=(1, None, 1))  # (BM, BK, k)
         gB = lc.local_tile(b, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN, BK, k)
         gC = lc.local_tile(c, (bm, bn, bk), where, proj=(1, 1, None))  # (BM, BN)

@@ -37,7 +37,7 @@ def _operands(cfg, k_tiles: int, seed: int = 0):
 @pytest.mark.parametrize(
     "name",
     [
-        "tf32-128x128x16-s4-w2x4-direct",  # 8 warps, 64-byte rows (Sw<2,2,3>), 4 stages
+        "tf32-128x128x16-s4-w2x4-direct-r1",  # 8 warps, 64-byte rows (Sw<2,2,3>), 4 stages
         "f16-128x128x32-s3-w2x2-smem",  # 64-byte f16 rows (Sw<2,3,3>), two k-blocks per tile
     ],
 )
@@ -157,6 +157,9 @@ def test_bad_tilings_are_refused_with_the_reason():
         sm80.make_gemm(sm80.GemmConfig("f16", bm=96, warps_m=4))
     with pytest.raises(ValueError, match="not a multiple of the 128x128 CTA tile"):
         sm80.CONFIG.grid(100, 128)
+    with pytest.raises(ValueError, match="raster=2 groups 4 N-tiles: 2 tiles do not divide"):
+        sm80.GemmConfig(raster=2).grid(256, 256)
+    assert sm80.GemmConfig(raster=2).grid(256, 1024) == (8, 2)
 
 
 def test_the_benchmark_names_its_configurations():
@@ -165,6 +168,7 @@ def test_the_benchmark_names_its_configurations():
         assert bench.config_from_name(name).name == name
     with pytest.raises(ValueError, match="expected DTYPE-BMxBNxBK"):
         bench.config_from_name("tf32-128x128")
+    assert bench.config_from_name("f16-128x128x64-s3-w2x2-smem-r3").raster == 3
 
 
 def _tool(name: str) -> str | None:
