@@ -52,6 +52,7 @@ from layoutc.ir.dialects.nvvm import (
 from layoutc.ir.dialects.tile import coords as C
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
+from .fragment_pairs import pair_register_halves
 from .llvm_types import ADDRESS_SPACES, LLVMTypeConverter
 from .mma_fragments import pack_registers, struct_fields, unpack_registers
 from .tensor_access import AccessError, IndexEmitter, TensorDesc, element_offset
@@ -79,6 +80,7 @@ class TileLowering:
 
     # -- driver ---------------------------------------------------------------------------------
     def run(self, func: Operation) -> None:
+        pair_register_halves(func)
         ops = [op for op in func.walk_ops(include_self=False) if op.name.startswith("tile.")]
         for op in ops:
             if op.name in _TENSOR_MAKERS:
@@ -129,7 +131,10 @@ class TileLowering:
             entry = func.regions[0].blocks[0]
             eb = Builder(InsertionPoint.at_start(entry), op.location)
             one = eb.create(ConstantOp, IntegerAttr(1, i64)).results[0]
-            base = eb.create(AllocaOp, one, LLVMArrayType(n, elem), t.alignment).results[0]
+            # 16-bit fragments hold register pairs (ldmatrix results, mma operands): 4-byte
+            # alignment lets a pair move as one 32-bit vector (fragment_pairs.py)
+            align = max(t.alignment, 4) if t.element_bits == 16 else t.alignment
+            base = eb.create(AllocaOp, one, LLVMArrayType(n, elem), align).results[0]
         self.tensors[op.result] = TensorDesc(base, t, [])
 
     def desc(self, op: Operation, v: Value) -> TensorDesc:

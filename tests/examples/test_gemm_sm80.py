@@ -115,6 +115,8 @@ def test_the_ptx_is_a_pipelined_tensor_core_loop(module_name, mma, arch):
     assert sum(mma in x for x in loop) == 128
     assert sum("ldmatrix" in x for x in loop) == 32
     assert sum("cp.async.cg" in x for x in loop) == 16
+    # 16-bit pairs stay in their 32-bit registers (no unpacking into %h halves and repacking)
+    assert not [x for x in loop if "%h" in x]
     integer = [x for x in loop if INTEGER_OPS.match(x) and not IMMEDIATE.match(x)]
     # the swizzles are hoisted out of the loop; what is left (stage offsets, 64-bit global
     # addresses, the loop's counters) is about one integer instruction per two MMAs
