@@ -192,7 +192,6 @@ def make_gemm(cfg: GemmConfig) -> Any:
         lc.make_layout((cfg.threads // per_row_c, per_row_c), (per_row_c, 1)),
         lc.make_layout((1, 4)),
     )
-    a_bytes = bm * bk * stages * elem.bits // 8
     smem_epilogue = cfg.epilogue == "smem"
     raster, group_mask = cfg.raster, (1 << cfg.raster) - 1
     # annotations evaluated here (this file has no `from __future__ import annotations`), so
@@ -212,7 +211,7 @@ def make_gemm(cfg: GemmConfig) -> Any:
         gB = lc.local_tile(b, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN, BK, k)
         gC = lc.local_tile(c, (bm, bn, bk), where, proj=(1, 1, None))  # (BM, BN)
         sA = lc.dynamic_smem_tensor(elem, s_a)  # (BM, BK, STAGES)
-        sB = lc.dynamic_smem_tensor(elem, s_b, offset=a_bytes)  # (BN, BK, STAGES)
+        sB = lc.dynamic_smem_tensor(elem, s_b)  # (BN, BK, STAGES), after sA
 
         # global -> shared: cp.async, 128 bits per thread and copy
         g2s_thr = g2s.get_slice(tid)
