@@ -17,7 +17,7 @@ Run it:  layoutc run examples/gemm_f16_sm80.py [--size 4096]   (size = M = N = K
 from gemm_tf32_sm80 import GemmConfig, make_example, make_gemm
 
 CONFIG = GemmConfig(dtype="f16", bk=64)
-gemm_f16_sm80 = make_gemm(CONFIG)
+gemm_f16_sm80 = make_gemm(CONFIG, "gemm_f16_sm80")
 
 EXAMPLE = make_example(
     CONFIG,

@@ -164,8 +164,10 @@ def epilogue_swizzle(cfg: GemmConfig) -> Any:
     )
 
 
-def make_gemm(cfg: GemmConfig) -> Any:
-    """The kernel of one configuration (every size and layout bound when it is defined)."""
+def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
+    """The kernel of one configuration (every size and layout bound when it is defined),
+    named ``name`` or after the configuration (``gemm_tf32_128x128x32_s3_w2x2_smem``), so that
+    several configurations can share one AOT artifact."""
     cfg.check()
     elem, stages = cfg.element, cfg.stages
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
@@ -200,7 +202,7 @@ def make_gemm(cfg: GemmConfig) -> Any:
     b_spec = lc.Tensor(elem, "(N,K):(K,1)")
     c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
 
-    @lc.kernel
+    @lc.kernel(name=name or "gemm_" + cfg.name.replace("-", "_"))
     def gemm_sm80(a: a_spec, b: b_spec, c: c_spec):
         tid = lc.thread_idx.x
         tile_m, tile_n = lc.block_idx.x, lc.block_idx.y
@@ -284,7 +286,7 @@ def make_gemm(cfg: GemmConfig) -> Any:
 
 
 CONFIG = GemmConfig()  # example 59's tile: 128x128x32, 3 stages, 2x2 warps, tf32
-gemm_tf32_sm80 = make_gemm(CONFIG)
+gemm_tf32_sm80 = make_gemm(CONFIG, "gemm_tf32_sm80")
 
 
 def make_example(cfg: GemmConfig, kernel: Any, description: str) -> lc.Example:
