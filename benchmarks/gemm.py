@@ -104,6 +104,8 @@ SWEEP = [
     "tf32-128x128x32-s3-w2x2-smem-r2",
     "f16-128x128x64-s3-w2x2-smem-r2",
     "f16-128x128x64-s4-w2x2-smem-r3",
+    "f16-128x256x64-s3-w2x4-smem-r3",
+    "tf32-128x256x32-s3-w2x4-smem-r3",
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)
