@@ -102,8 +102,10 @@ def test_symbolic_right_inverse_inverts_at_every_value(layout: Layout, seed: int
             inverse,
             env,
         )
-        # never larger than CuTe's (the largest contiguous) inverse at these values
-        assert size(inv) <= size(right_inverse(lay))
+        # Not compared with CuTe's inverse at these values: CuTe walks the modes in stride order
+        # and stops at the first gap, so where two strides tie at some value (K == 1 beside a
+        # stride-1 mode) its result depends on which mode sorts first. The symbolic inverse is
+        # a right inverse at every value, which is the promise; it may be longer or shorter.
 
 
 @pytest.mark.parametrize(
