@@ -68,9 +68,18 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-p", "--pass-pipeline", dest="pipeline", help="textual pipeline: builtin.module(...)"
     )
-    p.add_argument("--print-generic", action="store_true", help="print ops in the generic form")
+    # mlir-opt's spellings are accepted too, so scripts written for MLIR tools work unchanged.
     p.add_argument(
-        "--print-debuginfo", action="store_true", help="print locations (loc(...)) of ops"
+        "--print-generic",
+        "--mlir-print-op-generic",
+        action="store_true",
+        help="print ops in the generic form",
+    )
+    p.add_argument(
+        "--print-debuginfo",
+        "--mlir-print-debuginfo",
+        action="store_true",
+        help="print locations (loc(...)) of ops",
     )
     p.add_argument(
         "--print-ir-before",
@@ -104,9 +113,21 @@ def build_arg_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the whole top-level op, not only the op the pass ran on",
     )
-    p.add_argument("--timing", action="store_true", help="report wall time per pass (stderr)")
-    p.add_argument("--timing-display", choices=("tree", "list"), default="tree")
-    p.add_argument("--pass-statistics", action="store_true", help="report pass statistics")
+    p.add_argument(
+        "--timing",
+        "--mlir-timing",
+        action="store_true",
+        help="report wall time per pass (stderr)",
+    )
+    p.add_argument(
+        "--timing-display", "--mlir-timing-display", choices=("tree", "list"), default="tree"
+    )
+    p.add_argument(
+        "--pass-statistics",
+        "--mlir-pass-statistics",
+        action="store_true",
+        help="report pass statistics",
+    )
     p.add_argument(
         "--split-input-file",
         action="store_true",
@@ -131,6 +152,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--crash-reproducer",
+        "--mlir-pass-pipeline-crash-reproducer",
         metavar="FILE",
         help="write a reproducer here when a pass fails or crashes",
     )
