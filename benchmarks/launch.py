@@ -11,6 +11,7 @@ skipped; the host-side packing rows need none.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import struct
 import sys
@@ -161,6 +162,106 @@ def facts_rows(repeat: int, t_pack3: float) -> None:
     )
 
 
+def _noop_driver():
+    """The fake driver of tests/runtime with a launch that does nothing (host cost only)."""
+    from types import SimpleNamespace
+
+    import fake_driver as fake
+
+    ok = (0,)
+    names = {k: getattr(fake, k) for k in dir(fake) if k.startswith(("cu", "CU"))}
+    names["cuLaunchKernel"] = lambda f, gx, gy, gz, bx, by, bz, smem, stream, params, extra: ok
+    return SimpleNamespace(**names)
+
+
+def host_launch(repeat: int) -> None:
+    """The whole host side of a GPU launch (checks, packing, driver call) on a no-op driver.
+
+    What the H200 adds on top is cuda-bindings' cuLaunchKernel itself (the GPU rows)."""
+    import torch_like
+    from layoutc.runtime import cuda_driver
+    from layoutc.runtime.abi import KernelSpec, Param
+    from layoutc.runtime.cuda_kernel import load_kernel
+    from layoutc.runtime.cuda_memory import DeviceArray
+
+    driver = _noop_driver()
+    previous = cuda_driver.use_driver(driver)
+    try:
+        launch = driver.cuLaunchKernel
+        t_ref = timeit(lambda: launch(0, 1, 1, 1, 32, 1, 1, 0, 0, 0, 0), repeat, 5000)
+        ref = "Python call of the no-op driver"
+        i32_max = (1 << 31) - 1
+        copy = KernelSpec(
+            "copy",
+            (
+                Param("src", "pointer", "f32"),
+                Param("dst", "pointer", "f32"),
+                Param("n", "scalar", "i32"),
+            ),
+        )
+        n = {"divisible_by": 16, "lower": 1, "upper": i32_max, "symbol": "N"}
+        copy_1d = KernelSpec(
+            "copy_1d",
+            (
+                Param("src", "pointer", "f32", "(?):(1)", ("src_n",), align=16),
+                Param("src_n", "scalar", "i32", **n),
+                Param("dst", "pointer", "f32", "(?):(1)", ("dst_n",), align=16),
+                Param("dst_n", "scalar", "i32", **n),
+            ),
+            equal=(("src_n", "dst_n"),),
+        )
+        k_copy = load_kernel(b"copy copy_1d", "cubin", copy)
+        k_1d = load_kernel(b"copy copy_1d", "cubin", copy_1d)
+        a, b = torch_like.Tensor(1 << 20, (1024,)), torch_like.Tensor(1 << 21, (1024,))
+        x, y = DeviceArray((1024,), "f32"), DeviceArray((1024,), "f32")
+        cases = [
+            (
+                "host launch copy(a, b, n), torch-like tensors",
+                lambda: k_copy(a, b, 1024, grid=1, block=32),
+            ),
+            (
+                "host launch copy_1d(a, b) with facts, torch-like",
+                lambda: k_1d(a, b, grid=1, block=32),
+            ),
+            (
+                "host launch copy_1d(x, y) with facts, DeviceArray",
+                lambda: k_1d(x, y, grid=1, block=32),
+            ),
+        ]
+        for what, fn in cases:
+            fn()
+            row(what, timeit(fn, repeat, 2000), ref, t_ref)
+        compiled_launch(repeat, t_ref, ref, x, y)
+    finally:
+        cuda_driver.use_driver(previous)
+
+
+def compiled_launch(repeat: int, t_ref: float, ref: str, x: object, y: object) -> None:
+    """``lc.compile(...)``'s kernel object and the direct ``kernel(...)`` call, host side only."""
+    try:
+        import layoutc as lc
+        from layoutc.driver.loading import load_source
+    except ImportError as e:
+        print(f"(compiler unavailable: {e}; compiled-kernel rows skipped)")
+        return
+    root = Path(__file__).resolve().parent.parent
+    kern = vars(load_source(root / "examples" / "copy_1d.py"))["copy_1d"]
+    with tempfile.TemporaryDirectory() as d:
+        os.environ["LAYOUTC_CACHE_DIR"] = d
+        os.environ["LAYOUTC_TARGET"] = "sm_90"
+        ck = lc.compile(kern, x, y, block=128, target="sm_90")
+        ck(x, y, grid=1)
+        row(
+            "host launch lc.compile(copy_1d)(x, y)",
+            timeit(lambda: ck(x, y, grid=1), repeat, 2000),
+            ref,
+            t_ref,
+        )
+        kern(x, y, grid=1, block=128)
+        t_direct = timeit(lambda: kern(x, y, grid=1, block=128), repeat, 200)
+        row("host launch copy_1d(x, y) direct call", t_direct, ref, t_ref)
+
+
 def cpu_runtime(repeat: int) -> None:
     from layoutc.runtime.cpu_kernel import CpuKernel
 
@@ -276,12 +377,21 @@ def gpu_launch(repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    groups = {
+        "compile": compile_steps,
+        "packing": host_packing,
+        "host": host_launch,
+        "cpu": cpu_runtime,
+        "gpu": gpu_launch,
+    }
+    parser.add_argument(
+        "--only", action="append", choices=sorted(groups), help="run only these row groups"
+    )
     args = parser.parse_args()
     repeat = 5 if args.quick else 15
-    compile_steps(repeat)
-    host_packing(repeat)
-    cpu_runtime(repeat)
-    gpu_launch(repeat)
+    for name, rows in groups.items():
+        if args.only is None or name in args.only:
+            rows(repeat)
     width = max(len(r[0]) for r in ROWS)
     ref_width = max(len(r[2]) for r in ROWS)
     print(f"{'what':<{width}}  {'time':>12}  {'reference':<{ref_width}}  {'ref time':>12}  ratio")
