@@ -17,6 +17,7 @@ from .dtypes import (
     numpy_element_name,
     torch_element_name,
     typestr_element_name,
+    unsupported,
 )
 
 CPU = "cpu"
@@ -43,7 +44,9 @@ class ArrayFacts:
 
     @property
     def where(self) -> str:
-        return CPU if self.device_type == CPU else f"cuda:{self.device_id}"
+        if self.device_type == CPU:
+            return CPU
+        return f"{self.device_type}:{self.device_id}"
 
 
 def compact_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -78,8 +81,15 @@ def _dtype_name(dt: object, convert: Callable[[object], str | None]) -> str | No
         return convert(dt)
 
 
+def _numpy_dtype_name(dt: object) -> str:
+    """A byte-swapped dtype (``>f4`` here) is not the ABI's type even though it is "float32"."""
+    if dt.isnative:  # type: ignore[attr-defined]
+        return numpy_element_name(dt.name)  # type: ignore[attr-defined]
+    return unsupported(f"{dt.name} (byte-swapped)")  # type: ignore[attr-defined]
+
+
 def _numpy(a, stream: int | None = None) -> ArrayFacts:
-    name = _dtype_name(a.dtype, lambda dt: numpy_element_name(dt.name))
+    name = _dtype_name(a.dtype, _numpy_dtype_name)
     itemsize = a.itemsize or 1
     strides = a.strides
     if any(st % itemsize for st in strides):
@@ -91,15 +101,18 @@ def _numpy(a, stream: int | None = None) -> ArrayFacts:
 
 
 def _torch(t, stream: int | None = None) -> ArrayFacts:
-    dev = t.get_device()
-    device_type = CPU if dev < 0 else CUDA
+    if t.is_cuda:
+        device_type, device_id = CUDA, t.get_device()
+    else:  # "cpu", or a device neither runtime reads ("mps", "meta", ...)
+        device = t.device
+        device_type, device_id = device.type, device.index or 0
     return ArrayFacts(
         t.data_ptr(),
         tuple(t.shape),
         tuple(t.stride()),
         _dtype_name(t.dtype, torch_element_name),
         device_type,
-        max(dev, 0),
+        device_id,
         keepalive=t,
     )
 

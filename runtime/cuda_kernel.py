@@ -1,8 +1,11 @@
 """A loaded GPU kernel that can be called like a function.
 
 Everything that does not depend on the call's values (argument checks per parameter, the
-parameter buffer and its pointer table, the function handle) is prepared once in ``__init__``;
-a call binds the arguments, then issues one ``cuLaunchKernel``.
+parameter buffer and its pointer table, the function handle, the launch-bounds check of the
+last block shape) is prepared once; a call binds the arguments into the reused parameter buffer
+(packing.py: a repeated kind of array costs a probe and a pointer check) and issues one
+``cuLaunchKernel`` with the buffer's ``void**`` table as an int, the cheapest form the
+bindings accept (no per-call ctypes arrays or parameter tuples).
 """
 
 from __future__ import annotations
@@ -40,6 +43,13 @@ class CudaKernel:
         self._launch = cd.api().cuLaunchKernel
         self._table = self.binder.buffer.table_address
         self._last_block: tuple[int, int, int] | None = None
+        self._default_block = spec.launch_bounds.block
+        self._default_smem = spec.dynamic_smem
+        # Per-call staging state, only touched under the lock: the stream host arrays are copied
+        # on and the device copies made, or None while the call staged nothing (the usual case).
+        self._stream = 0
+        self._staged: list[tuple[DeviceBuffer, ArrayFacts, int]] | None = None
+        self._stager = self._stage_host_array
 
     @property
     def name(self) -> str:
@@ -56,36 +66,53 @@ class CudaKernel:
         name = self.spec.name
         g = dim3(grid, "grid", name)
         if block is None:
-            if self.spec.launch_bounds.block is None:
+            block = self._default_block
+            if block is None:
                 raise ArgumentError(f"kernel {name!r}: block= is required")
-            block = self.spec.launch_bounds.block
         b = dim3(block, "block", name)
         if b != self._last_block:
             check_block(b, self.spec.launch_bounds, name)
             self._last_block = b
-        dyn = self.spec.dynamic_smem if smem is None else smem
+        dyn = self._default_smem if smem is None else smem
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, name)
             self._smem_allowed = dyn
-        handle = stream_handle(stream)
-        staged: list[tuple[DeviceBuffer, ArrayFacts, int]] = []
-
-        def stage(facts: ArrayFacts, param: Param) -> int:
-            return self._stage(facts, param, handle, staged)
-
+        handle = 0 if stream is None else stream_handle(stream)
         with self._lock:
-            keep = self.binder.bind(args, stage, handle)
+            self._stream = handle
+            self._staged = None
+            try:
+                keep = self.binder.bind(args, self._stager, handle)
+            except BaseException:
+                self._free_staged()
+                raise
+            staged, self._staged = self._staged, None
             self.device.activate()
             result = self._launch(
                 self.function, g[0], g[1], g[2], b[0], b[1], b[2], dyn, handle, self._table, 0
             )
-        if int(result[0]) != 0:
+        if result[0]:  # CUDA_SUCCESS is 0 (the bindings' CUresult is an int)
+            if staged:
+                for buf, _, _ in staged:
+                    buf.free()
             raise cd.error_for(
                 result[0], f"launching kernel {name!r} grid={g} block={b} smem={dyn}"
             )
         if staged:
             self._unstage(staged, handle)
         del keep
+
+    def _stage_host_array(self, facts: ArrayFacts, param: Param) -> int:
+        """The binder's stager: copy a host array to the device (called under the lock)."""
+        if self._staged is None:
+            self._staged = []
+        return self._stage(facts, param, self._stream, self._staged)
+
+    def _free_staged(self) -> None:
+        """Release the device copies of a call that was refused after staging some arrays."""
+        staged, self._staged = self._staged, None
+        for buf, _, _ in staged or ():
+            buf.free()
 
     def _stage(self, facts: ArrayFacts, param: Param, stream: int, staged: list) -> int:
         if any(s < 0 for s in facts.strides):

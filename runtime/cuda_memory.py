@@ -130,6 +130,10 @@ class DeviceArray:
             self.ptr, self.shape, self.strides, self.dtype, CUDA, self.buffer.device.ordinal, self
         )
 
+    def _layoutc_probe(self) -> tuple[int, tuple[int, ...], tuple[()], str, int]:
+        """The binder's per-call read (array_probes.py): always compact, so no strides."""
+        return (self.buffer.ptr, self.shape, (), self.dtype, self.buffer.device.ordinal)
+
     @property
     def strides(self) -> tuple[int, ...]:
         return compact_strides(self.shape)

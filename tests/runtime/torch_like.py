@@ -1,11 +1,14 @@
 """A stand-in with torch.Tensor's attribute surface, so the torch fast path runs without torch.
 
 The runtime recognises torch tensors by their class's module (``torch...``) and reads
-``data_ptr()``, ``shape``, ``stride()``, ``dtype`` and ``get_device()``; this class offers exactly
-those, over memory it does not own (a numpy array or a fake-driver allocation).
+``data_ptr()``, ``shape``, ``stride()``, ``dtype``, ``is_cuda``, ``is_cpu``, ``get_device()`` and
+``device``; this class offers exactly those, over memory it does not own (a numpy array or a
+fake-driver allocation).
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 
 class TorchDtype:
@@ -25,7 +28,8 @@ complex64 = TorchDtype("complex64")
 
 
 class Tensor:
-    """``Tensor(ptr, shape, strides, dtype, device)``: ``device`` is -1 (CPU) or a CUDA ordinal."""
+    """``Tensor(ptr, shape, strides, dtype, device)``: ``device`` is ``"cpu"``, a CUDA ordinal,
+    or another torch device type (``"mps"``)."""
 
     def __init__(
         self,
@@ -33,7 +37,7 @@ class Tensor:
         shape: tuple[int, ...],
         strides: tuple[int, ...] | None = None,
         dtype: TorchDtype = float32,
-        device: int = 0,
+        device: int | str = 0,
     ) -> None:
         self.ptr = ptr
         self.shape = tuple(shape)
@@ -44,7 +48,7 @@ class Tensor:
                 acc *= max(extent, 1)
         self.strides = tuple(strides)
         self.dtype = dtype
-        self.device = device
+        self._device = device
 
     def data_ptr(self) -> int:
         return self.ptr
@@ -52,8 +56,22 @@ class Tensor:
     def stride(self) -> tuple[int, ...]:
         return self.strides
 
+    @property
+    def is_cuda(self) -> bool:
+        return isinstance(self._device, int)
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._device == "cpu"
+
     def get_device(self) -> int:
-        return self.device
+        return self._device if isinstance(self._device, int) else -1
+
+    @property
+    def device(self) -> SimpleNamespace:
+        if isinstance(self._device, int):
+            return SimpleNamespace(type="cuda", index=self._device)
+        return SimpleNamespace(type=self._device, index=None)
 
 
 Tensor.__module__ = "torch_like"
