@@ -9,6 +9,12 @@ swizzled shared-memory tile is an ordinary strided layout).
 
 Every step uses compositions with projection layouts that need power-of-two strides; when one
 of them is inadmissible the caller keeps the generic composed form (same function).
+
+Symbolic coordinates (a thread's row of a swizzled tile): CuTe carries their bits as
+``MixedBits`` and XORs them into the offset, decaying to strides that depend on run-time bits.
+Our integer expressions have no XOR, so ``composed_slice_and_offset`` keeps the exact generic
+form ``Sw o (offset + L(diced)) o sliced`` instead, and the swizzle is emitted as XOR operations
+when lowering; this module refuses symbolic values with a LayoutError.
 """
 
 from __future__ import annotations
@@ -37,6 +43,19 @@ def _xor_bits(layout: Layout, coord: Any) -> int:
     for c, d in zip(it.flatten_to_tuple(crd), it.flatten_to_tuple(layout.stride)):
         result ^= c * d
     return result
+
+
+def _static_coord(coord: Any) -> bool:
+    """Every entry is an int or ``_``."""
+    if isinstance(coord, tuple):
+        return all(_static_coord(c) for c in coord)
+    return coord is it._ or type(coord) is int
+
+
+def _static_layout(layout: Layout) -> bool:
+    return it.all_int(it.flatten_to_tuple(layout.shape)) and it.all_int(
+        it.flatten_to_tuple(layout.stride)
+    )
 
 
 def _swizzle_strides(z_first: bool, z: int, y: int, offset: int, bits: int) -> tuple:
@@ -70,10 +89,18 @@ def swizzle_slice_and_offset(
     """slice_and_offset of `sw o offset o inner` with a static offset and a static inner layout
     whose modes are disjoint bit fields (see disjoint_bit_fields).
 
-    Raises LayoutError when a projection is inadmissible (the caller then keeps the generic form).
+    Raises LayoutError when a value is symbolic (CuTe carries dynamic bits through
+    ``to_mixed_bits`` and XOR; our expressions have no XOR, so the caller keeps the exact generic
+    form ``Sw o (offset + L(diced)) o sliced``) or a projection is inadmissible.
     """
     from .composed import ComposedLayout
+    from .errors import LayoutError
 
+    if not (_static_coord(coord) and type(offset) is int and _static_layout(inner)):
+        raise LayoutError(
+            f"swizzle slicing of {sw} o {offset} o {inner} at {it.format_tuple(coord)}: "
+            "needs a static coordinate, offset and layout (a symbolic one keeps the composed form)"
+        )
     sliced = slice_(coord, inner)
     diced = dice(coord, inner)
     diced_coord = it.dice_tuple(coord, coord) if isinstance(coord, tuple) else coord
@@ -87,9 +114,7 @@ def swizzle_slice_and_offset(
     sliced_only = composition(only, sliced)
     active = it.crd2idx(size(sliced_only) - 1, sliced_only.shape, sliced_only.stride)
     if type(active) is not int or type(offset_anti) is not int:
-        from .errors import LayoutError
-
-        raise LayoutError("swizzle slicing needs static values")
+        raise LayoutError(f"swizzle slicing of {sw} o {offset} o {inner}: needs static values")
     if active & ~sw(active):  # the slice touches Y and Z bits: the swizzle stays
         return ComposedLayout(sw, offset_only, sliced), offset_anti
     z = sw.zzz_mask & -sw.zzz_mask
