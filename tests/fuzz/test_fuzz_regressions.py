@@ -1,0 +1,61 @@
+"""Minimised reproducers of bugs the layout-program fuzzer found, run on the CPU runtime."""
+
+from __future__ import annotations
+
+import layoutc as lc
+import numpy as np
+import pytest
+
+
+@lc.kernel
+def convert(src: lc.Tensor, dst: lc.Tensor):
+    i = lc.block_idx.x * lc.block_dim.x + lc.thread_idx.x
+    if i < lc.size(src):
+        dst[i] = src[i]
+
+
+def _hard_doubles() -> np.ndarray:
+    """Values whose rounding to f16 is easy to get wrong: ties at every exponent, just above
+    and below them, subnormals, overflow, signed zeros, infinities and NaN."""
+    half = np.arange(0, 0x7C00, 37, dtype=np.uint16).view(np.float16).astype(np.float64)
+    nxt = np.nextafter(half.astype(np.float16), np.float16(np.inf)).astype(np.float64)
+    ties = (half + nxt) / 2
+    eps = np.abs(ties) * 2.0**-40 + 2.0**-60
+    special = [
+        0.0,
+        -0.0,
+        65504.0,
+        65520.0,
+        65519.99,
+        1e6,
+        2.0**-25,
+        2.0**-24,
+        3 * 2.0**-26,
+        np.inf,
+        -np.inf,
+    ]
+    values = np.concatenate([half, ties, ties + eps, ties - eps, special])
+    return np.concatenate([values, -values])
+
+
+@pytest.mark.parametrize("src_dtype", [np.float64, np.float32])
+def test_float_to_f16_conversion_on_the_cpu_rounds_like_numpy(src_dtype):
+    """f64 -> f16 on x86 is a call to the runtime library's ``__truncdfhf2``; MCJIT did not
+    resolve it and the kernel jumped to address 0 (a segfault in every f16 ``lc.fill`` with a
+    float value). f32 -> f16 needs ``__truncsfhf2`` on hosts without F16C."""
+    src = _hard_doubles().astype(src_dtype)
+    dst = np.zeros(src.size, np.float16)
+    ck = lc.compile(convert, src, dst, target="cpu", block=128)
+    ck(src, dst, grid=-(-src.size // 128))
+    with np.errstate(over="ignore"):
+        want = src.astype(np.float16)
+    np.testing.assert_array_equal(dst.view(np.uint16), want.view(np.uint16))
+
+
+def test_f16_to_float_conversion_on_the_cpu_is_exact():
+    src = np.arange(0, 1 << 16, 7, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    src = src[~np.isnan(src)]
+    dst = np.zeros(src.size, np.float64)
+    ck = lc.compile(convert, src, dst, target="cpu", block=128)
+    ck(src, dst, grid=-(-src.size // 128))
+    np.testing.assert_array_equal(dst, src.astype(np.float64))
