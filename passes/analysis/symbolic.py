@@ -293,9 +293,14 @@ class SymbolicAnalysis:
         if type(inner) is int:
             return inner
         div, lower, upper = op.facts()  # type: ignore[attr-defined]
-        fact = F.combine(self._facts_of_expr(inner), (div or 1, lower, upper))
+        own = self._facts_of_expr(inner)
+        fact = F.combine(own, (div or 1, lower, upper))
         if fact[1] is not None and fact[1] == fact[2]:
             return fact[1]  # the facts pin the value
+        if fact == own:
+            # nothing new (fold-static-strides restating a proven alignment): keep the
+            # expression, so that later proofs and remarks still see what it is made of
+            return inner
         return self.bind(value, _name_for(value, "a"), fact)
 
     # -- layout values --------------------------------------------------------------------------
