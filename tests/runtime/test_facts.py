@@ -9,6 +9,7 @@ import json
 import fake_driver as fake
 import numpy as np
 import pytest
+import torch_like
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from layoutc.runtime import cuda_driver
@@ -74,7 +75,15 @@ def fake_gpu():
     cuda_driver.use_driver(previous)
 
 
-def good(**changes):
+def as_torch(view: DeviceView) -> torch_like.Tensor:
+    """The same device memory as a torch-like tensor (the kind the binder memoises)."""
+    strides = (view.ld, 1) if len(view.shape) == 2 else (1,)
+    tensor = torch_like.Tensor(view.ptr, view.shape, strides, torch_like.float32, device=0)
+    tensor.view = view  # keeps the allocation alive
+    return tensor
+
+
+def good(kind="cai", **changes):
     args = {
         "src": DeviceView((64,)),
         "dst": DeviceView((64,)),
@@ -83,24 +92,33 @@ def good(**changes):
         "alpha": 0.5,
     }
     args.update(changes)
+    if kind == "torch":
+        args = {n: as_torch(v) if isinstance(v, DeviceView) else v for n, v in args.items()}
     return args
 
 
-def launch(**changes):
-    k = load_kernel(b"// fcopy", "cubin", FCOPY)
-    args = good(**changes)
+def call(k, args):
     k(args["src"], args["dst"], args["m"], args["k"], args["alpha"], grid=1)
     return args
 
 
-def test_a_call_within_the_facts_launches_with_its_values():
-    args = launch()
+def launch(kind="cai", **changes):
+    return call(load_kernel(b"// fcopy", "cubin", FCOPY), good(kind, **changes))
+
+
+def pointer(a) -> int:
+    return a.ptr if isinstance(a, DeviceView) else a.data_ptr()
+
+
+@pytest.mark.parametrize("kind", ["cai", "torch"])
+def test_a_call_within_the_facts_launches_with_its_values(kind):
+    args = launch(kind)
     (record,) = fake.launches
-    pointers = [args["src"].ptr, 64, args["dst"].ptr, 64, args["m"].ptr]
+    pointers = [pointer(args["src"]), 64, pointer(args["dst"]), 64, pointer(args["m"])]
     assert record["params"] == [*pointers, 3, 5, 8, 4, 0.5]
 
 
-@pytest.mark.parametrize(
+REFUSALS = pytest.mark.parametrize(
     ("changes", "message"),
     [
         (
@@ -156,10 +174,29 @@ def test_a_call_within_the_facts_launches_with_its_values():
         (lambda: {"k": True}, r"argument 3 \('k'\): expected an integer \(i32\), got bool"),
     ],
 )
-def test_calls_breaking_a_fact_are_refused_before_launching(changes, message):
+
+
+@REFUSALS
+@pytest.mark.parametrize("kind", ["cai", "torch"])
+def test_calls_breaking_a_fact_are_refused_before_launching(kind, changes, message):
     with pytest.raises(ArgumentError, match=r"kernel 'fcopy', " + message):
-        launch(**changes())
+        launch(kind, **changes())
     assert not fake.launches
+
+
+@REFUSALS
+@pytest.mark.parametrize("kind", ["cai", "torch"])
+def test_refused_after_accepted_calls_of_the_same_kind(kind, changes, message):
+    """A kernel that accepted arrays of one kind and shape checks a changed one in full."""
+    k = load_kernel(b"// fcopy", "cubin", FCOPY)
+    call(k, good(kind))
+    call(k, good(kind))
+    with pytest.raises(ArgumentError, match=r"kernel 'fcopy', " + message):
+        call(k, good(kind, **changes()))
+    assert len(fake.launches) == 2
+    args = call(k, good(kind))  # and what was accepted before still is, with its own values
+    pointers = [pointer(args["src"]), 64, pointer(args["dst"]), 64, pointer(args["m"])]
+    assert fake.launches[-1]["params"] == [*pointers, 3, 5, 8, 4, 0.5]
 
 
 def test_host_arrays_are_checked_where_the_kernel_reads_them():

@@ -1,0 +1,179 @@
+"""A binder that has accepted arrays before decides every call as a fresh binder would.
+
+The argument binder remembers the last array it accepted per argument (packing.py, array
+probes) and then checks only the pointer of an array that agrees with it in kind, shape,
+strides, dtype and device. These tests run random sequences of calls through one long-lived
+binder and compare each outcome (the parameter values, or the error message) with a binder
+that sees the call first: on the CPU with numpy arrays (views, offsets, byte order, arrays
+reshaped in place) and on the GPU side with torch-like tensors (devices, strides, staging).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch_like
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from layoutc.runtime.abi import KernelSpec, Param
+from layoutc.runtime.errors import ArgumentError
+from layoutc.runtime.packing import ArgumentBinder
+
+I32_MAX = (1 << 31) - 1
+
+#: x: (N):(1), y: (N,?):(?,1) sharing N (a multiple of 2), 16-byte aligned x, row stride of y a
+#: multiple of 4, an even k: every kind of fact the binder checks.
+SPEC = KernelSpec(
+    "memo",
+    (
+        Param("x", "pointer", "f32", "(?):(1)", ("x_n",), align=16),
+        Param("x_n", "scalar", "i32", divisible_by=2, lower=0, upper=I32_MAX, symbol="N"),
+        Param("y", "pointer", "f32", "(?,?):(?,1)", ("y_n", "y_c", "y_ld"), align=8),
+        Param("y_n", "scalar", "i32", divisible_by=2, lower=0, upper=I32_MAX, symbol="N"),
+        Param("y_c", "scalar", "i32", lower=1, upper=16),
+        Param("y_ld", "scalar", "i32", divisible_by=4),
+        Param("k", "scalar", "i32", divisible_by=2),
+    ),
+    equal=(("x_n", "y_n"),),
+)
+#: The same arrays without facts, through pointers indexed as contiguous buffers.
+PLAIN = KernelSpec(
+    "plain",
+    (Param("x", "pointer", "f32"), Param("y", "pointer", "f32"), Param("k", "scalar", "i32")),
+)
+
+POOL = np.zeros(4096, np.float32)  # one allocation: views of it differ only in what we choose
+BASE = (-POOL.ctypes.data % 64) // 4  # element index of a 64-byte aligned address
+
+
+def outcome(binder: ArgumentBinder, args: tuple, stager=None) -> tuple:
+    try:
+        binder.bind(args, stager)
+    except ArgumentError as e:
+        return ("refused", str(e))
+    return ("launched", list(binder.values), bytes(binder.buffer.buffer.raw))
+
+
+def same_as_fresh(spec: KernelSpec, runs_on: str, calls: list[tuple], stager=None) -> None:
+    warm = ArgumentBinder(spec, runs_on)
+    for args in calls:
+        expected = outcome(ArgumentBinder(spec, runs_on), args, stager)
+        assert outcome(warm, args, stager) == expected, args
+
+
+# -- numpy arrays on the CPU --------------------------------------------------------------------
+
+_dtypes = st.sampled_from(["<f4", "<f4", "<f4", ">f4", "<f8", "<i4"])
+
+
+@st.composite
+def numpy_vector(draw) -> np.ndarray:
+    dtype = np.dtype(draw(_dtypes))
+    n = draw(st.sampled_from([0, 2, 4, 6, 7, 8]))
+    offset = draw(st.integers(0, 5))
+    step = draw(st.sampled_from([1, 1, 1, 2]))
+    if dtype == np.float32:
+        return POOL[BASE + offset : BASE + offset + n * step : step]
+    return np.zeros(n * step, dtype)[::step]
+
+
+@st.composite
+def numpy_matrix(draw) -> np.ndarray:
+    rows = draw(st.sampled_from([0, 2, 4, 6]))
+    cols = draw(st.sampled_from([1, 3, 4, 17]))
+    ld = cols + draw(st.sampled_from([0, 1, 3, 4]))
+    offset = draw(st.sampled_from([0, 2, 4]))
+    start = BASE + 1024 + offset
+    m = POOL[start : start + rows * ld].reshape(rows, ld)[:, :cols]
+    if draw(st.booleans()) and rows == cols:
+        return m.T  # same shape, other strides
+    return m
+
+
+@st.composite
+def cpu_call(draw) -> tuple:
+    return (draw(numpy_vector()), draw(numpy_matrix()), draw(st.sampled_from([0, 2, 3, 1 << 40])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(cpu_call(), min_size=2, max_size=8))
+def test_numpy_calls_on_the_cpu_decide_as_a_fresh_binder(calls):
+    same_as_fresh(SPEC, "cpu", calls)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(numpy_vector(), numpy_vector()), min_size=2, max_size=8))
+def test_contiguous_pointer_arguments_decide_as_a_fresh_binder(pairs):
+    same_as_fresh(PLAIN, "cpu", [(x, y, 4) for x, y in pairs])
+
+
+def test_an_array_reshaped_in_place_is_checked_again():
+    """Same object, new shape: the binder must not trust what it saw of it before."""
+    binder = ArgumentBinder(SPEC, "cpu")
+    x = POOL[BASE : BASE + 8].copy()
+    y = POOL[BASE : BASE + 32].reshape(8, 4)
+    binder.bind((x, y, 2))
+    assert binder.values[1] == 8
+    y.shape = (4, 8)
+    try:
+        binder.bind((x, y, 2))
+    except ArgumentError as e:
+        assert (
+            "dimension 0's extent N = 4, but argument 0 ('x') has dimension 0's extent N = 8"
+            in str(e)
+        )
+    else:
+        raise AssertionError("a changed shape was accepted")
+    x.shape = (2, 4)
+    try:
+        binder.bind((x, y, 2))
+    except ArgumentError as e:
+        assert "has 1 modes but the array has 2 dimensions" in str(e)
+    else:
+        raise AssertionError("a changed rank was accepted")
+
+
+# -- torch-like tensors on the GPU side ---------------------------------------------------------
+
+_fields = {
+    "shape0": st.sampled_from([0, 2, 4, 5]),
+    "cols": st.sampled_from([1, 3, 4, 17]),
+    "pad": st.sampled_from([0, 1, 3]),
+    "step": st.sampled_from([1, 1, 2]),
+    "offset": st.integers(0, 8),
+    "dtype": st.sampled_from([torch_like.float32, torch_like.float16]),
+    "device": st.sampled_from([0, 1, "cpu", "mps"]),
+}
+
+
+def tensors(f: dict) -> tuple[torch_like.Tensor, torch_like.Tensor]:
+    """A vector and a matrix described by ``f`` (their memory is never read)."""
+    ptr = (1 << 20) + 4 * f["offset"]
+    x = torch_like.Tensor(ptr, (f["shape0"],), (f["step"],), f["dtype"], f["device"])
+    shape, strides = (f["shape0"], f["cols"]), (f["cols"] + f["pad"], f["step"])
+    y = torch_like.Tensor(ptr + (1 << 16), shape, strides, f["dtype"], f["device"])
+    return x, y
+
+
+@st.composite
+def torch_calls(draw) -> list[tuple]:
+    """A call, then calls that each change one thing about the one before (or nothing)."""
+    fields = {name: draw(strategy) for name, strategy in _fields.items()}
+    fields["device"] = 0
+    calls = [(*tensors(fields), 2)]
+    for _ in range(draw(st.integers(1, 8))):
+        name = draw(st.sampled_from([None, *_fields]))
+        if name is not None:
+            fields = {**fields, name: draw(_fields[name])}
+        calls.append((*tensors(fields), draw(st.sampled_from([2, 2, 5]))))
+    return calls
+
+
+def staged_pointer(facts, param) -> int:
+    """A device copy's address (256-byte aligned like every CUDA allocation)."""
+    return 1 << 30
+
+
+@settings(max_examples=80, deadline=None)
+@given(torch_calls())
+def test_torch_tensors_on_the_gpu_decide_as_a_fresh_binder(calls):
+    same_as_fresh(SPEC, "cuda", calls, staged_pointer)
