@@ -51,6 +51,7 @@ class CompiledKernel:
         self._runtime: Any = None
         self._lock = threading.Lock()
         self._runtime_signature: inspect.Signature | None = None
+        self._positional: int | None = None
 
     # -- what was compiled ------------------------------------------------------------------------
     @property
@@ -137,6 +138,21 @@ class CompiledKernel:
                 raise TypeError(f"kernel '{self.name}' takes positional arguments only")
             self.load()(*args, grid=grid, block=block, smem=smem, stream=stream)
             return
+        positional = self._positional
+        if positional is None:
+            positional = self._positional_count()
+        if not kwargs and len(args) == positional:
+            # Every run-time argument given by position, in the ABI's order: nothing to bind by
+            # name, and the constants are this kernel's own. The runtime checks the rest
+            # against the compiled facts (spec_facts.py).
+            runtime = self._runtime or self.load()
+            if block is None:
+                block = self.spec.block  # type: ignore[union-attr]
+            try:
+                runtime(*args, grid=grid, block=block, smem=smem, stream=stream)
+            except ArgumentError as e:
+                raise SpecError(str(e)) from None
+            return
         bound = self.bind(args, kwargs)
         assert self.spec is not None
         check_call(self.spec, bound, self.name)
@@ -161,6 +177,17 @@ class CompiledKernel:
             raise SpecError(f"kernel '{self.name}': {e}") from None
         bound.apply_defaults()
         return dict(bound.arguments)
+
+    def _positional_count(self) -> int:
+        """How many positional arguments (and no keywords) give exactly the run-time arguments,
+        in the runtime ABI's order; -1 when no call can skip binding by name (variadic or
+        keyword-only parameters, or an ABI order other than the signature's)."""
+        params = list(self._signature().parameters.values())
+        names = [p.name for p in params]
+        abi_names = [arg for arg, param in self.abi.args if param is not None]
+        positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        self._positional = len(names) if positional and names == abi_names else -1
+        return self._positional
 
     def _signature(self) -> inspect.Signature:
         """The kernel's signature without its compile-time constants."""
