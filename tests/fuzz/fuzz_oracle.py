@@ -18,7 +18,14 @@ from typing import Any
 import layoutc as lc
 import numpy as np
 import pycute
-from fuzz_programs import Program, array_copy, array_copy_if_fragment, static_copy, static_update
+from fuzz_programs import (
+    Program,
+    array_copy,
+    array_copy_if_fragment,
+    scalar_layout_copy,
+    static_copy,
+    static_update,
+)
 
 NP_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "f64": np.float64}
 # A NaN with a payload no arithmetic produces, and an integer no random input contains.
@@ -62,23 +69,33 @@ def compile_cpu(kernel: Any, *args: Any, block: int) -> Any:
 
 
 def grid_of(grid: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(grid) + (1,) * (2 - len(grid)) if len(grid) < 2 else tuple(grid)
+    return tuple(grid)
 
 
 def run_static_copy(
-    prog: Program, grid: tuple[int, ...], off_s: int, off_d: int, seed: int = 0
+    prog: Program,
+    grid: tuple[int, ...],
+    off_s: int,
+    off_d: int,
+    seed: int = 0,
+    ks: int = 0,
+    kd: int = 0,
 ) -> Any:
-    """Run ``static_copy`` and compare with numpy; returns the compiled kernel."""
+    """Run ``static_copy`` and compare with numpy; returns the compiled kernel.
+
+    The buffers start ``off_s``/``off_d`` elements into their allocations (the spec's pointer
+    alignment), the tensors another ``prog.shift`` (static) plus ``ks``/``kd`` (run-time)."""
     rng = np.random.default_rng(seed)
+    base_s, base_d = off_s + prog.shift[0] + ks, off_d + prog.shift[1] + kd
     src_idx, dst_idx = offsets(prog.src), offsets(prog.dst)
-    src_full = random_values(prog.dtype, off_s + int(src_idx.max()) + 1, rng)
-    dst_full = poisoned(prog.dtype, off_d + int(dst_idx.max()) + 1 + 4)
+    src_full = random_values(prog.dtype, base_s + int(src_idx.max()) + 1, rng)
+    dst_full = poisoned(prog.dtype, base_d + int(dst_idx.max()) + 1 + 4)
     want = dst_full.copy()
-    want[off_d + dst_idx] = src_full[off_s + src_idx]
+    want[base_d + dst_idx] = src_full[base_s + src_idx]
     src, dst = src_full[off_s:], dst_full[off_d:]
-    ck = compile_cpu(static_copy, src, dst, prog, block=prog.threads)
-    check_vector_claims(ck, src, dst)
-    ck(src, dst, prog, grid=grid_of(grid))
+    ck = compile_cpu(static_copy, src, dst, ks, kd, prog, block=prog.threads)
+    check_vector_claims(ck, src_full[base_s:], dst_full[base_d:])
+    ck(src, dst, ks, kd, prog, grid=grid_of(grid))
     assert_same_bits(dst_full, want, "copy destination")
     return ck
 
@@ -203,3 +220,39 @@ def check_vector_claims(ck: Any, src: np.ndarray | None, dst: np.ndarray) -> lis
 def _source_line(location: str) -> str:
     path, line = location.rsplit(":", 2)[:2]
     return linecache.getline(path, int(line))
+
+
+def run_scalar_layout_copy(
+    prog: Program,
+    extents: tuple[int, int],
+    lds: tuple[int, int],
+    off_s: int,
+    off_d: int,
+    seed: int = 0,
+) -> Any:
+    """Run ``scalar_layout_copy`` (layouts from run-time scalars) and compare with numpy."""
+    rng = np.random.default_rng(seed)
+    m, n = extents
+
+    def strides(row_major: bool, ld: int) -> tuple[int, int]:
+        return (ld, 1) if row_major else (1, ld)
+
+    s_strides, d_strides = strides(prog.row_major[0], lds[0]), strides(prog.row_major[1], lds[1])
+
+    def span(st: tuple[int, int]) -> int:
+        return (m - 1) * st[0] + (n - 1) * st[1] + 1
+
+    src_full = random_values(prog.dtype, off_s + span(s_strides), rng)
+    dst_full = poisoned(prog.dtype, off_d + span(d_strides) + 4)
+    want = dst_full.copy()
+    strided_view(want, off_d, extents, d_strides)[...] = strided_view(
+        src_full, off_s, extents, s_strides
+    )
+    src, dst = src_full[off_s:], dst_full[off_d:]
+    args = (src, dst, m, n, lds[0], lds[1], prog)
+    ck = compile_cpu(scalar_layout_copy, *args, block=prog.threads)
+    check_vector_claims(ck, src, dst)
+    grid = (math.ceil(m / prog.tiler[0]), math.ceil(n / prog.tiler[1]))
+    ck(*args, grid=grid)
+    assert_same_bits(dst_full, want, f"{prog.op} destination")
+    return ck

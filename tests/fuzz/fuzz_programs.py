@@ -61,6 +61,9 @@ class Program:
     stage: str  # none | rmem | smem
     smem: Any = None  # layout of the shared-memory tile (may be swizzled)
     threads: int = 32
+    row_major: tuple[bool, bool] = (True, True)  # scalar_layout_copy: source, destination order
+    shift: tuple[int, int] = (0, 0)  # static_copy: static element offsets of the two pointers
+    view: str = "none"  # none | coalesce | flatten | group: applied to both tiles (tv partitions)
 
 
 def dtype_of(prog: Program) -> Any:
@@ -86,11 +89,23 @@ def _tiled(part: Partition, dtype: Any) -> Any:
 
 
 def _block_coord(rank: int) -> tuple[Any, ...]:
-    return (lc.block_idx.x, lc.block_idx.y)[:rank]
+    return (lc.block_idx.x, lc.block_idx.y, lc.block_idx.z)[:rank]
+
+
+_VIEWS = {
+    "none": lambda t: t,
+    "coalesce": lc.coalesce,
+    "flatten": lc.flatten,
+    "group": lambda t: lc.group_modes(t, 0, lc.rank(t)),
+}
 
 
 def _move(prog: Program, gS: Any, gD: Any, tid: Any) -> None:
-    """Copy the block's source tile ``gS`` to ``gD`` through the program's staging."""
+    """Copy the block's source tile ``gS`` to ``gD`` through the program's staging.
+
+    A view that keeps the layout's function of the 1-D index (coalesce, flatten, grouping all
+    modes) changes nothing for a TV partition, whose layout maps to 1-D tile indices."""
+    gS, gD = _VIEWS[prog.view](gS), _VIEWS[prog.view](gD)
     tS = _slice(gS, prog.part, tid, "S")
     if prog.stage == "none":
         lc.copy(tS, _slice(gD, prog.part, tid, "D"))
@@ -107,10 +122,11 @@ def _move(prog: Program, gS: Any, gD: Any, tid: Any) -> None:
 
 
 @lc.kernel
-def static_copy(src_buf: lc.Tensor, dst_buf: lc.Tensor, prog: lc.Constexpr):
-    """Global tensors of static layouts over flat buffers; ``prog.op`` is ``copy``."""
-    S = lc.make_tensor(src_buf.iterator, prog.src)
-    D = lc.make_tensor(dst_buf.iterator, prog.dst)
+def static_copy(src_buf: lc.Tensor, dst_buf: lc.Tensor, ks: int, kd: int, prog: lc.Constexpr):
+    """Global tensors of static layouts over flat buffers, at pointers moved by a static
+    (``prog.shift``) and a run-time (``ks``, ``kd``) number of elements."""
+    S = lc.make_tensor(src_buf.iterator + prog.shift[0] + ks, prog.src)
+    D = lc.make_tensor(dst_buf.iterator + prog.shift[1] + kd, prog.dst)
     coord = _block_coord(len(prog.tiler))
     _move(
         prog,
@@ -181,3 +197,31 @@ def array_copy_if_fragment(src: lc.Tensor, dst: lc.Tensor, prog: lc.Constexpr):
     for i in range(lc.size(pred)):
         pred[i] = lc.elem_less(tC[i], src.shape)
     lc.copy_if(pred, tS, _slice(lc.local_tile(dst, prog.tiler, coord), prog.part, tid, "D"))
+
+
+def _matrix(buf: Any, m: Any, n: Any, ld: Any, row_major: bool) -> Any:
+    """An (m, n) matrix over ``buf`` with leading dimension ``ld`` (all run-time integers)."""
+    stride = (ld, 1) if row_major else (1, ld)
+    return lc.make_tensor(buf.iterator, lc.make_layout((m, n), stride))
+
+
+@lc.kernel
+def scalar_layout_copy(
+    src_buf: lc.Tensor, dst_buf: lc.Tensor, m: int, n: int, lds: int, ldd: int, prog: lc.Constexpr
+):
+    """Matrices whose extents and leading dimensions are kernel scalars (``lc.make_layout`` of
+    dynamic integers); ``copy`` over full tiles or ``copy_if`` over a ragged last tile."""
+    S = _matrix(src_buf, m, n, lds, prog.row_major[0])
+    D = _matrix(dst_buf, m, n, ldd, prog.row_major[1])
+    tid = lc.thread_idx.x
+    coord = _block_coord(2)
+    gS = lc.local_tile(S, prog.tiler, coord)
+    gD = lc.local_tile(D, prog.tiler, coord)
+    if prog.op == "copy":
+        _move(prog, gS, gD, tid)
+    else:
+        cS = lc.local_tile(lc.make_identity_tensor(S.shape), prog.tiler, coord)
+        tC = _slice(cS, prog.part, tid, "S", dtype_of(prog))
+        lc.copy_if(
+            tC, _slice(gS, prog.part, tid, "S"), _slice(gD, prog.part, tid, "D"), bounds=S.shape
+        )

@@ -67,13 +67,14 @@ def strides_for(draw: Any, shape: Any, broadcast: bool = False) -> Any:
     """Injective strides for ``shape`` (compact in a random leaf order, with padding between
     leaves), or with one stride-0 leaf when ``broadcast``."""
     leaves = _leaves(shape)
-    order = draw(st.permutations(range(len(leaves))))
+    ordered = draw(st.booleans())  # compact column-major order: the vectorizable case
+    order = list(range(len(leaves))) if ordered else draw(st.permutations(range(len(leaves))))
     strides = [0] * len(leaves)
     running = 1
     for k in order:
         strides[k] = running
         running *= leaves[k]
-        running += draw(st.sampled_from([0, 0, 0, 1, 3])) if leaves[k] > 1 else 0
+        running += draw(st.sampled_from([0, 0, 0, 0, 1, 3, 4])) if leaves[k] > 1 else 0
     if broadcast:
         candidates = [k for k, n in enumerate(leaves) if n > 1]
         if candidates:
@@ -99,6 +100,8 @@ def tv_layout(draw: Any, tile_size: int, threads: int) -> Any:
     thr, val = chunks(threads), chunks(tile_size // threads)
     modes = [("t", n) for n in thr] + [("v", n) for n in val]
     order = draw(st.permutations(range(len(modes))))
+    if draw(st.booleans()):  # a thread's values contiguous first: vector accesses
+        order = [k for k in order if modes[k][0] == "v"] + [k for k in order if modes[k][0] == "t"]
     stride = [0] * len(modes)
     running = 1
     for k in order:
@@ -180,11 +183,13 @@ def smem_layout(draw: Any, tile: tuple[int, ...], elem_bits: int) -> Any:
 
 @st.composite
 def tile_and_grid(draw: Any, max_tile: int = 256) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    rank = draw(st.sampled_from([1, 2]))
+    rank = draw(st.sampled_from([1, 2, 2, 3]))
     if rank == 1:
         tile = (draw(st.sampled_from([4, 8, 16, 32, 64, 128, 256, 12, 48])),)
-    else:
+    elif rank == 2:
         tile = tuple(draw(st.sampled_from([1, 2, 4, 8, 16, 32, 6])) for _ in range(2))
+    else:
+        tile = tuple(draw(st.sampled_from([1, 2, 4, 8, 3])) for _ in range(3))
     if math.prod(tile) > max_tile or math.prod(tile) < 2:
         tile = (max_tile // 2,)
     grid = tuple(draw(st.integers(1, 3)) for _ in tile)
@@ -201,7 +206,8 @@ def threads_for(draw: Any, size: int) -> int:
 def static_programs(
     draw: Any, ops: tuple[str, ...] = ("copy",), dtypes: tuple[str, ...] = tuple(DTYPES)
 ) -> tuple[Program, tuple[int, ...], int, int]:
-    """(program, grid, source element offset, destination element offset)."""
+    """(program, grid, source element offset, destination element offset); copies also move
+    their pointers by ``prog.shift`` elements."""
     op = draw(st.sampled_from(ops))
     dtype = draw(st.sampled_from(dtypes))
     bits = ELEM_BITS[dtype]
@@ -219,8 +225,19 @@ def static_programs(
     if stage == "smem":
         part2 = draw(partition(tile, threads, bits))
         smem = draw(smem_layout(tile, bits))
-    prog = Program(op, dtype, src, dst, tile, part, part2, stage, smem, threads)
-    offs = draw(st.tuples(st.integers(0, 3), st.integers(0, 3)))
+    offset = st.sampled_from([0, 0, 0, 1, 2, 3])  # element offsets: 16-byte aligned or not
+    shift = draw(st.tuples(offset, offset)) if op == "copy" else (0, 0)
+    view = (
+        draw(st.sampled_from(["none", "coalesce", "flatten", "group"]))
+        if part.kind == "tv"
+        else "none"
+    )
+    if part2 is not None and part2.kind != "tv":
+        view = "none"
+    prog = Program(
+        op, dtype, src, dst, tile, part, part2, stage, smem, threads, shift=shift, view=view
+    )
+    offs = draw(st.tuples(offset, offset))
     return prog, grid, offs[0], offs[1]
 
 
@@ -265,6 +282,44 @@ def array_programs(
         if stage == "smem":
             part2 = draw(partition(tile, threads, bits))
             smem = draw(smem_layout(tile, bits))
-    prog = Program(op, dtype, None, None, tile, part, part2, stage, smem, threads)
-    offs = draw(st.tuples(st.integers(0, 3), st.integers(0, 3)))
+    view = "none"
+    if op == "copy" and part.kind == "tv" and (part2 is None or part2.kind == "tv"):
+        view = draw(st.sampled_from(["none", "coalesce", "flatten", "group"]))
+    prog = Program(op, dtype, None, None, tile, part, part2, stage, smem, threads, view=view)
+    offset = st.sampled_from([0, 0, 0, 1, 2, 3])  # element offsets: 16-byte aligned or not
+    offs = draw(st.tuples(offset, offset))
     return prog, extents, src_strides, dst_strides, offs[0], offs[1]
+
+
+@st.composite
+def scalar_layout_programs(
+    draw: Any, ops: tuple[str, ...] = ("copy", "copy_if"), dtypes: tuple[str, ...] = tuple(DTYPES)
+) -> tuple[Program, tuple[int, int], tuple[int, int], int, int]:
+    """(program, (m, n), (source, destination) leading dimensions, element offsets) for
+    ``scalar_layout_copy``: rank-2 tiles, extents full or ragged, leading dimensions padded."""
+    op = draw(st.sampled_from(ops))
+    dtype = draw(st.sampled_from(dtypes))
+    tile = tuple(draw(st.sampled_from([1, 2, 4, 8, 16, 32])) for _ in range(2))
+    if math.prod(tile) < 2 or math.prod(tile) > 256:
+        tile = (8, 16)
+    grid = tuple(draw(st.integers(1, 3)) for _ in tile)
+    if op == "copy":
+        m, n = (t * g for t, g in zip(tile, grid))
+    else:
+        m, n = (t * (g - 1) + draw(st.integers(1, t)) for t, g in zip(tile, grid))
+    row_major = (draw(st.booleans()), draw(st.booleans()))
+    pads = st.sampled_from([0, 0, 1, 3, 4, 8])
+    lds = (n if row_major[0] else m) + draw(pads)
+    ldd = (n if row_major[1] else m) + draw(pads)
+    threads = draw(threads_for(math.prod(tile)))
+    bits = ELEM_BITS[dtype]
+    part = draw(partition(tile, threads, bits))
+    stage, part2, smem = "none", None, None
+    if op == "copy":
+        stage = draw(st.sampled_from(["none", "rmem", "smem"]))
+        if stage == "smem":
+            part2 = draw(partition(tile, threads, bits))
+            smem = draw(smem_layout(tile, bits))
+    prog = Program(op, dtype, None, None, tile, part, part2, stage, smem, threads, row_major)
+    offset = st.sampled_from([0, 0, 0, 1, 2, 3])
+    return prog, (m, n), (lds, ldd), draw(offset), draw(offset)

@@ -28,13 +28,14 @@ from fuzz_oracle import (
     NP_DTYPES,
     offsets,
     run_array_copy,
+    run_scalar_layout_copy,
     run_static_copy,
     run_static_update,
     strided_view,
 )
 from fuzz_programs import array_copy, static_copy
 from fuzz_settings import fuzz_settings
-from fuzz_strategies import array_programs, static_programs
+from fuzz_strategies import array_programs, scalar_layout_programs, static_programs
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
@@ -62,10 +63,13 @@ def _scalars(dtype: str) -> tuple[float, float]:
 
 
 @fuzz_settings(24)
-@given(static_programs(ops=("copy",)), st.integers(0, 2**16))
-def test_static_layout_copies_match_numpy(case, seed):
+@given(static_programs(ops=("copy",)), st.integers(0, 2**16), st.sampled_from([0, 0, 1, 2, 4, 5]))
+def test_static_layout_copies_match_numpy(case, seed, k):
+    """Also at pointers moved by run-time element counts (``k``: a fact of the spec)."""
     prog, grid, off_s, off_d = case
-    _expect_only_admissibility_errors(run_static_copy, prog, grid, off_s, off_d, seed)
+    _expect_only_admissibility_errors(
+        run_static_copy, prog, grid, off_s, off_d, seed, k, (k * 3) % 7
+    )
 
 
 @fuzz_settings(16)
@@ -84,6 +88,15 @@ def test_dynamic_extent_copies_and_ragged_copy_if_match_numpy(case, seed):
     prog, extents, s_strides, d_strides, off_s, off_d = case
     _expect_only_admissibility_errors(
         run_array_copy, prog, extents, s_strides, d_strides, off_s, off_d, seed=seed
+    )
+
+
+@fuzz_settings(12)
+@given(scalar_layout_programs(), st.integers(0, 2**16))
+def test_layouts_of_scalar_extents_and_leading_dimensions_match_numpy(case, seed):
+    prog, extents, lds, off_s, off_d = case
+    _expect_only_admissibility_errors(
+        run_scalar_layout_copy, prog, extents, lds, off_s, off_d, seed
     )
 
 
@@ -113,19 +126,21 @@ def test_generated_kernels_assemble_to_cubin(arch, case):
     prog = case[0]
     dtype = NP_DTYPES[prog.dtype]
     if prog.src is not None:
-        src = np.zeros(int(offsets(prog.src).max()) + 1, dtype)
-        dst = np.zeros(int(offsets(prog.dst).max()) + 1, dtype)
-        kernel = static_copy
+        src = np.zeros(int(offsets(prog.src).max()) + 8, dtype)
+        dst = np.zeros(int(offsets(prog.dst).max()) + 8, dtype)
+        kernel, args = static_copy, (src, dst, 0, 0, prog)
     else:
         _, extents, s_strides, d_strides, _, _ = case
-        span = sum((n - 1) * s for n, s in zip(extents, d_strides)) + 1
-        buf = np.zeros(max(span, sum((n - 1) * s for n, s in zip(extents, s_strides)) + 1), dtype)
-        src = strided_view(buf, 0, extents, s_strides)
-        dst = strided_view(np.zeros(span, dtype), 0, extents, d_strides)
-        kernel = array_copy
+
+        def span(strides):
+            return sum((n - 1) * s for n, s in zip(extents, strides)) + 1
+
+        src = strided_view(np.zeros(span(s_strides), dtype), 0, extents, s_strides)
+        dst = strided_view(np.zeros(span(d_strides), dtype), 0, extents, d_strides)
+        kernel, args = array_copy, (src, dst, prog)
 
     def build():
-        return lc.compile(kernel, src, dst, prog, target=arch, block=prog.threads)
+        return lc.compile(kernel, *args, target=arch, block=prog.threads)
 
     ck = _expect_only_admissibility_errors(build)
     assert ck.cubin, f"no cubin for {arch}"
