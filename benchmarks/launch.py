@@ -327,6 +327,7 @@ def gpu_launch(repeat: int) -> None:
     kind, image = binary.image
     kernel = load_kernel(image, kind, spec)
     inner = 2000
+    t_torch = t_torch_ref = None
     try:
         import torch
     except ImportError:
@@ -344,11 +345,13 @@ def gpu_launch(repeat: int) -> None:
         def ref():
             z.add_(1.0)  # a tiny torch kernel launch on an empty tensor
 
-        t_ref = timeit(ref, repeat, inner)
+        t_torch_ref = timeit(ref, repeat, inner)
         torch.cuda.synchronize()
-        t_ours = timeit(ours, repeat, inner)
+        t_torch = timeit(ours, repeat, inner)
         torch.cuda.synchronize()
-        row("GPU launch, torch tensors (host time)", t_ours, "torch empty add_ launch", t_ref)
+        row(
+            "GPU launch, torch tensors (host time)", t_torch, "torch empty add_ launch", t_torch_ref
+        )
     try:
         import cupy as cp
     except ImportError:
@@ -367,11 +370,43 @@ def gpu_launch(repeat: int) -> None:
     drv = cuda_driver.api()
     fn = kernel.function
     table = kernel.binder.buffer.table_address
-    t_raw = timeit(lambda: drv.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, table, 0), repeat, inner)
+
+    def raw(f: object, stream: object):
+        return lambda: drv.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, table, 0)
+
+    t_raw = timeit(raw(fn, None), repeat, inner)  # what CudaKernel passes: stream None for 0
+    t_raw_int_stream = timeit(raw(fn, 0), repeat, inner)
+    t_raw_int_function = timeit(raw(int(fn), None), repeat, inner)
     cuda_driver.current_device().synchronize()
+    if t_torch is not None:
+        row("  ... of which cuda-python cuLaunchKernel", t_raw, "layoutc launch (torch)", t_torch)
+    else:
+        row("cuda-python cuLaunchKernel (stream None)", t_raw, "the same", t_raw)
+    row("  cuLaunchKernel, stream as the int 0", t_raw_int_stream, "stream None", t_raw)
+    row("  cuLaunchKernel, function as an int", t_raw_int_function, "a CUfunction", t_raw)
     if torch is not None:
-        t_ours = ROWS[-2][1] if cp is not None else ROWS[-1][1]
-        row("  ... of which cuda-python cuLaunchKernel", t_raw, "layoutc launch (torch)", t_ours)
+        compiled_gpu_launch(repeat, inner, torch, t_torch_ref)
+
+
+def compiled_gpu_launch(repeat: int, inner: int, torch: object, t_ref: float) -> None:
+    """The driver's kernel objects on the GPU: ``lc.compile(...)`` and the direct call."""
+    import layoutc as lc
+    from layoutc.driver.loading import load_source
+
+    root = Path(__file__).resolve().parent.parent
+    kern = vars(load_source(root / "examples" / "copy_1d.py"))["copy_1d"]
+    src = torch.zeros(1024, device="cuda")  # one 1024-element tile: grid=1
+    dst = torch.zeros(1024, device="cuda")
+    ck = lc.compile(kern, src, dst, block=128)
+    ck(src, dst, grid=1)
+    kern(src, dst, grid=1, block=128)
+    torch.cuda.synchronize()
+    t_ck = timeit(lambda: ck(src, dst, grid=1), repeat, inner)
+    torch.cuda.synchronize()
+    t_direct = timeit(lambda: kern(src, dst, grid=1, block=128), repeat, inner // 10)
+    torch.cuda.synchronize()
+    row("GPU launch, lc.compile(copy_1d)(torch)", t_ck, "torch empty add_ launch", t_ref)
+    row("GPU launch, copy_1d(torch) direct call", t_direct, "torch empty add_ launch", t_ref)
 
 
 def main() -> None:

@@ -88,8 +88,19 @@ class CudaKernel:
                 raise
             staged, self._staged = self._staged, None
             self.device.activate()
+            # The default stream goes as None: the bindings then build no CUstream object.
             result = self._launch(
-                self.function, g[0], g[1], g[2], b[0], b[1], b[2], dyn, handle, self._table, 0
+                self.function,
+                g[0],
+                g[1],
+                g[2],
+                b[0],
+                b[1],
+                b[2],
+                dyn,
+                handle or None,
+                self._table,
+                0,
             )
         if result[0]:  # CUDA_SUCCESS is 0 (the bindings' CUresult is an int)
             if staged:

@@ -30,6 +30,7 @@ from .packing_facts import (
     layout_entry,
     symbolic_layout,
 )
+from .packing_fast import FastArg, FastFloat, FastInt, FastPointer, fast_binder
 
 #: Called by the GPU runtime for a host array: returns the device pointer standing in for it.
 Stager = Callable[[ArrayFacts, Param], int]
@@ -49,7 +50,7 @@ class ParamBuffer:
             offset += pad
             offsets.append(offset)
             offset += size
-        self._struct = struct.Struct(fmt)
+        self.packer = struct.Struct(fmt)
         self.size = offset
         self.offsets = tuple(offsets)
         self.buffer = ctypes.create_string_buffer(max(offset, 8))
@@ -59,7 +60,7 @@ class ParamBuffer:
 
     def store(self, values: Sequence[Any]) -> None:
         """Write all parameter values (ints for pointers) into the buffer."""
-        self._struct.pack_into(self.buffer, 0, *values)
+        self.packer.pack_into(self.buffer, 0, *values)
 
 
 class ArgumentBinder:
@@ -75,14 +76,24 @@ class ArgumentBinder:
         self.device_id = device_id
         self.slots = {p.name: i for i, p in enumerate(spec.params)}
         self.buffer = ParamBuffer(spec.params)
+        self._pack_into = self.buffer.packer.pack_into
+        self._raw = self.buffer.buffer
         self.values: list[Any] = [0] * len(spec.params)
         arguments = spec.arguments
         self.argument_names = tuple(p.name for p in arguments)
         # carrier slot -> (argument index, tensor parameter, dimension, "extent" or "stride")
         self._origins: dict[int, tuple[int, Param, int, str]] = {}
+        # What the fast path knows of each argument, and per array argument its memo.
+        self._fast_args: list[FastArg] = []
+        self._memos: list[Any] = [None] * sum(p.kind == POINTER for p in arguments)
+        # The memos a call in progress would teach; they replace the old ones once it succeeds.
+        self._learned: list[Any] = [None] * len(self._memos)
         self._binders = [self._make_binder(i, p) for i, p in enumerate(arguments)]
         self._equal_pairs = tuple(
             (self.slots[group[0]], self.slots[other]) for group in spec.equal for other in group[1:]
+        )
+        self._fast = fast_binder(
+            self._fast_args, self._equal_pairs, self._memos, self.values, self._pack_into, self._raw
         )
 
     # -- errors ---------------------------------------------------------------------------
@@ -103,24 +114,29 @@ class ArgumentBinder:
         kind = DTYPES[param.dtype].kind
         if kind in ("int", "uint"):
             lo, hi, div = integer_bounds(param)
+            self._fast_args.append(FastInt(slot, lo, hi, div))
 
             def not_an_int(value: Any) -> ArgumentError:
                 got = type(value).__name__
                 return self._fail(index, param, f"expected an integer ({param.dtype}), got {got}")
 
             def bind_int(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
-                if value.__class__ is bool:  # True is an int to Python, never a size or count
+                if value.__class__ is int:
+                    v = value
+                elif value.__class__ is bool:  # True is an int to Python, never a size or count
                     raise not_an_int(value)
-                try:
-                    v = operator.index(value)
-                except TypeError:
-                    raise not_an_int(value) from None
+                else:
+                    try:
+                        v = operator.index(value)
+                    except TypeError:
+                        raise not_an_int(value) from None
                 if not lo <= v <= hi or v % div:
                     raise self._fail(index, param, integer_violation(param, v, str(v), False))
                 values[slot] = v
 
             return bind_int
         is_bf16 = param.dtype == "bf16"
+        self._fast_args.append(FastFloat(slot, is_bf16))
 
         def bind_float(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
             if isinstance(value, (str, bytes)) or hasattr(value, "__len__"):
@@ -133,60 +149,54 @@ class ArgumentBinder:
                 raise self._fail(
                     index, param, f"expected a number ({param.dtype}), got {type(value).__name__}"
                 ) from None
-            values[slot] = bf16_bits(v) if is_bf16 else v
+            except OverflowError:  # an int beyond any float
+                raise self._fail(index, param, f"{value!r} does not fit in {param.dtype}") from None
+            if not is_bf16:
+                values[slot] = v  # a value beyond the type's range fails in packing (_overflow)
+                return
+            try:
+                values[slot] = bf16_bits(v)
+            except OverflowError:
+                raise self._fail(index, param, f"{value!r} does not fit in bf16") from None
 
         return bind_float
 
     def _pointer_binder(self, index: int, param: Param) -> Callable[..., None]:
-        """The full check of an array argument, fronted by a memo of the last array accepted.
+        """The full check of an array argument; an accepted array becomes the argument's memo.
 
-        The memo holds what the array's probe (array_probes.py) said about it, and the carrier
-        values the full check derived. An array of the same class whose probe agrees on shape,
-        strides, dtype and device has the same facts, so only its pointer is checked and stored.
+        The memo (packing_fast.py) holds what the array's probe (array_probes.py) said about it
+        and the carrier values the full check derived: an array of the same class whose probe
+        agrees on shape, strides, dtype and device has the same facts, so the fast path only
+        checks and stores its pointer. Staged arrays are never memoised (the kernel reads a
+        copy whose address the probe does not know).
         """
         full = self._checked_pointer_binder(index, param)
         values = self.values
-        slot = self.slots[param.name]
+        learned = self._learned
+        memo_index = len(self._fast_args)
         carrier_slots = tuple(self.slots[name] for name in param.dynamic)
-        mask = alignment_mask(param)
+        self._fast_args.append(
+            FastPointer(memo_index, self.slots[param.name], carrier_slots, alignment_mask(param))
+        )
         learnable_device = HOST if self.runs_on == CPU else self.device_id
-        # (class, probe, dtype, device, shape, strides, ((carrier slot, value), ...), nonempty)
-        memo: tuple | None = None
 
         def bind_pointer(value: Any, stager: Stager | None, keep: list, stream: int | None) -> None:
-            nonlocal memo
-            seen = memo
-            if seen is not None and value.__class__ is seen[0]:
-                _, probe, dtype, device, shape, strides, carriers, nonempty = seen
-                ptr, now_shape, now_strides, now_dtype, now_device = probe(value)
-                if (
-                    now_dtype is dtype
-                    and now_device == device
-                    and now_shape == shape
-                    and now_strides == strides
-                ):
-                    if ptr & mask and nonempty:
-                        raise self._misaligned(index, param, ptr)
-                    values[slot] = ptr
-                    for carrier, entry in carriers:
-                        values[carrier] = entry
-                    return
             facts = full(value, stager, keep, stream)
             probe = probe_for(value.__class__)
             if probe is None:
                 return
-            ptr, now_shape, now_strides, now_dtype, now_device = probe(value)
-            if now_device != learnable_device or ptr != facts.ptr:
+            ptr, shape, strides, dtype, device = probe(value)
+            if device != learnable_device or ptr != facts.ptr:
                 return  # staged, or the probe reads something else: never take the shortcut
-            carriers = tuple((c, values[c]) for c in carrier_slots)
+            carriers = tuple(values[c] for c in carrier_slots)
             nonempty = 0 not in facts.shape
-            memo = (
+            learned[memo_index] = (
                 value.__class__,
                 probe,
-                now_dtype,
-                now_device,
-                now_shape,
-                now_strides,
+                dtype,
+                device,
+                shape,
+                strides,
                 carriers,
                 nonempty,
             )
@@ -359,13 +369,21 @@ class ArgumentBinder:
     # -- use ------------------------------------------------------------------------------
     def bind(
         self, args: Sequence[Any], stager: Stager | None = None, stream: int | None = None
-    ) -> list:
-        """Check ``args`` and store the parameter values; returns objects to keep alive."""
+    ) -> Sequence[object]:
+        """Check ``args`` and store the parameter values; returns objects to keep alive.
+
+        A call like an accepted one takes the generated fast path (packing_fast.py); any other
+        runs every check, which refuses it with a message or teaches the fast path its kind.
+        """
+        if self._fast(args):
+            return ()
         if len(args) != len(self._binders):
             raise ArgumentError(
                 f"kernel {self.spec.name!r} takes {len(self._binders)} arguments "
                 f"({', '.join(self.argument_names)}), got {len(args)}"
             )
+        learned = self._learned
+        learned[:] = [None] * len(learned)
         keep: list = []
         for binder, value in zip(self._binders, args):
             binder(value, stager, keep, stream)
@@ -374,9 +392,12 @@ class ArgumentBinder:
             if values[first] != values[other]:
                 raise self._unequal(first, other)
         try:
-            self.buffer.store(self.values)
+            self._pack_into(self._raw, 0, *values)
         except (OverflowError, struct.error):
             raise self._overflow() from None
+        for i, memo in enumerate(learned):  # only an accepted call teaches the fast path
+            if memo is not None:
+                self._memos[i] = memo
         return keep
 
     def _unequal(self, first: int, other: int) -> ArgumentError:

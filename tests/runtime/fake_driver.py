@@ -187,7 +187,7 @@ def cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra):
         "grid": (gx, gy, gz),
         "block": (bx, by, bz),
         "smem": smem,
-        "stream": stream,
+        "stream": 0 if stream is None else stream,  # None is the default stream, as for CUDA
     }
     if f.name in KERNELS:
         formats, model = KERNELS[f.name]

@@ -15,6 +15,7 @@ import torch_like
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from layoutc.runtime.abi import KernelSpec, Param
+from layoutc.runtime.arrays import array_facts
 from layoutc.runtime.errors import ArgumentError
 from layoutc.runtime.packing import ArgumentBinder
 
@@ -54,9 +55,12 @@ def outcome(binder: ArgumentBinder, args: tuple, stager=None) -> tuple:
 
 
 def same_as_fresh(spec: KernelSpec, runs_on: str, calls: list[tuple], stager=None) -> None:
+    """Each call, made twice (a refused call retried must be refused again), through one
+    binder, decides as a binder that sees it first."""
     warm = ArgumentBinder(spec, runs_on)
     for args in calls:
         expected = outcome(ArgumentBinder(spec, runs_on), args, stager)
+        assert outcome(warm, args, stager) == expected, args
         assert outcome(warm, args, stager) == expected, args
 
 
@@ -136,20 +140,35 @@ def test_an_array_reshaped_in_place_is_checked_again():
 
 _fields = {
     "shape0": st.sampled_from([0, 2, 4, 5]),
+    "rows": st.sampled_from([None, 0, 2, 4]),  # None: as many as x has elements
     "cols": st.sampled_from([1, 3, 4, 17]),
     "pad": st.sampled_from([0, 1, 3]),
     "step": st.sampled_from([1, 1, 2]),
     "offset": st.integers(0, 8),
     "dtype": st.sampled_from([torch_like.float32, torch_like.float16]),
     "device": st.sampled_from([0, 1, "cpu", "mps"]),
+    "opaque": st.booleans(),  # x offers only its facts, so the binder keeps no memo of it
 }
 
 
-def tensors(f: dict) -> tuple[torch_like.Tensor, torch_like.Tensor]:
+class FactsOnly:
+    """An array that states its facts but has no probe: every call checks it in full."""
+
+    def __init__(self, tensor: torch_like.Tensor) -> None:
+        self.tensor = tensor
+
+    def _layoutc_facts(self, stream=None):
+        return array_facts(self.tensor, stream)
+
+
+def tensors(f: dict) -> tuple[object, torch_like.Tensor]:
     """A vector and a matrix described by ``f`` (their memory is never read)."""
     ptr = (1 << 20) + 4 * f["offset"]
     x = torch_like.Tensor(ptr, (f["shape0"],), (f["step"],), f["dtype"], f["device"])
-    shape, strides = (f["shape0"], f["cols"]), (f["cols"] + f["pad"], f["step"])
+    if f["opaque"]:
+        x = FactsOnly(x)
+    rows = f["shape0"] if f["rows"] is None else f["rows"]
+    shape, strides = (rows, f["cols"]), (f["cols"] + f["pad"], f["step"])
     y = torch_like.Tensor(ptr + (1 << 16), shape, strides, f["dtype"], f["device"])
     return x, y
 
@@ -158,7 +177,7 @@ def tensors(f: dict) -> tuple[torch_like.Tensor, torch_like.Tensor]:
 def torch_calls(draw) -> list[tuple]:
     """A call, then calls that each change one thing about the one before (or nothing)."""
     fields = {name: draw(strategy) for name, strategy in _fields.items()}
-    fields["device"] = 0
+    fields["device"], fields["rows"] = 0, None
     calls = [(*tensors(fields), 2)]
     for _ in range(draw(st.integers(1, 8))):
         name = draw(st.sampled_from([None, *_fields]))
@@ -177,3 +196,49 @@ def staged_pointer(facts, param) -> int:
 @given(torch_calls())
 def test_torch_tensors_on_the_gpu_decide_as_a_fresh_binder(calls):
     same_as_fresh(SPEC, "cuda", calls, staged_pointer)
+
+
+def test_arrays_remembered_from_different_calls_must_still_agree():
+    """x's memo is from one call, y's from a later one (x had no probe then): a call pairing
+    them breaks ``x_n == y_n`` although each array matches what the binder remembers."""
+    binder = ArgumentBinder(SPEC, "cuda")
+
+    def x(n):
+        return torch_like.Tensor(1 << 20, (n,))
+
+    def y(rows):
+        return torch_like.Tensor(1 << 21, (rows, 4), (4, 1))
+
+    binder.bind((x(4), y(4), 2))  # both remembered with N = 4
+    binder.bind((FactsOnly(x(2)), y(2), 2))  # y remembered with N = 2, x's memo unchanged
+    try:
+        binder.bind((x(4), y(2), 2))
+    except ArgumentError as e:
+        assert (
+            "dimension 0's extent N = 2, but argument 0 ('x') has dimension 0's extent N = 4"
+            in str(e)
+        )
+    else:
+        raise AssertionError("unequal extents were accepted")
+
+
+SCALARS = KernelSpec(
+    "scalars",
+    (
+        Param("a", "scalar", "f32"),
+        Param("b", "scalar", "bf16"),
+        Param("c", "scalar", "f64"),
+        Param("i", "scalar", "u32", divisible_by=4, lower=8),
+    ),
+)
+_numbers = st.one_of(
+    st.floats(allow_nan=False, width=64),
+    st.integers(-(1 << 70), 1 << 70),
+    st.sampled_from([True, 0, 8, 12, 1 << 53, (1 << 53) + 1, 1e40, np.float32(1.5), np.int64(16)]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_numbers, _numbers, _numbers, _numbers), min_size=1, max_size=6))
+def test_scalar_calls_decide_as_a_fresh_binder(calls):
+    same_as_fresh(SCALARS, "cpu", calls)

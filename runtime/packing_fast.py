@@ -1,0 +1,158 @@
+"""One straight-line function per kernel that accepts a repeated kind of call, or declines it.
+
+Most launches repeat the previous one's kinds of arguments: tensors of the same class, dtype,
+device, shape and strides, at new addresses, and plain ints and floats. For such a call the
+full checks of the argument binder (packing.py) would derive the same facts again. The binder
+remembers, per array argument, what it accepted last (a *memo*: the array's probe answer from
+array_probes.py and the carrier values its layout yielded); this module generates, once per
+kernel, a function that checks a call against those memos and the scalar facts in one frame,
+with every constant (slots, masks, bounds) written into its code, stores the values and packs
+the parameter buffer.
+
+The generated function never refuses anything: any doubt (no memo yet, another class, shape,
+dtype or device, a misaligned pointer, an int out of range, unequal carriers, a value that does
+not pack) makes it return False, and the binder's full path then decides the call and words
+the error. So it can only accept calls that the full path accepts with the same values.
+
+Code generation (as ``dataclasses`` and ``namedtuple`` do) is what makes this cheap: a closure
+per argument costs a call, a tuple and a loop per parameter; the generated code costs none.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .dtypes import bf16_bits
+
+
+@dataclass(frozen=True)
+class FastPointer:
+    """An array argument: its memo index, pointer slot, carrier slots and alignment mask."""
+
+    memo: int
+    slot: int
+    carriers: tuple[int, ...]
+    mask: int
+
+
+@dataclass(frozen=True)
+class FastInt:
+    """An integer scalar argument: acceptable iff ``lo <= v <= hi and v % divisor == 0``."""
+
+    slot: int
+    lo: int
+    hi: int
+    divisor: int
+
+
+@dataclass(frozen=True)
+class FastFloat:
+    """A floating-point scalar argument (stored as a Python float, or bf16 bits)."""
+
+    slot: int
+    bf16: bool
+
+
+FastArg = FastPointer | FastInt | FastFloat
+
+_F32_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]  # the largest finite f32
+
+#: Memo layout (packing.py writes it): (class, probe, dtype, device, shape, strides,
+#: carrier values in the order of ``FastPointer.carriers``, whether the array is non-empty).
+MEMO_FIELDS = ("cls", "probe", "dtype", "device", "shape", "strides", "carriers", "nonempty")
+
+
+def _pointer_lines(a: str, arg: FastPointer) -> list[str]:
+    lines = [
+        f"m = memos[{arg.memo}]",
+        f"if m is None or {a}.__class__ is not m[0]:",
+        "    return False",
+        f"p, shape, strides, dtype, device = m[1]({a})",
+        "if dtype is not m[2] or device != m[3] or shape != m[4] or strides != m[5]:",
+        "    return False",
+    ]
+    if arg.mask:
+        lines += [f"if p & {arg.mask} and m[7]:", "    return False"]
+    lines.append(f"values[{arg.slot}] = p")
+    if arg.carriers:
+        lines.append("c = m[6]")
+        lines += [f"values[{slot}] = c[{i}]" for i, slot in enumerate(arg.carriers)]
+    return lines
+
+
+def _int_lines(a: str, arg: FastInt) -> list[str]:
+    test = f"{a}.__class__ is not int or not {arg.lo} <= {a} <= {arg.hi}"
+    if arg.divisor != 1:
+        test += f" or {a} % {arg.divisor}"
+    return [f"if {test}:", "    return False", f"values[{arg.slot}] = {a}"]
+
+
+def _float_lines(a: str, arg: FastFloat) -> list[str]:
+    """Floats as they are; ints that a double holds exactly as floats (as ``float()`` would).
+    bf16 values are converted here, so only those that an f32 holds (what ``bf16_bits`` takes)."""
+    if arg.bf16:
+        return [
+            f"if {a}.__class__ is float and {-_F32_MAX!r} <= {a} <= {_F32_MAX!r}:",
+            f"    values[{arg.slot}] = bf16_bits({a})",
+            f"elif {a}.__class__ is int and {-(1 << 53)} <= {a} <= {1 << 53}:",
+            f"    values[{arg.slot}] = bf16_bits(float({a}))",
+            "else:",
+            "    return False",
+        ]
+    return [
+        f"if {a}.__class__ is float:",
+        f"    values[{arg.slot}] = {a}",
+        f"elif {a}.__class__ is int and {-(1 << 53)} <= {a} <= {1 << 53}:",
+        f"    values[{arg.slot}] = float({a})",
+        "else:",
+        "    return False",
+    ]
+
+
+def fast_binder(
+    arguments: Sequence[FastArg],
+    equal_pairs: Sequence[tuple[int, int]],
+    memos: list[Any],
+    values: list[Any],
+    pack_into: Callable[..., None],
+    raw: Any,
+) -> Callable[[Sequence[Any]], bool]:
+    """``fast(args) -> bool``: True when the call was bound and packed without the full path.
+
+    ``memos`` is read at every call (the binder replaces its entries as it learns); ``values``
+    is the binder's list of parameter values and ``pack_into(raw, 0, *values)`` packs them.
+    """
+    names = [f"a{i}" for i in range(len(arguments))]
+    body = [f"if len(args) != {len(arguments)}:", "    return False"]
+    if names:
+        body.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
+    for a, arg in zip(names, arguments):
+        if isinstance(arg, FastPointer):
+            body += _pointer_lines(a, arg)
+        elif isinstance(arg, FastInt):
+            body += _int_lines(a, arg)
+        else:
+            body += _float_lines(a, arg)
+    for first, other in equal_pairs:
+        body += [f"if values[{first}] != values[{other}]:", "    return False"]
+    body += [
+        "try:",
+        "    pack_into(raw, 0, *values)",
+        "except (OverflowError, struct_error):",
+        "    return False",
+        "return True",
+    ]
+    source = "def fast(args):\n" + "".join(f"    {line}\n" for line in body)
+    namespace = {
+        "memos": memos,
+        "values": values,
+        "pack_into": pack_into,
+        "raw": raw,
+        "bf16_bits": bf16_bits,
+        "struct_error": struct.error,
+    }
+    exec(compile(source, "<layoutc fast argument binder>", "exec"), namespace)
+    return namespace["fast"]
