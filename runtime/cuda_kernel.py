@@ -11,6 +11,7 @@ bindings accept (no per-call ctypes arrays or parameter tuples).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from . import cuda_driver as cd
@@ -19,10 +20,11 @@ from .arrays import ArrayFacts
 from .cuda_memory import DeviceBuffer
 from .cuda_module import CudaModule, set_max_dynamic_smem
 from .errors import ArgumentError
-from .launch_config import check_block, dim3, stream_handle
+from .launch_config import Dim3, check_block, dim3, stream_handle
 from .packing import ArgumentBinder
 
 _DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024
+_NEVER = object()  # matches no grid or block a caller passes
 
 
 class CudaKernel:
@@ -42,7 +44,9 @@ class CudaKernel:
         self._smem_allowed = _DEFAULT_DYNAMIC_SMEM_LIMIT
         self._launch = cd.api().cuLaunchKernel
         self._table = self.binder.buffer.table_address
-        self._last_block: tuple[int, int, int] | None = None
+        # (grid as given, block as given, grid dim3, block dim3) of the last launch
+        self._last_shape: tuple[Any, Any, Dim3, Dim3] = (_NEVER, _NEVER, (1, 1, 1), (1, 1, 1))
+        self._bind_fast = self.binder.bind_fast
         self._default_block = spec.launch_bounds.block
         self._default_smem = spec.dynamic_smem
         # Per-call staging state, only touched under the lock: the stream host arrays are copied
@@ -63,16 +67,12 @@ class CudaKernel:
         smem: int | None = None,
         stream: Any = None,
     ) -> None:
+        shape = self._last_shape
+        if grid is shape[0] and block is shape[1]:  # the same int/tuple objects as last time
+            g, b = shape[2], shape[3]
+        else:
+            g, b = self._launch_shape(grid, block)
         name = self.spec.name
-        g = dim3(grid, "grid", name)
-        if block is None:
-            block = self._default_block
-            if block is None:
-                raise ArgumentError(f"kernel {name!r}: block= is required")
-        b = dim3(block, "block", name)
-        if b != self._last_block:
-            check_block(b, self.spec.launch_bounds, name)
-            self._last_block = b
         dyn = self._default_smem if smem is None else smem
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, name)
@@ -81,11 +81,14 @@ class CudaKernel:
         with self._lock:
             self._stream = handle
             self._staged = None
-            try:
-                keep = self.binder.bind(args, self._stager, handle)
-            except BaseException:
-                self._free_staged()
-                raise
+            if self._bind_fast(args):
+                keep: Sequence[object] = ()
+            else:
+                try:
+                    keep = self.binder.bind_checked(args, self._stager, handle)
+                except BaseException:
+                    self._free_staged()
+                    raise
             staged, self._staged = self._staged, None
             self.device.activate()
             # The default stream goes as None: the bindings then build no CUstream object.
@@ -112,6 +115,23 @@ class CudaKernel:
         if staged:
             self._unstage(staged, handle)
         del keep
+
+    def _launch_shape(self, grid: Any, block: Any) -> tuple[Dim3, Dim3]:
+        """Grid and block as checked dim3s; remembered when given as ints or tuples, which
+        cannot change behind our back (a list could)."""
+        name = self.spec.name
+        g = dim3(grid, "grid", name)
+        given = block
+        if block is None:
+            block = self._default_block
+            if block is None:
+                raise ArgumentError(f"kernel {name!r}: block= is required")
+        b = dim3(block, "block", name)
+        check_block(b, self.spec.launch_bounds, name)
+        immutable = (int, tuple, type(None))
+        if grid.__class__ in immutable and given.__class__ in immutable:
+            self._last_shape = (grid, given, g, b)
+        return g, b
 
     def _stage_host_array(self, facts: ArrayFacts, param: Param) -> int:
         """The binder's stager: copy a host array to the device (called under the lock)."""

@@ -377,6 +377,17 @@ class ArgumentBinder:
         """
         if self._fast(args):
             return ()
+        return self.bind_checked(args, stager, stream)
+
+    def bind_fast(self, args: Sequence[Any]) -> bool:
+        """Bind ``args`` if they are like an accepted call's (packing_fast.py); False leaves the
+        decision to ``bind_checked``."""
+        return self._fast(args)
+
+    def bind_checked(
+        self, args: Sequence[Any], stager: Stager | None = None, stream: int | None = None
+    ) -> Sequence[object]:
+        """Every check of ``args`` (the errors' path); an accepted call teaches the fast path."""
         if len(args) != len(self._binders):
             raise ArgumentError(
                 f"kernel {self.spec.name!r} takes {len(self._binders)} arguments "

@@ -170,3 +170,26 @@ def test_ptx_jit_failure_carries_the_jit_log():
     assert "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" in text
     assert "Unsupported .version 9.5" in text
     assert "JIT-compiling kernel 'copy' from PTX" in text
+
+
+def test_launch_shapes_are_checked_after_accepted_launches():
+    """The kernel remembers the last grid and block it checked; any other is checked again."""
+    spec = KernelSpec(COPY.name, COPY.params, LaunchBounds(max_threads=128))
+    k = load_kernel(b"// copy", "cubin", spec)
+    a = DeviceArray((4,), "f32")
+    grid = [2, 1]
+    k(a, a, 4, grid=grid, block=(32, 2))
+    k(a, a, 4, grid=grid, block=(32, 2))
+    grid[0] = 0  # a list can change between launches
+    with pytest.raises(ArgumentError, match="grid must be 1 to 3 positive ints"):
+        k(a, a, 4, grid=grid, block=(32, 2))
+    with pytest.raises(ArgumentError, match="at most 128 threads"):
+        k(a, a, 4, grid=3, block=(32, 8))
+    with pytest.raises(ArgumentError, match="block= is required"):
+        k(a, a, 4, grid=3)
+    k(a, a, 4, grid=3, block=64)
+    assert [(r["grid"], r["block"]) for r in fake.launches] == [
+        ((2, 1, 1), (32, 2, 1)),
+        ((2, 1, 1), (32, 2, 1)),
+        ((3, 1, 1), (64, 1, 1)),
+    ]
