@@ -173,7 +173,7 @@ class ArgumentBinder:
         full = self._checked_pointer_binder(index, param)
         values = self.values
         learned = self._learned
-        memo_index = len(self._fast_args)
+        memo_index = sum(isinstance(a, FastPointer) for a in self._fast_args)
         carrier_slots = tuple(self.slots[name] for name in param.dynamic)
         self._fast_args.append(
             FastPointer(memo_index, self.slots[param.name], carrier_slots, alignment_mask(param))

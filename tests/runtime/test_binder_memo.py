@@ -104,10 +104,24 @@ def test_numpy_calls_on_the_cpu_decide_as_a_fresh_binder(calls):
     same_as_fresh(SPEC, "cpu", calls)
 
 
+#: Scalars before, between and after arrays (their memos are numbered among arrays only).
+MIXED = KernelSpec(
+    "mixed",
+    (
+        Param("alpha", "scalar", "f32"),
+        Param("x", "pointer", "f32"),
+        Param("k", "scalar", "i32", divisible_by=2),
+        Param("y", "pointer", "f32", align=8),
+        Param("beta", "scalar", "f64"),
+    ),
+)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(numpy_vector(), numpy_vector()), min_size=2, max_size=8))
 def test_contiguous_pointer_arguments_decide_as_a_fresh_binder(pairs):
     same_as_fresh(PLAIN, "cpu", [(x, y, 4) for x, y in pairs])
+    same_as_fresh(MIXED, "cpu", [(0.5, x, 4, y, 2) for x, y in pairs])
 
 
 def test_an_array_reshaped_in_place_is_checked_again():
