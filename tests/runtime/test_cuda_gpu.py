@@ -123,6 +123,39 @@ def test_dynamic_layout_tensor_from_a_torch_view(build):
     assert torch.equal(base, expect)
 
 
+def test_repeated_torch_launches_use_each_calls_arrays_and_keep_refusing(build):
+    """After accepted launches the runtime checks only the pointer of a tensor like the last
+    one: each launch must still read its own tensor and carriers, and refuse what breaks a fact."""
+    from dataclasses import replace
+
+    from layoutc.runtime.cuda_kernel import CudaKernel
+    from layoutc.runtime.errors import ArgumentError
+
+    torch = _torch()
+    k = build("scale2d")
+    params = tuple(replace(p, align=16) if p.kind == "pointer" else p for p in k.spec.params)
+    aligned = CudaKernel(k.module, replace(k.spec, params=params))  # the same code, align=16
+    for i in range(4):
+        base = torch.arange(64 * 48, device="cuda", dtype=torch.float32).reshape(64, 48)
+        expect = base.clone()
+        expect[:, :32] *= i + 2
+        aligned(base[:, :32], float(i + 2), grid=8, block=128)
+        torch.cuda.synchronize()
+        assert torch.equal(base, expect)
+    with pytest.raises(ArgumentError, match="not 16-byte aligned"):
+        aligned(base[:, 1:33], 2.0, grid=8, block=128)
+    with pytest.raises(ArgumentError, match="expected f32 elements, got f64"):
+        aligned(base.double()[:, :32], 2.0, grid=8, block=128)
+    other = torch.ones(30, 100, device="cuda")  # another shape and row stride
+    aligned(other[:, :52], 3.0, grid=8, block=128)
+    host = torch.ones(8, 8)  # a CPU tensor: staged, never remembered
+    aligned(host, 5.0, grid=1, block=64)
+    aligned(host, 5.0, grid=1, block=64)
+    torch.cuda.synchronize()
+    assert float(other[:, :52].sum()) == 3.0 * 30 * 52 and float(other[:, 52:].sum()) == 48 * 30
+    assert torch.equal(host, torch.full((8, 8), 25.0))
+
+
 def test_shared_memory_barrier_and_shuffles_match_the_cpu_runtime(build):
     from layoutc.runtime.cpu_kernel import CpuKernel
 
