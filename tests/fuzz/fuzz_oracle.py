@@ -22,6 +22,7 @@ from fuzz_programs import (
     Program,
     array_copy,
     array_copy_if_fragment,
+    array_update,
     scalar_layout_copy,
     static_copy,
     static_update,
@@ -255,4 +256,43 @@ def run_scalar_layout_copy(
     grid = (math.ceil(m / prog.tiler[0]), math.ceil(n / prog.tiler[1]))
     ck(*args, grid=grid)
     assert_same_bits(dst_full, want, f"{prog.op} destination")
+    return ck
+
+
+def run_array_update(
+    prog: Program,
+    extents: tuple[int, ...],
+    x_strides: tuple[int, ...],
+    y_strides: tuple[int, ...],
+    off_x: int,
+    off_y: int,
+    alpha: float,
+    beta: float,
+    seed: int = 0,
+) -> Any:
+    """Run ``array_update`` (axpby, fill, clear on strided views) and compare with numpy."""
+    rng = np.random.default_rng(seed)
+    np_dtype = NP_DTYPES[prog.dtype]
+
+    def span(strides: tuple[int, ...]) -> int:
+        return sum((n - 1) * s for n, s in zip(extents, strides)) + 1
+
+    x_full = random_values(prog.dtype, off_x + span(x_strides), rng)
+    y_full = poisoned(prog.dtype, off_y + span(y_strides) + 4)
+    x = strided_view(x_full, off_x, extents, x_strides)
+    y = strided_view(y_full, off_y, extents, y_strides)
+    y[...] = random_values(prog.dtype, math.prod(extents), rng).reshape(extents)
+    want_full = y_full.copy()
+    want = strided_view(want_full, off_y, extents, y_strides)
+    if prog.op == "fill":
+        want[...] = np_dtype(alpha)
+    elif prog.op == "clear":
+        want[...] = 0
+    else:
+        want[...] = (alpha * x.astype(np.float64) + beta * y.astype(np.float64)).astype(np_dtype)
+    ck = compile_cpu(array_update, x, y, alpha, beta, prog, block=prog.threads)
+    check_vector_claims(ck, x, y)
+    grid = tuple(math.ceil(n / t) for n, t in zip(extents, prog.tiler))
+    ck(x, y, alpha, beta, prog, grid=grid)
+    assert_same_bits(y_full, want_full, f"{prog.op} destination")
     return ck

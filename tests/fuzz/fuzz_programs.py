@@ -37,7 +37,8 @@ class Partition:
     kind: str
     layout: Any = None  # tv / thread layout
     values: Any = None  # value layout (tiled) or sub-tile shape (zipped)
-    atom_bits: int = 0  # tiled: the universal atom's width
+    atom_bits: int = 0  # tiled: the atom's width
+    atom: str = "universal"  # tiled: the copy atom (cp.async.ca for global -> shared copies)
 
     def threads(self) -> int:
         if self.kind == "tv":
@@ -58,7 +59,7 @@ class Program:
     tiler: tuple[int, ...]
     part: Partition
     part2: Partition | None  # the partition that reads the staged tile back (smem staging)
-    stage: str  # none | rmem | smem
+    stage: str  # none | rmem | smem | dsmem (dynamic shared memory)
     smem: Any = None  # layout of the shared-memory tile (may be swizzled)
     threads: int = 32
     row_major: tuple[bool, bool] = (True, True)  # scalar_layout_copy: source, destination order
@@ -84,7 +85,7 @@ def _slice(tile: Any, part: Partition, tid: Any, side: str, dtype: Any = None) -
 
 
 def _tiled(part: Partition, dtype: Any) -> Any:
-    atom = lc.make_copy_atom("universal", dtype, bits=part.atom_bits)
+    atom = lc.make_copy_atom(part.atom, dtype, bits=part.atom_bits)
     return lc.make_tiled_copy(atom, part.layout, part.values)
 
 
@@ -115,8 +116,17 @@ def _move(prog: Program, gS: Any, gD: Any, tid: Any) -> None:
         lc.copy(tS, staged)
         lc.copy(staged, _slice(gD, prog.part, tid, "D"))
         return
-    sT = lc.smem_tensor(dtype_of(prog), prog.smem)
-    lc.copy(tS, _slice(sT, prog.part, tid, "D"))
+    if prog.stage == "dsmem":  # dynamic shared memory, after a small static-size pad tensor
+        lc.dynamic_smem_tensor(lc.f16, lc.make_layout((3,)))
+        sT = lc.dynamic_smem_tensor(dtype_of(prog), prog.smem)
+    else:
+        sT = lc.smem_tensor(dtype_of(prog), prog.smem)
+    if prog.part.atom == "universal":
+        lc.copy(tS, _slice(sT, prog.part, tid, "D"))
+    else:  # cp.async: the tiled copy's atom, then wait for the group
+        lc.copy(_tiled(prog.part, dtype_of(prog)), tS, _slice(sT, prog.part, tid, "D"))
+        lc.cp_async_commit()
+        lc.cp_async_wait(0)
     lc.syncthreads()
     lc.copy(_slice(sT, prog.part2, tid, "S"), _slice(gD, prog.part2, tid, "D"))
 
@@ -225,3 +235,18 @@ def scalar_layout_copy(
         lc.copy_if(
             tC, _slice(gS, prog.part, tid, "S"), _slice(gD, prog.part, tid, "D"), bounds=S.shape
         )
+
+
+@lc.kernel
+def array_update(x: lc.Tensor, y: lc.Tensor, alpha: lc.f64, beta: lc.f64, prog: lc.Constexpr):
+    """``axpby``/``fill``/``clear`` over arrays of run-time extents and strides (full tiles)."""
+    tid = lc.thread_idx.x
+    coord = _block_coord(len(prog.tiler))
+    tY = _slice(lc.local_tile(y, prog.tiler, coord), prog.part, tid, "D")
+    if prog.op == "fill":
+        lc.fill(tY, alpha)
+    elif prog.op == "clear":
+        lc.clear(tY)
+    else:
+        tX = _slice(lc.local_tile(x, prog.tiler, coord), prog.part, tid, "S")
+        lc.axpby(alpha, tX, beta, tY)

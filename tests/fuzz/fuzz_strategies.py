@@ -83,7 +83,7 @@ def strides_for(draw: Any, shape: Any, broadcast: bool = False) -> Any:
 
 
 @st.composite
-def tv_layout(draw: Any, tile_size: int, threads: int) -> Any:
+def tv_layout(draw: Any, tile_size: int, threads: int, values_first: bool = False) -> Any:
     """A bijection (thread, value) -> [0, tile_size): the prime factors of each side grouped
     into modes, strides compact in a random order of all modes."""
 
@@ -100,7 +100,7 @@ def tv_layout(draw: Any, tile_size: int, threads: int) -> Any:
     thr, val = chunks(threads), chunks(tile_size // threads)
     modes = [("t", n) for n in thr] + [("v", n) for n in val]
     order = draw(st.permutations(range(len(modes))))
-    if draw(st.booleans()):  # a thread's values contiguous first: vector accesses
+    if values_first or draw(st.booleans()):  # a thread's values contiguous: vector accesses
         order = [k for k in order if modes[k][0] == "v"] + [k for k in order if modes[k][0] == "t"]
     stride = [0] * len(modes)
     running = 1
@@ -137,11 +137,14 @@ def split_threads(draw: Any, tile: tuple[int, ...], threads: int, cap: tuple[int
 
 
 @st.composite
-def partition(draw: Any, tile: tuple[int, ...], threads: int, elem_bits: int) -> Partition:
-    """One of the front end's partitioners over ``tile`` for ``threads`` threads."""
+def partition(
+    draw: Any, tile: tuple[int, ...], threads: int, elem_bits: int, friendly: bool = False
+) -> Partition:
+    """One of the front end's partitioners over ``tile`` for ``threads`` threads (TV layouts
+    with each thread's values contiguous first when ``friendly``)."""
     size = math.prod(tile)
     kinds = ["tv", "local", "zipped"] + (["tiled"] if len(tile) == 2 else [])
-    kind = draw(st.sampled_from(kinds))
+    kind = "tv" if friendly else draw(st.sampled_from(kinds))
     if kind == "local":
         p = draw(split_threads(tile, threads, tile))
         if p is not None:
@@ -161,16 +164,25 @@ def partition(draw: Any, tile: tuple[int, ...], threads: int, elem_bits: int) ->
             ]
             k = draw(st.sampled_from(widths))
             return Partition("tiled", _compact(p, draw(st.booleans())), val, k * elem_bits)
-    return Partition("tv", draw(tv_layout(size, threads)))
+    return Partition("tv", draw(tv_layout(size, threads, friendly)))
 
 
 @st.composite
-def smem_layout(draw: Any, tile: tuple[int, ...], elem_bits: int) -> Any:
+def maybe_cp_async(draw: Any, part: Partition, elem_bits: int) -> Partition:
+    """A tiled copy into shared memory may use ``cp.async.ca`` (4, 8 or 16 bytes per access)
+    instead of the universal atom, when its width is one of those."""
+    if part.kind == "tiled" and part.atom_bits in (32, 64, 128) and draw(st.booleans()):
+        return Partition(part.kind, part.layout, part.values, part.atom_bits, "cp.async.ca")
+    return part
+
+
+@st.composite
+def smem_layout(draw: Any, tile: tuple[int, ...], elem_bits: int, friendly: bool = False) -> Any:
     """The staging tile in shared memory: padded/permuted strides, or a swizzle over a compact
-    layout whose swizzled bits stay inside the tile."""
+    layout whose swizzled bits stay inside the tile (column-major when ``friendly``)."""
     size = math.prod(tile)
-    if draw(st.booleans()) and size >= 8 and size & (size - 1) == 0:
-        inner = _compact(tile, draw(st.booleans()))
+    if (friendly or draw(st.booleans())) and size >= 8 and size & (size - 1) == 0:
+        inner = _compact(tile, not friendly and draw(st.booleans()))
         top = size.bit_length() - 1  # 2**top elements
         b = draw(st.integers(1, max(1, top // 2)))
         s = draw(st.integers(b, max(b, top - b)))
@@ -213,19 +225,29 @@ def static_programs(
     bits = ELEM_BITS[dtype]
     tile, grid = draw(tile_and_grid())
     extents = tuple(t * g for t, g in zip(tile, grid))
-    shape_s = tuple(draw(nested_mode(n, t)) for n, t in zip(extents, tile))
-    shape_d = tuple(draw(nested_mode(n, t)) for n, t in zip(extents, tile))
-    broadcast = op in ("copy", "axpby") and draw(st.integers(0, 3)) == 0
-    src = lc.make_layout(shape_s, draw(strides_for(shape_s, broadcast)))
-    dst = lc.make_layout(shape_d, draw(strides_for(shape_d)))
+    # A third of the programs are vector-friendly: compact column-major tensors and tiles,
+    # aligned pointers, a thread's values contiguous: the paths of 64- and 128-bit accesses
+    # (through swizzles too) that random strides rarely reach.
+    friendly = draw(st.integers(0, 2)) == 0
+    if friendly:
+        src = dst = lc.make_layout(extents)
+    else:
+        shape_s = tuple(draw(nested_mode(n, t)) for n, t in zip(extents, tile))
+        shape_d = tuple(draw(nested_mode(n, t)) for n, t in zip(extents, tile))
+        broadcast = op in ("copy", "axpby") and draw(st.integers(0, 3)) == 0
+        src = lc.make_layout(shape_s, draw(strides_for(shape_s, broadcast)))
+        dst = lc.make_layout(shape_d, draw(strides_for(shape_d)))
     threads = draw(threads_for(math.prod(tile)))
-    part = draw(partition(tile, threads, bits))
-    stage = draw(st.sampled_from(["none", "rmem", "smem"] if op == "copy" else ["none", "rmem"]))
+    part = draw(partition(tile, threads, bits, friendly))
+    stage = draw(
+        st.sampled_from(["none", "rmem", "smem", "dsmem"] if op == "copy" else ["none", "rmem"])
+    )
     part2 = smem = None
-    if stage == "smem":
-        part2 = draw(partition(tile, threads, bits))
-        smem = draw(smem_layout(tile, bits))
-    offset = st.sampled_from([0, 0, 0, 1, 2, 3])  # element offsets: 16-byte aligned or not
+    if stage in ("smem", "dsmem"):
+        part2 = draw(partition(tile, threads, bits, friendly))
+        smem = draw(smem_layout(tile, bits, friendly))
+        part = draw(maybe_cp_async(part, bits))
+    offset = st.sampled_from([0] if friendly else [0, 0, 0, 1, 2, 3])  # 16-byte aligned or not
     shift = draw(st.tuples(offset, offset)) if op == "copy" else (0, 0)
     view = (
         draw(st.sampled_from(["none", "coalesce", "flatten", "group"]))
@@ -255,38 +277,48 @@ def array_programs(
     dtype = draw(st.sampled_from(dtypes))
     bits = ELEM_BITS[dtype]
     tile, grid = draw(tile_and_grid())
-    if op == "copy":
+    if op != "copy_if":
         extents = tuple(t * g for t, g in zip(tile, grid))
     else:
         extents = tuple(t * (g - 1) + draw(st.integers(1, t)) for t, g in zip(tile, grid))
 
+    friendly = draw(st.integers(0, 2)) == 0  # compact, aligned, values contiguous (see above)
+
     def strides(broadcast: bool) -> tuple[int, ...]:
-        order = draw(st.permutations(range(len(extents))))
+        order = (
+            list(range(len(extents))) if friendly else draw(st.permutations(range(len(extents))))
+        )
         out = [0] * len(extents)
-        running = draw(st.sampled_from([1, 1, 1, 2]))
+        running = 1 if friendly else draw(st.sampled_from([1, 1, 1, 2]))
         for k in order:
             out[k] = running
-            running = running * extents[k] + draw(st.sampled_from([0, 0, 1, 4, 5]))
+            running = running * extents[k] + (
+                0 if friendly else draw(st.sampled_from([0, 0, 1, 4, 5]))
+            )
         if broadcast:
             out[draw(st.sampled_from(range(len(extents))))] = 0
         return tuple(out)
 
-    src_strides = strides(draw(st.integers(0, 3)) == 0)
+    broadcast = not friendly and op in ("copy", "copy_if", "axpby") and draw(st.integers(0, 3)) == 0
+    src_strides = strides(broadcast)
     dst_strides = strides(False)
     threads = draw(threads_for(math.prod(tile)))
-    part = draw(partition(tile, threads, bits))
+    part = draw(partition(tile, threads, bits, friendly))
     stage = "none"
     part2 = smem = None
     if op == "copy":
-        stage = draw(st.sampled_from(["none", "rmem", "smem"]))
-        if stage == "smem":
-            part2 = draw(partition(tile, threads, bits))
-            smem = draw(smem_layout(tile, bits))
+        stage = draw(st.sampled_from(["none", "rmem", "smem", "dsmem"]))
+        if stage in ("smem", "dsmem"):
+            part2 = draw(partition(tile, threads, bits, friendly))
+            smem = draw(smem_layout(tile, bits, friendly))
+            part = draw(maybe_cp_async(part, bits))
     view = "none"
     if op == "copy" and part.kind == "tv" and (part2 is None or part2.kind == "tv"):
         view = draw(st.sampled_from(["none", "coalesce", "flatten", "group"]))
     prog = Program(op, dtype, None, None, tile, part, part2, stage, smem, threads, view=view)
-    offset = st.sampled_from([0, 0, 0, 1, 2, 3])  # element offsets: 16-byte aligned or not
+    offset = st.sampled_from(
+        [0] if friendly else [0, 0, 0, 1, 2, 3]
+    )  # element offsets: 16-byte aligned or not
     offs = draw(st.tuples(offset, offset))
     return prog, extents, src_strides, dst_strides, offs[0], offs[1]
 
@@ -316,8 +348,8 @@ def scalar_layout_programs(
     part = draw(partition(tile, threads, bits))
     stage, part2, smem = "none", None, None
     if op == "copy":
-        stage = draw(st.sampled_from(["none", "rmem", "smem"]))
-        if stage == "smem":
+        stage = draw(st.sampled_from(["none", "rmem", "smem", "dsmem"]))
+        if stage in ("smem", "dsmem"):
             part2 = draw(partition(tile, threads, bits))
             smem = draw(smem_layout(tile, bits))
     prog = Program(op, dtype, None, None, tile, part, part2, stage, smem, threads, row_major)

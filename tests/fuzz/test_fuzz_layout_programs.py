@@ -28,6 +28,7 @@ from fuzz_oracle import (
     NP_DTYPES,
     offsets,
     run_array_copy,
+    run_array_update,
     run_scalar_layout_copy,
     run_static_copy,
     run_static_update,
@@ -39,13 +40,17 @@ from fuzz_strategies import array_programs, scalar_layout_programs, static_progr
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
-# The layout algebra's refusals of inadmissible divides/compositions (CuTe's static_asserts).
-_ADMISSIBILITY = re.compile(r"(shape|stride) divisibility condition fails")
+# Refusals of programs CuTe refuses too: inadmissible divides/compositions (the algebra's
+# static_asserts), and cp.async atoms wider than the accesses provable for the copy.
+_ADMISSIBILITY = re.compile(
+    r"(shape|stride) divisibility condition fails"
+    r"|atom 'cp\.async\.\w+' moves \d+ bits per access, but only \d+-bit accesses are proven"
+)
 _DIAGNOSTIC = re.compile(r"^\S+\.py:\d+:\d+: error: ")
 
 
 def _expect_only_admissibility_errors(run, *args, **kwargs):
-    """Run; an algebra refusal (a clean diagnostic at a user line) rejects the example."""
+    """Run; a refusal CuTe makes too (a clean diagnostic at a user line) rejects the example."""
     try:
         return run(*args, **kwargs)
     except lc.CompileError as e:
@@ -88,6 +93,16 @@ def test_dynamic_extent_copies_and_ragged_copy_if_match_numpy(case, seed):
     prog, extents, s_strides, d_strides, off_s, off_d = case
     _expect_only_admissibility_errors(
         run_array_copy, prog, extents, s_strides, d_strides, off_s, off_d, seed=seed
+    )
+
+
+@fuzz_settings(10)
+@given(array_programs(ops=("axpby", "fill", "clear")), st.integers(0, 2**16))
+def test_dynamic_extent_axpby_fill_clear_match_numpy(case, seed):
+    prog, extents, x_strides, y_strides, off_x, off_y = case
+    alpha, beta = _scalars(prog.dtype)
+    _expect_only_admissibility_errors(
+        run_array_update, prog, extents, x_strides, y_strides, off_x, off_y, alpha, beta, seed
     )
 
 
