@@ -153,6 +153,9 @@ def _widest(
                 reason = _success(w, e, name, run, failure, notes, uniform)
                 return CopyPlan(w * e, w, tiling, alignments, reason)
         w //= 2
+    if failure is None:  # no width up to max_bits divides the run (a run of 3 or 5, say)
+        widths = ", ".join(str(1 << k) for k in range(1, (max_bits // e).bit_length()))
+        failure = f"no vector width ({widths} elements) divides the run"
     return scalar(f"{run} contiguous {name}, but {failure}")
 
 

@@ -198,6 +198,7 @@ def check_vector_claims(ck: Any, src: np.ndarray | None, dst: np.ndarray) -> lis
     """
     widths = []
     for remark in ck.remarks:
+        assert "None" not in remark.message, f"remark with a Python None: {remark}"
         m = _WIDTH.search(remark.message)
         if m is None or remark.location is None:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
+from layoutc import _
 
 
 @lc.kernel
@@ -59,3 +60,26 @@ def test_f16_to_float_conversion_on_the_cpu_is_exact():
     ck = lc.compile(convert, src, dst, target="cpu", block=128)
     ck(src, dst, grid=-(-src.size // 128))
     np.testing.assert_array_equal(dst, src.astype(np.float64))
+
+
+@lc.kernel
+def copy_runs_of_three(src: lc.Tensor, dst: lc.Tensor):
+    """Each thread copies 3 contiguous floats: no vector width divides the run."""
+    tid = lc.thread_idx.x
+    gS = lc.local_tile(src, (12,), (lc.block_idx.x,))
+    gD = lc.local_tile(dst, (12,), (lc.block_idx.x,))
+    lc.copy(lc.zipped_divide(gS, (3,))[_, tid], lc.zipped_divide(gD, (3,))[_, tid])
+
+
+def test_a_run_no_vector_width_divides_is_explained():
+    """The remark said ``3 contiguous f32, but None``."""
+    src = np.arange(24, dtype=np.float32)
+    dst = np.full(24, np.nan, np.float32)
+    ck = lc.compile(copy_runs_of_three, src, dst, target="cpu", block=4)
+    ck(src, dst, grid=2)
+    np.testing.assert_array_equal(dst, src)
+    (remark,) = [r.message for r in ck.remarks]
+    assert remark == (
+        "copy uses 32-bit accesses: 3 contiguous f32, but no vector width (2, 4 elements) "
+        "divides the run"
+    )
