@@ -30,7 +30,7 @@ from .packing_facts import (
     layout_entry,
     symbolic_layout,
 )
-from .packing_fast import FastArg, FastFloat, FastInt, FastPointer, fast_binder
+from .packing_fast import MEMOS_PER_ARGUMENT, FastArg, FastFloat, FastInt, FastPointer, fast_binder
 
 #: Called by the GPU runtime for a host array: returns the device pointer standing in for it.
 Stager = Callable[[ArrayFacts, Param], int]
@@ -83,9 +83,11 @@ class ArgumentBinder:
         self.argument_names = tuple(p.name for p in arguments)
         # carrier slot -> (argument index, tensor parameter, dimension, "extent" or "stride")
         self._origins: dict[int, tuple[int, Param, int, str]] = {}
-        # What the fast path knows of each argument, and per array argument its memo.
+        # What the fast path knows of each argument, and per array argument its memos (the
+        # kinds of arrays accepted last, most recent first: a kernel called alternately on
+        # tensors of a few shapes stays on the fast path).
         self._fast_args: list[FastArg] = []
-        self._memos: list[Any] = [None] * sum(p.kind == POINTER for p in arguments)
+        self._memos: list[tuple] = [()] * sum(p.kind == POINTER for p in arguments)
         # The memos a call in progress would teach; they replace the old ones once it succeeds.
         self._learned: list[Any] = [None] * len(self._memos)
         self._binders = [self._make_binder(i, p) for i, p in enumerate(arguments)]
@@ -408,7 +410,9 @@ class ArgumentBinder:
             raise self._overflow() from None
         for i, memo in enumerate(learned):  # only an accepted call teaches the fast path
             if memo is not None:
-                self._memos[i] = memo
+                key = memo[:6]
+                others = tuple(m for m in self._memos[i] if m[:6] != key)
+                self._memos[i] = (memo, *others[: MEMOS_PER_ARGUMENT - 1])
         return keep
 
     def _unequal(self, first: int, other: int) -> ArgumentError:

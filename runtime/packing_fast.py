@@ -3,9 +3,9 @@
 Most launches repeat the previous one's kinds of arguments: tensors of the same class, dtype,
 device, shape and strides, at new addresses, and plain ints and floats. For such a call the
 full checks of the argument binder (packing.py) would derive the same facts again. The binder
-remembers, per array argument, what it accepted last (a *memo*: the array's probe answer from
-array_probes.py and the carrier values its layout yielded); this module generates, once per
-kernel, a function that checks a call against those memos and the scalar facts in one frame,
+remembers, per array argument, the few kinds of arrays it accepted last (*memos*: the probe's
+answer, array_probes.py, and the carrier values the array's layout yielded); this module
+generates, once per kernel, a function that checks a call against those memos and the scalar facts in one frame,
 with every constant (slots, masks, bounds) written into its code, stores the values and packs
 the parameter buffer.
 
@@ -62,16 +62,19 @@ _F32_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]  # the largest finite f32
 
 #: Memo layout (packing.py writes it): (class, probe, dtype, device, shape, strides,
 #: carrier values in the order of ``FastPointer.carriers``, whether the array is non-empty).
+#: ``memos[i]`` is a tuple of them for array argument ``i``, most recent first.
 MEMO_FIELDS = ("cls", "probe", "dtype", "device", "shape", "strides", "carriers", "nonempty")
+MEMOS_PER_ARGUMENT = 4
 
 
 def _pointer_lines(a: str, arg: FastPointer) -> list[str]:
     lines = [
-        f"m = memos[{arg.memo}]",
-        f"if m is None or {a}.__class__ is not m[0]:",
-        "    return False",
-        f"p, shape, strides, dtype, device = m[1]({a})",
-        "if dtype is not m[2] or device != m[3] or shape != m[4] or strides != m[5]:",
+        f"for m in memos[{arg.memo}]:",
+        f"    if {a}.__class__ is m[0]:",
+        f"        p, shape, strides, dtype, device = m[1]({a})",
+        "        if dtype is m[2] and device == m[3] and shape == m[4] and strides == m[5]:",
+        "            break",
+        "else:",
         "    return False",
     ]
     if arg.mask:

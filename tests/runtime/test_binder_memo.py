@@ -64,44 +64,65 @@ def same_as_fresh(spec: KernelSpec, runs_on: str, calls: list[tuple], stager=Non
         assert outcome(warm, args, stager) == expected, args
 
 
+@st.composite
+def walks(draw, good: dict, anything: dict) -> list[dict]:
+    """Calls as fields: one that is accepted, then each a change of one field of an earlier
+    call (often the last; coming back to an older one exercises the memo's other entries)."""
+    state = {name: draw(strategy) for name, strategy in good.items()}
+    seen = [state]
+    for _ in range(draw(st.integers(1, 8))):
+        base = seen[-1] if draw(st.booleans()) else draw(st.sampled_from(seen))
+        name = draw(st.sampled_from(sorted(anything)))
+        seen.append({**base, name: draw(anything[name])})
+    return seen
+
+
 # -- numpy arrays on the CPU --------------------------------------------------------------------
 
-_dtypes = st.sampled_from(["<f4", "<f4", "<f4", ">f4", "<f8", "<i4"])
+_ld = st.sampled_from([(1, 3), (3, 1), (4, 0), (4, 4)])  # (columns, padding): ld % 4 == 0
+CPU_GOOD = {
+    "dtype": st.just("<f4"),
+    "n": st.sampled_from([0, 2, 4, 6]),
+    "x_offset": st.sampled_from([0, 4]),
+    "x_step": st.just(1),
+    "extra_rows": st.just(0),
+    "cols_pad": _ld,
+    "m_offset": st.sampled_from([0, 2, 4]),
+    "transpose": st.just(False),
+    "k": st.sampled_from([0, 2]),
+}
+CPU_ANY = {
+    "dtype": st.sampled_from(["<f4", ">f4", "<f8", "<i4"]),
+    "n": st.sampled_from([0, 2, 4, 6, 7, 8]),
+    "x_offset": st.integers(0, 5),
+    "x_step": st.sampled_from([1, 2]),
+    "extra_rows": st.sampled_from([0, 2]),
+    "cols_pad": st.tuples(st.sampled_from([1, 3, 4, 17]), st.sampled_from([0, 1, 3, 4])),
+    "m_offset": st.sampled_from([0, 1, 2, 4]),
+    "transpose": st.booleans(),
+    "k": st.sampled_from([0, 2, 3, 1 << 40]),
+}
 
 
-@st.composite
-def numpy_vector(draw) -> np.ndarray:
-    dtype = np.dtype(draw(_dtypes))
-    n = draw(st.sampled_from([0, 2, 4, 6, 7, 8]))
-    offset = draw(st.integers(0, 5))
-    step = draw(st.sampled_from([1, 1, 1, 2]))
-    if dtype == np.float32:
-        return POOL[BASE + offset : BASE + offset + n * step : step]
-    return np.zeros(n * step, dtype)[::step]
+def numpy_call(f: dict) -> tuple:
+    """x: a vector of ``n`` elements; m: a (n + extra_rows, cols) view with row stride ld."""
+    n, step, start = f["n"], f["x_step"], BASE + f["x_offset"]
+    if f["dtype"] == "<f4":
+        x = POOL[start : start + n * step : step]
+    else:
+        x = np.zeros(n * step, np.dtype(f["dtype"]))[::step]
+    rows, (cols, pad) = n + f["extra_rows"], f["cols_pad"]
+    start = BASE + 1024 + f["m_offset"]
+    m = POOL[start : start + rows * (cols + pad)].reshape(rows, cols + pad)[:, :cols]
+    if f["transpose"] and rows == cols:
+        m = m.T  # same shape, other strides
+    return (x, m, f["k"])
 
 
-@st.composite
-def numpy_matrix(draw) -> np.ndarray:
-    rows = draw(st.sampled_from([0, 2, 4, 6]))
-    cols = draw(st.sampled_from([1, 3, 4, 17]))
-    ld = cols + draw(st.sampled_from([0, 1, 3, 4]))
-    offset = draw(st.sampled_from([0, 2, 4]))
-    start = BASE + 1024 + offset
-    m = POOL[start : start + rows * ld].reshape(rows, ld)[:, :cols]
-    if draw(st.booleans()) and rows == cols:
-        return m.T  # same shape, other strides
-    return m
-
-
-@st.composite
-def cpu_call(draw) -> tuple:
-    return (draw(numpy_vector()), draw(numpy_matrix()), draw(st.sampled_from([0, 2, 3, 1 << 40])))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(cpu_call(), min_size=2, max_size=8))
+@settings(max_examples=80, deadline=None)
+@given(walks(CPU_GOOD, CPU_ANY))
 def test_numpy_calls_on_the_cpu_decide_as_a_fresh_binder(calls):
-    same_as_fresh(SPEC, "cpu", calls)
+    same_as_fresh(SPEC, "cpu", [numpy_call(f) for f in calls])
 
 
 #: Scalars before, between and after arrays (their memos are numbered among arrays only).
@@ -118,8 +139,10 @@ MIXED = KernelSpec(
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(numpy_vector(), numpy_vector()), min_size=2, max_size=8))
-def test_contiguous_pointer_arguments_decide_as_a_fresh_binder(pairs):
+@given(walks(CPU_GOOD, CPU_ANY))
+def test_contiguous_pointer_arguments_decide_as_a_fresh_binder(calls):
+    pairs = [numpy_call(f)[0] for f in calls]
+    pairs = [(x, y) for x, y in zip(pairs, pairs[1:] + pairs[:1])]
     same_as_fresh(PLAIN, "cpu", [(x, y, 4) for x, y in pairs])
     same_as_fresh(MIXED, "cpu", [(0.5, x, 4, y, 2) for x, y in pairs])
 
@@ -152,16 +175,27 @@ def test_an_array_reshaped_in_place_is_checked_again():
 
 # -- torch-like tensors on the GPU side ---------------------------------------------------------
 
-_fields = {
+GPU_GOOD = {
+    "shape0": st.sampled_from([0, 2, 4]),
+    "rows": st.none(),  # None: as many as x has elements
+    "cols_pad": _ld,
+    "step": st.just(1),
+    "offset": st.sampled_from([0, 4, 8]),
+    "dtype": st.just(torch_like.float32),
+    "device": st.just(0),
+    "opaque": st.just(False),
+    "k": st.just(2),
+}
+GPU_ANY = {
     "shape0": st.sampled_from([0, 2, 4, 5]),
-    "rows": st.sampled_from([None, 0, 2, 4]),  # None: as many as x has elements
-    "cols": st.sampled_from([1, 3, 4, 17]),
-    "pad": st.sampled_from([0, 1, 3]),
-    "step": st.sampled_from([1, 1, 2]),
+    "rows": st.sampled_from([None, 0, 2, 4]),
+    "cols_pad": st.tuples(st.sampled_from([1, 3, 4, 17]), st.sampled_from([0, 1, 3])),
+    "step": st.sampled_from([1, 2]),
     "offset": st.integers(0, 8),
     "dtype": st.sampled_from([torch_like.float32, torch_like.float16]),
     "device": st.sampled_from([0, 1, "cpu", "mps"]),
     "opaque": st.booleans(),  # x offers only its facts, so the binder keeps no memo of it
+    "k": st.sampled_from([2, 5]),
 }
 
 
@@ -175,30 +209,18 @@ class FactsOnly:
         return array_facts(self.tensor, stream)
 
 
-def tensors(f: dict) -> tuple[object, torch_like.Tensor]:
-    """A vector and a matrix described by ``f`` (their memory is never read)."""
+def torch_call(f: dict) -> tuple:
+    """A vector and a matrix described by ``f`` (their memory is never read), and k."""
     ptr = (1 << 20) + 4 * f["offset"]
     x = torch_like.Tensor(ptr, (f["shape0"],), (f["step"],), f["dtype"], f["device"])
     if f["opaque"]:
         x = FactsOnly(x)
     rows = f["shape0"] if f["rows"] is None else f["rows"]
-    shape, strides = (rows, f["cols"]), (f["cols"] + f["pad"], f["step"])
-    y = torch_like.Tensor(ptr + (1 << 16), shape, strides, f["dtype"], f["device"])
-    return x, y
-
-
-@st.composite
-def torch_calls(draw) -> list[tuple]:
-    """A call, then calls that each change one thing about the one before (or nothing)."""
-    fields = {name: draw(strategy) for name, strategy in _fields.items()}
-    fields["device"], fields["rows"] = 0, None
-    calls = [(*tensors(fields), 2)]
-    for _ in range(draw(st.integers(1, 8))):
-        name = draw(st.sampled_from([None, *_fields]))
-        if name is not None:
-            fields = {**fields, name: draw(_fields[name])}
-        calls.append((*tensors(fields), draw(st.sampled_from([2, 2, 5]))))
-    return calls
+    (cols, pad), step = f["cols_pad"], f["step"]
+    y = torch_like.Tensor(
+        ptr + (1 << 16), (rows, cols), (cols + pad, step), f["dtype"], f["device"]
+    )
+    return (x, y, f["k"])
 
 
 def staged_pointer(facts, param) -> int:
@@ -207,9 +229,9 @@ def staged_pointer(facts, param) -> int:
 
 
 @settings(max_examples=80, deadline=None)
-@given(torch_calls())
+@given(walks(GPU_GOOD, GPU_ANY))
 def test_torch_tensors_on_the_gpu_decide_as_a_fresh_binder(calls):
-    same_as_fresh(SPEC, "cuda", calls, staged_pointer)
+    same_as_fresh(SPEC, "cuda", [torch_call(f) for f in calls], staged_pointer)
 
 
 def test_arrays_remembered_from_different_calls_must_still_agree():
