@@ -83,3 +83,30 @@ def test_a_run_no_vector_width_divides_is_explained():
         "copy uses 32-bit accesses: 3 contiguous f32, but no vector width (2, 4 elements) "
         "divides the run"
     )
+
+
+# Sw<1,2,3> moves bit 5 of an offset into bit 2: over (6,7):(7,1) (cosize 42) offsets 40 and 41
+# become 44 and 45, past the 42 elements the allocation holds (CuTe's cosize of a swizzled
+# layout is its inner layout's, so CuTe has the same hole).
+SWIZZLED_PAST_COSIZE = lc.composition(lc.Swizzle(1, 2, 3), lc.make_layout((6, 7), (7, 1)))
+
+
+@lc.kernel
+def stage_through_swizzle(src: lc.Tensor, dst: lc.Tensor):
+    s = lc.smem_tensor(lc.f32, SWIZZLED_PAST_COSIZE)
+    if lc.thread_idx.x == 0:
+        lc.copy(lc.local_tile(src, (6, 7), (0, 0)), s)
+        lc.copy(s, lc.local_tile(dst, (6, 7), (0, 0)))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: shared memory for a swizzled layout is sized by the inner layout's cosize (42), "
+    "but the swizzle addresses elements up to 45 (out of bounds of the allocation)",
+)
+def test_shared_memory_of_a_swizzled_layout_covers_every_element_it_addresses():
+    src = np.arange(42, dtype=np.float32).reshape(6, 7)
+    ck = lc.compile(stage_through_swizzle, src, np.zeros_like(src), target="cpu", block=1)
+    furthest = max(SWIZZLED_PAST_COSIZE(i) for i in range(42))
+    assert furthest == 45
+    assert ck.runtime_spec.static_smem >= (furthest + 1) * 4
