@@ -228,9 +228,17 @@ def host_launch(repeat: int) -> None:
                 lambda: k_1d(x, y, grid=1, block=32),
             ),
         ]
+        c, d = torch_like.Tensor(1 << 22, (4096,)), torch_like.Tensor(1 << 23, (4096,))
+
+        def alternate():
+            k_1d(a, b, grid=1, block=32)
+            k_1d(c, d, grid=4, block=32)
+
+        cases.append(("host launch copy_1d, 2 shapes alternately (per launch)", alternate))
         for what, fn in cases:
             fn()
-            row(what, timeit(fn, repeat, 2000), ref, t_ref)
+            t = timeit(fn, repeat, 2000)
+            row(what, t / 2 if fn is alternate else t, ref, t_ref)
         compiled_launch(repeat, t_ref, ref, x, y)
     finally:
         cuda_driver.use_driver(previous)

@@ -80,6 +80,9 @@ def _probe_for(cls: type) -> Probe | None:
 
 _PROBES: dict[type, Probe | None] = {}
 
+#: ``known_probe(cls)``: the probe of a class ``probe_for`` has seen, else None (no lookup).
+known_probe = _PROBES.get
+
 
 def probe_for(cls: type) -> Probe | None:
     """The probe for arrays of class ``cls``, or None (such arrays always take the full path)."""

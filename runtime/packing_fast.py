@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .array_probes import known_probe
 from .dtypes import bf16_bits
 
 
@@ -69,11 +70,20 @@ MEMOS_PER_ARGUMENT = 4
 
 def _pointer_lines(a: str, arg: FastPointer) -> list[str]:
     lines = [
+        f"cls = {a}.__class__",
+        "probe = known_probe(cls)",  # None: no probe, or a class never accepted yet
+        "if probe is None:",
+        "    return False",
+        f"p, shape, strides, dtype, device = probe({a})",
         f"for m in memos[{arg.memo}]:",
-        f"    if {a}.__class__ is m[0]:",
-        f"        p, shape, strides, dtype, device = m[1]({a})",
-        "        if dtype is m[2] and device == m[3] and shape == m[4] and strides == m[5]:",
-        "            break",
+        "    if (",
+        "        cls is m[0]",
+        "        and dtype is m[2]",
+        "        and device == m[3]",
+        "        and shape == m[4]",
+        "        and strides == m[5]",
+        "    ):",
+        "        break",
         "else:",
         "    return False",
     ]
@@ -155,6 +165,7 @@ def fast_binder(
         "pack_into": pack_into,
         "raw": raw,
         "bf16_bits": bf16_bits,
+        "known_probe": known_probe,
         "struct_error": struct.error,
     }
     exec(compile(source, "<layoutc fast argument binder>", "exec"), namespace)
