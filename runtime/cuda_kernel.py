@@ -72,24 +72,17 @@ class CudaKernel:
             g, b = shape[2], shape[3]
         else:
             g, b = self._launch_shape(grid, block)
-        name = self.spec.name
         dyn = self._default_smem if smem is None else smem
         if dyn > self._smem_allowed:
-            set_max_dynamic_smem(self.function, dyn, name)
+            set_max_dynamic_smem(self.function, dyn, self.spec.name)
             self._smem_allowed = dyn
         handle = 0 if stream is None else stream_handle(stream)
         with self._lock:
-            self._stream = handle
-            self._staged = None
             if self._bind_fast(args):
                 keep: Sequence[object] = ()
+                staged = None
             else:
-                try:
-                    keep = self.binder.bind_checked(args, self._stager, handle)
-                except BaseException:
-                    self._free_staged()
-                    raise
-            staged, self._staged = self._staged, None
+                keep, staged = self._bind_checked(args, handle)
             self.device.activate()
             # The default stream goes as None: the bindings then build no CUstream object.
             result = self._launch(
@@ -110,11 +103,26 @@ class CudaKernel:
                 for buf, _, _ in staged:
                     buf.free()
             raise cd.error_for(
-                result[0], f"launching kernel {name!r} grid={g} block={b} smem={dyn}"
+                result[0], f"launching kernel {self.spec.name!r} grid={g} block={b} smem={dyn}"
             )
         if staged:
             self._unstage(staged, handle)
         del keep
+
+    def _bind_checked(
+        self, args: tuple[Any, ...], stream: int
+    ) -> tuple[Sequence[object], list[tuple[DeviceBuffer, ArrayFacts, int]] | None]:
+        """The binder's full path (under the lock): ``(objects to keep alive, staged copies)``.
+        Host arrays are copied to the device on ``stream``; a refused call frees its copies."""
+        self._stream = stream
+        self._staged = None
+        try:
+            keep = self.binder.bind_checked(args, self._stager, stream)
+        except BaseException:
+            self._free_staged()
+            raise
+        staged, self._staged = self._staged, None
+        return keep, staged
 
     def _launch_shape(self, grid: Any, block: Any) -> tuple[Dim3, Dim3]:
         """Grid and block as checked dim3s; remembered when given as ints or tuples, which

@@ -193,3 +193,15 @@ def test_launch_shapes_are_checked_after_accepted_launches():
         ((2, 1, 1), (32, 2, 1)),
         ((3, 1, 1), (64, 1, 1)),
     ]
+
+
+def test_a_refused_call_frees_the_copies_it_staged():
+    k = load_kernel(b"// copy", "cubin", COPY)
+    host = np.arange(64, dtype=np.float32)
+    before = len(fake._buffers)
+    with pytest.raises(ArgumentError, match=r"argument 1 \('dst'\): expected f32 elements"):
+        k(host, np.zeros(64), 64, grid=1, block=64)
+    assert len(fake._buffers) == before and not fake.launches
+    dst = np.zeros(64, np.float32)
+    k(host, dst, 64, grid=1, block=64)  # staged both ways, then freed
+    assert np.array_equal(dst, host) and len(fake._buffers) == before
