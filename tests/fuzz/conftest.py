@@ -1,6 +1,6 @@
 """Fuzz tests: the helper modules on the path, a private compile cache, and hypothesis settings.
 
-``LAYOUTC_FUZZ_EXAMPLES=N`` multiplies nothing and replaces every test's example count with N
+``LAYOUTC_FUZZ_EXAMPLES=N`` replaces every test's example count with N
 (for long local runs: ``LAYOUTC_FUZZ_EXAMPLES=2000 pytest tests/fuzz``); under ``CI=true`` the
 examples are derandomized, so CI runs the same programs every time.
 """

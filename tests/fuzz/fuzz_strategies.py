@@ -11,7 +11,6 @@ layouts of every partitioner, vector widths of copy atoms, element types and bas
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import layoutc as lc
@@ -19,10 +18,6 @@ from fuzz_programs import DTYPES, Partition, Program
 from hypothesis import strategies as st
 
 ELEM_BITS = {"f32": 32, "f16": 16, "i32": 32, "f64": 64}
-# Programs that hit open bugs (each pinned by a strict xfail in test_fuzz_regressions.py) are
-# generated only with LAYOUTC_FUZZ_KNOWN_BUGS=1: swizzled shared memory copied to tensors of
-# run-time strides (test_vectorized_copy_from_a_swizzled_tile_to_run_time_strides).
-KNOWN_BUGS = os.environ.get("LAYOUTC_FUZZ_KNOWN_BUGS") == "1"
 MAX_THREADS = 128
 MAX_VALUES = 64
 
@@ -317,7 +312,7 @@ def array_programs(
         stage = draw(st.sampled_from(["none", "rmem", "smem", "dsmem"]))
         if stage in ("smem", "dsmem"):
             part2 = draw(partition(tile, threads, bits, friendly))
-            smem = draw(smem_layout(tile, bits, friendly, swizzle=KNOWN_BUGS))
+            smem = draw(smem_layout(tile, bits, friendly))
             part = draw(maybe_cp_async(part, bits))
     view = "none"
     if op == "copy" and part.kind == "tv" and (part2 is None or part2.kind == "tv"):
