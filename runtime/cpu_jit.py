@@ -15,7 +15,7 @@ from typing import Any
 
 from .abi import POINTER, KernelSpec
 from .cpu_context import COLLECTIVE_HELPERS
-from .cpu_support_ir import grid_name, kernel_launcher_ir, main_name, support_ir
+from .cpu_support_ir import BF16_LIBCALLS, grid_name, kernel_launcher_ir, main_name, support_ir
 from .errors import ArgumentError
 
 _LLVM_TYPES = {
@@ -128,7 +128,12 @@ def support_symbols() -> dict[str, int]:
         _optimize(llvm, module, tm, 2)
         engine = llvm.create_mcjit_compiler(module, tm)
         engine.finalize_object()
-        names = [*COLLECTIVE_HELPERS, "__layoutc_run_fibers", "__layoutc_fiber_entry"]
+        names = [
+            *COLLECTIVE_HELPERS,
+            *BF16_LIBCALLS,
+            "__layoutc_run_fibers",
+            "__layoutc_fiber_entry",
+        ]
         symbols = {name: engine.get_function_address(name) for name in names}
         for name, address in symbols.items():
             llvm.add_symbol(name, address)

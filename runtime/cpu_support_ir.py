@@ -742,9 +742,55 @@ def _substitutions() -> dict[str, object]:
     return subs
 
 
+# Rounding to bf16 on x86 without AVX512-BF16 (f32 -> bf16) and always from f64: LLVM emits
+# calls to these compiler-rt functions, which libgcc does not provide; an unresolved one would
+# be a call to address 0. Round to nearest even, NaN stays a (quiet) NaN, as PTX's cvt.rn.bf16.
+# f64 first rounds to f32 *to odd* (truncate, then set the last bit if inexact), which makes the
+# second rounding exact (f32 keeps 16 more bits than bf16): the result is f64 -> bf16 rounded
+# once, overflow to infinity and subnormals included.
+BF16_LIBCALLS: tuple[str, ...] = ("__truncsfbf2", "__truncdfbf2")
+
+_BF16_LIBCALLS_IR = """
+define bfloat @__truncsfbf2(float %x) {
+  %bits = bitcast float %x to i32
+  %hi = lshr i32 %bits, 16
+  %lsb = and i32 %hi, 1
+  %bias = add i32 %lsb, 32767
+  %sum = add i32 %bits, %bias
+  %rne = lshr i32 %sum, 16
+  %quiet = or i32 %hi, 64
+  %nan = fcmp uno float %x, %x
+  %r32 = select i1 %nan, i32 %quiet, i32 %rne
+  %r16 = trunc i32 %r32 to i16
+  %r = bitcast i16 %r16 to bfloat
+  ret bfloat %r
+}
+
+define bfloat @__truncdfbf2(double %x) {
+  %f = fptrunc double %x to float
+  %back = fpext float %f to double
+  %fbits = bitcast float %f to i32
+  %exact = fcmp ueq double %back, %x
+  %ax = call double @llvm.fabs.f64(double %x)
+  %aback = call double @llvm.fabs.f64(double %back)
+  %away = fcmp ogt double %aback, %ax
+  %dec = sub i32 %fbits, 1
+  %toward0 = select i1 %away, i32 %dec, i32 %fbits
+  %odd = or i32 %toward0, 1
+  %obits = select i1 %exact, i32 %fbits, i32 %odd
+  %o = bitcast i32 %obits to float
+  %r = call bfloat @__truncsfbf2(float %o)
+  ret bfloat %r
+}
+
+declare double @llvm.fabs.f64(double)
+"""
+
+
 def support_ir() -> str:
-    """The support module: collective helpers, fiber entry, scheduler, fiber launcher."""
-    return _SUPPORT.substitute(_substitutions())
+    """The support module: collective helpers, fiber entry, scheduler, fiber launcher, and the
+    bf16 rounding functions LLVM calls on x86."""
+    return _SUPPORT.substitute(_substitutions()) + _BF16_LIBCALLS_IR
 
 
 def kernel_launcher_ir(kernel: str, param_types: list[str]) -> str:
