@@ -15,7 +15,14 @@ from typing import Any
 
 from .abi import POINTER, KernelSpec
 from .cpu_context import COLLECTIVE_HELPERS
-from .cpu_support_ir import BF16_LIBCALLS, grid_name, kernel_launcher_ir, main_name, support_ir
+from .cpu_support_ir import (
+    BF16_LIBCALLS,
+    F16_LIBCALLS,
+    grid_name,
+    kernel_launcher_ir,
+    main_name,
+    support_ir,
+)
 from .errors import ArgumentError
 
 _LLVM_TYPES = {
@@ -51,26 +58,8 @@ def _llvm() -> Any:
                     fn = getattr(libc, sym, None)
                     if fn is not None:
                         llvm.add_symbol(sym, ctypes.cast(fn, ctypes.c_void_p).value)
-                _register_libcalls(llvm)
                 _ready = True
     return llvm
-
-
-# Conversions x86 has no instruction for (f64 -> f16 always; f32 <-> f16 without F16C): LLVM
-# emits calls to these runtime-library functions, which MCJIT resolves only through symbols
-# registered here (an unresolved one is a call to address 0). libgcc_s provides them.
-_LIBCALLS = ("__truncdfhf2", "__truncsfhf2", "__extendhfsf2", "__extendhfdf2")
-
-
-def _register_libcalls(llvm: Any) -> None:
-    try:
-        libgcc = ctypes.CDLL("libgcc_s.so.1")
-    except OSError:
-        return
-    for sym in _LIBCALLS:
-        fn = getattr(libgcc, sym, None)
-        if fn is not None:
-            llvm.add_symbol(sym, ctypes.cast(fn, ctypes.c_void_p).value)
 
 
 def llvm_param_types(spec: KernelSpec) -> list[str]:
@@ -131,6 +120,7 @@ def support_symbols() -> dict[str, int]:
         names = [
             *COLLECTIVE_HELPERS,
             *BF16_LIBCALLS,
+            *F16_LIBCALLS,
             "__layoutc_run_fibers",
             "__layoutc_fiber_entry",
         ]

@@ -786,11 +786,120 @@ define bfloat @__truncdfbf2(double %x) {
 declare double @llvm.fabs.f64(double)
 """
 
+# The f16 conversions x86 has no instruction for (f64 -> f16 always; f32 <-> f16 without F16C).
+# libgcc_s has them only from GCC 12 on, so the runtime supplies its own: round to nearest
+# even, subnormals exact, overflow to infinity, NaN stays a quiet NaN; f64 again rounds to odd
+# f32 first (f32 keeps 13 more bits than f16), so it is rounded once.
+F16_LIBCALLS: tuple[str, ...] = ("__truncsfhf2", "__truncdfhf2", "__extendhfsf2", "__extendhfdf2")
+
+_F16_LIBCALLS_IR = """
+define half @__truncsfhf2(float %x) {
+entry:
+  %bits = bitcast float %x to i32
+  %hi = lshr i32 %bits, 16
+  %sign = and i32 %hi, 32768
+  %abs = and i32 %bits, 2147483647
+  %isnan = icmp ugt i32 %abs, 2139095040
+  br i1 %isnan, label %nan, label %notnan
+nan:
+  %payload = lshr i32 %abs, 13
+  %pl = and i32 %payload, 1023
+  %qn = or i32 %pl, 32256
+  br label %done
+notnan:
+  %isinf = icmp uge i32 %abs, 1199566848
+  br i1 %isinf, label %inf, label %finite
+inf:
+  br label %done
+finite:
+  %isnormal = icmp uge i32 %abs, 947912704
+  br i1 %isnormal, label %normal, label %sub
+normal:
+  %keep = lshr i32 %abs, 13
+  %lsb = and i32 %keep, 1
+  %bias = add i32 %lsb, 4095
+  %rounded = add i32 %abs, %bias
+  %rebiased = sub i32 %rounded, 939524096
+  %n = lshr i32 %rebiased, 13
+  br label %done
+sub:
+  %absf = bitcast i32 %abs to float
+  %shifted = fadd float %absf, 5.000000e-01
+  %sbits = bitcast float %shifted to i32
+  %s = sub i32 %sbits, 1056964608
+  br label %done
+done:
+  %mag = phi i32 [ %qn, %nan ], [ 31744, %inf ], [ %n, %normal ], [ %s, %sub ]
+  %r32 = or i32 %mag, %sign
+  %r16 = trunc i32 %r32 to i16
+  %r = bitcast i16 %r16 to half
+  ret half %r
+}
+
+define half @__truncdfhf2(double %x) {
+  %f = fptrunc double %x to float
+  %back = fpext float %f to double
+  %fbits = bitcast float %f to i32
+  %exact = fcmp ueq double %back, %x
+  %ax = call double @llvm.fabs.f64(double %x)
+  %aback = call double @llvm.fabs.f64(double %back)
+  %away = fcmp ogt double %aback, %ax
+  %dec = sub i32 %fbits, 1
+  %toward0 = select i1 %away, i32 %dec, i32 %fbits
+  %odd = or i32 %toward0, 1
+  %obits = select i1 %exact, i32 %fbits, i32 %odd
+  %o = bitcast i32 %obits to float
+  %r = call half @__truncsfhf2(float %o)
+  ret half %r
+}
+
+define float @__extendhfsf2(half %h) {
+entry:
+  %h16 = bitcast half %h to i16
+  %hb = zext i16 %h16 to i32
+  %sgn = and i32 %hb, 32768
+  %sign = shl i32 %sgn, 16
+  %e0 = lshr i32 %hb, 10
+  %e = and i32 %e0, 31
+  %m = and i32 %hb, 1023
+  %mant = shl i32 %m, 13
+  %isspecial = icmp eq i32 %e, 31
+  br i1 %isspecial, label %special, label %notspecial
+special:
+  %sp = or i32 %mant, 2139095040
+  br label %done
+notspecial:
+  %iszero = icmp eq i32 %e, 0
+  br i1 %iszero, label %sub, label %normal
+sub:
+  %mf = uitofp i32 %m to float
+  %v = fmul float %mf, 0x3E70000000000000
+  %vb = bitcast float %v to i32
+  br label %done
+normal:
+  %e1 = add i32 %e, 112
+  %eb = shl i32 %e1, 23
+  %nb = or i32 %eb, %mant
+  br label %done
+done:
+  %mag = phi i32 [ %sp, %special ], [ %vb, %sub ], [ %nb, %normal ]
+  %r32 = or i32 %mag, %sign
+  %r = bitcast i32 %r32 to float
+  ret float %r
+}
+
+define double @__extendhfdf2(half %h) {
+  %f = call float @__extendhfsf2(half %h)
+  %d = fpext float %f to double
+  ret double %d
+}
+"""
+
 
 def support_ir() -> str:
     """The support module: collective helpers, fiber entry, scheduler, fiber launcher, and the
-    bf16 rounding functions LLVM calls on x86."""
-    return _SUPPORT.substitute(_substitutions()) + _BF16_LIBCALLS_IR
+    bf16/f16 conversion functions LLVM calls on x86."""
+    return _SUPPORT.substitute(_substitutions()) + _BF16_LIBCALLS_IR + _F16_LIBCALLS_IR
 
 
 def kernel_launcher_ir(kernel: str, param_types: list[str]) -> str:
