@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..ir.algebra import Layout, _, coalesce, cosize, make_layout, make_layout_like
+from ..ir.algebra import Layout, _, coalesce, make_layout, make_layout_like, storage_cosize
 from ..ir.algebra.errors import LayoutError
 from ..ir.algebra.inttuple import Underscore
 from ..ir.core.types import i1 as ir_i1
@@ -528,7 +528,7 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
     lay = _static_layout(_as_layout(layout, "lc.smem_tensor"), "lc.smem_tensor")
     op = state.emit(T.AllocSmemOp(lay, dtype.ir_type, align))
     st = state.current()
-    size_bytes = cosize(lay) * max(dtype.bits // 8, 1)
+    size_bytes = _storage_elements(lay, "lc.smem_tensor") * max(dtype.bits // 8, 1)
     st.smem_bytes = -(-st.smem_bytes // align) * align + size_bytes
     return Tensor(op.results[0])
 
@@ -557,7 +557,7 @@ def dynamic_smem_tensor(
         )
     lay = _as_layout(layout, "lc.dynamic_smem_tensor")
     st = state.current()
-    n = cosize(lay)
+    n = _storage_elements(lay, "lc.dynamic_smem_tensor")
     elem_bytes = max(dtype.bits // 8, 1)
     if offset is not None:
         start = _union_offset(offset, align, n)
@@ -582,6 +582,15 @@ def dynamic_smem_tensor(
     else:
         st.dynamic_smem_bytes = None
     return Tensor(state.emit(T.MakeTensorOp(ptr, layout_value(lay))).results[0])
+
+
+def _storage_elements(lay: Any, what: str) -> Any:
+    """Elements the tensor's memory must hold: every offset of the layout, swizzled ones
+    included (a swizzle can address past the inner layout's cosize)."""
+    try:
+        return storage_cosize(lay)
+    except LayoutError as e:
+        raise state.error(f"{what}: {e}") from None
 
 
 def _union_offset(offset: Any, align: int, n: Any) -> int:

@@ -98,6 +98,7 @@ from .products import (
     zipped_product,
 )
 from .show import layout_svg, print_layout, print_tv_layout, tv_layout_svg
+from .storage import storage_cosize
 from .swizzle import Swizzle, make_swizzle
 from .vector import max_common_layout, max_common_vector, nullspace
 
@@ -190,6 +191,7 @@ __all__ = [
     "size",
     "slice_",
     "slice_and_offset",
+    "storage_cosize",
     "stride",
     "take",
     "tile_to_shape",

@@ -232,10 +232,11 @@ def _unsupported(name: str) -> str:
 
 
 def _cosize(t: TensorType) -> int:
-    from layoutc.ir.algebra import cosize
+    """Elements of an allocation: every offset its layout produces, swizzled ones included."""
+    from layoutc.ir.algebra import storage_cosize
 
     try:
-        n = cosize(t.layout())
+        n = storage_cosize(t.layout())
     except Exception as e:  # the algebra names what is wrong with the layout
         raise AccessError(f"cannot size the allocation of '{t.text}': {e}") from None
     if not isinstance(n, int):

@@ -86,10 +86,10 @@ def test_a_run_no_vector_width_divides_is_explained():
 
 
 # Sw<1,2,3> moves bit 5 of an offset into bit 2: over (6,7):(7,1) (cosize 42) offsets 40 and 41
-# become 44 and 45, past the 42 elements the allocation holds (CuTe's cosize of a swizzled
-# layout is its inner layout's, so CuTe has the same hole).
+# become 44 and 45. Shared memory was sized by the inner layout's cosize (CuTe's cosize of a
+# swizzled layout), 42 elements, and the swizzle addressed past it; it is now sized by
+# storage_cosize, every offset the swizzled layout produces.
 SWIZZLED_PAST_COSIZE = lc.composition(lc.Swizzle(1, 2, 3), lc.make_layout((6, 7), (7, 1)))
-
 
 @lc.kernel
 def stage_through_swizzle(src: lc.Tensor, dst: lc.Tensor):
@@ -99,17 +99,33 @@ def stage_through_swizzle(src: lc.Tensor, dst: lc.Tensor):
         lc.copy(s, lc.local_tile(dst, (6, 7), (0, 0)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: shared memory for a swizzled layout is sized by the inner layout's cosize (42), "
-    "but the swizzle addresses elements up to 45 (out of bounds of the allocation)",
-)
 def test_shared_memory_of_a_swizzled_layout_covers_every_element_it_addresses():
     src = np.arange(42, dtype=np.float32).reshape(6, 7)
-    ck = lc.compile(stage_through_swizzle, src, np.zeros_like(src), target="cpu", block=1)
+    dst = np.full_like(src, np.nan)
+    ck = lc.compile(stage_through_swizzle, src, dst, target="cpu", block=1)
     furthest = max(SWIZZLED_PAST_COSIZE(i) for i in range(42))
     assert furthest == 45
     assert ck.runtime_spec.static_smem >= (furthest + 1) * 4
+    ck(src, dst, grid=1)
+    np.testing.assert_array_equal(dst, src)
+
+
+@lc.kernel
+def stage_through_dynamic_swizzle(src: lc.Tensor, dst: lc.Tensor):
+    lc.dynamic_smem_tensor(lc.f16, lc.make_layout((3,)))  # the swizzled tile starts at byte 16
+    s = lc.dynamic_smem_tensor(lc.f32, SWIZZLED_PAST_COSIZE)
+    if lc.thread_idx.x == 0:
+        lc.copy(lc.local_tile(src, (6, 7), (0, 0)), s)
+        lc.copy(s, lc.local_tile(dst, (6, 7), (0, 0)))
+
+
+def test_dynamic_shared_memory_of_a_swizzled_layout_covers_every_element_it_addresses():
+    src = np.arange(42, dtype=np.float32).reshape(6, 7)
+    dst = np.full_like(src, np.nan)
+    ck = lc.compile(stage_through_dynamic_swizzle, src, dst, target="cpu", block=1)
+    assert ck.runtime_spec.dynamic_smem >= 16 + 46 * 4
+    ck(src, dst, grid=1)
+    np.testing.assert_array_equal(dst, src)
 
 
 # A vectorized copy (two f64 per 128-bit access) between tiles of run-time strides: the value

@@ -199,7 +199,8 @@ class _AllocOp(Operation):
 
 class AllocSmemOp(_AllocOp):
     """``%s = tile.alloc_smem : !tile.tensor<f32, smem, "(8,32):(32,1)", 16>``: shared memory
-    for a static layout (its cosize elements), lowered to a shared-memory global."""
+    for a static layout (``storage_cosize`` elements: every offset, swizzled ones included),
+    lowered to a shared-memory global."""
 
     name = "tile.alloc_smem"
     traits = (MemoryEffects(allocates=True),)

@@ -3,7 +3,8 @@ on pointer + offset), written from the ops' definitions. It is the oracle of the
 run a lowered kernel on numpy buffers and compare with what the algorithm means.
 
 Threads run one after the other (the tested kernels do not communicate). Pointers are
-``(buffer, element offset)`` pairs; allocations get fresh zeroed buffers of their layout's cosize.
+``(buffer, element offset)`` pairs; allocations get fresh zeroed buffers of their layout's
+storage_cosize (every offset, swizzled ones included).
 Anything the lowering should not leave behind (a layout op, a tensor access) raises.
 """
 
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from layoutc.ir.algebra import cosize
+from layoutc.ir.algebra import storage_cosize
 from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
 from layoutc.ir.core.types import FloatType, IndexType, IntegerType
 
@@ -233,7 +234,7 @@ class Interpreter:
             t = rt
             if name == "tile.alloc_smem" and op in self.shared:
                 return self.shared[op]
-            n = int(cosize(t.layout()))
+            n = int(storage_cosize(t.layout()))
             buf = np.zeros(max(n, 1), dtype=_np_type(t.element))
             if name == "tile.alloc_smem":
                 self.shared[op] = buf
