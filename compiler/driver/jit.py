@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from layoutc.frontend.spec import KernelSpec, SpecError
@@ -46,13 +46,20 @@ def _memo_get(kernel: Any, key: tuple) -> CompiledKernel | None:
 
 def _memo_put(kernel: Any, key: tuple, ck: CompiledKernel) -> None:
     with _memo_lock:
-        _memo.setdefault(kernel, {})[key] = ck
+        table = _memo.setdefault(kernel, {})
+        replaced = key in table
+        table[key] = ck
+    if replaced:  # a direct call must find what a fresh lookup would
+        kernel.call_memo.clear()
 
 
 def clear_memory_cache() -> None:
     """Forget every compiled kernel held in memory (the disk cache is untouched)."""
     with _memo_lock:
+        kernels = list(_memo.keys())
         _memo.clear()
+    for kernel in kernels:  # only kernels in the memo have direct-call entries
+        kernel.call_memo.clear()
 
 
 def split_options(kernel: Any, kwargs: Mapping[str, Any]) -> tuple[CompileOptions, dict[str, Any]]:
@@ -236,37 +243,112 @@ def _compile_uncached(
 # direct calls: kernel(*args, grid=..., block=...)
 # ----------------------------------------------------------------------------------------------
 
-_LAUNCH_KEYS = ("grid", "block", "smem", "stream")
-_default_targets: dict[str, BuildTarget] = {}
+_MISSING = object()
+_default_targets: dict[Any, tuple[BuildTarget, str]] = {}
 _DEFAULT_OPTIONS = CompileOptions()
 
 
-def _default_target() -> BuildTarget:
+def _environment_reader(name: str) -> Callable[[], Any]:
+    """A cheap read of ``os.environ[name]`` for a per-call check: the raw stored value (bytes on
+    POSIX) or None. ``os.environ.get`` costs ~0.8 us (key encoding through the Mapping mixin),
+    a fifth of a whole direct call; CPython keeps the encoded variables in the dict
+    ``os.environ._data``, which every change through ``os.environ`` updates."""
     import os
 
-    env = os.environ.get("LAYOUTC_TARGET", "")
-    found = _default_targets.get(env)
+    data = getattr(os.environ, "_data", None)
+    encodekey = getattr(os.environ, "encodekey", None)
+    if isinstance(data, dict) and callable(encodekey):
+        encoded = encodekey(name)
+        return lambda: data.get(encoded)
+    return lambda: os.environ.get(name)
+
+
+_read_target_variable = _environment_reader("LAYOUTC_TARGET")
+
+
+def _default_target() -> tuple[BuildTarget, str]:
+    """The target of direct calls (``LAYOUTC_TARGET``, else the GPU if present, else the CPU)
+    and its key, resolved once per value of the variable."""
+    raw = _read_target_variable()
+    found = _default_targets.get(raw)
     if found is None:
-        found = _default_targets[env] = resolve_target(None)
+        target = resolve_target(None)
+        found = _default_targets[raw] = (target, target.key())
     return found
+
+
+class DirectCall:
+    """What a direct call resolved to: the compiled kernel and how to pass it the arguments."""
+
+    __slots__ = ("ck", "default_block", "runtime", "runtime_positions")
+
+    def __init__(self, ck: CompiledKernel) -> None:
+        self.ck = ck
+        self.runtime: Any = None  # the loaded code, once launched
+        abi_args = ck.abi.args
+        runtime = [i for i, (_, param) in enumerate(abi_args) if param is not None]
+        # None: every argument is a run-time one, passed as given
+        self.runtime_positions = None if len(runtime) == len(abi_args) else tuple(runtime)
+        self.default_block = ck.spec.block if ck.spec is not None else None
+
+    def launch(self, values: tuple, grid: Any, block: Any, smem: Any, stream: Any) -> None:
+        """``CompiledKernel.launch_bound`` for the arguments in parameter order."""
+        runtime = self.runtime
+        if runtime is None:
+            runtime = self.runtime = self.ck.load()
+        if block is None:
+            block = self.default_block
+        positions = self.runtime_positions
+        if positions is not None:
+            values = tuple([values[i] for i in positions])
+        runtime(*values, grid=grid, block=block, smem=smem, stream=stream)
+
+
+def resolve_call(
+    kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any], block: Any
+) -> tuple[CompiledKernel, tuple | None, DirectCall | None, dict[str, Any] | None]:
+    """What a direct call launches: ``(ck, values, direct, bound)``.
+
+    A call whose key (frontend/call_key.py) was seen before skips the spec derivation and gets
+    the kernel that derivation gave then (equal keys mean equal specs, and the memo is emptied
+    whenever the compiled kernels in memory change). Any other call derives its spec (which
+    refuses bad arguments with their error), looks the kernel up or compiles it, and records
+    its key. ``values``: the arguments in parameter order for ``direct.launch``, or None when
+    they bind only by ``inspect`` (then ``bound``, by name, for ``ck.launch_bound``).
+    """
+    target, target_key = _default_target()
+    key, values = kernel.call_key(args, kwargs, block, target_key)
+    if key is not None:
+        hit = kernel.call_memo.get(key)
+        if hit is not None:
+            return hit.ck, values, hit, None
+    spec, bound = kernel.bind(args, kwargs, block)
+    ck = _memo_get(kernel, (spec.key, target_key, _DEFAULT_OPTIONS.memo_key()))
+    if ck is None:
+        output = OutputOptions.from_environment()
+        ck = compile_spec(kernel, spec, target, _DEFAULT_OPTIONS, output)
+    if values is None:
+        return ck, None, None, bound
+    direct = DirectCall(ck)
+    if key is not None:
+        kernel.call_memo.put(key, direct)
+    return ck, values, direct, bound
 
 
 def launch(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """``kernel(*args, grid=..., block=..., smem=..., stream=...)``: compile on first use for
     the call's spec (then reuse it), and launch."""
-    launch_args = {k: kwargs.pop(k) for k in _LAUNCH_KEYS if k in kwargs}
-    if "grid" not in launch_args:
+    grid = kwargs.pop("grid", _MISSING)
+    block = kwargs.pop("block", None)
+    smem = kwargs.pop("smem", None)
+    stream = kwargs.pop("stream", None)
+    if grid is _MISSING:
         raise TypeError(
             f"calling kernel '{kernel.name}' launches it: give grid= (and block= unless the "
             "kernel declares one)"
         )
-    block = launch_args.get("block")
-    spec, bound = kernel.bind(args, kwargs, block)
-    target = _default_target()
-    ck = _memo_get(kernel, (spec.key, target.key(), _DEFAULT_OPTIONS.memo_key()))
-    if ck is None:
-        output = OutputOptions.from_environment()
-        ck = compile_spec(kernel, spec, target, _DEFAULT_OPTIONS, output)
-    ck.launch_bound(
-        bound, launch_args["grid"], block, launch_args.get("smem"), launch_args.get("stream")
-    )
+    ck, values, direct, bound = resolve_call(kernel, args, kwargs, block)
+    if direct is not None:
+        direct.launch(values, grid, block, smem, stream)  # type: ignore[arg-type]
+    else:
+        ck.launch_bound(bound, grid, block, smem, stream)  # type: ignore[arg-type]

@@ -16,11 +16,24 @@ from collections.abc import Callable
 from types import FunctionType
 from typing import Any
 
+from .call_key import CallMemo, CallPlan
 from .errors import CompileError
 from .spec import KernelSpec, SpecError, derive_spec, normalize_block
 from .tracebacks import api_boundary
 
 _LAUNCHER: Callable[..., Any] | None = None
+
+
+_STATE: Any = None
+
+
+def _load_state() -> Any:
+    """The tracing state module, imported on first call (it pulls in the IR core)."""
+    global _STATE
+    from . import state
+
+    _STATE = state
+    return state
 
 
 def set_launcher(launcher: Callable[..., Any]) -> None:
@@ -60,6 +73,9 @@ class Kernel:
         self._annotations: dict[str, Any] | None = None
         self._rewritten: Any = None
         self._lock = threading.Lock()
+        self._call_plan: CallPlan | None = None
+        self.call_memo = CallMemo()
+        """Call keys (call_key.py) of recent direct calls -> what the driver launched for them."""
 
     @property
     def annotations(self) -> dict[str, Any]:
@@ -74,6 +90,17 @@ class Kernel:
                 ) from None
             self._annotations = {k: v for k, v in anns.items() if k != "return"}
         return self._annotations
+
+    def call_key(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], block: Any = None, salt: Any = None
+    ) -> tuple[tuple | None, tuple | None]:
+        """``(key, values)``: the call key of these arguments (None when they cannot be keyed;
+        equal keys mean equal specs; ``salt`` is added to it) and the arguments in parameter
+        order (None when they do not bind without ``inspect``)."""
+        plan = self._call_plan
+        if plan is None:
+            plan = self._call_plan = CallPlan(self.signature, self.annotations)
+        return plan.key(args, kwargs, block, salt)
 
     def rewritten(self) -> Any:
         """The AST-rewritten function (built once, on first trace)."""
@@ -119,8 +146,7 @@ class Kernel:
 
     @api_boundary
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from . import state
-
+        state = _STATE or _load_state()
         if state.active() is not None:
             raise state.error(
                 f"not supported: calling kernel '{self.name}' from a kernel being traced; "

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .annotations import ConstexprAnnotation, TensorAnnotation, normalize
+from .call_key import typed_value
 from .dtypes import ElementType, from_abi
 
 Nested = Any  # int | str | tuple[Nested, ...]   (str: a symbol name)
@@ -76,9 +77,20 @@ class ScalarSpec:
     divisible_by: int = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ConstexprSpec:
+    """A compile-time constant. Two are equal when their values are equal *and of equal types*
+    throughout (``1``, ``1.0`` and ``True`` compare equal in Python but trace differently)."""
+
     value: Any
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConstexprSpec):
+            return NotImplemented
+        return typed_value(self.value) == typed_value(other.value)
+
+    def __hash__(self) -> int:
+        return hash(typed_value(self.value))
 
 
 ArgSpec = TensorSpec | ScalarSpec | ConstexprSpec
@@ -461,8 +473,22 @@ def _check_nested(arg: str, mode: int, ps: Any, pd: Any, n: int, st: int) -> Non
         expect = stride * extent
 
 
+_PATTERNS: dict[tuple[str, str], tuple[tuple, tuple]] = {}
+
+
 def parse_layout_pattern(arg: str, text: str) -> tuple[tuple, tuple]:
-    """``"(N,(2,4)):(?,(1,2))"`` -> nested tuples of ints, names and ``"?"``."""
+    """``"(N,(2,4)):(?,(1,2))"`` -> nested tuples of ints, names and ``"?"`` (memoised: the
+    annotations of a kernel are parsed again at every spec derivation)."""
+    found = _PATTERNS.get((arg, text))
+    if found is None:
+        found = _parse_layout_pattern(arg, text)
+        if len(_PATTERNS) >= 4096:  # spec texts from a long-running process: stay bounded
+            _PATTERNS.clear()
+        _PATTERNS[(arg, text)] = found
+    return found
+
+
+def _parse_layout_pattern(arg: str, text: str) -> tuple[tuple, tuple]:
     pos = 0
 
     def error(msg: str) -> SpecError:
