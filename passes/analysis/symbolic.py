@@ -399,10 +399,12 @@ class SymbolicAnalysis:
         from layoutc.ir.dialects import tile as TD
         from layoutc.ir.dialects.tile.origins import advance, coprofile
 
+        from .conform import conform_to_type
+
         op = value.defining_op
         if isinstance(op, TD.MakeTensorOp):
             p = self.pointer_of(op.ptr)
-            layout = self.layout_of(op.layout)
+            layout = conform_to_type(self.layout_of(op.layout), t.layout())
             return TensorInfo(p.base, p.offset, layout, t.space, t.element, p.alignment)
         if isinstance(op, TD.ViewOp):
             src = self.tensor_of(op.operands[0])
@@ -414,6 +416,7 @@ class SymbolicAnalysis:
                     f"'{op.name}' op: {_first_line(e)} (with what is known about its operands)",
                     op.location,
                 ) from None
+            layout = conform_to_type(layout, t.layout())  # coordinates follow the type
             if src.base is None:  # a coordinate tensor: its origin moves (CuTe's iterator)
                 try:
                     origin = advance(src.offset, offset)

@@ -84,10 +84,11 @@ def lower_copy(low: Lowering, op: Any) -> None:
             f"{plan.bits}-bit accesses are proven ({plan.reason})"
         )
     tensors = [c.src, c.dst] + ([c.pred] if c.pred is not None else [])
-    walk = plan_walk([t.layout for t in tensors], plan.tiling)
-    dims = _dims(walk, tensors)
     src, dst = op.src, op.dst
     pred = op.pred if op.name == "tile.copy_if" else None
+    operands = [src, dst] + ([pred] if pred is not None else [])
+    walk = plan_walk([t.layout for t in tensors], plan.tiling, [v.type.layout() for v in operands])
+    dims = _dims(walk, tensors)
     bounds = c.bounds
 
     def body(b: Any, point: list[Any]) -> None:

@@ -32,8 +32,11 @@ from .vectorize import CopyPlan, plan_fill
 __all__ = ["lower_axpby", "lower_clear", "lower_fill"]
 
 
-def _walk_dims(low: Lowering, infos: list[Any], tiling: Any = None) -> tuple[Any, list[Dim]]:
-    walk = plan_walk([i.layout for i in infos], tiling)
+def _walk_dims(
+    low: Lowering, infos: list[Any], values: list[Any], tiling: Any = None
+) -> tuple[Any, list[Dim]]:
+    """The walk of tensors ``values`` (``infos``: their analysis) and its loop dimensions."""
+    walk = plan_walk([i.layout for i in infos], tiling, [v.type.layout() for v in values])
     dims = []
     for k, e in enumerate(walk.extents):
         registers = any(
@@ -58,7 +61,7 @@ def _is_zero(v: Any) -> bool | None:
 def lower_axpby(low: Lowering, op: Any) -> None:
     xi = low.analysis.tensor_of(op.x)
     yi = low.analysis.tensor_of(op.y)
-    walk, dims = _walk_dims(low, [xi, yi])
+    walk, dims = _walk_dims(low, [xi, yi], [op.x, op.y])
     beta_zero = _is_zero(op.beta)
     t = yi.element
     cond = None
@@ -110,7 +113,7 @@ def _store_all(low: Lowering, op: Any, value: Any) -> None:
     tensor = op.tensor
     info = low.analysis.tensor_of(tensor)
     plan = _fill_plan(op, info)
-    walk, dims = _walk_dims(low, [info], plan.tiling)
+    walk, dims = _walk_dims(low, [info], [tensor], plan.tiling)
     if plan.width > 1:
         vector = splat(low.builder, value, plan.width, low.loc)
 

@@ -25,6 +25,8 @@ from layoutc.ir.algebra import inttuple as it
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.layout import Layout, coalesce, get, shape
 
+from ..analysis.conform import fits_shape
+
 __all__ = ["Walk", "plan_walk"]
 
 
@@ -101,8 +103,13 @@ def _flat_shape(layout: Any) -> tuple[Any, ...]:
     return it.flatten_to_tuple(shape(inner))
 
 
-def plan_walk(layouts: Sequence[Any], tiling: Any = None) -> Walk:
-    """The walk of tensors with these layouts (same size); ``tiling`` vectorizes it."""
+def plan_walk(
+    layouts: Sequence[Any], tiling: Any = None, type_layouts: Sequence[Any] | None = None
+) -> Walk:
+    """The walk of tensors with these layouts (same size); ``tiling`` vectorizes it.
+
+    ``type_layouts`` (the operands' type layouts): coordinates must have their shapes, so a
+    tensor whose analysis layout is shaped otherwise gets the 1-D index."""
     flats = [_flat_shape(lay) for lay in layouts]
     points: list[Any] = []
     for f in flats:
@@ -122,6 +129,10 @@ def plan_walk(layouts: Sequence[Any], tiling: Any = None) -> Walk:
     else:
         lane_modes = set()
     maps = [_tensor_map(f, prefixes, extents) for f in flats]
+    if type_layouts is not None:
+        for t, (lay, typed) in enumerate(zip(layouts, type_layouts)):
+            if not fits_shape(lay, shape(typed)):
+                maps[t] = None
     scales = list(prefixes)
     iter_extents = [1 if k in lane_modes else e for k, e in enumerate(extents)]
     return Walk(

@@ -91,6 +91,7 @@ def test_a_run_no_vector_width_divides_is_explained():
 # storage_cosize, every offset the swizzled layout produces.
 SWIZZLED_PAST_COSIZE = lc.composition(lc.Swizzle(1, 2, 3), lc.make_layout((6, 7), (7, 1)))
 
+
 @lc.kernel
 def stage_through_swizzle(src: lc.Tensor, dst: lc.Tensor):
     s = lc.smem_tensor(lc.f32, SWIZZLED_PAST_COSIZE)
@@ -129,9 +130,10 @@ def test_dynamic_shared_memory_of_a_swizzled_layout_covers_every_element_it_addr
 
 
 # A vectorized copy (two f64 per 128-bit access) between tiles of run-time strides: the value
-# modes (4,2,2) of the thread's slice are (2,(2,2,2)) in the operand types, but lower-algorithms
-# builds the coordinates in the analysis's coalesced form ((2,(2,4))), which tile.load_vector and
-# tile.store_vector reject. (Found with f64 gmem -> gmem and with a Sw<1,1,1> shared tile.)
+# modes (4,2,2):(1,S,2S) of the thread's slice are retiled to (2,(2,2,2)) in the operand types,
+# but the analysis, which knows 2S = 2*S, merged them into (2,(2,4)), and lower-algorithms built
+# tile.load_vector/store_vector coordinates of that shape, which the ops reject. The analysis
+# now gives a tensor its type's shape. (Found with f64 gmem -> gmem and a Sw<1,1,1> shared tile.)
 TV_2X16 = lc.make_layout((2, (4, 2, 2)), (16, (1, 4, 8)))
 
 
@@ -143,16 +145,54 @@ def copy_tiles_of_run_time_strides(src: lc.Tensor, dst: lc.Tensor):
     lc.copy(lc.partition_tv(gS, TV_2X16, tid), lc.partition_tv(gD, TV_2X16, tid))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=lc.CompileError,
-    reason="bug: lower-algorithms gives tile.load_vector/store_vector coordinates of the "
-    "coalesced analysis layout, not of the operand's type ('coordinate (0,0) does not match "
-    "shape (2,2,2)')",
-)
+def _column_major(rows: int, cols: int, fill: float | None = None) -> np.ndarray:
+    """A (rows, cols) view of column-major doubles: its column stride is a run-time value."""
+    a = np.arange(rows * cols, dtype=np.float64) if fill is None else np.full(rows * cols, fill)
+    return a.reshape(cols, rows).T
+
+
 def test_vectorized_copy_to_run_time_strides_gets_coordinates_of_the_operand_type():
-    src = np.arange(32, dtype=np.float64).reshape(8, 4).T  # (4,8):(1,4), the 4 is run-time
-    dst = np.full((8, 4), np.nan, np.float64).T
+    src, dst = _column_major(4, 8), _column_major(4, 8, np.nan)
     ck = lc.compile(copy_tiles_of_run_time_strides, src, dst, target="cpu", block=2)
     ck(src, dst, grid=1)
     np.testing.assert_array_equal(dst, src)
+    assert any("128-bit" in r.message for r in ck.remarks)
+
+
+@lc.kernel
+def stage_through_small_swizzle(src: lc.Tensor, dst: lc.Tensor):
+    tid = lc.thread_idx.x
+    s = lc.smem_tensor(lc.f64, lc.composition(lc.Swizzle(1, 1, 1), lc.make_layout((4, 8))))
+    gS = lc.local_tile(src, (4, 8), (0, 0))
+    gD = lc.local_tile(dst, (4, 8), (0, 0))
+    lc.copy(lc.partition_tv(gS, TV_2X16, tid), lc.partition_tv(s, TV_2X16, tid))
+    lc.syncthreads()
+    lc.copy(lc.partition_tv(s, TV_2X16, tid), lc.partition_tv(gD, TV_2X16, tid))
+
+
+def test_vectorized_copy_between_run_time_strides_and_a_swizzled_tile():
+    src, dst = _column_major(4, 8), _column_major(4, 8, np.nan)
+    ck = lc.compile(stage_through_small_swizzle, src, dst, target="cpu", block=2)
+    ck(src, dst, grid=1)
+    np.testing.assert_array_equal(dst, src)
+
+
+@lc.kernel
+def axpby_and_fill_tiles_of_run_time_strides(x: lc.Tensor, y: lc.Tensor):
+    """The user retiles the slices as the vectorizer did above: the same shapes reach the
+    element-wise lowerings."""
+    tid = lc.thread_idx.x
+    pairs = lc.make_layout((2, 8), (1, 2))
+    tX = lc.partition_tv(lc.local_tile(x, (4, 8), (0, 0)), TV_2X16, tid)
+    tY = lc.partition_tv(lc.local_tile(y, (4, 8), (0, 0)), TV_2X16, tid)
+    lc.axpby(2.0, lc.composition(tX, pairs), 0.5, lc.composition(tY, pairs))
+    lc.fill(lc.composition(tX, pairs), -1.0)
+
+
+def test_elementwise_ops_on_run_time_strides_get_coordinates_of_the_operand_type():
+    x, y = _column_major(4, 8), _column_major(4, 8) + 100
+    want = 2.0 * x + 0.5 * y
+    ck = lc.compile(axpby_and_fill_tiles_of_run_time_strides, x, y, target="cpu", block=2)
+    ck(x, y, grid=1)
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(x, np.full_like(x, -1.0))
