@@ -3,8 +3,8 @@
 Two caches, from fastest to slowest:
 
 1. in memory, per kernel: (spec key, target, options) -> CompiledKernel. A repeated
-   ``compile`` or direct call with arguments of the same spec costs a spec derivation and a
-   dictionary lookup;
+   ``compile`` with arguments of the same spec costs a spec derivation and a dictionary
+   lookup; a repeated direct call only a call key (frontend/call_key.py) and a lookup;
 2. on disk (compiler/driver/cache.py): keyed by the traced IR's text (with locations), the
    target, the compiler's version and the options. A new process pays the trace, then loads
    the code without running any pass or tool.
