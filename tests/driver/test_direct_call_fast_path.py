@@ -159,3 +159,59 @@ def test_a_replaced_compiled_kernel_is_what_direct_calls_use(tmp_path):
     assert replaced is not before
     assert resolve_call(scaled_copy, (src, dst, 16, 3), {}, 32)[0] is replaced
     run_call(buffers, state)
+
+
+def test_direct_calls_of_copy_1d_on_the_fake_gpu(monkeypatch):
+    """The real sm_90 build of examples/copy_1d.py on the runtime's fake CUDA driver: pointer
+    alignment and N change between calls; every call launches the kernel a fresh derivation
+    picks, with the call's own pointers, and mismatched extents are refused alike."""
+    import sys
+    from pathlib import Path
+
+    from layoutc.driver.loading import load_source
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "tests" / "runtime"))
+    import fake_driver as fake
+    import torch_like
+    from layoutc.runtime import cuda_driver
+    from layoutc.runtime.cuda_memory import DeviceBuffer
+
+    copy_1d = vars(load_source(root / "examples" / "copy_1d.py"))["copy_1d"]
+    monkeypatch.setenv("LAYOUTC_TARGET", "sm_90")
+    previous = cuda_driver.use_driver(fake)
+    fake.KERNELS["copy_1d"] = (["Q", "i", "Q", "i"], lambda values, grid, block: None)
+    buffers = []
+
+    def tensor(n, offset):
+        buffer = DeviceBuffer(4 * (n + offset + 64))
+        buffers.append(buffer)
+        return torch_like.Tensor(buffer.ptr + 4 * offset, (n,))
+
+    try:
+        for n, off_src, off_dst in [
+            (2048, 0, 0),
+            (2048, 4, 0),  # another pointer of the same alignment: the same kernel
+            (2048, 1, 0),  # 4-byte aligned source: another kernel
+            (1040, 0, 2),
+            (2048, 0, 0),
+            (2048, 1, 0),
+        ]:
+            src, dst = tensor(n, off_src), tensor(n, off_dst)
+            spec, _ = copy_1d.bind((src, dst), {}, 128)
+            expected = compile_spec(
+                copy_1d, spec, resolve_target("sm_90"), CompileOptions(), OutputOptions()
+            )
+            assert resolve_call(copy_1d, (src, dst), {}, 128)[0] is expected
+            copy_1d(src, dst, grid=n // 1024, block=128)
+            assert fake.launches[-1]["params"] == [src.data_ptr(), n, dst.data_ptr(), n]
+        assert len(copy_1d.call_memo) == 3  # three kinds of call, the repeats found them
+        src, dst = tensor(2048, 0), tensor(1024, 0)
+        with pytest.raises(SpecError) as fast:
+            copy_1d(src, dst, grid=2, block=128)
+        with pytest.raises(SpecError) as fresh:
+            copy_1d.bind((src, dst), {}, 128)
+        assert str(fast.value) == str(fresh.value)
+    finally:
+        fake.KERNELS.pop("copy_1d", None)
+        cuda_driver.use_driver(previous)
