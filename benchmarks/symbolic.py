@@ -4,7 +4,8 @@ Each operation is timed warm (the same expression again: memoised) and cold (fre
 time, so nothing is cached: the cost the first time a kernel is traced). SymPy gets the same
 treatment: the same expressions with integer symbols carrying the same assumptions (a symbol
 "divisible by 4" is written 4*n, which is how SymPy can see it). The ratio is SymPy's time over
-ours. Run: `python benchmarks/symbolic.py` (about half a minute).
+ours. The last three cases need the expanded form (floor basis) of the provers. Run:
+`python benchmarks/symbolic.py` (about a minute).
 """
 
 from __future__ import annotations
@@ -151,6 +152,51 @@ def sympy_evaluate(fresh: bool) -> int:
     return int(e.subs({n4: 2, m: 5, i: 123}))
 
 
+# -- proofs over the expanded form (floor basis) ----------------------------------------------------
+
+
+def ours_floor_eq(fresh: bool) -> bool:
+    """9*(M // 3) == 3*M - 3*(M % 3): two canonical forms of one value."""
+    _, m, _, _ = ours_symbols(fresh)
+    ok = intops.prove_eq(9 * (m // 3), 3 * m - 3 * (m % 3))
+    assert ok
+    return ok
+
+
+def sympy_floor_eq(fresh: bool) -> bool:
+    _, m, _, _, _ = sympy_symbols(fresh)
+    return sympy.simplify(9 * sympy.floor(m / 3) - (3 * m - 3 * sympy.Mod(m, 3))) == 0
+
+
+def ours_hidden_multiple(fresh: bool) -> bool:
+    """8 | 8*i + 15*(i % 8) - 7*(i % 16) (an ldmatrix offset)."""
+    _, _, _, i = ours_symbols(fresh)
+    ok = intops.known_divisor(8 * i + 15 * (i % 8) - 7 * (i % 16)) % 8 == 0
+    assert ok
+    return ok
+
+
+def sympy_hidden_multiple(fresh: bool) -> bool:
+    _, _, _, i, _ = sympy_symbols(fresh)
+    return sympy.Mod(8 * i + 15 * sympy.Mod(i, 8) - 7 * sympy.Mod(i, 16), 8) == 0
+
+
+def ours_odd_roundtrip(fresh: bool) -> object:
+    """crd2idx(idx2crd(10*N)) over (3, 2, N) with 4 | N simplifies back to 10*N."""
+    n, _, _, _ = ours_symbols(fresh)
+    i = 10 * n
+    result = i % 3 + 3 * ((i // 3) % 2) + 6 * (i // 6)
+    assert result is i
+    return result
+
+
+def sympy_odd_roundtrip(fresh: bool) -> object:
+    n, _, _, _, _ = sympy_symbols(fresh)
+    i = 10 * n
+    c0, c1, c2 = sympy.Mod(i, 3), sympy.Mod(sympy.floor(i / 3), 2), sympy.floor(i / 6)
+    return sympy.simplify(c0 + 3 * c1 + 6 * c2 - i)
+
+
 CASES = [
     ("build 4*N*M + 2*N", ours_build, sympy_build),
     ("idx2crd on (M, N, K)", ours_idx2crd, sympy_idx2crd),
@@ -158,16 +204,22 @@ CASES = [
     ("divisibility proofs (2)", ours_divides, sympy_divides),
     ("order proofs (2)", ours_prove, sympy_prove),
     ("evaluate an index", ours_evaluate, sympy_evaluate),
+    ("9*(M//3) == 3*M - 3*(M%3)", ours_floor_eq, sympy_floor_eq),
+    ("8 | 8i + 15(i%8) - 7(i%16)", ours_hidden_multiple, sympy_hidden_multiple),
+    ("round trip of 10*N on (3,2,N)", ours_odd_roundtrip, sympy_odd_roundtrip),
 ]
+_SLOW_SYMPY = ("crd2idx", "9*(M", "round trip")
 
 
 def main() -> None:
-    sympy_check = sympy_roundtrip(False)
-    print(f"SymPy simplify of crd2idx(idx2crd(i)) - i gives: {sympy_check}")
+    print(f"SymPy simplify of crd2idx(idx2crd(i)) - i gives: {sympy_roundtrip(False)}")
+    print(f"SymPy on 9*(M//3) == 3*M - 3*(M%3) gives: {sympy_floor_eq(False)}")
+    print(f"SymPy on 8 | 8i + 15(i%8) - 7(i%16) gives: {sympy_hidden_multiple(False)}")
+    print(f"SymPy simplify of the (3, 2, N) round trip - 10*N gives: {sympy_odd_roundtrip(False)}")
     print(f"{'operation':32} {'mode':5} {'layoutc us':>11} {'sympy us':>11} {'ratio':>9}")
     for name, ours, theirs in CASES:
         for mode, fresh in (("warm", False), ("cold", True)):
-            slow = name.startswith("crd2idx") and fresh
+            slow = name.startswith(_SLOW_SYMPY) and fresh
             # cold: a few thousand distinct expressions (a large program), from empty tables
             clear_caches()
             gc.collect()

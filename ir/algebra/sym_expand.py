@@ -20,6 +20,11 @@ Then a value is a polynomial with integer coefficients over basis atoms (`nu`, `
 coefficient-wise: `9*(N // 3)` and `3*N - 3*(N % 3)` both expand to `9*floor(N / 3)`, the sum
 above to `16*t - 120*floor(t / 8) + 112*floor(t / 16)` (content 8).
 
+Since no normal form of floor and mod is canonical, `decide_zero` backs it up: a quasi-linear
+difference (symbols, +, divisions by integer constants) is periodic per symbol, so one period
+decides it exactly; floors of a symbolic divisor with quasi-linear numerators are identified
+when the numerators are equal or mirrored.
+
 Every step is an identity for every admissible value, so the expanded form is always equal in
 value to the expression; it is not printed and not interned as a SymInt (the readable canonical
 form stays the one users see), and it is memoised on each node (`SymInt._xf`).
@@ -49,6 +54,7 @@ Mono = tuple  # tuple[tuple[XAtom, int], ...], sorted by atom key; () is the con
 
 _ATOMS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _FLOOR = MemoCache("expand_floor")
+_NONNEG = MemoCache("expand_nonneg")
 _MAX_MERGES = 32  # nested divisions merged per normalization (a safety net; real chains need few)
 
 
@@ -379,18 +385,40 @@ def xfloor(p: Poly, d: Poly) -> Poly:
     key = (p, d)
     r = _FLOOR.get(key)
     if r is None:
-        c = poly_const(d)
-        r = _FLOOR.put(key, _floor_int(p, c, 0) if c is not None else _floor_sym(p, d, 0))
+        r = _FLOOR.put(key, _floor_any(p, d, 0))
     return r
 
 
+def _floor_any(p: Poly, d: Poly, depth: int) -> Poly:
+    c = poly_const(d)
+    return _floor_int(p, c, depth) if c is not None else _floor_sym(p, d, depth)
+
+
 def _floor_int(p: Poly, c: int, depth: int) -> Poly:
+    """floor(p / c) for an int c > 0. Steps, each restarting the normalization when it applies:
+    cancel the content common to c and the non-constant coefficients; split off the multiples
+    of c (coefficients reduced into [0, c), except that a lone nested division keeps the
+    coefficient -1); merge a nested division; fold a numerator whose interval stays within one
+    multiple (also after setting aside the terms a divisor of c divides, and with remainders
+    recognised); write rounding to the nearest as a difference of two floors; take the
+    preferred of the two mirror forms."""
     if c == 1:
         return p
+    g = c
+    for m, k in p:
+        if m:
+            g = gcd(g, k)
+            if g == 1:
+                break
+    if g > 1:  # floor((g*A + r) / (g*c')) = floor((A + r // g) / c') for any int r
+        reduced = {m: k // g for m, k in p}
+        return _floor_int(from_dict(reduced), c // g, depth)
     quot: dict = {}
     rest: dict = {}
     for m, k in p:
         q, r = divmod(k, c)
+        if k == -1 and _lone_floor(m) is not None:
+            q, r = 0, -1  # -F (a mirrored division) merges like F, see _merge
         if q:
             quot[m] = q
         if r:
@@ -401,43 +429,186 @@ def _floor_int(p: Poly, c: int, depth: int) -> Poly:
     g = c
     for k in rest.values():
         g = gcd(g, k)
-    if g > 1:  # floor((g*A + r0) / (g*c')) = floor((A + r0 // g) / c')
-        rest = {m: k // g for m, k in rest.items()}
-        c //= g
-        r0 //= g
+    if g > 1:
+        reduced = {m: k // g for m, k in rest.items()}
+        if r0 // g:
+            reduced[()] = r0 // g
+        return padd(from_dict(quot), _floor_int(from_dict(reduced), c // g, depth))
     if r0:
         rest[()] = r0
+    if depth < _MAX_MERGES:
+        merged = _merge(rest, const_poly(c), depth, symbolic_only=False)
+        if merged is not None:
+            return padd(from_dict(quot), merged)
+    if depth < _MAX_MERGES:
+        split = _split_scaled_floor(rest, c, depth)
+        if split is not None:
+            return padd(from_dict(quot), split)
     num = from_dict(rest)
+    folded = _fold_by_bounds(num, c, depth)
+    if folded is not None:
+        return padd(from_dict(quot), folded)
+    if c % 2 == 0 and r0 == c // 2 and depth < _MAX_MERGES:
+        # Rounding to the nearest: floor((S + h) / (2h)) = floor(S / h) - floor(S / (2h))
+        s = padd(num, const_poly(-r0))
+        halves = padd(_floor_int(s, c // 2, depth + 1), _floor_int(s, c, depth + 1), -1)
+        return padd(from_dict(quot), halves)
+    if all(0 < k < c for m, k in num if m):
+        # The mirror form: floor((S + r0) / c) = sum(m) - floor((c*sum(m) - S + c - 1 - r0) / c)
+        mirror = {m: c - k for m, k in num if m}
+        if c - 1 - r0:
+            mirror[()] = c - 1 - r0
+        mnum = from_dict(mirror)
+        if _mirror_key(mnum) < _mirror_key(num) and depth < _MAX_MERGES:
+            for m in mirror:
+                if m:
+                    quot[m] = quot.get(m, 0) + 1
+            return padd(from_dict(quot), _floor_int(mnum, c, depth + 1), -1)
+    return padd(from_dict(quot), atom_poly(_floor_atom(num, const_poly(c))))
+
+
+def _split_scaled_floor(rest: dict, c: int, depth: int) -> Poly | None:
+    """floor((y + k*F) / c) = floor((floor(y / k) + F) / (c / k)) for a lone nested division F
+    whose coefficient k > 1 divides c, taken when floor(y / k) needs no division atom that the
+    numerator does not already hold: F then merges (`(t + 4*((t + 2*(t // 4)) // 4)) // 8` is
+    `(t + 6*(t // 4)) // 8`), and no new atom can start a cycle."""
+    known: set | None = None
+    for m, k in rest.items():
+        f = _lone_floor(m)
+        if f is None or k < 2 or c % k:
+            continue
+        y = from_dict({mm: v for mm, v in rest.items() if mm != m})
+        z = xfloor(y, const_poly(k))
+        if known is None:
+            known = _reachable_atoms(from_dict(rest))
+        if all(a in known for mm, _ in z for a, _ in mm):
+            return _floor_int(padd(z, atom_poly(f)), c // k, depth + 1)
+    return None
+
+
+def _reachable_atoms(p: Poly) -> set:
+    """The atoms of p and, recursively, of the arguments of its atoms."""
+    seen: set = set()
+    todo = [p]
+    while todo:
+        for m, _ in todo.pop():
+            for a, _ in m:
+                if a not in seen:
+                    seen.add(a)
+                    if a.kind != "nu" and a.kind != "opaque":
+                        todo.extend(a.args)
+    return seen
+
+
+def _fold_by_bounds(num: Poly, c: int, depth: int) -> Poly | None:
+    """floor(num / c) when num = d*A + L for a divisor d of c (d = c included) with L's
+    interval inside one block [k*d, k*d + d - 1]: then it is floor((A + k) / (c / d)). L's
+    interval is taken from the plain interval arithmetic, or with remainders recognised:
+    `x - a*floor(x / a)` lies in [0, a - 1], and a remainder's coefficient is split like any
+    other (`t + 4*floor(t / 4)` is `8*floor(t / 4)` plus a remainder below 4; `5*t + 16*(t //
+    4)` over 32 is `4*(t + 5*(t // 4))` plus a remainder below 4)."""
     lo, hi = poly_bounds(num)
     if lo != -INF and hi != INF and lo // c == hi // c:
-        if lo // c:
-            quot[()] = quot.get((), 0) + lo // c
-        return from_dict(quot)
-    if depth < _MAX_MERGES:
-        inner = _mergeable(num, symbolic_divisors=True)
-        if inner is not None:  # floor((floor(x / a) + y) / c) = floor((x + a*y) / (a*c))
-            x, a = inner.args
-            merged = padd(x, pmul(a, padd(num, atom_poly(inner), -1)))
-            divisor = pscale(a, c)
-            sub = (
-                _floor_int(merged, poly_const(divisor), depth + 1)  # type: ignore[arg-type]
-                if poly_const(a) is not None
-                else _floor_sym(merged, divisor, depth + 1)
-            )
-            return padd(from_dict(quot), sub)
-    # The mirror form: floor((S + r0) / c) = sum(m) - floor((c*sum(m) - S + c - 1 - r0) / c).
-    mirror = {m: c - k for m, k in rest.items() if m}
-    mr0 = c - 1 - r0
-    if mr0:
-        mirror[()] = mr0
-    mnum = from_dict(mirror)
-    if _mirror_key(mnum) < _mirror_key(num) and _mergeable(mnum, symbolic_divisors=True) is None:
-        for m in rest:
-            if m:
-                quot[m] = quot.get(m, 0) + 1
-        out = from_dict(quot)
-        return padd(out, atom_poly(_floor_atom(mnum, const_poly(c))), -1)
-    return padd(from_dict(quot), atom_poly(_floor_atom(num, const_poly(c))))
+        return const_poly(int(lo // c))
+    found = _fold_blocks(num, (), c, depth, whole=False)
+    if found is not None:
+        return found
+    for whole_numerator in (True, False):
+        rest, rems = _take_remainders(num, c, whole_numerator=whole_numerator)
+        if rems:
+            found = _fold_blocks(rest, rems, c, depth, whole=True)
+            if found is not None:
+                return found
+    return None
+
+
+def _fold_blocks(num: Poly, rems: tuple, c: int, depth: int, *, whole: bool) -> Poly | None:
+    """The block test of _fold_by_bounds for num plus remainders `k*(x - a*f)` (`rems` holds
+    `(k, x, a, f)`), each coefficient split into a multiple of d and a low part."""
+    for d in range(c if whole else c // 2, 1, -1):
+        if c % d:
+            continue
+        multiple: dict = {}
+        low: dict = {}
+        for m, k in num:
+            q, r = divmod(k, d) if m else (0, k)
+            if q:
+                multiple[m] = q
+            if r:
+                low[m] = r
+        span = 0  # the remainders' low parts r*(x - a*f) lie in [0, span] (r = k mod d >= 0)
+        for k, x, a, f in rems:
+            q, r = divmod(k, d)
+            if q:
+                for m, v in padd(x, atom_poly(f, a), -1):
+                    multiple[m] = multiple.get(m, 0) + q * v
+            span += r * (a - 1)
+        if not any(multiple.values()):
+            continue
+        lo, hi = poly_bounds(from_dict(low))
+        hi += span
+        if lo != -INF and hi != INF and lo // d == hi // d:
+            k = int(lo // d)
+            if k:
+                multiple[()] = multiple.get((), 0) + k
+            return _floor_int(from_dict(multiple), c // d, depth)
+    return None
+
+
+def _take_remainders(num: Poly, c: int, *, whole_numerator: bool) -> tuple[Poly, tuple]:
+    """(rest, rems) with num = rest + sum(k*(x - a*f)) over rems `(k, x, a, f)`, for lone floor
+    atoms f = floor(x / a) of integer divisor a: k*x leaves num and k*a*f enters it. k takes all
+    of x's terms (`whole_numerator`: num holds k*x), or is the smallest that makes f's
+    coefficient a multiple of c (`21*t + 62*(t // 2)` over 64 is `20*t + 64*(t // 2)` plus the
+    remainder `t % 2`)."""
+    acc = dict(num)
+    rems = []
+    atoms = sorted(
+        (m[0][0] for m, _ in num if _lone_floor(m) is not None), key=lambda a: a.key, reverse=True
+    )
+    for f in atoms:
+        x, a = f.args
+        ca = poly_const(a)
+        terms = [(m, v) for m, v in x if m]
+        if ca is None or ca < 2 or not terms:
+            continue
+        k = _remainder_multiplier(acc, f, terms, ca, c, whole_numerator)
+        if not k:
+            continue
+        for m, v in x:
+            left = acc.get(m, 0) - k * v
+            if left:
+                acc[m] = left
+            else:
+                acc.pop(m, None)
+        left = acc.get(((f, 1),), 0) + k * ca
+        if left:
+            acc[((f, 1),)] = left
+        else:
+            acc.pop(((f, 1),), None)
+        rems.append((k, x, ca, f))
+    if not rems:
+        return num, ()
+    return from_dict(acc), tuple(rems)
+
+
+def _remainder_multiplier(
+    acc: dict, f: XAtom, terms: list, a: int, c: int, whole_numerator: bool
+) -> int:
+    """The k of _take_remainders for the atom f = floor(x / a) (0: none)."""
+    if whole_numerator:
+        m0, v0 = terms[0]
+        k, r = divmod(acc.get(m0, 0), v0)
+        if r or any(acc.get(m, 0) != k * v for m, v in terms):
+            return 0
+        return k
+    cf = acc.get(((f, 1),), 0)
+    g = gcd(a, c)
+    if cf % g:
+        return 0
+    step = c // g
+    k = 0 if step == 1 else (-cf // g) * pow(a // g, -1, step) % step
+    return k - step if 2 * k > step else k
 
 
 def _mirror_key(num: Poly) -> tuple:
@@ -447,63 +618,121 @@ def _mirror_key(num: Poly) -> tuple:
 
 
 def _floor_sym(p: Poly, d: Poly, depth: int) -> Poly:
-    """floor(p / d) for a non-constant, provably positive d."""
-    g = content(d)
-    if g > 1:  # x // (g*D) = (x // g) // D: integer divisions innermost
-        inner = _floor_int(p, g, depth)
-        d = pdiv_int(d, g)
-        c = poly_const(d)
-        return _floor_int(inner, c, depth) if c is not None else _floor_sym(inner, d, depth)
+    """floor(p / d) for a non-constant, provably positive d. Steps: split off the multiples of a
+    one-term divisor, merge a nested division with a symbolic divisor, cancel a common positive
+    monomial (merging a nested integer division first when that makes one appear), then take
+    the divisor's integer content innermost (`x // (4*M) = (x // 4) // M`), fold by bounds or
+    exact division."""
     quot: dict = {}
-    rest: dict = dict(p)
-    if len(d) == 1 and d[0][1] == 1:  # a monomial divisor: its multiples leave the division
-        md = d[0][0]
-        rest = {}
+    rest: dict = {}
+    if len(d) == 1:  # k*md: (k*q + r)*md*m' = q*m'*(k*md) + r*md*m'
+        md, kd = d[0]
         for m, k in p:
             qm = _mono_div(m, md) if m else None
             if qm is None:
-                rest[m] = k
-            else:
-                quot[qm] = quot.get(qm, 0) + k
-    num = from_dict(rest)
-    if not num:
+                rest[m] = rest.get(m, 0) + k
+                continue
+            q, r = divmod(k, kd)
+            if q:
+                quot[qm] = quot.get(qm, 0) + q
+            if r:
+                rest[m] = rest.get(m, 0) + r
+    else:
+        rest = dict(p)
+    if not rest:
         return from_dict(quot)
+    if depth < _MAX_MERGES:
+        merged = _merge(rest, d, depth, symbolic_only=True)
+        if merged is not None:
+            return padd(from_dict(quot), merged)
+    num = from_dict(rest)
     common = _common_positive_monomial(num, d)
     if common:  # floor(m*x / (m*y)) = floor(x / y) for m > 0
         num = from_dict({_mono_div(m, common): k for m, k in num})
         d = from_dict({_mono_div(m, common): k for m, k in d})
-        c = poly_const(d)
-        sub = _floor_int(num, c, depth) if c is not None else _floor_sym(num, d, depth)
-        return padd(from_dict(quot), sub)
-    lo, hi = poly_bounds(num)
-    dlo = max(poly_bounds(d)[0], 1)
-    if lo >= 0 and hi <= dlo - 1:
-        return from_dict(quot)
-    if lo >= -dlo and hi <= -1:
-        quot[()] = quot.get((), 0) - 1
+        return padd(from_dict(quot), _floor_any(num, d, depth))
+    if depth < _MAX_MERGES:
+        merged = _merge(rest, d, depth, symbolic_only=False, only_if_common=True)
+        if merged is not None:
+            return padd(from_dict(quot), merged)
+    lead = next((k for m, k in num if m), num[0][1])
+    if lead < 0 and depth < _MAX_MERGES:  # floor(-x / d) = -floor((x + d - 1) / d)
+        flipped = padd(padd(d, const_poly(-1)), num, -1)
+        return padd(from_dict(quot), _floor_sym(flipped, d, depth + 1), -1)
+    g = content(d)
+    if g > 1:  # x // (g*D) = (x // g) // D: integer divisions innermost
+        return padd(from_dict(quot), _floor_any(_floor_int(num, g, depth), pdiv_int(d, g), depth))
+    below = padd(padd(d, const_poly(-1)), num, -1)  # d - 1 - num
+    if poly_nonneg(num, eliminate=True) and poly_nonneg(below, eliminate=True):
+        return from_dict(quot)  # 0 <= num < d
+    if poly_nonneg(padd(num, d), eliminate=True) and poly_nonneg(
+        padd(const_poly(-1), num, -1), eliminate=True
+    ):
+        quot[()] = quot.get((), 0) - 1  # -d <= num < 0
         return from_dict(quot)
     exact = pexact_div(num, d)
     if exact is not None:
         return padd(from_dict(quot), exact)
-    if depth < _MAX_MERGES:
-        inner = _mergeable(num, symbolic_divisors=False)
-        if inner is not None:  # as in _floor_int; a*d keeps content 1 (Gauss's lemma)
-            x, a = inner.args
-            merged = padd(x, pmul(a, padd(num, atom_poly(inner), -1)))
-            return padd(from_dict(quot), _floor_sym(merged, pmul(a, d), depth + 1))
+    if len(d) == 1 and len(d[0][0]) > 1:  # floor(x / (u*v)) = floor(floor(x / u) / v), u, v >= 1
+        for atom, _ in d[0][0]:
+            rest_d = _mono_quotient(d, atom)
+            if atom_bounds(atom)[0] < 1 or poly_bounds(rest_d)[0] < 1:
+                continue
+            inner = xfloor(num, atom_poly(atom))
+            if poly_const(inner) is not None:  # e.g. x // u is 1: then it is 1 // v
+                return padd(from_dict(quot), xfloor(inner, rest_d))
     return padd(from_dict(quot), atom_poly(_floor_atom(num, d)))
 
 
-def _mergeable(num: Poly, *, symbolic_divisors: bool) -> XAtom | None:
-    """The first floor atom standing alone with coefficient 1 in num (a nested division that
-    can merge into the enclosing one). With a symbolic enclosing divisor only atoms with
-    symbolic divisors merge (an integer one would come back out as content)."""
-    for m, k in num:
-        if k == 1 and len(m) == 1 and m[0][1] == 1:
-            a = m[0][0]
-            if a.kind == "floor" and (symbolic_divisors or poly_const(a.args[1]) is None):
-                return a
+def _mono_quotient(d: Poly, atom: XAtom) -> Poly:
+    """d / atom for a one-term d holding atom."""
+    ((m, k),) = d
+    return ((_mono_div(m, ((atom, 1),)), k),)
+
+
+def _lone_floor(m: Mono) -> XAtom | None:
+    """The floor atom when the monomial is that atom alone (to the first power)."""
+    if len(m) == 1 and m[0][1] == 1 and m[0][0].kind == "floor":
+        return m[0][0]
     return None
+
+
+def _merge(
+    rest: dict, d: Poly, depth: int, *, symbolic_only: bool, only_if_common: bool = False
+) -> Poly | None:
+    """Merge a nested division standing alone with coefficient +-1 in the numerator `rest`:
+    floor((F + y) / d) = floor((x + a*y) / (a*d)) for F = floor(x / a), and -F = floor((a - 1 -
+    x) / a) likewise, for a one-term a (a sum would make the numerator grow). +F is preferred
+    to -F (which comes from a mirrored inner division), then the larger numerator (the division
+    built last), then key order. Under a symbolic divisor,
+    atoms with symbolic divisors merge (a*d keeps content 1, Gauss's lemma), and atoms with an
+    integer divisor only when the merged numerator then shares a positive monomial with d
+    (`only_if_common`): otherwise the integer would come straight back out as content."""
+    best = None
+    for m, k in rest.items():
+        if k != 1 and k != -1:
+            continue
+        f = _lone_floor(m)
+        if f is None or len(f.args[1]) > 1:  # (a sum as divisor would make the numerator grow)
+            continue
+        integer = poly_const(f.args[1]) is not None
+        if (symbolic_only and integer) or (only_if_common and not integer):
+            continue
+        rank = (k == 1, len(f.args[0]))  # prefer +F, then the larger numerator, then key order
+        if best is None or rank > best[2] or (rank == best[2] and f.key < best[0].key):
+            best = (f, k, rank)
+    if best is None:
+        return None
+    f, k, _ = best
+    x, a = f.args
+    y = from_dict({m: v for m, v in rest.items() if m != ((f, 1),)})
+    if k == 1:
+        top = padd(x, pmul(a, y))
+    else:
+        top = padd(padd(pmul(a, y), a), padd(x, const_poly(1)), -1)
+    if only_if_common and not _common_positive_monomial(top, d):
+        return None
+    return _floor_any(top, pmul(a, d), depth + 1)
 
 
 def _common_positive_monomial(p: Poly, d: Poly) -> Mono:
@@ -526,8 +755,254 @@ def _common_positive_monomial(p: Poly, d: Poly) -> Mono:
 
 
 # ---------------------------------------------------------------------------------------------------
+# Non-negativity over the floor basis
+# ---------------------------------------------------------------------------------------------------
+
+_ELIMINATIONS = 3  # nested eliminations of floor atoms
+
+
+def poly_nonneg(p: Poly, *, eliminate: bool = False, depth: int = _ELIMINATIONS) -> bool:
+    """True when p >= 0 is provable: p is a non-negative constant, its interval is, or the
+    shift test holds on its atoms (mods became floors, so `x - x % 8` is `8*(x // 8)` >= 0).
+    With `eliminate`, floor atoms appearing alone are also replaced by their linear bounds."""
+    c = poly_const(p)
+    if c is not None:
+        return c >= 0
+    key = (p, depth if eliminate else 0)
+    r = _NONNEG.get(key)
+    if r is None:
+        r = _NONNEG.put(key, _poly_nonneg(p, eliminate and depth > 0, depth))
+    return r
+
+
+def _poly_nonneg(p: Poly, eliminate: bool, depth: int) -> bool:
+    const = p[0][1] if not p[0][0] else 0
+    terms = p[1:] if not p[0][0] else p
+    g = content(terms)
+    if g > 1:  # g*Q + const >= 0 iff Q + floor(const / g) >= 0, Q being an integer
+        const //= g
+        terms = pdiv_int(terms, g)
+        p = padd(terms, const_poly(const))
+    if poly_bounds(p)[0] >= 0:
+        return True
+    atoms: dict = {}
+    for m, _ in terms:
+        for a, _ in m:
+            atoms[a] = None
+    order = tuple(sorted(atoms, key=lambda a: a.key))
+    infos = [(*atom_bounds(a), 1) for a in order]
+    if _prove.shift_plans(const, terms, order, infos):
+        return True
+    return eliminate and _eliminate_floor(p, depth)
+
+
+def _eliminate_floor(p: Poly, depth: int) -> bool:
+    """p >= 0 by eliminating a floor atom F = floor(x / b) that appears alone with an int
+    coefficient k, through b*F in [x - b + 1, x] (multiplied through by b > 0, with the integer
+    slack b - 1). When p also holds G = floor(x / a) with b = a*q, the chain relation q*F in
+    [G - q + 1, G] is used instead: it keeps what F and G share, so `t % 16 - t % 8 =
+    8*(t // 8) - 16*(t // 16)` is proven to lie in [0, 8]."""
+    lone = {}
+    for m, k in p:
+        f = _lone_floor(m)
+        if f is not None:
+            lone[f] = k
+    in_products = {a for m, _ in p if len(m) > 1 or (m and m[0][1] > 1) for a, _ in m}
+    for f, k in lone.items():
+        if f in in_products:
+            continue  # not linear in F
+        x, b = f.args
+        rest = padd(p, atom_poly(f, k), -1)
+        low, high, scale = padd(x, padd(b, const_poly(-1)), -1), x, b
+        for g in lone:
+            q = _chain_factor(g, f)
+            if q is not None:
+                ga = atom_poly(g)
+                low, high, scale = padd(ga, const_poly(1 - q)), ga, const_poly(q)
+                break
+        relaxed = padd(pscale(low if k > 0 else high, k), pmul(scale, rest))
+        relaxed = padd(relaxed, padd(scale, const_poly(-1)))
+        if poly_nonneg(relaxed, eliminate=True, depth=depth - 1):
+            return True
+    return False
+
+
+def _chain_factor(g: XAtom, f: XAtom) -> int | None:
+    """q when f = floor(x / (a*q)) and g = floor(x / a) share the numerator x (int q >= 2)."""
+    if g is f or g.args[0] != f.args[0]:
+        return None
+    a, b = g.args[1], f.args[1]
+    ca, cb = poly_const(a), poly_const(b)
+    if ca is not None and cb is not None:
+        return cb // ca if cb > ca and cb % ca == 0 else None
+    quotient = pexact_div(b, a)
+    q = None if quotient is None else poly_const(quotient)
+    return q if q is not None and q >= 2 else None
+
+
+# ---------------------------------------------------------------------------------------------------
 # Queries used by the provers
 # ---------------------------------------------------------------------------------------------------
+
+
+_QUASI = MemoCache("expand_quasi_linear")
+_ZERO = MemoCache("expand_decide_zero")
+_MAX_POINTS = 16384  # evaluations a periodicity proof may spend (a few ms each thousand)
+
+
+def decide_zero(p: Poly) -> bool | None:
+    """Whether p == 0 for every admissible value, decided exactly when p is quasi-linear; None
+    when it is not (or its period is too long to check).
+
+    Quasi-linear: p is built from symbols (their `nu`), integers, + and floor divisions by
+    integer constants, every numerator again quasi-linear (no products, no symbolic divisor).
+    Then for each symbol v there are a rational slope s and a period P with p(v + P) = p(v) +
+    s*P for every value of every symbol (by induction: floor((E + s*P) / c) = floor(E / c) +
+    s*P / c when c | s*P). p == 0 everywhere needs s == 0 for each symbol whose range is longer
+    than its period, and then p's values over the whole range are its values over one period:
+    p is zero iff it is zero at the points of that window (exact; no relaxation). This decides
+    identities that the normal form and the linear relaxations miss, e.g. Hermite's
+    `floor((u + 2) / 4) + floor(u / 4) = floor(u / 2)` under further divisions."""
+    if not p:
+        return True
+    r = _ZERO.get(p)
+    if r is None:
+        r = _ZERO.put(p, _decide_zero(p))
+    return r if type(r) is bool else None
+
+
+def _decide_zero(p: Poly) -> bool | int:
+    """decide_zero without the memo (0 stands for None)."""
+    p = _pair_symbolic_floors(p)
+    if not p:
+        return True
+    info = _quasi_linear(p)
+    if info is None:
+        return 0
+    slopes, periods = info
+    window = []
+    points = 1
+    for atom in sorted(periods, key=lambda a: a.key):
+        lo, hi = atom_bounds(atom)
+        period = periods[atom]
+        if lo != -INF and hi != INF and hi - lo + 1 <= period:
+            values = range(int(lo), int(hi) + 1)
+        elif slopes.get(atom, 0):
+            return False  # p(v + P) - p(v) = s*P != 0 for some admissible v
+        elif lo != -INF:
+            values = range(int(lo), int(lo) + period)
+        elif hi != INF:
+            values = range(int(hi) - period + 1, int(hi) + 1)
+        else:
+            values = range(period)
+        points *= len(values)
+        if points > _MAX_POINTS:
+            return 0
+        window.append((atom, values))
+    return all(_eval_poly(p, env, {}) == 0 for env in _grid(window))
+
+
+def _pair_symbolic_floors(p: Poly) -> Poly:
+    """p with floor atoms of a symbolic divisor d identified when their numerators U, V are
+    quasi-linear and equal (floor(U / d) = floor(V / d)) or mirrored, U + V = -1 (floor(U / d)
+    = -1 - floor(V / d) for any d > 0): the normal form of U and V need not agree although
+    their values do. (Only lone atoms, to the first power; anything else is left.)"""
+    groups: dict = {}
+    for m, _ in p:
+        f = _lone_floor(m)
+        if f is not None and poly_const(f.args[1]) is None and _quasi_linear(f.args[0]):
+            groups.setdefault(f.args[1], []).append(f)
+    for atoms in groups.values():
+        for i, f in enumerate(atoms):
+            for g in atoms[:i]:
+                u, v = f.args[0], g.args[0]
+                if decide_zero(padd(u, v, -1)) is True:
+                    replacement = atom_poly(g)
+                elif decide_zero(padd(padd(u, v), const_poly(1))) is True:
+                    replacement = padd(const_poly(-1), atom_poly(g), -1)
+                else:
+                    continue
+                k = dict(p).get(((f, 1),), 0)
+                return _pair_symbolic_floors(padd(padd(p, atom_poly(f, k), -1), replacement, k))
+    return p
+
+
+def _grid(window: list) -> object:
+    """Every assignment of the window's values (dicts atom -> value)."""
+    envs: list = [{}]
+    for atom, values in window:
+        envs = [{**env, atom: v} for env in envs for v in values]
+    return envs
+
+
+def _eval_poly(p: Poly, env: dict, memo: dict) -> int:
+    total = 0
+    for m, k in p:
+        for a, e in m:
+            v = memo.get(a)
+            if v is None:
+                v = (
+                    env[a]
+                    if a.kind == "nu"
+                    else _eval_poly(a.args[0], env, memo) // poly_const(a.args[1])
+                )
+                memo[a] = v
+            k *= v**e
+        total += k
+    return total
+
+
+def _quasi_linear(p: Poly) -> tuple[dict, dict] | None:
+    """(slopes, periods) per nu atom of a quasi-linear p (see decide_zero), else None."""
+    from fractions import Fraction
+
+    slopes: dict = {}
+    periods: dict = {}
+    for m, k in p:
+        if not m:
+            continue
+        if len(m) > 1 or m[0][1] != 1:
+            return None
+        info = _atom_quasi_linear(m[0][0])
+        if info is None:
+            return None
+        for a, s in info[0].items():
+            slopes[a] = slopes.get(a, Fraction(0)) + k * s
+        for a, q in info[1].items():
+            periods[a] = q * periods.get(a, 1) // gcd(q, periods.get(a, 1))
+    return slopes, periods
+
+
+def _atom_quasi_linear(a: XAtom) -> tuple[dict, dict] | None:
+    from fractions import Fraction
+
+    if a.kind == "nu":
+        return {a: Fraction(1)}, {a: 1}
+    if a.kind != "floor":
+        return None
+    r = _QUASI.get(a)
+    if r is None:
+        c = poly_const(a.args[1])
+        inner = None if c is None else _quasi_linear(a.args[0])
+        if inner is None:
+            r = False
+        else:
+            slopes, periods = {}, {}
+            for v, q in inner[1].items():
+                s = inner[0].get(v, Fraction(0)) / c
+                # floor(E / c) shifts by s*P when P is a multiple of q and of s's denominator
+                need = s.denominator
+                periods[v] = q * need // gcd(q, need)
+                slopes[v] = s
+            r = (slopes, periods)
+        _QUASI.put(a, r)
+    return r or None
+
+
+def expanded_remainder(x: IntLike, d: int) -> Poly:
+    """The expanded form of x % d for an int d > 0: x - d*floor(x / d)."""
+    xx = expand(x)
+    return padd(xx, xfloor(xx, const_poly(d)), -d)
 
 
 def expanded_divisor(x: IntLike) -> int:

@@ -32,9 +32,11 @@ if TYPE_CHECKING:
     from .sym_expr import IntLike, SymInt
 
 MAX_DEPTH = 6
+MAX_ELIMINATIONS = 1000  # atom eliminations per top-level proof (they branch exponentially)
 _NONNEG = MemoCache("prove_nonneg")
 _depth = 0
 _cutoffs = 0
+_eliminations = 0
 
 
 def prove_nonneg(e: IntLike) -> bool:
@@ -56,6 +58,9 @@ def prove_nonneg(e: IntLike) -> bool:
     if _depth >= MAX_DEPTH:
         _cutoffs += 1
         return False
+    if _depth == 0:
+        global _eliminations
+        _eliminations = 0
     before = _cutoffs
     _depth += 1
     try:
@@ -119,11 +124,15 @@ def prove_lt(a: IntLike, b: IntLike) -> bool:
 def prove_eq(a: IntLike, b: IntLike) -> bool:
     if a is b:
         return True
-    if _expand.expand(a) == _expand.expand(b):  # equal over the floor basis
+    xa, xb = _expand.expand(a), _expand.expand(b)
+    if xa == xb:  # equal over the floor basis
         return True
     d = _arith.sub(a, b)
     if type(d) is int:
         return d == 0
+    decided = _expand.decide_zero(_expand.padd(xa, xb, -1))  # exact for quasi-linear values
+    if decided is not None:
+        return decided
     return prove_nonneg(d) and prove_nonneg(_arith.neg(d))
 
 
@@ -150,7 +159,11 @@ def divides(d: IntLike, x: IntLike) -> bool:
     if type(x) is int and x == 0:
         return sign(d) != 0
     if type(d) is int:
-        return d != 0 and strong_divisor(x) % d == 0
+        if d == 0:
+            return False
+        if strong_divisor(x) % d == 0:
+            return True
+        return _expand.decide_zero(_expand.expanded_remainder(x, abs(d))) is True
     if sign(d) == 0:
         return False
     if d is x or _arith.neg(d) is x:
@@ -198,7 +211,8 @@ def strong_divisor(x: IntLike) -> int:
 def _prove_nonneg(e: IntLike) -> bool:
     if type(e) is Symbol:
         return False
-    if _expanded_nonneg(_expand.expand(e)):
+    xe = _expand.expand(e)
+    if _expand.poly_nonneg(xe):
         return True
     if type(e) is _Op:
         return _op_nonneg(e)
@@ -207,26 +221,9 @@ def _prove_nonneg(e: IntLike) -> bool:
         return prove_nonneg(cleared)
     if _shift_test(e):
         return True
+    if _depth == 1 and _expand.poly_nonneg(xe, eliminate=True):
+        return True  # (only at the top: nested in the eliminations below it would multiply)
     return any(_eliminate(e, q) for q in atoms_of(e) if type(q) is _Op)
-
-
-def _expanded_nonneg(p: tuple) -> bool:
-    """p >= 0 for an expanded form: a constant, interval bounds over the floor basis, or the
-    shift test on its atoms (mods became floors, so `x - x % 8` is `8*(x // 8)`)."""
-    c = _expand.poly_const(p)
-    if c is not None:
-        return c >= 0
-    if _expand.poly_bounds(p)[0] >= 0:
-        return True
-    const = p[0][1] if not p[0][0] else 0
-    terms = p[1:] if not p[0][0] else p
-    atoms: dict = {}
-    for m, _ in terms:
-        for a, _ in m:
-            atoms[a] = None
-    order = tuple(sorted(atoms, key=lambda a: a.key))
-    infos = [(*_expand.atom_bounds(a), 1) for a in order]
-    return _shift_plans(const, terms, order, infos)
 
 
 def _op_nonneg(op: _Op) -> bool:
@@ -306,6 +303,11 @@ def _replace_atom(e: IntLike, q: _Op, value: IntLike) -> IntLike:
 
 def _eliminate(e: IntLike, q: _Op) -> bool:
     """Prove e >= 0 by replacing the opaque atom q with what is known about it."""
+    global _eliminations, _cutoffs
+    _eliminations += 1
+    if _eliminations > MAX_ELIMINATIONS:  # a budget, like the depth limit: not cached
+        _cutoffs += 1
+        return False
     add, sub, mul, neg = _arith.add, _arith.sub, _arith.mul, _arith.neg
     split = _linear_split(e, q)
     if q.kind in ("min", "max"):
@@ -356,10 +358,10 @@ def _shift_test(e: IntLike) -> bool:
     const, terms = terms_of(e)
     atoms = atoms_of(e)
     infos = [(*bounds(v), known_divisor(v)) for v in atoms]
-    return _shift_plans(const, terms, atoms, infos)
+    return shift_plans(const, terms, atoms, infos)
 
 
-def _shift_plans(const: int, terms: tuple, atoms: tuple, infos: list) -> bool:
+def shift_plans(const: int, terms: tuple, atoms: tuple, infos: list) -> bool:
     """The shift test for a polynomial over `atoms` with `(lo, hi, divisor)` per atom."""
     # Per atom, the bound to shift from: the lower one, the upper one, or (third plan) the one
     # its terms pull towards: an atom that only appears in negative terms is worst at its upper

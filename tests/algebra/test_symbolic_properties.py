@@ -26,8 +26,9 @@ N = Symbol("N", divisible_by=4)  # a shape known to be a multiple of 4
 M = Symbol("M")  # any positive shape
 K = Symbol("K", divisible_by=2, upper=64)  # bounded, even
 S = Symbol("S", positive=False, lower=-8, upper=8)  # a stride that may be 0 or negative
-T = Symbol("T", positive=False, lower=0, upper=15)  # a thread index
-SYMBOLS = (N, M, K, S, T)
+T = Symbol("T", positive=False, lower=0, upper=15)  # a thread index (or a value index)
+TID = Symbol("tid", positive=False, lower=0, upper=255)  # the thread index of a 256-thread block
+SYMBOLS = (N, M, K, S, T, TID)
 POSITIVE = (N, M, K)
 BY_NAME = {s.name: s for s in SYMBOLS}
 
@@ -37,6 +38,7 @@ VALUES = {
     K: list(range(2, 66, 2)),
     S: list(range(-8, 9)),
     T: list(range(0, 16)),
+    TID: list(range(0, 256)),
 }
 
 assignments = st.fixed_dictionaries({s: st.sampled_from(VALUES[s]) for s in SYMBOLS})
@@ -101,7 +103,39 @@ roundtrip_trees = st.builds(
     index_trees,
 )
 
-trees = st.one_of(random_trees, index_trees, roundtrip_trees)
+# Thread-index arithmetic as TV layouts and their partitions produce it (swizzle-free): sums of
+# digits `(t // a) % b` scaled by strides, over the thread index and a value index, and nested
+# floordiv/mod chains of a thread index with power-of-two and odd divisors.
+small_divisor = st.sampled_from([1, 2, 3, 4, 6, 8, 12, 16, 32])
+digit = st.tuples(
+    st.sampled_from([1, 2, 3, 4, 8, 16]), st.sampled_from([2, 3, 4, 5, 8]), st.integers(0, 64)
+)
+
+
+def _digits(var: Symbol, digits: list) -> object:
+    total: object = 0
+    for a, b, stride in digits:
+        total = ("add", total, ("mul", ("mod", ("floordiv", var, a), b), stride))
+    return total
+
+
+tv_maps = st.builds(
+    lambda thread, value: ("add", _digits(TID, thread), _digits(T, value)),
+    st.lists(digit, min_size=1, max_size=3),
+    st.lists(digit, max_size=2),
+)
+nested_thread_index = st.recursive(
+    st.sampled_from((TID, T)),
+    lambda children: st.one_of(
+        st.tuples(st.sampled_from(["floordiv", "mod"]), children, small_divisor),
+        st.tuples(st.just("add"), children, children),
+        st.tuples(st.just("mul"), children, st.integers(1, 16)),
+    ),
+    max_leaves=5,
+)
+thread_trees = st.one_of(tv_maps, nested_thread_index)
+
+trees = st.one_of(random_trees, index_trees, roundtrip_trees, thread_trees)
 
 
 def build(tree: object) -> sym.IntLike:
