@@ -96,6 +96,7 @@ def run_static_copy(
     src, dst = src_full[off_s:], dst_full[off_d:]
     ck = compile_cpu(static_copy, src, dst, ks, kd, prog, block=prog.threads)
     check_vector_claims(ck, src_full[base_s:], dst_full[base_d:])
+    check_shared_memory(ck, prog)
     ck(src, dst, ks, kd, prog, grid=grid_of(grid))
     assert_same_bits(dst_full, want, "copy destination")
     return ck
@@ -170,6 +171,7 @@ def run_array_copy(
     ck = compile_cpu(kernel, src, dst, prog, block=prog.threads)
     grid = tuple(math.ceil(n / t) for n, t in zip(extents, prog.tiler))
     check_vector_claims(ck, src, dst)
+    check_shared_memory(ck, prog)
     ck(src, dst, prog, grid=grid_of(grid))
     assert_same_bits(dst_full, want_full, f"{prog.op} destination")
     return ck
@@ -224,6 +226,20 @@ def _source_line(location: str) -> str:
     return linecache.getline(path, int(line))
 
 
+def check_shared_memory(ck: Any, prog: Program) -> None:
+    """The staging tile's allocation holds every offset its (maybe swizzled) layout produces;
+    a swizzle can address past the inner layout's cosize, and an overrun of shared memory
+    would go unseen on the CPU."""
+    if prog.stage not in ("smem", "dsmem"):
+        return
+    furthest = max(prog.smem(i) for i in range(lc.size(prog.smem)))
+    need = (furthest + 1) * np.dtype(NP_DTYPES[prog.dtype]).itemsize
+    if prog.stage == "smem":
+        assert ck.runtime_spec.static_smem >= need, (prog.smem, ck.runtime_spec.static_smem)
+    else:  # after the 3 f16 of padding, at the next 16 bytes
+        assert ck.runtime_spec.dynamic_smem >= 16 + need, (prog.smem, ck.runtime_spec)
+
+
 def run_scalar_layout_copy(
     prog: Program,
     extents: tuple[int, int],
@@ -254,6 +270,7 @@ def run_scalar_layout_copy(
     args = (src, dst, m, n, lds[0], lds[1], prog)
     ck = compile_cpu(scalar_layout_copy, *args, block=prog.threads)
     check_vector_claims(ck, src, dst)
+    check_shared_memory(ck, prog)
     grid = (math.ceil(m / prog.tiler[0]), math.ceil(n / prog.tiler[1]))
     ck(*args, grid=grid)
     assert_same_bits(dst_full, want, f"{prog.op} destination")

@@ -196,3 +196,28 @@ def test_elementwise_ops_on_run_time_strides_get_coordinates_of_the_operand_type
     ck(x, y, grid=1)
     np.testing.assert_array_equal(y, want)
     np.testing.assert_array_equal(x, np.full_like(x, -1.0))
+
+
+# libNVVM (-opt=3, sm_80 and sm_90) fails with "unsupported operation" on a 128-bit f16 store to
+# shared memory, a barrier and 8 scalar f16 loads of the same bytes (the destination is not
+# 16-byte aligned); -opt=0 or no barrier compiles. Found by the cubin fuzz test.
+@lc.kernel
+def stage_halves(src: lc.Tensor, dst: lc.Tensor):
+    s = lc.smem_tensor(lc.f16, lc.make_layout((8,)))
+    lc.copy(lc.local_tile(src, (8,), (0,)), s)
+    lc.syncthreads()
+    lc.copy(s, lc.local_tile(dst, (8,), (0,)))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=lc.CompileError,
+    reason="bug: libNVVM rejects a vector f16 store to shared memory read back as scalars "
+    "after a barrier ('unsupported operation')",
+)
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_staging_halves_through_shared_memory_assembles(arch):
+    src = np.zeros(8, np.float16)
+    dst = np.zeros(9, np.float16)[1:]  # 2-byte aligned: scalar stores
+    ck = lc.compile(stage_halves, src, dst, target=arch, block=1)
+    assert ck.cubin
