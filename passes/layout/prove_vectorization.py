@@ -86,9 +86,15 @@ class ProveVectorization(Pass):
             if self.remarks:
                 self.emit_remark(copy.location, f"{word} uses element-wise accesses: {e.message}")
             return
+        atom_bits = None if fill else _atom_bits(copy)
+        note = ""
+        if atom_bits is not None and atom_bits < plan.bits:  # the atom's width is what is used
+            proven = plan.bits
+            plan = prove_copy(analysis, copy, atom_bits)
+            note = f" (atom '{copy.atom.atom_name}' of {atom_bits} bits; {proven} proven)"
         if fill or copy.src.type.element is copy.dst.type.element:
             copy.properties["vector_bits"] = IntegerAttr(plan.bits, i64)
-            head = f"{word} uses {plan.bits}-bit accesses"
+            head = f"{word} uses {plan.bits}-bit accesses{note}"
         else:
             copy.properties.pop("vector_bits", None)
             head = f"{word} converts element by element"
@@ -98,6 +104,15 @@ class ProveVectorization(Pass):
             self.num_elementwise += 1
         if self.remarks:
             self.emit_remark(copy.location, f"{head}: {plan.reason}")
+
+
+def _atom_bits(copy: Any) -> int | None:
+    """The width a copy's ``universal``/``cp.async`` atom moves per access (CuTe copies with
+    the atom's width, narrower than the proof allows or not), or None."""
+    atom = copy.atom
+    if atom is not None and atom.atom_name in ("universal", "cp.async.ca", "cp.async.cg"):
+        return atom.bits
+    return None
 
 
 def _element_bits(copy: Any) -> int | None:

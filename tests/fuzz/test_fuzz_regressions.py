@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import layoutc as lc
 import numpy as np
 import pytest
@@ -196,6 +198,43 @@ def test_elementwise_ops_on_run_time_strides_get_coordinates_of_the_operand_type
     ck(x, y, grid=1)
     np.testing.assert_array_equal(y, want)
     np.testing.assert_array_equal(x, np.full_like(x, -1.0))
+
+
+def _stage_with_cp_async(bits: int):
+    """A tiled cp.async copy whose atom moves ``bits`` per access (128 are provable)."""
+
+    @lc.kernel
+    def stage(src: lc.Tensor, dst: lc.Tensor):
+        tid = lc.thread_idx.x
+        s = lc.smem_tensor(lc.f32, lc.make_layout((32,)))
+        atom = lc.make_copy_atom("cp.async.ca", lc.f32, bits=bits)
+        tiled = lc.make_tiled_copy(atom, lc.make_layout((4,)), lc.make_layout((8,)))
+        thr = tiled.get_slice(tid)
+        lc.copy(tiled, thr.partition_S(lc.local_tile(src, (32,), (0,))), thr.partition_D(s))
+        lc.cp_async_commit()
+        lc.cp_async_wait(0)
+        lc.syncthreads()
+        lc.copy(s, lc.local_tile(dst, (32,), (0,)))
+
+    return stage
+
+
+@pytest.mark.parametrize("bits", [32, 64, 128])
+def test_a_cp_async_copy_reports_the_width_of_its_atom(bits):
+    """The remark said 128-bit accesses for a ``bits=32`` atom, which the lowering (rightly,
+    as CuTe) used: 4-byte cp.async."""
+    src, dst = np.arange(32, dtype=np.float32), np.zeros(32, np.float32)
+    ck = lc.compile(_stage_with_cp_async(bits), src, dst, target="cpu", block=4)
+    ck(src, dst, grid=1)
+    np.testing.assert_array_equal(dst, src)
+    first = ck.remarks[0].message
+    assert first.startswith(f"copy uses {bits}-bit accesses")
+    if bits < 128:
+        assert f"(atom 'cp.async.ca' of {bits} bits; 128 proven)" in first
+    ptx = lc.compile(_stage_with_cp_async(bits), src, dst, target="sm_80", block=4).ptx
+    assert set(re.findall(r"cp\.async\.ca\.shared\.global \[[^]]*\], \[[^]]*\], (\d+)", ptx)) == {
+        str(bits // 8)
+    }
 
 
 # libNVVM (-opt=3, sm_80 and sm_90) fails with "unsupported operation" on a 128-bit f16 store to
