@@ -194,9 +194,15 @@ def smem_layout(
     ):
         inner = _compact(tile, not friendly and draw(st.booleans()))
         top = (size - 1).bit_length()  # bits of the largest offset (2**top elements if a power)
-        b = draw(st.integers(1, max(1, top // 2)))
-        s = draw(st.integers(b, max(b, top - b)))
-        m = draw(st.integers(0, max(0, top - b - s)))
+        if power_of_two:
+            b = draw(st.integers(1, max(1, top // 2)))
+            s = draw(st.integers(b, max(b, top - b)))
+            m = draw(st.integers(0, max(0, top - b - s)))
+        else:  # the ZZZ bit above the size's power-of-two factor: offsets land past the cosize
+            low = (size & -size).bit_length() - 1
+            b = 1
+            m = draw(st.integers(low, max(low, top - 2)))
+            s = draw(st.integers(1, max(1, top - 1 - m)))
         if b + m + s <= top:
             return lc.composition(lc.Swizzle(b, m, s), inner)
     shape = tuple(draw(nested_mode(t, t)) for t in tile)
