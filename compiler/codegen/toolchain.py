@@ -168,7 +168,17 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
     backend, why = choose_backend(opts.ptx_backend, libnvvm_available(), uses_opaque_pointers(text))
     if why:
         notes.append(why)
-    result = _run_backend(backend, text, target, opts.opt_level)
+    try:
+        result = _run_backend(backend, text, target, opts.opt_level)
+    except ToolchainError as e:
+        # libNVVM refuses some valid modules ("unsupported operation" for a vector store to
+        # shared memory read back as scalars after a barrier, at every -opt above 0). With the
+        # back end left to us, LLVM's NVPTX compiles the same IR; the note says why.
+        if backend != LIBNVVM or opts.ptx_backend != AUTO:
+            raise
+        first_line = str(e).splitlines()[0]
+        notes.append(f"{first_line}: PTX from LLVM's NVPTX back end instead")
+        result = _run_backend(LLVM, text, target, opts.opt_level)
     timings["ptx"] = result.seconds
     logs = [result.log] if result.log else []
 

@@ -51,10 +51,7 @@ _ADMISSIBILITY = re.compile(
 _DIAGNOSTIC = re.compile(r"^\S+\.py:\d+:\d+: error: ")
 # Open bugs, each pinned by a strict xfail in test_fuzz_regressions.py: programs whose error
 # matches one of these patterns are rejected (not failed) unless LAYOUTC_FUZZ_KNOWN_BUGS=1.
-_KNOWN_BUGS: tuple[re.Pattern[str], ...] = (
-    # test_staging_halves_through_shared_memory_assembles
-    re.compile(r"libNVVM: compiling for sm_\d+ failed.*\n.*unsupported operation"),
-)
+_KNOWN_BUGS: tuple[re.Pattern[str], ...] = ()
 _SHOW_KNOWN_BUGS = os.environ.get("LAYOUTC_FUZZ_KNOWN_BUGS") == "1"
 
 
