@@ -766,23 +766,6 @@ define bfloat @__truncsfbf2(float %x) {
   ret bfloat %r
 }
 
-define bfloat @__truncdfbf2(double %x) {
-  %f = fptrunc double %x to float
-  %back = fpext float %f to double
-  %fbits = bitcast float %f to i32
-  %exact = fcmp ueq double %back, %x
-  %ax = call double @llvm.fabs.f64(double %x)
-  %aback = call double @llvm.fabs.f64(double %back)
-  %away = fcmp ogt double %aback, %ax
-  %dec = sub i32 %fbits, 1
-  %toward0 = select i1 %away, i32 %dec, i32 %fbits
-  %odd = or i32 %toward0, 1
-  %obits = select i1 %exact, i32 %fbits, i32 %odd
-  %o = bitcast i32 %obits to float
-  %r = call bfloat @__truncsfbf2(float %o)
-  ret bfloat %r
-}
-
 declare double @llvm.fabs.f64(double)
 """
 
@@ -836,23 +819,6 @@ done:
   ret half %r
 }
 
-define half @__truncdfhf2(double %x) {
-  %f = fptrunc double %x to float
-  %back = fpext float %f to double
-  %fbits = bitcast float %f to i32
-  %exact = fcmp ueq double %back, %x
-  %ax = call double @llvm.fabs.f64(double %x)
-  %aback = call double @llvm.fabs.f64(double %back)
-  %away = fcmp ogt double %aback, %ax
-  %dec = sub i32 %fbits, 1
-  %toward0 = select i1 %away, i32 %dec, i32 %fbits
-  %odd = or i32 %toward0, 1
-  %obits = select i1 %exact, i32 %fbits, i32 %odd
-  %o = bitcast i32 %obits to float
-  %r = call half @__truncsfhf2(float %o)
-  ret half %r
-}
-
 define float @__extendhfsf2(half %h) {
 entry:
   %h16 = bitcast half %h to i16
@@ -896,10 +862,41 @@ define double @__extendhfdf2(half %h) {
 """
 
 
+def _from_f64_through_odd_f32(name: str, ty: str, from_f32: str) -> str:
+    """``ty @name(double)``: round to f32 *to odd* (truncate; set the last bit if inexact),
+    then call the f32 rounding, which is then exact: the double is rounded once."""
+    return f"""
+define {ty} @{name}(double %x) {{
+  %f = fptrunc double %x to float
+  %back = fpext float %f to double
+  %fbits = bitcast float %f to i32
+  %exact = fcmp ueq double %back, %x
+  %ax = call double @llvm.fabs.f64(double %x)
+  %aback = call double @llvm.fabs.f64(double %back)
+  %away = fcmp ogt double %aback, %ax
+  %dec = sub i32 %fbits, 1
+  %toward0 = select i1 %away, i32 %dec, i32 %fbits
+  %odd = or i32 %toward0, 1
+  %obits = select i1 %exact, i32 %fbits, i32 %odd
+  %o = bitcast i32 %obits to float
+  %r = call {ty} @{from_f32}(float %o)
+  ret {ty} %r
+}}
+"""
+
+
 def support_ir() -> str:
     """The support module: collective helpers, fiber entry, scheduler, fiber launcher, and the
     bf16/f16 conversion functions LLVM calls on x86."""
-    return _SUPPORT.substitute(_substitutions()) + _BF16_LIBCALLS_IR + _F16_LIBCALLS_IR
+    return "".join(
+        (
+            _SUPPORT.substitute(_substitutions()),
+            _BF16_LIBCALLS_IR,
+            _from_f64_through_odd_f32("__truncdfbf2", "bfloat", "__truncsfbf2"),
+            _F16_LIBCALLS_IR,
+            _from_f64_through_odd_f32("__truncdfhf2", "half", "__truncsfhf2"),
+        )
+    )
 
 
 def kernel_launcher_ir(kernel: str, param_types: list[str]) -> str:
