@@ -15,10 +15,11 @@ both caches' lookups, since dumps show the compilation itself.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from layoutc.frontend.spec import KernelSpec, SpecError
@@ -248,28 +249,10 @@ _default_targets: dict[Any, tuple[BuildTarget, str]] = {}
 _DEFAULT_OPTIONS = CompileOptions()
 
 
-def _environment_reader(name: str) -> Callable[[], Any]:
-    """A cheap read of ``os.environ[name]`` for a per-call check: the raw stored value (bytes on
-    POSIX) or None. ``os.environ.get`` costs ~0.8 us (key encoding through the Mapping mixin),
-    a fifth of a whole direct call; CPython keeps the encoded variables in the dict
-    ``os.environ._data``, which every change through ``os.environ`` updates."""
-    import os
-
-    data = getattr(os.environ, "_data", None)
-    encodekey = getattr(os.environ, "encodekey", None)
-    if isinstance(data, dict) and callable(encodekey):
-        encoded = encodekey(name)
-        return lambda: data.get(encoded)
-    return lambda: os.environ.get(name)
-
-
-_read_target_variable = _environment_reader("LAYOUTC_TARGET")
-
-
 def _default_target() -> tuple[BuildTarget, str]:
     """The target of direct calls (``LAYOUTC_TARGET``, else the GPU if present, else the CPU)
     and its key, resolved once per value of the variable."""
-    raw = _read_target_variable()
+    raw = os.environ.get("LAYOUTC_TARGET")
     found = _default_targets.get(raw)
     if found is None:
         target = resolve_target(None)
