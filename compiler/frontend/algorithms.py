@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir.algebra.errors import LayoutError
+from ..ir.core.types import FloatType
 from ..ir.dialects import tile as T
 from ..ir.dialects.tile import agreement
 from ..ir.dialects.tile.spaces import COORD
@@ -164,10 +165,27 @@ def axpby(alpha: Any, x: Any, beta: Any, y: Any) -> None:
     elem = ty.type.element
     if elem is None:
         raise state.error("lc.axpby: y is a coordinate tensor (it has no memory)")
+    _require_exact_scalar(alpha, "alpha", elem)
+    _require_exact_scalar(beta, "beta", elem)
     a = _element_value(alpha, elem)
     b = _element_value(beta, elem)
     _require_agreement(agreement.axpby_problem, tx.value, ty.value)
     state.emit(T.AxpbyOp(a, tx.value, b, ty.value))
+
+
+def _require_exact_scalar(value: Any, name: str, elem: Any) -> None:
+    """On an integer tensor a dynamic float alpha or beta is refused: CuTe computes
+    ``alpha * x + beta * y`` in the scalar's type and converts the result, while the op computes
+    in the element type, so converting the scalar first (1.5 -> 1) would be a wrong kernel.
+    (A Python float is already refused by the element conversion.)"""
+    if isinstance(elem, FloatType):
+        return
+    if isinstance(value, scalars.Float):
+        raise state.error(
+            f"not supported: lc.axpby with a dynamic float {name} on a tensor of {elem.text}: "
+            f"CuTe computes in the scalar's type, converting {name} to {elem.text} first would "
+            f"truncate it (convert it yourself, e.g. lc.i32({name}), if that is what you mean)"
+        )
 
 
 def fill(t: Any, value: Any) -> None:

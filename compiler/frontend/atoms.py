@@ -28,7 +28,7 @@ from ..ir.dialects import tile as T
 from ..ir.dialects.layout.types import LayoutType
 from ..ir.dialects.tile import tiled as tiled_algebra
 from ..ir.dialects.tile.atoms import AtomError
-from . import scalars, state, symbols
+from . import partition_bounds, scalars, state, symbols
 from .dtypes import ElementType
 from .tensor import Tensor, _tiler_value, _view, make_fragment_like
 
@@ -122,8 +122,13 @@ class TiledCopy:
                 f"partition_{target}: the tensor has rank {t.rank()}, less than the rank of the "
                 f"tiled copy's tile {self.tiler}"
             )
-        tiled = _view(T.ZippedDivideOp, t, _tiler_value(self.tiler, "a tiled copy's tile"))
-        tv = _view(T.CompositionOp, tiled, _tiler_value((self._thrval2mn(target), _), "TV"))
+        tile = _tiler_value(self.tiler, "a tiled copy's tile")
+        thrval2mn = self._thrval2mn(target)
+        what = f"partition_{target}"
+        partition_bounds.check_tv_in_tile(thrval2mn, partition_bounds.tiler_size(self.tiler), what)
+        partition_bounds.check_divide(t, self.tiler, what)
+        tiled = _view(T.ZippedDivideOp, t, tile)
+        tv = _view(T.CompositionOp, tiled, _tiler_value((thrval2mn, _), "TV"))
         return _view(T.SliceOp, tv, ((_index(thr_idx), _), _rest(t.rank())))
 
     def __repr__(self) -> str:

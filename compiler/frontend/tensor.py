@@ -23,7 +23,7 @@ from ..ir.core.values import Value
 from ..ir.dialects import layout as L
 from ..ir.dialects import tile as T
 from ..ir.dialects.tile.types import PtrType, TensorType
-from . import scalars, state, symbols
+from . import partition_bounds, scalars, state, symbols
 from .dtypes import ElementType, element_type, from_ir
 from .proxy import TraceValue
 from .scalars import Bool, Int, Scalar
@@ -705,6 +705,7 @@ def local_partition(t: Any, thr_layout: Any, idx: Any, proj: Sequence[Any] | Non
     t = _require_tensor(t, "lc.local_partition")
     lay = _static_layout(_as_layout(thr_layout, "lc.local_partition"), "lc.local_partition")
     keep = [bool(p) for p in proj] if proj is not None else None
+    partition_bounds.check_local_partition(t, lay, keep)
     return _view(T.LocalPartitionOp, t, lay, scalars.index_value(idx), keep)
 
 
@@ -713,6 +714,7 @@ def partition_tv(t: Any, tv_layout: Any, idx: Any) -> Tensor:
     ``composition(t, tv_layout)(idx, _)``."""
     t = _require_tensor(t, "lc.partition_tv")
     lay = _static_layout(_as_layout(tv_layout, "lc.partition_tv"), "lc.partition_tv")
+    partition_bounds.check_tv_partition(t, lay, "lc.partition_tv")
     return _view(T.PartitionTVOp, t, lay, scalars.index_value(idx))
 
 
@@ -734,7 +736,9 @@ def composition(a: Any, b: Any) -> Any:
 def _divide(name: str, op_cls: Any):
     def divide(a: Any, b: Any) -> Any:
         if isinstance(a, Tensor):
-            return _view(op_cls, a, _tiler_value(b, f"lc.{name}"))
+            value = _tiler_value(b, f"lc.{name}")
+            partition_bounds.check_divide(a, b, f"lc.{name}")
+            return _view(op_cls, a, value)
         from .. import ir
 
         return getattr(ir.algebra, name)(a, b)
