@@ -33,3 +33,25 @@ def pytest_collection_modifyitems(config, items):
         # (tests/dialects/gpu/ tests the gpu dialect and needs no GPU).
         if item.get_closest_marker("gpu") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def private_compile_cache(tmp_path_factory):
+    """A session's own compile cache: never the user's ~/.cache/layoutc, and none of the
+    variables that add dumps, remarks or another target to every compile. Folders whose tests
+    compile many kernels make it autouse in their conftest."""
+    from layoutc.driver import cache
+
+    mp = pytest.MonkeyPatch()
+    directory = tmp_path_factory.mktemp("layoutc-cache")
+    mp.setenv("LAYOUTC_CACHE_DIR", str(directory))
+    for name in (
+        "LAYOUTC_DUMP_DIR",
+        "LAYOUTC_PRINT_IR_AFTER_ALL",
+        "LAYOUTC_REMARKS",
+        "LAYOUTC_TARGET",
+    ):
+        mp.delenv(name, raising=False)
+    mp.setattr(cache, "_default", cache.CompileCache(directory))
+    yield directory
+    mp.undo()

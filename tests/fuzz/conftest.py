@@ -16,20 +16,6 @@ sys.path.insert(0, str(Path(__file__).parent))  # fuzz_* helpers, whatever pytes
 
 
 @pytest.fixture(scope="session", autouse=True)
-def private_cache(tmp_path_factory):
+def private_cache(private_compile_cache):
     """Never the user's ~/.cache/layoutc, and no dumps or remarks on stderr."""
-    from layoutc.driver import cache
-
-    mp = pytest.MonkeyPatch()
-    directory = tmp_path_factory.mktemp("layoutc-fuzz-cache")
-    mp.setenv("LAYOUTC_CACHE_DIR", str(directory))
-    for name in (
-        "LAYOUTC_DUMP_DIR",
-        "LAYOUTC_PRINT_IR_AFTER_ALL",
-        "LAYOUTC_REMARKS",
-        "LAYOUTC_TARGET",
-    ):
-        mp.delenv(name, raising=False)
-    mp.setattr(cache, "_default", cache.CompileCache(directory))
-    yield directory
-    mp.undo()
+    return private_compile_cache
