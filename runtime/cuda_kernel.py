@@ -20,7 +20,7 @@ from .arrays import ArrayFacts
 from .cuda_memory import DeviceBuffer
 from .cuda_module import CudaModule, set_max_dynamic_smem
 from .errors import ArgumentError
-from .launch_config import Dim3, check_block, dim3, stream_handle
+from .launch_config import Dim3, check_block, dim3, framework_stream, stream_handle
 from .packing import ArgumentBinder
 
 _DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024
@@ -32,6 +32,8 @@ class CudaKernel:
 
     Arrays must live on the kernel's device, except numpy arrays (and other host arrays), which
     are copied in before and back after the launch; such a call synchronises the stream.
+    Without ``stream=`` the launch goes on torch's current stream when torch uses CUDA in this
+    process (``launch_config.framework_stream``), else on the legacy default stream.
     """
 
     def __init__(self, module: CudaModule, spec: KernelSpec) -> None:
@@ -40,6 +42,7 @@ class CudaKernel:
         self.device = module.device
         self.function = module.function(spec.name)
         self.binder = ArgumentBinder(spec, "cuda", self.device.ordinal)
+        self._ordinal = self.device.ordinal
         self._lock = threading.Lock()
         self._smem_allowed = _DEFAULT_DYNAMIC_SMEM_LIMIT
         self._launch = cd.api().cuLaunchKernel
@@ -76,7 +79,7 @@ class CudaKernel:
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
             self._smem_allowed = dyn
-        handle = 0 if stream is None else stream_handle(stream)
+        handle = framework_stream(self._ordinal) if stream is None else stream_handle(stream)
         with self._lock:
             if self._bind_fast(args):
                 keep: Sequence[object] = ()

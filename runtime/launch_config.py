@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from .abi import LaunchBounds
@@ -49,6 +50,23 @@ def check_block(block: Dim3, bounds: LaunchBounds, kernel: str) -> None:
         )
     if threads > 1024:
         raise ArgumentError(f"kernel {kernel!r}: {threads} threads per block exceeds 1024")
+
+
+def framework_stream(device: int) -> int:
+    """The stream a launch without ``stream=`` goes on: torch's current stream on ``device``
+    once torch has initialised CUDA (Triton's rule, so kernels join ``torch.cuda.stream(s)``
+    blocks and CUDA graph captures), else 0, the legacy default stream. torch is never
+    imported here: a process that has not imported it has no torch stream to follow."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return 0
+    cuda = getattr(torch, "cuda", None)
+    if cuda is None or not cuda.is_initialized():
+        return 0
+    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
+    if raw is not None:  # the cheap accessor torch's own launchers use
+        return int(raw(device))
+    return int(cuda.current_stream(device).cuda_stream)
 
 
 def stream_handle(stream: Any) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ctypes
 import struct
+import sys
+import types
 
 import fake_driver as fake
 import numpy as np
@@ -101,6 +103,45 @@ def test_stream_handles_from_protocols():
     for stream, handle in [(None, 0), (5, 5), (TorchLike(), 1234), (Protocol(), 99)]:
         k(a, a, 4, grid=1, block=4, stream=stream)
         assert fake.launches[-1]["stream"] == handle
+
+
+class _FakeTorch:
+    """The parts of torch a launch without ``stream=`` consults (torch itself need not be
+    installed): ``cuda.is_initialized`` and ``_C._cuda_getCurrentRawStream``."""
+
+    def __init__(self, initialised: bool, current: int) -> None:
+        self.asked: list[int] = []
+        self.cuda = types.SimpleNamespace(is_initialized=lambda: initialised)
+        self._C = types.SimpleNamespace(_cuda_getCurrentRawStream=self._current)
+        self._stream = current
+
+    def _current(self, device: int) -> int:
+        self.asked.append(device)
+        return self._stream
+
+
+def test_launch_without_stream_uses_torchs_current_stream(monkeypatch):
+    k = load_kernel(b"// copy", "cubin", COPY)
+    a = DeviceArray((4,), "f32")
+    torch = _FakeTorch(initialised=True, current=4321)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    k(a, a, 4, grid=1, block=4)
+    assert fake.launches[-1]["stream"] == 4321
+    assert torch.asked == [0]  # the kernel's device
+    k(a, a, 4, grid=1, block=4, stream=5)  # an explicit stream still wins
+    assert fake.launches[-1]["stream"] == 5
+
+
+def test_torch_that_never_touched_cuda_leaves_the_default_stream(monkeypatch):
+    k = load_kernel(b"// copy", "cubin", COPY)
+    a = DeviceArray((4,), "f32")
+    torch = _FakeTorch(initialised=False, current=4321)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    k(a, a, 4, grid=1, block=4)
+    assert fake.launches[-1]["stream"] == 0 and torch.asked == []
+    monkeypatch.delitem(sys.modules, "torch")
+    k(a, a, 4, grid=1, block=4)
+    assert fake.launches[-1]["stream"] == 0
 
 
 def test_argument_errors_name_kernel_and_argument():

@@ -67,6 +67,46 @@ def test_copy_on_a_torch_stream(build):
     assert torch.equal(src, dst)
 
 
+def test_launch_without_stream_follows_torch_current_stream(build):
+    """No ``stream=``: the kernel joins torch's current stream (a non-blocking side stream
+    would race with a legacy-default-stream launch) and torch's event order holds."""
+    torch = _torch()
+    n = 1 << 22
+    src = torch.randn(n, device="cuda")
+    dst = torch.zeros_like(src)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        src.mul_(2.0)  # queued on the side stream; the copy must run after it
+        build("copy")(src, dst, n, grid=n // 512, block=128)
+        dst.add_(1.0)  # and this after the copy
+    side.synchronize()
+    assert torch.equal(dst, src + 1.0)
+
+
+def test_launch_is_captured_by_a_cuda_graph_and_replayed(build):
+    torch = _torch()
+    n = 1 << 20
+    src = torch.randn(n, device="cuda")
+    dst = torch.zeros_like(src)
+    kernel = build("copy")
+    kernel(src, dst, n, grid=n // 512, block=128)  # warm-up outside the capture
+    torch.cuda.synchronize()
+    dst.zero_()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        kernel(src, dst, n, grid=n // 512, block=128)
+    torch.cuda.synchronize()
+    assert not dst.any()  # captured, not run
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(src, dst)
+    src.copy_(torch.randn(n, device="cuda"))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(src, dst)
+
+
 def test_copy_with_cupy_arrays(build):
     cp = pytest.importorskip("cupy")
     src = cp.arange(10000, dtype=cp.float32)
