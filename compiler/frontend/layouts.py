@@ -120,8 +120,20 @@ def stride(x: Any, *mode: int) -> Any:
     return _result(algebra.stride(x, *mode))
 
 
-def composition(a: Any, b: Any) -> Any:
-    """``composition(tensor, tiler)`` is a view (``tile.composition``); else the algebra's."""
+def composition(a: Any, b: Any, inner: Any = None) -> Any:
+    """``composition(tensor, tiler)`` is a view (``tile.composition``); else the algebra's.
+    ``composition(outer, offset, inner)`` is CuTe's three-argument form, the ComposedLayout
+    ``outer o offset o inner`` (a gather layout: an outer layout with a custom stride over an
+    inner layout of basis strides); its parts may have dynamic entries."""
+    if inner is not None:
+        if _is_tensor(a) or _is_tensor(inner):
+            from . import state
+
+            raise state.error(
+                "composition(outer, offset, inner) composes layouts; to view a tensor through "
+                "it use lc.make_tensor(t.iterator, layout)"
+            )
+        return algebra.composition(*_symbolic((a, b, inner)))
     if _is_tensor(a) or _dynamic(a):
         from . import tensor
 

@@ -104,6 +104,27 @@ class PointerInfo(NamedTuple):
     alignment: int
 
 
+class GatherPointer:
+    """The index buffer of a gather layout, bound to the ``tile.make_tensor`` operand that
+    gives it: its name in the layout's text, the operand and where it points."""
+
+    __slots__ = ("info", "name", "value")
+
+    def __init__(self, name: str, value: Value, info: PointerInfo):
+        self.name = name
+        self.value = value
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GatherPointer) and self.value is other.value
+
+    def __hash__(self) -> int:
+        return hash(("GatherPointer", id(self.value)))
+
+    def __repr__(self) -> str:
+        return f"GatherPointer({self.name})"
+
+
 def known_divisor(x: IntLike) -> int:
     """The largest int provably dividing ``x`` (0 for the int 0: every int divides it)."""
     if type(x) is int:
@@ -405,6 +426,8 @@ class SymbolicAnalysis:
         if isinstance(op, TD.MakeTensorOp):
             p = self.pointer_of(op.ptr)
             layout = conform_to_type(self.layout_of(op.layout), t.layout())
+            if len(op.gathers):
+                layout = self._bind_gathers(op, layout)
             return TensorInfo(p.base, p.offset, layout, t.space, t.element, p.alignment)
         if isinstance(op, TD.ViewOp):
             src = self.tensor_of(op.operands[0])
@@ -440,6 +463,36 @@ class SymbolicAnalysis:
             "tile.make_tensor, views and allocations; they may not cross control flow)",
             _loc_of(value),
         )
+
+    def _bind_gathers(self, op: Any, layout: Any) -> Any:
+        """The layout of a ``tile.make_tensor`` with its index buffers, named in the layout's
+        text, replaced by the pointers its gather operands give (:class:`GatherPointer`)."""
+        from layoutc.ir.algebra.composed import ComposedLayout
+        from layoutc.ir.algebra.gather import CustomStride, IndexedGather
+        from layoutc.ir.algebra.layout import Layout
+
+        bound = {
+            name: GatherPointer(name, v, self.pointer_of(v))
+            for name, v in zip(op.gather_names(), op.gathers)
+        }
+
+        def stride(d: Any) -> Any:
+            if isinstance(d, tuple):
+                return tuple(stride(e) for e in d)
+            if isinstance(d, CustomStride) and isinstance(d.func, IndexedGather):
+                ptr = bound.get(d.func.name)
+                if ptr is not None:
+                    return CustomStride(IndexedGather(ptr, d.func.name), d.stride)
+            return d
+
+        def walk(x: Any) -> Any:
+            if isinstance(x, ComposedLayout):
+                return ComposedLayout(walk(x.outer), x.offset, walk(x.inner))
+            if isinstance(x, Layout):
+                return Layout._new(x.shape, stride(x.stride))
+            return x
+
+        return walk(layout)
 
     def _tensor_argument(self, arg: BlockArgument, t: Any) -> TensorInfo:
         """A tensor parameter of a function: its own base (convert-to-llvm flattens it into a

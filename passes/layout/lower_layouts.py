@@ -26,10 +26,11 @@ from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import tile as TD
+from layoutc.ir.dialects.tile.gathered import GatheredOffset
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
 from ..analysis.emitter import IndexEmitter
-from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
+from ..analysis.symbolic import AnalysisError, GatherPointer, SymbolicAnalysis
 from ..base import Pass, Statistic
 from ..registry import register_pass
 from .common import ALGORITHM_OPS
@@ -205,14 +206,45 @@ class _Lowering:
                 op,
             )
         ptr = self._base_pointer(base)
+        if isinstance(offset, GatheredOffset):
+            offset = self._gathered(offset)
         if type(offset) is int:
             if offset < 0:
                 raise _Failure(f"'{op.name}' addresses element {offset} before its base", op)
             return ptr, offset
         return ptr, self.emitter.emit(offset)
 
+    def _gathered(self, g: GatheredOffset) -> Any:
+        """The offset of an access through a gather layout: each index-buffer entry is loaded
+        (``tile.load`` of the buffer's pointer at the entry's position), widened to
+        ``index`` and bound to a fresh non-negative symbol, so that ``plain + entry * scale``
+        is emitted (and shares code) like any other offset."""
+        from layoutc.ir.core.types import index
+        from layoutc.ir.dialects import arith
+
+        total = g.plain
+        for func, position, scale in g.terms:
+            buf = func.indices
+            if not isinstance(buf, GatherPointer):
+                raise _Failure(
+                    f"not supported: the gather function {func} has no index buffer", self._op
+                )
+            at = buf.info.offset + position
+            root = self._base_pointer(buf.info.base)
+            where = at if type(at) is int else self.emitter.emit(at)
+            load = self.builder.insert(TD.LoadOp(root, where, loc=self.builder.loc))
+            entry = load.results[0]
+            if not isinstance(entry.type, IndexType):
+                entry = self.builder.insert(
+                    arith.IndexCastOp(entry, index, loc=self.builder.loc)
+                ).results[0]
+            sym = self.analysis.bind(entry, f"{buf.name}_entry", (1, 0, None))
+            total = total + sym * scale
+        return total
+
     def _access(self, op: Any) -> None:
         self.at(op)
+        self._op = op
         name = op.name
         loc = op.location
         try:

@@ -50,6 +50,7 @@ from layoutc.ir.algebra.vector import max_common_layout
 from ..analysis.proofs import prove_divisible
 from ..analysis.symbolic import TensorInfo, aligned_after
 from .contiguity import contiguity_reason
+from .gather_vectors import NoProxy, dense_proxy
 from .uniform_predicate import uniform_predicate
 from .vector_common import Refused, describe, rest_strides, unit_run
 
@@ -105,7 +106,7 @@ def plan_copy(
         why = f"element types differ ({name} -> {_elem_name(dst)}): each element is converted"
         return CopyPlan(e, 1, None, scalar, why)
     sides = [("source", src), ("destination", dst)]
-    return _widest(sides, e, name, max_bits, pred, bounds)
+    return _gathered(sides, e, name, max_bits, pred, bounds)
 
 
 def plan_fill(dst: TensorInfo, *, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
@@ -116,7 +117,38 @@ def plan_fill(dst: TensorInfo, *, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
     if dst.space not in MEMORY:
         why = f"the tensor is a register fragment: each {name} is its own register"
         return CopyPlan(e, 1, None, (dst.element_bytes,), why)
-    return _widest([("tensor", dst)], e, name, max_bits, None, None)
+    return _gathered([("tensor", dst)], e, name, max_bits, None, None)
+
+
+def _gathered(
+    sides: Sequence[Side], e: int, name: str, max_bits: int, pred: TensorInfo | None, bounds: Any
+) -> CopyPlan:
+    """:func:`_widest` with each gather side replaced by its dense proxy
+    (:mod:`.gather_vectors`), the width capped by the gathered rows' stride (the row starts
+    are aligned to it only), and a remark naming the rows."""
+    proxied = []
+    notes = []
+    for role, info in sides:
+        try:
+            found = dense_proxy(info)
+        except NoProxy as why:
+            scalar = tuple(i.element_bytes for _, i in sides)
+            return CopyPlan(e, 1, None, scalar, f"the {role} is gathered element by element: {why}")
+        if found is None:
+            proxied.append((role, info))
+            continue
+        proxy, rows = found
+        proxied.append((role, proxy))
+        cap = rows & -rows  # the largest power of two dividing the row stride
+        max_bits = min(max_bits, cap * e)
+        notes.append(f"the {role} gathers rows of {rows} {name}")
+    plan = _widest(proxied, e, name, max_bits, pred, bounds)
+    if notes and plan.width > 1:
+        plan = CopyPlan(
+            plan.bits, plan.width, plan.tiling, plan.alignments,
+            plan.reason + "; " + "; ".join(notes) + " at aligned starts",
+        )  # fmt: skip
+    return plan
 
 
 def _widest(

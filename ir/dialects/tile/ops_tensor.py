@@ -3,6 +3,7 @@ alloc_fragment, ptr_offset, get_layout, get_ptr."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,7 +12,7 @@ from ...core.attributes import Attribute, IntegerAttr, TypeAttr
 from ...core.constraints import Constraint
 from ...core.errors import VerifyError
 from ...core.location import Location
-from ...core.opdef import operand, opt_prop, prop, result
+from ...core.opdef import operand, opt_prop, prop, result, var_operand
 from ...core.operation import Operation
 from ...core.traits import Pure
 from ...core.types import IndexType, Type, i64, index
@@ -39,15 +40,27 @@ _Index = Constraint(lambda t: isinstance(t, IndexType), "index")
 
 class MakeTensorOp(Operation):
     """``%t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,?):(1,?)">)
-    -> !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>``: a pointer viewed through a layout."""
+    -> !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>``: a pointer viewed through a layout.
+
+    A gather layout names its index buffers (``(1,1):(Custom{idx0,64},1) o (0,0) o ...``,
+    CUTLASS's ``IndexedGather``); each buffer is one more operand, a pointer to integers, in
+    the order the names first appear in the layout's text:
+    ``tile.make_tensor %p, %l, %idx0 : (ptr, layout, !tile.ptr<i32, gmem, 4>) -> tensor``."""
 
     name = "tile.make_tensor"
     traits = (Pure,)
     ptr = operand(PtrType)
     layout = operand(LayoutType)
+    gathers = var_operand(PtrType)
     result = result(TensorType)
 
-    def __init__(self, ptr: Value, layout: Value, loc: Location | None = None):
+    def __init__(
+        self,
+        ptr: Value,
+        layout: Value,
+        gathers: Sequence[Value] = (),
+        loc: Location | None = None,
+    ):
         pt, lt = ptr.type, layout.type
         if not isinstance(pt, PtrType) or not isinstance(lt, LayoutType):
             raise build_error(
@@ -56,13 +69,31 @@ class MakeTensorOp(Operation):
                 loc,
             )
         t = TensorType(pt.element, pt.space, lt.layout_text, pt.alignment)
-        super().__init__(operands=[ptr, layout], result_types=[t], loc=loc)
+        super().__init__(operands=[ptr, layout, list(gathers)], result_types=[t], loc=loc)
+
+    def gather_names(self) -> list[str]:
+        """The index-buffer names of the layout, one per ``gathers`` operand."""
+        return gather_names(self.layout.type.layout_text)
 
     def verify_(self) -> None:
         pt, lt, t = self.ptr.type, self.layout.type, self.result.type
         expected = TensorType(pt.element, pt.space, lt.layout_text, pt.alignment)
         if t is not expected:
             raise VerifyError(f"result type '{t.text}' should be '{expected.text}'")
+        names = self.gather_names()
+        if len(names) != len(self.gathers):
+            raise VerifyError(
+                f"the layout names {len(names)} index buffer(s) {names} but "
+                f"{len(self.gathers)} gather operand(s) are given (one pointer per name, in "
+                "order of first appearance)"
+            )
+        for name, g in zip(names, self.gathers):
+            el = g.type.element  # type: ignore[attr-defined]
+            if el.text not in ("i32", "i64") or g.type.space != "gmem":  # type: ignore[attr-defined]
+                raise VerifyError(
+                    f"the index buffer '{name}' must be a pointer to i32 or i64 in gmem, got "
+                    f"'{g.type.text}'"
+                )
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -72,12 +103,23 @@ class MakeTensorOp(Operation):
 
     @classmethod
     def parse_custom(cls, p: OpAsmParser) -> MakeTensorOp:
-        operands = [p.parse_operand()]
-        p.expect(",")
-        operands.append(p.parse_operand())
+        operands = p.parse_operand_list()
         attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 2, True)
+        types, results = parse_signature(p, len(operands), True)
         return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
+
+
+def gather_names(layout_text: str) -> list[str]:
+    """The index-buffer names of a layout text (``Custom{name,stride}``), in order of first
+    appearance."""
+    names: list[str] = []
+    for name in _CUSTOM_RE.findall(layout_text):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+_CUSTOM_RE = re.compile(r"Custom\{([A-Za-z_][A-Za-z_0-9]*),")
 
 
 class MakeIdentityTensorOp(Operation):
