@@ -456,6 +456,28 @@ def make_tensor(ptr: Any, layout: Any) -> Tensor:
     return Tensor(state.emit(T.MakeTensorOp(ptr.value, layout_value(lay), buffers)).results[0])
 
 
+def _buffer_name(ptr: Value) -> str | None:
+    """The kernel parameter a pointer comes from (``gather`` for ``gather.iterator``), as the
+    index buffer's name in layout text; None when it has no such name."""
+    import re
+
+    v = ptr
+    for _ in range(8):
+        op = v.defining_op
+        if op is None:
+            break
+        if isinstance(op, T.GetPtrOp):
+            v = op.tensor
+        elif isinstance(op, T.MakeTensorOp):
+            v = op.ptr
+        else:
+            return None
+    hint = v.name_hint
+    if hint and re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", hint) and hint != "_":
+        return hint
+    return None
+
+
 def _bind_gathers(layout: Any) -> tuple[Any, list[Value]]:
     """A gather layout's index buffers (``IndexedGather(t.iterator)`` or of a tensor ``t``) as
     ``tile.make_tensor`` operands, and the layout with each buffer renamed ``idx0``, ``idx1``...
@@ -482,7 +504,10 @@ def _bind_gathers(layout: Any) -> tuple[Any, list[Value]]:
             )
         key = id(handle.value)
         if key not in names:
-            names[key] = f"idx{len(buffers)}"
+            name = _buffer_name(handle.value)
+            if name is None or name in names.values():
+                name = f"idx{len(buffers)}"
+            names[key] = name
             buffers.append(handle.value)
         return names[key]
 
