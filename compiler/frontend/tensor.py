@@ -462,7 +462,7 @@ def _buffer_name(ptr: Value) -> str | None:
     import re
 
     v = ptr
-    for _ in range(8):
+    for _step in range(8):
         op = v.defining_op
         if op is None:
             break
