@@ -128,6 +128,10 @@ def test_traced_ir_shows_the_gather_as_a_layout():
     """The gather and the scatter are layouts of tensors (make_composed_layout of a custom
     stride over basis strides, the index buffers as make_tensor operands): the traced kernel
     has no index arithmetic of its own and reads no index buffer element."""
+    pytest.importorskip("filecheck")
+    sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
+    from helpers import filecheck
+
     a = cv._gather_inputs(4, np.random.default_rng(0))
     kernel = cv.conv3d_fprop_gather
     spec = kernel.specialize(*cv.EXAMPLES[1].ordered_arguments(a), block=128)
