@@ -15,9 +15,6 @@ from example_files import EXAMPLES_DIR
 sys.path.insert(0, str(EXAMPLES_DIR))
 import conv3d_fprop as cv
 
-sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
-from helpers import filecheck
-
 TOL = 1e-4  # of the largest |output|: products are exact (TF32 inputs), sums in f32
 
 
@@ -130,6 +127,10 @@ def test_traced_ir_shows_the_gather_as_a_layout():
     has no index arithmetic of its own and reads no index buffer element."""
     pytest.importorskip("filecheck")
     sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
+
+    pytest.importorskip("filecheck")
+    sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
+    from helpers import filecheck
 
     a = cv._gather_inputs(4, np.random.default_rng(0))
     kernel = cv.conv3d_fprop_gather
