@@ -49,14 +49,24 @@ def _example() -> Any:
 
 
 def config_from_name(cv: Any, name: str) -> Any:
-    """``s3-k32`` -> ConvConfig(stages=3, bk=32)."""
+    """``s3-k32-i4-w2x2`` -> ConvConfig(stages=3, bk=32, images=4, warps 2x2) (ConvConfig.name's
+    spelling; trailing parts may be left out)."""
     try:
-        s, k = name.split("-")
-        assert s[0] == "s" and k[0] == "k"
-        return cv.ConvConfig(stages=int(s[1:]), bk=int(k[1:]))
+        parts = name.split("-")
+        kw: dict = {}
+        for part in parts:
+            key = {"s": "stages", "k": "bk", "i": "images"}.get(part[0])
+            if key is not None:
+                kw[key] = int(part[1:])
+            elif part[0] == "w":
+                kw["warps_m"], kw["warps_n"] = (int(x) for x in part[1:].split("x"))
+            else:
+                raise ValueError(part)
+        return cv.ConvConfig(**kw)
     except Exception:
         raise SystemExit(
-            f"config names look like s3-k32 (stages, channels per K-block): {name!r}"
+            f"config names look like s3-k32-i4-w2x2 (stages, channels per K-block, images per "
+            f"CTA, warps): {name!r}"
         ) from None
 
 
@@ -93,7 +103,7 @@ def tf32(torch: Any, x: Any) -> Any:
     return ((bits + 0x1000) & 0xFFFFE000).to(torch.int32).view(torch.float32)
 
 
-def resources(ck: Any) -> str:
+def resources(ck: Any, block: int) -> str:
     """regs / local bytes / smem / CTAs per SM of a loaded kernel."""
     try:
         from layoutc.runtime import cuda_driver as cd
@@ -104,7 +114,7 @@ def resources(ck: Any) -> str:
         dynamic = ck.runtime_spec.dynamic_smem
         smem = kernel.attribute("SHARED_SIZE_BYTES") + dynamic
         ctas = cd.check(
-            cd.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(kernel.function, 128, dynamic),
+            cd.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(kernel.function, block, dynamic),
             "asking the occupancy calculator",
         )
         return f"{regs:>4} {local:>5} {smem // 1024:>4}K {int(ctas):>3}"
@@ -143,9 +153,9 @@ def rel_error(torch: Any, got: Any, want: Any) -> float:
     return float((got - want).abs().max() / want.abs().max())
 
 
-def launcher(ck: Any, bound: Any, grid: tuple) -> Any:
+def launcher(ck: Any, bound: Any, grid: tuple, block: int) -> Any:
     """A launch of a compiled kernel with arguments bound once (no per-call checks)."""
-    return lambda: ck.launch_bound(bound, grid, 128, None, None)
+    return lambda: ck.launch_bound(bound, grid, block, None, None)
 
 
 def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any) -> list[tuple]:
@@ -178,25 +188,27 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
     t_pipe = bench(torch, pipeline, samples, batch)
     rows.append(("torch index_select+conv3d+index_copy_", "gather", n, t_pipe, p.flops, "", err))
 
-    grid = (n // 4,)
     for cfg in configs:
+        grid = (n // cfg.images,)
         dense, gathered = cv.make_conv3d(cfg)
         # dense: compiled with 32-bit indices (the offsets fit), checked, then timed
         out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
         args = (p.act, p.flt, out)
-        ck = lc.compile(dense, *args, target="cuda", block=128, index_bitwidth=32)
+        ck = lc.compile(dense, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
         bound = ck.bind(args, {})
-        ck.launch_bound(bound, grid, 128, None, None)
+        ck.launch_bound(bound, grid, cfg.threads, None, None)
         torch.cuda.synchronize()
         err = rel_error(torch, out, p.ref)
-        t = bench(torch, launcher(ck, bound, grid), samples, batch)
-        rows.append((f"layoutc dense {cfg.name}", "dense", n, t, p.flops, resources(ck), err))
+        t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+        rows.append(
+            (f"layoutc dense {cfg.name}", "dense", n, t, p.flops, resources(ck, cfg.threads), err)
+        )
         # gather/scatter: the same, plus the rows the scatter does not name stay untouched
         opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
         args = (p.pool, p.flt, opool, p.gather, p.scatter)
-        ck = lc.compile(gathered, *args, target="cuda", block=128, index_bitwidth=32)
+        ck = lc.compile(gathered, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
         bound = ck.bind(args, {})
-        ck.launch_bound(bound, grid, 128, None, None)
+        ck.launch_bound(bound, grid, cfg.threads, None, None)
         torch.cuda.synchronize()
         err = rel_error(torch, opool[s64].view(n, 4, 2, 2, 128), p.ref)
         untouched = torch.ones(p.out_rows, dtype=torch.bool, device="cuda")
@@ -204,8 +216,10 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
         if not bool((opool[untouched] == 7.0).all()):
             log(f"   gather {cfg.name} N={n}: rows outside the scatter were written")
             err = float("inf")
-        t = bench(torch, launcher(ck, bound, grid), samples, batch)
-        rows.append((f"layoutc gather {cfg.name}", "gather", n, t, p.flops, resources(ck), err))
+        t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+        rows.append(
+            (f"layoutc gather {cfg.name}", "gather", n, t, p.flops, resources(ck, cfg.threads), err)
+        )
         log(f"   {cfg.name}: done", flush=True)
     return rows
 
@@ -246,7 +260,7 @@ def ratios(rows: list[tuple]) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="4320,131072")
-    ap.add_argument("--configs", default="s3-k32,s4-k32")
+    ap.add_argument("--configs", default="s3-k32-i4-w2x2,s4-k32-i4-w2x2,s3-k32-i8-w2x4")
     ap.add_argument("--samples", type=int, default=10)
     args = ap.parse_args()
     import torch

@@ -57,34 +57,54 @@ FLOPS_PER_IMAGE = 2 * Z * P * Q * K * C * T * R * S  # 7,077,888
 
 @dataclass(frozen=True)
 class ConvConfig:
-    """The tiling of example 59: CTA tile ``K x (4,Z,P,Q) x (bk,1,1,1)`` (bk channels of one
-    filter tap per K-block), ``stages`` of the cp.async pipeline, 2x2 warps of m16n8k8 TF32."""
+    """A tiling of example 59: CTA tile ``K x (images,Z,P,Q) x (bk,1,1,1)`` (bk channels of one
+    filter tap per K-block), ``stages`` of the cp.async pipeline, ``warps_m x warps_n`` warps
+    of m16n8k8 TF32. The default is the seed's: 4 images, 32 channels, 3 stages, 2x2 warps."""
 
     stages: int = 3
     bk: int = 32
+    images: int = 4
+    warps_m: int = 2
+    warps_n: int = 2
 
     @property
     def name(self) -> str:
-        return f"s{self.stages}-k{self.bk}"
+        return f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
 
     @property
     def threads(self) -> int:
-        return 128
+        return 32 * self.warps_m * self.warps_n
+
+    @property
+    def tile_n(self) -> int:
+        """Output positions per CTA: ``images`` x Z*P*Q."""
+        return self.images * Z * P * Q
 
     def smem_bytes(self) -> int:
         """Dynamic shared memory: the pipeline, or the epilogue tile if larger."""
-        pipeline = self.stages * (K + IMAGES_PER_CTA * Z * P * Q) * self.bk * 4
-        return max(pipeline, K * IMAGES_PER_CTA * Z * P * Q * 4)
+        pipeline = self.stages * (K + self.tile_n) * self.bk * 4
+        return max(pipeline, K * self.tile_n * 4)
+
+    def check(self) -> None:
+        """Raise ValueError for a tiling the kernel does not handle."""
+        if self.bk not in (16, 32) or self.stages < 2 or self.images not in (4, 8):
+            raise ValueError(f"bk must be 16 or 32, stages >= 2, images 4 or 8: {self}")
+        if K % (32 * self.warps_m) or self.tile_n % (16 * self.warps_n):
+            raise ValueError(f"{self.warps_m}x{self.warps_n} warps do not tile {K}x{self.tile_n}")
+        if (K * self.tile_n) % (4 * self.threads) or self.threads % (K // 4):
+            raise ValueError(f"{self.threads} threads do not tile the epilogue")
 
 
 def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     """The dense and the gather/scatter kernel of one configuration: two entry points that
     build their tensors' layouts, one body (:func:`conv_mainloop`)."""
-    if cfg.bk not in (16, 32) or cfg.stages < 2:
-        raise ValueError(f"bk must be 16 or 32 and stages at least 2, got {cfg}")
-    bm, bn, bk, stages = K, (IMAGES_PER_CTA, Z, P, Q), (cfg.bk, 1, 1, 1), cfg.stages
-    tile_n = IMAGES_PER_CTA * Z * P * Q  # 64 output positions
-    mma = lc.make_tiled_mma("SM80_16x8x8_F32TF32TF32F32_TN", lc.make_layout((2, 2, 1)), (32, 32, 8))
+    cfg.check()
+    bm, bn, bk, stages = K, (cfg.images, Z, P, Q), (cfg.bk, 1, 1, 1), cfg.stages
+    tile_n, threads = cfg.tile_n, cfg.threads
+    wm, wn = cfg.warps_m, cfg.warps_n
+    mma = lc.make_tiled_mma(
+        "SM80_16x8x8_F32TF32TF32F32_TN", lc.make_layout((wm, wn, 1)), (16 * wm, 16 * wn, 8)
+    )
     # Sw<B,2,3> o (8,bk):(bk,1): 16-byte chunks of a row XOR-ed with the row index
     swizzle = lc.Swizzle(3 if cfg.bk == 32 else 2, 2, 3)
     atom = lc.composition(swizzle, lc.make_layout((8, cfg.bk), (cfg.bk, 1)))
@@ -93,7 +113,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     per_row = cfg.bk // 4
     g2s = lc.make_tiled_copy(
         lc.make_copy_atom("cp.async.cg", lc.tf32),
-        lc.make_layout((128 // per_row, per_row), (per_row, 1)),
+        lc.make_layout((threads // per_row, per_row), (per_row, 1)),
         lc.make_layout((1, 4)),
     )
     ldsm = lc.make_copy_atom("ldmatrix.x4", lc.tf32)
@@ -104,7 +124,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     r2s = lc.make_copy_atom("universal", lc.f32, bits=32)
     s2g = lc.make_tiled_copy(
         lc.make_copy_atom("universal", lc.f32, bits=128),
-        lc.make_layout((bm // 4, 128 // (bm // 4)), (1, bm // 4)),
+        lc.make_layout((bm // 4, threads // (bm // 4)), (1, bm // 4)),
         lc.make_layout((4, 1)),
     )
 
@@ -123,7 +143,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         g2s_thr = g2s.get_slice(tid)
         tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
         tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
-        k_tiles = lc.size(gA, 2)  # 54: 2 channel blocks x 27 taps
+        k_tiles = lc.size(gA, 2)  # 54 with bk=32: 2 channel blocks x 27 taps
         for s in range(stages - 1):  # prologue
             lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
             lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
@@ -186,7 +206,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
 
     suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
 
-    @lc.kernel(name="conv3d_fprop_dense" + suffix)
+    @lc.kernel(name="conv3d_fprop_dense" + suffix, block=threads)
     def conv3d_fprop_dense(
         activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
@@ -204,7 +224,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
             lc.make_tensor(output.iterator, out),
         )
 
-    @lc.kernel(name="conv3d_fprop_gather" + suffix)
+    @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads)
     def conv3d_fprop_gather(
         activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
@@ -233,6 +253,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
             lc.make_tensor(output.iterator, out),
         )
 
+    conv3d_fprop_dense.config = conv3d_fprop_gather.config = cfg
     return conv3d_fprop_dense, conv3d_fprop_gather
 
 
@@ -290,14 +311,14 @@ def _check_indices(name: str, x: Any, rows: int, pool: str) -> None:
         )
 
 
-def _images(count: int, per_image: int, what: str) -> int:
+def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA) -> int:
     if count % per_image:
         raise ConvError(f"conv3d_fprop: {what} has {count} entries, not a multiple of {per_image}")
     n = count // per_image
-    if n == 0 or n % IMAGES_PER_CTA:
+    if n == 0 or n % images:
         raise ConvError(
-            f"conv3d_fprop: N = {n} images; N must be a positive multiple of {IMAGES_PER_CTA} "
-            f"(each CTA computes {IMAGES_PER_CTA} images)"
+            f"conv3d_fprop: N = {n} images; N must be a positive multiple of {images} "
+            f"(each CTA computes {images} images)"
         )
     return n
 
@@ -325,18 +346,19 @@ def conv3d_fprop(
     if (gather is None) != (scatter is None):
         raise ConvError("conv3d_fprop: give both gather and scatter, or neither")
     dense, gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+    cfg = dense.config
     _check_array("filter", filter, (K, T, R, S, C), "float32")
     if gather is None:
         _check_array("activation", activation, (None, D, H, W, C), "float32")
-        n = _images(_shape(activation)[0], 1, "activation")
+        n = _images(_shape(activation)[0], 1, "activation", cfg.images)
         _check_array("output", output, (n, Z, P, Q, K), "float32")
-        dense(activation, filter, output, grid=(n // IMAGES_PER_CTA,), block=128, **launch)
+        dense(activation, filter, output, grid=(n // cfg.images,), block=cfg.threads, **launch)
         return output
     _check_array("activation", activation, (None, C), "float32")
     _check_array("output", output, (None, K), "float32")
     _check_array("gather", gather, (None,), "int32")
     _check_array("scatter", scatter, (None,), "int32")
-    n = _images(_shape(gather)[0], D * H * W, "gather")
+    n = _images(_shape(gather)[0], D * H * W, "gather", cfg.images)
     if _shape(scatter)[0] != n * Z * P * Q:
         raise ConvError(
             f"conv3d_fprop: gather names {n} images ({n * D * H * W} input positions), so "
@@ -350,8 +372,8 @@ def conv3d_fprop(
         output,
         gather,
         scatter,
-        grid=(n // IMAGES_PER_CTA,),
-        block=128,
+        grid=(n // cfg.images,),
+        block=cfg.threads,
         **launch,
     )
     return output
