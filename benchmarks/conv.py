@@ -58,6 +58,8 @@ def config_from_name(cv: Any, name: str) -> Any:
             key = {"s": "stages", "k": "bk", "i": "images"}.get(part[0])
             if key is not None:
                 kw[key] = int(part[1:])
+            elif part[0] == "m":
+                kw["min_blocks"] = int(part[1:])
             elif part[0] == "w":
                 kw["warps_m"], kw["warps_n"] = (int(x) for x in part[1:].split("x"))
             else:

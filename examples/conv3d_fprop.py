@@ -59,17 +59,21 @@ FLOPS_PER_IMAGE = 2 * Z * P * Q * K * C * T * R * S  # 7,077,888
 class ConvConfig:
     """A tiling of example 59: CTA tile ``K x (images,Z,P,Q) x (bk,1,1,1)`` (bk channels of one
     filter tap per K-block), ``stages`` of the cp.async pipeline, ``warps_m x warps_n`` warps
-    of m16n8k8 TF32. The default is the seed's: 4 images, 32 channels, 3 stages, 2x2 warps."""
+    of m16n8k8 TF32, and ``min_blocks`` CTAs per SM promised to ptxas (``nvvm.minctasm``: it
+    caps the registers so that they fit). The default is the seed's: 4 images, 32 channels,
+    3 stages, 2x2 warps."""
 
     stages: int = 3
     bk: int = 32
     images: int = 4
     warps_m: int = 2
     warps_n: int = 2
+    min_blocks: int | None = None
 
     @property
     def name(self) -> str:
-        return f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
+        name = f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
+        return name + (f"-m{self.min_blocks}" if self.min_blocks else "")
 
     @property
     def threads(self) -> int:
@@ -206,7 +210,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
 
     suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
 
-    @lc.kernel(name="conv3d_fprop_dense" + suffix, block=threads)
+    @lc.kernel(name="conv3d_fprop_dense" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
     def conv3d_fprop_dense(
         activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
@@ -224,7 +228,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
             lc.make_tensor(output.iterator, out),
         )
 
-    @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads)
+    @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
     def conv3d_fprop_gather(
         activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
@@ -257,8 +261,25 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     return conv3d_fprop_dense, conv3d_fprop_gather
 
 
-CONFIG = ConvConfig()
+CONFIG = ConvConfig()  # the seed's tiling
 conv3d_fprop_dense, conv3d_fprop_gather = make_conv3d(CONFIG)
+
+# Measured on an H100 (benchmarks/conv.py, docs/example59.md): with many waves of CTAs, 8 images
+# per CTA (a 128x128 tile: half the filter traffic per FLOP) and two CTAs per SM beat the seed's
+# tiling; with few waves (N = 4320) the seed's smaller tiles balance the SMs better.
+TUNED = ConvConfig(images=8, warps_m=4, warps_n=2, min_blocks=2)
+TUNED_MIN_N = 32768
+_tuned: list = []
+
+
+def kernels_for(n: int) -> tuple[Any, Any]:
+    """The (dense, gather) kernels conv3d_fprop uses for N images: :data:`TUNED` when N is a
+    multiple of its images per CTA and at least :data:`TUNED_MIN_N`, else the seed's."""
+    if n % TUNED.images == 0 and n >= TUNED_MIN_N:
+        if not _tuned:
+            _tuned.extend(make_conv3d(TUNED))
+        return _tuned[0], _tuned[1]
+    return conv3d_fprop_dense, conv3d_fprop_gather
 
 
 # -- the host function ----------------------------------------------------------------------------
@@ -340,17 +361,19 @@ def conv3d_fprop(
     Gather/scatter: ``activation`` is a pool (rows, 64) and ``gather`` int32 (N*96,) names the
     row of every input position (n,d,h,w); ``output`` is a pool (rows, 128) and ``scatter``
     int32 (N*16,) names the row of every output position (n,z,p,q); other rows of ``output``
-    are left as they are. N must be a multiple of 4. Every check runs before the launch;
-    ``kernels`` swaps in another configuration's pair (:func:`make_conv3d`); ``launch`` goes to
-    the kernel call (``stream=`` ...). Returns ``output``."""
+    are left as they are. N must be a multiple of 4. Every check runs before the launch.
+    The kernels are :func:`kernels_for`'s choice for N, or ``kernels`` (a pair of
+    :func:`make_conv3d`, e.g. ``(conv3d_fprop_dense, conv3d_fprop_gather)`` for the seed's
+    tiling); ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
     if (gather is None) != (scatter is None):
         raise ConvError("conv3d_fprop: give both gather and scatter, or neither")
-    dense, gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
-    cfg = dense.config
     _check_array("filter", filter, (K, T, R, S, C), "float32")
     if gather is None:
         _check_array("activation", activation, (None, D, H, W, C), "float32")
-        n = _images(_shape(activation)[0], 1, "activation", cfg.images)
+        n = _images(_shape(activation)[0], 1, "activation")
+        dense, _gathered = kernels or kernels_for(n)
+        cfg = dense.config
+        n = _images(n, 1, "activation", cfg.images)
         _check_array("output", output, (n, Z, P, Q, K), "float32")
         dense(activation, filter, output, grid=(n // cfg.images,), block=cfg.threads, **launch)
         return output
@@ -358,7 +381,10 @@ def conv3d_fprop(
     _check_array("output", output, (None, K), "float32")
     _check_array("gather", gather, (None,), "int32")
     _check_array("scatter", scatter, (None,), "int32")
-    n = _images(_shape(gather)[0], D * H * W, "gather", cfg.images)
+    n = _images(_shape(gather)[0], D * H * W, "gather")
+    _dense, gathered = kernels or kernels_for(n)
+    cfg = gathered.config
+    n = _images(n, 1, "gather", cfg.images)
     if _shape(scatter)[0] != n * Z * P * Q:
         raise ConvError(
             f"conv3d_fprop: gather names {n} images ({n * D * H * W} input positions), so "

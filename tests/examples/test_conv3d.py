@@ -121,6 +121,15 @@ def test_refuses_out_of_range_indices_before_launch():
     )
 
 
+def test_kernels_for_picks_the_tuned_tiling_for_many_images():
+    assert cv.kernels_for(4320) == (cv.conv3d_fprop_dense, cv.conv3d_fprop_gather)
+    assert cv.kernels_for(cv.TUNED_MIN_N + 4)[0] is cv.conv3d_fprop_dense  # not a multiple of 8
+    dense, gathered = cv.kernels_for(cv.TUNED_MIN_N)
+    assert dense.config == gathered.config == cv.TUNED
+    _refused(r"N = 12 images; N must be a positive multiple of 8", *_dense(12),
+             kernels=(dense, gathered))  # fmt: skip
+
+
 def test_traced_ir_shows_the_gather_as_a_layout():
     """The gather and the scatter are layouts of tensors (make_composed_layout of a custom
     stride over basis strides, the index buffers as make_tensor operands): the traced kernel
@@ -184,19 +193,28 @@ def _rel(torch, got, want):
     return float((got - want).abs().max() / want.abs().max())
 
 
+SEED = "seed"  # the seed's tiling, else kernels_for's choice
+
+
+def _kernels(which):
+    return (cv.conv3d_fprop_dense, cv.conv3d_fprop_gather) if which == SEED else None
+
+
 @pytest.mark.gpu
+@pytest.mark.parametrize("which", [SEED, "auto"])
 @pytest.mark.parametrize("n", [4320, 131072])
-def test_dense_on_the_gpu_matches_torch(n):
+def test_dense_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, _ = _torch_problem(n)
     out = torch.full((n, 4, 2, 2, 128), float("nan"), device="cuda")
-    cv.conv3d_fprop(act, flt, out)
+    cv.conv3d_fprop(act, flt, out, kernels=_kernels(which))
     torch.cuda.synchronize()
     assert _rel(torch, out, ref) <= TOL
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("which", [SEED, "auto"])
 @pytest.mark.parametrize("n", [4320, 131072])
-def test_gather_scatter_on_the_gpu_matches_torch(n):
+def test_gather_scatter_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, g = _torch_problem(n)
     rows, orows = n * 96 + 123, n * 16 + 45
     gather = torch.randperm(rows, device="cuda", generator=g)[: n * 96].to(torch.int32)
@@ -204,7 +222,7 @@ def test_gather_scatter_on_the_gpu_matches_torch(n):
     pool = torch.randn((rows, 64), device="cuda", generator=g)
     pool[gather.long()] = act.reshape(-1, 64)
     opool = torch.full((orows, 128), 7.0, device="cuda")
-    cv.conv3d_fprop(pool, flt, opool, gather, scatter)
+    cv.conv3d_fprop(pool, flt, opool, gather, scatter, kernels=_kernels(which))
     torch.cuda.synchronize()
     assert _rel(torch, opool[scatter.long()].view(n, 4, 2, 2, 128), ref) <= TOL
     others = torch.ones(orows, dtype=torch.bool, device="cuda")
