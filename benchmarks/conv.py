@@ -262,7 +262,7 @@ def ratios(rows: list[tuple]) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="4320,131072")
-    ap.add_argument("--configs", default="s3-k32-i4-w2x2,s4-k32-i4-w2x2,s3-k32-i8-w2x4")
+    ap.add_argument("--configs", default="s3-k32-i4-w2x2,s4-k32-i4-w2x2,s3-k32-i8-w4x2")
     ap.add_argument("--samples", type=int, default=10)
     args = ap.parse_args()
     import torch

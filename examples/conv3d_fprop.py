@@ -264,23 +264,6 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
 CONFIG = ConvConfig()  # the seed's tiling
 conv3d_fprop_dense, conv3d_fprop_gather = make_conv3d(CONFIG)
 
-# Measured on an H100 (benchmarks/conv.py, docs/example59.md): with many waves of CTAs, 8 images
-# per CTA (a 128x128 tile: half the filter traffic per FLOP) and two CTAs per SM beat the seed's
-# tiling; with few waves (N = 4320) the seed's smaller tiles balance the SMs better.
-TUNED = ConvConfig(images=8, warps_m=4, warps_n=2, min_blocks=2)
-TUNED_MIN_N = 32768
-_tuned: list = []
-
-
-def kernels_for(n: int) -> tuple[Any, Any]:
-    """The (dense, gather) kernels conv3d_fprop uses for N images: :data:`TUNED` when N is a
-    multiple of its images per CTA and at least :data:`TUNED_MIN_N`, else the seed's."""
-    if n % TUNED.images == 0 and n >= TUNED_MIN_N:
-        if not _tuned:
-            _tuned.extend(make_conv3d(TUNED))
-        return _tuned[0], _tuned[1]
-    return conv3d_fprop_dense, conv3d_fprop_gather
-
 
 # -- the host function ----------------------------------------------------------------------------
 class ConvError(ValueError):
@@ -362,16 +345,16 @@ def conv3d_fprop(
     row of every input position (n,d,h,w); ``output`` is a pool (rows, 128) and ``scatter``
     int32 (N*16,) names the row of every output position (n,z,p,q); other rows of ``output``
     are left as they are. N must be a multiple of 4. Every check runs before the launch.
-    The kernels are :func:`kernels_for`'s choice for N, or ``kernels`` (a pair of
-    :func:`make_conv3d`, e.g. ``(conv3d_fprop_dense, conv3d_fprop_gather)`` for the seed's
-    tiling); ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
+    The kernels are the seed's tiling, or ``kernels``: the pair :func:`make_conv3d` builds for
+    another :class:`ConvConfig` (benchmarks/conv.py compares them; on an H100 none beat the
+    seed's). ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
     if (gather is None) != (scatter is None):
         raise ConvError("conv3d_fprop: give both gather and scatter, or neither")
     _check_array("filter", filter, (K, T, R, S, C), "float32")
     if gather is None:
         _check_array("activation", activation, (None, D, H, W, C), "float32")
         n = _images(_shape(activation)[0], 1, "activation")
-        dense, _gathered = kernels or kernels_for(n)
+        dense, _gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
         cfg = dense.config
         n = _images(n, 1, "activation", cfg.images)
         _check_array("output", output, (n, Z, P, Q, K), "float32")
@@ -382,7 +365,7 @@ def conv3d_fprop(
     _check_array("gather", gather, (None,), "int32")
     _check_array("scatter", scatter, (None,), "int32")
     n = _images(_shape(gather)[0], D * H * W, "gather")
-    _dense, gathered = kernels or kernels_for(n)
+    _dense, gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
     cfg = gathered.config
     n = _images(n, 1, "gather", cfg.images)
     if _shape(scatter)[0] != n * Z * P * Q:

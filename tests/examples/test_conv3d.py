@@ -121,13 +121,12 @@ def test_refuses_out_of_range_indices_before_launch():
     )
 
 
-def test_kernels_for_picks_the_tuned_tiling_for_many_images():
-    assert cv.kernels_for(4320) == (cv.conv3d_fprop_dense, cv.conv3d_fprop_gather)
-    assert cv.kernels_for(cv.TUNED_MIN_N + 4)[0] is cv.conv3d_fprop_dense  # not a multiple of 8
-    dense, gathered = cv.kernels_for(cv.TUNED_MIN_N)
-    assert dense.config == gathered.config == cv.TUNED
-    _refused(r"N = 12 images; N must be a positive multiple of 8", *_dense(12),
-             kernels=(dense, gathered))  # fmt: skip
+def test_another_tiling_checks_n_against_its_images_per_cta():
+    pair = cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
+    assert pair[0].config == pair[1].config and pair[0].config.threads == 256
+    _refused(r"N = 12 images; N must be a positive multiple of 8", *_dense(12), kernels=pair)
+    with pytest.raises(ValueError, match="images 4 or 8"):
+        cv.make_conv3d(cv.ConvConfig(images=2))
 
 
 def test_traced_ir_shows_the_gather_as_a_layout():
@@ -193,15 +192,17 @@ def _rel(torch, got, want):
     return float((got - want).abs().max() / want.abs().max())
 
 
-SEED = "seed"  # the seed's tiling, else kernels_for's choice
+SEED = "seed"  # the seed's tiling (the default), else 8 images per CTA on 4x2 warps
 
 
 def _kernels(which):
-    return (cv.conv3d_fprop_dense, cv.conv3d_fprop_gather) if which == SEED else None
+    if which == SEED:
+        return None
+    return cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", [SEED, "auto"])
+@pytest.mark.parametrize("which", [SEED, "i8-w4x2"])
 @pytest.mark.parametrize("n", [4320, 131072])
 def test_dense_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, _ = _torch_problem(n)
@@ -212,7 +213,7 @@ def test_dense_on_the_gpu_matches_torch(n, which):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", [SEED, "auto"])
+@pytest.mark.parametrize("which", [SEED, "i8-w4x2"])
 @pytest.mark.parametrize("n", [4320, 131072])
 def test_gather_scatter_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, g = _torch_problem(n)
