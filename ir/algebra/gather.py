@@ -197,11 +197,10 @@ def gather_offset(layout: Any, coord: Any) -> tuple[Any, list[tuple[Any, Any, An
         )
     plain: Any = 0
     terms: list[tuple[Any, Any, Any]] = []
+    parts = parts + (0,) * (len(strides) - len(parts))
     for part, d in zip(parts, strides):
-        if type(part) is int and part == 0:
-            continue
-        if isinstance(d, CustomStride):
+        if isinstance(d, CustomStride):  # position 0 reads entry 0, not 0
             terms.append((d.func, part, d.stride))
-        else:
+        elif not (type(part) is int and part == 0):
             plain = plain + part * d
     return plain, terms

@@ -155,3 +155,18 @@ func.func @shared_extent(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 
   tile.copy %a, %b : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, gmem, "(?):(4)", 16>
   return
 }
+
+// A gather tensor (CUTLASS example 59): the index buffer the layout names is an operand.
+// CHECK-LABEL: func.func @gather_tensor
+// CHECK: %[[G:.*]] = layout.make_composed_layout %{{.*}}, %{{.*}}, %{{.*}} : (!layout.layout<"(1,1):(Custom{rows,64},1)">, !layout.int_tuple<"(0,0)">, !layout.layout<"(?,64):(1@0,1@1)">) -> !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">
+// CHECK: tile.make_tensor %{{.*}}, %[[G]], %{{.*}} : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>
+// GENERIC: "tile.make_tensor"(%{{.*}}, %{{.*}}, %{{.*}}) : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>)
+func.func @gather_tensor(%p: !tile.ptr<f32, gmem, 16>, %rows: !tile.ptr<i32, gmem, 4>, %n: index) {
+  %s = layout.make_shape %n : !layout.int_tuple<"(?,64)">
+  %inner = layout.make_identity %s : !layout.layout<"(?,64):(1@0,1@1)">
+  %outer = layout.constant #layout.layout<"(1,1):(Custom{rows,64},1)">
+  %off = layout.constant #layout.int_tuple<"(0,0)">
+  %g = layout.make_composed_layout %outer, %off, %inner : (!layout.layout<"(1,1):(Custom{rows,64},1)">, !layout.int_tuple<"(0,0)">, !layout.layout<"(?,64):(1@0,1@1)">) -> !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">
+  %t = tile.make_tensor %p, %g, %rows : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>
+  return
+}
