@@ -270,18 +270,38 @@ class ConvError(ValueError):
     """Arguments conv3d_fprop refuses (before anything is launched)."""
 
 
+def _view(x: Any) -> Any:
+    """Something with ``shape``, ``dtype`` and min/max for ``x``: itself, or for an object that
+    only speaks DLPack a numpy view (host memory) or a torch view (device memory). Nothing is
+    copied."""
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return x
+    if not hasattr(x, "__dlpack__"):
+        return None
+    try:
+        device_type = x.__dlpack_device__()[0]
+        if device_type in (1, 3):  # kDLCPU, kDLCUDAHost
+            return np.from_dlpack(x)
+        import torch
+
+        return torch.from_dlpack(x)
+    except Exception:
+        return None
+
+
 def _shape(x: Any) -> tuple[int, ...]:
-    return tuple(int(e) for e in x.shape)
+    return tuple(int(e) for e in _view(x).shape)
 
 
 def _dtype_name(x: Any) -> str:
-    return str(getattr(x, "dtype", type(x).__name__)).replace("torch.", "")
+    return str(_view(x).dtype).replace("torch.", "")
 
 
 def _check_array(name: str, x: Any, shape: tuple, dtype: str) -> None:
-    if not hasattr(x, "shape") or not hasattr(x, "dtype"):
+    if _view(x) is None:
         raise ConvError(
-            f"conv3d_fprop: {name} must be an array (numpy, torch, CuPy, DLPack), got {type(x).__name__}"
+            f"conv3d_fprop: {name} must be an array (numpy, torch, CuPy, DLPack), "
+            f"got {type(x).__name__}"
         )
     got = _shape(x)
     if len(got) != len(shape) or any(s is not None and g != s for g, s in zip(got, shape)):
@@ -293,16 +313,14 @@ def _check_array(name: str, x: Any, shape: tuple, dtype: str) -> None:
 
 def _index_range(x: Any) -> tuple[int, int]:
     """(min, max) of an index vector wherever it lives (read before any launch)."""
+    x = _view(x)
     if isinstance(x, np.ndarray):
         return int(x.min()), int(x.max())
     if hasattr(x, "aminmax"):  # torch
         lo, hi = x.aminmax()
         return int(lo.item()), int(hi.item())
-    if hasattr(x, "min") and hasattr(x, "max"):  # CuPy and friends
-        lo, hi = x.min(), x.max()
-        return int(getattr(lo, "item", lambda: lo)()), int(getattr(hi, "item", lambda: hi)())
-    arr = np.from_dlpack(x)
-    return int(arr.min()), int(arr.max())
+    lo, hi = x.min(), x.max()  # CuPy and friends
+    return int(lo), int(hi)
 
 
 def _check_indices(name: str, x: Any, rows: int, pool: str) -> None:

@@ -69,6 +69,32 @@ def _refused(match, *args, **kw):
         cv.conv3d_fprop(*args, **kw)
 
 
+class DLPackOnly:
+    """An array that only speaks DLPack (no shape, no dtype)."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kw):
+        return self._array.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_dlpack_only_arrays_are_checked_and_run():
+    p = cv.random_problem(4, np.random.default_rng(7), spare=3)
+    out = np.full((p["out_rows"], 128), 7.0, np.float32)
+    args = (p["pool"], p["flt"], out, p["gather"], p["scatter"])
+    cv.conv3d_fprop(*(DLPackOnly(a) for a in args))
+    _close(out[p["scatter"]].reshape(4, 4, 2, 2, 128), cv.reference_conv3d(p["act"], p["flt"]))
+    bad = p["gather"].copy()
+    bad[5] = 10**6
+    _refused("gather holds row 1000000", *(DLPackOnly(a) for a in (*args[:3], bad, args[4])))
+    _refused("gather must be int32, got int64",
+             *(DLPackOnly(a) for a in (*args[:3], bad.astype(np.int64), args[4])))  # fmt: skip
+
+
 def test_refuses_wrong_shapes_and_dtypes():
     a, f, o = _dense()
     _refused(r"activation must have shape \(\*, 6, 4, 4, 64\), got \(4, 6, 4, 4, 32\)",
