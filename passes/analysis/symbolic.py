@@ -125,6 +125,30 @@ class GatherPointer:
         return f"GatherPointer({self.name})"
 
 
+def gather_pointers(layout: Any) -> dict[str, GatherPointer]:
+    """The bound index buffers of a (view of a) gather tensor's layout, by name."""
+    from layoutc.ir.algebra import inttuple as it
+    from layoutc.ir.algebra.composed import ComposedLayout
+    from layoutc.ir.algebra.gather import CustomStride
+    from layoutc.ir.algebra.layout import Layout
+
+    found: dict[str, GatherPointer] = {}
+
+    def walk(x: Any) -> None:
+        if isinstance(x, ComposedLayout):
+            walk(x.outer)
+            walk(x.inner)
+        elif isinstance(x, Layout):
+            for d in it.flatten_to_tuple(x.stride):
+                if isinstance(d, CustomStride):
+                    handle = getattr(d.func, "indices", None)
+                    if isinstance(handle, GatherPointer):
+                        found[handle.name] = handle
+
+    walk(layout)
+    return found
+
+
 def known_divisor(x: IntLike) -> int:
     """The largest int provably dividing ``x`` (0 for the int 0: every int divides it)."""
     if type(x) is int:
