@@ -35,6 +35,7 @@ sentence prove-vectorization reports.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,7 +51,7 @@ from layoutc.ir.algebra.vector import max_common_layout
 from ..analysis.proofs import prove_divisible
 from ..analysis.symbolic import TensorInfo, aligned_after
 from .contiguity import contiguity_reason
-from .gather_vectors import NoProxy, dense_proxy
+from .gather_vectors import POSITION_SCALE, NoProxy, dense_proxy
 from .uniform_predicate import uniform_predicate
 from .vector_common import Refused, describe, rest_strides, unit_run
 
@@ -143,12 +144,23 @@ def _gathered(
         max_bits = min(max_bits, cap * e)
         notes.append(f"the {role} gathers rows of {rows} {name}")
     plan = _widest(proxied, e, name, max_bits, pred, bounds)
-    if notes and plan.width > 1:
-        plan = CopyPlan(
-            plan.bits, plan.width, plan.tiling, plan.alignments,
-            plan.reason + "; " + "; ".join(notes) + " at aligned starts",
-        )  # fmt: skip
-    return plan
+    if not notes:
+        return plan
+    if plan.width > 1:
+        reason = plan.reason + "; " + "; ".join(notes) + " at aligned starts"
+    else:  # the proof speaks of the proxy: its position strides k * 2^40 are k@0 (a row step)
+        reason = "; ".join(notes) + ", so only a row's elements are contiguous: "
+        reason += _PROXY_STEP.sub(_as_basis, plan.reason)
+    return CopyPlan(plan.bits, plan.width, plan.tiling, plan.alignments, reason)
+
+
+_PROXY_STEP = re.compile(r"\b\d{13,}\b")
+
+
+def _as_basis(m: re.Match) -> str:
+    """A number of the dense proxy's reason as the gather's basis stride (``k@0 + d``)."""
+    k, d = divmod(int(m.group(0)), POSITION_SCALE)
+    return f"{k}@0" + (f"+{d}" if d else "")
 
 
 def _widest(
