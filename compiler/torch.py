@@ -186,9 +186,7 @@ def custom_op(
             smem=resolve(smem, values),
         )
 
-    params = [
-        inspect.Parameter(arg.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for arg in args
-    ]
+    params = [inspect.Parameter(arg.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for arg in args]
     impl.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     impl.__name__ = kernel.name
     op = torch.library.custom_op(

@@ -60,7 +60,7 @@ def test_fake_implementation_checks_the_abi(op):
     with FakeTensorMode():
         src = torch.empty(TILE)
         op(src, torch.empty(TILE), 1.0)  # fine
-        with pytest.raises(TypeError, match="'dst' must be a torch.float32 tensor"):
+        with pytest.raises(TypeError, match=r"'dst' must be a torch\.float32 tensor"):
             op(src, torch.empty(TILE, dtype=torch.float64), 1.0)
         with pytest.raises(TypeError, match="'src' must have rank 1, got 2"):
             op(torch.empty(2, TILE), torch.empty(TILE), 1.0)
