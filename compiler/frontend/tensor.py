@@ -636,7 +636,7 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
 def dynamic_smem_tensor(
     dtype: ElementType, layout: Any, align: int = 16, offset: int | None = None
 ) -> Tensor:
-    """A tensor in the block's *dynamic* shared memory (``gpu.dynamic_shared_memory``), whose
+    """A tensor in the block's *dynamic* shared memory (``tile.dynamic_smem``), whose
     size is given at launch (``kernel(..., smem=bytes)``). The layout may have dynamic entries.
 
     Successive calls lay their tensors out one after the other (each at a multiple of
@@ -647,8 +647,6 @@ def dynamic_smem_tensor(
     ``SharedStorage`` union, e.g. a GEMM's epilogue tile over its pipeline buffers; a
     barrier must separate their uses).
     """
-    from ..ir.dialects import gpu
-
     _check_dtype(dtype, "lc.dynamic_smem_tensor")
     if align not in (4, 8, 16, 32, 64, 128) or align * 8 < dtype.bits:
         raise state.error(
@@ -669,7 +667,7 @@ def dynamic_smem_tensor(
                 "start would be dynamic); make the tensor of dynamic size the last one"
             )
         start = -(-start // align) * align
-    base = state.emit(gpu.DynamicSharedMemoryOp(PtrType(dtype.ir_type, "smem", align)))
+    base = state.emit(T.DynamicSmemOp(PtrType(dtype.ir_type, "smem", align)))
     ptr = base.results[0]
     if start:
         offset_value = scalars.constant(start // elem_bytes, index)

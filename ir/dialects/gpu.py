@@ -1,10 +1,10 @@
-"""The gpu dialect: MLIR's thread/block ids and dimensions, lane id, barrier, shuffle and
-dynamic shared memory, plus the kernel attributes ``gpu.kernel`` and ``gpu.known_block_size``.
+"""The gpu dialect: MLIR's thread/block ids and dimensions, lane id, barrier and shuffle,
+plus the kernel attributes ``gpu.kernel`` and ``gpu.known_block_size``.
 
 Names, properties and generic forms are MLIR's (``"gpu.thread_id"() <{dimension = #gpu<dim
-x>}> : () -> index``), so xDSL and MLIR tools read what we print. One deviation: layoutc has no
-memref type, so ``gpu.dynamic_shared_memory`` returns a ``!tile.ptr<elem, smem, align>`` (MLIR
-returns ``memref<?xi8, #gpu.address_space<workgroup>>``).
+x>}> : () -> index``), so xDSL and MLIR tools read what we print. Dynamic shared memory is
+``tile.dynamic_smem`` (a typed ``!tile.ptr``; upstream's ``gpu.dynamic_shared_memory`` returns a
+memref, which layoutc does not have).
 
 Folders: inside a function carrying ``gpu.known_block_size = array<i32: x, y, z>``,
 ``gpu.block_dim`` folds to the constant extent and ``gpu.thread_id`` of an extent-1 dimension
@@ -29,8 +29,6 @@ from ..core.operation import Operation
 from ..core.traits import NoMemoryEffect, Pure
 from ..core.types import FloatType, IntegerType, Type, i1, i32, index
 from ..core.values import Value
-from .tile.spaces import SMEM
-from .tile.types import PtrType
 
 __all__ = [
     "DIALECT",
@@ -41,7 +39,6 @@ __all__ = [
     "BlockDimOp",
     "BlockIdOp",
     "DimensionAttr",
-    "DynamicSharedMemoryOp",
     "GridDimOp",
     "LaneIdOp",
     "ShuffleModeAttr",
@@ -367,33 +364,6 @@ class ShuffleOp(Operation):
         )
 
 
-class DynamicSharedMemoryOp(Operation):
-    """``%p = gpu.dynamic_shared_memory : !tile.ptr<f32, smem, 16>``: the base of the block's
-    dynamically sized shared memory (its size is a launch parameter)."""
-
-    name = "gpu.dynamic_shared_memory"
-    traits = (Pure,)
-    resultMemref = result(PtrType)
-
-    def __init__(self, ptr_type: PtrType, loc: Location | None = None):
-        super().__init__(result_types=[ptr_type], loc=loc)
-
-    def verify_(self) -> None:
-        t = self.resultMemref.type
-        if t.space != SMEM:
-            raise VerifyError(f"result must point to shared memory (smem), got '{t.text}'")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        p.write(f" : {self.resultMemref.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> DynamicSharedMemoryOp:
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return cls.create(result_types=[t], attributes=attrs, loc=p.loc)
-
-
 def _materialize_constant(
     builder: Builder, value: Attribute, type: Type, loc: Location
 ) -> Operation | None:
@@ -413,7 +383,6 @@ ALL_OPS: tuple[type[Operation], ...] = (
     LaneIdOp,
     BarrierOp,
     ShuffleOp,
-    DynamicSharedMemoryOp,
 )
 
 DIALECT = Dialect(

@@ -7,7 +7,8 @@
 - ``tile.ptr_offset`` -> ``llvm.getelementptr``; ``tile.get_ptr`` -> the tensor's base;
   ``tile.assume`` -> its operand (the facts were used by the passes before).
 - ``tile.alloc_smem`` -> an internal ``addr_space = 3`` ``llvm.mlir.global`` of the layout's
-  cosize, aligned; ``tile.alloc_fragment`` -> an ``llvm.alloca`` in the function's entry block
+  cosize, aligned; ``tile.dynamic_smem`` -> the address of ``@__dynamic_shmem__`` (a
+  zero-sized external ``addr_space = 3`` global, aligned to 16 bytes at least: MLIR's name); ``tile.alloc_fragment`` -> an ``llvm.alloca`` in the function's entry block
   (promoted to registers by LLVM).
 - ``tile.cp_async``/``tile.cp_async_commit``/``tile.cp_async_wait`` ->
   ``nvvm.cp.async.shared.global``/``commit.group``/``wait.group``; ``tile.ldmatrix`` ->
@@ -28,8 +29,8 @@ from typing import Any
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.core.symbols import unique_symbol_name
-from layoutc.ir.core.types import Type, i64
+from layoutc.ir.core.symbols import lookup_symbol_in, unique_symbol_name
+from layoutc.ir.core.types import IntegerType, Type, i64
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
@@ -335,6 +336,30 @@ def _get_ptr(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+DYNAMIC_SHARED_MEMORY = "__dynamic_shmem__"
+
+
+def _dynamic_smem(lw: TileLowering, op: Any) -> None:
+    align = max(16, op.result.type.alignment)
+    g = lookup_symbol_in(lw.module, DYNAMIC_SHARED_MEMORY)
+    if g is None:
+        g = GlobalOp(
+            DYNAMIC_SHARED_MEMORY,
+            LLVMArrayType(0, IntegerType(8)),
+            linkage="external",
+            addr_space=ADDRESS_SPACES["smem"],
+            alignment=align,
+            loc=op.location,
+        )
+        lw.module.regions[0].blocks[0].insert_at_start(g)
+    elif g.alignment is not None and g.alignment.value < align:
+        g.properties["alignment"] = IntegerAttr(align, i64)
+    base = _builder(op).create(AddressOfOp, g).results[0]
+    base.type = op.result.type  # keeps the !tile.ptr alignment until retyping, as _ptr_offset
+    op.replace_all_uses_with([base])
+    op.erase()
+
+
 def _assume(lw: TileLowering, op: Any) -> None:
     op.replace_all_uses_with([op.input])
     op.erase()
@@ -400,6 +425,7 @@ _HANDLERS: dict[str, Any] = {
     "tile.store_vector": _store_vector,
     "tile.ptr_offset": _ptr_offset,
     "tile.get_ptr": _get_ptr,
+    "tile.dynamic_smem": _dynamic_smem,
     "tile.assume": _assume,
     "tile.cp_async": _cp_async,
     "tile.cp_async_commit": _cp_async_commit,

@@ -1,5 +1,5 @@
 """Tensor construction and access ops: make_tensor, make_identity_tensor, alloc_smem,
-alloc_fragment, ptr_offset, get_layout, get_ptr."""
+dynamic_smem, alloc_fragment, ptr_offset, get_layout, get_ptr."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from .types import PtrType, TensorType, is_element_type, natural_alignment
 __all__ = [
     "AllocFragmentOp",
     "AllocSmemOp",
+    "DynamicSmemOp",
     "GetLayoutOp",
     "GetPtrOp",
     "MakeIdentityTensorOp",
@@ -250,6 +251,27 @@ class AllocSmemOp(_AllocOp):
     align = prop(IntegerAttr)
 
 
+class DynamicSmemOp(Operation):
+    """``%p = tile.dynamic_smem : !tile.ptr<f32, smem, 16>``: the base of the block's
+    dynamically sized shared memory (its size is a launch parameter).
+
+    Upstream's ``gpu.dynamic_shared_memory`` returns a ``memref<?xi8, #gpu.address_space<
+    workgroup>>``; layoutc has no memref type, so the typed pointer is this tile op's."""
+
+    name = "tile.dynamic_smem"
+    traits = (Pure,)
+    assembly_format = "attr-dict `:` type($result)"
+    result = result(PtrType)
+
+    def __init__(self, ptr_type: PtrType, loc: Location | None = None):
+        super().__init__(result_types=[ptr_type], loc=loc)
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if t.space != SMEM:
+            raise VerifyError(f"result must point to shared memory (smem), got '{t.text}'")
+
+
 class AllocFragmentOp(_AllocOp):
     """``%r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(4,4):(1,4)", 4>``: a thread's
     register array for a static layout."""
@@ -415,6 +437,7 @@ TENSOR_OPS: tuple[type[Operation], ...] = (
     MakeTensorOp,
     MakeIdentityTensorOp,
     AllocSmemOp,
+    DynamicSmemOp,
     AllocFragmentOp,
     PtrOffsetOp,
     GetLayoutOp,

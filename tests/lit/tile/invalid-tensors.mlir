@@ -110,3 +110,11 @@ func.func @make_tensor_gather_type(%p: !tile.ptr<f32, gmem, 16>, %l: !layout.lay
   %t = tile.make_tensor %p, %l, %g : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, !tile.ptr<f32, gmem, 16>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)", 16>
   return
 }
+
+// -----
+
+func.func @dynamic_smem_space() {
+  // expected-error@+1 {{'tile.dynamic_smem' op result must point to shared memory (smem), got '!tile.ptr<f32, gmem, 16>'}}
+  %p = tile.dynamic_smem : !tile.ptr<f32, gmem, 16>
+  return
+}

@@ -26,6 +26,9 @@ func.func @tensors(%p: !tile.ptr<f32, gmem, 16>, %n: index, %i: index) {
   // CHECK: tile.alloc_smem : !tile.tensor<f32, smem, "Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))", 16>
   // GENERIC: "tile.alloc_smem"() <{align = 16 : i64, elem = f32, layout = #layout.layout<"Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))">}>
   %s = tile.alloc_smem : !tile.tensor<f32, smem, "Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))", 16>
+  // CHECK: tile.dynamic_smem : !tile.ptr<f32, smem, 16>
+  // GENERIC: "tile.dynamic_smem"() : () -> !tile.ptr<f32, smem, 16>
+  %dyn = tile.dynamic_smem : !tile.ptr<f32, smem, 16>
   // CHECK: tile.alloc_fragment : !tile.tensor<f32, rmem, "(4,2,2):(1,4,8)", 4>
   // GENERIC: "tile.alloc_fragment"() <{elem = f32, layout = #layout.layout<"(4,2,2):(1,4,8)">}>
   %r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(4,2,2):(1,4,8)", 4>
