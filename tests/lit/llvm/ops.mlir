@@ -12,6 +12,9 @@ llvm.mlir.global internal @smem() {addr_space = 3 : i32, alignment = 16 : i64} :
 llvm.mlir.global external @dyn() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.mlir.global private constant @msg("hi\00") : !llvm.array<3 x i8>
 llvm.mlir.global private constant @msg("hi\00") : !llvm.array<3 x i8>
+// Upstream prints a string-initialised global without its type (an i8 array of its bytes).
+// CHECK: llvm.mlir.global private constant @msg2("hey\00") : !llvm.array<4 x i8>
+llvm.mlir.global private constant @msg2("hey\00") {addr_space = 0 : i32}
 // CHECK: llvm.mlir.global internal @counter(7 : i32) : i32
 llvm.mlir.global internal @counter(7 : i32) : i32
 
