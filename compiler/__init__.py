@@ -204,6 +204,45 @@ _LAZY.update(
         )
     }
 )
+# Hopper: warp specialization, fences, clusters (layoutc/frontend/hopper.py).
+_LAZY.update(
+    {
+        name: "layoutc.frontend.hopper"
+        for name in (
+            "block_rank_in_cluster",
+            "cluster_arrive",
+            "cluster_size",
+            "cluster_sync",
+            "cluster_wait",
+            "elect_one_sync",
+            "fence_barrier_init",
+            "fence_proxy_async",
+            "mbarrier_init",
+            "mbarrier_init_fence",
+            "mbarrier_arrive",
+            "mbarrier_arrive_and_expect_tx",
+            "mbarrier_wait",
+            "named_barrier_sync",
+            "warpgroup_reg_alloc",
+            "warpgroup_reg_dealloc",
+        )
+    }
+)
+# TMA (layoutc/frontend/tma.py).
+_LAZY.update(
+    {
+        name: "layoutc.frontend.tma"
+        for name in (
+            "make_tma_copy",
+            "tma_copy",
+            "tma_store_arrive",
+            "tma_store_wait",
+            "prefetch_tma_descriptor",
+        )
+    }
+)
+# The TMA pipeline library (layoutc/frontend/pipelines.py).
+_LAZY.update({name: "layoutc.frontend.pipelines" for name in ("PipelineState", "PipelineTmaAsync")})
 # The algebra functions below also take tensors (views) and dynamic values inside kernels;
 # with static layouts they are exactly the algebra's (layoutc/frontend/layouts.py).
 _LAZY.update(

@@ -17,7 +17,7 @@ from string import Template
 from .cpu_context import FIELD_INDEX, llvm_type_text
 
 # Fiber states.
-RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED = 0, 1, 2, 3, 4
+RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED, AT_YIELD = 0, 1, 2, 3, 4, 5
 
 # Error codes returned by the fiber launcher (and stored in the scheduler).
 OK = 0
@@ -26,6 +26,7 @@ ERR_WARP_EXITED = 2  # a warp sync names a lane that has exited
 ERR_DEADLOCK = 3  # threads wait at different kinds of synchronisation forever
 ERR_BAD_MASK = 4  # a warp collective's mask does not include the calling lane
 ERR_BAD_SHFL_SOURCE = 5  # a shuffle reads a lane outside the mask or the block
+ERR_MBARRIER_OVERFLOW = 6  # more arrivals on an mbarrier phase than its expected count
 
 ERROR_TEXT = {
     ERR_BARRIER_EXITED: "a block barrier was reached by some threads after others had exited "
@@ -33,15 +34,18 @@ ERROR_TEXT = {
     "divergent code is undefined behaviour)",
     ERR_WARP_EXITED: "a warp sync/collective names a lane whose thread has exited",
     ERR_DEADLOCK: "deadlock: the threads of the block wait at different synchronisation points "
-    "(e.g. some at a block barrier, others at a warp sync) and none can proceed",
+    "(e.g. some at a block barrier, others at a warp sync or on an mbarrier phase that nothing "
+    "will complete) and none can proceed",
     ERR_BAD_MASK: "a warp collective's member mask does not include the calling lane",
     ERR_BAD_SHFL_SOURCE: "a shuffle reads from a lane outside its member mask or the block",
+    ERR_MBARRIER_OVERFLOW: "an mbarrier received more arrivals in one phase than the count it "
+    "was initialised with (undefined behaviour on the GPU: a phase/parity bookkeeping bug)",
 }
 
 _SUPPORT = Template(
     r"""
 %Ctx = type $CTX
-%Sched = type { ptr, ptr, i32, i32, i32, i32, ptr, ptr }
+%Sched = type { ptr, ptr, i32, i32, i32, i32, ptr, ptr, i32, ptr }
 %Fiber = type { ptr, ptr, ptr, i32, i32 }
 %Cfg = type { i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i32, i32 }
 
@@ -105,6 +109,475 @@ ok:
   store i32 $AT_WARP_SYNC, ptr %stp
   %mkp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 4
   store i32 %mask, ptr %mkp
+  call void @__lc_yield(ptr %f)
+  ret void
+}
+
+; mbarrier objects (8 bytes in shared memory), the CPU's encoding: bits 0-19 pending
+; arrivals, 20-39 expected arrivals, bit 40 the phase parity, 41-63 the transaction count
+; (signed). A phase completes when pending arrivals and transaction count are both 0: the
+; parity flips, pending is reloaded from expected. Every change counts as scheduler progress.
+define internal void @__lc_progress(ptr %ctx) {
+  %sp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_scheduler
+  %s = load ptr, ptr %sp
+  %pp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 8
+  %p = load i32, ptr %pp
+  %p1 = add i32 %p, 1
+  store i32 %p1, ptr %pp
+  ret void
+}
+
+define void @__layoutc_mbar_init(ptr %ctx, ptr %bar, i32 %count) {
+  %c = zext i32 %count to i64
+  %c20 = and i64 %c, 1048575
+  %e = shl i64 %c20, 20
+  %w = or i64 %e, %c20
+  store i64 %w, ptr %bar, align 8
+  call void @__lc_progress(ptr %ctx)
+  ret void
+}
+
+; Complete the phase if nothing is pending. %w is the word with updated fields.
+define internal i64 @__lc_mbar_settle(i64 %w) {
+  %pend = and i64 %w, 1048575
+  %tx = ashr i64 %w, 41
+  %p0 = icmp eq i64 %pend, 0
+  %t0 = icmp eq i64 %tx, 0
+  %done = and i1 %p0, %t0
+  br i1 %done, label %flip, label %keep
+flip:
+  %exp = lshr i64 %w, 20
+  %exp20 = and i64 %exp, 1048575
+  %ph = and i64 %w, 1099511627776
+  %nph = xor i64 %ph, 1099511627776
+  %e2 = shl i64 %exp20, 20
+  %a = or i64 %e2, %exp20
+  %b = or i64 %a, %nph
+  ret i64 %b
+keep:
+  ret i64 %w
+}
+
+; expect-tx of %tx bytes, then %count arrivals; returns the state before (phase bit at 63).
+define i64 @__layoutc_mbar_arrive(ptr %ctx, ptr %bar, i32 %count, i32 %txb) {
+entry:
+  %w = load i64, ptr %bar, align 8
+  %tx = ashr i64 %w, 41
+  %t64 = sext i32 %txb to i64
+  %tx1 = add i64 %tx, %t64
+  %pend = and i64 %w, 1048575
+  %c = zext i32 %count to i64
+  %over = icmp ugt i64 %c, %pend
+  br i1 %over, label %bad, label %ok
+bad:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_MBARRIER_OVERFLOW)
+  unreachable
+ok:
+  %pend1 = sub i64 %pend, %c
+  %low = and i64 %w, 2199022206976
+  %txs = shl i64 %tx1, 41
+  %a = or i64 %low, %txs
+  %b = or i64 %a, %pend1
+  %n = call i64 @__lc_mbar_settle(i64 %b)
+  store i64 %n, ptr %bar, align 8
+  call void @__lc_progress(ptr %ctx)
+  %ph = lshr i64 %w, 40
+  %ph1 = and i64 %ph, 1
+  %st = shl i64 %ph1, 63
+  ret i64 %st
+}
+
+; The asynchronous side of a transaction: %bytes arrived (TMA completes them).
+define void @__layoutc_mbar_complete_tx(ptr %ctx, ptr %bar, i32 %bytes) {
+  %w = load i64, ptr %bar, align 8
+  %tx = ashr i64 %w, 41
+  %b64 = sext i32 %bytes to i64
+  %tx1 = sub i64 %tx, %b64
+  %low = and i64 %w, 2199023255551
+  %txs = shl i64 %tx1, 41
+  %a = or i64 %low, %txs
+  %n = call i64 @__lc_mbar_settle(i64 %a)
+  store i64 %n, ptr %bar, align 8
+  call void @__lc_progress(ptr %ctx)
+  ret void
+}
+
+; Block the fiber until the phase of parity %parity has completed (the current parity differs).
+define void @__layoutc_mbar_wait(ptr %ctx, ptr %bar, i32 %parity) {
+entry:
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %want = zext i32 %parity to i64
+  %w1 = and i64 %want, 1
+  br label %check
+check:
+  %w = load volatile i64, ptr %bar, align 8
+  %ph = lshr i64 %w, 40
+  %ph1 = and i64 %ph, 1
+  %done = icmp ne i64 %ph1, %w1
+  br i1 %done, label %out, label %park
+park:
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $AT_YIELD, ptr %stp
+  call void @__lc_yield(ptr %f)
+  br label %check
+out:
+  ret void
+}
+
+; bar.sync id, n: named barrier ``id`` (0-15) releases when ``n`` threads have arrived. The
+; scheduler's table holds {arrived, generation} per id; waiters park until the generation moves.
+define void @__layoutc_named_barrier(ptr %ctx, i32 %id, i32 %n) {
+entry:
+  %sp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_scheduler
+  %s = load ptr, ptr %sp
+  %tp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 9
+  %tab = load ptr, ptr %tp
+  %idm = and i32 %id, 15
+  %cp = getelementptr inbounds [2 x i32], ptr %tab, i32 %idm, i32 0
+  %gp = getelementptr inbounds [2 x i32], ptr %tab, i32 %idm, i32 1
+  %gen = load i32, ptr %gp
+  %c = load i32, ptr %cp
+  %c1 = add i32 %c, 1
+  call void @__lc_progress(ptr %ctx)
+  %full = icmp uge i32 %c1, %n
+  br i1 %full, label %release, label %arrive
+release:
+  store i32 0, ptr %cp
+  %g1 = add i32 %gen, 1
+  store i32 %g1, ptr %gp
+  ret void
+arrive:
+  store i32 %c1, ptr %cp
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  br label %check
+check:
+  %g2 = load volatile i32, ptr %gp
+  %moved = icmp ne i32 %g2, %gen
+  br i1 %moved, label %out, label %park
+park:
+  store i32 $AT_YIELD, ptr %stp
+  call void @__lc_yield(ptr %f)
+  br label %check
+out:
+  ret void
+}
+
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+; TMA tile-mode load on the CPU: the box at (c0..c4) of the tensor the descriptor (CPU
+; layout: passes/conversion/tma_descriptor.py) describes, innermost dimension first, into shared memory at
+; %dst with the descriptor's swizzle applied to the shared-memory byte offset exactly as the
+; hardware does (Swizzle<B,4,3>); out-of-bounds elements are zeros; then the mbarrier's
+; transaction count is completed by the box's bytes. The transfer happens at issue.
+define void @__layoutc_tma_load(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4) {
+entry:
+  %basei = load i64, ptr %desc, align 8
+  %ebp = getelementptr inbounds i64, ptr %desc, i32 2
+  %eb = load i64, ptr %ebp
+  %swp = getelementptr inbounds i64, ptr %desc, i32 3
+  %sw = load i64, ptr %swp
+  %swz = icmp eq i64 %sw, 0
+  %swm0 = sub i64 %sw, 16
+  %swm = select i1 %swz, i64 0, i64 %swm0
+  %bwp = getelementptr inbounds i64, ptr %desc, i32 14
+  %bw = load i64, ptr %bwp
+  %b0 = and i64 %bw, 4095
+  %bw1 = lshr i64 %bw, 12
+  %b1 = and i64 %bw1, 4095
+  %bw2 = lshr i64 %bw, 24
+  %b2 = and i64 %bw2, 4095
+  %bw3 = lshr i64 %bw, 36
+  %b3 = and i64 %bw3, 4095
+  %bw4 = lshr i64 %bw, 48
+  %b4 = and i64 %bw4, 4095
+  %t01 = mul i64 %b0, %b1
+  %t012 = mul i64 %t01, %b2
+  %t0123 = mul i64 %t012, %b3
+  %total = mul i64 %t0123, %b4
+  %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_smem
+  %smem = load ptr, ptr %smp
+  %smi = ptrtoint ptr %smem to i64
+  %sxi = ptrtoint ptr %dst to i64
+  %off0 = sub i64 %sxi, %smi
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %more = icmp ult i64 %i, %total
+  br i1 %more, label %elem, label %done
+elem:
+  %rem0 = add i64 %i, 0
+  %ok0 = icmp eq i64 0, 0
+  %ad0 = add i64 %basei, 0
+  %bd0p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw0 = load i64, ptr %bd0p
+  %bs0 = lshr i64 %dbw0, 0
+  %bx0 = and i64 %bs0, 4095
+  %id0 = urem i64 %rem0, %bx0
+  %rem1 = udiv i64 %rem0, %bx0
+  %cc0 = sext i32 %c0 to i64
+  %g0 = add i64 %cc0, %id0
+  %dm0p = getelementptr inbounds i64, ptr %desc, i32 4
+  %dm0 = load i64, ptr %dm0p
+  %st0p = getelementptr inbounds i64, ptr %desc, i32 9
+  %st0 = load i64, ptr %st0p
+  %ge0 = icmp sge i64 %g0, 0
+  %lt0 = icmp slt i64 %g0, %dm0
+  %ok0a = and i1 %ge0, %lt0
+  %ok1 = and i1 %ok0, %ok0a
+  %ga0 = mul i64 %g0, %st0
+  %ad1 = add i64 %ad0, %ga0
+  %bd1p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw1 = load i64, ptr %bd1p
+  %bs1 = lshr i64 %dbw1, 12
+  %bx1 = and i64 %bs1, 4095
+  %id1 = urem i64 %rem1, %bx1
+  %rem2 = udiv i64 %rem1, %bx1
+  %cc1 = sext i32 %c1 to i64
+  %g1 = add i64 %cc1, %id1
+  %dm1p = getelementptr inbounds i64, ptr %desc, i32 5
+  %dm1 = load i64, ptr %dm1p
+  %st1p = getelementptr inbounds i64, ptr %desc, i32 10
+  %st1 = load i64, ptr %st1p
+  %ge1 = icmp sge i64 %g1, 0
+  %lt1 = icmp slt i64 %g1, %dm1
+  %ok1a = and i1 %ge1, %lt1
+  %ok2 = and i1 %ok1, %ok1a
+  %ga1 = mul i64 %g1, %st1
+  %ad2 = add i64 %ad1, %ga1
+  %bd2p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw2 = load i64, ptr %bd2p
+  %bs2 = lshr i64 %dbw2, 24
+  %bx2 = and i64 %bs2, 4095
+  %id2 = urem i64 %rem2, %bx2
+  %rem3 = udiv i64 %rem2, %bx2
+  %cc2 = sext i32 %c2 to i64
+  %g2 = add i64 %cc2, %id2
+  %dm2p = getelementptr inbounds i64, ptr %desc, i32 6
+  %dm2 = load i64, ptr %dm2p
+  %st2p = getelementptr inbounds i64, ptr %desc, i32 11
+  %st2 = load i64, ptr %st2p
+  %ge2 = icmp sge i64 %g2, 0
+  %lt2 = icmp slt i64 %g2, %dm2
+  %ok2a = and i1 %ge2, %lt2
+  %ok3 = and i1 %ok2, %ok2a
+  %ga2 = mul i64 %g2, %st2
+  %ad3 = add i64 %ad2, %ga2
+  %bd3p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw3 = load i64, ptr %bd3p
+  %bs3 = lshr i64 %dbw3, 36
+  %bx3 = and i64 %bs3, 4095
+  %id3 = urem i64 %rem3, %bx3
+  %rem4 = udiv i64 %rem3, %bx3
+  %cc3 = sext i32 %c3 to i64
+  %g3 = add i64 %cc3, %id3
+  %dm3p = getelementptr inbounds i64, ptr %desc, i32 7
+  %dm3 = load i64, ptr %dm3p
+  %st3p = getelementptr inbounds i64, ptr %desc, i32 12
+  %st3 = load i64, ptr %st3p
+  %ge3 = icmp sge i64 %g3, 0
+  %lt3 = icmp slt i64 %g3, %dm3
+  %ok3a = and i1 %ge3, %lt3
+  %ok4 = and i1 %ok3, %ok3a
+  %ga3 = mul i64 %g3, %st3
+  %ad4 = add i64 %ad3, %ga3
+  %bd4p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw4 = load i64, ptr %bd4p
+  %bs4 = lshr i64 %dbw4, 48
+  %bx4 = and i64 %bs4, 4095
+  %id4 = urem i64 %rem4, %bx4
+  %rem5 = udiv i64 %rem4, %bx4
+  %cc4 = sext i32 %c4 to i64
+  %g4 = add i64 %cc4, %id4
+  %dm4p = getelementptr inbounds i64, ptr %desc, i32 8
+  %dm4 = load i64, ptr %dm4p
+  %st4p = getelementptr inbounds i64, ptr %desc, i32 13
+  %st4 = load i64, ptr %st4p
+  %ge4 = icmp sge i64 %g4, 0
+  %lt4 = icmp slt i64 %g4, %dm4
+  %ok4a = and i1 %ge4, %lt4
+  %ok5 = and i1 %ok4, %ok4a
+  %ga4 = mul i64 %g4, %st4
+  %ad5 = add i64 %ad4, %ga4
+  %gptr = inttoptr i64 %ad5 to ptr
+  %ib = mul i64 %i, %eb
+  %so = add i64 %off0, %ib
+  %sx = lshr i64 %so, 3
+  %sxm = and i64 %sx, %swm
+  %swd = xor i64 %so, %sxm
+  %sptr = getelementptr inbounds i8, ptr %smem, i64 %swd
+  br i1 %ok5, label %inb, label %oob
+inb:
+  call void @llvm.memcpy.p0.p0.i64(ptr %sptr, ptr %gptr, i64 %eb, i1 false)
+  br label %next
+oob:
+  call void @llvm.memset.p0.i64(ptr %sptr, i8 0, i64 %eb, i1 false)
+  br label %next
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  %bytes = mul i64 %total, %eb
+  %b32 = trunc i64 %bytes to i32
+  call void @__layoutc_mbar_complete_tx(ptr %ctx, ptr %mbar, i32 %b32)
+  ret void
+}
+
+; TMA tile-mode store on the CPU: the shared-memory box (swizzled as for loads) to the
+; tensor; elements outside the tensor are not written.
+define void @__layoutc_tma_store(ptr %ctx, ptr %desc, ptr %src, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4) {
+entry:
+  %basei = load i64, ptr %desc, align 8
+  %ebp = getelementptr inbounds i64, ptr %desc, i32 2
+  %eb = load i64, ptr %ebp
+  %swp = getelementptr inbounds i64, ptr %desc, i32 3
+  %sw = load i64, ptr %swp
+  %swz = icmp eq i64 %sw, 0
+  %swm0 = sub i64 %sw, 16
+  %swm = select i1 %swz, i64 0, i64 %swm0
+  %bwp = getelementptr inbounds i64, ptr %desc, i32 14
+  %bw = load i64, ptr %bwp
+  %b0 = and i64 %bw, 4095
+  %bw1 = lshr i64 %bw, 12
+  %b1 = and i64 %bw1, 4095
+  %bw2 = lshr i64 %bw, 24
+  %b2 = and i64 %bw2, 4095
+  %bw3 = lshr i64 %bw, 36
+  %b3 = and i64 %bw3, 4095
+  %bw4 = lshr i64 %bw, 48
+  %b4 = and i64 %bw4, 4095
+  %t01 = mul i64 %b0, %b1
+  %t012 = mul i64 %t01, %b2
+  %t0123 = mul i64 %t012, %b3
+  %total = mul i64 %t0123, %b4
+  %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_smem
+  %smem = load ptr, ptr %smp
+  %smi = ptrtoint ptr %smem to i64
+  %sxi = ptrtoint ptr %src to i64
+  %off0 = sub i64 %sxi, %smi
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %more = icmp ult i64 %i, %total
+  br i1 %more, label %elem, label %done
+elem:
+  %rem0 = add i64 %i, 0
+  %ok0 = icmp eq i64 0, 0
+  %ad0 = add i64 %basei, 0
+  %bd0p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw0 = load i64, ptr %bd0p
+  %bs0 = lshr i64 %dbw0, 0
+  %bx0 = and i64 %bs0, 4095
+  %id0 = urem i64 %rem0, %bx0
+  %rem1 = udiv i64 %rem0, %bx0
+  %cc0 = sext i32 %c0 to i64
+  %g0 = add i64 %cc0, %id0
+  %dm0p = getelementptr inbounds i64, ptr %desc, i32 4
+  %dm0 = load i64, ptr %dm0p
+  %st0p = getelementptr inbounds i64, ptr %desc, i32 9
+  %st0 = load i64, ptr %st0p
+  %ge0 = icmp sge i64 %g0, 0
+  %lt0 = icmp slt i64 %g0, %dm0
+  %ok0a = and i1 %ge0, %lt0
+  %ok1 = and i1 %ok0, %ok0a
+  %ga0 = mul i64 %g0, %st0
+  %ad1 = add i64 %ad0, %ga0
+  %bd1p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw1 = load i64, ptr %bd1p
+  %bs1 = lshr i64 %dbw1, 12
+  %bx1 = and i64 %bs1, 4095
+  %id1 = urem i64 %rem1, %bx1
+  %rem2 = udiv i64 %rem1, %bx1
+  %cc1 = sext i32 %c1 to i64
+  %g1 = add i64 %cc1, %id1
+  %dm1p = getelementptr inbounds i64, ptr %desc, i32 5
+  %dm1 = load i64, ptr %dm1p
+  %st1p = getelementptr inbounds i64, ptr %desc, i32 10
+  %st1 = load i64, ptr %st1p
+  %ge1 = icmp sge i64 %g1, 0
+  %lt1 = icmp slt i64 %g1, %dm1
+  %ok1a = and i1 %ge1, %lt1
+  %ok2 = and i1 %ok1, %ok1a
+  %ga1 = mul i64 %g1, %st1
+  %ad2 = add i64 %ad1, %ga1
+  %bd2p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw2 = load i64, ptr %bd2p
+  %bs2 = lshr i64 %dbw2, 24
+  %bx2 = and i64 %bs2, 4095
+  %id2 = urem i64 %rem2, %bx2
+  %rem3 = udiv i64 %rem2, %bx2
+  %cc2 = sext i32 %c2 to i64
+  %g2 = add i64 %cc2, %id2
+  %dm2p = getelementptr inbounds i64, ptr %desc, i32 6
+  %dm2 = load i64, ptr %dm2p
+  %st2p = getelementptr inbounds i64, ptr %desc, i32 11
+  %st2 = load i64, ptr %st2p
+  %ge2 = icmp sge i64 %g2, 0
+  %lt2 = icmp slt i64 %g2, %dm2
+  %ok2a = and i1 %ge2, %lt2
+  %ok3 = and i1 %ok2, %ok2a
+  %ga2 = mul i64 %g2, %st2
+  %ad3 = add i64 %ad2, %ga2
+  %bd3p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw3 = load i64, ptr %bd3p
+  %bs3 = lshr i64 %dbw3, 36
+  %bx3 = and i64 %bs3, 4095
+  %id3 = urem i64 %rem3, %bx3
+  %rem4 = udiv i64 %rem3, %bx3
+  %cc3 = sext i32 %c3 to i64
+  %g3 = add i64 %cc3, %id3
+  %dm3p = getelementptr inbounds i64, ptr %desc, i32 7
+  %dm3 = load i64, ptr %dm3p
+  %st3p = getelementptr inbounds i64, ptr %desc, i32 12
+  %st3 = load i64, ptr %st3p
+  %ge3 = icmp sge i64 %g3, 0
+  %lt3 = icmp slt i64 %g3, %dm3
+  %ok3a = and i1 %ge3, %lt3
+  %ok4 = and i1 %ok3, %ok3a
+  %ga3 = mul i64 %g3, %st3
+  %ad4 = add i64 %ad3, %ga3
+  %bd4p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw4 = load i64, ptr %bd4p
+  %bs4 = lshr i64 %dbw4, 48
+  %bx4 = and i64 %bs4, 4095
+  %id4 = urem i64 %rem4, %bx4
+  %rem5 = udiv i64 %rem4, %bx4
+  %cc4 = sext i32 %c4 to i64
+  %g4 = add i64 %cc4, %id4
+  %dm4p = getelementptr inbounds i64, ptr %desc, i32 8
+  %dm4 = load i64, ptr %dm4p
+  %st4p = getelementptr inbounds i64, ptr %desc, i32 13
+  %st4 = load i64, ptr %st4p
+  %ge4 = icmp sge i64 %g4, 0
+  %lt4 = icmp slt i64 %g4, %dm4
+  %ok4a = and i1 %ge4, %lt4
+  %ok5 = and i1 %ok4, %ok4a
+  %ga4 = mul i64 %g4, %st4
+  %ad5 = add i64 %ad4, %ga4
+  %gptr = inttoptr i64 %ad5 to ptr
+  %ib = mul i64 %i, %eb
+  %so = add i64 %off0, %ib
+  %sx = lshr i64 %so, 3
+  %sxm = and i64 %sx, %swm
+  %swd = xor i64 %so, %sxm
+  %sptr = getelementptr inbounds i8, ptr %smem, i64 %swd
+  br i1 %ok5, label %inb, label %next
+inb:
+  call void @llvm.memcpy.p0.p0.i64(ptr %gptr, ptr %sptr, i64 %eb, i1 false)
+  br label %next
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  ret void
+}
+
+; Give the other fibers a turn (a spin loop's body); counts as no progress.
+define void @__layoutc_yield(ptr %ctx) {
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $AT_YIELD, ptr %stp
   call void @__lc_yield(ptr %f)
   ret void
 }
@@ -290,10 +763,33 @@ entry:
   %exi.a = alloca i32
   %firstdone.a = alloca i32
   %firstwait.a = alloca i32
+  %yield.a = alloca i32
+  %snap.a = alloca i32
+  %pgp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 8
   br label %pass
 
 pass:
   store i32 0, ptr %ran.a
+  %pg0 = load i32, ptr %pgp
+  store i32 %pg0, ptr %snap.a
+  store i32 0, ptr %i.a
+  br label %wake_loop
+wake_loop:
+  %wi = load i32, ptr %i.a
+  %wake_more = icmp slt i32 %wi, %n
+  br i1 %wake_more, label %wake_body, label %wake_done
+wake_body:
+  %wst = call i32 @__lc_state(ptr %fibers, i32 %wi)
+  %wy = icmp eq i32 %wst, $AT_YIELD
+  br i1 %wy, label %wake_it, label %wake_next
+wake_it:
+  call void @__lc_set_state(ptr %fibers, i32 %wi, i32 $RUNNABLE)
+  br label %wake_next
+wake_next:
+  %wi1 = add i32 %wi, 1
+  store i32 %wi1, ptr %i.a
+  br label %wake_loop
+wake_done:
   store i32 0, ptr %i.a
   br label %run_loop
 run_loop:
@@ -311,6 +807,12 @@ run_it:
   %ran = load i32, ptr %ran.a
   %ran1 = add i32 %ran, 1
   store i32 %ran1, ptr %ran.a
+  %after = call i32 @__lc_state(ptr %fibers, i32 %i)
+  %moved = icmp ne i32 %after, $AT_YIELD
+  %mz = zext i1 %moved to i32
+  %pg1 = load i32, ptr %pgp
+  %pg2 = add i32 %pg1, %mz
+  store i32 %pg2, ptr %pgp
   %err = load i32, ptr %ep
   %failed = icmp ne i32 %err, 0
   br i1 %failed, label %ret_err, label %run_next
@@ -323,6 +825,7 @@ count:
   store i32 0, ptr %i.a
   store i32 0, ptr %done.a
   store i32 0, ptr %atbar.a
+  store i32 0, ptr %yield.a
   store i32 -1, ptr %firstdone.a
   store i32 -1, ptr %firstwait.a
   br label %count_loop
@@ -342,6 +845,11 @@ count_body:
   %bz = zext i1 %isbar to i32
   %b1 = add i32 %b, %bz
   store i32 %b1, ptr %atbar.a
+  %isyield = icmp eq i32 %cst, $AT_YIELD
+  %yz = zext i1 %isyield to i32
+  %y0 = load i32, ptr %yield.a
+  %y1 = add i32 %y0, %yz
+  store i32 %y1, ptr %yield.a
   %fd = load i32, ptr %firstdone.a
   %fdnone = icmp slt i32 %fd, 0
   %setfd = and i1 %fdnone, %isdone
@@ -452,7 +960,16 @@ warp_exited:
 warps_done:
   %released = load i32, ptr %rel.a
   %anyrel = icmp ne i32 %released, 0
-  br i1 %anyrel, label %pass, label %barrier_check
+  br i1 %anyrel, label %pass, label %yield_check
+yield_check:
+  %ny = load i32, ptr %yield.a
+  %anyy = icmp ne i32 %ny, 0
+  br i1 %anyy, label %yield_progress, label %barrier_check
+yield_progress:
+  %pg3 = load i32, ptr %pgp
+  %snap = load i32, ptr %snap.a
+  %progressed = icmp ne i32 %pg3, %snap
+  br i1 %progressed, label %pass, label %deadlock
 barrier_check:
   %atbar = load i32, ptr %atbar.a
   %parked = add i32 %atbar, %done
@@ -732,6 +1249,8 @@ def _substitutions() -> dict[str, object]:
         AT_WARP_SYNC=AT_WARP_SYNC,
         DONE=DONE,
         FAILED=FAILED,
+        AT_YIELD=AT_YIELD,
+        ERR_MBARRIER_OVERFLOW=ERR_MBARRIER_OVERFLOW,
         ERR_BARRIER_EXITED=ERR_BARRIER_EXITED,
         ERR_WARP_EXITED=ERR_WARP_EXITED,
         ERR_DEADLOCK=ERR_DEADLOCK,

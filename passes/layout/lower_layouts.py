@@ -56,6 +56,11 @@ _REMOVABLE_TILE = (
 )
 
 
+# Pointer ops that stay when something other than a memory access uses them: convert-to-llvm
+# lowers them (a GEP, the base pointer), e.g. the address of an mbarrier in shared memory.
+_POINTER_OPS = ("tile.get_ptr", "tile.ptr_offset", "tile.assume")
+
+
 class _Failure(Exception):
     def __init__(self, message: str, op: Operation):
         super().__init__(message)
@@ -322,6 +327,17 @@ class _Lowering:
         return True
 
     # -- cleanup ------------------------------------------------------------------------------------
+    def _keep_alignment(self, op: Any) -> None:
+        """A kept ``tile.ptr_offset`` whose offset's ``tile.assume`` was used up: state the
+        divisibility its (verified) result alignment was proven from, as ``_get_ptr`` does."""
+        pt, rt = op.ptr.type, op.result.type
+        if op.infer(pt, op.offset).alignment % rt.alignment == 0:
+            return
+        k = max(1, rt.alignment // max(1, pt.element_bits // 8))
+        b = Builder(InsertionPoint.before_op(op), op.location)
+        off = b.create(TD.AssumeOp, op.offset, divisible_by=k, loc=op.location).results[0]
+        op.set_operand(1, off)
+
     def _erase_dead(self, ops: list[Operation]) -> None:
         removable = [o for o in ops if o.parent is not None and _removable(o)]
         changed = True
@@ -334,6 +350,11 @@ class _Lowering:
                     changed = True
         for o in removable:
             if o.parent is None:
+                continue
+            if o.name in _POINTER_OPS and isinstance(o.results[0].type, PtrType):
+                # a pointer some other op takes (an mbarrier or TMA address): a GEP later
+                if o.name == "tile.ptr_offset":
+                    self._keep_alignment(o)
                 continue
             user = next(u for r in o.results for u in r.users())
             raise _Failure(
