@@ -254,7 +254,7 @@ def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
     ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
     instr = _AtomicRMW(
         ft.builder.block,
-        op.operation.keyword,
+        op.operation.llvm_keyword,
         ptr,
         val,
         op.atomic_ordering.name,

@@ -87,8 +87,11 @@ func.func @memory(%g: !llvm.ptr<1>, %i: i64) {
   // CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr<1>, f32
   // GENERIC: "llvm.atomicrmw"(%{{.*}}, %{{.*}}) <{alignment = 4 : i64, bin_op = 11 : i64, ordering = 2 : i64}> : (!llvm.ptr<1>, f32) -> f32
   %r = llvm.atomicrmw fadd %g, %bc monotonic {alignment = 4 : i64} : !llvm.ptr<1>, f32
-  // CHECK: llvm.atomicrmw and %{{.*}}, %{{.*}} syncscope("block") acq_rel : !llvm.ptr<1>, i32
+  // upstream spells and/or/xor `_and`/`_or`/`_xor`; LLVM IR's spelling is read as well
+  // CHECK: llvm.atomicrmw _and %{{.*}}, %{{.*}} syncscope("block") acq_rel : !llvm.ptr<1>, i32
   %r2 = llvm.atomicrmw and %g, %la syncscope("block") acq_rel : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw _xor %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, i32
+  %r3 = llvm.atomicrmw _xor %g, %la monotonic : !llvm.ptr<1>, i32
   return
 }
 
