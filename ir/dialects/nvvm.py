@@ -28,7 +28,7 @@ from ..core.operation import Operation
 from ..core.types import Type, VectorType, f16, f32, i1, i32
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
-from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NoOperandOp
+from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
 
 __all__ = [
     "DIALECT",
@@ -91,28 +91,12 @@ class MMATypesAttr(_EnumAttr):
     VALUES = ("f16", "f32", "tf32", "bf16", "s8", "u8", "s32", "s4", "u4", "b1", "f64")
 
 
-class LoadCacheModifierAttr(_EnumAttr):
-    """``#nvvm<load_cache_modifier cg>``: the cache operator of ``cp.async``.
-
-    Upstream declares this enum without an assembly format, so it prints in the dialect
-    namespace form (``#nvvm<load_cache_modifier cg>``); the bracketed form
-    ``#nvvm.load_cache_modifier<cg>`` is read too."""
+class LoadCacheModifierAttr(_NamespaceEnumAttr):
+    """``#nvvm<load_cache_modifier cg>``: the cache operator of ``cp.async``."""
 
     __slots__ = ()
     name = "nvvm.load_cache_modifier"
     VALUES = ("ca", "cg", "cs", "lu", "cv")
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> _EnumAttr:
-        if parser.peek() == "<":
-            return super().parse_parameters(parser)
-        return cls._parse_value(parser)
-
-    def print_parameters(self) -> str:
-        return f" {self.value}"
-
-    def _print(self) -> str:
-        return f"#nvvm<load_cache_modifier {self.value}>"
 
 
 class LdStMatrixEltTypeAttr(_EnumAttr):

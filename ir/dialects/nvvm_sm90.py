@@ -28,7 +28,7 @@ from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ..core.types import IntegerType, i1, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType
-from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NoOperandOp
+from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
 
 i16 = IntegerType(16)
 
@@ -59,8 +59,8 @@ def _segments(groups: list[list[Value]]) -> DenseArrayAttr:
 # ---------------------------------------------------------------------------------------------
 
 
-class SetMaxRegisterActionAttr(_EnumAttr):
-    """``#nvvm.action<increase>``: ``setmaxnreg.inc`` or ``.dec``."""
+class SetMaxRegisterActionAttr(_NamespaceEnumAttr):
+    """``#nvvm<action increase>``: ``setmaxnreg.inc`` or ``.dec`` (upstream's namespace form)."""
 
     __slots__ = ()
     name = "nvvm.action"
