@@ -361,6 +361,15 @@ def _dynamic_smem(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+def _recast_ptr(lw: TileLowering, op: Any) -> None:
+    # The same address: a zero GEP over the new element type keeps the !tile.ptr type (element
+    # and alignment) for the accesses through it until retyping, as _get_ptr does.
+    gep = _builder(op).create(GEPOp, op.ptr, [0], lw.types.element(op.result.type.element))
+    gep.results[0].type = op.result.type
+    op.replace_all_uses_with([gep.results[0]])
+    op.erase()
+
+
 def _assume(lw: TileLowering, op: Any) -> None:
     op.replace_all_uses_with([op.input])
     op.erase()
@@ -427,6 +436,7 @@ _HANDLERS: dict[str, Any] = {
     "tile.ptr_offset": _ptr_offset,
     "tile.get_ptr": _get_ptr,
     "tile.dynamic_smem": _dynamic_smem,
+    "tile.recast_ptr": _recast_ptr,
     "tile.assume": _assume,
     "tile.cp_async": _cp_async,
     "tile.cp_async_commit": _cp_async_commit,

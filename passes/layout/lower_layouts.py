@@ -117,6 +117,7 @@ class _Lowering:
         self, p: LowerLayouts, analysis: SymbolicAnalysis, builder: Builder, emitter: IndexEmitter
     ):
         self.p = p
+        self._local_memory: set[Value] = set()
         self.analysis = analysis
         self.builder = builder
         self.emitter = emitter
@@ -203,12 +204,15 @@ class _Lowering:
     def _address(self, op: Operation, which: int) -> tuple[Value, Any]:
         """(root pointer, offset operand: an int or an index value) of an access."""
         base, offset, space = self._addresses[op][which]
-        if type(offset) is not int and space == "rmem":
-            raise _Failure(
-                f"not supported: '{op.name}' indexes a register fragment with the run-time "
-                f"offset {offset} (register arrays are indexed with constants only: unroll "
-                "the loop that indexes it)",
+        if type(offset) is not int and space == "rmem" and base not in self._local_memory:
+            # CUDA keeps an array indexed at run time in local memory (registers have no
+            # addresses): so does LLVM with the fragment's alloca. Say so once per fragment.
+            self._local_memory.add(base)
+            self.p.emit_remark(
                 op,
+                "register fragment indexed at run time: it lives in "
+                "local memory (an alloca), as CUDA keeps dynamically indexed arrays; unroll "
+                "the loop that indexes it to keep it in registers",
             )
         ptr = self._base_pointer(base)
         if isinstance(offset, GatheredOffset):

@@ -52,6 +52,7 @@ from .ops_tensor import (
     MakeIdentityTensorOp,
     MakeTensorOp,
     PtrOffsetOp,
+    RecastPtrOp,
 )
 from .ops_tma import TMA_OPS, TmaDescriptorOp
 from .ops_view import (
@@ -162,6 +163,7 @@ __all__ = [
     "MmaOp",
     "PartitionTVOp",
     "PtrOffsetOp",
+    "RecastPtrOp",
     "PtrType",
     "SliceOp",
     "StoreOp",

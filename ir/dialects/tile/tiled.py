@@ -45,6 +45,7 @@ from .atoms import (
     CopyOperation,
     MMAOperation,
     copy_operation,
+    cute_copy_name,
     mma_operation,
 )
 from .recast import recast_layout, upcast
@@ -159,6 +160,7 @@ def make_copy_atom(name: str | CopyOperation, bits: int | None, element: str) ->
     be None for an operation of one width (``ldmatrix.x4`` moves 128 bits per thread)."""
     if isinstance(name, CopyOperation):
         return CopyAtom(name, element)
+    name, bits = cute_copy_name(name, bits)
     if bits is None:
         widths = sorted(b for n, b in COPY_OPERATIONS if n == name)
         if not widths:

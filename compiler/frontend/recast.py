@@ -1,0 +1,52 @@
+"""CuTe's ``recast<NewType>(tensor)``: the same bytes viewed as another element type.
+
+``lc.recast(t, lc.f16)`` is ``make_tensor(recast_ptr<f16>(t.data()), recast_layout<Old,
+f16>(t.layout()))``, as CuTe defines it: a ``tile.recast_ptr`` of the tensor's pointer and the
+algebra's ``recast_layout`` of its layout (``layoutc.ir.algebra.recast``). It works on global,
+shared and register tensors (a register fragment seen through another type is the same
+alloca, which LLVM's SROA turns back into registers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir.algebra import LayoutError
+from ..ir.algebra.recast import recast_layout
+from ..ir.dialects import tile as T
+from . import state
+from .dtypes import ElementType
+from .tensor import Pointer, Tensor, make_tensor
+
+
+def _storage_bits(bits: int) -> int:
+    return max(bits, 8)  # i1 is stored as a byte (C++'s bool): sizeof_bits<bool> is 8
+
+
+def recast(t: Any, dtype: ElementType) -> Any:
+    """``lc.recast(t, dtype)``: tensor ``t``'s memory as elements of ``dtype`` (CuTe's
+    ``recast<NewType>(tensor)``); on a layout, ``recast_layout`` needs the two types, so use
+    ``lc.recast_layout(layout, old, new)``."""
+    if not isinstance(dtype, ElementType):
+        raise state.error(f"lc.recast: expected an element type (lc.f16, ...), got {dtype!r}")
+    if not isinstance(t, Tensor):
+        raise state.error(
+            f"lc.recast expects a tensor, got {t!r}; for a layout use "
+            "lc.recast_layout(layout, old_type, new_type)"
+        )
+    if t.type.is_coord:
+        raise state.error("lc.recast: a coordinate tensor has no memory to reinterpret")
+    old_bits = _storage_bits(t.type.element_bits)
+    new_bits = _storage_bits(dtype.bits)
+    need = new_bits // 8
+    if t.alignment < need:
+        raise state.error(
+            f"lc.recast: the tensor is only {t.alignment}-byte aligned, so its elements cannot "
+            f"be read as {dtype.name} ({need}-byte elements)"
+        )
+    try:
+        layout = recast_layout(t.layout, old_bits, new_bits)
+    except LayoutError as e:
+        raise state.error(f"lc.recast to {dtype.name}: {e}") from None
+    ptr = state.emit(T.RecastPtrOp(t.iterator.value, dtype.ir_type)).results[0]
+    return make_tensor(Pointer(ptr), layout)
