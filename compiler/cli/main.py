@@ -227,7 +227,7 @@ def _run_algebra(args: argparse.Namespace) -> int:
 def _add_show(sub: Any) -> None:
     p = sub.add_parser(
         "show",
-        help="print a layout as a table of indices (CuTe's print_layout), or draw it as SVG",
+        help="print a layout as a table of indices (CuTe's print_layout), or draw it (SVG, PNG)",
         description="Print a rank-1 or rank-2 layout (any algebra expression) as CuTe's print_layout "
         "table; with --tv, a thread-value layout over its tile as T<thread>V<value> cells.",
     )
@@ -243,6 +243,14 @@ def _add_show(sub: Any) -> None:
         help="treat LAYOUT as a (thread, value) -> tile layout; TILE is the tile shape, e.g. '(4,8)'",
     )
     p.add_argument("--svg", metavar="FILE", help="also draw the table into an SVG file")
+    p.add_argument(
+        "--png",
+        metavar="FILE",
+        help="also draw the table into a PNG file (the SVG's drawing, rasterised; no dependency)",
+    )
+    p.add_argument(
+        "--scale", type=int, default=2, metavar="N", help="PNG pixels per SVG unit (default 2)"
+    )
     p.add_argument(
         "--assume", action="append", metavar="COND", help="assumption on a symbol (see `algebra`)"
     )
@@ -266,20 +274,28 @@ def _run_show(args: argparse.Namespace) -> int:
         if args.tv is not None:
             tile = _tv_tile(calc, args.tv, value)
             text = show.print_tv_layout(value, tile)
-            svg = show.tv_layout_svg(value, tile) if args.svg else None
+            drawing = show.tv_layout_drawing(value, tile) if args.svg or args.png else None
         else:
             text = show.print_layout(value)
-            svg = show.layout_svg(value) if args.svg else None
+            drawing = show.layout_drawing(value) if args.svg or args.png else None
     except LayoutError as e:
         raise CommandError(str(e)) from None
+    if args.scale < 1:
+        raise CommandError(f"--scale must be a positive number of pixels, got {args.scale}")
     sys.stdout.write(text)
-    if svg is not None:
-        try:
-            with open(args.svg, "w", encoding="utf-8") as f:
-                f.write(svg)
-        except OSError as e:
-            raise CommandError(f"cannot write {args.svg}: {e.strerror}") from None
+    if drawing is not None and args.svg:
+        _write(args.svg, drawing.svg().encode())
+    if drawing is not None and args.png:
+        _write(args.png, drawing.png(args.scale))
     return 0
+
+
+def _write(path: str, data: bytes) -> None:
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise CommandError(f"cannot write {path}: {e.strerror}") from None
 
 
 def _is_shape(value: Any) -> bool:

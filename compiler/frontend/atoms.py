@@ -132,6 +132,10 @@ class TiledCopy:
         tv = _view(T.CompositionOp, tiled, _tiler_value((thrval2mn, _), "TV"))
         return _view(T.SliceOp, tv, ((_index(thr_idx), _), _rest(t.rank())))
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture (CuTe's print_latex)."""
+        return self.algebra._repr_svg_()
+
     def __repr__(self) -> str:
         return f"lc.TiledCopy({self.atom!r}, layout_tv={self.layout_tv}, tiler={self.tiler})"
 
@@ -303,6 +307,10 @@ class TiledMMA:
         rest = rank(LayoutType(t4.type.layout_text).parsed.template, 1, 1)
         coord = ((_index(v), (_index(first), _index(second))), (_, _rest(rest)))
         return _view(T.SliceOp, t4, coord)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture (CuTe's print_latex)."""
+        return self.algebra._repr_svg_()
 
     def __repr__(self) -> str:
         return f"lc.TiledMMA({self.algebra.atom.name!r}, {self.algebra.thr_layout_vmnk})"

@@ -12,7 +12,7 @@ front end applies the same slices to tensors, where the offset moves the pointer
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import inttuple as it
 from .composition import composition
@@ -52,7 +52,23 @@ def outer_partition(layout: Any, tiler: Any, coord: Any) -> Any:
     return slice_(partition_coord(rank(tiled[0]), rank(tiled[1]), coord, False), tiled)
 
 
-def make_layout_tv(thr_layout: Any, val_layout: Any = None) -> tuple[Any, Layout]:
+class LayoutTV(NamedTuple):
+    """``(tiler_mn, layout_tv)`` as CuTe returns it (it unpacks as a tuple), drawn in Jupyter as
+    the TV layout over its tile (``layoutc show --tv TILE --svg``)."""
+
+    tiler: Any
+    layout_tv: Layout
+
+    def _repr_svg_(self) -> str | None:
+        from .show import tv_layout_svg
+
+        try:
+            return tv_layout_svg(self.layout_tv, self.tiler)
+        except (LayoutError, TypeError, ValueError):
+            return None
+
+
+def make_layout_tv(thr_layout: Any, val_layout: Any = None) -> LayoutTV:
     """CuTe's ``make_layout_tv(thr_layout, val_layout)``: ``(tiler_mn, layout_tv)``.
 
     ``thr_layout`` maps an (m,n) coordinate of the thread grid to a thread index and
@@ -67,4 +83,4 @@ def make_layout_tv(thr_layout: Any, val_layout: Any = None) -> tuple[Any, Layout
             raise LayoutError(f"make_layout_tv: {what} must be a layout, got {lay!r}")
     layout_mn = raked_product(thr_layout, val_layout)
     layout_tv = composition(right_inverse(layout_mn), Layout((size(thr_layout), size(val_layout))))
-    return it.product_each(layout_mn.shape), layout_tv
+    return LayoutTV(it.product_each(layout_mn.shape), layout_tv)

@@ -301,6 +301,16 @@ class TiledCopy:
         v_tensor = composition(t_tensor, (frg_layout_v, _))
         return _slice(v_tensor, coord)[0]
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: CuTe's print_latex of the tiled copy (S and D TV layouts)."""
+        from ...algebra.show import tiled_copy_drawing
+
+        try:
+            tile = _tiler_shape(self.tiler_mn)
+            return tiled_copy_drawing(self.get_layoutS_TV(), self.get_layoutD_TV(), tile).svg()
+        except (LayoutError, TypeError, ValueError):
+            return None
+
     def __repr__(self) -> str:
         return f"TiledCopy({self.atom!r}, layout_tv={self.layout_tv}, tiler={self.tiler_mn})"
 
@@ -507,6 +517,18 @@ class TiledMMA:
         return ThrMMA(self, thr_idx)
 
     get_thread_slice = get_slice
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: CuTe's print_latex of the tiled MMA (A, B and C TV layouts)."""
+        from ...algebra.show import tiled_mma_drawing
+
+        try:
+            mnk = tuple(self.tile_size_mnk(i) for i in range(3))
+            return tiled_mma_drawing(
+                self.get_layoutA_TV(), self.get_layoutB_TV(), self.get_layoutC_TV(), mnk
+            ).svg()
+        except (LayoutError, TypeError, ValueError):
+            return None
 
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, thr_layout_vmnk={self.thr_layout_vmnk})"
