@@ -18,6 +18,17 @@ from .algorithms import (
     gemm,
 )
 from .annotations import Constexpr, Tensor
+from .atomics import (
+    atomic_add,
+    atomic_and,
+    atomic_cas,
+    atomic_exch,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_sub,
+    atomic_xor,
+)
 from .atoms import (
     CopyAtom,
     ThrCopy,
@@ -154,6 +165,15 @@ __all__ = [
     "TmaCopy",
     "alloc_smem",
     "assume",
+    "atomic_add",
+    "atomic_and",
+    "atomic_cas",
+    "atomic_exch",
+    "atomic_max",
+    "atomic_min",
+    "atomic_or",
+    "atomic_sub",
+    "atomic_xor",
     "axpby",
     "bf16",
     "block_dim",

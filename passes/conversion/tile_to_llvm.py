@@ -35,13 +35,17 @@ from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
     AllocaOp,
+    AtomicRMWOp,
+    CmpXchgOp,
     ConstantOp,
+    ExtractValueOp,
     GEPOp,
     GlobalOp,
     LLVMArrayType,
     LoadOp,
     StoreOp,
 )
+from layoutc.ir.dialects.llvm.attributes import AtomicBinOp, AtomicOrdering
 from layoutc.ir.dialects.nvvm import (
     CpAsyncCommitGroupOp,
     CpAsyncOp,
@@ -290,6 +294,44 @@ def _store(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+# CUDA's atomic functions on signed int/float elements -> llvm.atomicrmw operations.
+_RMW_INT = {
+    "add": AtomicBinOp.add,
+    "sub": AtomicBinOp.sub,
+    "max": AtomicBinOp.max,
+    "min": AtomicBinOp.min,
+    "exch": AtomicBinOp.xchg,
+    "and": AtomicBinOp.and_,
+    "or": AtomicBinOp.or_,
+    "xor": AtomicBinOp.xor_,
+}
+_RMW_FLOAT = {"add": AtomicBinOp.fadd, "exch": AtomicBinOp.xchg}
+# CUDA's atomics are relaxed, at device scope (the host runs every scope as the system's).
+_ATOMIC_SCOPE = "device"
+
+
+def _atomic_rmw(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    kind = op.kind.value
+    table = _RMW_FLOAT if op.dest.type.element.text.startswith("f") else _RMW_INT
+    rmw = b.create(
+        AtomicRMWOp, table[kind], ptr, op.value, AtomicOrdering.monotonic, align, _ATOMIC_SCOPE
+    )
+    op.replace_all_uses_with([rmw.results[0]])
+    op.erase()
+
+
+def _atomic_cas(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    ordering = AtomicOrdering.monotonic
+    cas = b.create(CmpXchgOp, ptr, op.compare, op.value, ordering, ordering, align, _ATOMIC_SCOPE)
+    old = b.create(ExtractValueOp, cas.results[0], [0])
+    op.replace_all_uses_with([old.results[0]])
+    op.erase()
+
+
 def _vector_alignment(op: Any, known: int) -> int:
     proven = op.alignment.value if op.alignment is not None else 1
     return max(proven, known)
@@ -431,6 +473,8 @@ def _mma(lw: TileLowering, op: Any) -> None:
 _HANDLERS: dict[str, Any] = {
     "tile.load": _load,
     "tile.store": _store,
+    "tile.atomic_rmw": _atomic_rmw,
+    "tile.atomic_cas": _atomic_cas,
     "tile.load_vector": _load_vector,
     "tile.store_vector": _store_vector,
     "tile.ptr_offset": _ptr_offset,

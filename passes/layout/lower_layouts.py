@@ -45,6 +45,8 @@ _ACCESSES = (
     "tile.store_vector",
     "tile.ldmatrix",
     "tile.cp_async",
+    "tile.atomic_rmw",
+    "tile.atomic_cas",
 )
 _REMOVABLE_TILE = (
     "tile.make_tensor",
@@ -158,11 +160,7 @@ class _Lowering:
         self._erase_dead(ops)
 
     def _addresses_memory(self, op: Operation) -> bool:
-        t = (
-            op.operands[0].type
-            if op.name != "tile.store" and op.name != "tile.store_vector"
-            else op.operands[1].type
-        )
+        t = _memory_operand(op).type
         if isinstance(t, TensorType):
             return t.space != "coord"
         return isinstance(t, PtrType)
@@ -272,6 +270,12 @@ class _Lowering:
             elif name == "tile.ldmatrix":
                 ptr, off = self._address(op, 0)
                 new = TD.LdmatrixOp(op.atom, ptr, off, loc=loc)
+            elif isinstance(op, TD.AtomicRMWOp):
+                ptr, off = self._address(op, 0)
+                new = TD.AtomicRMWOp(op.kind.value, op.value, ptr, off, loc=loc)
+            elif isinstance(op, TD.AtomicCASOp):
+                ptr, off = self._address(op, 0)
+                new = TD.AtomicCASOp(op.compare, op.value, ptr, off, loc=loc)
             else:  # tile.cp_async
                 sp, so = self._address(op, 0)
                 dp, do = self._address(op, 1)
@@ -284,6 +288,7 @@ class _Lowering:
         self.builder.insert(new)
         for old, rep in zip(op.results, new.results):
             old.replace_all_uses_with(rep)
+            self.analysis.replace_value(old, rep)
         op.erase()
         self.p.num_accesses += 1
 
@@ -375,8 +380,14 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
             (op.src, op.src_coords, op.src_coord.value),
             (op.dst, op.dst_coords, op.dst_coord.value),
         ]
-    memory = op.dest if op.name in ("tile.store", "tile.store_vector") else op.source
-    return [(memory, op.coords, op.coord.value)]
+    return [(_memory_operand(op), op.coords, op.coord.value)]
+
+
+def _memory_operand(op: Any) -> Value:
+    """The tensor or pointer an element access addresses (stores and atomics: ``dest``)."""
+    if op.name in ("tile.store", "tile.store_vector") or isinstance(op, TD.ATOMIC_OPS):
+        return op.dest
+    return op.source
 
 
 def _removable(op: Operation) -> bool:
