@@ -112,6 +112,7 @@ from .layouts import (
 )
 from .partitions import inner_partition, outer_partition
 from .pipelines import PipelineState, PipelineTmaAsync
+from .printing import print_, print_tensor, printf
 from .recast import recast
 from .scalars import Bool, Float, Int
 from .scalars import maximum as max
@@ -142,6 +143,7 @@ from .tma import (
 from .trace import trace
 
 alloc_smem = smem_tensor
+print = print_  # lc.print is CuTe's print in kernels, Python's print outside them
 
 __all__ = [
     "Bool",
@@ -254,6 +256,9 @@ __all__ = [
     "outer_partition",
     "partition_tv",
     "prefetch_tma_descriptor",
+    "print",
+    "print_tensor",
+    "printf",
     "raked_product",
     "range",
     "rank",
