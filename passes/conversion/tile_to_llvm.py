@@ -464,7 +464,7 @@ def _mma(lw: TileLowering, op: Any) -> None:
     c = pack_registers(b, op.c, cfg.c_ptx, cfg.c_type, lw.target)
     mma = b.create(MmaOp, cfg, a, bb, c)
     regs = struct_fields(b, mma.results[0], cfg.c_regs)
-    per = 1 if cfg.c_ptx == "f32" else 2
+    per = 1 if cfg.c_ptx in ("f32", "f64") else 2
     d = unpack_registers(b, regs, op.c[0].type, per)
     op.replace_all_uses_with(d)
     op.erase()

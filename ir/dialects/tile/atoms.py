@@ -512,6 +512,32 @@ def _m16n8k16(ab: str, c: str) -> MMAOperation:
     )
 
 
+def _m8n8k4_f64() -> MMAOperation:
+    """The sm_80 double-precision tensor core: CuTe's SM80_8x4 (A, B) and SM80_8x8_Row (C)."""
+    sm80_8x4 = Layout(((4, 8), 1), ((8, 1), 0))  # (T32,V1) -> (M8,K4) / (N8,K4)
+    sm80_8x8_row = Layout(((4, 8), 2), ((16, 1), 8))  # (T32,V2) -> (M8,N8)
+    return MMAOperation(
+        name="SM80_8x8x4_F64F64F64F64_TN",
+        shape_mnk=(8, 8, 4),
+        thr_id=Layout(32),
+        layout_a=sm80_8x4,
+        layout_b=sm80_8x4,
+        layout_c=sm80_8x8_row,
+        type_a="f64",
+        type_b="f64",
+        type_c="f64",
+        type_d="f64",
+        accepts_a=frozenset({"f64"}),
+        accepts_b=frozenset({"f64"}),
+        frag_a=Fragment(1, "f64", 1),
+        frag_b=Fragment(1, "f64", 1),
+        frag_c=Fragment(2, "f64", 1),
+        instruction="mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64",
+        min_sm=80,
+        origin="cute/atom/mma_traits_sm80.hpp: MMA_Traits<SM80_8x8x4_F64F64F64F64_TN>",
+    )
+
+
 def _build_mma_registry() -> dict[str, MMAOperation]:
     ops = [
         _fma(),
@@ -519,6 +545,7 @@ def _build_mma_registry() -> dict[str, MMAOperation]:
         _m16n8k16("f16", "f32"),
         _m16n8k16("bf16", "f32"),
         _m16n8k16("f16", "f16"),
+        _m8n8k4_f64(),
     ]
     return {op.name: op for op in ops}
 
