@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ir.algebra import LayoutError
+from ..ir.algebra import ComposedLayout, LayoutError
 from ..ir.algebra.recast import recast_layout
 from ..ir.dialects import tile as T
 from . import state
@@ -43,6 +43,14 @@ def recast(t: Any, dtype: ElementType) -> Any:
         raise state.error(
             f"lc.recast: the tensor is only {t.alignment}-byte aligned, so its elements cannot "
             f"be read as {dtype.name} ({need}-byte elements)"
+        )
+    template = t.type.layout()
+    if isinstance(template, ComposedLayout) and not (
+        type(template.offset) is int and template.offset == 0
+    ):
+        raise state.error(
+            f"not supported: lc.recast of a view of a swizzled tensor ({t.type.layout_text}): "
+            "its offset lives inside the swizzle; recast the whole tensor, then take the view"
         )
     try:
         layout = recast_layout(t.layout, old_bits, new_bits)

@@ -134,6 +134,10 @@ class _Lowering:
     # -- driver -----------------------------------------------------------------------------------
     def run(self, root: Operation) -> None:
         ops = list(root.walk_ops())
+        if self._rebase_recasts(ops):
+            # (the new pointer ops stay out of the list, as _base_pointer's do)
+            self.analysis.invalidate()
+            ops = [o for o in ops if o.parent is not None]
         # The analysis reads the IR as it is; ask it everything before the first rewrite.
         self._addresses = {}
         for op in ops:
@@ -158,6 +162,42 @@ class _Lowering:
             if op.parent is not None and op.name == "tile.assume":
                 op.results[0].replace_all_uses_with(op.operands[0])
         self._erase_dead(ops)
+
+    def _rebase_recasts(self, ops: list[Operation]) -> bool:
+        """``recast_ptr(get_ptr(view))`` -> ``ptr_offset(recast_ptr(root), offset in new
+        elements)`` where the view's offset is a whole number of new elements: the recast
+        pointer then starts where the memory starts, so every access through it is at a
+        non-negative offset (a swizzled row seen as words reaches before its first element)."""
+        from layoutc.ir.algebra import intops
+
+        from ..analysis.proofs import known_divisor
+
+        changed = False
+        for op in ops:
+            if not isinstance(op, TD.RecastPtrOp) or not isinstance(
+                op.ptr.defining_op, TD.GetPtrOp
+            ):
+                continue
+            info = self.analysis.tensor_of(op.ptr.defining_op.tensor)
+            old_bits, new_bits = op.ptr.type.element_bits, op.result.type.element_bits
+            if info.base is None or not intops.divides(new_bits, info.offset * old_bits):
+                continue
+            offset = info.offset * old_bits // new_bits
+            self.at(op)
+            root = self._base_pointer(info.base)
+            rep = self.builder.create(TD.RecastPtrOp, root, op.result.type.element).results[0]
+            if not (type(offset) is int and offset == 0):
+                off = self.emitter.emit(offset)
+                k = known_divisor(offset)
+                if k > 1:
+                    off = self.builder.create(TD.AssumeOp, off, divisible_by=k).results[0]
+                rep = self.builder.create(TD.PtrOffsetOp, rep, off).results[0]
+            if rep.type.alignment < op.result.type.alignment:  # type: ignore[attr-defined]
+                continue  # keep the recast of the view (its accesses are then relative to it)
+            op.result.replace_all_uses_with(rep)
+            op.erase()
+            changed = True
+        return changed
 
     def _addresses_memory(self, op: Operation) -> bool:
         t = _memory_operand(op).type
@@ -216,7 +256,9 @@ class _Lowering:
         if isinstance(offset, GatheredOffset):
             offset = self._gathered(offset)
         if type(offset) is int:
-            if offset < 0:
+            # A recast pointer is a root inside its memory (a swizzled row seen as words may
+            # reach before it); any other root is where its memory starts.
+            if offset < 0 and not isinstance(ptr.defining_op, TD.RecastPtrOp):
                 raise _Failure(f"'{op.name}' addresses element {offset} before its base", op)
             return ptr, offset
         return ptr, self.emitter.emit(offset)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
-from layoutc import _  # noqa: F401
+from layoutc import _
 from layoutc.codegen.cubin import nvjitlink_version
 
 TARGETS = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
@@ -145,6 +145,54 @@ def test_recast_register_fragment_round_trips_bits(target):
     np.testing.assert_array_equal(dst, src.view(np.int32))
 
 
+SW128 = lc.composition(lc.Swizzle(3, 3, 3), lc.make_layout((8, 64), (64, 1)))
+
+
+@lc.kernel
+def recast_swizzled(
+    src: lc.Tensor(lc.f16, "(8,64):(64,1)"), dst: lc.Tensor(lc.i32, "(8,32):(32,1)")
+):
+    tid = lc.thread_idx.x
+    s = lc.smem_tensor(lc.f16, SW128)  # CUTLASS's 128-byte swizzled f16 tile
+    for j in range(64):
+        s[tid, j] = src[tid, j]
+    lc.syncthreads()
+    words = lc.recast(s, lc.i32)  # Sw<3,2,3> o (8,32):(32,1): the same bytes as 32-bit words
+    for j in range(32):
+        dst[tid, j] = words[tid, j]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_recast_swizzled_shared_tensor(target):
+    src = np.random.default_rng(6).standard_normal((8, 64)).astype(np.float16)
+    dst = np.zeros((8, 32), np.int32)
+    _run(recast_swizzled, src, dst, grid=1, block=8, target=target)
+    np.testing.assert_array_equal(dst, src.view(np.int32))
+
+
+@lc.kernel
+def recast_swizzled_rows(
+    src: lc.Tensor(lc.f16, "(8,64):(64,1)"), dst: lc.Tensor(lc.i32, "(8,32):(32,1)")
+):
+    s = lc.smem_tensor(lc.f16, SW128)
+    for j in range(64):
+        s[lc.thread_idx.x, j] = src[lc.thread_idx.x, j]
+    lc.syncthreads()
+    if lc.thread_idx.x == 0:
+        for r in range(8):  # a static row of a swizzled tile is a plain (permuted) layout
+            words = lc.recast(s[r, _], lc.i32)
+            for j in range(32):
+                dst[r, j] = words[j]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_recast_rows_of_a_swizzled_tensor(target):
+    src = np.random.default_rng(7).standard_normal((8, 64)).astype(np.float16)
+    dst = np.zeros((8, 32), np.int32)
+    _run(recast_swizzled_rows, src, dst, grid=1, block=8, target=target)
+    np.testing.assert_array_equal(dst, src.view(np.int32))
+
+
 def test_recast_diagnostics():
     @lc.kernel
     def bad(src: lc.Tensor(lc.f16, "(N):(3)"), dst: lc.Tensor):
@@ -157,6 +205,14 @@ def test_recast_diagnostics():
     @lc.kernel
     def misaligned(src: lc.Tensor, dst: lc.Tensor):
         lc.recast(src, lc.f64)
+
+    @lc.kernel
+    def swizzled_view(src: lc.Tensor, dst: lc.Tensor):
+        s = lc.smem_tensor(lc.f16, SW128)
+        lc.recast(s[lc.thread_idx.x, _], lc.i32)
+
+    with pytest.raises(lc.CompileError, match="recast of a view of a swizzled tensor"):
+        swizzled_view.trace(swizzled_view.specialize(x, x, block=8))
 
     with pytest.raises(lc.CompileError, match="only 4-byte aligned"):
         y = np.zeros(65, np.float32)[1:]
@@ -271,3 +327,7 @@ def test_gpu_modules_assemble(arch):
     f = np.zeros(128, np.float32)
     ck = lc.compile(recast_fragment, f, f.view(np.int32), block=32, target=arch, cache=False)
     assert ck.cubin
+    h = np.zeros((8, 64), np.float16)
+    w = np.zeros((8, 32), np.int32)
+    for kernel in (recast_swizzled, recast_swizzled_rows):
+        assert lc.compile(kernel, h, w, block=8, target=arch, cache=False).cubin
