@@ -23,13 +23,33 @@ def _storage_bits(bits: int) -> int:
     return max(bits, 8)  # i1 is stored as a byte (C++'s bool): sizeof_bits<bool> is 8
 
 
+_NUMPY = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8"}
+_NUMPY.update({"i16": "int16", "i32": "int32", "i64": "int64", "i1": "bool"})
+
+
+def _host_recast(array: Any, dtype: ElementType) -> Any:
+    """Outside kernels: the host array's memory as ``dtype`` (numpy's ``view``, which is
+    CuTe's recast of a tensor whose stride-1 mode is the last axis)."""
+    import numpy as np
+
+    name = _NUMPY.get(dtype.name)
+    if name is None:
+        raise TypeError(f"lc.recast: numpy has no {dtype.name} type to view a host array as")
+    try:
+        return np.asarray(array).view(name)
+    except ValueError as e:
+        raise TypeError(f"lc.recast of a host array to {dtype.name}: {e}") from None
+
+
 def recast(t: Any, dtype: ElementType) -> Any:
     """``lc.recast(t, dtype)``: tensor ``t``'s memory as elements of ``dtype`` (CuTe's
-    ``recast<NewType>(tensor)``); on a layout, ``recast_layout`` needs the two types, so use
-    ``lc.recast_layout(layout, old, new)``."""
+    ``recast<NewType>(tensor)``); outside kernels, a host array's numpy view. On a layout,
+    ``recast_layout`` needs the two types: ``lc.recast_layout(layout, old, new)``."""
     if not isinstance(dtype, ElementType):
         raise state.error(f"lc.recast: expected an element type (lc.f16, ...), got {dtype!r}")
     if not isinstance(t, Tensor):
+        if state.active() is None and hasattr(t, "__array__"):
+            return _host_recast(t, dtype)
         raise state.error(
             f"lc.recast expects a tensor, got {t!r}; for a layout use "
             "lc.recast_layout(layout, old_type, new_type)"

@@ -234,10 +234,18 @@ def tv_layout_svg(tv: Any, tile_shape: Any) -> str:
     return tv_layout_drawing(tv, tile_shape).svg()
 
 
+# Jupyter pictures up to this many cells (a bigger SVG is slow to render and to read); past it
+# ``_repr_svg_`` returns None and the text repr is shown (``layoutc show --svg`` draws any size).
+REPR_MAX_CELLS = 64 * 64
+
+
 def repr_svg(layout: Any) -> str | None:
-    """``_repr_svg_`` of a layout: its picture when it has one (static, rank 1 or 2), else
-    None, so that Jupyter falls back to the text repr."""
+    """``_repr_svg_`` of a layout: its picture when it has one (static, rank 1 or 2, at most
+    ``REPR_MAX_CELLS`` cells), else None, so that Jupyter falls back to the text repr."""
     try:
+        n = size(layout)
+        if type(n) is not int or n > REPR_MAX_CELLS:
+            return None
         return layout_svg(layout)
     except (LayoutError, TypeError, ValueError):
         return None

@@ -151,3 +151,8 @@ def test_cli_show_png(tmp_path, capsys):
     d = tv_layout_drawing(Layout(((2, 4), (2, 2)), ((8, 1), (4, 16))), (4, 8))
     assert (w, h) == (3 * d.width + 1, 3 * d.height + 1)
     assert out.read_bytes() == d.png(3)
+
+
+def test_huge_layouts_fall_back_to_text():
+    assert Layout((128, 64))._repr_svg_() is None  # past REPR_MAX_CELLS
+    assert layout_svg(Layout((128, 64))).count("<rect") == 128 * 64  # the CLI draws any size

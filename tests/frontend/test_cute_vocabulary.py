@@ -331,3 +331,12 @@ def test_gpu_modules_assemble(arch):
     w = np.zeros((8, 32), np.int32)
     for kernel in (recast_swizzled, recast_swizzled_rows):
         assert lc.compile(kernel, h, w, block=8, target=arch, cache=False).cubin
+
+
+def test_recast_of_host_arrays():
+    x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    v = lc.recast(x, lc.i32)
+    assert v.dtype == np.int32 and v.shape == (2, 4) and np.shares_memory(v, x)
+    assert lc.recast(x, lc.f16).shape == (2, 8)  # the stride-1 mode holds twice the elements
+    with pytest.raises(TypeError, match="numpy has no bf16"):
+        lc.recast(x, lc.bf16)
