@@ -426,10 +426,11 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
 
 
 def _memory_operand(op: Any) -> Value:
-    """The tensor or pointer an element access addresses (stores and atomics: ``dest``)."""
+    """The tensor or pointer an element access addresses (stores and atomics: ``dest``; the
+    others, cp.async's source included: the first operand)."""
     if op.name in ("tile.store", "tile.store_vector") or isinstance(op, TD.ATOMIC_OPS):
         return op.dest
-    return op.source
+    return op.operands[0]
 
 
 def _removable(op: Operation) -> bool:
