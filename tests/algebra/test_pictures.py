@@ -156,3 +156,23 @@ def test_cli_show_png(tmp_path, capsys):
 def test_huge_layouts_fall_back_to_text():
     assert Layout((128, 64))._repr_svg_() is None  # past REPR_MAX_CELLS
     assert layout_svg(Layout((128, 64))).count("<rect") == 128 * 64  # the CLI draws any size
+
+
+def test_cli_show_draws_tiled_mmas_and_copies(tmp_path, capsys):
+    """`layoutc show --mma/--copy --svg` writes the drawing the objects show in Jupyter."""
+    svg = tmp_path / "mma.svg"
+    argv = ["show", "--mma", "SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "--svg", str(svg)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TiledMMA SM80_16x8x16_F32F16F16F32_TN") and "T127V3" in out
+    mma = lc.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", lc.make_layout((2, 2, 1)))
+    assert svg.read_text() == mma._repr_svg_()
+    svg = tmp_path / "copy.svg"
+    argv = ["show", "--copy", "UniversalCopy<uint128_t>:f32", "(4,2):(2,1)", "--val", "(1,4)"]
+    assert main([*argv, "--svg", str(svg)]) == 0
+    atom = lc.make_copy_atom("UniversalCopy<uint128_t>", lc.f32)
+    tc = lc.make_tiled_copy(atom, lc.make_layout((4, 2), (2, 1)), lc.make_layout((1, 4)))
+    assert svg.read_text() == tc._repr_svg_()
+    assert "T7V3" in capsys.readouterr().out
+    assert main(["show", "--copy", "nope:f32", "4"]) == 1
+    assert "unknown copy atom 'nope'" in capsys.readouterr().err
