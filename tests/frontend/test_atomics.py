@@ -51,9 +51,10 @@ def test_integer_atomics(target):
 
 
 @lc.kernel
-def float_and_wide_atomics(x: lc.Tensor, sums: lc.Tensor, wide: lc.Tensor):
+def float_and_wide_atomics(x: lc.Tensor, sums: lc.Tensor, wide: lc.Tensor, halves: lc.Tensor):
     i = lc.block_idx.x * lc.block_dim.x + lc.thread_idx.x
     lc.atomic_add(sums, 0, x[i])
+    lc.atomic_add(halves, i % 2, 0.5)  # CUDA's atomicAdd(__half*, __half) (sm_70+)
     lc.atomic_add(wide, 0, lc.i64(i) * 3_000_000_000)
     lc.atomic_exch(sums, 1, 2.5)
 
@@ -63,8 +64,10 @@ def test_float_and_i64_atomics(target):
     x = np.arange(256, dtype=np.float32) / 4  # exact in any order of addition
     sums = np.zeros(2, np.float32)
     wide = np.zeros(1, np.int64)
-    _run(float_and_wide_atomics, x, sums, wide, grid=2, block=128, target=target)
+    halves = np.zeros(2, np.float16)
+    _run(float_and_wide_atomics, x, sums, wide, halves, grid=2, block=128, target=target)
     assert sums[0] == x.sum() and sums[1] == 2.5
+    assert list(halves) == [64.0, 64.0]  # 128 halves of 0.5 each, exact in f16
     assert wide[0] == sum(i * 3_000_000_000 for i in range(256))
 
 
@@ -103,9 +106,17 @@ def test_ptx_uses_atom_instructions(arch):
     assert "atom.shared.add" in ck.ptx and ck.cubin
     f = np.zeros(256, np.float32)
     ck = lc.compile(
-        float_and_wide_atomics, f, f[:2], np.zeros(1, np.int64), block=128, target=arch, cache=False
+        float_and_wide_atomics,
+        f,
+        f[:2],
+        np.zeros(1, np.int64),
+        np.zeros(2, np.float16),
+        block=128,
+        target=arch,
+        cache=False,
     )
     assert "atom.global.add.f32" in ck.ptx and ".u64" in ck.ptx and ck.cubin
+    assert "atom.global.add.noftz.f16" in ck.ptx
 
 
 def _diagnostic(body, *args):
@@ -127,8 +138,8 @@ def test_atomic_diagnostics():
     def on_halves(t: lc.Tensor):
         lc.atomic_add(t, 0, 1.0)
 
-    msg = _diagnostic(on_halves, np.zeros(4, np.float16))
-    assert "atomic add supports f32, f64, i32, i64 elements (as CUDA's), not f16" in msg
+    msg = _diagnostic(on_halves, np.zeros(4, np.int16))
+    assert "atomic add supports f16, f32, f64, i32, i64 elements (as CUDA's), not i16" in msg
 
     @lc.kernel
     def float_max(t: lc.Tensor):

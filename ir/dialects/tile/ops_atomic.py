@@ -3,8 +3,9 @@ atomicSub, atomicMax, atomicMin, atomicExch, atomicAnd/Or/Xor) and ``tile.atomic
 (atomicCAS). Both return the element's old value and address it as ``tile.store`` does (a
 tensor and a coordinate, or after lower-layouts a pointer and an element offset).
 
-The element types are CUDA's: integer kinds on i32/i64 (max/min signed, as on ``int``), add and
-exch also on f32/f64, CAS on i32/i64. Registers (rmem) and coordinate tensors have no shared
+The element types are CUDA's: integer kinds on i32/i64 (max/min signed, as on ``int``), add on
+f16/f32/f64 too (``atom.add.noftz.f16``), exch on f32/f64, CAS on i32/i64 (bf16 values are their
+i16 bits at the LLVM level, so bf16 atomics are refused). Registers (rmem) and coordinate tensors have no shared
 memory for other threads to see, so they are refused. Ordering: relaxed (``monotonic``) at
 device scope, as CUDA's atomic functions.
 """
@@ -36,7 +37,7 @@ _Memory = Constraint(lambda t: isinstance(t, (TensorType, PtrType)), "!tile.tens
 _INTS = frozenset({"i32", "i64"})
 _FLOATS = frozenset({"f32", "f64"})
 ATOMIC_KINDS: dict[str, frozenset[str]] = {
-    "add": _INTS | _FLOATS,
+    "add": _INTS | _FLOATS | {"f16"},
     "sub": _INTS,
     "max": _INTS,
     "min": _INTS,

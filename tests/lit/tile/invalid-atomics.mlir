@@ -8,9 +8,9 @@ func.func @registers(%r: !tile.tensor<i32, rmem, "(4):(1)", 4>, %v: i32) {
 
 // -----
 
-func.func @half(%t: !tile.tensor<f16, gmem, "(4):(1)", 2>, %v: f16) {
-  // expected-error@+1 {{'tile.atomic_rmw' op atomic add supports f32, f64, i32, i64 elements (as CUDA's), not f16}}
-  %o = tile.atomic_rmw add %v, %t[0] : !tile.tensor<f16, gmem, "(4):(1)", 2>
+func.func @bfloat(%t: !tile.tensor<bf16, gmem, "(4):(1)", 2>, %v: bf16) {
+  // expected-error@+1 {{'tile.atomic_rmw' op atomic add supports f16, f32, f64, i32, i64 elements (as CUDA's), not bf16}}
+  %o = tile.atomic_rmw add %v, %t[0] : !tile.tensor<bf16, gmem, "(4):(1)", 2>
   return
 }
 
