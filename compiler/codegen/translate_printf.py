@@ -55,7 +55,14 @@ def _promote(ft: FunctionTranslator, value: ir.Value, unsigned: bool = False) ->
 
 
 def _args(ft: FunctionTranslator, op: Any) -> list[ir.Value]:
-    return [_promote(ft, ft.get(v)) for v in op.args]
+    out = []
+    for v in op.args:
+        value = ft.get(v)
+        if v.type.text == "bf16":  # its i16 bits (docs/codegen.md): the f32 with those high bits
+            b = ft.builder
+            value = b.bitcast(b.shl(b.zext(value, I32), I32(16)), ir.FloatType())
+        out.append(_promote(ft, value))
+    return out
 
 
 @NVVM_GPU.register("gpu.printf")

@@ -28,6 +28,7 @@ def greet(x: lc.Tensor, n: lc.i32):
     if tid == 1:
         lc.printf("tid %d n=%5d x=%f %e big %lld %x%%\n", tid, n, x[2], x[3], lc.i64(n) * 10**9, n)
         lc.print("values:", x[1], n, lc.f64(0.5), "layout", lc.make_layout((2, 4)), sep=" | ")
+        lc.printf("%f %f %d %lld\n", lc.f16(x[1]), lc.bf16(x[2]), x[0] > 0.0, n)
 
 
 def test_printf_and_print_on_the_cpu(capfd):
@@ -40,6 +41,9 @@ def test_printf_and_print_on_the_cpu(capfd):
         "tid %d n=%5d x=%f %e big %lld %x%%\n", 1, 42, float(x[2]), float(x[3]), 42 * 10**9, 42
     )
     want += c_format("values: | %f | %d | %f | layout | (2,4):(1,2)\n", float(x[1]), 42, 0.5)
+    # f16 and bf16 print their value (1.25 and -3.0 are exact in both); a predicate as 0/1;
+    # a 32-bit int given to %lld is widened
+    want += c_format("%f %f %d %lld\n", 1.25, -3.0, 1, 42)
     assert out == want
 
 
@@ -97,13 +101,14 @@ def test_gpu_module_calls_vprintf(arch):
     ck = lc.compile(greet, x, 42, block=4, target=arch, cache=False)
     ptx = ck.ptx
     assert re.search(r"\.extern \.func\s+\(\.param \.b32 func_retval0\) vprintf", ptx)
-    assert len(re.findall(r"call\.uni \(retval0\),\s*vprintf,", ptx)) == 2
+    assert len(re.findall(r"call\.uni \(retval0\),\s*vprintf,", ptx)) == 3
     assert ck.cubin
     # vprintf(format, buffer): each call packs its promoted arguments (floats as double, the
     # thread index as the int its %d asks for) in one stack struct
     ir = ck.llvm_ir
     assert "alloca {i32, i32, double, double, i64, i32}" in ir
     assert "alloca {double, i32, double}" in ir
+    assert "alloca {double, double, i32, i64}" in ir  # f16, bf16 (its bits as f32), i1, i32
 
 
 def test_printf_diagnostics():
