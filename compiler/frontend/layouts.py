@@ -101,6 +101,26 @@ tile_to_shape = _wrap("tile_to_shape")
 make_identity_layout = _wrap("make_identity_layout")
 
 
+make_layout_tv = _wrap("make_layout_tv")
+upcast = _wrap("upcast")
+downcast = _wrap("downcast")
+
+
+def _bits(x: Any, what: str) -> int:
+    bits = getattr(x, "bits", x)
+    if type(bits) is not int:
+        raise TypeError(
+            f"recast_layout: {what} must be an element type (lc.f16) or bits, got {x!r}"
+        )
+    return bits
+
+
+def recast_layout(layout: Any, old: Any, new: Any) -> Any:
+    """CuTe's ``recast_layout<Old, New>(layout)``: ``old``/``new`` are element types (``lc.f16``)
+    or widths in bits."""
+    return _wrap("recast_layout")(layout, _bits(old, "the old type"), _bits(new, "the new type"))
+
+
 def rank(x: Any, *mode: int) -> int:
     return algebra.rank(_tensor_layout(x), *mode)
 

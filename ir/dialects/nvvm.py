@@ -25,7 +25,7 @@ from ..core.errors import VerifyError
 from ..core.location import Location
 from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
 from ..core.operation import Operation
-from ..core.types import Type, VectorType, f16, f32, i1, i32
+from ..core.types import Type, VectorType, f16, f32, f64, i1, i32
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
 from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
@@ -534,9 +534,9 @@ _V2F16 = VectorType([2], f16)
 class MmaConfig:
     """One supported ``mma.sync`` variant: shape, PTX types, and the register lists.
 
-    ``a_regs``/``b_regs``/``c_regs`` count 32-bit registers per thread; ``*_type`` is the LLVM
-    type each register has in the op (``vector<2xf16>`` for packed halves, ``i32`` for packed
-    bf16 or a tf32 value, ``f32`` for accumulators).
+    ``a_regs``/``b_regs``/``c_regs`` count registers per thread (32-bit; 64-bit for f64);
+    ``*_type`` is the LLVM type each register has in the op (``vector<2xf16>`` for packed
+    halves, ``i32`` for packed bf16 or a tf32 value, ``f32``/``f64`` for f32/f64 values).
     """
 
     shape: tuple[int, int, int]
@@ -572,6 +572,7 @@ for _shape, _ab, _c, _ra, _rb, _rc, _ta, _tc in [
     ((16, 8, 16), "f16", "f32", 4, 2, 4, _V2F16, f32),
     ((16, 8, 16), "f16", "f16", 4, 2, 2, _V2F16, _V2F16),
     ((16, 8, 16), "bf16", "f32", 4, 2, 4, i32, f32),
+    ((8, 8, 4), "f64", "f64", 1, 1, 2, f64, f64),
 ]:
     _MMA_CONFIGS[(_shape, _ab, _ab, _c)] = MmaConfig(
         _shape, _ab, _ab, _c, _ra, _rb, _rc, _ta, _ta, _tc
@@ -584,6 +585,8 @@ def _ptx_type_of(t: Type) -> str | None:
         return "f16"
     if t is f32:
         return "f32"
+    if t is f64:
+        return "f64"
     return None
 
 

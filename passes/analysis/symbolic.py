@@ -238,6 +238,20 @@ class SymbolicAnalysis:
         for cache in (self._ints, self._values, self._tensors, self._pointers):
             cache.pop(value, None)
 
+    def replace_value(self, old: Value, new: Value) -> None:
+        """``old`` was replaced by ``new`` (a rewritten load): the symbols standing for ``old``
+        stand for ``new`` from now on, so expressions computed before the rewrite (an address
+        that depends on a loaded value) still emit valid IR."""
+        found = [self._ints.get(old)]
+        found += [alias for _lower, alias, _user in self._aliases.get(old, ())]
+        for sym in found:
+            if isinstance(sym, Symbol) and _BINDINGS.get(sym) is old:
+                _BINDINGS[sym] = new
+        if old in self._ints:
+            self._ints[new] = self._ints.pop(old)
+        if old in self._aliases:
+            self._aliases[new] = self._aliases.pop(old)
+
     # -- symbols --------------------------------------------------------------------------------
     def bind(self, value: Value, name: str, fact: F.Facts = F.NO_FACTS) -> Symbol:
         """A fresh symbol for ``value`` with ``fact``'s assumptions (dropping bounds that

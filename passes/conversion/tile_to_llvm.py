@@ -35,13 +35,17 @@ from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
     AllocaOp,
+    AtomicRMWOp,
+    CmpXchgOp,
     ConstantOp,
+    ExtractValueOp,
     GEPOp,
     GlobalOp,
     LLVMArrayType,
     LoadOp,
     StoreOp,
 )
+from layoutc.ir.dialects.llvm.attributes import AtomicBinOp, AtomicOrdering
 from layoutc.ir.dialects.nvvm import (
     CpAsyncCommitGroupOp,
     CpAsyncOp,
@@ -290,6 +294,44 @@ def _store(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+# CUDA's atomic functions on signed int/float elements -> llvm.atomicrmw operations.
+_RMW_INT = {
+    "add": AtomicBinOp.add,
+    "sub": AtomicBinOp.sub,
+    "max": AtomicBinOp.max,
+    "min": AtomicBinOp.min,
+    "exch": AtomicBinOp.xchg,
+    "and": AtomicBinOp.and_,
+    "or": AtomicBinOp.or_,
+    "xor": AtomicBinOp.xor_,
+}
+_RMW_FLOAT = {"add": AtomicBinOp.fadd, "exch": AtomicBinOp.xchg}
+# CUDA's atomics are relaxed, at device scope (the host runs every scope as the system's).
+_ATOMIC_SCOPE = "device"
+
+
+def _atomic_rmw(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    kind = op.kind.value
+    table = _RMW_FLOAT if op.dest.type.element.text.startswith("f") else _RMW_INT
+    rmw = b.create(
+        AtomicRMWOp, table[kind], ptr, op.value, AtomicOrdering.monotonic, align, _ATOMIC_SCOPE
+    )
+    op.replace_all_uses_with([rmw.results[0]])
+    op.erase()
+
+
+def _atomic_cas(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    ordering = AtomicOrdering.monotonic
+    cas = b.create(CmpXchgOp, ptr, op.compare, op.value, ordering, ordering, align, _ATOMIC_SCOPE)
+    old = b.create(ExtractValueOp, cas.results[0], [0])
+    op.replace_all_uses_with([old.results[0]])
+    op.erase()
+
+
 def _vector_alignment(op: Any, known: int) -> int:
     proven = op.alignment.value if op.alignment is not None else 1
     return max(proven, known)
@@ -361,6 +403,15 @@ def _dynamic_smem(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+def _recast_ptr(lw: TileLowering, op: Any) -> None:
+    # The same address: a zero GEP over the new element type keeps the !tile.ptr type (element
+    # and alignment) for the accesses through it until retyping, as _get_ptr does.
+    gep = _builder(op).create(GEPOp, op.ptr, [0], lw.types.element(op.result.type.element))
+    gep.results[0].type = op.result.type
+    op.replace_all_uses_with([gep.results[0]])
+    op.erase()
+
+
 def _assume(lw: TileLowering, op: Any) -> None:
     op.replace_all_uses_with([op.input])
     op.erase()
@@ -413,7 +464,7 @@ def _mma(lw: TileLowering, op: Any) -> None:
     c = pack_registers(b, op.c, cfg.c_ptx, cfg.c_type, lw.target)
     mma = b.create(MmaOp, cfg, a, bb, c)
     regs = struct_fields(b, mma.results[0], cfg.c_regs)
-    per = 1 if cfg.c_ptx == "f32" else 2
+    per = 1 if cfg.c_ptx in ("f32", "f64") else 2
     d = unpack_registers(b, regs, op.c[0].type, per)
     op.replace_all_uses_with(d)
     op.erase()
@@ -422,11 +473,14 @@ def _mma(lw: TileLowering, op: Any) -> None:
 _HANDLERS: dict[str, Any] = {
     "tile.load": _load,
     "tile.store": _store,
+    "tile.atomic_rmw": _atomic_rmw,
+    "tile.atomic_cas": _atomic_cas,
     "tile.load_vector": _load_vector,
     "tile.store_vector": _store_vector,
     "tile.ptr_offset": _ptr_offset,
     "tile.get_ptr": _get_ptr,
     "tile.dynamic_smem": _dynamic_smem,
+    "tile.recast_ptr": _recast_ptr,
     "tile.assume": _assume,
     "tile.cp_async": _cp_async,
     "tile.cp_async_commit": _cp_async_commit,

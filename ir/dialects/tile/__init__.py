@@ -40,6 +40,7 @@ from .ops_algorithm import (
     FillOp,
     GemmOp,
 )
+from .ops_atomic import ATOMIC_OPS, AtomicCASOp, AtomicRMWOp
 from .ops_element import ELEMENT_OPS, AssumeOp, LoadOp, StoreOp
 from .ops_lowered import LOWERED_OPS, CpAsyncOp, LdmatrixOp, LoadVectorOp, MmaOp, StoreVectorOp
 from .ops_tensor import (
@@ -52,6 +53,7 @@ from .ops_tensor import (
     MakeIdentityTensorOp,
     MakeTensorOp,
     PtrOffsetOp,
+    RecastPtrOp,
 )
 from .ops_tma import TMA_OPS, TmaDescriptorOp
 from .ops_view import (
@@ -87,6 +89,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *TENSOR_OPS,
     *VIEW_OPS,
     *ELEMENT_OPS,
+    *ATOMIC_OPS,
     *ALGORITHM_OPS,
     *LOWERED_OPS,
     *TMA_OPS,
@@ -120,15 +123,16 @@ DIALECT = Dialect(
 __all__ = [
     "TmaDescriptorOp",
     "ALL_OPS",
-    "COPY_OPERATIONS",
-    "DIALECT",
-    "MMA_OPERATIONS",
+    "ATOMIC_OPS",
     "AllocFragmentOp",
     "AllocSmemOp",
     "AssumeOp",
     "DynamicSmemOp",
     "AtomError",
+    "AtomicCASOp",
+    "AtomicRMWOp",
     "AxpbyOp",
+    "COPY_OPERATIONS",
     "ClearOp",
     "CoalesceOp",
     "CompositionOp",
@@ -140,6 +144,7 @@ __all__ = [
     "CpAsyncCommitOp",
     "CpAsyncOp",
     "CpAsyncWaitOp",
+    "DIALECT",
     "FillOp",
     "FlatDivideOp",
     "FlattenOp",
@@ -156,6 +161,7 @@ __all__ = [
     "LogicalDivideOp",
     "MMAAtomAttr",
     "MMAOperation",
+    "MMA_OPERATIONS",
     "MakeIdentityTensorOp",
     "MakeTensorOp",
     "MemoryEffects",
@@ -163,6 +169,7 @@ __all__ = [
     "PartitionTVOp",
     "PtrOffsetOp",
     "PtrType",
+    "RecastPtrOp",
     "SliceOp",
     "StoreOp",
     "StoreVectorOp",

@@ -34,6 +34,7 @@ __all__ = [
     "MakeIdentityTensorOp",
     "MakeTensorOp",
     "PtrOffsetOp",
+    "RecastPtrOp",
 ]
 
 _Index = Constraint(lambda t: isinstance(t, IndexType), "index")
@@ -346,6 +347,49 @@ class PtrOffsetOp(Operation):
         return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
 
 
+class RecastPtrOp(Operation):
+    """``%q = tile.recast_ptr %p : !tile.ptr<f32, gmem, 16> -> !tile.ptr<f16, gmem, 16>``: the
+    same address seen as another element type (CuTe's ``recast_ptr<NewType>``); the alignment
+    is the address's, so it carries over (capped by nothing: it is a fact about bytes)."""
+
+    name = "tile.recast_ptr"
+    traits = (Pure,)
+    ptr = operand(PtrType)
+    result = result(PtrType)
+    assembly_format = "$ptr attr-dict `:` type($ptr) `->` type($result)"
+
+    def __init__(self, ptr: Value, element: Type, loc: Location | None = None):
+        pt = ptr.type
+        if not isinstance(pt, PtrType):
+            raise build_error(self.name, f"expects a !tile.ptr, got '{pt.text}'", loc)
+        if not is_element_type(element):
+            raise build_error(self.name, f"'{element.text}' is not an element type", loc)
+        rt = PtrType(element, pt.space, pt.alignment)
+        super().__init__(operands=[ptr], result_types=[rt], loc=loc)
+
+    def verify_(self) -> None:
+        pt, rt = self.ptr.type, self.result.type
+        if rt.space != pt.space:
+            raise VerifyError(
+                f"result '{rt.text}' must be in the memory space of '{pt.text}' ({pt.space})"
+            )
+        if pt.alignment % rt.alignment:
+            raise VerifyError(
+                f"result alignment {rt.alignment} is not proven: '{pt.text}' is "
+                f"{pt.alignment}-byte aligned"
+            )
+        if rt.alignment < natural_alignment(rt.element):
+            raise VerifyError(
+                f"result '{rt.text}' is less aligned than its element type: the address is only "
+                f"{rt.alignment}-byte aligned"
+            )
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        if self.ptr.type is self.result.type:
+            return [self.ptr]
+        return None
+
+
 class _TensorAccessorOp(Operation):
     """``%r = tile.get_x %t : T -> R``."""
 
@@ -440,6 +484,7 @@ TENSOR_OPS: tuple[type[Operation], ...] = (
     DynamicSmemOp,
     AllocFragmentOp,
     PtrOffsetOp,
+    RecastPtrOp,
     GetLayoutOp,
     GetPtrOp,
 )
