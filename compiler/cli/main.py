@@ -278,13 +278,13 @@ def _run_show(args: argparse.Namespace) -> int:
 
     calc = _calculator(args)
     value = _evaluate(calc, args.layout)
-    if _is_shape(value):  # a bare shape is its column-major layout, as in parse_layout
-        from layoutc.ir.algebra.layout import Layout
-
-        value = Layout(value)
-    if not is_layout(value):
-        raise CommandError(f"show needs a layout, got {value}")
     try:
+        if _is_shape(value):  # a bare shape is its column-major layout, as in parse_layout
+            from layoutc.ir.algebra.layout import Layout
+
+            value = Layout(value)
+        if not is_layout(value):
+            raise CommandError(f"show needs a layout, got {value}")
         if args.mma is not None or args.copy is not None:
             text, drawing = _tiled_picture(calc, args, value)
         elif args.tv is not None:
@@ -368,7 +368,9 @@ def _tv_tile(calc: Any, text: str, tv: Any) -> Any:
             raise UsageError(f"--tv: expected a tile shape such as (4,8), got {text!r}")
         return tile
     from layoutc.ir.algebra.layout import size
+    from layoutc.ir.algebra.show import check_cells
 
+    check_cells(size(tv), "show --tv", tv)
     extents = [0, 0]
     for t in range(size(tv, 0)):
         for v in range(size(tv, 1)):

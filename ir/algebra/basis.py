@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import LayoutError
 from .inttuple import IntTuple, format_leaf, get
+from .limits import MAX_BASIS_MODE
 
 
 class ArithmeticTuple(tuple):
@@ -91,6 +92,8 @@ class ScaledBasis:
         for m in modes:
             if type(m) is not int or m < 0:
                 raise LayoutError(f"ScaledBasis: modes must be non-negative ints, got {modes}")
+            if m > MAX_BASIS_MODE:  # its coordinates would have m+1 entries
+                raise LayoutError(f"ScaledBasis: mode {m} is larger than {MAX_BASIS_MODE}")
         self.value = value
         self.modes = tuple(modes)
         self._hash = None

@@ -18,5 +18,14 @@ class LayoutParseError(LayoutError):
     def __init__(self, message: str, text: str, pos: int):
         self.text = text
         self.pos = pos
-        caret = " " * pos + "^"
-        super().__init__(f"{message} at position {pos}\n  {text}\n  {caret}")
+        shown, at = text, pos
+        if len(text) > 120:  # a window around the error, not megabytes of input
+            lo = max(0, pos - 50)
+            shown = (
+                ("..." if lo else "")
+                + text[lo : pos + 50]
+                + ("..." if pos + 50 < len(text) else "")
+            )
+            at = pos - lo + (3 if lo else 0)
+        caret = " " * at + "^"
+        super().__init__(f"{message} at position {pos}\n  {shown}\n  {caret}")

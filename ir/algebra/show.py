@@ -16,6 +16,7 @@ from . import inttuple as it
 from .drawing import Drawing
 from .errors import LayoutError
 from .layout import _inner, append, cosize, rank, size
+from .limits import MAX_SHOW_CELLS
 
 # CuTe's colour maps: TSVGColor_BWx8 (by value) and SVGColor_TV (by thread).
 _BW8 = ((255, 255, 255), (230, 230, 230), (205, 205, 205), (180, 180, 180))
@@ -46,10 +47,20 @@ def _static_extent(x: Any, what: str, layout: Any) -> int:
     return x
 
 
+def check_cells(count: int, what: str, layout: Any) -> None:
+    """Refuse tables past ``MAX_SHOW_CELLS``: a 100000x100000 layout is 10^10 cells."""
+    if count > MAX_SHOW_CELLS:
+        raise LayoutError(
+            f"{what}: {layout} has {count} cells, more than the {MAX_SHOW_CELLS} shown at most; "
+            "show a tile of it (e.g. with local_tile or a slice)"
+        )
+
+
 def _values(layout: Any, what: str) -> tuple[int, int, list[list[Any]]]:
     lay = _as_rank2(layout, what)
     m_count = _static_extent(size(lay, 0), what, layout)
     n_count = _static_extent(size(lay, 1), what, layout)
+    check_cells(m_count * n_count, what, layout)
     rows = []
     for m in range(m_count):
         row = []
@@ -100,6 +111,8 @@ def _tv_cells(
     n_count = _static_extent(extents[1], what, tile)
     t_count = _static_extent(size(tv, 0), what, tv)
     v_count = _static_extent(size(tv, 1), what, tv)
+    check_cells(m_count * n_count, what, tile)
+    check_cells(t_count * v_count, what, tv)
     grid: list[list[tuple[int, int] | None]] = [[None] * n_count for _ in range(m_count)]
     for t in range(t_count):
         for v in range(v_count):
