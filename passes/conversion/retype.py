@@ -72,7 +72,12 @@ def _retyped_constant(op: Any, value: Any, t: Any) -> Any:
             return DenseElementsAttr(t, [e.value for e in value.elements])
         return IntegerAttr(value.value, t)
     except ValueError:
-        raise ConversionError(op, f"constant {value.text} does not fit {t.text}") from None
+        hint = (
+            " (the index type is 32 bits wide here; convert-to-llvm{index-bitwidth=64} holds it)"
+            if value.type.text == "index"
+            else ""
+        )
+        raise ConversionError(op, f"constant {value.text} does not fit {t.text}{hint}") from None
 
 
 def _hint(dialect: str) -> str:

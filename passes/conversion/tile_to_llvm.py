@@ -33,6 +33,7 @@ from layoutc.ir.core.symbols import lookup_symbol_in, unique_symbol_name
 from layoutc.ir.core.types import IntegerType, Type, i64
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
+    DYNAMIC_INDEX,
     AddressOfOp,
     AllocaOp,
     AtomicRMWOp,
@@ -185,13 +186,25 @@ class TileLowering:
             align = math.gcd(align, offset * nbytes) if offset else align
             if offset == 0:
                 return base, llvm_elem, align
-            ptr = b.create(GEPOp, base, [offset], llvm_elem).results[0]
-            return ptr, llvm_elem, align
+            return _gep(b, base, offset, llvm_elem), llvm_elem, align
         dynamic, constant = _peel_constant(e.value(offset))
-        ptr = b.create(GEPOp, base, [dynamic], llvm_elem).results[0]
+        ptr = _gep(b, base, dynamic, llvm_elem)
         if constant:  # a GEP of its own: the constant becomes the address's immediate
-            ptr = b.create(GEPOp, ptr, [constant], llvm_elem).results[0]
+            ptr = _gep(b, ptr, constant, llvm_elem)
         return ptr, llvm_elem, math.gcd(align, nbytes)
+
+
+_GEP_IMMEDIATE = range(DYNAMIC_INDEX + 1, 1 << 31)
+
+
+def _gep(b: Builder, base: Value, index: Value | int, elem: Type) -> Value:
+    """``base + index`` elements. A constant index is an immediate of the GEP only where it
+    fits ``rawConstantIndices`` (i32, less the dynamic marker, as in MLIR); a larger one (a
+    static offset past 2^31 elements) is an ``index`` constant operand, which ``retype`` gives
+    the index width (or a diagnostic when that width cannot hold it)."""
+    if isinstance(index, int) and index not in _GEP_IMMEDIATE:
+        index = IndexEmitter(b).const(index)
+    return b.create(GEPOp, base, [index], elem).results[0]
 
 
 def _peel_constant(offset: Value) -> tuple[Value, int]:
@@ -360,7 +373,7 @@ def _store_vector(lw: TileLowering, op: Any) -> None:
 def _ptr_offset(lw: TileLowering, op: Any) -> None:
     b = _builder(op)
     elem = lw.types.element(op.ptr.type.element)
-    gep = b.create(GEPOp, op.ptr, [op.offset], elem)
+    gep = _gep(b, op.ptr, op.offset, elem).defining_op
     gep.results[0].type = op.result.type  # keeps the !tile.ptr alignment until retyping
     op.replace_all_uses_with(list(gep.results))
     op.erase()
