@@ -12,6 +12,11 @@ class LayoutError(ValueError):
     """An algebra operation whose precondition fails or cannot be proven."""
 
 
+class LayoutZeroDivisionError(LayoutError, ZeroDivisionError):
+    """A division by zero in the algebra (a zero stride or divisor in the operands): a
+    `LayoutError`, so that front ends report it, and still a `ZeroDivisionError`."""
+
+
 class LayoutParseError(LayoutError):
     """CuTe notation that does not parse; `pos` is the 0-based character offset."""
 

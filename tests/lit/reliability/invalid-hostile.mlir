@@ -62,3 +62,12 @@ func.func @bitwidth(%a: i99999999999999999999) {
 // expected-error@-1 {{integer bitwidth is limited to 16777216 bits}}
   return
 }
+
+// -----
+
+// A zero stride in a thread layout: idx2crd would divide by it (found by the mutation fuzzer).
+func.func @thread_layout_zero_stride(%t: !tile.tensor<f32, gmem, "(128,8):(8,1)", 16>, %i: index) {
+  // expected-error@+1 {{'tile.local_partition' op idx2crd: a mode of size 2 has stride 0}}
+  %v = tile.local_partition %t[%i] {thr_layout = #layout.layout<"(32,8,2):(9223372036854775807,2,0)">} : !tile.tensor<f32, gmem, "(128,8):(8,1)", 16> -> !tile.tensor<f32, gmem, "(4,1):(1,0)", 4>
+  return
+}

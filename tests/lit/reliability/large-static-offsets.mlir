@@ -25,3 +25,4 @@ func.func @int32_max(%A: !tile.ptr<f32, gmem, 4>) {
   tile.store %cst, %A[2147483647] : !tile.ptr<f32, gmem, 4>
   return
 }
+
