@@ -502,6 +502,8 @@ def coalesce_shape(shape: IntTuple) -> IntTuple:
 def _divmod(c: Any, n: Any) -> tuple[Any, Any]:
     """Quotient and remainder with C++ semantics (truncation) for negative static values."""
     if type(c) is int and type(n) is int:
+        if n == 0:
+            raise LayoutZeroDivisionError(f"division by zero: {c} / 0 (a shape of size 0)")
         if c >= 0:
             return divmod(c, n)
         q = -(-c // n)

@@ -71,3 +71,13 @@ func.func @thread_layout_zero_stride(%t: !tile.tensor<f32, gmem, "(128,8):(8,1)"
   %v = tile.local_partition %t[%i] {thr_layout = #layout.layout<"(32,8,2):(9223372036854775807,2,0)">} : !tile.tensor<f32, gmem, "(128,8):(8,1)", 16> -> !tile.tensor<f32, gmem, "(4,1):(1,0)", 4>
   return
 }
+
+// -----
+
+// nvvm.cp.async.wait.group takes an i32 (found by the mutation fuzzer: an internal error in
+// convert-to-llvm{index-bitwidth=32}).
+func.func @cp_async_wait_past_i32() {
+  // expected-error@+1 {{'tile.cp_async_wait' op 'pending' must be in [0, 2^31), got 9223372036854775807}}
+  tile.cp_async_wait {pending = 9223372036854775807 : i64}
+  return
+}
