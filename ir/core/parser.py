@@ -340,7 +340,7 @@ class Parser(AttrParser):
                 operands, fn_type.results, properties, attributes, regions, successors
             )
         except (ValueError, TypeError, ArithmeticError) as e:
-            raise self.error(f"'{name}' op: {e}", start) from None
+            raise self.error(f"'{name}' op: {e}", at) from None
 
     def _lookup_generic(self, name: str, at: int) -> type[Operation] | None:
         cls = self.ctx.lookup_op(name)
