@@ -28,6 +28,7 @@ def _cli(capsys, *argv):
         # found by the algebra-parser fuzzer: divisions by a zero shape or stride
         (["algebra", "idx2crd(9223372036854775807, (0,-18))"], "division by zero"),
         (["algebra", "idx2crd(5, (4,2), (1,0))"], "has stride 0"),
+        (["show", "(5,2):(1@0,1@1@0)"], "a mode is an integer in one and a tuple in the other"),
         (["show", "_-1"], "shape entries must be positive"),
         (["algebra", "complement(4:2, -24)"], "cotarget must be non-negative, got -24"),
         (["algebra", "(" * 1000 + "4" + ")" * 1000], f"deeper than {MAX_NESTING} levels"),
