@@ -46,28 +46,33 @@ class KernelResources:
 
 
 def _sections(data: bytes) -> dict[str, tuple[int, int, int]]:
-    """Section name -> (offset, size, link) of a 64-bit little-endian ELF."""
+    """Section name -> (offset, size, link) of a 64-bit little-endian ELF (every bound checked:
+    the bytes may come from a file someone edited)."""
     if len(data) < 64 or data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         raise CubinError("not a 64-bit little-endian ELF file (a cubin)")
     shoff = struct.unpack_from("<Q", data, 0x28)[0]
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
     if shentsize < 64 or shoff + shentsize * shnum > len(data) or shstrndx >= shnum:
-        raise CubinError("section header table out of range")
+        raise CubinError("ELF section table out of bounds")
     headers = []
     for i in range(shnum):
-        name, _type, _flags, _addr, off, size, link = struct.unpack_from(
+        name, kind, _flags, _addr, off, size, link = struct.unpack_from(
             "<IIQQQQI", data, shoff + i * shentsize
         )
-        if off + size > len(data) and _type != 8:  # SHT_NOBITS has no bytes in the file
-            raise CubinError(f"section {i} out of range")
+        if off + size > len(data) and kind != 8:  # SHT_NOBITS has no bytes in the file
+            raise CubinError(f"ELF section {i} out of bounds")
         headers.append((name, off, size, link))
     str_off, str_size = headers[shstrndx][1], headers[shstrndx][2]
     out = {}
     for name, off, size, link in headers:
         if name >= str_size:
-            raise CubinError("section name out of range")
+            raise CubinError("ELF section name out of bounds")
         end = data.find(b"\0", str_off + name, str_off + str_size)
-        out[data[str_off + name : end].decode("latin-1")] = (off, size, link)
+        out[data[str_off + name : end if end >= 0 else str_off + str_size].decode("latin-1")] = (
+            off,
+            size,
+            link,
+        )
     return out
 
 
@@ -107,6 +112,30 @@ def _symbol_index(data: bytes, sections: dict[str, tuple[int, int, int]], kernel
     raise CubinError(f"no kernel named {kernel!r} in the cubin")
 
 
+def param_sizes(cubin: bytes, kernel: str) -> list[int] | None:
+    """Byte sizes of ``kernel``'s parameters by ordinal (``EIATTR_KPARAM_INFO`` in
+    ``.nv.info.<kernel>``); None when the image is not an ELF file or has no such section.
+    Malformed attributes are a CubinError."""
+    if cubin[:4] != b"\x7fELF":
+        return None
+    own = _sections(cubin).get(f".nv.info.{kernel}")
+    if own is None:
+        return None
+    sizes: dict[int, int] = {}
+    for attr, value in _attributes(cubin, own[0], own[1]):
+        if attr != _EIATTR_KPARAM_INFO:
+            continue
+        if len(value) < 12:
+            raise CubinError("truncated EIATTR_KPARAM_INFO")
+        _index, ordinal, _offset, packed = struct.unpack_from("<IHHI", value)
+        if ordinal in sizes:
+            raise CubinError(f"parameter {ordinal} described twice")
+        sizes[ordinal] = (packed >> 18) & 0x3FFF
+    if sorted(sizes) != list(range(len(sizes))):
+        raise CubinError(f"parameter ordinals {sorted(sizes)} are not 0..n-1")
+    return [sizes[i] for i in range(len(sizes))]
+
+
 def kernel_resources(cubin: bytes, kernel: str) -> KernelResources:
     """Registers, stack bytes and parameter sizes of ``kernel`` in ``cubin``."""
     sections = _sections(cubin)
@@ -125,15 +154,11 @@ def kernel_resources(cubin: bytes, kernel: str) -> KernelResources:
             elif attr == _EIATTR_MIN_STACK_SIZE and stack is None:
                 stack = amount
     param_bytes = None
-    sizes: dict[int, int] = {}
     own = sections.get(f".nv.info.{kernel}")
     if own is not None:
         for attr, value in _attributes(cubin, own[0], own[1]):
             if attr == _EIATTR_PARAM_CBANK and len(value) == 8:
                 param_bytes = struct.unpack_from("<H", value, 6)[0]
-            elif attr == _EIATTR_KPARAM_INFO and len(value) == 12:
-                ordinal = struct.unpack_from("<H", value, 4)[0]
-                flags = struct.unpack_from("<I", value, 8)[0]
-                sizes[ordinal] = (flags >> 18) & 0x3FFF
-    ordered = tuple(sizes[i] for i in sorted(sizes)) if sizes else None
+    sizes = param_sizes(cubin, kernel)
+    ordered = tuple(sizes) if sizes else None
     return KernelResources(registers, stack, param_bytes, ordered)
