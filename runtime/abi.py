@@ -182,8 +182,13 @@ class KernelSpec:
     static_smem: int = 0
     dynamic_smem: int = 0
     equal: tuple[tuple[str, ...], ...] = ()
+    index_bits: int = 64
+    """Width of the code's element offsets: at 32, a launch whose tensors reach an offset past
+    2^31 - 1 is refused (the compiler proves static layouts; the runtime checks the rest)."""
 
     def __post_init__(self) -> None:
+        if self.index_bits not in (32, 64):
+            raise ValueError(f"kernel {self.name!r}: index_bits must be 32 or 64")
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"kernel {self.name!r}: duplicate parameter names in {names}")
@@ -254,7 +259,7 @@ class KernelSpec:
             "equal": [list(g) for g in self.equal],
             "launch_bounds": self.launch_bounds.to_json(),
             "shared_memory": {"static_bytes": self.static_smem, "dynamic_bytes": self.dynamic_smem},
-        }
+        } | ({} if self.index_bits == 64 else {"index_bits": self.index_bits})
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> KernelSpec:
@@ -266,6 +271,7 @@ class KernelSpec:
             static_smem=int(smem.get("static_bytes", 0)),
             dynamic_smem=int(smem.get("dynamic_bytes", 0)),
             equal=tuple(tuple(g) for g in data.get("equal", ())),
+            index_bits=data.get("index_bits", 64),
         )
 
 

@@ -313,6 +313,7 @@ class ArgumentBinder:
         values = self.values
         bounds = {slot: integer_bounds(p) for slot, p in carrier_params.items()}
         layout = param.layout
+        offset_limit = (1 << (self.spec.index_bits - 1)) - 1
 
         def check(facts: ArrayFacts) -> None:
             if len(facts.shape) != rank:
@@ -357,6 +358,15 @@ class ArgumentBinder:
                             f"dimension {i} (extent {extent}, element stride {step}) "
                             f"does not match mode {i} of layout {layout}",
                         )
+            reach = sum(max(n - 1, 0) * abs(d) for n, d in zip(facts.shape, facts.strides))
+            if reach > offset_limit:
+                raise self._fail(
+                    index,
+                    param,
+                    f"element offsets reach {reach}, past {offset_limit}: the kernel was "
+                    f"compiled with {self.spec.index_bits}-bit indices (compile with "
+                    "index_bitwidth=64)",
+                )
 
         def _store(slot: int, value: int, dim: int, what: str) -> None:
             lo, hi, div = bounds[slot]

@@ -17,6 +17,7 @@ from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
 
 from .dumps import DumpSink
 from .errors import InternalCompilerError, from_diagnostics, internal
+from .index_width import require_index_width
 from .options import CompileOptions, OutputOptions
 from .pipeline import PipelineUnavailableError, default_pipeline
 from .recorder import PassRecorder
@@ -151,6 +152,8 @@ def lower_module(
         ) from None
     if sink is not None:
         sink.file("pipeline.txt", "Pass pipeline", pipeline, echo=False)
+    if options.index_bitwidth < 64:
+        spec = require_index_width(spec, options.index_bitwidth)
     recorder = PassRecorder(sink, output.debug_info)
     start = time.perf_counter()
     remarks = run_pipeline(module, pipeline, options, recorder, input_text)

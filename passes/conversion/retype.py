@@ -15,7 +15,7 @@ from layoutc.ir.core.attributes import IntegerAttr, TypeAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.core.types import IntegerType, VectorType, bit_width
+from layoutc.ir.core.types import IndexType, IntegerType, VectorType, bit_width
 from layoutc.ir.dialects import arith, gpu
 
 from .llvm_types import LLVMTypeConverter
@@ -69,7 +69,12 @@ def _retyped_constant(op: Any, value: Any, t: Any) -> Any:
                 integers and isinstance(t, VectorType) and isinstance(t.element_type, IntegerType)
             ):
                 raise ConversionError(op, f"not supported: the constant {value.text} as {t.text}")
+            for e in value.elements:
+                if isinstance(e.type, IndexType):
+                    _require_signed_fit(op, e.value, t.element_type.width)
             return DenseElementsAttr(t, [e.value for e in value.elements])
+        if isinstance(value.type, IndexType) and isinstance(t, IntegerType):
+            _require_signed_fit(op, value.value, t.width)
         return IntegerAttr(value.value, t)
     except ValueError:
         hint = (
@@ -78,6 +83,14 @@ def _retyped_constant(op: Any, value: Any, t: Any) -> Any:
             else ""
         )
         raise ConversionError(op, f"constant {value.text} does not fit {t.text}{hint}") from None
+
+
+def _require_signed_fit(op: Any, v: int, width: int) -> None:
+    """``index`` is signed: refuse (as not fitting) a value outside iN's signed range, which
+    the signless range would otherwise take and wrap (2^31 + k is not -2^31 + k in an address
+    computation)."""
+    if not -(1 << (width - 1)) <= v < (1 << (width - 1)):
+        raise ValueError(f"integer {v} does not fit in i{width}")
 
 
 def _hint(dialect: str) -> str:

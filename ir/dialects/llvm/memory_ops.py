@@ -39,6 +39,14 @@ from .types import LLVMArrayType, LLVMPointerType, LLVMStructType, is_llvm_type
 #: Marker in ``rawConstantIndices`` for an index given by an SSA operand (MLIR's kDynamicIndex).
 DYNAMIC_INDEX = -(1 << 31)
 
+
+def fits_gep_constant(index: int) -> bool:
+    """Whether ``index`` can be a constant GEP index: MLIR keeps them as i32 (sign-extended by
+    LLVM) and uses ``INT32_MIN`` as the dynamic marker, so only ``(-2^31, 2^31)`` fits. A larger
+    offset must be an SSA index operand of a type wide enough to hold it."""
+    return DYNAMIC_INDEX < index < (1 << 31)
+
+
 _TypeAttr = Constraint(lambda a: isinstance(a, TypeAttr) and is_llvm_type(a.type), "LLVM type")
 _I32Array = Constraint(
     lambda a: isinstance(a, DenseArrayAttr) and a.element_type is i32, "i32 dense array"
@@ -72,6 +80,12 @@ class GEPOp(Operation):
         loc: Location | None = None,
     ):
         raw = [DYNAMIC_INDEX if isinstance(i, Value) else int(i) for i in indices]
+        bad = [i for i, x in zip(raw, indices) if not isinstance(x, Value)]
+        bad = [i for i in bad if not fits_gep_constant(i)]
+        if bad:
+            raise ValueError(
+                f"GEP constant index {bad[0]} does not fit in i32: pass it as an index operand"
+            )
         dynamic = [i for i in indices if isinstance(i, Value)]
         super().__init__(
             operands=[base, dynamic],
