@@ -33,6 +33,7 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.conversion.gpu_to_nvvm",
     "layoutc.passes.conversion.to_llvm",
     "layoutc.passes.target_features",
+    "layoutc.passes.conversion.bounds_checks",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
 

@@ -40,6 +40,7 @@ _EXPORTS = {
     "ArtifactError": "errors",
     "IncompatibleDriverError": "errors",
     "CpuExecutionError": "errors",
+    "OutOfBoundsError": "errors",
     "NotSupportedError": "errors",
 }
 

@@ -168,6 +168,18 @@ class LaunchBounds:
         return cls(data.get("max_threads"), data.get("min_blocks"), tuple(block) if block else None)
 
 
+BOUNDS_RECORD = "__layoutc_bounds"
+"""The name of a bounds-checked kernel's last parameter: the record the check reports through."""
+
+
+def with_bounds_record(spec: KernelSpec, sites: Sequence[str]) -> KernelSpec:
+    """``spec`` of the same kernel compiled with the bounds check (one more parameter)."""
+    from dataclasses import replace
+
+    record = Param(BOUNDS_RECORD, POINTER, "i64", align=8)
+    return replace(spec, params=(*spec.params, record), bounds_sites=tuple(sites))
+
+
 @dataclass(frozen=True)
 class KernelSpec:
     """A kernel's name (its symbol), parameters and launch facts.
@@ -185,10 +197,22 @@ class KernelSpec:
     index_bits: int = 64
     """Width of the code's element offsets: at 32, a launch whose tensors reach an offset past
     2^31 - 1 is refused (the compiler proves static layouts; the runtime checks the rest)."""
+    bounds_sites: tuple[str, ...] | None = None
+    """The code checks its memory accesses (docs/runtime.md, "The bounds check"): its last
+    parameter is then the bounds record (``BOUNDS_RECORD``, filled by the runtime), and site
+    ``i`` describes the access that reports ``i`` (location, kind, object)."""
 
     def __post_init__(self) -> None:
         if self.index_bits not in (32, 64):
             raise ValueError(f"kernel {self.name!r}: index_bits must be 32 or 64")
+        has_record = bool(self.params) and self.params[-1].name == BOUNDS_RECORD
+        if has_record != (self.bounds_sites is not None) or any(
+            p.name == BOUNDS_RECORD for p in self.params[:-1]
+        ):
+            raise ValueError(
+                f"kernel {self.name!r}: a bounds-checked kernel's last parameter, and only "
+                f"that one, is {BOUNDS_RECORD!r}"
+            )
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"kernel {self.name!r}: duplicate parameter names in {names}")
@@ -221,8 +245,10 @@ class KernelSpec:
 
     @property
     def arguments(self) -> tuple[Param, ...]:
-        """Parameters the caller passes (everything but layout-entry carriers), in order."""
+        """Parameters the caller passes (everything but layout-entry carriers and the bounds
+        record), in order."""
         carried = {d for p in self.params for d in p.dynamic}
+        carried.add(BOUNDS_RECORD)
         return tuple(p for p in self.params if p.name not in carried)
 
     def describe_facts(self) -> list[str]:
@@ -253,17 +279,25 @@ class KernelSpec:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "params": [p.to_json() for p in self.params],
-            "equal": [list(g) for g in self.equal],
-            "launch_bounds": self.launch_bounds.to_json(),
-            "shared_memory": {"static_bytes": self.static_smem, "dynamic_bytes": self.dynamic_smem},
-        } | ({} if self.index_bits == 64 else {"index_bits": self.index_bits})
+        return (
+            {
+                "name": self.name,
+                "params": [p.to_json() for p in self.params],
+                "equal": [list(g) for g in self.equal],
+                "launch_bounds": self.launch_bounds.to_json(),
+                "shared_memory": {
+                    "static_bytes": self.static_smem,
+                    "dynamic_bytes": self.dynamic_smem,
+                },
+            }
+            | ({} if self.index_bits == 64 else {"index_bits": self.index_bits})
+            | ({} if self.bounds_sites is None else {"bounds_sites": list(self.bounds_sites)})
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> KernelSpec:
         smem = data.get("shared_memory", {})
+        sites = data.get("bounds_sites")
         return cls(
             name=data["name"],
             params=tuple(Param.from_json(p) for p in data["params"]),
@@ -272,6 +306,7 @@ class KernelSpec:
             dynamic_smem=int(smem.get("dynamic_bytes", 0)),
             equal=tuple(tuple(g) for g in data.get("equal", ())),
             index_bits=data.get("index_bits", 64),
+            bounds_sites=None if sites is None else tuple(str(x) for x in sites),
         )
 
 

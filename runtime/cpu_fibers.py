@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import mmap
-import os
 import platform
 import sys
 from functools import cache
@@ -18,14 +17,20 @@ from functools import cache
 from .cpu_context import WARP_SCRATCH_BYTES, WARP_SIZE, ThreadContext
 from .cpu_support_ir import DONE
 from .errors import NotSupportedError
+from .launch_config import cpu_stack_bytes
 
 #: Room for a glibc ``ucontext_t`` (968 bytes on x86-64, 4560 on aarch64), rounded up.
 UCONTEXT_BYTES = 8192
 #: Offsets of ``uc_link`` and ``uc_stack`` (ss_sp, ss_flags, ss_size) in glibc's ucontext_t on
 #: 64-bit Linux (x86-64 and aarch64 alike).
 _UC_LINK, _SS_SP, _SS_SIZE = 8, 16, 32
-STACK_BYTES = int(os.environ.get("LAYOUTC_CPU_STACK_KB", "256")) * 1024
 _PAGE = mmap.PAGESIZE
+
+
+def stack_bytes() -> int:
+    """Each fiber's stack (``LAYOUTC_CPU_STACK_KB``, validated; whole pages, so that the guard
+    pages stay page-aligned), read when a pool is made."""
+    return -(-cpu_stack_bytes() // _PAGE) * _PAGE
 
 
 class SchedRecord(ctypes.Structure):
@@ -88,7 +93,8 @@ class FiberPool:
         self.uctx = ctypes.create_string_buffer(UCONTEXT_BYTES * (n + 1) + 64)
         base = (ctypes.addressof(self.uctx) + 63) & ~63
         self._uctx_base = base
-        slot = STACK_BYTES + _PAGE
+        self.stack_bytes = stack_bytes()
+        slot = self.stack_bytes + _PAGE
         self._stacks = mmap.mmap(-1, slot * n, prot=mmap.PROT_READ | mmap.PROT_WRITE)
         self._stacks_anchor = ctypes.c_char.from_buffer(self._stacks)
         stacks = ctypes.addressof(self._stacks_anchor)
@@ -131,7 +137,7 @@ class FiberPool:
                 raise OSError(ctypes.get_errno(), "getcontext failed")
             ctypes.c_void_p.from_address(f.uctx + _UC_LINK).value = None
             ctypes.c_void_p.from_address(f.uctx + _SS_SP).value = self._stack_tops[t]
-            ctypes.c_size_t.from_address(f.uctx + _SS_SIZE).value = STACK_BYTES
+            ctypes.c_size_t.from_address(f.uctx + _SS_SIZE).value = self.stack_bytes
             addr = ctypes.addressof(f)
             libc.makecontext(
                 ctypes.c_void_p(f.uctx),

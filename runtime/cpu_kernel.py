@@ -9,17 +9,17 @@ arrays (numpy, CPU torch tensors, DLPack/array-interface objects), used in place
 from __future__ import annotations
 
 import ctypes
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .abi import KernelSpec
+from .bounds import BoundsRecord
 from .cpu_context import WARP_SCRATCH_BYTES, WARP_SIZE
 from .cpu_fibers import FiberPool
 from .cpu_support_ir import ERROR_TEXT
 from .errors import CpuExecutionError
-from .launch_config import check_block, dim3
+from .launch_config import check_block, check_smem, cpu_threads, dim3
 from .packing import ArgumentBinder
 
 
@@ -47,10 +47,7 @@ _SMEM_ALIGN = 128
 
 def worker_count() -> int:
     """Worker threads for block-level parallelism (``LAYOUTC_CPU_THREADS``, default: cores)."""
-    env = os.environ.get("LAYOUTC_CPU_THREADS")
-    if env:
-        return max(1, int(env))
-    return max(1, os.cpu_count() or 1)
+    return cpu_threads()
 
 
 class _WorkerState(threading.local):
@@ -96,6 +93,9 @@ class CpuKernel:
         self.spec = spec
         self.program = compile_cpu(ir if isinstance(ir, str) else str(ir), spec, opt_level)
         self.binder = ArgumentBinder(spec, "cpu")
+        self.bounds = BoundsRecord(spec) if spec.bounds_sites is not None else None
+        if self.bounds is not None:  # the last parameter: the record, at a fixed address
+            self.binder.values[-1] = self.bounds.address
         self._grid = _GRID_FN(self.program.grid)
         self._run_fibers = _GRID_FN(self.program.run_fibers)
         self._lock = threading.Lock()
@@ -121,10 +121,17 @@ class CpuKernel:
             block = self.spec.launch_bounds.block
         b = dim3(block, "block", name)
         check_block(b, self.spec.launch_bounds, name)
-        dyn = self.spec.dynamic_smem if smem is None else smem
+        dyn = (
+            self.spec.dynamic_smem
+            if smem is None
+            else check_smem(smem, self.spec.static_smem, name)
+        )
         nblocks = g[0] * g[1] * g[2]
         with self._lock:
             keep = self.binder.bind(args)
+            bounds = self.bounds
+            if bounds is not None:
+                bounds.prepare(self.binder.values, args)
             table = self.binder.buffer.table_address
             workers = min(nblocks, worker_count())
             chunks = [
@@ -137,7 +144,10 @@ class CpuKernel:
                     _pool().submit(self._run_range, table, g, b, dyn, lo, hi) for lo, hi in chunks
                 ]
                 results = [f.result() for f in futures]
+            bad_access = bounds.failure(self.binder.values) if bounds is not None else None
         del keep
+        if bad_access is not None:
+            raise bad_access
         for failure in results:
             if failure is not None:
                 raise failure

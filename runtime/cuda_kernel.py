@@ -20,7 +20,7 @@ from .arrays import ArrayFacts
 from .cuda_memory import DeviceBuffer
 from .cuda_module import CudaModule, set_max_dynamic_smem
 from .errors import ArgumentError
-from .launch_config import Dim3, check_block, dim3, framework_stream, stream_handle
+from .launch_config import Dim3, check_block, check_smem, dim3, framework_stream, stream_handle
 from .packing import ArgumentBinder
 
 _DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024
@@ -52,6 +52,7 @@ class CudaKernel:
         self._bind_fast = self.binder.bind_fast
         self._default_block = spec.launch_bounds.block
         self._default_smem = spec.dynamic_smem
+        self._static_smem = spec.static_smem
         # Per-call staging state, only touched under the lock: the stream host arrays are copied
         # on and the device copies made, or None while the call staged nothing (the usual case).
         self._stream = 0
@@ -75,7 +76,7 @@ class CudaKernel:
             g, b = shape[2], shape[3]
         else:
             g, b = self._launch_shape(grid, block)
-        dyn = self._default_smem if smem is None else smem
+        dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
             self._smem_allowed = dyn

@@ -46,5 +46,15 @@ class CpuExecutionError(RuntimeErrorBase):
     """A kernel misbehaved on the CPU runtime (e.g. a barrier not reached by all threads)."""
 
 
+class SettingError(RuntimeErrorBase, ValueError):
+    """An environment variable layoutc reads has a value it cannot use (the message names it)."""
+
+
+class OutOfBoundsError(RuntimeErrorBase, IndexError):
+    """A bounds-checked kernel accessed memory outside the argument (or shared-memory object)
+    the access belongs to; the message names the kernel, thread, block, tensor, coordinate and
+    offset of the first such access (docs/runtime.md, "The bounds check")."""
+
+
 class NotSupportedError(RuntimeErrorBase, NotImplementedError):
     """A feature that layoutc does not implement (yet); the message says which."""

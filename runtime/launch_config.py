@@ -1,26 +1,113 @@
-"""Normalising launch configuration shared by the GPU and CPU runtimes (grid, block, stream)."""
+"""Validating what configures a launch, in one place for the CPU, GPU and AOT launch paths:
+grid, block, dynamic shared memory, stream, and the environment variables the runtimes read
+(``LAYOUTC_CPU_THREADS``, ``LAYOUTC_CPU_STACK_KB``, ``LAYOUTC_CHECK_BOUNDS``).
+
+Limits are CUDA's (the CPU runtime keeps them too, so that a launch it accepts is one a GPU
+would run): a grid of at most 2^31 - 1 x 65535 x 65535 blocks, a block of at most 1024 x 1024 x
+64 and 1024 threads, at most 227 KiB of shared memory per block (sm_90's maximum; a smaller GPU
+refuses more through its driver). Every refusal is an ``ArgumentError`` naming the kernel and the
+value, or a ``SettingError`` naming the variable.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 from .abi import LaunchBounds
-from .errors import ArgumentError
+from .errors import ArgumentError, SettingError
 
 Dim3 = tuple[int, int, int]
+
+MAX_GRID = ((1 << 31) - 1, 65535, 65535)
+MAX_BLOCK = (1024, 1024, 64)
+MAX_BLOCK_THREADS = 1024
+MAX_SMEM_BYTES = 227 * 1024
+"""Shared memory one block may use (static + dynamic), the largest any supported GPU allows."""
+
+
+# -- environment ------------------------------------------------------------------------------
+def env_int(name: str, default: int, lo: int, hi: int, meaning: str) -> int:
+    """The integer environment variable ``name`` (``default`` when unset or empty), in
+    ``[lo, hi]``; anything else is a ``SettingError`` saying what is expected."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw, 10)
+    except ValueError:
+        value = None
+    if value is None or not lo <= value <= hi:
+        raise SettingError(
+            f"{name}={raw!r} is not valid: expected {meaning}, an integer from {lo} to {hi} "
+            f"(unset it for the default, {default})"
+        )
+    return value
+
+
+def env_switch(name: str) -> bool:
+    """A boolean environment variable: unset, empty, 0/false/no/off or 1/true/yes/on."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise SettingError(f"{name}={raw!r} is not valid: expected 1/true/yes/on or 0/false/no/off")
+
+
+def cpu_threads() -> int:
+    """Worker threads for the CPU runtime's blocks (``LAYOUTC_CPU_THREADS``; default: cores)."""
+    return env_int("LAYOUTC_CPU_THREADS", max(1, os.cpu_count() or 1), 1, 4096, "worker threads")
+
+
+def cpu_stack_bytes() -> int:
+    """Stack of each CPU fiber (``LAYOUTC_CPU_STACK_KB``, default 256 KiB)."""
+    kib = env_int("LAYOUTC_CPU_STACK_KB", 256, 16, 1 << 20, "KiB of stack per CPU thread")
+    return kib * 1024
+
+
+def check_bounds_setting() -> bool:
+    """``LAYOUTC_CHECK_BOUNDS``: compile the bounds check into GPU kernels too."""
+    return env_switch("LAYOUTC_CHECK_BOUNDS")
+
+
+# -- launches ---------------------------------------------------------------------------------
+def check_smem(smem: Any, static: int, kernel: str) -> int:
+    """Dynamic shared-memory bytes of a launch: an int from 0 to what the block has left."""
+    if type(smem) is not int:
+        if isinstance(smem, bool) or not hasattr(smem, "__index__"):
+            raise ArgumentError(
+                f"kernel {kernel!r}: smem must be an int number of bytes, got {smem!r}"
+            )
+        smem = smem.__index__()
+    if not 0 <= smem <= MAX_SMEM_BYTES - static:
+        raise ArgumentError(
+            f"kernel {kernel!r}: smem={smem} bytes of dynamic shared memory is outside 0.."
+            f"{MAX_SMEM_BYTES - static} (a block has at most {MAX_SMEM_BYTES} bytes, "
+            f"{static} of them static)"
+        )
+    return smem
 
 
 def dim3(value: Any, what: str, kernel: str) -> Dim3:
     """``8`` or ``(8,)`` or ``(8, 2)`` or ``(8, 2, 1)`` -> ``(8, 2, 1)``, all positive."""
     kind = type(value)
-    if kind is int and value >= 1:  # fast paths: the common spellings, checked cheaply
+    limits = MAX_GRID if what == "grid" else MAX_BLOCK
+    if kind is int and 1 <= value <= limits[0]:  # fast paths: the common spellings, cheaply
         return (value, 1, 1)
     if kind is tuple and len(value) == 3:
         x, y, z = value
-        if type(x) is int and type(y) is int and type(z) is int and x >= 1 and y >= 1 and z >= 1:
+        if (
+            type(x) is int
+            and type(y) is int
+            and type(z) is int
+            and 1 <= x <= limits[0]
+            and 1 <= y <= limits[1]
+            and 1 <= z <= limits[2]
+        ):
             return value
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         dims = (value,)
     else:
         try:
@@ -29,11 +116,21 @@ def dim3(value: Any, what: str, kernel: str) -> Dim3:
             raise ArgumentError(
                 f"kernel {kernel!r}: {what} must be an int or a tuple of up to 3 ints, got {value!r}"
             ) from None
-    if not 1 <= len(dims) <= 3 or not all(isinstance(d, int) and d >= 1 for d in dims):
+    if not 1 <= len(dims) <= 3 or not all(
+        isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims
+    ):
         raise ArgumentError(
             f"kernel {kernel!r}: {what} must be 1 to 3 positive ints, got {value!r}"
         )
-    return (*dims, 1, 1)[:3]  # type: ignore[return-value]
+    full = (*(int(d) for d in dims), 1, 1)[:3]
+    for axis, n, limit in zip("xyz", full, limits):
+        if n > limit:
+            raise ArgumentError(
+                f"kernel {kernel!r}: {what} {full} is too large: {what}.{axis} = {n} exceeds "
+                f"CUDA's limit of {limit} (a {what} is at most "
+                f"{' x '.join(str(x) for x in limits)})"
+            )
+    return full  # type: ignore[return-value]
 
 
 def check_block(block: Dim3, bounds: LaunchBounds, kernel: str) -> None:
@@ -48,8 +145,10 @@ def check_block(block: Dim3, bounds: LaunchBounds, kernel: str) -> None:
             f"kernel {kernel!r} allows at most {bounds.max_threads} threads per block "
             f"(launch bounds), launched with {threads}"
         )
-    if threads > 1024:
-        raise ArgumentError(f"kernel {kernel!r}: {threads} threads per block exceeds 1024")
+    if threads > MAX_BLOCK_THREADS:
+        raise ArgumentError(
+            f"kernel {kernel!r}: {threads} threads per block exceeds {MAX_BLOCK_THREADS}"
+        )
 
 
 def framework_stream(device: int) -> int:

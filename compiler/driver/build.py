@@ -14,6 +14,7 @@ from typing import Any
 
 from layoutc.frontend.errors import CompileError
 from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
+from layoutc.runtime.abi import with_bounds_record
 
 from .dumps import DumpSink
 from .errors import InternalCompilerError, from_diagnostics, internal
@@ -81,6 +82,18 @@ def run_pipeline(
     return [from_diagnostic(d) for d in diagnostics if d.severity.label in ("remark", "warning")]
 
 
+def bounds_sites(module: Any, kernel: str) -> list[str] | None:
+    """The access sites of ``kernel`` if insert-bounds-checks instrumented it (then its last
+    parameter before the CPU context is the bounds record), else None."""
+    from layoutc.passes.conversion.bounds_checks import SITES_ATTR
+
+    for op in module.walk_ops(include_self=False):
+        if op.name == "func.func" and op.sym_name.value == kernel:
+            sites = op.attributes.get(SITES_ATTR)
+            return None if sites is None else [a.value for a in sites.elements]
+    return None
+
+
 def save_failed_input(text: str, suffix: str) -> str | None:
     """Write the input of a stage that crashed to a temporary file (None if that fails)."""
     import tempfile
@@ -144,7 +157,9 @@ def lower_module(
     output = output or OutputOptions()
     timings: dict[str, float] = {}
     try:
-        pipeline = options.pipeline or default_pipeline(target, options.index_bitwidth)
+        pipeline = options.pipeline or default_pipeline(
+            target, options.index_bitwidth, options.checks_bounds(target.is_gpu)
+        )
     except PipelineUnavailableError as e:
         raise CompileError(
             f"not supported yet: this build of layoutc lacks the pass(es) {e} of the default "
@@ -161,6 +176,9 @@ def lower_module(
     for name, seconds in recorder.pass_seconds().items():
         timings[f"pass:{name}"] = seconds
     final_mlir = module.to_text() if keep_final_mlir else None
+    sites = bounds_sites(module, kernel)
+    if sites is not None:
+        spec = with_bounds_record(spec, sites)
 
     start = time.perf_counter()
     translation = translate(module, target, options)

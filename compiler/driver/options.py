@@ -7,7 +7,8 @@ Environment variables (read when a compilation starts, so tests and tools can se
   under this directory (one sub-directory per kernel build);
 - ``LAYOUTC_PRINT_IR_AFTER_ALL=1``: print the IR after every pass to stderr (MLIR's headers);
 - ``LAYOUTC_REMARKS=1``: print the optimisation remarks of every compilation to stderr;
-- ``LAYOUTC_CACHE=0`` / ``LAYOUTC_CACHE_DIR``: the on-disk cache (compiler/driver/cache.py).
+- ``LAYOUTC_CACHE=0`` / ``LAYOUTC_CACHE_DIR``: the on-disk cache (compiler/driver/cache.py);
+- ``LAYOUTC_CHECK_BOUNDS=1``: compile the bounds check into GPU kernels too (runtime/launch_config.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,13 @@ from typing import Any
 
 _PTX_BACKENDS = ("auto", "libnvvm", "llvm")
 _CUBIN_MODES = ("auto", "always", "never")
+
+
+def check_bounds_env() -> bool:
+    """``LAYOUTC_CHECK_BOUNDS``, validated (runtime/launch_config.py)."""
+    from layoutc.runtime.launch_config import check_bounds_setting
+
+    return check_bounds_setting()
 
 
 def env_flag(name: str) -> bool:
@@ -45,6 +53,9 @@ class CompileOptions:
     index_bitwidth: int = 64
     pipeline: str | None = None
     verify_each: bool = True
+    check_bounds: bool | None = None
+    """Compile the memcheck into the kernel (docs/runtime.md, "The bounds check"). None: on for
+    the CPU, and on the GPU when ``LAYOUTC_CHECK_BOUNDS`` is set."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.opt_level, int) or not 0 <= self.opt_level <= 3:
@@ -57,6 +68,8 @@ class CompileOptions:
             raise ValueError(f"cubin must be one of {_CUBIN_MODES}, not {self.cubin!r}")
         if self.index_bitwidth not in (32, 64):
             raise ValueError(f"index_bitwidth must be 32 or 64, not {self.index_bitwidth!r}")
+        if self.check_bounds not in (None, True, False):
+            raise ValueError(f"check_bounds must be True, False or None, not {self.check_bounds!r}")
         if self.pipeline is not None and not isinstance(self.pipeline, str):
             raise ValueError(f"pipeline must be a textual pass pipeline, not {self.pipeline!r}")
 
@@ -68,7 +81,15 @@ class CompileOptions:
             "cubin": self.cubin,
             "index_bitwidth": self.index_bitwidth,
             "pipeline": self.pipeline,
+            "check_bounds": self.check_bounds,
+            "check_bounds_env": check_bounds_env() if self.check_bounds is None else None,
         }
+
+    def checks_bounds(self, gpu: bool) -> bool:
+        """Whether code for a GPU (or the CPU) gets the bounds check."""
+        if self.check_bounds is not None:
+            return self.check_bounds
+        return not gpu or check_bounds_env()
 
     def memo_key(self) -> tuple:
         return tuple(sorted(self.key().items()))

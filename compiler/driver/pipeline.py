@@ -62,14 +62,20 @@ def pass_text(name: str, wanted: dict[str, Any]) -> str:
     return f"{name}{{{' '.join(given)}}}" if given else name
 
 
-def default_pipeline(target: BuildTarget, index_bitwidth: int = 64) -> str:
+def default_pipeline(
+    target: BuildTarget, index_bitwidth: int = 64, check_bounds: bool = False
+) -> str:
     """The textual default pipeline for ``target`` (raises PipelineUnavailableError naming the
-    passes this build lacks)."""
+    passes this build lacks). ``check_bounds`` adds ``insert-bounds-checks`` after
+    ``convert-to-llvm`` (docs/runtime.md, "The bounds check")."""
     from layoutc.passes.registry import lookup_pass
 
-    missing = sorted({p for p in DEFAULT_PASSES if lookup_pass(p) is None})
+    passes = list(DEFAULT_PASSES)
+    if check_bounds:
+        passes.insert(passes.index("convert-to-llvm") + 1, "insert-bounds-checks")
+    missing = sorted({p for p in passes if lookup_pass(p) is None})
     if missing:
         raise PipelineUnavailableError(", ".join(missing))
     options = target_options(target, index_bitwidth)
-    parts = [pass_text(p, options.get(p, {})) for p in DEFAULT_PASSES]
+    parts = [pass_text(p, options.get(p, {})) for p in passes]
     return f"builtin.module({','.join(parts)})"
