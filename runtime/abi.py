@@ -176,7 +176,7 @@ def with_bounds_record(spec: KernelSpec, sites: Sequence[str]) -> KernelSpec:
     """``spec`` of the same kernel compiled with the bounds check (one more parameter)."""
     from dataclasses import replace
 
-    record = Param(BOUNDS_RECORD, POINTER, "i64", align=8)
+    record = Param(BOUNDS_RECORD, POINTER, "i64")
     return replace(spec, params=(*spec.params, record), bounds_sites=tuple(sites))
 
 

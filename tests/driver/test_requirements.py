@@ -145,7 +145,7 @@ def test_compiled_kernel_refuses_with_a_spec_error():
     ck = compile_it()  # from the on-disk cache: the facts come back with the code
     assert ck.cache_hit and ck.runtime_spec == first.runtime_spec
     spec = ck.runtime_spec
-    assert [p.align for p in spec.params if p.kind == "pointer"] == [16, 16]
+    assert [p.align for p in spec.arguments if p.kind == "pointer"] == [16, 16]
     assert spec.equal == (("src_shape0", "dst_shape0"),)
     ck(aligned(64), aligned(64), 8, grid=1)
     with pytest.raises(SpecError, match=r"'src'.*not 16-byte aligned"):
