@@ -358,7 +358,7 @@ def load(directory: str | os.PathLike, device: int | None = None) -> KernelLibra
     """
     from . import cuda_driver as cd
     from .compat import max_ptx_isa_for_driver
-    from .cuda_kernel import CudaKernel
+    from .cuda_kernel import kernel_in
     from .cuda_module import CudaModule
 
     root = Path(directory)
@@ -378,7 +378,7 @@ def load(directory: str | os.PathLike, device: int | None = None) -> KernelLibra
         what = f"kernel {spec.name!r} ({variant['arch']} {kind})"
         check_code_abi(spec, image, kind, what)
         module = CudaModule(image, kind, dev, what=what)
-        kernel = CudaKernel(module, spec)
+        kernel = kernel_in(module, spec)
         check_driver_abi(spec, module, what)
         kernels[spec.name] = kernel
     return KernelLibrary(root, manifest, kernels)

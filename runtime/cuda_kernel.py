@@ -17,6 +17,7 @@ from typing import Any
 from . import cuda_driver as cd
 from .abi import KernelSpec, Param
 from .arrays import ArrayFacts
+from .bounds import BoundsRecord
 from .cuda_memory import DeviceBuffer
 from .cuda_module import CudaModule, set_max_dynamic_smem
 from .errors import ArgumentError
@@ -191,9 +192,74 @@ class CudaKernel:
         return function_attribute(self.function, name)
 
 
+class CheckedCudaKernel(CudaKernel):
+    """A kernel compiled with the bounds check (docs/runtime.md, "The bounds check").
+
+    Its last parameter points to a device copy of the bounds record: every launch writes the
+    arguments' spans into it first and reads it back after the launch (synchronising the
+    stream), then raises the ``OutOfBoundsError`` it describes. The unchecked ``CudaKernel``
+    path is untouched.
+    """
+
+    def __init__(self, module: CudaModule, spec: KernelSpec) -> None:
+        super().__init__(module, spec)
+        self.bounds = BoundsRecord(spec)
+        self._record = DeviceBuffer(self.bounds.nbytes, self.device)
+        self.binder.values[-1] = self._record.ptr
+
+    def __call__(
+        self,
+        *args: Any,
+        grid: Any,
+        block: Any = None,
+        smem: int | None = None,
+        stream: Any = None,
+    ) -> None:
+        g, b = self._launch_shape(grid, block)
+        dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
+        if dyn > self._smem_allowed:
+            set_max_dynamic_smem(self.function, dyn, self.spec.name)
+            self._smem_allowed = dyn
+        handle = framework_stream(self._ordinal) if stream is None else stream_handle(stream)
+        bounds = self.bounds
+        with self._lock:
+            keep, staged = self._bind_checked(args, handle)
+            values = self.binder.values
+            bounds.prepare(values, args)
+            self.device.activate()
+            self._record.copy_from_host(bounds.address, bounds.nbytes, handle)
+            result = self._launch(self.function, *g, *b, dyn, handle or None, self._table, 0)
+            if result[0]:
+                for buf, _, _ in staged or ():
+                    buf.free()
+                raise cd.error_for(
+                    result[0], f"launching kernel {self.spec.name!r} grid={g} block={b} smem={dyn}"
+                )
+            self._record.copy_to_host(bounds.address, bounds.nbytes, handle)
+            if staged:
+                self._unstage(staged, handle)
+            else:
+                cd.check(
+                    cd.api().cuStreamSynchronize(handle),
+                    f"waiting for kernel {self.spec.name!r}'s bounds record",
+                )
+            failure = bounds.failure(values)
+        del keep
+        if failure is not None:
+            raise failure
+
+
 def load_kernel(
     image: bytes, kind: str, spec: KernelSpec, device: cd.Device | None = None
 ) -> CudaKernel:
     """Load ``image`` (cubin or PTX) and return its kernel ``spec.name`` ready to call."""
     module = CudaModule(image, kind, device, what=f"kernel {spec.name!r}")
+    return kernel_in(module, spec)
+
+
+def kernel_in(module: CudaModule, spec: KernelSpec) -> CudaKernel:
+    """The callable kernel ``spec.name`` of a loaded module (checked if compiled with the
+    bounds check)."""
+    if spec.bounds_sites is not None:
+        return CheckedCudaKernel(module, spec)
     return CudaKernel(module, spec)

@@ -1,0 +1,143 @@
+"""The bounds check (docs/runtime.md, "The bounds check"): on the CPU every access of a kernel is
+checked against the argument it belongs to, and the first bad one is an ``OutOfBoundsError``
+naming the kernel, thread, block, tensor, coordinate and offset, instead of corrupting the heap
+(issue 14: ``free(): invalid pointer``, heap corruption, SIGSEGV, double free)."""
+
+from __future__ import annotations
+
+import layoutc as lc
+import numpy as np
+import pytest
+from layoutc.codegen.cubin import nvjitlink_version
+from layoutc.passes.conversion import bounds_checks as pass_side
+from layoutc.runtime import bounds as runtime_side
+from layoutc.runtime.errors import OutOfBoundsError
+
+TILE, THREADS = 1024, 128
+TV = lc.make_layout((THREADS, (4, 2)), (4, (1, 512)))
+
+
+@lc.kernel
+def copy_1d(src: lc.Tensor[lc.f32, "(N):(1)"], dst: lc.Tensor[lc.f32, "(N):(1)"]):  # noqa: F722
+    bid, tid = lc.block_idx.x, lc.thread_idx.x
+    gS = lc.local_tile(src, (TILE,), (bid,))
+    gD = lc.local_tile(dst, (TILE,), (bid,))
+    lc.copy(lc.partition_tv(gS, TV, tid), lc.partition_tv(gD, TV, tid))
+
+
+@lc.kernel
+def tile_of_64(A: lc.Tensor[lc.f32, "(64):(1)"]):  # noqa: F722
+    t = lc.local_tile(A, (128,), (0,))
+    t[lc.thread_idx.x] = 1.0
+
+
+@lc.kernel
+def store_2d(A: lc.Tensor[lc.f32, "(M,N):(N,1)"], row: lc.i32):  # noqa: F722
+    A[row, lc.thread_idx.x] = 2.0
+
+
+def test_the_record_layout_is_the_same_on_both_sides():
+    names = ("COUNT", "SITE", "PARAM", "ADDRESS", "BYTES", "TID", "CTAID", "SCRATCH", "SPANS")
+    for name in (*names, "SCRATCH_BYTES", "SHARED"):
+        assert getattr(pass_side, name) == getattr(runtime_side, name), name
+
+
+def test_a_grid_past_the_array_is_reported_not_a_crash():
+    x = np.arange(4 * TILE, dtype=np.float32)
+    y = np.zeros_like(x)
+    with pytest.raises(OutOfBoundsError) as info:
+        copy_1d(x, y, grid=1000, block=THREADS)
+    m = str(info.value)
+    assert m.startswith("kernel 'copy_1d': out-of-bounds access by thread (")
+    assert "load of 16 bytes" in m and __file__ in m
+    assert "tensor 'src' (argument 0, layout (4096,):(1,)) has elements at offsets 0..4095" in m
+    assert np.array_equal(x, y)  # the in-bounds blocks ran, nothing else was touched
+
+
+def test_a_partial_last_tile_is_reported():
+    x = np.arange(TILE + 64, dtype=np.float32)
+    y = np.zeros_like(x)
+    with pytest.raises(OutOfBoundsError, match=r"tensor 'src' .* offsets 0\.\.1087; the access"):
+        copy_1d(x, y, grid=2, block=THREADS)
+    assert np.array_equal(x[:TILE], y[:TILE])
+
+
+def test_a_block_larger_than_the_tv_layout_is_reported():
+    x = np.arange(TILE, dtype=np.float32)
+    y = np.zeros_like(x)
+    with pytest.raises(OutOfBoundsError) as info:
+        copy_1d(x, y, grid=1, block=2 * THREADS)
+    m = str(info.value)
+    assert "of block (0, 0, 0)" in m and "element offset 1024 (coordinate (1024,))" in m
+    # thread t >= 128 reads 4t, 4t + 512: the first bad one is one of those threads'
+    tid = int(m.split("by thread (")[1].split(",")[0])
+    assert THREADS <= tid < 2 * THREADS
+
+
+def test_a_tile_larger_than_a_static_tensor_is_reported():
+    a = np.zeros(64, np.float32)
+    with pytest.raises(OutOfBoundsError) as info:
+        tile_of_64(a, grid=1, block=128)
+    m = str(info.value)
+    assert "store of 4 bytes" in m and "tensor 'A' (argument 0, layout (64,):(1,))" in m
+    assert "(63 more bad accesses in this launch)" in m
+    assert (a == 1).all()
+
+
+def test_a_coordinate_names_the_row_and_column():
+    a = np.zeros((3, 8), np.float32)
+    store_2d(a, 1, grid=1, block=8)
+    assert (a[1] == 2).all()
+    with pytest.raises(OutOfBoundsError) as info:
+        store_2d(a, 3, grid=1, block=8)
+    m = str(info.value)
+    assert "layout (3,8):(8,1)) has elements at offsets 0..23" in m
+    assert "by thread (0, 0, 0) of block (0, 0, 0)" in m  # one block: threads run in order
+    assert "the access is at element offset 24 (coordinate (3,0))" in m
+
+
+def test_unchecked_cpu_code_is_available_on_request():
+    x = np.arange(TILE, dtype=np.float32)
+    y = np.zeros_like(x)
+    ck = lc.compile(copy_1d, x, y, block=THREADS, target="cpu", check_bounds=False)
+    assert ck.runtime_spec.bounds_sites is None
+    ck(x, y, grid=1)
+    assert np.array_equal(x, y)
+
+
+@pytest.mark.parametrize(
+    ("offset", "shape", "strides", "expected"),
+    [
+        (24, (3, 8), (8, 1), (3, 0)),
+        (13, (3, 8), (8, 1), (1, 5)),
+        (13, (8, 3), (1, 8), (5, 1)),
+        (1030, (1024,), (1,), (1030,)),
+        (7, (4,), (2,), None),  # odd: no coordinate reaches it
+    ],
+)
+def test_coordinates_of_offsets(offset, shape, strides, expected):
+    assert runtime_side.coordinate(offset, shape, strides) == expected
+
+
+@pytest.mark.skipif(nvjitlink_version() is None, reason="nvJitLink not installed")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_checked_gpu_code_assembles(arch):
+    ck = lc.compile(
+        copy_1d,
+        lc.spec("f32[(N):(1)],align=16"),
+        lc.spec("f32[(N):(1)],align=16"),
+        target=arch,
+        block=THREADS,
+        check_bounds=True,
+    )
+    assert ck.cubin[:4] == b"\x7fELF"
+    assert "atom.global.add.u64" in ck.ptx or "atom.add.u64" in ck.ptx
+    assert ck.runtime_spec.params[-1].name == "__layoutc_bounds"
+    unchecked = lc.compile(
+        copy_1d,
+        lc.spec("f32[(N):(1)],align=16"),
+        lc.spec("f32[(N):(1)],align=16"),
+        target=arch,
+        block=THREADS,
+    )
+    assert "atom" not in unchecked.ptx and unchecked.runtime_spec.bounds_sites is None
