@@ -34,7 +34,7 @@ PER_THREAD = TILE // THREADS // 4  # 16-byte accesses per thread and tensor
 
 def checked_copy_model(values, grid, block):
     """copy_1d with the bounds check, thread by thread, as the instrumented code runs."""
-    src, n_src, dst, n_dst, record = values
+    src, _, dst, _, record = values
     words = (ctypes.c_int64 * (B.SPANS + 10)).from_address(record)
     spans = {p: (words[B.SPANS + 2 * p], words[B.SPANS + 2 * p + 1]) for p in (0, 2)}
     scratch = record + 8 * B.SCRATCH
