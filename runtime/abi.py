@@ -48,6 +48,9 @@ class Param:
     lower: int | None = None
     upper: int | None = None
     symbol: str | None = None
+    writes: bool | None = None
+    """Pointers: whether the kernel may store through it (None: unknown, so assumed). A
+    read-only array is refused for a parameter the kernel writes."""
 
     def __post_init__(self) -> None:
         if self.kind not in (POINTER, SCALAR):
@@ -101,6 +104,8 @@ class Param:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "dtype": self.dtype}
         if self.align is not None:
             out["align"] = self.align
+        if self.writes is not None:
+            out["writes"] = self.writes
         if self.layout is not None:
             out["layout"] = self.layout
             out["dynamic"] = list(self.dynamic)
@@ -127,6 +132,7 @@ class Param:
             lower=data.get("min"),
             upper=data.get("max"),
             symbol=data.get("symbol"),
+            writes=data.get("writes"),
         )
 
 

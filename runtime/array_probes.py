@@ -28,12 +28,30 @@ _read_pointer = ctypes.c_void_p.from_address
 _NUMPY_DATA_OFFSET = object.__basicsize__
 
 
+READONLY_HOST = -3
+"""The device code of a read-only host array: never learned, so that such arrays always take
+the full checks (which refuse them for parameters the kernel writes)."""
+
+
 def _numpy_probe(a: Any) -> tuple[int, Any, Any, Any, int]:
-    return (_read_pointer(id(a) + _NUMPY_DATA_OFFSET).value or 0, a.shape, a.strides, a.dtype, HOST)
+    device = HOST if a.flags.writeable else READONLY_HOST
+    return (
+        _read_pointer(id(a) + _NUMPY_DATA_OFFSET).value or 0,
+        a.shape,
+        a.strides,
+        a.dtype,
+        device,
+    )
 
 
 def _numpy_probe_portable(a: Any) -> tuple[int, Any, Any, Any, int]:
-    return (a.ctypes.data, a.shape, a.strides, a.dtype, HOST)
+    return (
+        a.ctypes.data,
+        a.shape,
+        a.strides,
+        a.dtype,
+        HOST if a.flags.writeable else READONLY_HOST,
+    )
 
 
 def _numpy_struct_readable() -> bool:

@@ -41,6 +41,9 @@ class ArrayFacts:
     device_type: str
     device_id: int
     keepalive: object = None
+    readonly: bool = False
+    """The array says it must not be written (numpy ``writeable=False``, a read-only
+    ``__array_interface__``/``__cuda_array_interface__``)."""
 
     @property
     def where(self) -> str:
@@ -96,7 +99,14 @@ def _numpy(a, stream: int | None = None) -> ArrayFacts:
         raise ValueError(f"numpy array has strides {strides} (bytes) that are not whole elements")
     ptr = a.ctypes.data
     return ArrayFacts(
-        ptr, a.shape, tuple(st // itemsize for st in strides), name, CPU, 0, keepalive=a
+        ptr,
+        a.shape,
+        tuple(st // itemsize for st in strides),
+        name,
+        CPU,
+        0,
+        keepalive=a,
+        readonly=not a.flags.writeable,
     )
 
 
@@ -144,7 +154,8 @@ def _cuda_array_interface(a, stream: int | None = None) -> ArrayFacts:
     )
     ptr = cai["data"][0]
     device = pointer_device(ptr) if ptr else 0
-    return ArrayFacts(ptr, shape, strides, name, CUDA, device, keepalive=a)
+    readonly = bool(cai["data"][1])
+    return ArrayFacts(ptr, shape, strides, name, CUDA, device, keepalive=a, readonly=readonly)
 
 
 def _array_interface(a, stream: int | None = None) -> ArrayFacts:
@@ -157,9 +168,9 @@ def _array_interface(a, stream: int | None = None) -> ArrayFacts:
         if ai.get("strides") is None
         else _byte_strides_to_elements(tuple(ai["strides"]), itemsize, "__array_interface__")
     )
-    return ArrayFacts(
-        ai["data"][0], shape, strides, typestr_element_name(typestr), CPU, 0, keepalive=a
-    )
+    ptr, readonly = ai["data"][0], bool(ai["data"][1])
+    name = typestr_element_name(typestr)
+    return ArrayFacts(ptr, shape, strides, name, CPU, 0, keepalive=a, readonly=readonly)
 
 
 def _dlpack(a, stream: int | None = None) -> ArrayFacts:

@@ -213,6 +213,7 @@ class ArgumentBinder:
         runs_on = self.runs_on
         device_id = self.device_id
         mask = alignment_mask(param)
+        writes = param.writes is not False
 
         def bind_checked(
             value: Any, stager: Stager | None, keep: list, stream: int | None
@@ -228,6 +229,15 @@ class ArgumentBinder:
             if facts.dtype != param.dtype:
                 got = facts.dtype or "an element type with no ABI equivalent"
                 raise self._fail(index, param, f"expected {param.dtype} elements, got {got}")
+            if facts.readonly and writes:
+                raise self._fail(
+                    index,
+                    param,
+                    "the array is read-only (writeable=False, a view of bytes, a read-only "
+                    "mapping), but the kernel "
+                    + ("writes this tensor" if param.writes else "may write it")
+                    + "; pass a writeable array (a copy)",
+                )
             if check_layout is not None:
                 check_layout(facts)
             elif not _is_c_contiguous(facts.shape, facts.strides):

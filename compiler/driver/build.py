@@ -82,6 +82,22 @@ def run_pipeline(
     return [from_diagnostic(d) for d in diagnostics if d.severity.label in ("remark", "warning")]
 
 
+def with_written_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -> RuntimeKernelSpec:
+    """``spec`` stating, per pointer, whether ``kernel`` (at the LLVM level) may write it: the
+    runtime refuses read-only arrays for those."""
+    from layoutc.passes.conversion.bounds_checks import written_parameters
+
+    for op in module.walk_ops(include_self=False):
+        if op.name == "func.func" and op.sym_name.value == kernel and op.body.blocks:
+            written = written_parameters(op)
+            params = tuple(
+                replace(p, writes=i in written) if p.kind == "pointer" else p
+                for i, p in enumerate(spec.params)
+            )
+            return replace(spec, params=params)
+    return spec
+
+
 def bounds_sites(module: Any, kernel: str) -> list[str] | None:
     """The access sites of ``kernel`` if insert-bounds-checks instrumented it (then its last
     parameter before the CPU context is the bounds record), else None."""
@@ -176,6 +192,7 @@ def lower_module(
     for name, seconds in recorder.pass_seconds().items():
         timings[f"pass:{name}"] = seconds
     final_mlir = module.to_text() if keep_final_mlir else None
+    spec = with_written_parameters(spec, module, kernel)
     sites = bounds_sites(module, kernel)
     if sites is not None:
         spec = with_bounds_record(spec, sites)

@@ -240,6 +240,29 @@ class _Instrumenter:
         return done
 
 
+def written_parameters(func: Any) -> set[int]:
+    """Indices of the parameters of ``func`` (LLVM level) that an access may store through:
+    stores, atomics and cp.async destinations whose pointer derives from the parameter, or any
+    pointer that escapes where this cannot be followed (then every pointer parameter counts)."""
+    entry = func.body.blocks[0]
+    written: set[int] = set()
+    for op in func.walk_ops(include_self=False):
+        for operand, _, kind in _accesses(op):
+            if kind == "load" or kind == "cp.async load":
+                continue
+            pending = [op.operands[operand]]
+            while pending:
+                root = _root(pending.pop())
+                select = root.defining_op
+                if isinstance(select, arith.SelectOp):  # the bounds check's redirection
+                    pending += select.operands[1:]
+                elif isinstance(root, BlockArgument) and root.owner is entry:
+                    written.add(root.index)
+                elif isinstance(root, BlockArgument):  # a pointer through a branch: assume all
+                    return {a.index for a in entry.args if isinstance(a.type, LLVMPointerType)}
+    return written
+
+
 def insert_bounds_checks(module: Operation) -> None:
     """Instrument every kernel of ``module`` (after convert-to-llvm) in place."""
     for func in [op for op in module.walk_ops(include_self=False) if op.name == "func.func"]:
