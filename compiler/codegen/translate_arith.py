@@ -22,6 +22,7 @@ from layoutc.ir.core.types import bf16, element_type
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
 from llvmlite import ir
 
+from . import ptx_semantics as ptx
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
@@ -99,6 +100,8 @@ _INT_BINARY = {
     "arith.shrsi": "ashr",
 }
 _WITH_OVERFLOW_FLAGS = frozenset({"add", "sub", "mul", "shl"})
+_DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
+_SHIFTS = frozenset({"shl", "lshr", "ashr"})
 
 _FLOAT_BINARY = {
     "arith.addf": "fadd",
@@ -131,6 +134,13 @@ def _overflow_flags(op: Any) -> tuple[str, ...]:
 def _int_binary(ft: FunctionTranslator, op: Any) -> None:
     kind = _INT_BINARY[op.name]
     a, b = ft.operands(op)
+    if kind in _DIVISIONS:  # defined for every operand, as PTX (ptx_semantics.py)
+        ft.set_result(op, ptx.division(ft.builder, kind, a, b, name=ft.name(op)))
+        return
+    if kind in _SHIFTS:
+        flags = _overflow_flags(op) if kind == "shl" else ()
+        ft.set_result(op, ptx.shift(ft.builder, kind, a, b, name=ft.name(op), flags=flags))
+        return
     fn = getattr(ft.builder, kind)
     if kind in _WITH_OVERFLOW_FLAGS:
         ft.set_result(op, fn(a, b, name=ft.name(op), flags=_overflow_flags(op)))
@@ -148,8 +158,8 @@ def _zero_like(t: ir.Type, value: int = 0) -> ir.Constant:
 def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
     b = ft.builder
     x, y = ft.operands(op)
-    q = b.udiv(x, y)
-    r = b.urem(x, y)
+    q = ptx.division(b, "udiv", x, y)
+    r = ptx.division(b, "urem", x, y)
     t = x.type
     bump = b.zext(b.icmp_unsigned("!=", r, _zero_like(t)), t)
     ft.set_result(op, b.add(q, bump, name=ft.name(op)))
@@ -163,8 +173,8 @@ def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
     x, y = ft.operands(op)
     t = x.type
     zero = _zero_like(t)
-    q = b.sdiv(x, y)
-    r = b.srem(x, y)
+    q = ptx.division(b, "sdiv", x, y)
+    r = ptx.division(b, "srem", x, y)
     nonzero = b.icmp_signed("!=", r, zero)
     differ = b.icmp_signed("<", b.xor(r, y), zero)
     if op.name == "arith.ceildivsi":
@@ -444,8 +454,14 @@ def _index_cast(ft: FunctionTranslator, op: Any) -> None:
 def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
     (a,) = widened(ft, op)
     b = ft.builder
-    fn = b.fptosi if op.name == "arith.fptosi" else b.fptoui
-    ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
+    t = ft.result_type(op)
+    signed = op.name == "arith.fptosi"
+    if ft.types.host:  # x86 gives INT_MIN for NaN and out-of-range values; PTX saturates
+        fn = ft.module.intrinsic(ptx.saturating_conversion_name(a.type, t, signed), t, [a.type])
+        ft.set_result(op, b.call(fn, [a], name=ft.name(op)))
+        return
+    fn = b.fptosi if signed else b.fptoui  # cvt.rzi: saturating already
+    ft.set_result(op, fn(a, t, name=ft.name(op)))
 
 
 @ARITH.register("arith.sitofp", "arith.uitofp")
