@@ -58,8 +58,11 @@ def is_dynamic(x: Any) -> bool:
 class DynamicRange:
     """``lc.range(stop)``, ``lc.range(start, stop[, step])``: a loop that stays a loop (scf.for).
 
-    Bounds may be Python ints or dynamic integers; a static step must be positive (a dynamic
-    step must be positive when the kernel runs, as scf.for requires).
+    Bounds and step may be Python ints or dynamic integers, with Python's meaning: a negative
+    step counts down (``lc.range(n - 1, -1, -1)``). A static step of 0 is an error, as in
+    Python; a dynamic step that is 0 when the kernel runs gives no iterations (never a hang).
+    A loop with a positive static step is an scf.for over the values themselves; any other
+    runs an scf.for over the iteration count, ``start + i * step`` being the loop variable.
     """
 
     __slots__ = ("start", "step", "stop")
@@ -71,12 +74,25 @@ class DynamicRange:
         self.start = scalars.to_index(start, "a loop bound")
         self.stop = scalars.to_index(stop, "a loop bound")
         self.step = scalars.to_index(step, "a loop step")
-        if isinstance(self.step, int) and self.step <= 0:
-            raise NotSupportedError(
-                f"not supported: lc.range with the step {self.step} (scf.for needs a positive "
-                "step; count upwards and compute the index)",
-                state.location(),
-            )
+        if isinstance(self.step, int) and self.step == 0:
+            raise state.error("lc.range() arg 3 must not be zero")
+
+    @property
+    def counts_upwards(self) -> bool:
+        """A static positive step: the loop runs over the values themselves."""
+        return isinstance(self.step, int) and self.step > 0
+
+    def trip_count(self) -> Any:
+        """How many iterations, Python's way (``len(range(start, stop, step))``), for any
+        step sign; 0 for a run-time step of 0."""
+        start, stop, step = self.start, self.stop, self.step
+        if isinstance(step, int):
+            if step > 0:
+                return scalars.maximum((stop - start + step - 1) // step, 0)
+            return scalars.maximum((start - stop - step - 1) // -step, 0)
+        up = scalars.maximum((stop - start + step - 1) // step, 0)
+        down = scalars.maximum((start - stop - step - 1) // -step, 0)
+        return scalars.select(step > 0, up, scalars.select(step < 0, down, 0))
 
     def __iter__(self) -> Iterator[Any]:
         raise state.error(
@@ -425,6 +441,13 @@ def for_(
             f"the loop variable '{target_live[0]}' of a dynamic loop (lc.range) is used after "
             "the loop; its value there is not defined, keep what you need in another variable"
         )
+    if not iterable.counts_upwards:  # over the iteration count: any step sign, 0 included
+        first, stride, inner = iterable.start, iterable.step, body_fn
+        iterable = DynamicRange(iterable.trip_count())
+
+        def body_fn(i: Any, *vals: Any) -> tuple:
+            return inner(first + i * stride, *vals)
+
     loc = state.location()
     lb = scalars.index_value(iterable.start)
     ub = scalars.index_value(iterable.stop)

@@ -252,8 +252,8 @@ def return_in_dynamic_if(n: int):
 
 
 @lc.kernel
-def negative_step(n: int):
-    for _i in lc.range(n, 0, -1):  # @negative-step
+def zero_step(n: int):
+    for _i in lc.range(n, 0, 0):  # @zero-step
         pass
 
 
@@ -319,7 +319,7 @@ def uses_global(n: int):
 
 CASES = [
     (return_in_dynamic_if, (3,), "@return-in-if", "lc.thread_idx.x < n + i", "not supported: an `if` containing `return` with a dynamic condition"),
-    (negative_step, (3,), "@negative-step", "lc.range(n, 0, -1)", "not supported: lc.range with the step -1"),
+    (zero_step, (3,), "@zero-step", "lc.range(n, 0, 0)", "lc.range() arg 3 must not be zero"),
     (store_into_coordinates, (X,), "@coord-store", "c[0] = 1", "cannot store into a coordinate tensor"),
     (slice_assignment, (X,), "@slice-assign", "r[_, 0] = 1.0", "assigning to a slice is not supported"),
     (loop_variable_after, (3,), "@loop-var-after", "for", "the loop variable 'i' of a dynamic loop (lc.range) is used after the loop"),
