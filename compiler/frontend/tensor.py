@@ -794,6 +794,8 @@ def local_tile(t: Any, tiler: Any, coord: Any, proj: Sequence[Any] | None = None
     t = _require_tensor(t, "lc.local_tile")
     til = _static_tiler(tiler, "lc.local_tile")
     keep = [bool(p) for p in proj] if proj is not None else None
+    if keep is None:  # a tile reaching past a static tensor is provably out of bounds
+        partition_bounds.check_divide(t, tiler, "lc.local_tile")
     return _view(T.LocalTileOp, t, til, coordinate(coord), keep)
 
 

@@ -27,6 +27,12 @@ def copy_1d(src: lc.Tensor[lc.f32, "(N):(1)"], dst: lc.Tensor[lc.f32, "(N):(1)"]
 
 @lc.kernel
 def tile_of_64(A: lc.Tensor[lc.f32, "(64):(1)"]):  # noqa: F722
+    t = lc.local_tile(A, (128,), (0,))  # @static-tile
+    t[lc.thread_idx.x] = 1.0
+
+
+@lc.kernel
+def tile_of_n(A: lc.Tensor[lc.f32, "(N):(1)"]):  # noqa: F722
     t = lc.local_tile(A, (128,), (0,))
     t[lc.thread_idx.x] = 1.0
 
@@ -74,10 +80,17 @@ def test_a_block_larger_than_the_tv_layout_is_reported():
     assert THREADS <= tid < 2 * THREADS
 
 
-def test_a_tile_larger_than_a_static_tensor_is_reported():
+def test_a_tile_larger_than_a_static_tensor_is_a_compile_error():
+    a = np.zeros(64, np.float32)
+    with pytest.raises(lc.CompileError, match=r"lc.local_tile: the tiler \(128,\) does not divide"):
+        tile_of_64(a, grid=1, block=128)
+    assert not a.any()
+
+
+def test_a_tile_larger_than_a_dynamic_tensor_is_reported():
     a = np.zeros(64, np.float32)
     with pytest.raises(OutOfBoundsError) as info:
-        tile_of_64(a, grid=1, block=128)
+        tile_of_n(a, grid=1, block=128)
     m = str(info.value)
     assert "store of 4 bytes" in m and "tensor 'A' (argument 0, layout (64,):(1,))" in m
     assert "(63 more bad accesses in this launch)" in m
