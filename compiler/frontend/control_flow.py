@@ -61,8 +61,9 @@ class DynamicRange:
     Bounds and step may be Python ints or dynamic integers, with Python's meaning: a negative
     step counts down (``lc.range(n - 1, -1, -1)``). A static step of 0 is an error, as in
     Python; a dynamic step that is 0 when the kernel runs gives no iterations (never a hang).
-    A loop with a positive static step is an scf.for over the values themselves; any other
-    runs an scf.for over the iteration count, ``start + i * step`` being the loop variable.
+    A loop with a positive static step, or a run-time step that cannot be negative (a grid
+    size), is an scf.for over the values themselves; any other runs an scf.for over the
+    iteration count, ``start + i * step`` being the loop variable.
     """
 
     __slots__ = ("start", "step", "stop")
@@ -423,6 +424,14 @@ def _only_yield(block: Block) -> bool:
 # -------------------------------------------------------------------------------------------
 
 
+def _launch_size(x: Any) -> bool:
+    """``x`` is a grid or block size (``lc.grid_dim.x``...), which no launch makes 0."""
+    op = x.value.defining_op if isinstance(x, scalars.Int) else None
+    if op is not None and op.name == "arith.index_cast":
+        op = op.operands[0].defining_op
+    return op is not None and op.name in ("gpu.grid_dim", "gpu.block_dim")
+
+
 def for_(
     iterable: Any,
     body_fn: Callable[..., tuple],
@@ -441,7 +450,15 @@ def for_(
             f"the loop variable '{target_live[0]}' of a dynamic loop (lc.range) is used after "
             "the loop; its value there is not defined, keep what you need in another variable"
         )
-    if not iterable.counts_upwards:  # over the iteration count: any step sign, 0 included
+    step_ = iterable.step
+    if _launch_size(step_):
+        pass  # gridDim/blockDim: at least 1 on every launch, scf.for as written
+    elif isinstance(step_, scalars.Int) and step_.nonneg:
+        # A run-time step that cannot be negative (a grid size): scf.for itself, with an empty
+        # range for a step of 0 (scf.for's step must be positive).
+        stop_ = scalars.select(step_ == 0, iterable.start, iterable.stop)
+        iterable = DynamicRange(iterable.start, stop_, scalars.maximum(step_, 1))
+    elif not iterable.counts_upwards:  # over the iteration count: any step sign, 0 included
         first, stride, inner = iterable.start, iterable.step, body_fn
         iterable = DynamicRange(iterable.trip_count())
 

@@ -50,3 +50,18 @@ def test_a_static_negative_step_counts_down(start):
     count_down(out, start, grid=1, block=1)
     want = list(range(start, -1, -3))
     assert list(out[: len(want)]) == want and out[31] == len(want)
+
+
+@lc.kernel
+def by_thread(out: lc.Tensor[lc.i32, "(4):(1)"]):  # noqa: F722
+    tid = lc.thread_idx.x
+    n = 0
+    for _ in lc.range(0, 10, tid):  # a non-negative run-time step, 0 for thread 0
+        n = n + 1
+    out[tid] = n
+
+
+def test_a_non_negative_run_time_step_of_zero_runs_no_iteration():
+    out = np.full(4, -1, np.int32)
+    by_thread(out, grid=1, block=4)
+    assert list(out) == [0, len(range(0, 10, 1)), len(range(0, 10, 2)), len(range(0, 10, 3))]
