@@ -133,6 +133,8 @@ def _load(ft: FunctionTranslator, op: Any) -> None:
     ft.builder._insert(instr)
     if op.nontemporal is not None:
         _nontemporal(ft, instr)
+    if op.invariant is not None:  # MLIR's `invariant`: LLVM may hoist and merge the load
+        instr.set_metadata("invariant.load", ft.module.llvm.add_metadata([]))
     ft.set_result(op, instr)
 
 

@@ -151,10 +151,17 @@ class _Instrumenter:
         self.scratch = self._word_ptr(b, SCRATCH)
         for p, a in enumerate(args):
             if isinstance(a.type, LLVMPointerType) and a is not record and p != ctx + 1:
-                lo = b.create(LoadOp, self._word_ptr(b, SPANS + 2 * p), i64).results[0]
-                hi = b.create(LoadOp, self._word_ptr(b, SPANS + 2 * p + 1), i64).results[0]
+                lo = self._invariant_load(b, SPANS + 2 * p)
+                hi = self._invariant_load(b, SPANS + 2 * p + 1)
                 self.spans[p] = (lo, hi)
         return record
+
+    def _invariant_load(self, b: Builder, word: int) -> Value:
+        """A span word: written before the launch, never during it (LLVM may hoist it out of
+        the CPU launcher's loop over threads)."""
+        load = b.create(LoadOp, self._word_ptr(b, word), i64, alignment=8)
+        load.properties["invariant"] = UnitAttr()
+        return load.results[0]
 
     def _word_ptr(self, b: Builder, word: int) -> Value:
         return b.create(GEPOp, self.record, [word], i64).results[0]
