@@ -154,3 +154,42 @@ def test_checked_gpu_code_assembles(arch):
         block=THREADS,
     )
     assert "atom" not in unchecked.ptx and unchecked.runtime_spec.bounds_sites is None
+
+
+@lc.kernel
+def smem_overrun(out: lc.Tensor[lc.f32, "(64):(1)"]):  # noqa: F722
+    s = lc.smem_tensor(lc.f32, lc.make_layout(32))
+    tid = lc.thread_idx.x
+    s[tid] = 1.0  # threads 32..63 write past the 32 floats
+    lc.syncthreads()
+    out[tid] = s[tid % 32]
+
+
+def test_a_shared_memory_overrun_is_reported():
+    out = np.zeros(64, np.float32)
+    with pytest.raises(OutOfBoundsError) as info:
+        smem_overrun(out, grid=1, block=64)
+    m = str(info.value)
+    assert "store of 4 bytes in shared memory" in m and "outside its shared-memory object" in m
+    tid = int(m.split("by thread (")[1].split(",")[0])
+    assert 32 <= tid < 64
+
+
+@pytest.mark.skipif(nvjitlink_version() is None, reason="nvJitLink not installed")
+@pytest.mark.parametrize("example", ["gemm_fma", "transpose_smem"])
+def test_checked_shared_memory_code_assembles(example):
+    from pathlib import Path
+
+    from layoutc.driver.example import find_examples
+    from layoutc.driver.loading import load_source
+
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{example}.py"
+    ex = find_examples(vars(load_source(path)), str(path))[0]
+    args = ex.inputs(ex.size, np.random.default_rng(0))
+    block = dict(ex.launch(args)).get("block")
+    for arch in ("sm_80", "sm_90"):
+        ck = lc.compile(
+            ex.kernel, *ex.ordered_arguments(args), target=arch, block=block, check_bounds=True
+        )
+        assert ck.cubin[:4] == b"\x7fELF"
+        assert any("in shared memory" in s for s in ck.runtime_spec.bounds_sites)
