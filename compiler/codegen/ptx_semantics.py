@@ -80,6 +80,20 @@ def division(b: ir.IRBuilder, kind: str, x: ir.Value, y: ir.Value, name: str = "
     return b.select(by_zero, x, result, name=name)
 
 
+def by_zero_gives_all_ones(
+    b: ir.IRBuilder, y: ir.Value, result: ir.Value, name: str = ""
+) -> ir.Value:
+    """A rounded division's ``result``, or all ones where the divisor ``y`` is 0 (the
+    quotient convention above, kept by ``ceildiv``/``floordiv``'s corrections)."""
+    known = _constant_ints(y)
+    if known is not None and 0 not in known:
+        if name:
+            result.name = name
+        return result
+    t = y.type
+    return b.select(b.icmp_unsigned("==", y, _splat(t, 0)), _splat(t, -1), result, name=name)
+
+
 def shift(
     b: ir.IRBuilder, kind: str, x: ir.Value, amount: ir.Value, name: str = "", flags=()
 ) -> ir.Value:

@@ -162,7 +162,7 @@ def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
     r = ptx.division(b, "urem", x, y)
     t = x.type
     bump = b.zext(b.icmp_unsigned("!=", r, _zero_like(t)), t)
-    ft.set_result(op, b.add(q, bump, name=ft.name(op)))
+    ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, b.add(q, bump), name=ft.name(op)))
 
 
 @ARITH.register("arith.ceildivsi", "arith.floordivsi")
@@ -179,11 +179,11 @@ def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
     differ = b.icmp_signed("<", b.xor(r, y), zero)
     if op.name == "arith.ceildivsi":
         adjust = b.and_(nonzero, b.not_(differ))
-        result = b.add(q, b.zext(adjust, t), name=ft.name(op))
+        result = b.add(q, b.zext(adjust, t))
     else:
         adjust = b.and_(nonzero, differ)
-        result = b.sub(q, b.zext(adjust, t), name=ft.name(op))
-    ft.set_result(op, result)
+        result = b.sub(q, b.zext(adjust, t))
+    ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, result, name=ft.name(op)))
 
 
 _MINMAX = {

@@ -74,6 +74,17 @@ def test_division_by_a_run_time_zero_and_int_min_by_minus_one(make, t):
     assert list(got[3]) == [7, -7, 0, lo, 0, 1]
 
 
+def test_rounded_divisions_by_zero_follow_the_quotient_convention(make):
+    a, b = [7, -7, 0, 9], [0, 0, 0, 2]
+    ops = ["ceildivsi", "floordivsi", "ceildivui"]
+    body = [f"  %r{k} = arith.{op} %av, %bv : i32" for k, op in enumerate(ops)]
+    got = _run(
+        make, _kernel("k", "i32", "i32", body, [f"%r{k}" for k in range(3)]), "i32", "i32", a, b, 3
+    )
+    # the quotient of a division by zero is all ones (as for div), whatever the rounding
+    assert [list(r) for r in got] == [[-1, -1, -1, 5], [-1, -1, -1, 4], [-1, -1, -1, 5]]
+
+
 SHIFTS = ["shli", "shrui", "shrsi"]
 
 
