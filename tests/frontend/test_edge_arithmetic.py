@@ -6,17 +6,14 @@ compiler/codegen/ptx_semantics.py and tests/codegen/test_ptx_edge_semantics.py."
 
 from __future__ import annotations
 
+import layoutc as lc
 import numpy as np
 
-import layoutc as lc
+VEC = lc.Tensor[lc.i32, "(N):(1)"]
 
 
 @lc.kernel
-def divide(
-    a: lc.Tensor[lc.i32, "(N):(1)"],
-    b: lc.Tensor[lc.i32, "(N):(1)"],
-    q: lc.Tensor[lc.i32, "(N):(1)"],
-):  # noqa: F722, E501
+def divide(a: VEC, b: VEC, q: VEC):
     i = lc.thread_idx.x
     q[i] = a[i] // b[i]
 
