@@ -70,9 +70,11 @@ def test_the_manifest_states_the_default_facts(default_build):
         "kind": "pointer",
         "dtype": "f32",
         "align": 16,
+        "writes": False,
         "layout": "(?):(1)",
         "dynamic": ["src_shape0"],
     }
+    assert dst["writes"] is True  # a read-only array is refused for it
     extent = {"kind": "scalar", "dtype": "i32", "divisible_by": 1, "min": 0, "max": I32_MAX}
     assert src_n == {"name": "src_shape0", **extent, "symbol": "N"}
     assert dst["align"] == 16 and dst_n == {"name": "dst_shape0", **extent, "symbol": "N"}
