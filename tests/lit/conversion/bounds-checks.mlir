@@ -1,0 +1,48 @@
+// RUN: layoutc-opt %s -p 'builtin.module(convert-to-llvm{target=host},insert-bounds-checks)' | FileCheck %s --check-prefixes=CHECK,HOST
+// RUN: layoutc-opt %s -p 'builtin.module(convert-to-llvm{target=nvvm},insert-bounds-checks)' | FileCheck %s --check-prefixes=CHECK,NVVM
+// RUN: layoutc-opt %s -p 'builtin.module(convert-to-llvm{target=nvvm})' | FileCheck %s --check-prefix=PLAIN
+
+// The bounds record is one more parameter, before the host's thread context; the sites name
+// the accesses' locations.
+// CHECK-LABEL: func.func @store
+// HOST-SAME: %[[V:[a-z0-9_]+]]: f32, %[[REC:[a-z0-9_]+]]: !llvm.ptr<1> {layoutc.bounds_record}, %ctx: !llvm.ptr {layoutc.thread_context})
+// NVVM-SAME: %[[V:[a-z0-9_]+]]: f32, %[[REC:[a-z0-9_]+]]: !llvm.ptr<1> {layoutc.bounds_record})
+// CHECK-SAME: layoutc.bounds_sites = {{\[}}"{{.*}}bounds-checks.mlir:36:3: store of 4 bytes"{{\]}}
+// The span of parameter 0 (words 48 and 49) is read once, as invariant loads.
+// CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %[[REC]][16]
+// CHECK: %[[LOP:.*]] = llvm.getelementptr %[[REC]][48]
+// CHECK: %[[LO:.*]] = llvm.load %[[LOP]] invariant
+// CHECK: %[[HIP:.*]] = llvm.getelementptr %[[REC]][49]
+// CHECK: %[[HI:.*]] = llvm.load %[[HIP]] invariant
+// The access [p, p + 4) must lie in [lo, hi); a bad one goes to the scratch words instead.
+// CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[A:.*]] = llvm.ptrtoint %[[P]]
+// CHECK: %[[END:.*]] = arith.addi %[[A]], %{{.*}}
+// CHECK: %[[GE:.*]] = arith.cmpi uge, %[[A]], %[[LO]]
+// CHECK: %[[LE:.*]] = arith.cmpi ule, %[[END]], %[[HI]]
+// CHECK: %[[OK:.*]] = arith.andi %[[GE]], %[[LE]]
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[P]], %[[SCRATCH]]
+// CHECK: cf.cond_br %[[OK]], ^[[GO:.*]], ^[[BAD:.*]]
+// The first bad access (counter was 0) writes the record.
+// CHECK: ^[[BAD]]:
+// CHECK: llvm.atomicrmw add
+// CHECK: ^[[GO]]:
+// CHECK-NEXT: llvm.store %[[V]], %[[SAFE]]
+// PLAIN-LABEL: func.func @store
+// PLAIN-NOT: bounds
+// PLAIN: return
+func.func @store(%x: !tile.tensor<f32, gmem, "(?):(1)", 4>, %v: f32) attributes {gpu.kernel} {
+  %t = gpu.thread_id x
+  tile.store %v, %x[(%t)] : !tile.tensor<f32, gmem, "(?):(1)", 4>
+  return
+}
+
+// An offset past 2^31 is an i64 index operand, never a wrapped i32 GEP constant.
+// PLAIN-LABEL: func.func @far
+// PLAIN: %[[C:.*]] = arith.constant 2621440005 : i64
+// PLAIN: llvm.getelementptr %{{.*}}[%[[C]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+func.func @far(%a: !tile.ptr<f32, gmem, 16>) attributes {gpu.kernel} {
+  %cst = arith.constant 1.0 : f32
+  tile.store %cst, %a[2621440005] : !tile.ptr<f32, gmem, 16>
+  return
+}
