@@ -74,6 +74,13 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ptx-backend", default="auto", choices=("auto", "libnvvm", "llvm"))
     p.add_argument("--cubin", default="auto", choices=("auto", "always", "never"))
     p.add_argument("--pipeline", metavar="PIPELINE", help="replace the default pass pipeline")
+    p.add_argument(
+        "--check-bounds",
+        action="store_true",
+        default=None,
+        help="compile the bounds check into the kernels (docs/runtime.md); default: "
+        "LAYOUTC_CHECK_BOUNDS",
+    )
     p.add_argument("--dump-dir", metavar="DIR", help="write the IR after every pass here")
     p.add_argument(
         "--print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)"
@@ -154,6 +161,7 @@ def _options(args: argparse.Namespace) -> Any:
             ptx_backend=args.ptx_backend,
             cubin=args.cubin,
             pipeline=args.pipeline,
+            check_bounds=args.check_bounds,
         )
     except ValueError as e:
         raise UsageError(str(e)) from None

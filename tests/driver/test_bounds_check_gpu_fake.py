@@ -115,3 +115,21 @@ def test_the_environment_turns_the_check_on_for_gpu_code(monkeypatch):
     monkeypatch.setenv("LAYOUTC_CHECK_BOUNDS", "maybe")
     with pytest.raises(ValueError, match=r"LAYOUTC_CHECK_BOUNDS='maybe' is not valid"):
         compiled(x, x.copy(), cache=False)
+
+
+def test_an_aot_artifact_compiled_with_the_check_reports_through_the_runtime(tmp_path):
+    import layoutc.runtime
+    from layoutc.cli.main import main
+
+    args = ["--spec", "src=align=16", "--spec", "dst=align=16", "--block", str(THREADS)]
+    target = ["--target", "sm_90", "--check-bounds", "-o", str(tmp_path / "art")]
+    assert main(["compile", f"{COPY_1D}::copy_1d", *args, *target]) == 0
+    lib = layoutc.runtime.load(tmp_path / "art")
+    x = np.arange(TILE, dtype=np.float32)
+    y = np.zeros_like(x)
+    lib.copy_1d(x, y, grid=1)
+    assert np.array_equal(x, y)
+    with pytest.raises(
+        OutOfBoundsError, match=r"tensor 'dst' \(argument 1|tensor 'src' \(argument 0"
+    ):
+        lib.copy_1d(x, y, grid=2)
