@@ -101,8 +101,13 @@ def validate(manifest: Any, where: str) -> None:
 
 
 def _kernel(c: _Checker, k: Any, path: str, version: int) -> None:
-    optional = {"equal", "launch_bounds", "shared_memory"}
+    optional = {"equal", "launch_bounds", "shared_memory", "index_bits", "bounds_sites"}
     c.obj(k, path, {"name", "params", "variants"}, optional)
+    if "index_bits" in k and k["index_bits"] not in (32, 64):
+        raise c.fail(f"{path}.index_bits", f"expected 32 or 64, got {k['index_bits']!r}")
+    if "bounds_sites" in k:
+        q = f"{path}.bounds_sites"
+        c.each(c.list_(k["bounds_sites"], q), q, c.str_)
     c.str_(k["name"], f"{path}.name", KERNEL_NAME)
     c.each(
         c.list_(k["params"], f"{path}.params", 4096), f"{path}.params", lambda p, q: _param(c, p, q)
@@ -132,8 +137,10 @@ def _kernel(c: _Checker, k: Any, path: str, version: int) -> None:
 
 
 def _param(c: _Checker, p: Any, path: str) -> None:
-    optional = {"layout", "dynamic", "align", "divisible_by", "min", "max", "symbol"}
+    optional = {"layout", "dynamic", "align", "divisible_by", "min", "max", "symbol", "writes"}
     c.obj(p, path, {"name", "kind", "dtype"}, optional)
+    if "writes" in p and not isinstance(p["writes"], bool):
+        raise c.fail(f"{path}.writes", f"expected true or false, got {_kind(p['writes'])}")
     c.str_(p["name"], f"{path}.name")
     if p["kind"] not in ("pointer", "scalar"):
         raise c.fail(f"{path}.kind", f"expected 'pointer' or 'scalar', got {p['kind']!r}")
