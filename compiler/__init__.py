@@ -164,6 +164,7 @@ _LAZY.update(
             "func",
             "gemm",
             "gmem",
+            "gmma_layout_atom",
             "grid_dim",
             "i1",
             "i8",
@@ -200,6 +201,9 @@ _LAZY.update(
             "tf32",
             "thread_idx",
             "trace",
+            "warpgroup_arrive",
+            "warpgroup_commit_batch",
+            "warpgroup_wait",
             "where",
         )
     }

@@ -737,6 +737,8 @@ class MmaOp(Operation):
 
 # ---------------------------------------------------------------------------------------------
 
+from .nvvm_wgmma import WGMMA_ATTRIBUTES, WGMMA_OPS  # noqa: E402 (needs the classes above)
+
 ALL_OPS: list[type[Operation]] = [
     *SPECIAL_REGISTERS.values(),
     Barrier0Op,
@@ -747,6 +749,7 @@ ALL_OPS: list[type[Operation]] = [
     CpAsyncWaitGroupOp,
     LdMatrixOp,
     MmaOp,
+    *WGMMA_OPS,
 ]
 
 DIALECT = Dialect(
@@ -758,5 +761,6 @@ DIALECT = Dialect(
         MMATypesAttr,
         MMAShapeAttr,
         LoadCacheModifierAttr,
+        *WGMMA_ATTRIBUTES,
     ],
 )

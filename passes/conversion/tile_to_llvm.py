@@ -407,3 +407,61 @@ _HANDLERS: dict[str, Any] = {
     "tile.ldmatrix": _ldmatrix,
     "tile.mma": _mma,
 }
+
+
+def _wgmma_desc(lw: TileLowering, op: Any) -> None:
+    """``bits | ((shared address >> 4) & 0x3FFF)``: the shared-window address of the tile's
+    first element (ptrtoint of an ``addrspace(3)`` pointer; the CPU runtime reads the same low
+    bits relative to the block's shared memory, docs/hopper.md)."""
+    from layoutc.ir.dialects import arith
+    from layoutc.ir.dialects.llvm import PtrToIntOp
+
+    b = _builder(op)
+    ptr, _, _ = lw.address(op, op.ptr, C.DYNAMIC, iter([op.offset]), b)
+    addr = b.create(PtrToIntOp, ptr, i64).results[0]
+
+    def const(v: int) -> Value:
+        return b.insert(arith.ConstantOp.from_int(v, i64)).results[0]
+
+    field = b.create(arith.ShRUIOp, addr, const(4)).results[0]
+    field = b.create(arith.AndIOp, field, const(0x3FFF)).results[0]
+    desc = b.create(arith.OrIOp, field, const(op.bits.value)).results[0]
+    op.replace_all_uses_with([desc])
+    op.erase()
+
+
+def _wgmma(lw: TileLowering, op: Any) -> None:
+    from layoutc.ir.dialects.llvm import InsertValueOp, UndefOp
+    from layoutc.ir.dialects.nvvm_wgmma import WgmmaMmaAsyncOp, wgmma_accumulator_type
+
+    atom = op.atom.op
+    b = _builder(op)
+    n = atom.wgmma.n
+    acc_t = wgmma_accumulator_type(n, atom.type_c)
+    if atom.type_c == "f32":
+        regs = list(op.c)
+    else:
+        regs = pack_registers(b, list(op.c), "f16", acc_t.body[0], lw.target)
+    acc = b.create(UndefOp, acc_t).results[0]
+    for i, r in enumerate(regs):
+        acc = b.create(InsertValueOp, acc, r, [i]).results[0]
+    mma = b.create(
+        WgmmaMmaAsyncOp,
+        op.desc_a,
+        op.desc_b,
+        acc,
+        n,
+        atom.type_a,
+        atom.type_c,
+        op.transpose_a.value == 0,
+        op.transpose_b.value == 0,
+    )
+    out = struct_fields(b, mma.results[0], len(regs))
+    per = 1 if atom.type_c == "f32" else 2
+    d = unpack_registers(b, out, op.c[0].type, per)
+    op.replace_all_uses_with(d)
+    op.erase()
+
+
+_HANDLERS["tile.wgmma_desc"] = _wgmma_desc
+_HANDLERS["tile.wgmma"] = _wgmma

@@ -79,6 +79,7 @@ from .tiled import (
     make_tiled_copy_C,
     make_tiled_mma,
 )
+from .ops_wgmma import WGMMA_OPS, WgmmaDescOp, WgmmaOp
 from .types import PtrType, TensorType
 
 ALL_OPS: tuple[type[Operation], ...] = (
@@ -87,6 +88,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *ELEMENT_OPS,
     *ALGORITHM_OPS,
     *LOWERED_OPS,
+    *WGMMA_OPS,
 )
 
 
@@ -116,6 +118,8 @@ DIALECT = Dialect(
 
 __all__ = [
     "ALL_OPS",
+    "WgmmaDescOp",
+    "WgmmaOp",
     "COPY_OPERATIONS",
     "DIALECT",
     "MMA_OPERATIONS",
