@@ -1,9 +1,9 @@
 """The wgmma and stmatrix nvvm ops -> LLVM IR, for the GPU and for the host.
 
-GPU: ``wgmma.fence``/``commit_group``/``wait_group`` are the NVVM intrinsics
-``llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned`` (LLVM's NVPTX back end and
-libNVVM both have them); ``wgmma.mma_async`` has no intrinsic and is the PTX instruction as
-inline assembly, the accumulators tied in/out operands (CUTLASS's form); ``stmatrix`` is
+GPU: every op is its PTX instruction as inline assembly. ``wgmma.mma_async`` has no LLVM
+intrinsic; ``llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned`` exist in LLVM's
+NVPTX back end but libNVVM (CUDA 13.0) emits them as calls to undefined functions, which ptxas
+rejects, so inline PTX is the one form both back ends assemble. ``wgmma.mma_async`` takes, the accumulators tied in/out operands (CUTLASS's form); ``stmatrix`` is
 inline assembly like ``ldmatrix``.
 
 Host: fence/commit/wait are no-ops (the emulated ``wgmma.mma_async`` completes before it
@@ -38,19 +38,17 @@ _HALF = ir.HalfType()
 
 @NVVM_GPU.register("nvvm.wgmma.fence.aligned")
 def _fence_gpu(ft: FunctionTranslator, op: Any) -> None:
-    ft.builder.call(ft.module.intrinsic("llvm.nvvm.wgmma.fence.sync.aligned", VOID, []), [])
+    inline_asm(ft, "wgmma.fence.sync.aligned;", "~{memory}", [], VOID, True)
 
 
 @NVVM_GPU.register("nvvm.wgmma.commit.group.sync.aligned")
 def _commit_gpu(ft: FunctionTranslator, op: Any) -> None:
-    fn = ft.module.intrinsic("llvm.nvvm.wgmma.commit_group.sync.aligned", VOID, [])
-    ft.builder.call(fn, [])
+    inline_asm(ft, "wgmma.commit_group.sync.aligned;", "~{memory}", [], VOID, True)
 
 
 @NVVM_GPU.register("nvvm.wgmma.wait.group.sync.aligned")
 def _wait_gpu(ft: FunctionTranslator, op: Any) -> None:
-    fn = ft.module.intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", VOID, [I64])
-    ft.builder.call(fn, [I64(op.group.value)])
+    inline_asm(ft, f"wgmma.wait_group.sync.aligned {op.group.value};", "~{memory}", [], VOID, True)
 
 
 def wgmma_asm(op: Any, n_regs: int) -> tuple[str, str]:
@@ -73,7 +71,7 @@ def wgmma_asm(op: Any, n_regs: int) -> tuple[str, str]:
         "}"
     )
     constraints = [f"={letter}"] * n_regs + [str(i) for i in range(n_regs)] + ["l", "l", "r"]
-    return asm, ",".join(constraints + ["~{memory}"])
+    return asm, ",".join([*constraints, "~{memory}"])
 
 
 @NVVM_GPU.register("nvvm.wgmma.mma_async")
@@ -179,9 +177,7 @@ def _gmma_address(
         row = b.add(
             b.mul(b.mul(b.urem(mn, I32(8)), I32(16)), d.w), b.mul(b.udiv(mn, I32(8)), d.sbo)
         )
-        k_inter = b.add(
-            b.mul(b.urem(k, I32(t)), I32(eb)), b.mul(b.udiv(k, I32(t)), d.lbo)
-        )
+        k_inter = b.add(b.mul(b.urem(k, I32(t)), I32(eb)), b.mul(b.udiv(k, I32(t)), d.lbo))
         col = b.select(inter, k_inter, b.mul(k, I32(eb)))
         off = b.add(row, col)
     else:
@@ -322,4 +318,3 @@ def _mma_async_host(ft: FunctionTranslator, op: Any) -> None:
     fn = _mma_async_helper(ft, op, acc.type)
     args = [ft.context_struct, ft.get(op.descriptorA), ft.get(op.descriptorB), acc]
     ft.set_result(op, ft.builder.call(fn, args, name=ft.name(op)))
-

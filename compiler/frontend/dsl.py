@@ -35,7 +35,6 @@ from .control_flow import DynamicRange as range
 from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
 from .errors import CompileError, NotSupportedError
 from .func import Func, func
-from .wgmma import gmma_layout_atom, warpgroup_arrive, warpgroup_commit_batch, warpgroup_wait
 from .gpu import (
     block_dim,
     block_idx,
@@ -95,11 +94,16 @@ from .tensor import (
     smem_tensor,
 )
 from .trace import trace
+from .wgmma import gmma_layout_atom, warpgroup_arrive, warpgroup_commit_batch, warpgroup_wait
 
 alloc_smem = smem_tensor
 
 __all__ = [
     "Bool",
+    "gmma_layout_atom",
+    "warpgroup_arrive",
+    "warpgroup_commit_batch",
+    "warpgroup_wait",
     "CompileError",
     "Constexpr",
     "CopyAtom",

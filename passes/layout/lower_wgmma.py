@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.algebra import ComposedLayout, Layout, LayoutError, Swizzle, get, rank, size
-from layoutc.ir.algebra import intops
+from layoutc.ir.algebra import ComposedLayout, Layout, LayoutError, Swizzle, get, intops, rank, size
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.tile.gmma import infer_canonical
 from layoutc.ir.dialects.tile.spaces import element_bits

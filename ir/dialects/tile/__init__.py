@@ -68,6 +68,7 @@ from .ops_view import (
     ViewOp,
     ZippedDivideOp,
 )
+from .ops_wgmma import WGMMA_OPS, WgmmaDescOp, WgmmaOp
 from .tiled import (
     CopyAtom,
     TiledCopy,
@@ -79,7 +80,6 @@ from .tiled import (
     make_tiled_copy_C,
     make_tiled_mma,
 )
-from .ops_wgmma import WGMMA_OPS, WgmmaDescOp, WgmmaOp
 from .types import PtrType, TensorType
 
 ALL_OPS: tuple[type[Operation], ...] = (

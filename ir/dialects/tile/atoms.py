@@ -528,7 +528,9 @@ WGMMA_KINDS: tuple[tuple[str, str, str, str, int, str], ...] = (
     ("F32TF32TF32", "f32", "tf32", "tf32", 8, "_TN"),
 )
 WGMMA_NS: tuple[int, ...] = tuple(range(8, 257, 8))
-_WGMMA_NAME = re.compile(r"SM90_64x(\d+)x(\d+)_(F32BF16BF16|F32F16F16|F16F16F16|F32TF32TF32)(F32)?_(SS|RS)(_TN)?")
+_WGMMA_NAME = re.compile(
+    r"SM90_64x(\d+)x(\d+)_(F32BF16BF16|F32F16F16|F16F16F16|F32TF32TF32)(F32)?_(SS|RS)(_TN)?"
+)
 
 
 def _wgmma_c_layout(n: int) -> Layout:

@@ -153,9 +153,9 @@ def hardware_offset(
         raise ValueError(f"major must be 'K' or 'MN', got {major!r}")
     if w == 1:
         return (mn % t) * eb + (mn // t) * sbo + (k % 8) * 16 + (k // 8) * lbo
-    return (
-        (mn % t) * eb + ((mn // t) % w) * 16 + (mn // (t * w)) * lbo + (k % 8) * 16 * w
-    ) + (k // 8) * sbo
+    return ((mn % t) * eb + ((mn // t) % w) * 16 + (mn // (t * w)) * lbo + (k % 8) * 16 * w) + (
+        k // 8
+    ) * sbo
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,9 +242,7 @@ class CanonicalGmma:
         return self.descriptor(0).encode()
 
     def __str__(self) -> str:
-        return (
-            f"{self.major}-major {self.mode}, LBO {self.lbo} bytes, SBO {self.sbo} bytes"
-        )
+        return f"{self.major}-major {self.mode}, LBO {self.lbo} bytes, SBO {self.sbo} bytes"
 
 
 def _split_swizzle(layout: Any, what: str) -> tuple[Swizzle | None, Any, Layout]:
@@ -325,12 +323,14 @@ def prove_canonical(
         need(stride((0, 0), (0, 1)) == eb, "consecutive K elements must be contiguous")
         need(
             stride((0, 0), (1, 0)) == 16 * w,
-            f"rows of a core matrix must be {16 * w} bytes apart, got "
-            f"{stride((0, 0), (1, 0))}",
+            f"rows of a core matrix must be {16 * w} bytes apart, got {stride((0, 0), (1, 0))}",
         )
         lbo = stride((0, 0), (0, t))
         if w > 1:
-            need(lbo == 16, f"the two 16-byte halves of a row must be adjacent, got {lbo} bytes apart")
+            need(
+                lbo == 16,
+                f"the two 16-byte halves of a row must be adjacent, got {lbo} bytes apart",
+            )
             lbo = 16  # unused by swizzled K-major layouts; CuTe encodes 1 (16 bytes)
         sbo = stride((0, 0), (8, 0)) if mn > 8 else 0
     elif major == "MN":
@@ -398,6 +398,4 @@ def infer_canonical(
             reasons.append(str(e))
     if len(reasons) == 1:
         raise GmmaLayoutError(f"{reasons[0]}; {layout} is not a canonical GMMA layout")
-    raise GmmaLayoutError(
-        f"{layout} is not a canonical GMMA layout: " + "; and as ".join(reasons)
-    )
+    raise GmmaLayoutError(f"{layout} is not a canonical GMMA layout: " + "; and as ".join(reasons))
