@@ -106,3 +106,83 @@ def block_rank_in_cluster() -> Int:
 def cluster_size() -> Int:
     """``%cluster_nctarank``: the number of blocks in the cluster."""
     return _cluster_reg("cluster.nctarank")
+
+
+# -------------------------------------------------------------------------------------------
+# mbarriers
+# -------------------------------------------------------------------------------------------
+
+
+def barrier_pointer(bar: Any, what: str) -> Any:
+    """The ``!llvm.ptr<3>`` of an mbarrier: an smem ``i64`` tensor (its first element) or a
+    pointer into one (``bars.iterator + stage``)."""
+    from ..ir.dialects.builtin import UnrealizedConversionCastOp
+    from ..ir.dialects.llvm.types import LLVMPointerType
+    from ..ir.dialects.tile.types import PtrType
+    from .tensor import Pointer, Tensor
+
+    if isinstance(bar, Tensor):
+        bar = bar.iterator
+    if not isinstance(bar, Pointer):
+        raise state.error(
+            f"{what}: an mbarrier is an i64 shared-memory tensor or a pointer into one "
+            f"(lc.smem_tensor(lc.i64, stages)), got {bar!r}"
+        )
+    t = bar.value.type
+    if not isinstance(t, PtrType) or t.space != "smem" or t.element.text != "i64":
+        raise state.error(
+            f"{what}: an mbarrier lives in shared memory as an i64, got a pointer {t.text}"
+        )
+    if t.alignment < 8:
+        raise state.error(f"{what}: an mbarrier must be 8-byte aligned, got {t.alignment}")
+    return state.emit(UnrealizedConversionCastOp([bar.value], [LLVMPointerType(3)])).results[0]
+
+
+def _i32_operand(x: Any, what: str, name: str) -> Any:
+    if isinstance(x, bool) or not isinstance(x, (int, Int)):
+        raise state.error(f"{what}: the {name} must be an integer, got {x!r}")
+    if isinstance(x, int) and not 0 <= x < (1 << 20):
+        raise state.error(f"{what}: the {name} must be in [0, 2^20), got {x}")
+    return scalars.as_value(x, i32)
+
+
+def mbarrier_init(bar: Any, count: Any) -> None:
+    """``mbarrier.init``: phase 0, ``count`` expected arrivals, no pending transactions. One
+    thread initialises; ``lc.mbarrier_init_fence()`` and a block barrier publish it."""
+    what = "lc.mbarrier_init"
+    if isinstance(count, int) and count < 1:
+        raise state.error(f"{what}: the arrival count must be at least 1, got {count}")
+    ptr = barrier_pointer(bar, what)
+    state.emit(N.MBarrierInitOp(ptr, _i32_operand(count, what, "arrival count")))
+
+
+def mbarrier_init_fence() -> None:
+    """``fence.mbarrier_init.release.cluster`` (CuTe DSL's ``mbarrier_init_fence``)."""
+    fence_barrier_init()
+
+
+def mbarrier_arrive(bar: Any) -> None:
+    """``mbarrier.arrive``: one arrival on the current phase."""
+    state.emit(N.MBarrierArriveOp(barrier_pointer(bar, "lc.mbarrier_arrive")))
+
+
+def mbarrier_arrive_and_expect_tx(bar: Any, tx_bytes: Any) -> None:
+    """``mbarrier.arrive.expect_tx``: expect ``tx_bytes`` more bytes of TMA transfers in the
+    current phase, then arrive once."""
+    what = "lc.mbarrier_arrive_and_expect_tx"
+    ptr = barrier_pointer(bar, what)
+    state.emit(N.MBarrierArriveExpectTxOp(ptr, _i32_operand(tx_bytes, what, "byte count")))
+
+
+def mbarrier_wait(bar: Any, phase: Any) -> None:
+    """Wait until the phase of parity ``phase`` (0 or 1) has completed (``try_wait.parity`` in a
+    loop). A waiter tracks the parity itself: it flips after each completed phase."""
+    what = "lc.mbarrier_wait"
+    if isinstance(phase, int) and not isinstance(phase, bool) and phase not in (0, 1):
+        raise state.error(f"{what}: the phase parity must be 0 or 1, got {phase}")
+    if isinstance(phase, bool) or not isinstance(phase, (int, Int)):
+        raise state.error(f"{what}: the phase parity must be an integer, got {phase!r}")
+    ptr = barrier_pointer(bar, what)
+    parity = scalars.as_value(phase, i32)
+    ticks = scalars.as_value(0x989680, i32)
+    state.emit(N.MBarrierTryWaitParityOp(ptr, parity, ticks))
