@@ -208,6 +208,30 @@ _LAZY.update(
         )
     }
 )
+# Hopper: warp specialization, fences, clusters (layoutc/frontend/hopper.py).
+_LAZY.update(
+    {
+        name: "layoutc.frontend.hopper"
+        for name in (
+            "block_rank_in_cluster",
+            "cluster_arrive",
+            "cluster_size",
+            "cluster_sync",
+            "cluster_wait",
+            "elect_one_sync",
+            "fence_barrier_init",
+            "fence_proxy_async",
+            "mbarrier_init",
+            "mbarrier_init_fence",
+            "mbarrier_arrive",
+            "mbarrier_arrive_and_expect_tx",
+            "mbarrier_wait",
+            "named_barrier_sync",
+            "warpgroup_reg_alloc",
+            "warpgroup_reg_dealloc",
+        )
+    }
+)
 # The algebra functions below also take tensors (views) and dynamic values inside kernels;
 # with static layouts they are exactly the algebra's (layoutc/frontend/layouts.py).
 _LAZY.update(

@@ -31,6 +31,7 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.conversion.scf_to_cf",
     "layoutc.passes.conversion.gpu_to_nvvm",
     "layoutc.passes.conversion.to_llvm",
+    "layoutc.passes.target_features",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
 

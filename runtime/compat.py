@@ -43,7 +43,7 @@ ARCH_MIN_PTX_ISA: dict[str, PtxIsa] = {
     "sm_80": (7, 0),
     "sm_86": (7, 1),
     "sm_89": (7, 8),
-    "sm_90": (7, 8),
+    "sm_90": (8, 0),  # Hopper's async features (TMA, expect_tx, elect.sync...) need ISA 8.0
     "sm_90a": (8, 0),
 }
 

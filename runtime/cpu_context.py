@@ -50,7 +50,25 @@ WARP_SYNC = "__layoutc_warp_sync"  # void (ctx*, i32 mask): __syncwarp(mask)
 SHFL_I32 = "__layoutc_shfl_sync_i32"  # i32 (ctx*, i32 mode, i32 mask, i32 a, i32 b, i32 c)
 SHFL_F32 = "__layoutc_shfl_sync_f32"  # float (ctx*, i32 mode, i32 mask, float a, i32 b, i32 c)
 BALLOT = "__layoutc_vote_ballot"  # i32 (ctx*, i32 mask, i1 pred)
-COLLECTIVE_HELPERS: tuple[str, ...] = (BARRIER, WARP_SYNC, SHFL_I32, SHFL_F32, BALLOT)
+MBAR_INIT = "__layoutc_mbar_init"  # void (ctx*, ptr bar, i32 count)
+MBAR_ARRIVE = "__layoutc_mbar_arrive"  # i64 (ctx*, ptr bar, i32 count, i32 expect_tx_bytes)
+MBAR_COMPLETE_TX = "__layoutc_mbar_complete_tx"  # void (ctx*, ptr bar, i32 bytes)
+MBAR_WAIT = "__layoutc_mbar_wait"  # void (ctx*, ptr bar, i32 parity): blocks the fiber
+YIELD = "__layoutc_yield"  # void (ctx*): let the block's other fibers run
+NAMED_BARRIER = "__layoutc_named_barrier"  # void (ctx*, i32 id, i32 nthreads): bar.sync id, n
+COLLECTIVE_HELPERS: tuple[str, ...] = (
+    BARRIER,
+    WARP_SYNC,
+    SHFL_I32,
+    SHFL_F32,
+    BALLOT,
+    MBAR_INIT,
+    MBAR_ARRIVE,
+    MBAR_COMPLETE_TX,
+    MBAR_WAIT,
+    YIELD,
+    NAMED_BARRIER,
+)
 
 #: ``mode`` operand of the shuffle helpers (PTX shfl.sync modes).
 SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY = 0, 1, 2, 3

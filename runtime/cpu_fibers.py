@@ -38,6 +38,8 @@ class SchedRecord(ctypes.Structure):
         ("error_thread", ctypes.c_int32),
         ("thread_main", ctypes.c_void_p),
         ("params", ctypes.c_void_p),
+        ("progress", ctypes.c_int32),  # bumped by every state change (mbarriers, parking)
+        ("named_barriers", ctypes.c_void_p),  # 16 x {arrived, generation}: bar.sync id, n
     ]
 
 
@@ -97,6 +99,8 @@ class FiberPool:
         self.sched.fibers = fibers_addr
         self.sched.nthreads = n
         self.sched.nwarps = self.nwarps
+        self.named_barriers = (ctypes.c_int32 * 32)()
+        self.sched.named_barriers = ctypes.addressof(self.named_barriers)
         self._stack_tops = []
         for t in range(n):
             tx, ty, tz = t % bx, (t // bx) % by, t // (bx * by)

@@ -17,7 +17,7 @@ from string import Template
 from .cpu_context import FIELD_INDEX, llvm_type_text
 
 # Fiber states.
-RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED = 0, 1, 2, 3, 4
+RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED, AT_YIELD = 0, 1, 2, 3, 4, 5
 
 # Error codes returned by the fiber launcher (and stored in the scheduler).
 OK = 0
@@ -26,6 +26,7 @@ ERR_WARP_EXITED = 2  # a warp sync names a lane that has exited
 ERR_DEADLOCK = 3  # threads wait at different kinds of synchronisation forever
 ERR_BAD_MASK = 4  # a warp collective's mask does not include the calling lane
 ERR_BAD_SHFL_SOURCE = 5  # a shuffle reads a lane outside the mask or the block
+ERR_MBARRIER_OVERFLOW = 6  # more arrivals on an mbarrier phase than its expected count
 
 ERROR_TEXT = {
     ERR_BARRIER_EXITED: "a block barrier was reached by some threads after others had exited "
@@ -33,15 +34,18 @@ ERROR_TEXT = {
     "divergent code is undefined behaviour)",
     ERR_WARP_EXITED: "a warp sync/collective names a lane whose thread has exited",
     ERR_DEADLOCK: "deadlock: the threads of the block wait at different synchronisation points "
-    "(e.g. some at a block barrier, others at a warp sync) and none can proceed",
+    "(e.g. some at a block barrier, others at a warp sync or on an mbarrier phase that nothing "
+    "will complete) and none can proceed",
     ERR_BAD_MASK: "a warp collective's member mask does not include the calling lane",
     ERR_BAD_SHFL_SOURCE: "a shuffle reads from a lane outside its member mask or the block",
+    ERR_MBARRIER_OVERFLOW: "an mbarrier received more arrivals in one phase than the count it "
+    "was initialised with (undefined behaviour on the GPU: a phase/parity bookkeeping bug)",
 }
 
 _SUPPORT = Template(
     r"""
 %Ctx = type $CTX
-%Sched = type { ptr, ptr, i32, i32, i32, i32, ptr, ptr }
+%Sched = type { ptr, ptr, i32, i32, i32, i32, ptr, ptr, i32, ptr }
 %Fiber = type { ptr, ptr, ptr, i32, i32 }
 %Cfg = type { i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i32, i32 }
 
@@ -105,6 +109,165 @@ ok:
   store i32 $AT_WARP_SYNC, ptr %stp
   %mkp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 4
   store i32 %mask, ptr %mkp
+  call void @__lc_yield(ptr %f)
+  ret void
+}
+
+; mbarrier objects (8 bytes in shared memory), the CPU's encoding: bits 0-19 pending
+; arrivals, 20-39 expected arrivals, bit 40 the phase parity, 41-63 the transaction count
+; (signed). A phase completes when pending arrivals and transaction count are both 0: the
+; parity flips, pending is reloaded from expected. Every change counts as scheduler progress.
+define internal void @__lc_progress(ptr %ctx) {
+  %sp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_scheduler
+  %s = load ptr, ptr %sp
+  %pp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 8
+  %p = load i32, ptr %pp
+  %p1 = add i32 %p, 1
+  store i32 %p1, ptr %pp
+  ret void
+}
+
+define void @__layoutc_mbar_init(ptr %ctx, ptr %bar, i32 %count) {
+  %c = zext i32 %count to i64
+  %c20 = and i64 %c, 1048575
+  %e = shl i64 %c20, 20
+  %w = or i64 %e, %c20
+  store i64 %w, ptr %bar, align 8
+  call void @__lc_progress(ptr %ctx)
+  ret void
+}
+
+; Complete the phase if nothing is pending. %w is the word with updated fields.
+define internal i64 @__lc_mbar_settle(i64 %w) {
+  %pend = and i64 %w, 1048575
+  %tx = ashr i64 %w, 41
+  %p0 = icmp eq i64 %pend, 0
+  %t0 = icmp eq i64 %tx, 0
+  %done = and i1 %p0, %t0
+  br i1 %done, label %flip, label %keep
+flip:
+  %exp = lshr i64 %w, 20
+  %exp20 = and i64 %exp, 1048575
+  %ph = and i64 %w, 1099511627776
+  %nph = xor i64 %ph, 1099511627776
+  %e2 = shl i64 %exp20, 20
+  %a = or i64 %e2, %exp20
+  %b = or i64 %a, %nph
+  ret i64 %b
+keep:
+  ret i64 %w
+}
+
+; expect-tx of %tx bytes, then %count arrivals; returns the state before (phase bit at 63).
+define i64 @__layoutc_mbar_arrive(ptr %ctx, ptr %bar, i32 %count, i32 %txb) {
+entry:
+  %w = load i64, ptr %bar, align 8
+  %tx = ashr i64 %w, 41
+  %t64 = sext i32 %txb to i64
+  %tx1 = add i64 %tx, %t64
+  %pend = and i64 %w, 1048575
+  %c = zext i32 %count to i64
+  %over = icmp ugt i64 %c, %pend
+  br i1 %over, label %bad, label %ok
+bad:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_MBARRIER_OVERFLOW)
+  unreachable
+ok:
+  %pend1 = sub i64 %pend, %c
+  %low = and i64 %w, 2199022206976
+  %txs = shl i64 %tx1, 41
+  %a = or i64 %low, %txs
+  %b = or i64 %a, %pend1
+  %n = call i64 @__lc_mbar_settle(i64 %b)
+  store i64 %n, ptr %bar, align 8
+  call void @__lc_progress(ptr %ctx)
+  %ph = lshr i64 %w, 40
+  %ph1 = and i64 %ph, 1
+  %st = shl i64 %ph1, 63
+  ret i64 %st
+}
+
+; The asynchronous side of a transaction: %bytes arrived (TMA completes them).
+define void @__layoutc_mbar_complete_tx(ptr %ctx, ptr %bar, i32 %bytes) {
+  %w = load i64, ptr %bar, align 8
+  %tx = ashr i64 %w, 41
+  %b64 = sext i32 %bytes to i64
+  %tx1 = sub i64 %tx, %b64
+  %low = and i64 %w, 2199023255551
+  %txs = shl i64 %tx1, 41
+  %a = or i64 %low, %txs
+  %n = call i64 @__lc_mbar_settle(i64 %a)
+  store i64 %n, ptr %bar, align 8
+  call void @__lc_progress(ptr %ctx)
+  ret void
+}
+
+; Block the fiber until the phase of parity %parity has completed (the current parity differs).
+define void @__layoutc_mbar_wait(ptr %ctx, ptr %bar, i32 %parity) {
+entry:
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %want = zext i32 %parity to i64
+  %w1 = and i64 %want, 1
+  br label %check
+check:
+  %w = load volatile i64, ptr %bar, align 8
+  %ph = lshr i64 %w, 40
+  %ph1 = and i64 %ph, 1
+  %done = icmp ne i64 %ph1, %w1
+  br i1 %done, label %out, label %park
+park:
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $AT_YIELD, ptr %stp
+  call void @__lc_yield(ptr %f)
+  br label %check
+out:
+  ret void
+}
+
+; bar.sync id, n: named barrier ``id`` (0-15) releases when ``n`` threads have arrived. The
+; scheduler's table holds {arrived, generation} per id; waiters park until the generation moves.
+define void @__layoutc_named_barrier(ptr %ctx, i32 %id, i32 %n) {
+entry:
+  %sp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_scheduler
+  %s = load ptr, ptr %sp
+  %tp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 9
+  %tab = load ptr, ptr %tp
+  %idm = and i32 %id, 15
+  %cp = getelementptr inbounds [2 x i32], ptr %tab, i32 %idm, i32 0
+  %gp = getelementptr inbounds [2 x i32], ptr %tab, i32 %idm, i32 1
+  %gen = load i32, ptr %gp
+  %c = load i32, ptr %cp
+  %c1 = add i32 %c, 1
+  call void @__lc_progress(ptr %ctx)
+  %full = icmp uge i32 %c1, %n
+  br i1 %full, label %release, label %arrive
+release:
+  store i32 0, ptr %cp
+  %g1 = add i32 %gen, 1
+  store i32 %g1, ptr %gp
+  ret void
+arrive:
+  store i32 %c1, ptr %cp
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  br label %check
+check:
+  %g2 = load volatile i32, ptr %gp
+  %moved = icmp ne i32 %g2, %gen
+  br i1 %moved, label %out, label %park
+park:
+  store i32 $AT_YIELD, ptr %stp
+  call void @__lc_yield(ptr %f)
+  br label %check
+out:
+  ret void
+}
+
+; Give the other fibers a turn (a spin loop's body); counts as no progress.
+define void @__layoutc_yield(ptr %ctx) {
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 3
+  store i32 $AT_YIELD, ptr %stp
   call void @__lc_yield(ptr %f)
   ret void
 }
@@ -290,10 +453,33 @@ entry:
   %exi.a = alloca i32
   %firstdone.a = alloca i32
   %firstwait.a = alloca i32
+  %yield.a = alloca i32
+  %snap.a = alloca i32
+  %pgp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 8
   br label %pass
 
 pass:
   store i32 0, ptr %ran.a
+  %pg0 = load i32, ptr %pgp
+  store i32 %pg0, ptr %snap.a
+  store i32 0, ptr %i.a
+  br label %wake_loop
+wake_loop:
+  %wi = load i32, ptr %i.a
+  %wake_more = icmp slt i32 %wi, %n
+  br i1 %wake_more, label %wake_body, label %wake_done
+wake_body:
+  %wst = call i32 @__lc_state(ptr %fibers, i32 %wi)
+  %wy = icmp eq i32 %wst, $AT_YIELD
+  br i1 %wy, label %wake_it, label %wake_next
+wake_it:
+  call void @__lc_set_state(ptr %fibers, i32 %wi, i32 $RUNNABLE)
+  br label %wake_next
+wake_next:
+  %wi1 = add i32 %wi, 1
+  store i32 %wi1, ptr %i.a
+  br label %wake_loop
+wake_done:
   store i32 0, ptr %i.a
   br label %run_loop
 run_loop:
@@ -311,6 +497,12 @@ run_it:
   %ran = load i32, ptr %ran.a
   %ran1 = add i32 %ran, 1
   store i32 %ran1, ptr %ran.a
+  %after = call i32 @__lc_state(ptr %fibers, i32 %i)
+  %moved = icmp ne i32 %after, $AT_YIELD
+  %mz = zext i1 %moved to i32
+  %pg1 = load i32, ptr %pgp
+  %pg2 = add i32 %pg1, %mz
+  store i32 %pg2, ptr %pgp
   %err = load i32, ptr %ep
   %failed = icmp ne i32 %err, 0
   br i1 %failed, label %ret_err, label %run_next
@@ -323,6 +515,7 @@ count:
   store i32 0, ptr %i.a
   store i32 0, ptr %done.a
   store i32 0, ptr %atbar.a
+  store i32 0, ptr %yield.a
   store i32 -1, ptr %firstdone.a
   store i32 -1, ptr %firstwait.a
   br label %count_loop
@@ -342,6 +535,11 @@ count_body:
   %bz = zext i1 %isbar to i32
   %b1 = add i32 %b, %bz
   store i32 %b1, ptr %atbar.a
+  %isyield = icmp eq i32 %cst, $AT_YIELD
+  %yz = zext i1 %isyield to i32
+  %y0 = load i32, ptr %yield.a
+  %y1 = add i32 %y0, %yz
+  store i32 %y1, ptr %yield.a
   %fd = load i32, ptr %firstdone.a
   %fdnone = icmp slt i32 %fd, 0
   %setfd = and i1 %fdnone, %isdone
@@ -452,7 +650,16 @@ warp_exited:
 warps_done:
   %released = load i32, ptr %rel.a
   %anyrel = icmp ne i32 %released, 0
-  br i1 %anyrel, label %pass, label %barrier_check
+  br i1 %anyrel, label %pass, label %yield_check
+yield_check:
+  %ny = load i32, ptr %yield.a
+  %anyy = icmp ne i32 %ny, 0
+  br i1 %anyy, label %yield_progress, label %barrier_check
+yield_progress:
+  %pg3 = load i32, ptr %pgp
+  %snap = load i32, ptr %snap.a
+  %progressed = icmp ne i32 %pg3, %snap
+  br i1 %progressed, label %pass, label %deadlock
 barrier_check:
   %atbar = load i32, ptr %atbar.a
   %parked = add i32 %atbar, %done
@@ -732,6 +939,8 @@ def _substitutions() -> dict[str, object]:
         AT_WARP_SYNC=AT_WARP_SYNC,
         DONE=DONE,
         FAILED=FAILED,
+        AT_YIELD=AT_YIELD,
+        ERR_MBARRIER_OVERFLOW=ERR_MBARRIER_OVERFLOW,
         ERR_BARRIER_EXITED=ERR_BARRIER_EXITED,
         ERR_WARP_EXITED=ERR_WARP_EXITED,
         ERR_DEADLOCK=ERR_DEADLOCK,

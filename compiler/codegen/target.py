@@ -78,9 +78,17 @@ class Target:
         return cls(arch, isa)
 
     @classmethod
-    def from_capability(cls, major: int, minor: int, arch_specific: bool = False) -> Target:
-        """The target for a device of compute capability ``major.minor``."""
-        arch = arch_for_capability(major, minor) + ("a" if arch_specific else "")
+    def from_capability(cls, major: int, minor: int, arch_specific: bool | None = None) -> Target:
+        """The target for a device of compute capability ``major.minor``.
+
+        By default (``arch_specific=None``) a device whose architecture has an ``a`` variant
+        gets it (an H100 or H200 gets ``sm_90a``): the code is built for exactly this device,
+        so its arch-specific features (wgmma, setmaxnreg) cost nothing in portability.
+        """
+        base = arch_for_capability(major, minor)
+        if arch_specific is None:
+            arch_specific = base + "a" in ARCH_MIN_PTX_ISA
+        arch = base + ("a" if arch_specific else "")
         if arch not in ARCH_MIN_PTX_ISA:
             raise TargetError(
                 f"not supported: the device's architecture {arch} "
@@ -89,8 +97,9 @@ class Target:
         return cls.parse(arch)
 
     @classmethod
-    def from_device(cls, device: int | None = None, arch_specific: bool = False) -> Target:
-        """The target for CUDA device ``device`` (current device by default)."""
+    def from_device(cls, device: int | None = None, arch_specific: bool | None = None) -> Target:
+        """The target for CUDA device ``device`` (current device by default; ``sm_90a`` on an
+        sm_90 device unless ``arch_specific=False``)."""
         from layoutc.runtime import cuda_driver
 
         major, minor = cuda_driver.get_device(device).capability

@@ -96,7 +96,15 @@ class Translation:
 def translate_nvvm(
     module_op: Operation, target: Target, *, index_bitwidth: int = 64
 ) -> Translation:
-    """Translate for the GPU: a finished NVVM IR module for ``target``."""
+    """Translate for the GPU: a finished NVVM IR module for ``target``.
+
+    Ops needing a feature ``target`` lacks (the ``RequiresTarget`` trait) are refused first,
+    with the same check as the pipeline's ``verify-target``."""
+    from layoutc.passes.target_features import check_target_features
+
+    failures = check_target_features(module_op, target.arch)
+    if failures:
+        raise TranslationError([op.diagnostic(message) for op, message in failures])
     return ModuleTranslator(module_op, NVVM, index_bitwidth, target).run()
 
 

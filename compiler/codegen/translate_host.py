@@ -496,3 +496,6 @@ def _mma(ft: FunctionTranslator, op: Any) -> None:
     ret = ft.result_type(op)
     fn = _mma_helper(ft.module, cfg, atom, ret, [v.type for v in c])
     ft.set_result(op, b.call(fn, [ft.context_struct, *ab, *c], name=ft.name(op)))
+
+
+from . import translate_host_sm90 as _sm90  # noqa: E402,F401 (registers the Hopper ops)

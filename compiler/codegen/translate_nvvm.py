@@ -141,3 +141,6 @@ def _mma(ft: FunctionTranslator, op: Any) -> None:
     for i in range(cfg.c_regs):
         agg = b.insert_value(agg, b.bitcast(b.extract_value(raw, i), out_t.elements[i]), i)
     ft.set_result(op, agg)
+
+
+from . import translate_nvvm_sm90 as _sm90  # noqa: E402,F401 (registers the Hopper ops)

@@ -20,6 +20,7 @@ DEFAULT_PASSES: tuple[str, ...] = (
     "lower-layouts",
     "canonicalize",
     "cse",
+    "verify-target",
     "convert-to-llvm",
     "canonicalize",
     "cse",
@@ -35,6 +36,7 @@ def target_options(target: BuildTarget, index_bitwidth: int) -> dict[str, dict[s
     """Options each pass gets when it declares them (by option name)."""
     arch = target.gpu.arch if target.is_gpu else "host"
     return {
+        "verify-target": {"arch": arch},
         "convert-to-llvm": {"target": target.flavour, "index-bitwidth": index_bitwidth},
         "select-atoms": {"arch": arch, "target": target.flavour},
         "prove-vectorization": {"arch": arch, "target": target.flavour},

@@ -294,3 +294,92 @@ def would_be_trivially_dead(op: Operation) -> bool:
     if any(r.uses for r in op.results):
         return False
     return is_memory_effect_free(op)
+
+
+class TargetRequirement:
+    """A GPU feature an op needs: ``arch`` is the oldest architecture that has it.
+
+    ``sm_90`` means "sm_90 or newer" (sm_90a included): TMA, mbarrier transaction counts,
+    clusters, elect.sync. ``sm_90a`` (an arch-specific ``a`` feature) means "exactly the
+    sm_90 family compiled with its ``a`` features": wgmma, setmaxnreg; code that uses them
+    runs only on that compute capability, so neither sm_90 nor sm_100 provides them.
+    """
+
+    __slots__ = ("arch", "capability", "feature", "specific")
+
+    def __init__(self, arch: str, feature: str):
+        parsed = _parse_arch(arch)
+        if parsed is None:
+            raise ValueError(f"not a GPU architecture name: {arch!r} (expected e.g. 'sm_90a')")
+        self.arch = arch
+        self.feature = feature
+        self.capability = parsed[:2]
+        self.specific = parsed[2]
+
+    def satisfied_by(self, arch: str) -> bool:
+        """Whether code compiled for ``arch`` (``sm_90``, ``sm_90a``...) may use the feature."""
+        parsed = _parse_arch(arch)
+        if parsed is None:
+            return False
+        if self.specific:
+            return parsed[2] and parsed[:2] == self.capability
+        return parsed[:2] >= self.capability
+
+    def message(self, arch: str) -> str:
+        """The diagnostic for an op with this requirement compiled for ``arch`` (printed after
+        the op's ``'name' op`` prefix)."""
+        if self.specific:
+            need = f"needs target {self.arch} ({self.feature} is an arch-specific feature)"
+        else:
+            need = f"needs target {self.arch} or newer ({self.feature})"
+        return f"{need}, but the kernel is compiled for {arch}; compile with target='{self.arch}'"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TargetRequirement) and (self.arch, self.feature) == (
+            other.arch,
+            other.feature,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.arch, self.feature))
+
+    def __repr__(self) -> str:
+        return f"TargetRequirement({self.arch!r}, {self.feature!r})"
+
+
+class RequiresTarget(Trait):
+    """The op needs a GPU feature: ``RequiresTarget("sm_90a", "setmaxnreg")``.
+
+    The one way an op declares an architecture requirement (docs/codegen.md, "Target
+    features"). ``when`` makes the requirement depend on the op (e.g. on the atom a
+    ``tile.gemm`` carries): a function of the op returning a :class:`TargetRequirement` or
+    None. The check is ``layoutc.passes.target_features.check_target_features``, run by the
+    driver's pipeline (pass ``verify-target``) and by the NVVM translation; the CPU runtime
+    emulates every feature, so the host target has no requirement.
+    """
+
+    __slots__ = ("requirement", "when")
+
+    def __init__(self, arch: str | None = None, feature: str = "", *, when: Any = None):
+        if (arch is None) == (when is None):
+            raise TypeError("RequiresTarget takes an architecture and feature, or when=")
+        self.requirement = TargetRequirement(arch, feature) if arch is not None else None
+        self.when = when
+
+    def requirement_of(self, op: Operation) -> TargetRequirement | None:
+        return self.requirement if self.when is None else self.when(op)
+
+    def __repr__(self) -> str:
+        if self.requirement is not None:
+            return f"RequiresTarget({self.requirement.arch!r}, {self.requirement.feature!r})"
+        return "RequiresTarget(when=...)"
+
+
+def _parse_arch(arch: str) -> tuple[int, int, bool] | None:
+    """``sm_90a`` -> (9, 0, True); None for anything else (the host, an empty string)."""
+    if not arch.startswith("sm_") or len(arch) < 5:
+        return None
+    digits, specific = (arch[3:-1], True) if arch.endswith("a") else (arch[3:], False)
+    if not digits.isdigit():
+        return None
+    return int(digits[:-1]), int(digits[-1]), specific

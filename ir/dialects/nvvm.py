@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attr_parser import AttrParser
@@ -26,10 +25,10 @@ from ..core.errors import VerifyError
 from ..core.location import Location
 from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
 from ..core.operation import Operation
-from ..core.traits import Pure
 from ..core.types import Type, VectorType, f16, f32, i1, i32
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
+from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NoOperandOp
 
 __all__ = [
     "DIALECT",
@@ -55,47 +54,6 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # attributes
 # ---------------------------------------------------------------------------------------------
-
-
-class _EnumAttr(DialectAttribute):
-    """One keyword of a fixed set, printed ``#nvvm.<mnemonic><keyword>`` (MLIR's forms)."""
-
-    __slots__ = ("value",)
-    value: str
-    VALUES: ClassVar[tuple[str, ...]] = ()
-
-    def __new__(cls, value: str):
-        inst = cls._instances.get(value)
-        if inst is not None:
-            return inst
-        if value not in cls.VALUES:
-            raise ValueError(
-                f"'{value}' is not a valid {cls.name}; expected one of {', '.join(cls.VALUES)}"
-            )
-        return cls._unique(value, value=value)
-
-    def __reduce__(self):
-        return (type(self), (self.value,))
-
-    @classmethod
-    def _parse_value(cls, parser: AttrParser) -> _EnumAttr:
-        at = parser.pos
-        word = parser.parse_keyword()
-        if word not in cls.VALUES:
-            raise parser.error(
-                f"expected one of {', '.join(cls.VALUES)} for {cls.name}, got '{word}'", at
-            )
-        return cls(word)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> _EnumAttr:
-        parser.expect("<", f"after '#{cls.name}'")
-        attr = cls._parse_value(parser)
-        parser.expect(">", f"to close '#{cls.name}'")
-        return attr
-
-    def print_parameters(self) -> str:
-        return f"<{self.value}>"
 
 
 class ShflKindAttr(_EnumAttr):
@@ -187,28 +145,6 @@ class MMAShapeAttr(DialectAttribute):
 # special registers
 # ---------------------------------------------------------------------------------------------
 
-_I32 = Constraint(lambda t: t is i32, "i32")
-
-
-class SpecialRegisterOp(Operation):
-    """``%t = nvvm.read.ptx.sreg.tid.x : i32``: read a PTX special register."""
-
-    traits = (Pure,)
-    res = result(_I32)
-    register: ClassVar[str] = ""
-
-    def __init__(self, loc: Location | None = None):
-        super().__init__(result_types=[i32], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        p.write(f" : {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(result_types=[p.parse_colon_type()], attributes=attrs, loc=p.loc)
-
 
 def _special_register(register: str) -> type[SpecialRegisterOp]:
     cls_name = "".join(part.capitalize() for part in register.replace(".", "_").split("_"))
@@ -237,18 +173,6 @@ SPECIAL_REGISTERS: dict[str, type[SpecialRegisterOp]] = {
 # ---------------------------------------------------------------------------------------------
 # synchronisation and shuffles
 # ---------------------------------------------------------------------------------------------
-
-
-class _NoOperandOp(Operation):
-    def __init__(self, loc: Location | None = None):
-        super().__init__(loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        return cls.create(attributes=p.parse_optional_attr_dict(), loc=p.loc)
 
 
 class Barrier0Op(_NoOperandOp):
@@ -737,6 +661,7 @@ class MmaOp(Operation):
 
 # ---------------------------------------------------------------------------------------------
 
+from .nvvm_sm90 import SM90_ATTRIBUTES, SM90_OPS  # noqa: E402 (needs the classes above)
 from .nvvm_wgmma import WGMMA_ATTRIBUTES, WGMMA_OPS  # noqa: E402 (needs the classes above)
 
 ALL_OPS: list[type[Operation]] = [
@@ -749,6 +674,7 @@ ALL_OPS: list[type[Operation]] = [
     CpAsyncWaitGroupOp,
     LdMatrixOp,
     MmaOp,
+    *SM90_OPS,
     *WGMMA_OPS,
 ]
 
@@ -761,6 +687,7 @@ DIALECT = Dialect(
         MMATypesAttr,
         MMAShapeAttr,
         LoadCacheModifierAttr,
+        *SM90_ATTRIBUTES,
         *WGMMA_ATTRIBUTES,
     ],
 )

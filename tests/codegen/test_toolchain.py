@@ -48,7 +48,7 @@ def vector_copy_module(arch: str, bounds: LaunchBounds | None = None) -> ir.Modu
         ("sm_80", (7, 0), (8, 0), False),
         ("sm_86", (7, 1), (8, 6), False),
         ("sm_89", (7, 8), (8, 9), False),
-        ("sm_90", (7, 8), (9, 0), False),
+        ("sm_90", (8, 0), (9, 0), False),
         ("sm_90a", (8, 0), (9, 0), True),
     ],
 )
@@ -245,7 +245,7 @@ def test_compile_gpu_without_cubin_gives_the_driver_ptx_it_accepts(driver):
     assert binary.cubin is None and binary.image[0] == "ptx"
     assert binary.ptx_isa <= max_ptx_isa_for_driver(driver)
     if nvvm_isa > max_ptx_isa_for_driver(driver):
-        assert binary.ptx_backend == LLVM and binary.ptx_isa == (7, 8)
+        assert binary.ptx_backend == LLVM and binary.ptx_isa == (8, 0)
         assert any("re-emitted by LLVM" in n for n in binary.notes)
     else:
         assert binary.ptx_backend == LIBNVVM and binary.ptx_isa == nvvm_isa

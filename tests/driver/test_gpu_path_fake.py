@@ -84,7 +84,7 @@ def test_default_target_is_the_device_and_calls_launch_there():
     x = np.random.default_rng(0).standard_normal(2 * TILE, dtype=np.float32)
     y = np.full_like(x, np.nan)
     ck = lc.compile(example.kernel, x, y, block=THREADS)
-    assert ck.target.name == "sm_90" and ck.backend.startswith("cuda (")
+    assert ck.target.name == "sm_90a" and ck.backend.startswith("cuda (")
     ck(x, y, grid=2)  # numpy arrays: staged to the "device" and back by the runtime
     assert np.array_equal(x, y)
     (launch,) = fake.launches

@@ -1,0 +1,136 @@
+"""Hopper nvvm ops (ir/dialects/nvvm_sm90.py) -> LLVM IR for the host: their hardware
+semantics on the CPU runtime (docs/hopper.md, "On the CPU").
+
+- mbarriers are 8-byte objects in the block's shared memory, changed only by the runtime's
+  helpers (``runtime/cpu_support_ir.py``): init, arrive (with expected transaction bytes),
+  complete_tx (the asynchronous side of a TMA copy) and the parity wait, which parks the fiber
+  until the phase flips (a wait nothing will complete is reported as a deadlock);
+- named barriers (``bar.sync id, n``) count arrivals per id in the scheduler and park the
+  fiber until ``n`` threads arrived;
+- ``elect.sync`` elects lane 0 (the lowest lane of a converged warp);
+- ``setmaxnreg`` and the proxy/mbarrier-init fences have no effect on the CPU (there is one
+  proxy, memory is coherent, and TMA transfers complete when issued);
+- clusters are single blocks on the CPU (rank 0 of 1; the runtime refuses launches with a
+  larger cluster), and the cluster barrier is the block barrier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.runtime import cpu_context as cc
+from llvmlite import ir
+
+from .translate_function import FunctionTranslator
+from .translate_host import NVVM_HOST, _runtime_helper, context_field
+from .translate_types import I32, I64, VOID
+
+_NO_EFFECT = (
+    "nvvm.setmaxregister",
+    "nvvm.fence.mbarrier.init",
+    "nvvm.fence.proxy",
+    "nvvm.cluster.arrive",
+    "nvvm.cluster.arrive.relaxed",
+    "nvvm.prefetch.tensormap",
+)
+
+
+@NVVM_HOST.register(*_NO_EFFECT)
+def _no_effect(ft: FunctionTranslator, op: Any) -> None:
+    return None
+
+
+@NVVM_HOST.register("nvvm.cluster.wait")
+def _cluster_wait(ft: FunctionTranslator, op: Any) -> None:
+    ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
+
+
+@NVVM_HOST.register("nvvm.elect.sync")
+def _elect_sync(ft: FunctionTranslator, op: Any) -> None:
+    lane = context_field(ft, op, "lane_id")
+    ft.set_result(op, ft.builder.icmp_unsigned("==", lane, I32(0), name=ft.name(op)))
+
+
+@NVVM_HOST.register("nvvm.barrier")
+def _barrier(ft: FunctionTranslator, op: Any) -> None:
+    if op.barrierId is None:
+        ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
+        return
+    bar_id = ft.get(op.barrierId)
+    if op.numberOfThreads is not None:
+        count = ft.get(op.numberOfThreads)
+    else:
+        count = context_field(ft, op, "block_threads")
+    fn = _runtime_helper(ft, cc.NAMED_BARRIER, VOID, [I32, I32])
+    ft.builder.call(fn, [ft.context_struct, bar_id, count])
+
+
+_CLUSTER_VALUES = {
+    "cluster.ctarank": 0,
+    "cluster.nctarank": 1,
+    **{f"cluster.ctaid.{a}": 0 for a in "xyz"},
+    **{f"cluster.nctaid.{a}": 1 for a in "xyz"},
+}
+
+
+def _cluster_sreg(ft: FunctionTranslator, op: Any) -> None:
+    reg = op.register
+    if reg in _CLUSTER_VALUES:
+        ft.set_result(op, I32(_CLUSTER_VALUES[reg]))
+    elif reg.startswith("clusterid."):
+        ft.set_result(op, context_field(ft, op, f"ctaid_{reg[-1]}"))
+    else:  # nclusterid
+        ft.set_result(op, context_field(ft, op, f"nctaid_{reg[-1]}"))
+
+
+def _register_cluster_registers() -> None:
+    from layoutc.ir.dialects.nvvm_sm90 import CLUSTER_REGISTERS
+
+    NVVM_HOST.register(*(cls.name for cls in CLUSTER_REGISTERS.values()))(_cluster_sreg)
+
+
+_register_cluster_registers()
+
+
+@NVVM_HOST.register("nvvm.mapa")
+def _mapa(ft: FunctionTranslator, op: Any) -> None:
+    # One block per cluster on the CPU: rank 0 is this block.
+    ft.set_result(op, ft.get(op.a))
+
+
+@NVVM_HOST.register("nvvm.mbarrier.init")
+def _mbar_init(ft: FunctionTranslator, op: Any) -> None:
+    fn = _runtime_helper(ft, cc.MBAR_INIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
+    ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.count)])
+
+
+def _i8p(ft: FunctionTranslator, value: Any) -> Any:
+    v = ft.get(value)
+    want = ir.PointerType(ir.IntType(8))
+    return v if v.type == want else ft.builder.bitcast(v, want)
+
+
+def _arrive(ft: FunctionTranslator, op: Any, count: Any, tx: Any) -> Any:
+    fn = _runtime_helper(ft, cc.MBAR_ARRIVE, I64, [ir.PointerType(ir.IntType(8)), I32, I32])
+    return ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), count, tx])
+
+
+@NVVM_HOST.register("nvvm.mbarrier.arrive")
+def _mbar_arrive(ft: FunctionTranslator, op: Any) -> None:
+    ft.set_result(op, _arrive(ft, op, I32(1), I32(0)))
+
+
+@NVVM_HOST.register("nvvm.mbarrier.arrive.cluster")
+def _mbar_arrive_cluster(ft: FunctionTranslator, op: Any) -> None:
+    _arrive(ft, op, I32(1), I32(0))
+
+
+@NVVM_HOST.register("nvvm.mbarrier.arrive.expect_tx")
+def _mbar_expect_tx(ft: FunctionTranslator, op: Any) -> None:
+    _arrive(ft, op, I32(1), ft.get(op.txcount))
+
+
+@NVVM_HOST.register("nvvm.mbarrier.try_wait.parity")
+def _mbar_wait(ft: FunctionTranslator, op: Any) -> None:
+    fn = _runtime_helper(ft, cc.MBAR_WAIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
+    ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.phase)])

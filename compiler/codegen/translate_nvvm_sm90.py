@@ -1,0 +1,184 @@
+"""Hopper nvvm ops (ir/dialects/nvvm_sm90.py) -> LLVM IR for the GPU, as inline PTX.
+
+Every op is the PTX instruction the ISA documents, in an ``asm sideeffect`` block, for the
+same reasons as cp.async and mma.sync (translate_nvvm.py): the text is exact, greppable, and
+needs no intrinsic that libNVVM or LLVM's NVPTX may lack. Shared-memory and tensor-map
+addresses are 64-bit ``l`` operands (the NVVM data layout's pointer size). Ops that order
+memory clobber ``memory``. The instructions need PTX ISA 8.0 (sm_90's minimum, compat.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir
+
+from .translate_function import FunctionTranslator
+from .translate_llvm import inline_asm
+from .translate_nvvm import NVVM_GPU
+from .translate_types import I1, I32, VOID
+
+_MEM = "~{memory}"
+
+
+def _asm(ft: FunctionTranslator, text: str, constraints: str = "", args: Any = ()) -> Any:
+    c = ",".join(x for x in (constraints, _MEM) if x)
+    return inline_asm(ft, text, c, list(args), VOID, True)
+
+
+@NVVM_GPU.register("nvvm.setmaxregister")
+def _setmaxregister(ft: FunctionTranslator, op: Any) -> None:
+    kind = "inc" if op.action.value == "increase" else "dec"
+    _asm(ft, f"setmaxnreg.{kind}.sync.aligned.u32 {op.regCount.value};")
+
+
+@NVVM_GPU.register("nvvm.elect.sync")
+def _elect_sync(ft: FunctionTranslator, op: Any) -> None:
+    text = "{ .reg .pred P; elect.sync _|P, 0xffffffff; selp.u32 $0, 1, 0, P; }"
+    bit = inline_asm(ft, text, "=r", [], I32, True)
+    ft.set_result(op, ft.builder.trunc(bit, I1, name=ft.name(op)))
+
+
+@NVVM_GPU.register("nvvm.barrier")
+def _barrier(ft: FunctionTranslator, op: Any) -> None:
+    if op.barrierId is None:
+        _asm(ft, "bar.sync 0;")
+    elif op.numberOfThreads is None:
+        _asm(ft, "bar.sync $0;", "r", [ft.get(op.barrierId)])
+    else:
+        _asm(ft, "bar.sync $0, $1;", "r,r", [ft.get(op.barrierId), ft.get(op.numberOfThreads)])
+
+
+@NVVM_GPU.register("nvvm.fence.mbarrier.init")
+def _fence_mbarrier_init(ft: FunctionTranslator, op: Any) -> None:
+    _asm(ft, "fence.mbarrier_init.release.cluster;")
+
+
+@NVVM_GPU.register("nvvm.fence.proxy")
+def _fence_proxy(ft: FunctionTranslator, op: Any) -> None:
+    _asm(ft, op.ptx)
+
+
+@NVVM_GPU.register("nvvm.cluster.arrive", "nvvm.cluster.arrive.relaxed", "nvvm.cluster.wait")
+def _cluster_sync(ft: FunctionTranslator, op: Any) -> None:
+    _asm(ft, op.ptx)
+
+
+def _cluster_sreg(ft: FunctionTranslator, op: Any) -> None:
+    reg = "%" + op.register.replace("cluster.", "cluster_", 1)
+    ft.set_result(op, inline_asm(ft, f"mov.u32 $0, {reg};", "=r", [], I32, False))
+
+
+def _register_cluster_registers() -> None:
+    from layoutc.ir.dialects.nvvm_sm90 import CLUSTER_REGISTERS
+
+    NVVM_GPU.register(*(cls.name for cls in CLUSTER_REGISTERS.values()))(_cluster_sreg)
+
+
+_register_cluster_registers()
+
+
+@NVVM_GPU.register("nvvm.mapa")
+def _mapa(ft: FunctionTranslator, op: Any) -> None:
+    ptr = ft.get(op.a)
+    ret = ft.result_type(op)
+    addr = ft.builder.ptrtoint(ptr, ir.IntType(64))
+    out = inline_asm(
+        ft,
+        "mapa.shared::cluster.u64 $0, $1, $2;",
+        "=l,l,r",
+        [addr, ft.get(op.b)],
+        ir.IntType(64),
+        False,
+    )
+    ft.set_result(op, ft.builder.inttoptr(out, ret, name=ft.name(op)))
+
+
+def _space(op: Any, value: Any) -> str:
+    return ".shared" if value.type.address_space == 3 else ""
+
+
+@NVVM_GPU.register("nvvm.mbarrier.init")
+def _mbarrier_init(ft: FunctionTranslator, op: Any) -> None:
+    sp = _space(op, op.addr)
+    _asm(ft, f"mbarrier.init{sp}.b64 [$0], $1;", "l,r", [ft.get(op.addr), ft.get(op.count)])
+
+
+@NVVM_GPU.register("nvvm.mbarrier.arrive")
+def _mbarrier_arrive(ft: FunctionTranslator, op: Any) -> None:
+    sp = _space(op, op.addr)
+    text = f"mbarrier.arrive{sp}.b64 $0, [$1];"
+    state = inline_asm(ft, text, "=l,l," + _MEM, [ft.get(op.addr)], ir.IntType(64), True)
+    ft.set_result(op, state)
+
+
+@NVVM_GPU.register("nvvm.mbarrier.arrive.cluster")
+def _mbarrier_arrive_cluster(ft: FunctionTranslator, op: Any) -> None:
+    _asm(ft, "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l", [ft.get(op.addr)])
+
+
+@NVVM_GPU.register("nvvm.mbarrier.arrive.expect_tx")
+def _mbarrier_expect_tx(ft: FunctionTranslator, op: Any) -> None:
+    sp = _space(op, op.addr)
+    _asm(
+        ft,
+        f"mbarrier.arrive.expect_tx{sp}.b64 _, [$0], $1;",
+        "l,r",
+        [ft.get(op.addr), ft.get(op.txcount)],
+    )
+
+
+@NVVM_GPU.register("nvvm.mbarrier.try_wait.parity")
+def _mbarrier_try_wait(ft: FunctionTranslator, op: Any) -> None:
+    """MLIR's lowering: a ``try_wait`` loop that only leaves once the phase completed."""
+    sp = _space(op, op.addr)
+    text = (
+        "{ .reg .pred P1; LAB_WAIT: "
+        f"mbarrier.try_wait.parity{sp}.b64 P1, [$0], $1, $2; "
+        "@P1 bra.uni DONE; bra.uni LAB_WAIT; DONE: }"
+    )
+    _asm(ft, text, "l,r,r", [ft.get(op.addr), ft.get(op.phase), ft.get(op.ticks)])
+
+
+def _box(first: int, n: int) -> str:
+    return "{" + ", ".join(f"${first + i}" for i in range(n)) + "}"
+
+
+@NVVM_GPU.register("nvvm.cp.async.bulk.tensor.shared.cluster.global")
+def _tma_load(ft: FunctionTranslator, op: Any) -> None:
+    n = len(op.coordinates)
+    args = [ft.get(op.dstMem), ft.get(op.tmaDescriptor), ft.get(op.mbar)]
+    args += [ft.get(c) for c in op.coordinates]
+    constraints = "l,l,l" + ",r" * n
+    text = f"cp.async.bulk.tensor.{n}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+    operands = f"[$0], [$1, {_box(3, n)}], [$2]"
+    if op.multicastMask is not None:
+        text += ".multicast::cluster"
+        args.append(ft.get(op.multicastMask))
+        constraints += ",h"
+        operands += f", ${3 + n}"
+    _asm(ft, f"{text} {operands};", constraints, args)
+
+
+@NVVM_GPU.register("nvvm.cp.async.bulk.tensor.global.shared.cta")
+def _tma_store(ft: FunctionTranslator, op: Any) -> None:
+    n = len(op.coordinates)
+    args = [ft.get(op.tmaDescriptor), ft.get(op.srcMem)] + [ft.get(c) for c in op.coordinates]
+    text = f"cp.async.bulk.tensor.{n}d.global.shared::cta.tile.bulk_group [$0, {_box(2, n)}], [$1];"
+    _asm(ft, text, "l,l" + ",r" * n, args)
+
+
+@NVVM_GPU.register("nvvm.cp.async.bulk.commit.group")
+def _bulk_commit(ft: FunctionTranslator, op: Any) -> None:
+    _asm(ft, "cp.async.bulk.commit_group;")
+
+
+@NVVM_GPU.register("nvvm.cp.async.bulk.wait_group")
+def _bulk_wait(ft: FunctionTranslator, op: Any) -> None:
+    read = ".read" if op.read is not None else ""
+    _asm(ft, f"cp.async.bulk.wait_group{read} {op.group.value};")
+
+
+@NVVM_GPU.register("nvvm.prefetch.tensormap")
+def _prefetch_tensormap(ft: FunctionTranslator, op: Any) -> None:
+    _asm(ft, "prefetch.tensormap [$0];", "l", [ft.get(op.tmaDescriptor)])

@@ -1,0 +1,622 @@
+"""Hopper (sm_90/sm_90a) ops of the nvvm dialect, with MLIR's names, operands and forms.
+
+Warp specialization: ``nvvm.setmaxregister``, ``nvvm.elect.sync``, named barriers
+(``nvvm.barrier id = %i number_of_threads = %n``); proxy fences (``nvvm.fence.proxy``,
+``nvvm.fence.mbarrier.init``); clusters (``nvvm.cluster.arrive``/``wait`` and the cluster
+special registers); mbarriers (``nvvm.mbarrier.init``, ``arrive``, ``arrive.expect_tx``,
+``try_wait.parity``); the tensor memory accelerator (``nvvm.cp.async.bulk.tensor.*``,
+``nvvm.cp.async.bulk.commit.group``/``wait_group``, ``nvvm.prefetch.tensormap``).
+
+Each op states the architecture it needs with the ``RequiresTarget`` trait (checked by the
+``verify-target`` pass, docs/codegen.md "Target features"). The NVVM translation emits the
+PTX instruction (inline assembly) and the host translation calls the CPU runtime's helper that
+gives it the hardware's semantics (docs/hopper.md).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..core.asm import OpAsmParser, OpAsmPrinter
+from ..core.attributes import Attribute, DenseArrayAttr, IntegerAttr, UnitAttr
+from ..core.constraints import Constraint
+from ..core.errors import VerifyError
+from ..core.location import Location
+from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
+from ..core.operation import Operation
+from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
+from ..core.types import IntegerType, i1, i32, i64
+from ..core.values import Value
+from .llvm.types import LLVMPointerType
+from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NoOperandOp
+
+i16 = IntegerType(16)
+
+SM90 = RequiresTarget("sm_90", "sm_90 synchronisation")
+SM90_TMA = RequiresTarget("sm_90", "TMA")
+SM90_CLUSTER = RequiresTarget("sm_90", "thread block clusters")
+SM90A_SETMAXNREG = RequiresTarget("sm_90a", "setmaxnreg")
+
+_Shared = Constraint(
+    lambda t: isinstance(t, LLVMPointerType) and t.address_space == 3, "shared-memory pointer"
+)
+_SharedOrGeneric = Constraint(
+    lambda t: isinstance(t, LLVMPointerType) and t.address_space in (0, 3),
+    "shared or generic pointer",
+)
+_AnyPtr = Constraint(lambda t: isinstance(t, LLVMPointerType), "LLVM pointer")
+_I32Attr = Constraint(lambda a: isinstance(a, IntegerAttr) and a.type is i32, "32-bit integer")
+
+
+def _segments(groups: list[list[Value]]) -> DenseArrayAttr:
+    return DenseArrayAttr(i32, [len(g) for g in groups])
+
+
+# ---------------------------------------------------------------------------------------------
+# attributes
+# ---------------------------------------------------------------------------------------------
+
+
+class SetMaxRegisterActionAttr(_EnumAttr):
+    """``#nvvm.action<increase>``: ``setmaxnreg.inc`` or ``.dec``."""
+
+    __slots__ = ()
+    name = "nvvm.action"
+    VALUES = ("decrease", "increase")
+
+
+class ProxyKindAttr(_EnumAttr):
+    """``#nvvm.proxy_kind<async.shared>``: the proxy a ``fence.proxy`` orders with."""
+
+    __slots__ = ()
+    name = "nvvm.proxy_kind"
+    VALUES = ("alias", "async", "async.global", "async.shared")
+
+
+class SharedSpaceAttr(_EnumAttr):
+    """``#nvvm.shared_space<cta>``: the state space of ``fence.proxy.async.shared::{cta,cluster}``."""
+
+    __slots__ = ()
+    name = "nvvm.shared_space"
+    VALUES = ("cta", "cluster")
+
+
+# ---------------------------------------------------------------------------------------------
+# warp specialization
+# ---------------------------------------------------------------------------------------------
+
+
+class SetMaxRegisterOp(Operation):
+    """``nvvm.setmaxregister increase 232``: PTX ``setmaxnreg.{inc,dec}.sync.aligned.u32``.
+
+    Every thread of the warpgroup executes it (``.sync.aligned``); the count is a multiple of 8
+    in [24, 256]."""
+
+    name = "nvvm.setmaxregister"
+    traits = (SM90A_SETMAXNREG,)
+    regCount = prop(_I32Attr)
+    action = prop(SetMaxRegisterActionAttr)
+
+    def __init__(self, action: str, count: int, loc: Location | None = None):
+        super().__init__(
+            properties={
+                "regCount": IntegerAttr(count, i32),
+                "action": SetMaxRegisterActionAttr(action),
+            },
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        n = self.regCount.value
+        if n % 8 or not 24 <= n <= 256:
+            raise VerifyError(f"the register count must be a multiple of 8 in [24, 256], got {n}")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(f" {self.action.value} {self.regCount.value}")
+        p.print_attr_dict(self, elided=("regCount", "action"))
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> SetMaxRegisterOp:
+        action = SetMaxRegisterActionAttr._parse_value(p)
+        n = p.parse_integer()
+        attrs = p.parse_optional_attr_dict()
+        props = {"regCount": IntegerAttr(n, i32), "action": action}
+        return cls.create(properties=props, attributes=attrs, loc=p.loc)
+
+
+class ElectSyncOp(Operation):
+    """``%p = nvvm.elect.sync -> i1``: PTX ``elect.sync _|p, 0xffffffff``: true in exactly one
+    (the lowest active) lane of the warp."""
+
+    name = "nvvm.elect.sync"
+    traits = (SM90,)
+    pred = result(i1)
+    assembly_format = "attr-dict `->` type($pred)"
+
+    def __init__(self, loc: Location | None = None):
+        super().__init__(result_types=[i1], loc=loc)
+
+
+class BarrierOp(Operation):
+    """``nvvm.barrier id = %id number_of_threads = %n``: PTX ``bar.sync id, n`` (a named
+    barrier: ``n`` threads, a multiple of 32, meet at barrier ``id`` in 0..15)."""
+
+    name = "nvvm.barrier"
+    traits = (AttrSizedOperandSegments,)
+    barrierId = opt_operand(i32)
+    numberOfThreads = opt_operand(i32)
+
+    def __init__(
+        self, barrier_id: Value | None, threads: Value | None, loc: Location | None = None
+    ):
+        super().__init__(
+            operands=[
+                [barrier_id] if barrier_id is not None else [],
+                [threads] if threads is not None else [],
+            ],
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        if self.numberOfThreads is not None and self.barrierId is None:
+            raise VerifyError("'number_of_threads' needs a barrier 'id'")
+
+    # MLIR: (`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? attr-dict
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        if self.barrierId is not None:
+            p.write(" id = ")
+            p.print_operand(self.barrierId)
+        if self.numberOfThreads is not None:
+            p.write(" number_of_threads = ")
+            p.print_operand(self.numberOfThreads)
+        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        groups: list[list[Value]] = [[], []]
+        for i, word in enumerate(("id", "number_of_threads")):
+            if p.parse_optional_keyword(word):
+                p.expect("=")
+                groups[i] = [p.resolve_operand(p.parse_operand(), i32)]
+        attrs = p.parse_optional_attr_dict()
+        return cls.create(
+            [v for g in groups for v in g],
+            properties={"operandSegmentSizes": _segments(groups)},
+            attributes=attrs,
+            loc=p.loc,
+        )
+
+
+class FenceMBarrierInitOp(_NoOperandOp):
+    """``nvvm.fence.mbarrier.init``: PTX ``fence.mbarrier_init.release.cluster``: makes
+    mbarrier initialisations visible to the cluster (and the async proxy) before use."""
+
+    name = "nvvm.fence.mbarrier.init"
+    traits = (SM90,)
+
+
+class FenceProxyOp(Operation):
+    """``nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space =
+    #nvvm.shared_space<cta>}``: PTX ``fence.proxy.async.shared::cta``: orders this thread's
+    generic-proxy shared-memory accesses with later async-proxy ones (TMA, wgmma)."""
+
+    name = "nvvm.fence.proxy"
+    traits = (SM90,)
+    kind = prop(ProxyKindAttr)
+    space = opt_prop(SharedSpaceAttr)
+    assembly_format = "attr-dict"
+
+    def __init__(self, kind: str, space: str | None = None, loc: Location | None = None):
+        props: dict[str, Attribute] = {"kind": ProxyKindAttr(kind)}
+        if space is not None:
+            props["space"] = SharedSpaceAttr(space)
+        super().__init__(properties=props, loc=loc)
+
+    def verify_(self) -> None:
+        shared = self.kind.value == "async.shared"
+        if shared != (self.space is not None):
+            raise VerifyError("'space' is given exactly for the async.shared proxy kind")
+
+    @property
+    def ptx(self) -> str:
+        if self.space is not None:
+            return f"fence.proxy.async.shared::{self.space.value};"
+        return f"fence.proxy.{self.kind.value};"
+
+
+# ---------------------------------------------------------------------------------------------
+# clusters
+# ---------------------------------------------------------------------------------------------
+
+
+class _ClusterSync(Operation):
+    """``nvvm.cluster.arrive {aligned}``: every thread of the cluster's blocks arrives."""
+
+    traits = (SM90_CLUSTER,)
+    aligned = opt_prop(UnitAttr)
+    PTX: ClassVar[str] = ""
+
+    def __init__(self, aligned: bool = True, loc: Location | None = None):
+        super().__init__(properties={"aligned": UnitAttr()} if aligned else {}, loc=loc)
+
+    @property
+    def ptx(self) -> str:
+        return self.PTX.format(".aligned" if self.aligned is not None else "")
+
+
+class ClusterArriveOp(_ClusterSync):
+    """``nvvm.cluster.arrive``: PTX ``barrier.cluster.arrive[.aligned]`` (release)."""
+
+    name = "nvvm.cluster.arrive"
+    assembly_format = "attr-dict"
+    PTX = "barrier.cluster.arrive{};"
+
+
+class ClusterArriveRelaxedOp(_ClusterSync):
+    """``nvvm.cluster.arrive.relaxed``: PTX ``barrier.cluster.arrive.relaxed[.aligned]``."""
+
+    name = "nvvm.cluster.arrive.relaxed"
+    assembly_format = "attr-dict"
+    PTX = "barrier.cluster.arrive.relaxed{};"
+
+
+class ClusterWaitOp(_ClusterSync):
+    """``nvvm.cluster.wait``: PTX ``barrier.cluster.wait[.aligned]`` (acquire)."""
+
+    name = "nvvm.cluster.wait"
+    assembly_format = "attr-dict"
+    PTX = "barrier.cluster.wait{};"
+
+
+def _cluster_register(register: str) -> type[SpecialRegisterOp]:
+    cls_name = "".join(part.capitalize() for part in register.replace(".", "_").split("_"))
+    return type(
+        f"Read{cls_name}Op",
+        (SpecialRegisterOp,),
+        {
+            "__slots__": (),
+            "__doc__": f"``nvvm.read.ptx.sreg.{register}``: PTX's ``%{register}``.",
+            "name": f"nvvm.read.ptx.sreg.{register}",
+            "register": register,
+            "traits": (Pure, SM90_CLUSTER),
+        },
+    )
+
+
+#: cluster special registers (sm_90): block rank and ids within the cluster, cluster ids.
+CLUSTER_REGISTERS: dict[str, type[SpecialRegisterOp]] = {
+    reg: _cluster_register(reg)
+    for reg in [
+        "cluster.ctarank",
+        "cluster.nctarank",
+        *(f"cluster.{b}.{a}" for b in ("ctaid", "nctaid") for a in "xyz"),
+        *(f"{b}.{a}" for b in ("clusterid", "nclusterid") for a in "xyz"),
+    ]
+}
+
+
+class MapaSharedClusterOp(Operation):
+    """``%r = nvvm.mapa %p, %rank : !llvm.ptr<3> -> !llvm.ptr<7>``: PTX
+    ``mapa.shared::cluster.u32``: the address of the same shared-memory location in block
+    ``rank`` of the cluster."""
+
+    name = "nvvm.mapa"
+    traits = (Pure, SM90_CLUSTER)
+    a = operand(_Shared)
+    b = operand(i32)
+    res = result(
+        Constraint(
+            lambda t: isinstance(t, LLVMPointerType) and t.address_space == 7,
+            "shared::cluster pointer",
+        )
+    )
+    assembly_format = "$a `,` $b attr-dict `:` type($a) `->` type($res)"
+
+    def __init__(self, a: Value, rank: Value, loc: Location | None = None):
+        super().__init__(operands=[a, rank], result_types=[LLVMPointerType(7)], loc=loc)
+
+
+# ---------------------------------------------------------------------------------------------
+# mbarrier
+# ---------------------------------------------------------------------------------------------
+
+
+class MBarrierInitOp(Operation):
+    """``nvvm.mbarrier.init %addr, %count : !llvm.ptr<3>, i32``: phase 0, pending = expected =
+    ``count`` arrivals, transaction count 0."""
+
+    name = "nvvm.mbarrier.init"
+    addr = operand(_SharedOrGeneric)
+    count = operand(i32)
+    assembly_format = "$addr `,` $count attr-dict `:` type($addr) `,` type($count)"
+
+    def __init__(self, addr: Value, count: Value, loc: Location | None = None):
+        super().__init__(operands=[addr, count], loc=loc)
+
+
+class MBarrierArriveOp(Operation):
+    """``%s = nvvm.mbarrier.arrive %addr : !llvm.ptr<3> -> i64``: one arrival; the result is the
+    opaque state (the phase before the arrival)."""
+
+    name = "nvvm.mbarrier.arrive"
+    addr = operand(_SharedOrGeneric)
+    res = result(i64)
+    assembly_format = "$addr attr-dict `:` type($addr) `->` type($res)"
+
+    def __init__(self, addr: Value, loc: Location | None = None):
+        super().__init__(operands=[addr], result_types=[i64], loc=loc)
+
+
+class MBarrierArriveClusterOp(Operation):
+    """``nvvm.mbarrier.arrive.cluster %addr : !llvm.ptr<7>``: PTX
+    ``mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]``: one arrival on an
+    mbarrier of another block of the cluster (an address from ``nvvm.mapa``)."""
+
+    name = "nvvm.mbarrier.arrive.cluster"
+    traits = (SM90_CLUSTER,)
+    addr = operand(
+        Constraint(
+            lambda t: isinstance(t, LLVMPointerType) and t.address_space == 7,
+            "shared::cluster pointer",
+        )
+    )
+    assembly_format = "$addr attr-dict `:` type($addr)"
+
+    def __init__(self, addr: Value, loc: Location | None = None):
+        super().__init__(operands=[addr], loc=loc)
+
+
+class MBarrierArriveExpectTxOp(Operation):
+    """``nvvm.mbarrier.arrive.expect_tx %addr, %txcount : !llvm.ptr<3>, i32``: expect
+    ``txcount`` more bytes of asynchronous transactions, then arrive once."""
+
+    name = "nvvm.mbarrier.arrive.expect_tx"
+    traits = (SM90_TMA,)
+    addr = operand(_AnyPtr)
+    txcount = operand(i32)
+    assembly_format = "$addr `,` $txcount attr-dict `:` type($addr) `,` type($txcount)"
+
+    def __init__(self, addr: Value, txcount: Value, loc: Location | None = None):
+        super().__init__(operands=[addr, txcount], loc=loc)
+
+
+class MBarrierTryWaitParityOp(Operation):
+    """``nvvm.mbarrier.try_wait.parity %addr, %phase, %ticks : !llvm.ptr<3>, i32, i32``: wait
+    (a ``try_wait`` loop) until the phase of parity ``phase`` has completed, i.e. until the
+    barrier's current phase parity differs from ``phase``."""
+
+    name = "nvvm.mbarrier.try_wait.parity"
+    traits = (SM90,)
+    addr = operand(_AnyPtr)
+    phase = operand(i32)
+    ticks = operand(i32)
+    assembly_format = (
+        "$addr `,` $phase `,` $ticks attr-dict `:` type($addr) `,` type($phase) `,` type($ticks)"
+    )
+
+    def __init__(self, addr: Value, phase: Value, ticks: Value, loc: Location | None = None):
+        super().__init__(operands=[addr, phase, ticks], loc=loc)
+
+
+# ---------------------------------------------------------------------------------------------
+# TMA
+# ---------------------------------------------------------------------------------------------
+
+
+class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
+    """``nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %mbar, box[%c0, %c1]
+    (multicast_mask = %m)? : !llvm.ptr<3>, !llvm.ptr``: PTX
+    ``cp.async.bulk.tensor.{1-5}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+    [.multicast::cluster]``: copy the box at ``coordinates`` (innermost first) of the tensor
+    the descriptor describes into shared memory, completing ``mbar``'s transaction count by
+    the box's bytes (in every block of ``multicast_mask``)."""
+
+    name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
+    traits = (AttrSizedOperandSegments, SM90_TMA)
+    dstMem = operand(_Shared)
+    tmaDescriptor = operand(_AnyPtr)
+    coordinates = var_operand(i32)
+    mbar = operand(_Shared)
+    multicastMask = opt_operand(i16)
+
+    def __init__(
+        self,
+        dst: Value,
+        desc: Value,
+        coordinates: list[Value],
+        mbar: Value,
+        multicast_mask: Value | None = None,
+        loc: Location | None = None,
+    ):
+        super().__init__(
+            operands=[
+                dst,
+                desc,
+                list(coordinates),
+                mbar,
+                [multicast_mask] if multicast_mask is not None else [],
+            ],
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        if not 1 <= len(self.coordinates) <= 5:
+            raise VerifyError(
+                f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
+            )
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operands([self.dstMem, self.tmaDescriptor, self.mbar])
+        p.write(", box[")
+        p.print_operands(self.coordinates)
+        p.write("]")
+        if self.multicastMask is not None:
+            p.write(" multicast_mask = ")
+            p.print_operand(self.multicastMask)
+        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+        p.write(f" : {self.dstMem.type.text}, {self.tmaDescriptor.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        dst = p.parse_operand()
+        p.expect(",")
+        desc = p.parse_operand()
+        p.expect(",")
+        mbar = p.parse_operand()
+        p.expect(",")
+        p.parse_keyword("box")
+        coords = p.parse_operand_list("[")
+        mask = None
+        if p.parse_optional_keyword("multicast_mask"):
+            p.expect("=")
+            mask = p.parse_operand()
+        attrs = p.parse_optional_attr_dict()
+        p.expect(":")
+        dt = p.parse_type()
+        p.expect(",")
+        desc_t = p.parse_type()
+        groups = [
+            [p.resolve_operand(dst, dt)],
+            [p.resolve_operand(desc, desc_t)],
+            p.resolve_operands(coords, [i32] * len(coords)),
+            [p.resolve_operand(mbar, dt)],
+            [p.resolve_operand(mask, i16)] if mask is not None else [],
+        ]
+        return cls.create(
+            [v for g in groups for v in g],
+            properties={"operandSegmentSizes": _segments(groups)},
+            attributes=attrs,
+            loc=p.loc,
+        )
+
+
+class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
+    """``nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %src, box[%c0, %c1] : !llvm.ptr,
+    !llvm.ptr<3>``: PTX ``cp.async.bulk.tensor.{1-5}d.global.shared::cta.tile.bulk_group``:
+    store a shared-memory box to the tensor (elements outside it are not written)."""
+
+    name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
+    traits = (SM90_TMA,)
+    tmaDescriptor = operand(_AnyPtr)
+    srcMem = operand(_Shared)
+    coordinates = var_operand(i32)
+
+    def __init__(
+        self, desc: Value, src: Value, coordinates: list[Value], loc: Location | None = None
+    ):
+        super().__init__(operands=[desc, src, list(coordinates)], loc=loc)
+
+    def verify_(self) -> None:
+        if not 1 <= len(self.coordinates) <= 5:
+            raise VerifyError(
+                f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
+            )
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operands([self.tmaDescriptor, self.srcMem])
+        p.write(", box[")
+        p.print_operands(self.coordinates)
+        p.write("]")
+        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+        p.write(f" : {self.tmaDescriptor.type.text}, {self.srcMem.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        desc = p.parse_operand()
+        p.expect(",")
+        src = p.parse_operand()
+        p.expect(",")
+        p.parse_keyword("box")
+        coords = p.parse_operand_list("[")
+        attrs = p.parse_optional_attr_dict()
+        p.expect(":")
+        desc_t = p.parse_type()
+        p.expect(",")
+        st = p.parse_type()
+        values = [
+            p.resolve_operand(desc, desc_t),
+            p.resolve_operand(src, st),
+            *p.resolve_operands(coords, [i32] * len(coords)),
+        ]
+        return cls.create(values, attributes=attrs, loc=p.loc)
+
+
+class CpAsyncBulkCommitGroupOp(_NoOperandOp):
+    """``nvvm.cp.async.bulk.commit.group``: PTX ``cp.async.bulk.commit_group``."""
+
+    name = "nvvm.cp.async.bulk.commit.group"
+    traits = (SM90_TMA,)
+
+
+class CpAsyncBulkWaitGroupOp(Operation):
+    """``nvvm.cp.async.bulk.wait_group 0 {read}``: PTX ``cp.async.bulk.wait_group[.read] N``:
+    wait until at most ``N`` bulk groups are pending (``read``: only until their sources have
+    been read)."""
+
+    name = "nvvm.cp.async.bulk.wait_group"
+    traits = (SM90_TMA,)
+    group = prop(_I32Attr)
+    read = opt_prop(UnitAttr)
+
+    def __init__(self, group: int, read: bool = False, loc: Location | None = None):
+        props: dict[str, Attribute] = {"group": IntegerAttr(group, i32)}
+        if read:
+            props["read"] = UnitAttr()
+        super().__init__(properties=props, loc=loc)
+
+    def verify_(self) -> None:
+        if self.group.value < 0:
+            raise VerifyError("the number of pending groups must be non-negative")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(f" {self.group.value}")
+        p.print_attr_dict(self, elided=("group",))
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        n = p.parse_integer()
+        attrs = p.parse_optional_attr_dict()
+        props: dict[str, Attribute] = {"group": IntegerAttr(n, i32)}
+        if "read" in attrs:
+            props["read"] = attrs.pop("read")
+        return cls.create(properties=props, attributes=attrs, loc=p.loc)
+
+
+class PrefetchTensorMapOp(Operation):
+    """``nvvm.prefetch.tensormap %desc : !llvm.ptr``: PTX ``prefetch.tensormap [desc]``."""
+
+    name = "nvvm.prefetch.tensormap"
+    traits = (SM90_TMA,)
+    tmaDescriptor = operand(_AnyPtr)
+    assembly_format = "$tmaDescriptor attr-dict `:` type($tmaDescriptor)"
+
+    def __init__(self, desc: Value, loc: Location | None = None):
+        super().__init__(operands=[desc], loc=loc)
+
+
+SM90_OPS: list[type[Operation]] = [
+    SetMaxRegisterOp,
+    ElectSyncOp,
+    BarrierOp,
+    FenceMBarrierInitOp,
+    FenceProxyOp,
+    ClusterArriveOp,
+    ClusterArriveRelaxedOp,
+    ClusterWaitOp,
+    *CLUSTER_REGISTERS.values(),
+    MapaSharedClusterOp,
+    MBarrierInitOp,
+    MBarrierArriveOp,
+    MBarrierArriveClusterOp,
+    MBarrierArriveExpectTxOp,
+    MBarrierTryWaitParityOp,
+    CpAsyncBulkTensorGlobalToSharedClusterOp,
+    CpAsyncBulkTensorSharedCTAToGlobalOp,
+    CpAsyncBulkCommitGroupOp,
+    CpAsyncBulkWaitGroupOp,
+    PrefetchTensorMapOp,
+]
+
+SM90_ATTRIBUTES = [SetMaxRegisterActionAttr, ProxyKindAttr, SharedSpaceAttr]

@@ -1,0 +1,56 @@
+// The Hopper nvvm ops round-trip in MLIR's custom forms and generic form.
+// RUN: layoutc-opt %s | layoutc-opt | FileCheck %s
+// RUN: layoutc-opt %s --print-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @k
+// GENERIC: "nvvm.setmaxregister"() <{action = #nvvm.action<increase>, regCount = 232 : i32}> : () -> ()
+// GENERIC: "nvvm.barrier"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1>}> : (i32, i32) -> ()
+// GENERIC: "nvvm.fence.proxy"() <{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}> : () -> ()
+// GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}> : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i16) -> ()
+func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, %m: i16) attributes {gpu.kernel} {
+  // CHECK: nvvm.setmaxregister increase 232
+  nvvm.setmaxregister increase 232
+  // CHECK: nvvm.setmaxregister decrease 40
+  nvvm.setmaxregister decrease 40
+  // CHECK: %{{.*}} = nvvm.elect.sync -> i1
+  %p = nvvm.elect.sync -> i1
+  // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+  nvvm.barrier id = %c number_of_threads = %c
+  // CHECK: nvvm.barrier{{$}}
+  nvvm.barrier
+  // CHECK: nvvm.fence.mbarrier.init
+  nvvm.fence.mbarrier.init
+  // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+  nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+  // CHECK: nvvm.cluster.arrive {aligned}
+  nvvm.cluster.arrive {aligned}
+  // CHECK: nvvm.cluster.wait {aligned}
+  nvvm.cluster.wait {aligned}
+  // CHECK: nvvm.read.ptx.sreg.cluster.ctarank : i32
+  %r = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  // CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+  %rp = nvvm.mapa %bar, %r : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK: nvvm.mbarrier.arrive.cluster %{{.*}} : !llvm.ptr<7>
+  nvvm.mbarrier.arrive.cluster %rp : !llvm.ptr<7>
+  // CHECK: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+  nvvm.mbarrier.init %bar, %c : !llvm.ptr<3>, i32
+  // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3> -> i64
+  %s = nvvm.mbarrier.arrive %bar : !llvm.ptr<3> -> i64
+  // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+  nvvm.mbarrier.arrive.expect_tx %bar, %c : !llvm.ptr<3>, i32
+  // CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
+  nvvm.mbarrier.try_wait.parity %bar, %c, %c : !llvm.ptr<3>, i32, i32
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c, %c] : !llvm.ptr<3>, !llvm.ptr
+  // CHECK: box[%{{.*}}] multicast_mask = %{{.*}} : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c] multicast_mask = %m : !llvm.ptr<3>, !llvm.ptr
+  // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] : !llvm.ptr, !llvm.ptr<3>
+  nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %dst, box[%c, %c, %c] : !llvm.ptr, !llvm.ptr<3>
+  // CHECK: nvvm.cp.async.bulk.commit.group
+  nvvm.cp.async.bulk.commit.group
+  // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+  nvvm.cp.async.bulk.wait_group 0 {read}
+  // CHECK: nvvm.prefetch.tensormap %{{.*}} : !llvm.ptr
+  nvvm.prefetch.tensormap %desc : !llvm.ptr
+  return
+}
