@@ -203,6 +203,7 @@ _LAZY.update(
             "trace",
             "warpgroup_arrive",
             "warpgroup_commit_batch",
+            "warpgroup_fence_operand",
             "warpgroup_wait",
             "where",
         )

@@ -112,7 +112,13 @@ from .tensor import (
     smem_tensor,
 )
 from .trace import trace
-from .wgmma import gmma_layout_atom, warpgroup_arrive, warpgroup_commit_batch, warpgroup_wait
+from .wgmma import (
+    gmma_layout_atom,
+    warpgroup_arrive,
+    warpgroup_commit_batch,
+    warpgroup_fence_operand,
+    warpgroup_wait,
+)
 
 alloc_smem = smem_tensor
 
@@ -121,6 +127,7 @@ __all__ = [
     "gmma_layout_atom",
     "warpgroup_arrive",
     "warpgroup_commit_batch",
+    "warpgroup_fence_operand",
     "warpgroup_wait",
     "CompileError",
     "Constexpr",

@@ -38,6 +38,29 @@ def warpgroup_wait(pending: int = 0) -> None:
     state.emit(W.WgmmaWaitGroupSyncOp(pending))
 
 
+def warpgroup_fence_operand(fragment: Any) -> None:
+    """CuTe's ``warpgroup_fence_operand(accum)``: a register fence on every value of a register
+    fragment, so that the compiler neither reads the accumulators before the
+    ``warpgroup_wait`` that makes them valid nor moves their last writes past the
+    ``warpgroup_arrive`` of the next wgmma."""
+    from ..ir.algebra import size
+    from ..ir.dialects import tile as T
+    from ..ir.dialects.tile.ops_wgmma import FenceOperandOp
+    from .tensor import Tensor
+
+    if not isinstance(fragment, Tensor) or fragment.type.space != "rmem":
+        raise state.error(
+            f"lc.warpgroup_fence_operand expects a register fragment, got {fragment!r}"
+        )
+    n = size(fragment.type.layout())
+    if type(n) is not int:
+        raise state.error("lc.warpgroup_fence_operand needs a fragment of static size")
+    values = [state.emit(T.LoadOp(fragment.value, i)).results[0] for i in range(n)]
+    fenced = state.emit(FenceOperandOp(values)).results
+    for i, v in enumerate(fenced):
+        state.emit(T.StoreOp(v, fragment.value, i))
+
+
 def gmma_layout_atom(major: str, swizzle: str, dtype: ElementType) -> Any:
     """CuTe's ``GMMA::Layout_{major}_{swizzle}_Atom<T>``: ``lc.gmma_layout_atom("K", "SW128",
     lc.bf16)`` is ``Sw<3,3,3> o (8,64):(64,1)``; ``lc.tile_to_shape`` repeats it to a tile."""

@@ -29,6 +29,7 @@ from ..core.errors import VerifyError
 from ..core.location import Location
 from ..core.opdef import operand, prop, result, var_operand
 from ..core.operation import Operation
+from ..core.traits import RequiresTarget
 from ..core.types import Type, f32, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
@@ -47,6 +48,9 @@ __all__ = [
     "WgmmaWaitGroupSyncOp",
     "wgmma_accumulator_type",
 ]
+
+WGMMA = RequiresTarget("sm_90a", "wgmma")
+STMATRIX = RequiresTarget("sm_90", "stmatrix")
 
 _I64 = Constraint(lambda t: t is i64, "i64")
 _I32 = Constraint(lambda t: t is i32, "i32")
@@ -84,18 +88,21 @@ class WgmmaFenceAlignedOp(_NoOperandOp):
     """``nvvm.wgmma.fence.aligned``: PTX ``wgmma.fence.sync.aligned``."""
 
     name = "nvvm.wgmma.fence.aligned"
+    traits = (WGMMA,)
 
 
 class WgmmaGroupSyncAlignedOp(_NoOperandOp):
     """``nvvm.wgmma.commit.group.sync.aligned``: PTX ``wgmma.commit_group.sync.aligned``."""
 
     name = "nvvm.wgmma.commit.group.sync.aligned"
+    traits = (WGMMA,)
 
 
 class WgmmaWaitGroupSyncOp(Operation):
     """``nvvm.wgmma.wait.group.sync.aligned 0``: PTX ``wgmma.wait_group.sync.aligned N``."""
 
     name = "nvvm.wgmma.wait.group.sync.aligned"
+    traits = (WGMMA,)
     group = prop(Constraint(lambda a: isinstance(a, IntegerAttr), "integer"))
 
     def __init__(self, group: int, loc: Location | None = None):
@@ -139,6 +146,7 @@ class WgmmaMmaAsyncOp(Operation):
     imm-trans 0); ``col``/``row`` are MN-major (imm-trans 1, 16-bit types only)."""
 
     name = "nvvm.wgmma.mma_async"
+    traits = (WGMMA,)
     descriptorA = operand(_I64)
     descriptorB = operand(_I64)
     inouts = operand(_Struct)
@@ -285,6 +293,7 @@ class StMatrixOp(Operation):
     register ``i`` holds two b16 values of matrix ``i`` (ldmatrix's fragment)."""
 
     name = "nvvm.stmatrix"
+    traits = (STMATRIX,)
     ptr = operand(_Shared)
     sources = var_operand(_I32)
     layout = prop(MMALayoutAttr)

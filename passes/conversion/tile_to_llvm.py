@@ -29,7 +29,7 @@ from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.symbols import unique_symbol_name
-from layoutc.ir.core.types import Type, i64
+from layoutc.ir.core.types import Type, f32, i64
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
@@ -409,6 +409,10 @@ _HANDLERS: dict[str, Any] = {
 }
 
 
+def element_bits_of(t: Type) -> int:
+    return getattr(t, "width", 32)
+
+
 def _wgmma_desc(lw: TileLowering, op: Any) -> None:
     """``bits | ((shared address >> 4) & 0x3FFF)``: the shared-window address of the tile's
     first element (ptrtoint of an ``addrspace(3)`` pointer; the CPU runtime reads the same low
@@ -463,5 +467,26 @@ def _wgmma(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+def _fence_operand(lw: TileLowering, op: Any) -> None:
+    """An empty volatile inline asm per value (``"=f,0"``/``"=r,0"``, or ``"=h,0"`` for 16-bit
+    values) on the GPU; the values themselves on the host, whose emulated wgmma is synchronous."""
+    from layoutc.ir.dialects.llvm import InlineAsmOp
+
+    if lw.target == "host":
+        op.replace_all_uses_with(list(op.values))
+        op.erase()
+        return
+    b = _builder(op)
+    out = []
+    for v in op.values:
+        t = v.type
+        letter = "f" if t is f32 else ("h" if element_bits_of(t) == 16 else "r")
+        fence = b.create(InlineAsmOp, "", f"={letter},0", [v], t, has_side_effects=True)
+        out.append(fence.results[0])
+    op.replace_all_uses_with(out)
+    op.erase()
+
+
 _HANDLERS["tile.wgmma_desc"] = _wgmma_desc
+_HANDLERS["tile.fence_operand"] = _fence_operand
 _HANDLERS["tile.wgmma"] = _wgmma

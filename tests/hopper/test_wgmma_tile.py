@@ -10,8 +10,7 @@ import layoutc as lc
 import numpy as np
 import pytest
 from layoutc.ir.algebra import Layout
-
-from .wgmma_kernels import make_tile_gemm
+from wgmma_kernels import make_tile_gemm
 
 CASES = [
     (8, "K", "K", "SW32", "f16", "f32"),
@@ -73,3 +72,20 @@ def test_wgmma_assembles_for_sm90a_with_accumulators_in_registers(n):
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
     assert re.search(r"0 bytes spill stores, 0 bytes spill loads", log), log
+
+
+@pytest.mark.parametrize(
+    ("arch", "message"),
+    [
+        ("sm_90", r"'nvvm.wgmma.fence.aligned' op needs target sm_90a"),
+        ("sm_80", r"atom 'SM90_64x16x16_F32F16F16_SS' needs sm_90 or newer"),
+    ],
+)
+def test_wgmma_needs_sm90a(arch, message):
+    kernel, bk = make_tile_gemm(16)
+    a = np.zeros((64, bk), np.float16)
+    b = np.zeros((16, bk), np.float16)
+    c = np.zeros((64, 16), np.float32)
+    with pytest.raises(lc.CompileError, match=message) as e:
+        lc.compile(kernel, a, b, c, block=128, target=arch)
+    assert re.search(r"wgmma_kernels\.py:\d+:\d+: error:", str(e.value))

@@ -43,6 +43,7 @@ def make_tile_gemm(
         lc.gemm(mma, thr.partition_A(sA), thr.partition_B(sB), tCrC)
         lc.warpgroup_commit_batch()
         lc.warpgroup_wait(0)
+        lc.warpgroup_fence_operand(tCrC)
         lc.copy(tCrC, thr.partition_C(c))
 
     return wgmma_tile, bk

@@ -20,7 +20,7 @@ from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, prop, result, var_operand, var_result
 from ...core.operation import Operation
-from ...core.traits import Pure
+from ...core.traits import Pure, RequiresTarget
 from ...core.types import IndexType, i32, i64
 from ...core.values import Value
 from .attributes import MMAAtomAttr
@@ -28,7 +28,7 @@ from .base import build_error
 from .spaces import SMEM
 from .types import PtrType, element_name
 
-__all__ = ["WGMMA_OPS", "WgmmaDescOp", "WgmmaOp"]
+__all__ = ["WGMMA_OPS", "FenceOperandOp", "WgmmaDescOp", "WgmmaOp"]
 
 _SmemPtr = Constraint(
     lambda t: isinstance(t, PtrType) and t.space == SMEM, "!tile.ptr in shared memory"
@@ -104,6 +104,7 @@ class WgmmaOp(Operation):
     never reordered with stores or barriers)."""
 
     name = "tile.wgmma"
+    traits = (RequiresTarget("sm_90a", "wgmma"),)
     desc_a = operand(_I64)
     desc_b = operand(_I64)
     c = var_operand()
@@ -187,4 +188,41 @@ class WgmmaOp(Operation):
         return cls.create(values, [dt] * len(cs), properties=props, attributes=attrs, loc=p.loc)
 
 
-WGMMA_OPS: list[type[Operation]] = [WgmmaDescOp, WgmmaOp]
+class FenceOperandOp(Operation):
+    """``%r:2 = tile.fence_operand (%a, %b) : f32``: the values, unchanged, with a register
+    fence: the compiler may not move their definitions or uses across it (CuTe's
+    ``warpgroup_fence_operand``: an empty ``asm volatile`` reading and writing each register).
+    After ``wgmma.wait_group`` it keeps reads of the accumulators from being scheduled before
+    the wait, which the hardware's asynchronous writes would make wrong."""
+
+    name = "tile.fence_operand"
+    values = var_operand()
+    out = var_result()
+
+    def __init__(self, values: Sequence[Value], loc: Location | None = None):
+        super().__init__(operands=[list(values)], result_types=[[v.type for v in values]], loc=loc)
+
+    def verify_(self) -> None:
+        if [r.type for r in self.out] != [v.type for v in self.values]:
+            raise VerifyError("results must have the types of the operands")
+        for v in self.values:
+            if element_name(v.type) not in ("f32", "f16", "bf16", "tf32", "i32"):
+                raise VerifyError(f"cannot fence a value of type '{v.type.text}'")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" (")
+        p.print_operands(self.values)
+        p.write(")")
+        p.print_attr_dict(self)
+        p.write(" : " + ", ".join(v.type.text for v in self.values))
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> FenceOperandOp:
+        vs = p.parse_operand_list("(")
+        attrs = p.parse_optional_attr_dict()
+        types = p.parse_colon_type_list()
+        values = p.resolve_operands(vs, types)
+        return cls.create(values, types, attributes=attrs, loc=p.loc)
+
+
+WGMMA_OPS: list[type[Operation]] = [WgmmaDescOp, WgmmaOp, FenceOperandOp]
