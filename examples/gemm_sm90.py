@@ -1,0 +1,212 @@
+"""A Hopper GEMM on the warpgroup tensor cores: ``wgmma.mma_async`` reading A and B straight
+from shared memory, written as CuTe's sm90 GEMMs are.
+
+``C = A @ B.T`` with A (M, K), B (N, K) K-major and C (M, N) row-major f32 (torch:
+``torch.mm(a, b.t(), out_dtype=torch.float32)``). M and N must be multiples of the CTA tile,
+K of its K-block (no predication yet).
+
+Per CTA tile (128 x 128 by default) the kernel
+
+1. keeps ``STAGES`` K-blocks of A and B in shared memory, filled by ``cp.async`` (128 bits per
+   thread and copy) by every thread of the CTA;
+2. lays each stage out in CuTe's canonical GMMA layout ``GMMA::Layout_K_SW128_Atom``
+   (``lc.gmma_layout_atom("K", "SW128", dtype)`` = ``Sw<3,3,3> o (8,64):(64,1)`` for 16-bit
+   types) tiled over the stage with ``lc.tile_to_shape``. The compiler *proves* that each
+   64x16 (A) and BNx16 (B) slice the wgmma reads is canonical, and derives its matrix
+   descriptor (LBO, SBO, swizzle mode) from the layout: a layout that is not canonical is an
+   error at the ``lc.gemm`` line;
+3. computes with a *tiled MMA* of ``WARPGROUPS`` warpgroups (128 threads each) of the atom
+   ``SM90_64xBNx16_F32{F16F16,BF16BF16}_SS`` along M: one ``lc.gemm`` issues, per stage,
+   ``BK/16`` wgmmas per warpgroup (``warpgroup_arrive``, ``gemm``, ``warpgroup_commit_batch``,
+   ``warpgroup_wait``), the FP32 accumulators in registers;
+4. writes C from the accumulators (CuTe's ``CLayout_64xN``: two consecutive f32 per thread).
+
+This is the first sm90 GEMM: it does not use TMA, mbarriers, warp specialization or
+persistence yet (docs/hopper.md says what comes next). The CPU runtime runs it with the
+hardware's semantics: the wgmma emulation reads A and B through the descriptors, so a wrong
+descriptor or swizzle fails the numpy check below.
+
+Run it:  layoutc run examples/gemm_sm90.py [--size 4096]   (size = M = N = K)
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import layoutc as lc
+import numpy as np
+from layoutc import _
+
+ELEMENTS = {"f16": lc.f16, "bf16": lc.bf16}
+ATOM_TAGS = {"f16": "F32F16F16", "bf16": "F32BF16BF16"}
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    """One tiling of the sm90 GEMM: element type of A and B (``f16``, ``bf16``; C is f32),
+    CTA tile ``bm x bn x bk`` (``bk`` 16-bit elements = one 128-byte swizzled row),
+    ``stages`` of the shared-memory pipeline and ``warpgroups`` (consumers along M)."""
+
+    dtype: str = "f16"
+    bm: int = 128
+    bn: int = 128
+    bk: int = 64
+    stages: int = 4
+    warpgroups: int = 2
+
+    @property
+    def threads(self) -> int:
+        return 128 * self.warpgroups
+
+    @property
+    def name(self) -> str:
+        return (
+            f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
+        )
+
+    @property
+    def element(self) -> Any:
+        return ELEMENTS[self.dtype]
+
+    @property
+    def atom(self) -> str:
+        return f"SM90_64x{self.bn}x16_{ATOM_TAGS[self.dtype]}_SS"
+
+    def smem_bytes(self) -> int:
+        return self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
+
+    def check(self) -> None:
+        """Raise ValueError for a tiling the kernel does not handle (with the reason)."""
+        if self.dtype not in ELEMENTS:
+            raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {self.dtype!r}")
+        if self.bk * self.element.bits != 1024:
+            raise ValueError(f"bk must make 128-byte rows (64 16-bit elements), got {self.bk}")
+        if self.bm % (64 * self.warpgroups):
+            raise ValueError(
+                f"{self.warpgroups} warpgroups of 64-row wgmmas do not tile bm={self.bm}"
+            )
+        if self.bn % 8 or not 8 <= self.bn <= 256:
+            raise ValueError(f"bn must be a multiple of 8 in [8, 256], got {self.bn}")
+        rows = self.threads * 8 // self.bk
+        if self.bm % rows or self.bn % rows:
+            raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
+        if self.stages < 2:
+            raise ValueError(f"the pipeline needs at least 2 stages, got {self.stages}")
+
+    def grid(self, m: int, n: int) -> tuple[int, int]:
+        if m % self.bm or n % self.bn:
+            raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
+        return (m // self.bm, n // self.bn)
+
+
+def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
+    """The kernel of one configuration (``gemm_sm90_f16_128x128x64_s4_wg2``)."""
+    cfg.check()
+    elem, stages = cfg.element, cfg.stages
+    bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
+    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((cfg.warpgroups, 1, 1)))
+    atom = lc.gmma_layout_atom("K", "SW128", elem)
+    s_a = lc.tile_to_shape(atom, (bm, bk, stages))
+    s_b = lc.tile_to_shape(atom, (bn, bk, stages))
+    per_row = bk // 8  # threads covering one 128-byte row, 128 bits each
+    g2s = lc.make_tiled_copy(
+        lc.make_copy_atom("cp.async.cg", elem),
+        lc.make_layout((cfg.threads // per_row, per_row), (per_row, 1)),
+        lc.make_layout((1, 8)),
+    )
+    a_spec = lc.Tensor(elem, "(M,K):(K,1)")
+    b_spec = lc.Tensor(elem, "(N,K):(K,1)")
+    c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
+
+    @lc.kernel(name=name or "gemm_sm90_" + cfg.name.replace("-", "_"))
+    def gemm_sm90(a: a_spec, b: b_spec, c: c_spec):
+        tid = lc.thread_idx.x
+        where = (lc.block_idx.x, lc.block_idx.y, _)
+        gA = lc.local_tile(a, (bm, bn, bk), where, proj=(1, None, 1))  # (BM, BK, k)
+        gB = lc.local_tile(b, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN, BK, k)
+        gC = lc.local_tile(c, (bm, bn, bk), where, proj=(1, 1, None))  # (BM, BN)
+        sA = lc.dynamic_smem_tensor(elem, s_a, align=1024)  # (BM, BK, STAGES)
+        sB = lc.dynamic_smem_tensor(elem, s_b, align=1024)  # (BN, BK, STAGES)
+
+        g2s_thr = g2s.get_slice(tid)
+        tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+        tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+        k_tiles = lc.size(gA, 2)
+
+        for s in range(stages - 1):
+            kn = lc.min(s, k_tiles - 1)
+            lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, s])
+            lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, s])
+            lc.cp_async_commit()
+
+        thr_mma = mma.get_slice(tid)
+        tCsA = thr_mma.partition_A(sA)  # (MMA, MMA_M, MMA_K, STAGES): whole 64x16 tiles
+        tCsB = thr_mma.partition_B(sB)  # (MMA, MMA_N, MMA_K, STAGES)
+        tCrC = thr_mma.partition_fragment_C(gC)  # (MMA, MMA_M, MMA_N)
+        lc.clear(tCrC)
+
+        read = 0  # the stage the wgmmas read
+        write = stages - 1  # the stage the next cp.async fills
+        for k in lc.range(k_tiles):
+            lc.cp_async_wait(stages - 2)  # stage `read` has landed (this thread's copies)
+            lc.fence_proxy_async()  # ... and is visible to the wgmma (async proxy)
+            lc.syncthreads()  # everyone's copies; and every wgmma of the last stage retired
+            kn = lc.min(k + stages - 1, k_tiles - 1)
+            lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+            lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+            lc.cp_async_commit()
+            lc.warpgroup_fence_operand(tCrC)
+            lc.warpgroup_arrive()
+            lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
+            lc.warpgroup_commit_batch()
+            lc.warpgroup_wait(0)
+            lc.warpgroup_fence_operand(tCrC)
+            read = lc.where(read == stages - 1, 0, read + 1)
+            write = lc.where(write == stages - 1, 0, write + 1)
+
+        lc.copy(tCrC, thr_mma.partition_C(gC))
+
+    return gemm_sm90
+
+
+CONFIG = GemmConfig()
+gemm_sm90 = make_gemm(CONFIG, "gemm_sm90")
+
+
+def make_example(cfg: GemmConfig, kernel: Any, description: str) -> lc.Example:
+    """Square matrices of side ``size`` rounded up to the tile, small integers (exact in f16
+    and in the f32 sums). numpy has no bf16: bf16 runs from torch tensors (benchmarks)."""
+
+    def inputs(size: int, rng: np.random.Generator) -> dict:
+        m = -(-size // cfg.bm) * cfg.bm
+        n = -(-size // cfg.bn) * cfg.bn
+        k = -(-size // cfg.bk) * cfg.bk
+        a = rng.integers(-4, 5, (m, k)).astype(np.float16)
+        b = rng.integers(-4, 5, (n, k)).astype(np.float16)
+        return {"a": a, "b": b, "c": np.full((m, n), np.nan, np.float32)}
+
+    def reference(args: dict) -> dict:
+        a, b = args["a"].astype(np.float64), args["b"].astype(np.float64)
+        return {"c": (a @ b.T).astype(np.float32)}
+
+    return lc.Example(
+        kernel=kernel,
+        inputs=inputs,
+        launch=lambda args: {
+            "grid": cfg.grid(*args["c"].shape),
+            "block": cfg.threads,
+            "smem": cfg.smem_bytes(),
+        },
+        reference=reference,
+        size=cfg.bm,
+        gpu_size=4096,
+        description=description,
+        flops=lambda args: 2 * args["a"].shape[0] * args["a"].shape[1] * args["c"].shape[1],
+    )
+
+
+EXAMPLE = make_example(
+    CONFIG,
+    gemm_sm90,
+    "C = A @ B.T, f16 wgmma m64n128k16 SS (f32 accumulate), 2 consumer warpgroups, 128x128x64 "
+    "CTA tiles, 4-stage cp.async pipeline into 128B-swizzled canonical GMMA layouts",
+)
