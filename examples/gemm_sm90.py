@@ -59,9 +59,7 @@ class GemmConfig:
 
     @property
     def name(self) -> str:
-        return (
-            f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
-        )
+        return f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
 
     @property
     def element(self) -> Any:

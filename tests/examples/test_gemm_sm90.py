@@ -47,3 +47,22 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory():
     assert ck.ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") == cfg.bk // 16
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_gemm_sm90_on_the_gpu_matches_torch(dtype):
+    torch = pytest.importorskip("torch")
+    cfg = GEMM["GemmConfig"](dtype)
+    kernel = GEMM["make_gemm"](cfg)
+    t = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    g = torch.Generator(device="cuda").manual_seed(0)
+    m, n, k = 1024, 512, 768
+    a = torch.randn((m, k), generator=g, device="cuda").to(t)
+    b = torch.randn((n, k), generator=g, device="cuda").to(t)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    kernel(a, b, c, grid=cfg.grid(m, n), block=cfg.threads)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double().T
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 1e-5, err

@@ -89,3 +89,37 @@ def test_wgmma_needs_sm90a(arch, message):
     with pytest.raises(lc.CompileError, match=message) as e:
         lc.compile(kernel, a, b, c, block=128, target=arch)
     assert re.search(r"wgmma_kernels\.py:\d+:\d+: error:", str(e.value))
+
+
+GPU_CASES = [
+    *CASES,
+    (64, "K", "MN", "SW128", "bf16", "f32"),
+    (256, "K", "K", "SW128", "bf16", "f32"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,ma,mb,sw,dt,acc", GPU_CASES)
+def test_wgmma_tile_on_the_gpu_matches_torch(n, ma, mb, sw, dt, acc):
+    torch = pytest.importorskip("torch")
+    dtype, acc_t = getattr(lc, dt), getattr(lc, acc)
+    kernel, bk = make_tile_gemm(n, ma, mb, sw, dtype, acc_t)
+    g = torch.Generator(device="cuda").manual_seed(n)
+    t = {"f16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[dt]
+    a = torch.randn((64, bk), generator=g, device="cuda").to(t)
+    b = torch.randn((n, bk), generator=g, device="cuda").to(t)
+    c = torch.full(
+        (64, n),
+        float("nan"),
+        device="cuda",
+        dtype=getattr(torch, {"f32": "float32", "f16": "float16"}[acc]),
+    )
+    kernel(a, b, c, grid=1, block=128)
+    torch.cuda.synchronize()
+    a64, b64 = a.double(), b.double()
+    if dt == "tf32":
+        a64 = (a.view(torch.int32) & -8192).view(torch.float32).double()
+        b64 = (b.view(torch.int32) & -8192).view(torch.float32).double()
+    ref = a64 @ b64.T
+    tol = 2e-5 if acc == "f32" else 3e-2
+    assert torch.allclose(c.double(), ref, rtol=tol, atol=tol * 8), (c.double() - ref).abs().max()
