@@ -116,9 +116,11 @@ SWEEP = [
 
 # examples/gemm_sm90.py (wgmma, sm_90a): run where the GPU is a Hopper (or in a CPU dry run)
 DEFAULTS_SM90 = [
+    sm90.GemmConfig("f16", mma_in_flight=0),
     sm90.GemmConfig("f16"),
     sm90.GemmConfig("bf16"),
-    sm90.GemmConfig("f16", bn=256, warpgroups=2, stages=3),
+    sm90.GemmConfig("f16", bn=256, stages=4),
+    sm90.GemmConfig("bf16", bn=256, stages=4),
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)

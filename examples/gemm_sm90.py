@@ -44,7 +44,10 @@ ATOM_TAGS = {"f16": "F32F16F16", "bf16": "F32BF16BF16"}
 class GemmConfig:
     """One tiling of the sm90 GEMM: element type of A and B (``f16``, ``bf16``; C is f32),
     CTA tile ``bm x bn x bk`` (``bk`` 16-bit elements = one 128-byte swizzled row),
-    ``stages`` of the shared-memory pipeline and ``warpgroups`` (consumers along M)."""
+    ``stages`` of the shared-memory pipeline, ``warpgroups`` (consumers along M), and
+    ``mma_in_flight``: 0 waits for each K-block's wgmmas before the next; 1 keeps one K-block
+    of wgmmas running while the next is issued (CUTLASS's ``K_PIPE_MMAS``), so a stage is
+    refilled two K-blocks after it was read."""
 
     dtype: str = "f16"
     bm: int = 128
@@ -52,6 +55,7 @@ class GemmConfig:
     bk: int = 64
     stages: int = 4
     warpgroups: int = 2
+    mma_in_flight: int = 1
 
     @property
     def threads(self) -> int:
@@ -87,8 +91,13 @@ class GemmConfig:
         rows = self.threads * 8 // self.bk
         if self.bm % rows or self.bn % rows:
             raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
-        if self.stages < 2:
-            raise ValueError(f"the pipeline needs at least 2 stages, got {self.stages}")
+        if self.mma_in_flight not in (0, 1):
+            raise ValueError(f"mma_in_flight must be 0 or 1, got {self.mma_in_flight}")
+        if self.stages < 2 + self.mma_in_flight:
+            raise ValueError(
+                f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
+                f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
+            )
 
     def grid(self, m: int, n: int) -> tuple[int, int]:
         if m % self.bm or n % self.bn:
@@ -99,7 +108,7 @@ class GemmConfig:
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     """The kernel of one configuration (``gemm_sm90_f16_128x128x64_s4_wg2``)."""
     cfg.check()
-    elem, stages = cfg.element, cfg.stages
+    elem, stages, in_flight = cfg.element, cfg.stages, cfg.mma_in_flight
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((cfg.warpgroups, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
@@ -130,7 +139,11 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
         k_tiles = lc.size(gA, 2)
 
-        for s in range(stages - 1):
+        # Stage of K-tile t: t % STAGES. With F wgmma K-blocks in flight, iteration k refills
+        # the stage read at k - 1 - F (every warpgroup has retired those wgmmas: it waited
+        # for all but F groups before the barrier of iteration k) with K-tile k + S - 1 - F.
+        ahead = stages - 1 - in_flight  # K-tiles loaded before the loop
+        for s in range(ahead):
             kn = lc.min(s, k_tiles - 1)
             lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, s])
             lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, s])
@@ -143,12 +156,12 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         lc.clear(tCrC)
 
         read = 0  # the stage the wgmmas read
-        write = stages - 1  # the stage the next cp.async fills
+        write = ahead  # the stage the next cp.async fills
         for k in lc.range(k_tiles):
-            lc.cp_async_wait(stages - 2)  # stage `read` has landed (this thread's copies)
+            lc.cp_async_wait(ahead - 1)  # stage `read` has landed (this thread's copies)
             lc.fence_proxy_async()  # ... and is visible to the wgmma (async proxy)
-            lc.syncthreads()  # everyone's copies; and every wgmma of the last stage retired
-            kn = lc.min(k + stages - 1, k_tiles - 1)
+            lc.syncthreads()  # everyone's copies; and the wgmmas of stage `write` retired
+            kn = lc.min(k + ahead, k_tiles - 1)
             lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
             lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
             lc.cp_async_commit()
@@ -156,11 +169,13 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
             lc.warpgroup_arrive()
             lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
             lc.warpgroup_commit_batch()
-            lc.warpgroup_wait(0)
+            lc.warpgroup_wait(in_flight)
             lc.warpgroup_fence_operand(tCrC)
             read = lc.where(read == stages - 1, 0, read + 1)
             write = lc.where(write == stages - 1, 0, write + 1)
 
+        lc.warpgroup_wait(0)
+        lc.warpgroup_fence_operand(tCrC)
         lc.copy(tCrC, thr_mma.partition_C(gC))
 
     return gemm_sm90
