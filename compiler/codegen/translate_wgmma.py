@@ -318,3 +318,68 @@ def _mma_async_host(ft: FunctionTranslator, op: Any) -> None:
     fn = _mma_async_helper(ft, op, acc.type)
     args = [ft.context_struct, ft.get(op.descriptorA), ft.get(op.descriptorB), acc]
     ft.set_result(op, ft.builder.call(fn, args, name=ft.name(op)))
+
+
+def _stmatrix_atom(num: int, transposed: bool) -> Any:
+    from layoutc.ir.dialects.tile.atoms import copy_operation
+
+    return copy_operation(f"stmatrix.x{num}{'.trans' if transposed else ''}", 32 * num)
+
+
+def stmatrix_targets(num: int, transposed: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each lane, for each 16-bit element of its source registers in order: (the lane
+    whose row address receives it, byte offset in that 16-byte row), from the copy atom."""
+    atom = _stmatrix_atom(num, transposed)
+    receiver: dict[int, int] = {}
+    for lane in range(32):
+        receiver.setdefault(atom.dst_bits(lane, 0) // 128, lane)
+    return tuple(
+        tuple(
+            (receiver[bit // 128], (bit % 128) // 8)
+            for bit in (atom.src_bits(lane, 16 * e) for e in range(2 * num))
+        )
+        for lane in range(32)
+    )
+
+
+def _stmatrix_helper(module: Any, num: int, transposed: bool) -> ir.Function:
+    from .translate_host import _Helper
+
+    key = ("stmatrix", num, transposed)
+    fn = module.helpers.get(key)
+    if fn is not None:
+        return fn
+    name = f"__layoutc_stmatrix_x{num}{'_trans' if transposed else ''}"
+    h = _Helper(module, name, VOID, [ir.PointerType(ir.IntType(8)), *([I32] * num)])
+    b = h.b
+    table = h.table(
+        name + "_targets",
+        tuple(
+            tuple(lane * 16 + byte for lane, byte in row)
+            for row in stmatrix_targets(num, transposed)
+        ),
+    )
+    b.store(b.ptrtoint(h.args[0], I64), h.slot(h.lane, 0, I64))
+    h.sync()
+    for e in range(2 * num):
+        code = h.lookup(table, e)
+        dst_lane = b.lshr(code, I32(4))
+        byte = b.and_(code, I32(15))
+        row = b.inttoptr(b.load(h.slot(dst_lane, 0, I64)), ir.PointerType(ir.IntType(8)))
+        reg = h.args[1 + e // 2]
+        half = b.trunc(b.lshr(reg, I32(16 * (e % 2))), I16)
+        b.store(half, b.bitcast(b.gep(row, [byte]), I16.as_pointer()), align=2)
+    h.sync()
+    b.ret_void()
+    module.helpers[key] = h.fn
+    return h.fn
+
+
+@NVVM_HOST.register("nvvm.stmatrix")
+def _stmatrix_host(ft: FunctionTranslator, op: Any) -> None:
+    """Each lane posts its row address to the warp scratch; after a warp sync every lane
+    writes its b16 values to the rows the copy atom's layouts send them to."""
+    fn = _stmatrix_helper(ft.module, len(op.sources), op.transposed)
+    b = ft.builder
+    ptr = b.bitcast(ft.get(op.ptr), ir.PointerType(ir.IntType(8)))
+    ft.builder.call(fn, [ft.context_struct, ptr, *(ft.get(v) for v in op.sources)])

@@ -47,6 +47,9 @@ class CopyAtom:
     def __init__(self, name: str, dtype: ElementType, bits: int | None = None):
         if not isinstance(dtype, ElementType):
             raise _atom_error(TypeError(f"make_copy_atom: expected an element type, got {dtype!r}"))
+        from ..ir.dialects.tile.atoms import CUTE_COPY_NAMES
+
+        name = CUTE_COPY_NAMES.get(name, name)  # CuTe's SM90_U32x4_STSM_N is stmatrix.x4
         if bits is None and name == "universal":
             bits = dtype.bits
         try:

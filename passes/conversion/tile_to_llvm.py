@@ -30,10 +30,12 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.symbols import unique_symbol_name
 from layoutc.ir.core.types import Type, f32, i64
+from layoutc.ir.core.types import i32 as i32_t
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
     AllocaOp,
+    BitcastOp,
     ConstantOp,
     GEPOp,
     GlobalOp,
@@ -490,3 +492,24 @@ def _fence_operand(lw: TileLowering, op: Any) -> None:
 _HANDLERS["tile.wgmma_desc"] = _wgmma_desc
 _HANDLERS["tile.fence_operand"] = _fence_operand
 _HANDLERS["tile.wgmma"] = _wgmma
+
+
+def _stmatrix(lw: TileLowering, op: Any) -> None:
+    from layoutc.ir.dialects.nvvm_wgmma import StMatrixOp
+
+    b = _builder(op)
+    atom = op.atom.op
+    ptr, _, _ = lw.address(op, op.dest, C.parse_pattern(op.coord.value), iter(op.coords), b)
+    elem = op.dest.type.element
+    bits = op.dest.type.element_bits
+    values = list(op.values)
+    if bits == 16:
+        regs = pack_registers(b, values, elem.text if elem.text == "bf16" else "f16", i32_t, "")
+    else:
+        regs = [v if v.type is i32_t else b.create(BitcastOp, v, i32_t).results[0] for v in values]
+    transposed = atom.name.endswith(".trans")
+    b.create(StMatrixOp, ptr, regs, "col" if transposed else "row")
+    op.erase()
+
+
+_HANDLERS["tile.stmatrix"] = _stmatrix

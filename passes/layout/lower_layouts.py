@@ -43,6 +43,7 @@ _ACCESSES = (
     "tile.load_vector",
     "tile.store_vector",
     "tile.ldmatrix",
+    "tile.stmatrix",
     "tile.cp_async",
 )
 _REMOVABLE_TILE = (
@@ -236,6 +237,9 @@ class _Lowering:
             elif name == "tile.ldmatrix":
                 ptr, off = self._address(op, 0)
                 new = TD.LdmatrixOp(op.atom, ptr, off, loc=loc)
+            elif name == "tile.stmatrix":
+                ptr, off = self._address(op, 0)
+                new = TD.StmatrixOp(op.atom, ptr, off, list(op.values), loc=loc)
             else:  # tile.cp_async
                 sp, so = self._address(op, 0)
                 dp, do = self._address(op, 1)
@@ -325,6 +329,8 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
             (op.src, op.src_coords, op.src_coord.value),
             (op.dst, op.dst_coords, op.dst_coord.value),
         ]
+    if op.name == "tile.stmatrix":
+        return [(op.dest, op.coords, op.coord.value)]
     memory = op.dest if op.name in ("tile.store", "tile.store_vector") else op.source
     return [(memory, op.coords, op.coord.value)]
 

@@ -99,9 +99,10 @@ class SelectAtoms(Pass):
             self.num_checked += 1
             if not self._check_sm(copy, atom.atom_name, atom.op.min_sm):
                 return
-            if atom.atom_name.startswith("ldmatrix"):
+            if atom.atom_name.startswith(("ldmatrix", "stmatrix")):
                 try:
-                    check_ldmatrix(c.src, atom)
+                    side = c.src if atom.atom_name.startswith("ldmatrix") else c.dst
+                    check_ldmatrix(side, atom)
                 except LoweringError as e:
                     self._fail(copy, str(e))
                 return

@@ -41,7 +41,15 @@ from .ops_algorithm import (
     GemmOp,
 )
 from .ops_element import ELEMENT_OPS, AssumeOp, LoadOp, StoreOp
-from .ops_lowered import LOWERED_OPS, CpAsyncOp, LdmatrixOp, LoadVectorOp, MmaOp, StoreVectorOp
+from .ops_lowered import (
+    LOWERED_OPS,
+    CpAsyncOp,
+    LdmatrixOp,
+    LoadVectorOp,
+    MmaOp,
+    StmatrixOp,
+    StoreVectorOp,
+)
 from .ops_tensor import (
     TENSOR_OPS,
     AllocFragmentOp,
@@ -148,6 +156,7 @@ __all__ = [
     "GetPtrOp",
     "GroupModesOp",
     "LdmatrixOp",
+    "StmatrixOp",
     "LoadOp",
     "LoadVectorOp",
     "LocalPartitionOp",

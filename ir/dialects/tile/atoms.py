@@ -225,6 +225,43 @@ def _ldmatrix(count: int, trans: bool) -> CopyOperation:
     )
 
 
+def _stmatrix(count: int, trans: bool) -> CopyOperation:
+    """``stmatrix.sync.aligned.x{count}[.trans].m8n8.shared.b16``: ldmatrix mirrored (CuTe's
+    ``Copy_Traits<SM90_U32x{count}_STSM_N>`` takes the LDSM's destination layout as its source
+    and its source layout as its destination): thread t's register i holds two b16 values of
+    matrix i (row t/4, columns 2*(t%4)+{0,1}; transposed with ``.trans``), and each of the first
+    8*count threads gives the address of one 16-byte row the matrices are stored to."""
+    ld = _ldmatrix(count, trans)
+    regs = ", ".join(f"${i + 1}" for i in range(count))
+    suffix = ".trans" if trans else ""
+    cute_name = f"SM90_U32x{count}_STSM_N" if not trans else f"SM90_U16x{2 * count}_STSM_T"
+    return CopyOperation(
+        name=f"stmatrix.x{count}{suffix}",
+        bits=32 * count,
+        thr_id=Layout(32),
+        src_bits=ld.dst_bits,
+        dst_bits=ld.src_bits,
+        ref_bits=ld.dst_bits,
+        src_spaces=frozenset({RMEM}),
+        dst_spaces=frozenset({SMEM}),
+        element_bits=ld.element_bits,
+        asynchronous=False,
+        min_sm=90,
+        asm=f"stmatrix.sync.aligned.x{count}{suffix}.m8n8.shared.b16 [$0], {{{regs}}};",
+        constraints=",".join(["r"] * (count + 1)),
+        origin=f"cute/atom/copy_traits_sm90.hpp: Copy_Traits<{cute_name}>",
+    )
+
+
+#: CuTe's names of the matrix load/store atoms -> ours (``lc.make_copy_atom`` takes both)
+CUTE_COPY_NAMES: dict[str, str] = {}
+for _n in (1, 2, 4):
+    CUTE_COPY_NAMES[f"SM75_U32x{_n}_LDSM_N"] = f"ldmatrix.x{_n}"
+    CUTE_COPY_NAMES[f"SM75_U16x{2 * _n}_LDSM_T"] = f"ldmatrix.x{_n}.trans"
+    CUTE_COPY_NAMES[f"SM90_U32x{_n}_STSM_N"] = f"stmatrix.x{_n}"
+    CUTE_COPY_NAMES[f"SM90_U16x{2 * _n}_STSM_T"] = f"stmatrix.x{_n}.trans"
+
+
 def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
     ops: list[CopyOperation] = [_universal(b) for b in _UNIVERSAL_BITS]
     ops += [_cp_async("ca", b) for b in (32, 64, 128)]
@@ -233,6 +270,8 @@ def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
     for count in (1, 2, 4):
         ops.append(_ldmatrix(count, trans=False))
         ops.append(_ldmatrix(count, trans=True))
+        ops.append(_stmatrix(count, trans=False))
+        ops.append(_stmatrix(count, trans=True))
     return {op.key: op for op in ops}
 
 
@@ -244,7 +283,9 @@ def copy_operation_names() -> list[str]:
 
 
 def copy_operation(name: str, bits: int) -> CopyOperation:
-    """The copy operation ``name`` moving ``bits`` per thread (AtomError with the choices)."""
+    """The copy operation ``name`` (ours, or CuTe's ``SM90_U32x4_STSM_N``...) moving ``bits``
+    per thread (AtomError with the choices)."""
+    name = CUTE_COPY_NAMES.get(name, name)
     op = COPY_OPERATIONS.get((name, bits))
     if op is not None:
         return op

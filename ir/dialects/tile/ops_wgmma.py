@@ -165,7 +165,8 @@ class WgmmaOp(Operation):
         p.print_operands(self.c)
         p.write(")")
         p.print_attr_dict(self, elided=("atom",))
-        p.write(f" : {self.c[0].type.text} -> {self.d[0].type.text}")
+        if self.c and self.d:
+            p.write(f" : {self.c[0].type.text} -> {self.d[0].type.text}")
 
     @classmethod
     def parse_custom(cls, p: OpAsmParser) -> WgmmaOp:
@@ -176,9 +177,11 @@ class WgmmaOp(Operation):
         p.expect(",")
         cs = p.parse_operand_list("(")
         attrs = p.parse_optional_attr_dict()
-        ct = p.parse_colon_type()
-        p.expect("->")
-        dt = p.parse_type()
+        ct = dt = None
+        if cs:
+            ct = p.parse_colon_type()
+            p.expect("->")
+            dt = p.parse_type()
         props = {"atom": atom}
         for k in ("transpose_a", "transpose_b"):
             if k in attrs:
@@ -214,13 +217,14 @@ class FenceOperandOp(Operation):
         p.print_operands(self.values)
         p.write(")")
         p.print_attr_dict(self)
-        p.write(" : " + ", ".join(v.type.text for v in self.values))
+        if self.values:
+            p.write(" : " + ", ".join(v.type.text for v in self.values))
 
     @classmethod
     def parse_custom(cls, p: OpAsmParser) -> FenceOperandOp:
         vs = p.parse_operand_list("(")
         attrs = p.parse_optional_attr_dict()
-        types = p.parse_colon_type_list()
+        types = p.parse_optional_colon_type_list() if vs else []
         values = p.resolve_operands(vs, types)
         return cls.create(values, types, attributes=attrs, loc=p.loc)
 
