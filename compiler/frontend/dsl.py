@@ -111,6 +111,14 @@ from .tensor import (
     partition_tv,
     smem_tensor,
 )
+from .tma import (
+    TmaCopy,
+    make_tma_copy,
+    prefetch_tma_descriptor,
+    tma_copy,
+    tma_store_arrive,
+    tma_store_wait,
+)
 from .trace import trace
 
 alloc_smem = smem_tensor
@@ -132,6 +140,7 @@ __all__ = [
     "ThrMMA",
     "TiledCopy",
     "TiledMMA",
+    "TmaCopy",
     "alloc_smem",
     "assume",
     "axpby",
@@ -197,6 +206,7 @@ __all__ = [
     "make_tiled_copy_B",
     "make_tiled_copy_C",
     "make_tiled_mma",
+    "make_tma_copy",
     "max",
     "mbarrier_arrive",
     "mbarrier_arrive_and_expect_tx",
@@ -206,6 +216,7 @@ __all__ = [
     "min",
     "named_barrier_sync",
     "partition_tv",
+    "prefetch_tma_descriptor",
     "raked_product",
     "range",
     "rank",
@@ -225,6 +236,9 @@ __all__ = [
     "thread_idx",
     "tile_to_shape",
     "tiled_divide",
+    "tma_copy",
+    "tma_store_arrive",
+    "tma_store_wait",
     "trace",
     "warpgroup_reg_alloc",
     "warpgroup_reg_dealloc",

@@ -52,6 +52,7 @@ from .ops_tensor import (
     MakeTensorOp,
     PtrOffsetOp,
 )
+from .ops_tma import TMA_OPS, TmaDescriptorOp
 from .ops_view import (
     VIEW_OPS,
     CoalesceOp,
@@ -87,6 +88,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *ELEMENT_OPS,
     *ALGORITHM_OPS,
     *LOWERED_OPS,
+    *TMA_OPS,
 )
 
 
@@ -115,6 +117,7 @@ DIALECT = Dialect(
 )
 
 __all__ = [
+    "TmaDescriptorOp",
     "ALL_OPS",
     "COPY_OPERATIONS",
     "DIALECT",
