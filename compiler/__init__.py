@@ -241,6 +241,8 @@ _LAZY.update(
         )
     }
 )
+# The TMA pipeline library (layoutc/frontend/pipelines.py).
+_LAZY.update({name: "layoutc.frontend.pipelines" for name in ("PipelineState", "PipelineTmaAsync")})
 # The algebra functions below also take tensors (views) and dynamic values inside kernels;
 # with static layouts they are exactly the algebra's (layoutc/frontend/layouts.py).
 _LAZY.update(

@@ -93,6 +93,7 @@ from .layouts import (
     tiled_divide,
     zipped_divide,
 )
+from .pipelines import PipelineState, PipelineTmaAsync
 from .scalars import Bool, Float, Int
 from .scalars import maximum as max
 from .scalars import minimum as min
@@ -134,6 +135,8 @@ __all__ = [
     "Kernel",
     "KernelSpec",
     "NotSupportedError",
+    "PipelineState",
+    "PipelineTmaAsync",
     "SpecError",
     "Tensor",
     "ThrCopy",

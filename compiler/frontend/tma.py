@@ -22,6 +22,7 @@ first coordinates are the boxes' origins.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..ir.algebra import Layout, coalesce, make_layout
@@ -34,6 +35,7 @@ from . import scalars, state, symbols
 from .hopper import barrier_pointer
 from .tensor import IntTuple, Pointer, Tensor
 
+_COMPOSED = re.compile(r"^Sw<(\d+),(\d+),(\d+)> o (\?|\d+) o ")
 OPS = ("SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE")
 _SWIZZLE_BYTES = {0: 0, 1: 32, 2: 64, 3: 128}
 
@@ -227,6 +229,22 @@ def _smem_pointer(t: Any, what: str) -> Any:
             f"align=128); 1024 for a 128-byte swizzle); this one is {t.alignment}-byte aligned"
         )
     p: Pointer = t.iterator
+    m = _COMPOSED.match(t.type.layout_text)
+    if m is not None:
+        # CuTe: a view of a Swizzle o offset o Layout tensor keeps the base pointer and folds
+        # the view's offset into the layout; TMA needs the address of the view's element 0.
+        bits, base, shift, off = m.groups()
+        if off == "?":
+            raise state.error(
+                f"{what}: the shared-memory side is a view of a swizzled tensor at a dynamic "
+                f"offset ({t.type.layout_text}), whose address CuTe keeps as the base pointer; "
+                "make the stage's tensor explicitly: lc.make_tensor(buf.iterator + "
+                "stage * stage_size, smem_layout)"
+            )
+        off = int(off)
+        if off:
+            sw = Swizzle(int(bits), int(base), int(shift))
+            p = p + sw(off)
     return state.emit(UnrealizedConversionCastOp([p.value], [LLVMPointerType(3)])).results[0]
 
 
