@@ -117,14 +117,15 @@ def encode_tiled(
     """The 128-byte tensor map (``cuTensorMapEncodeTiled``; out-of-bounds elements read 0)."""
     drv = cuda_driver.api()
     rank = len(box.box)
+    u32, u64 = drv.cuuint32_t, drv.cuuint64_t
     result = drv.cuTensorMapEncodeTiled(
         getattr(drv.CUtensorMapDataType, DATA_TYPES[box.dtype]),
-        rank,
+        u32(rank),
         address,
-        list(extents),
-        list(strides[1:]),  # the driver takes the strides of dimensions 1..rank-1
-        list(box.box),
-        [1] * rank,
+        [u64(n) for n in extents],
+        [u64(n) for n in strides[1:]],  # the driver takes the strides of dimensions 1..rank-1
+        [u32(n) for n in box.box],
+        [u32(1)] * rank,
         drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
         getattr(drv.CUtensorMapSwizzle, SWIZZLES[box.swizzle]),
         drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,

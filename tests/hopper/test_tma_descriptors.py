@@ -18,6 +18,8 @@ class FakeTensorMapDriver(types.SimpleNamespace):
         ns = types.SimpleNamespace
         super().__init__(
             calls=[],
+            cuuint32_t=int,
+            cuuint64_t=int,
             CUtensorMapDataType=ns(**{v: v for v in tma.DATA_TYPES.values()}),
             CUtensorMapSwizzle=ns(**{v: v for v in tma.SWIZZLES.values()}),
             CUtensorMapInterleave=ns(CU_TENSOR_MAP_INTERLEAVE_NONE="none"),
