@@ -267,7 +267,7 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
 ; TMA tile-mode load on the CPU: the box at (c0..c4) of the tensor the descriptor (CPU
-; layout: runtime/cpu_tma.py) describes, innermost dimension first, into shared memory at
+; layout: passes/conversion/tma_descriptor.py) describes, innermost dimension first, into shared memory at
 ; %dst with the descriptor's swizzle applied to the shared-memory byte offset exactly as the
 ; hardware does (Swizzle<B,4,3>); out-of-bounds elements are zeros; then the mbarrier's
 ; transaction count is completed by the box's bytes. The transfer happens at issue.

@@ -1,7 +1,8 @@
 """``tile.tma_descriptor`` at the LLVM level.
 
-Host target: the CPU runtime's descriptor, 16 ``i64`` words in an ``alloca`` the TMA helpers
-read (runtime/cpu_tma.py states the same layout; tests/hopper checks they agree):
+Host target: the CPU runtime's descriptor, 16 ``i64`` words in an ``alloca`` that the TMA
+helpers of runtime/cpu_support_ir.py read at the same word offsets (tests/hopper/test_tma_cpu.py
+runs both against a numpy model of the hardware):
 
 | word | field |
 |---|---|

@@ -7,7 +7,7 @@ strides (in elements, tensor mode order), the TMA dimension order (``dims``: ten
 innermost first), the box extents in that order,
 and the shared-memory swizzle span in bytes (0, 32, 64, 128). ``lc.make_tma_copy`` derives the
 attributes from the layouts (docs/hopper.md). On the CPU it lowers to the runtime's descriptor
-struct (runtime/cpu_tma.py); on the GPU it is the grid-constant parameter the runtime encodes.
+struct (passes/conversion/tma_descriptor.py); on the GPU it is the grid-constant parameter the runtime encodes.
 """
 
 from __future__ import annotations
