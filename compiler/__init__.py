@@ -233,6 +233,21 @@ _LAZY.update(
         )
     }
 )
+# TMA (layoutc/frontend/tma.py).
+_LAZY.update(
+    {
+        name: "layoutc.frontend.tma"
+        for name in (
+            "make_tma_copy",
+            "tma_copy",
+            "tma_store_arrive",
+            "tma_store_wait",
+            "prefetch_tma_descriptor",
+        )
+    }
+)
+# The TMA pipeline library (layoutc/frontend/pipelines.py).
+_LAZY.update({name: "layoutc.frontend.pipelines" for name in ("PipelineState", "PipelineTmaAsync")})
 # The algebra functions below also take tensors (views) and dynamic values inside kernels;
 # with static layouts they are exactly the algebra's (layoutc/frontend/layouts.py).
 _LAZY.update(

@@ -56,6 +56,8 @@ MBAR_COMPLETE_TX = "__layoutc_mbar_complete_tx"  # void (ctx*, ptr bar, i32 byte
 MBAR_WAIT = "__layoutc_mbar_wait"  # void (ctx*, ptr bar, i32 parity): blocks the fiber
 YIELD = "__layoutc_yield"  # void (ctx*): let the block's other fibers run
 NAMED_BARRIER = "__layoutc_named_barrier"  # void (ctx*, i32 id, i32 nthreads): bar.sync id, n
+TMA_LOAD = "__layoutc_tma_load"  # void (ctx*, ptr dst, ptr desc, ptr mbar, i32 c0..c4)
+TMA_STORE = "__layoutc_tma_store"  # void (ctx*, ptr desc, ptr src, i32 c0..c4)
 COLLECTIVE_HELPERS: tuple[str, ...] = (
     BARRIER,
     WARP_SYNC,
@@ -68,6 +70,8 @@ COLLECTIVE_HELPERS: tuple[str, ...] = (
     MBAR_WAIT,
     YIELD,
     NAMED_BARRIER,
+    TMA_LOAD,
+    TMA_STORE,
 )
 
 #: ``mode`` operand of the shuffle helpers (PTX shfl.sync modes).

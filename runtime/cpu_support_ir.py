@@ -263,6 +263,316 @@ out:
   ret void
 }
 
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+; TMA tile-mode load on the CPU: the box at (c0..c4) of the tensor the descriptor (CPU
+; layout: passes/conversion/tma_descriptor.py) describes, innermost dimension first, into shared memory at
+; %dst with the descriptor's swizzle applied to the shared-memory byte offset exactly as the
+; hardware does (Swizzle<B,4,3>); out-of-bounds elements are zeros; then the mbarrier's
+; transaction count is completed by the box's bytes. The transfer happens at issue.
+define void @__layoutc_tma_load(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4) {
+entry:
+  %basei = load i64, ptr %desc, align 8
+  %ebp = getelementptr inbounds i64, ptr %desc, i32 2
+  %eb = load i64, ptr %ebp
+  %swp = getelementptr inbounds i64, ptr %desc, i32 3
+  %sw = load i64, ptr %swp
+  %swz = icmp eq i64 %sw, 0
+  %swm0 = sub i64 %sw, 16
+  %swm = select i1 %swz, i64 0, i64 %swm0
+  %bwp = getelementptr inbounds i64, ptr %desc, i32 14
+  %bw = load i64, ptr %bwp
+  %b0 = and i64 %bw, 4095
+  %bw1 = lshr i64 %bw, 12
+  %b1 = and i64 %bw1, 4095
+  %bw2 = lshr i64 %bw, 24
+  %b2 = and i64 %bw2, 4095
+  %bw3 = lshr i64 %bw, 36
+  %b3 = and i64 %bw3, 4095
+  %bw4 = lshr i64 %bw, 48
+  %b4 = and i64 %bw4, 4095
+  %t01 = mul i64 %b0, %b1
+  %t012 = mul i64 %t01, %b2
+  %t0123 = mul i64 %t012, %b3
+  %total = mul i64 %t0123, %b4
+  %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_smem
+  %smem = load ptr, ptr %smp
+  %smi = ptrtoint ptr %smem to i64
+  %sxi = ptrtoint ptr %dst to i64
+  %off0 = sub i64 %sxi, %smi
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %more = icmp ult i64 %i, %total
+  br i1 %more, label %elem, label %done
+elem:
+  %rem0 = add i64 %i, 0
+  %ok0 = icmp eq i64 0, 0
+  %ad0 = add i64 %basei, 0
+  %bd0p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw0 = load i64, ptr %bd0p
+  %bs0 = lshr i64 %dbw0, 0
+  %bx0 = and i64 %bs0, 4095
+  %id0 = urem i64 %rem0, %bx0
+  %rem1 = udiv i64 %rem0, %bx0
+  %cc0 = sext i32 %c0 to i64
+  %g0 = add i64 %cc0, %id0
+  %dm0p = getelementptr inbounds i64, ptr %desc, i32 4
+  %dm0 = load i64, ptr %dm0p
+  %st0p = getelementptr inbounds i64, ptr %desc, i32 9
+  %st0 = load i64, ptr %st0p
+  %ge0 = icmp sge i64 %g0, 0
+  %lt0 = icmp slt i64 %g0, %dm0
+  %ok0a = and i1 %ge0, %lt0
+  %ok1 = and i1 %ok0, %ok0a
+  %ga0 = mul i64 %g0, %st0
+  %ad1 = add i64 %ad0, %ga0
+  %bd1p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw1 = load i64, ptr %bd1p
+  %bs1 = lshr i64 %dbw1, 12
+  %bx1 = and i64 %bs1, 4095
+  %id1 = urem i64 %rem1, %bx1
+  %rem2 = udiv i64 %rem1, %bx1
+  %cc1 = sext i32 %c1 to i64
+  %g1 = add i64 %cc1, %id1
+  %dm1p = getelementptr inbounds i64, ptr %desc, i32 5
+  %dm1 = load i64, ptr %dm1p
+  %st1p = getelementptr inbounds i64, ptr %desc, i32 10
+  %st1 = load i64, ptr %st1p
+  %ge1 = icmp sge i64 %g1, 0
+  %lt1 = icmp slt i64 %g1, %dm1
+  %ok1a = and i1 %ge1, %lt1
+  %ok2 = and i1 %ok1, %ok1a
+  %ga1 = mul i64 %g1, %st1
+  %ad2 = add i64 %ad1, %ga1
+  %bd2p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw2 = load i64, ptr %bd2p
+  %bs2 = lshr i64 %dbw2, 24
+  %bx2 = and i64 %bs2, 4095
+  %id2 = urem i64 %rem2, %bx2
+  %rem3 = udiv i64 %rem2, %bx2
+  %cc2 = sext i32 %c2 to i64
+  %g2 = add i64 %cc2, %id2
+  %dm2p = getelementptr inbounds i64, ptr %desc, i32 6
+  %dm2 = load i64, ptr %dm2p
+  %st2p = getelementptr inbounds i64, ptr %desc, i32 11
+  %st2 = load i64, ptr %st2p
+  %ge2 = icmp sge i64 %g2, 0
+  %lt2 = icmp slt i64 %g2, %dm2
+  %ok2a = and i1 %ge2, %lt2
+  %ok3 = and i1 %ok2, %ok2a
+  %ga2 = mul i64 %g2, %st2
+  %ad3 = add i64 %ad2, %ga2
+  %bd3p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw3 = load i64, ptr %bd3p
+  %bs3 = lshr i64 %dbw3, 36
+  %bx3 = and i64 %bs3, 4095
+  %id3 = urem i64 %rem3, %bx3
+  %rem4 = udiv i64 %rem3, %bx3
+  %cc3 = sext i32 %c3 to i64
+  %g3 = add i64 %cc3, %id3
+  %dm3p = getelementptr inbounds i64, ptr %desc, i32 7
+  %dm3 = load i64, ptr %dm3p
+  %st3p = getelementptr inbounds i64, ptr %desc, i32 12
+  %st3 = load i64, ptr %st3p
+  %ge3 = icmp sge i64 %g3, 0
+  %lt3 = icmp slt i64 %g3, %dm3
+  %ok3a = and i1 %ge3, %lt3
+  %ok4 = and i1 %ok3, %ok3a
+  %ga3 = mul i64 %g3, %st3
+  %ad4 = add i64 %ad3, %ga3
+  %bd4p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw4 = load i64, ptr %bd4p
+  %bs4 = lshr i64 %dbw4, 48
+  %bx4 = and i64 %bs4, 4095
+  %id4 = urem i64 %rem4, %bx4
+  %rem5 = udiv i64 %rem4, %bx4
+  %cc4 = sext i32 %c4 to i64
+  %g4 = add i64 %cc4, %id4
+  %dm4p = getelementptr inbounds i64, ptr %desc, i32 8
+  %dm4 = load i64, ptr %dm4p
+  %st4p = getelementptr inbounds i64, ptr %desc, i32 13
+  %st4 = load i64, ptr %st4p
+  %ge4 = icmp sge i64 %g4, 0
+  %lt4 = icmp slt i64 %g4, %dm4
+  %ok4a = and i1 %ge4, %lt4
+  %ok5 = and i1 %ok4, %ok4a
+  %ga4 = mul i64 %g4, %st4
+  %ad5 = add i64 %ad4, %ga4
+  %gptr = inttoptr i64 %ad5 to ptr
+  %ib = mul i64 %i, %eb
+  %so = add i64 %off0, %ib
+  %sx = lshr i64 %so, 3
+  %sxm = and i64 %sx, %swm
+  %swd = xor i64 %so, %sxm
+  %sptr = getelementptr inbounds i8, ptr %smem, i64 %swd
+  br i1 %ok5, label %inb, label %oob
+inb:
+  call void @llvm.memcpy.p0.p0.i64(ptr %sptr, ptr %gptr, i64 %eb, i1 false)
+  br label %next
+oob:
+  call void @llvm.memset.p0.i64(ptr %sptr, i8 0, i64 %eb, i1 false)
+  br label %next
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  %bytes = mul i64 %total, %eb
+  %b32 = trunc i64 %bytes to i32
+  call void @__layoutc_mbar_complete_tx(ptr %ctx, ptr %mbar, i32 %b32)
+  ret void
+}
+
+; TMA tile-mode store on the CPU: the shared-memory box (swizzled as for loads) to the
+; tensor; elements outside the tensor are not written.
+define void @__layoutc_tma_store(ptr %ctx, ptr %desc, ptr %src, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4) {
+entry:
+  %basei = load i64, ptr %desc, align 8
+  %ebp = getelementptr inbounds i64, ptr %desc, i32 2
+  %eb = load i64, ptr %ebp
+  %swp = getelementptr inbounds i64, ptr %desc, i32 3
+  %sw = load i64, ptr %swp
+  %swz = icmp eq i64 %sw, 0
+  %swm0 = sub i64 %sw, 16
+  %swm = select i1 %swz, i64 0, i64 %swm0
+  %bwp = getelementptr inbounds i64, ptr %desc, i32 14
+  %bw = load i64, ptr %bwp
+  %b0 = and i64 %bw, 4095
+  %bw1 = lshr i64 %bw, 12
+  %b1 = and i64 %bw1, 4095
+  %bw2 = lshr i64 %bw, 24
+  %b2 = and i64 %bw2, 4095
+  %bw3 = lshr i64 %bw, 36
+  %b3 = and i64 %bw3, 4095
+  %bw4 = lshr i64 %bw, 48
+  %b4 = and i64 %bw4, 4095
+  %t01 = mul i64 %b0, %b1
+  %t012 = mul i64 %t01, %b2
+  %t0123 = mul i64 %t012, %b3
+  %total = mul i64 %t0123, %b4
+  %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $F_smem
+  %smem = load ptr, ptr %smp
+  %smi = ptrtoint ptr %smem to i64
+  %sxi = ptrtoint ptr %src to i64
+  %off0 = sub i64 %sxi, %smi
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %more = icmp ult i64 %i, %total
+  br i1 %more, label %elem, label %done
+elem:
+  %rem0 = add i64 %i, 0
+  %ok0 = icmp eq i64 0, 0
+  %ad0 = add i64 %basei, 0
+  %bd0p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw0 = load i64, ptr %bd0p
+  %bs0 = lshr i64 %dbw0, 0
+  %bx0 = and i64 %bs0, 4095
+  %id0 = urem i64 %rem0, %bx0
+  %rem1 = udiv i64 %rem0, %bx0
+  %cc0 = sext i32 %c0 to i64
+  %g0 = add i64 %cc0, %id0
+  %dm0p = getelementptr inbounds i64, ptr %desc, i32 4
+  %dm0 = load i64, ptr %dm0p
+  %st0p = getelementptr inbounds i64, ptr %desc, i32 9
+  %st0 = load i64, ptr %st0p
+  %ge0 = icmp sge i64 %g0, 0
+  %lt0 = icmp slt i64 %g0, %dm0
+  %ok0a = and i1 %ge0, %lt0
+  %ok1 = and i1 %ok0, %ok0a
+  %ga0 = mul i64 %g0, %st0
+  %ad1 = add i64 %ad0, %ga0
+  %bd1p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw1 = load i64, ptr %bd1p
+  %bs1 = lshr i64 %dbw1, 12
+  %bx1 = and i64 %bs1, 4095
+  %id1 = urem i64 %rem1, %bx1
+  %rem2 = udiv i64 %rem1, %bx1
+  %cc1 = sext i32 %c1 to i64
+  %g1 = add i64 %cc1, %id1
+  %dm1p = getelementptr inbounds i64, ptr %desc, i32 5
+  %dm1 = load i64, ptr %dm1p
+  %st1p = getelementptr inbounds i64, ptr %desc, i32 10
+  %st1 = load i64, ptr %st1p
+  %ge1 = icmp sge i64 %g1, 0
+  %lt1 = icmp slt i64 %g1, %dm1
+  %ok1a = and i1 %ge1, %lt1
+  %ok2 = and i1 %ok1, %ok1a
+  %ga1 = mul i64 %g1, %st1
+  %ad2 = add i64 %ad1, %ga1
+  %bd2p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw2 = load i64, ptr %bd2p
+  %bs2 = lshr i64 %dbw2, 24
+  %bx2 = and i64 %bs2, 4095
+  %id2 = urem i64 %rem2, %bx2
+  %rem3 = udiv i64 %rem2, %bx2
+  %cc2 = sext i32 %c2 to i64
+  %g2 = add i64 %cc2, %id2
+  %dm2p = getelementptr inbounds i64, ptr %desc, i32 6
+  %dm2 = load i64, ptr %dm2p
+  %st2p = getelementptr inbounds i64, ptr %desc, i32 11
+  %st2 = load i64, ptr %st2p
+  %ge2 = icmp sge i64 %g2, 0
+  %lt2 = icmp slt i64 %g2, %dm2
+  %ok2a = and i1 %ge2, %lt2
+  %ok3 = and i1 %ok2, %ok2a
+  %ga2 = mul i64 %g2, %st2
+  %ad3 = add i64 %ad2, %ga2
+  %bd3p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw3 = load i64, ptr %bd3p
+  %bs3 = lshr i64 %dbw3, 36
+  %bx3 = and i64 %bs3, 4095
+  %id3 = urem i64 %rem3, %bx3
+  %rem4 = udiv i64 %rem3, %bx3
+  %cc3 = sext i32 %c3 to i64
+  %g3 = add i64 %cc3, %id3
+  %dm3p = getelementptr inbounds i64, ptr %desc, i32 7
+  %dm3 = load i64, ptr %dm3p
+  %st3p = getelementptr inbounds i64, ptr %desc, i32 12
+  %st3 = load i64, ptr %st3p
+  %ge3 = icmp sge i64 %g3, 0
+  %lt3 = icmp slt i64 %g3, %dm3
+  %ok3a = and i1 %ge3, %lt3
+  %ok4 = and i1 %ok3, %ok3a
+  %ga3 = mul i64 %g3, %st3
+  %ad4 = add i64 %ad3, %ga3
+  %bd4p = getelementptr inbounds i64, ptr %desc, i32 14
+  %dbw4 = load i64, ptr %bd4p
+  %bs4 = lshr i64 %dbw4, 48
+  %bx4 = and i64 %bs4, 4095
+  %id4 = urem i64 %rem4, %bx4
+  %rem5 = udiv i64 %rem4, %bx4
+  %cc4 = sext i32 %c4 to i64
+  %g4 = add i64 %cc4, %id4
+  %dm4p = getelementptr inbounds i64, ptr %desc, i32 8
+  %dm4 = load i64, ptr %dm4p
+  %st4p = getelementptr inbounds i64, ptr %desc, i32 13
+  %st4 = load i64, ptr %st4p
+  %ge4 = icmp sge i64 %g4, 0
+  %lt4 = icmp slt i64 %g4, %dm4
+  %ok4a = and i1 %ge4, %lt4
+  %ok5 = and i1 %ok4, %ok4a
+  %ga4 = mul i64 %g4, %st4
+  %ad5 = add i64 %ad4, %ga4
+  %gptr = inttoptr i64 %ad5 to ptr
+  %ib = mul i64 %i, %eb
+  %so = add i64 %off0, %ib
+  %sx = lshr i64 %so, 3
+  %sxm = and i64 %sx, %swm
+  %swd = xor i64 %so, %sxm
+  %sptr = getelementptr inbounds i8, ptr %smem, i64 %swd
+  br i1 %ok5, label %inb, label %next
+inb:
+  call void @llvm.memcpy.p0.p0.i64(ptr %gptr, ptr %sptr, i64 %eb, i1 false)
+  br label %next
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  ret void
+}
+
 ; Give the other fibers a turn (a spin loop's body); counts as no progress.
 define void @__layoutc_yield(ptr %ctx) {
   %f = call ptr @__lc_fiber(ptr %ctx)

@@ -134,3 +134,32 @@ def _mbar_expect_tx(ft: FunctionTranslator, op: Any) -> None:
 def _mbar_wait(ft: FunctionTranslator, op: Any) -> None:
     fn = _runtime_helper(ft, cc.MBAR_WAIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
     ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.phase)])
+
+
+# -- TMA ---------------------------------------------------------------------------------------
+
+
+def _coords5(ft: FunctionTranslator, op: Any) -> list[Any]:
+    coords = [ft.get(c) for c in op.coordinates]
+    return coords + [I32(0)] * (5 - len(coords))
+
+
+@NVVM_HOST.register("nvvm.cp.async.bulk.tensor.shared.cluster.global")
+def _tma_load(ft: FunctionTranslator, op: Any) -> None:
+    p = ir.PointerType(ir.IntType(8))
+    fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
+    args = [_i8p(ft, op.dstMem), _i8p(ft, op.tmaDescriptor), _i8p(ft, op.mbar)]
+    ft.builder.call(fn, [ft.context_struct, *args, *_coords5(ft, op)])
+
+
+@NVVM_HOST.register("nvvm.cp.async.bulk.tensor.global.shared.cta")
+def _tma_store(ft: FunctionTranslator, op: Any) -> None:
+    p = ir.PointerType(ir.IntType(8))
+    fn = _runtime_helper(ft, cc.TMA_STORE, VOID, [p, p, *[I32] * 5])
+    args = [_i8p(ft, op.tmaDescriptor), _i8p(ft, op.srcMem)]
+    ft.builder.call(fn, [ft.context_struct, *args, *_coords5(ft, op)])
+
+
+@NVVM_HOST.register("nvvm.cp.async.bulk.commit.group", "nvvm.cp.async.bulk.wait_group")
+def _bulk_group(ft: FunctionTranslator, op: Any) -> None:
+    return None  # CPU TMA stores complete when issued

@@ -93,6 +93,7 @@ from .layouts import (
     tiled_divide,
     zipped_divide,
 )
+from .pipelines import PipelineState, PipelineTmaAsync
 from .scalars import Bool, Float, Int
 from .scalars import maximum as max
 from .scalars import minimum as min
@@ -110,6 +111,14 @@ from .tensor import (
     make_tensor_like,
     partition_tv,
     smem_tensor,
+)
+from .tma import (
+    TmaCopy,
+    make_tma_copy,
+    prefetch_tma_descriptor,
+    tma_copy,
+    tma_store_arrive,
+    tma_store_wait,
 )
 from .trace import trace
 from .wgmma import (
@@ -138,12 +147,15 @@ __all__ = [
     "Kernel",
     "KernelSpec",
     "NotSupportedError",
+    "PipelineState",
+    "PipelineTmaAsync",
     "SpecError",
     "Tensor",
     "ThrCopy",
     "ThrMMA",
     "TiledCopy",
     "TiledMMA",
+    "TmaCopy",
     "alloc_smem",
     "assume",
     "axpby",
@@ -209,6 +221,7 @@ __all__ = [
     "make_tiled_copy_B",
     "make_tiled_copy_C",
     "make_tiled_mma",
+    "make_tma_copy",
     "max",
     "mbarrier_arrive",
     "mbarrier_arrive_and_expect_tx",
@@ -218,6 +231,7 @@ __all__ = [
     "min",
     "named_barrier_sync",
     "partition_tv",
+    "prefetch_tma_descriptor",
     "raked_product",
     "range",
     "rank",
@@ -237,6 +251,9 @@ __all__ = [
     "thread_idx",
     "tile_to_shape",
     "tiled_divide",
+    "tma_copy",
+    "tma_store_arrive",
+    "tma_store_wait",
     "trace",
     "warpgroup_reg_alloc",
     "warpgroup_reg_dealloc",

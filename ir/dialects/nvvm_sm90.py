@@ -32,7 +32,9 @@ from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NoOperandOp
 
 i16 = IntegerType(16)
 
-SM90 = RequiresTarget("sm_90", "sm_90 synchronisation")
+SM90_ELECT = RequiresTarget("sm_90", "elect.sync")
+SM90_FENCE = RequiresTarget("sm_90", "proxy and mbarrier-init fences")
+SM90_PARITY_WAIT = RequiresTarget("sm_90", "mbarrier.try_wait")
 SM90_TMA = RequiresTarget("sm_90", "TMA")
 SM90_CLUSTER = RequiresTarget("sm_90", "thread block clusters")
 SM90A_SETMAXNREG = RequiresTarget("sm_90a", "setmaxnreg")
@@ -129,7 +131,7 @@ class ElectSyncOp(Operation):
     (the lowest active) lane of the warp."""
 
     name = "nvvm.elect.sync"
-    traits = (SM90,)
+    traits = (SM90_ELECT,)
     pred = result(i1)
     assembly_format = "attr-dict `->` type($pred)"
 
@@ -192,7 +194,7 @@ class FenceMBarrierInitOp(_NoOperandOp):
     mbarrier initialisations visible to the cluster (and the async proxy) before use."""
 
     name = "nvvm.fence.mbarrier.init"
-    traits = (SM90,)
+    traits = (SM90_FENCE,)
 
 
 class FenceProxyOp(Operation):
@@ -201,7 +203,7 @@ class FenceProxyOp(Operation):
     generic-proxy shared-memory accesses with later async-proxy ones (TMA, wgmma)."""
 
     name = "nvvm.fence.proxy"
-    traits = (SM90,)
+    traits = (SM90_FENCE,)
     kind = prop(ProxyKindAttr)
     space = opt_prop(SharedSpaceAttr)
     assembly_format = "attr-dict"
@@ -386,7 +388,7 @@ class MBarrierTryWaitParityOp(Operation):
     barrier's current phase parity differs from ``phase``."""
 
     name = "nvvm.mbarrier.try_wait.parity"
-    traits = (SM90,)
+    traits = (SM90_PARITY_WAIT,)
     addr = operand(_AnyPtr)
     phase = operand(i32)
     ticks = operand(i32)

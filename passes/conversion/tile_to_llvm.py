@@ -58,6 +58,7 @@ from .fragment_pairs import pair_register_halves
 from .llvm_types import ADDRESS_SPACES, LLVMTypeConverter
 from .mma_fragments import pack_registers, struct_fields, unpack_registers
 from .tensor_access import AccessError, IndexEmitter, TensorDesc, element_offset
+from .tma_descriptor import lower_tma_descriptor
 
 _TENSOR_MAKERS = ("tile.alloc_smem", "tile.alloc_fragment", "tile.make_tensor")
 
@@ -408,6 +409,7 @@ _HANDLERS: dict[str, Any] = {
     "tile.cp_async_wait": _cp_async_wait,
     "tile.ldmatrix": _ldmatrix,
     "tile.mma": _mma,
+    "tile.tma_descriptor": lambda lw, op: lower_tma_descriptor(lw, op, ConversionError),
 }
 
 

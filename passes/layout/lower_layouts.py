@@ -299,6 +299,17 @@ class _Lowering:
         return True
 
     # -- cleanup ------------------------------------------------------------------------------------
+    def _keep_alignment(self, op: Any) -> None:
+        """A kept ``tile.ptr_offset`` whose offset's ``tile.assume`` was used up: state the
+        divisibility its (verified) result alignment was proven from, as ``_get_ptr`` does."""
+        pt, rt = op.ptr.type, op.result.type
+        if op.infer(pt, op.offset).alignment % rt.alignment == 0:
+            return
+        k = max(1, rt.alignment // max(1, pt.element_bits // 8))
+        b = Builder(InsertionPoint.before_op(op), op.location)
+        off = b.create(TD.AssumeOp, op.offset, divisible_by=k, loc=op.location).results[0]
+        op.set_operand(1, off)
+
     def _erase_dead(self, ops: list[Operation]) -> None:
         removable = [o for o in ops if o.parent is not None and _removable(o)]
         changed = True
@@ -313,7 +324,10 @@ class _Lowering:
             if o.parent is None:
                 continue
             if o.name in _POINTER_OPS and isinstance(o.results[0].type, PtrType):
-                continue  # a pointer some other op takes (an mbarrier address): a GEP later
+                # a pointer some other op takes (an mbarrier or TMA address): a GEP later
+                if o.name == "tile.ptr_offset":
+                    self._keep_alignment(o)
+                continue
             user = next(u for r in o.results for u in r.users())
             raise _Failure(
                 f"not supported: '{o.name}' is still used by '{user.name}' after lowering "

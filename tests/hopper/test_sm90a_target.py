@@ -136,3 +136,17 @@ def test_aot_sm90a_variant_is_what_an_sm90_device_loads(tmp_path):
         str(tmp_path / "b"),
     )
     assert status != 0 and "needs target sm_90a" in err and "ws_kernels.py:" in err
+
+
+@pytest.mark.gpu
+def test_warp_specialized_kernel_on_an_sm90_gpu():
+    import torch
+
+    x = torch.zeros(256, device="cuda")
+    ck = lc.compile(warp_specialized, x, block=256)  # target "cuda": sm_90a on an H100/H200
+    assert ck.target.name == "sm_90a"
+    ck(x, grid=1)
+    torch.cuda.synchronize()
+    want = torch.zeros(256)
+    want[::32] = 1.0
+    assert torch.equal(x.cpu(), want)

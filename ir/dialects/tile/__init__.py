@@ -60,6 +60,7 @@ from .ops_tensor import (
     MakeTensorOp,
     PtrOffsetOp,
 )
+from .ops_tma import TMA_OPS, TmaDescriptorOp
 from .ops_view import (
     VIEW_OPS,
     CoalesceOp,
@@ -96,6 +97,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *ELEMENT_OPS,
     *ALGORITHM_OPS,
     *LOWERED_OPS,
+    *TMA_OPS,
     *WGMMA_OPS,
 )
 
@@ -125,6 +127,7 @@ DIALECT = Dialect(
 )
 
 __all__ = [
+    "TmaDescriptorOp",
     "ALL_OPS",
     "WgmmaDescOp",
     "WgmmaOp",

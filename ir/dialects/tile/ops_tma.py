@@ -1,0 +1,122 @@
+"""``tile.tma_descriptor``: the TMA descriptor of a kernel-argument tensor.
+
+``%d = tile.tma_descriptor %p, [%m, %k], [%ld, %c1] {box = array<i64: 64, 8>, dims = array<i64:
+1, 0>, swizzle = 128 : i64} : !tile.ptr<bf16, gmem, 16> -> !llvm.ptr`` states the tensor map
+the hardware's ``cp.async.bulk.tensor`` reads: the tensor's base pointer, its extents and
+strides (in elements, tensor mode order), the TMA dimension order (``dims``: tensor modes,
+innermost first), the box extents in that order,
+and the shared-memory swizzle span in bytes (0, 32, 64, 128). ``lc.make_tma_copy`` derives the
+attributes from the layouts (docs/hopper.md). On the CPU it lowers to the runtime's descriptor
+struct (passes/conversion/tma_descriptor.py); on the GPU it is the grid-constant parameter the runtime encodes.
+"""
+
+from __future__ import annotations
+
+from ...core.asm import OpAsmParser, OpAsmPrinter
+from ...core.attributes import DenseArrayAttr, IntegerAttr
+from ...core.errors import VerifyError
+from ...core.location import Location
+from ...core.opdef import operand, prop, result, var_operand
+from ...core.operation import Operation
+from ...core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
+from ...core.types import i32, i64, index
+from ...core.values import Value
+from ..llvm.types import LLVMPointerType
+from .types import PtrType
+
+SWIZZLE_BYTES = (0, 32, 64, 128)
+
+
+class TmaDescriptorOp(Operation):
+    """The TMA descriptor of ``tensor`` for boxes of ``box`` elements (see the module)."""
+
+    name = "tile.tma_descriptor"
+    traits = (Pure, AttrSizedOperandSegments, RequiresTarget("sm_90", "TMA"))
+    ptr = operand(PtrType)
+    extents = var_operand(index)
+    strides = var_operand(index)
+    res = result(LLVMPointerType)
+    box = prop(DenseArrayAttr)
+    dims = prop(DenseArrayAttr)
+    swizzle = prop(IntegerAttr)
+
+    def __init__(
+        self,
+        ptr: Value,
+        extents: list[Value],
+        strides: list[Value],
+        box: list[int],
+        dims: list[int],
+        swizzle: int,
+        loc: Location | None = None,
+    ):
+        super().__init__(
+            operands=[ptr, list(extents), list(strides)],
+            result_types=[LLVMPointerType(0)],
+            properties={
+                "box": DenseArrayAttr(i64, list(box)),
+                "dims": DenseArrayAttr(i64, list(dims)),
+                "swizzle": IntegerAttr(swizzle, i64),
+            },
+            loc=loc,
+        )
+
+    @property
+    def box_extents(self) -> list[int]:
+        return [int(x) for x in self.box.values]
+
+    @property
+    def dim_modes(self) -> list[int]:
+        return [int(x) for x in self.dims.values]
+
+    def verify_(self) -> None:
+        if self.ptr.type.space != "gmem":
+            raise VerifyError("expects a global-memory pointer")
+        box, dims = self.box_extents, self.dim_modes
+        if len(self.extents) != len(dims) or len(self.strides) != len(dims):
+            raise VerifyError("expects one extent and one stride per dimension")
+        if not 1 <= len(dims) <= 5 or len(box) != len(dims):
+            raise VerifyError(
+                f"expects 1 to 5 dimensions with one box extent each, got dims {dims} and box {box}"
+            )
+        if sorted(dims) != list(range(len(dims))):
+            raise VerifyError(f"'dims' must order the tensor's modes 0..{len(dims) - 1}: {dims}")
+        if any(not 1 <= b <= 256 for b in box):
+            raise VerifyError(f"TMA box extents must be in [1, 256], got {box}")
+        if self.swizzle.value not in SWIZZLE_BYTES:
+            raise VerifyError(f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle.value}")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.ptr)
+        p.write(", [")
+        p.print_operands(self.extents)
+        p.write("], [")
+        p.print_operands(self.strides)
+        p.write("]")
+        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+        p.write(f" : {self.ptr.type.text} -> {self.res.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        ptr = p.parse_operand()
+        p.expect(",")
+        ext = p.parse_operand_list("[")
+        p.expect(",")
+        st = p.parse_operand_list("[")
+        attrs = p.parse_optional_attr_dict()
+        props = {k: attrs.pop(k) for k in ("box", "dims", "swizzle") if k in attrs}
+        p.expect(":")
+        pt = p.parse_type()
+        p.expect("->")
+        rt = p.parse_type()
+        values = [
+            p.resolve_operand(ptr, pt),
+            *p.resolve_operands(ext, [index] * len(ext)),
+            *p.resolve_operands(st, [index] * len(st)),
+        ]
+        props["operandSegmentSizes"] = DenseArrayAttr(i32, [1, len(ext), len(st)])
+        return cls.create(values, [rt], properties=props, attributes=attrs, loc=p.loc)
+
+
+TMA_OPS = (TmaDescriptorOp,)
