@@ -56,10 +56,12 @@ class GemmConfig:
     stages: int = 4
     warpgroups: int = 2
     mma_in_flight: int = 1
+    loads: str = "cp.async"
 
     @property
     def threads(self) -> int:
-        return 128 * self.warpgroups
+        """Consumers, plus a producer warpgroup when TMA loads the stages."""
+        return 128 * (self.warpgroups + (self.loads == "tma"))
 
     @property
     def name(self) -> str:
@@ -89,8 +91,12 @@ class GemmConfig:
         if self.bn % 8 or not 8 <= self.bn <= 256:
             raise ValueError(f"bn must be a multiple of 8 in [8, 256], got {self.bn}")
         rows = self.threads * 8 // self.bk
-        if self.bm % rows or self.bn % rows:
+        if self.loads == "cp.async" and (self.bm % rows or self.bn % rows):
             raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
+        if self.loads not in ("cp.async", "tma"):
+            raise ValueError(f"loads must be 'cp.async' or 'tma', got {self.loads!r}")
+        if self.loads == "tma" and self.mma_in_flight:
+            raise ValueError("the TMA mainloop keeps no wgmma in flight yet (mma_in_flight=0)")
         if self.mma_in_flight not in (0, 1):
             raise ValueError(f"mma_in_flight must be 0 or 1, got {self.mma_in_flight}")
         if self.stages < 2 + self.mma_in_flight:
@@ -106,8 +112,10 @@ class GemmConfig:
 
 
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
-    """The kernel of one configuration (``gemm_sm90_f16_128x128x64_s4_wg2``)."""
+    """The kernel of one configuration (``gemm_sm90_f16_128x128x64_s4_wg2_f1``)."""
     cfg.check()
+    if cfg.loads == "tma":
+        return make_gemm_tma(cfg, name)
     elem, stages, in_flight = cfg.element, cfg.stages, cfg.mma_in_flight
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((cfg.warpgroups, 1, 1)))
@@ -179,6 +187,78 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         lc.copy(tCrC, thr_mma.partition_C(gC))
 
     return gemm_sm90
+
+
+def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
+    """The TMA mainloop (CPU runtime only for now: TMA descriptors are not yet kernel
+    parameters on the GPU): warpgroup 0 is the producer (one elected thread issues a TMA load of
+    A and of B per stage, completing on the stage's ``full`` mbarrier of an
+    ``lc.PipelineTmaAsync``), warpgroups 1.. consume (wait for ``full``, wgmma, wait for the
+    wgmma, release the stage's ``empty`` barrier): CUTLASS's warp-specialized sm90 mainloop
+    without register reallocation or persistence."""
+    elem, stages = cfg.element, cfg.stages
+    bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
+    consumers = 128 * cfg.warpgroups
+    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((cfg.warpgroups, 1, 1)))
+    atom = lc.gmma_layout_atom("K", "SW128", elem)
+    box_a = lc.tile_to_shape(atom, (bm, bk))  # one stage of A: the TMA box, canonical for wgmma
+    box_b = lc.tile_to_shape(atom, (bn, bk))
+    ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
+    ring_b = lc.tile_to_shape(atom, (bn, bk, stages))
+    a_spec = lc.Tensor(elem, "(M,K):(K,1)")
+    b_spec = lc.Tensor(elem, "(N,K):(K,1)")
+    c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
+
+    @lc.kernel(name=name or "gemm_sm90_" + cfg.name.replace("-", "_"))
+    def gemm_sm90_tma(a: a_spec, b: b_spec, c: c_spec):
+        tid = lc.thread_idx.x
+        tile_m, tile_n = lc.block_idx.x, lc.block_idx.y
+        tma_a = lc.make_tma_copy("SM90_TMA_LOAD", a, box_a, (bm, bk))
+        tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, box_b, (bn, bk))
+        sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
+        sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
+        pipe = lc.PipelineTmaAsync(stages, tma_a.tx_bytes + tma_b.tx_bytes, consumers)
+        k_tiles = lc.size(a, 1) // bk
+        if tid < 32:  # the producer warp
+            if lc.elect_one_sync():
+                mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
+                for k in lc.range(k_tiles):
+                    pipe.producer_acquire(k)
+                    s = k % stages
+                    stage_a = lc.make_tensor(
+                        sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
+                    )
+                    stage_b = lc.make_tensor(
+                        sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
+                    )
+                    bar = pipe.producer_mbar(k)
+                    lc.tma_copy(tma_a, lc.local_tile(mA, (bm, bk), (tile_m, k)), stage_a, mbar=bar)
+                    lc.tma_copy(tma_b, lc.local_tile(mB, (bn, bk), (tile_n, k)), stage_b, mbar=bar)
+        elif tid >= 128:  # the consumer warpgroups
+            ct = tid - 128
+            gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
+            thr_mma = mma.get_slice(ct)
+            tCrC = thr_mma.partition_fragment_C(gC)
+            lc.clear(tCrC)
+            for k in lc.range(k_tiles):
+                pipe.consumer_wait(k)
+                s = k % stages
+                stage_a = lc.make_tensor(
+                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
+                )
+                stage_b = lc.make_tensor(
+                    sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
+                )
+                lc.warpgroup_fence_operand(tCrC)
+                lc.warpgroup_arrive()
+                lc.gemm(mma, thr_mma.partition_A(stage_a), thr_mma.partition_B(stage_b), tCrC)
+                lc.warpgroup_commit_batch()
+                lc.warpgroup_wait(0)
+                lc.warpgroup_fence_operand(tCrC)
+                pipe.consumer_release(k)
+            lc.copy(tCrC, thr_mma.partition_C(gC))
+
+    return gemm_sm90_tma
 
 
 CONFIG = GemmConfig()

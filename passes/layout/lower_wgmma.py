@@ -80,6 +80,17 @@ class _Operand:
                 f"shared-memory tensor must be aligned to {need} bytes, but only "
                 f"{info.alignment}-byte alignment is proven (allocate it with align={need})"
             )
+        # The swizzle of the layout is relative to the tensor's pointer, the hardware's to the
+        # absolute address: they agree when the pointer is a whole number of swizzle periods
+        # past the aligned base (an offset inside the layout is swizzled like the hardware).
+        period = need * 8 // bits
+        if need > 16 and not intops.divides(period, info.offset):
+            raise LoweringError(
+                f"{what}: the tensor's pointer is {info.offset} elements past its "
+                f"{info.alignment}-byte aligned base, not provably a multiple of the "
+                f"{self.canonical.mode} swizzle's period ({period} elements): the swizzle would "
+                "not match the hardware's (lc.assume the offset's divisibility)"
+            )
         self.extent = _static(size(inner, 1), f"{which} mode-1 extent")
         self.k_blocks = _static(size(inner, 2), f"{which} K extent")
         self.bits = bits

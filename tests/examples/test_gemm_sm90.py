@@ -20,6 +20,8 @@ GEMM = vars(load_source(EXAMPLES_DIR / "gemm_sm90.py"))
         GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, mma_in_flight=0),
         GEMM["GemmConfig"](bm=128, bn=64, stages=3, warpgroups=2),
         GEMM["GemmConfig"](bm=128, bn=192, stages=4, warpgroups=1),
+        GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, mma_in_flight=0, loads="tma"),
+        GEMM["GemmConfig"](bm=128, bn=128, stages=3, warpgroups=2, mma_in_flight=0, loads="tma"),
     ],
     ids=lambda c: c.name,
 )
