@@ -118,7 +118,9 @@ SWEEP = [
 DEFAULTS_SM90 = [
     sm90.GemmConfig("f16", mma_in_flight=0),
     sm90.GemmConfig("f16"),
-    sm90.GemmConfig("bf16"),
+    sm90.GemmConfig("f16", stages=3),  # 96 KiB: two CTAs per SM
+    sm90.GemmConfig("bf16", stages=3),
+    sm90.GemmConfig("f16", bn=256, stages=3),
     sm90.GemmConfig("f16", bn=256, stages=4),
     sm90.GemmConfig("bf16", bn=256, stages=4),
 ]
