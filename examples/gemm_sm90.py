@@ -65,7 +65,9 @@ class GemmConfig:
 
     @property
     def name(self) -> str:
-        return f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
+        name = f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
+        name += f"-f{self.mma_in_flight}"
+        return name + ("-tma" if self.loads == "tma" else "")
 
     @property
     def element(self) -> Any:
