@@ -14,9 +14,9 @@ Needs an NVIDIA GPU and torch with CUDA. Rows:
   C (M, N) f32; against ``torch.matmul(a, b.t())`` with TF32 allowed (tf32 rows) and
   ``torch.mm(a, b.t(), out_dtype=torch.float32)`` (f16/bf16 inputs, f32 accumulation and output;
   where this torch has no ``out_dtype``, the f16/bf16-output matmul, said in the row);
-- ``sm90``: examples/gemm_sm90.py's builder (wgmma m64nNk16 from shared memory, cp.async
-  pipeline, f16/bf16 in, f32 out) on a Hopper GPU (``--sm90 on|off`` overrides), same baseline
-  as the f16/bf16 rows;
+- ``sm90``: examples/gemm_sm90.py's builder (wgmma m64nNk16 / m64nNk8 from shared memory,
+  cp.async pipeline, f16/bf16/tf32 in, f32 out) on a Hopper GPU (``--sm90 on|off`` overrides),
+  same baselines as the sm80 rows of the same type;
 - the teaching examples gemm_mma_tf32, gemm_mma_f16 and gemm_fma (4096 only: they are slow).
 
 Each row: fresh random inputs (rounded to tf32 for the tf32 rows, so that truncating and
@@ -123,6 +123,8 @@ DEFAULTS_SM90 = [
     sm90.GemmConfig("f16", bn=256, stages=3),
     sm90.GemmConfig("f16", bn=256, stages=4),
     sm90.GemmConfig("bf16", bn=256, stages=4),
+    sm90.GemmConfig("tf32", bk=32, stages=3),
+    sm90.GemmConfig("tf32", bn=256, bk=32, stages=4),
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)

@@ -16,8 +16,8 @@ Per CTA tile (128 x 128 by default) the kernel
    descriptor (LBO, SBO, swizzle mode) from the layout: a layout that is not canonical is an
    error at the ``lc.gemm`` line;
 3. computes with a *tiled MMA* of ``WARPGROUPS`` warpgroups (128 threads each) of the atom
-   ``SM90_64xBNx16_F32{F16F16,BF16BF16}_SS`` along M: one ``lc.gemm`` issues, per stage,
-   ``BK/16`` wgmmas per warpgroup (``warpgroup_arrive``, ``gemm``, ``warpgroup_commit_batch``,
+   ``SM90_64xBNx16_F32{F16F16,BF16BF16}_SS`` (tf32: ``SM90_64xBNx8_F32TF32TF32_SS_TN``, K-major
+   only, bk = 32) along M: one ``lc.gemm`` issues, per stage, ``BK/K`` wgmmas per warpgroup (``warpgroup_arrive``, ``gemm``, ``warpgroup_commit_batch``,
    ``warpgroup_wait``), the FP32 accumulators in registers;
 4. writes C from the accumulators (CuTe's ``CLayout_64xN``: two consecutive f32 per thread).
 
@@ -36,8 +36,12 @@ import layoutc as lc
 import numpy as np
 from layoutc import _
 
-ELEMENTS = {"f16": lc.f16, "bf16": lc.bf16}
-ATOM_TAGS = {"f16": "F32F16F16", "bf16": "F32BF16BF16"}
+ELEMENTS = {"f16": lc.f16, "bf16": lc.bf16, "tf32": lc.tf32}
+ATOMS = {  # dtype -> (CuTe's wgmma atom with N = {n}, K of one wgmma)
+    "f16": ("SM90_64x{n}x16_F32F16F16_SS", 16),
+    "bf16": ("SM90_64x{n}x16_F32BF16BF16_SS", 16),
+    "tf32": ("SM90_64x{n}x8_F32TF32TF32_SS_TN", 8),
+}
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,12 @@ class GemmConfig:
 
     @property
     def atom(self) -> str:
-        return f"SM90_64x{self.bn}x16_{ATOM_TAGS[self.dtype]}_SS"
+        return ATOMS[self.dtype][0].format(n=self.bn)
+
+    @property
+    def vector(self) -> int:
+        """Elements in one 128-bit cp.async."""
+        return 128 // self.element.bits
 
     def smem_bytes(self) -> int:
         return self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
@@ -85,14 +94,17 @@ class GemmConfig:
         if self.dtype not in ELEMENTS:
             raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {self.dtype!r}")
         if self.bk * self.element.bits != 1024:
-            raise ValueError(f"bk must make 128-byte rows (64 16-bit elements), got {self.bk}")
+            raise ValueError(
+                f"bk must make 128-byte rows ({1024 // self.element.bits} {self.dtype}), "
+                f"got {self.bk}"
+            )
         if self.bm % (64 * self.warpgroups):
             raise ValueError(
                 f"{self.warpgroups} warpgroups of 64-row wgmmas do not tile bm={self.bm}"
             )
         if self.bn % 8 or not 8 <= self.bn <= 256:
             raise ValueError(f"bn must be a multiple of 8 in [8, 256], got {self.bn}")
-        rows = self.threads * 8 // self.bk
+        rows = self.threads * self.vector // self.bk
         if self.loads == "cp.async" and (self.bm % rows or self.bn % rows):
             raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
         if self.loads not in ("cp.async", "tma"):
@@ -124,11 +136,11 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     s_a = lc.tile_to_shape(atom, (bm, bk, stages))
     s_b = lc.tile_to_shape(atom, (bn, bk, stages))
-    per_row = bk // 8  # threads covering one 128-byte row, 128 bits each
+    per_row = bk // cfg.vector  # threads covering one 128-byte row, 128 bits each
     g2s = lc.make_tiled_copy(
         lc.make_copy_atom("cp.async.cg", elem),
         lc.make_layout((cfg.threads // per_row, per_row), (per_row, 1)),
-        lc.make_layout((1, 8)),
+        lc.make_layout((1, cfg.vector)),
     )
     a_spec = lc.Tensor(elem, "(M,K):(K,1)")
     b_spec = lc.Tensor(elem, "(N,K):(K,1)")

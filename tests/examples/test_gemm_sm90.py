@@ -20,6 +20,7 @@ GEMM = vars(load_source(EXAMPLES_DIR / "gemm_sm90.py"))
         GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, mma_in_flight=0),
         GEMM["GemmConfig"](bm=128, bn=64, stages=3, warpgroups=2),
         GEMM["GemmConfig"](bm=128, bn=192, stages=4, warpgroups=1),
+        GEMM["GemmConfig"]("tf32", bm=64, bn=128, bk=32, stages=3, warpgroups=1),
         GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, mma_in_flight=0, loads="tma"),
         GEMM["GemmConfig"](bm=128, bn=128, stages=3, warpgroups=2, mma_in_flight=0, loads="tma"),
     ],
@@ -29,24 +30,36 @@ def test_gemm_sm90_matches_numpy_on_the_cpu(cfg):
     kernel = GEMM["make_gemm"](cfg)
     rng = np.random.default_rng(1)
     m, n, k = 2 * cfg.bm, cfg.bn, 5 * cfg.bk
-    a = rng.standard_normal((m, k)).astype(np.float16)
-    b = rng.standard_normal((n, k)).astype(np.float16)
+    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
+    a = rng.standard_normal((m, k)).astype(np_type)
+    b = rng.standard_normal((n, k)).astype(np_type)
     c = np.full((m, n), np.nan, np.float32)
     kernel(a, b, c, grid=cfg.grid(m, n), block=cfg.threads, smem=cfg.smem_bytes())
+    if cfg.dtype == "tf32":  # the tensor cores read the 19 tf32 bits
+        a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
+        b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
     ref = a.astype(np.float64) @ b.astype(np.float64).T
     np.testing.assert_allclose(c, ref, rtol=1e-4, atol=1e-3)
 
 
-def test_gemm_sm90_assembles_for_sm90a_without_local_memory():
+@pytest.mark.parametrize(
+    "cfg",
+    [GEMM["CONFIG"], GEMM["GemmConfig"]("tf32", bn=256, bk=32, stages=4)],
+    ids=lambda c: c.name,
+)
+def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     pytest.importorskip("cuda.bindings.nvjitlink")
     from layoutc.codegen.cubin import ptx_to_cubin
 
-    cfg = GEMM["CONFIG"]
-    a = np.zeros((cfg.bm, cfg.bk), np.float16)
-    b = np.zeros((cfg.bn, cfg.bk), np.float16)
+    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
+    a = np.zeros((cfg.bm, cfg.bk), np_type)
+    b = np.zeros((cfg.bn, cfg.bk), np_type)
     c = np.zeros((cfg.bm, cfg.bn), np.float32)
-    ck = lc.compile(GEMM["gemm_sm90"], a, b, c, block=cfg.threads, target="sm_90a")
-    assert ck.ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") == cfg.bk // 16
+    ck = lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a")
+    k = 8 if cfg.dtype == "tf32" else 16
+    ab = "tf32.tf32" if cfg.dtype == "tf32" else "f16.f16"
+    instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k{k}.f32.{ab}"
+    assert ck.ptx.count(instruction) == cfg.bk // k
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
 
