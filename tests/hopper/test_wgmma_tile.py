@@ -77,8 +77,8 @@ def test_wgmma_assembles_for_sm90a_with_accumulators_in_registers(n):
 @pytest.mark.parametrize(
     ("arch", "message"),
     [
-        ("sm_90", r"'nvvm.wgmma.fence.aligned' op needs target sm_90a"),
-        ("sm_80", r"atom 'SM90_64x16x16_F32F16F16_SS' needs sm_90 or newer"),
+        ("sm_90", r"atom 'SM90_64x16x16_F32F16F16_SS' needs target sm_90a"),
+        ("sm_80", r"atom 'SM90_64x16x16_F32F16F16_SS' needs target sm_90a"),
     ],
 )
 def test_wgmma_needs_sm90a(arch, message):
