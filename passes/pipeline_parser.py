@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from layoutc.ir.core.limits import MAX_PIPELINE_NESTING
+
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$")
 
 
@@ -57,6 +59,7 @@ class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
+        self.depth = 0  # nested pipelines, bounded by MAX_PIPELINE_NESTING
 
     def skip_space(self) -> None:
         text = self.text
@@ -105,9 +108,15 @@ class _Parser:
             )
         c = self.peek()
         if c == "(":
+            self.depth += 1
+            if self.depth > MAX_PIPELINE_NESTING:
+                raise PipelineSyntaxError(
+                    f"pass pipelines nest deeper than {MAX_PIPELINE_NESTING} levels", start
+                )
             self.pos += 1
             nested = NestedSpec(name, start, self.parse_list(top=False))
             self.pos += 1  # ')'
+            self.depth -= 1
             return nested
         spec = PassSpec(name, start)
         if c == "{":

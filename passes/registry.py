@@ -16,6 +16,7 @@ keeps ``import layoutc`` and ``layoutc-opt``'s start-up light.
 from __future__ import annotations
 
 import importlib
+import warnings
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -34,6 +35,13 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.target_features",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
+
+#: The entry-point group through which installed packages add passes and pipelines: each entry
+#: point names a module that registers them when imported, with ``register_pass`` and
+#: ``register_pipeline`` as the built-in modules do
+#: (``[project.entry-points."layoutc.passes"] demo = "demo_pkg.passes"``). Plugin modules are
+#: imported after the built-in ones, only when a name is not found among those.
+PLUGIN_GROUP = "layoutc.passes"
 
 _P = TypeVar("_P", bound=type[Pass])
 
@@ -72,12 +80,38 @@ def register_pipeline(name: str, text: str, summary: str = "") -> None:
     _pipelines[name] = PipelineRegistration(name, text, summary)
 
 
+_plugin_modules: list[str] | None = None
+
+
+def plugin_modules() -> list[str]:
+    """The modules installed packages declare in the ``layoutc.passes`` group (read once)."""
+    global _plugin_modules
+    if _plugin_modules is None:
+        from importlib.metadata import entry_points
+
+        _plugin_modules = sorted({ep.value for ep in entry_points(group=PLUGIN_GROUP)})
+    return _plugin_modules
+
+
 def _import_next() -> bool:
-    """Import the first module of PASS_MODULES not imported yet; False when none is left."""
+    """Import the first module of PASS_MODULES (then of the plugins) not imported yet; False
+    when none is left."""
     for module in PASS_MODULES:
         if module not in _imported:
             _imported.add(module)
             importlib.import_module(module)
+            return True
+    for module in plugin_modules():
+        if module not in _imported:
+            _imported.add(module)
+            try:
+                importlib.import_module(module)
+            except Exception as e:  # a broken plugin must not break every pipeline
+                warnings.warn(
+                    f"layoutc: skipping the pass plugin module {module!r} ({PLUGIN_GROUP} entry "
+                    f"point): {type(e).__name__}: {e}",
+                    stacklevel=2,
+                )
             return True
     return False
 

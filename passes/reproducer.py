@@ -107,6 +107,10 @@ def reproducer_config(metadata: dict[str, object], offset: int = 0) -> Reproduce
     return ReproducerConfig(pipeline, verify, unregistered)
 
 
+#: ``{-# ... #-}`` dictionaries nest two or three levels; 5,000 must not exhaust the stack.
+_MAX_METADATA_NESTING = 64
+
+
 class _DictParser:
     """``key: value, ...`` entries; values are strings, booleans, integers or ``{...}``."""
 
@@ -114,6 +118,7 @@ class _DictParser:
         self.text = text
         self.pos = pos
         self.end = end
+        self.depth = 0
 
     def skip(self) -> None:
         while self.pos < self.end and self.text[self.pos].isspace():
@@ -175,8 +180,15 @@ class _DictParser:
         if c == '"':
             return self.parse_string()
         if c == "{":
+            self.depth += 1
+            if self.depth > _MAX_METADATA_NESTING:
+                raise ReproducerError(
+                    f"file metadata nests deeper than {_MAX_METADATA_NESTING} levels", self.pos
+                )
             self.pos += 1
-            return self.parse_entries(closing="}")
+            value = self.parse_entries(closing="}")
+            self.depth -= 1
+            return value
         start = self.pos
         while self.pos < self.end and (
             self.text[self.pos].isalnum() or self.text[self.pos] in "_-"

@@ -7,11 +7,9 @@ what it imports are plain Python until a kernel is actually loaded onto a GPU.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +26,8 @@ from .compat import (
     ptx_runs_on,
 )
 from .errors import ArtifactError, IncompatibleDriverError
+from .fileio import UntrustedFileError, atomic_write, inside, read_regular_file
+from .manifest_schema import KERNEL_NAME, validate
 
 FORMAT = "layoutc-artifact"
 #: Version 2 added the facts every parameter was compiled under (align, divisible_by, min,
@@ -38,6 +38,9 @@ VERSION = 2
 #: is checked for them.
 READABLE_VERSIONS = (1, 2)
 MANIFEST = "manifest.json"
+#: Upper bounds on what the loader reads: a manifest, and one code file.
+MAX_MANIFEST_BYTES = 64 << 20
+MAX_CODE_BYTES = 1 << 32
 
 
 @dataclass(frozen=True)
@@ -63,18 +66,6 @@ class ArtifactKernel:
     variants: tuple[Variant, ...]
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -87,6 +78,11 @@ def manifest_for(kernels: Sequence[ArtifactKernel], producer: str) -> tuple[dict
     entries = []
     seen = set()
     for k in kernels:
+        if not KERNEL_NAME.fullmatch(k.spec.name):
+            raise ValueError(
+                f"kernel name {k.spec.name!r} cannot name files in an artifact (expected "
+                f"letters, digits, '_', '$' and '.', not starting with a digit or '.')"
+            )
         if k.spec.name in seen:
             raise ValueError(f"kernel {k.spec.name!r} appears twice in one artifact")
         seen.add(k.spec.name)
@@ -120,13 +116,14 @@ def write_artifact(
     Output is deterministic: the same kernels give byte-identical files.
     """
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     manifest, files = manifest_for(kernels, producer)
+    validate(manifest, str(out / MANIFEST))  # what the loader will refuse is never written
+    out.mkdir(parents=True, exist_ok=True)
     for fname, data in files.items():
-        _atomic_write(out / fname, data)
+        atomic_write(out / fname, data)
     text = json.dumps(manifest, indent=2) + "\n"
     path = out / MANIFEST
-    _atomic_write(path, text.encode())
+    atomic_write(path, text.encode())
     return path
 
 
@@ -136,13 +133,20 @@ def read_manifest(directory: str | os.PathLike) -> dict:
     if path.is_dir():
         path = path / MANIFEST
     try:
-        data = json.loads(path.read_text())
+        text = read_regular_file(path, MAX_MANIFEST_BYTES, follow=True).decode()
+        data = json.loads(text)
     except FileNotFoundError:
         raise ArtifactError(
             f"{path}: no such manifest (is this a layoutc artifact directory?)"
         ) from None
     except json.JSONDecodeError as e:
         raise ArtifactError(f"{path}: not valid JSON: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ArtifactError(f"{path}: not UTF-8 text: {e}") from None
+    except (ValueError, RecursionError) as e:  # ints over 4300 digits, nesting past the stack
+        raise ArtifactError(f"{path}: not a manifest layoutc reads: {str(e)[:200]}") from None
+    except OSError as e:
+        raise ArtifactError(f"{path}: cannot read the manifest: {e.strerror or e}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArtifactError(f"{path}: not a layoutc artifact manifest (format != {FORMAT!r})")
     version = data.get("version")
@@ -154,6 +158,7 @@ def read_manifest(directory: str | os.PathLike) -> dict:
         )
     if not isinstance(data.get("kernels"), list):
         raise ArtifactError(f"{path}: manifest has no 'kernels' list")
+    validate(data, str(path))
     return data
 
 
@@ -220,17 +225,98 @@ def select_variant(
 
 
 def read_variant_file(root: Path, kernel: str, entry: Mapping[str, Any]) -> bytes:
-    """Read one code file and check its sha256 against the manifest."""
-    path = root / entry["path"]
+    """Read one code file and check its sha256 against the manifest.
+
+    The file must resolve inside ``root`` (no ``..``, absolute paths or symlinks leading out)
+    and be a regular file no larger than the manifest says."""
+    path = inside(root, entry["path"]) if isinstance(entry.get("path"), str) else None
+    if path is None:
+        raise ArtifactError(
+            f"kernel {kernel!r}: file {entry.get('path')!r} named by the manifest is not inside "
+            f"the artifact {root}"
+        )
+    limit = entry.get("bytes", MAX_CODE_BYTES)
     try:
-        data = path.read_bytes()
+        size = os.stat(path, follow_symlinks=False).st_size
+        if size > limit:
+            raise ArtifactError(
+                f"kernel {kernel!r}: {path} does not match the manifest ({size} bytes, the "
+                f"manifest says {limit})"
+            )
+        data = read_regular_file(path, limit)
     except FileNotFoundError:
         raise ArtifactError(
             f"kernel {kernel!r}: file {path} named by the manifest is missing"
         ) from None
+    except UntrustedFileError as e:
+        raise ArtifactError(f"kernel {kernel!r}: {e}") from None
+    except OSError as e:
+        raise ArtifactError(f"kernel {kernel!r}: cannot read {path}: {e.strerror or e}") from None
     if _sha256(data) != entry.get("sha256"):
         raise ArtifactError(f"kernel {kernel!r}: {path} does not match its sha256 in the manifest")
     return data
+
+
+def _param_sizes(spec: KernelSpec) -> list[int]:
+    from .dtypes import DTYPES
+
+    return [8 if p.kind == "pointer" else DTYPES[p.dtype].itemsize for p in spec.params]
+
+
+def check_code_abi(spec: KernelSpec, image: bytes, kind: str, what: str) -> None:
+    """Refuse code whose parameter list (count, byte sizes) is not the manifest's."""
+    from .code_abi import CodeAbiError, cubin_param_sizes, ptx_param_sizes
+
+    try:
+        if kind == "cubin":
+            found = cubin_param_sizes(image, spec.name)
+        else:
+            found = ptx_param_sizes(image.decode("utf-8", "replace"), spec.name)
+    except CodeAbiError as e:
+        raise ArtifactError(f"{what}: malformed code: {e}") from None
+    if found is None:
+        raise ArtifactError(f"{what}: the code has no kernel named {spec.name!r}")
+    _compare_sizes(spec, found, what, "the code")
+
+
+def _compare_sizes(spec: KernelSpec, found: list[int], what: str, source: str) -> None:
+    expected = _param_sizes(spec)
+    if found == expected:
+        return
+    if len(found) != len(expected):
+        raise ArtifactError(
+            f"{what}: the manifest states {len(expected)} parameters but {source} takes "
+            f"{len(found)}: the manifest does not describe this code"
+        )
+    i = next(i for i, (a, b) in enumerate(zip(found, expected)) if a != b)
+    p = spec.params[i]
+    raise ArtifactError(
+        f"{what}: parameter {i} ({p.name!r}, {p.kind} {p.dtype} in the manifest) is "
+        f"{expected[i]} bytes but {source} reads {found[i]}: the manifest does not describe "
+        "this code"
+    )
+
+
+def check_driver_abi(spec: KernelSpec, module: Any, what: str) -> None:
+    """Ask the driver for the loaded function's parameters where it can tell
+    (``cuFuncGetParamInfo``, CUDA 12.4+)."""
+    from . import cuda_driver as cd
+
+    drv = cd.api()
+    get_info = getattr(drv, "cuFuncGetParamInfo", None)
+    if get_info is None:
+        return
+    fn = module.function(spec.name)
+    sizes = []
+    for index in range(len(spec.params) + 1):
+        try:
+            result = get_info(fn, index)
+        except Exception:  # an older binding with another signature: nothing to learn
+            return
+        if int(result[0]) != 0:
+            break
+        sizes.append(int(result[2]))
+    _compare_sizes(spec, sizes, what, "the driver's cuFuncGetParamInfo")
 
 
 class KernelLibrary(Mapping[str, Any]):
@@ -289,8 +375,10 @@ def load(directory: str | os.PathLike, device: int | None = None) -> KernelLibra
             raise ArtifactError(f"{root}: malformed kernel entry: {e}") from None
         variant, kind = select_variant(entry, dev.capability, max_isa)
         image = read_variant_file(root, spec.name, variant["files"][kind])
-        module = CudaModule(
-            image, kind, dev, what=f"kernel {spec.name!r} ({variant['arch']} {kind})"
-        )
-        kernels[spec.name] = CudaKernel(module, spec)
+        what = f"kernel {spec.name!r} ({variant['arch']} {kind})"
+        check_code_abi(spec, image, kind, what)
+        module = CudaModule(image, kind, dev, what=what)
+        kernel = CudaKernel(module, spec)
+        check_driver_abi(spec, module, what)
+        kernels[spec.name] = kernel
     return KernelLibrary(root, manifest, kernels)

@@ -53,6 +53,18 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--block", metavar="X[,Y[,Z]]", help="the static block shape, e.g. 128 or 16,16")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="artifact directory")
+    p.add_argument(
+        "--emit-c",
+        metavar="DIR",
+        help="also write a C header and source into DIR that embed the cubins and launch the "
+        "kernels through the CUDA driver API (docs/embedding.md)",
+    )
+    p.add_argument(
+        "--c-prefix",
+        default="layoutc",
+        metavar="NAME",
+        help="prefix of the C file and function names (default: layoutc)",
+    )
     _add_codegen_options(p)
     p.set_defaults(handler=run)
 
@@ -209,4 +221,14 @@ def run(args: argparse.Namespace) -> int:
             if output.print_remarks:
                 print_remarks(products.remarks, f"{item.name} [{arch}]")
     print(f"wrote {len(result.files)} files to {result.directory}")
+    if args.emit_c is not None:
+        from layoutc.driver.emit_c import EmitCError, c_kernels_from_artifact, emit_c
+
+        try:
+            header, source = emit_c(
+                c_kernels_from_artifact(result.directory), args.emit_c, args.c_prefix
+            )
+        except EmitCError as e:
+            return report_error(e)
+        print(f"wrote {header} and {source}")
     return 0

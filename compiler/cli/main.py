@@ -227,7 +227,7 @@ def _run_algebra(args: argparse.Namespace) -> int:
 def _add_show(sub: Any) -> None:
     p = sub.add_parser(
         "show",
-        help="print a layout as a table of indices (CuTe's print_layout), or draw it as SVG",
+        help="print a layout as a table of indices (CuTe's print_layout), or draw it (SVG, PNG)",
         description="Print a rank-1 or rank-2 layout (any algebra expression) as CuTe's print_layout "
         "table; with --tv, a thread-value layout over its tile as T<thread>V<value> cells.",
     )
@@ -242,7 +242,29 @@ def _add_show(sub: Any) -> None:
         metavar="TILE",
         help="treat LAYOUT as a (thread, value) -> tile layout; TILE is the tile shape, e.g. '(4,8)'",
     )
+    p.add_argument(
+        "--mma",
+        metavar="ATOM",
+        help="show the tiled MMA of ATOM (e.g. SM80_16x8x16_F32F16F16F32_TN) with LAYOUT as its "
+        "atom layout, e.g. '(2,2,1)': C's threads and values; --svg/--png draw A, B and C",
+    )
+    p.add_argument(
+        "--copy",
+        metavar="ATOM:ELEM",
+        help="show the tiled copy of ATOM (a registry or CuTe name) on ELEM elements, e.g. "
+        "'UniversalCopy<uint128_t>:f32', with LAYOUT as its thread layout and --val as its value "
+        "layout (make_tiled_copy); --svg/--png draw its source and destination",
+    )
+    p.add_argument("--val", metavar="LAYOUT", default="1", help="the value layout of --copy")
     p.add_argument("--svg", metavar="FILE", help="also draw the table into an SVG file")
+    p.add_argument(
+        "--png",
+        metavar="FILE",
+        help="also draw the table into a PNG file (the SVG's drawing, rasterised; no dependency)",
+    )
+    p.add_argument(
+        "--scale", type=int, default=2, metavar="N", help="PNG pixels per SVG unit (default 2)"
+    )
     p.add_argument(
         "--assume", action="append", metavar="COND", help="assumption on a symbol (see `algebra`)"
     )
@@ -256,30 +278,79 @@ def _run_show(args: argparse.Namespace) -> int:
 
     calc = _calculator(args)
     value = _evaluate(calc, args.layout)
-    if _is_shape(value):  # a bare shape is its column-major layout, as in parse_layout
-        from layoutc.ir.algebra.layout import Layout
-
-        value = Layout(value)
-    if not is_layout(value):
-        raise CommandError(f"show needs a layout, got {value}")
     try:
-        if args.tv is not None:
+        if _is_shape(value):  # a bare shape is its column-major layout, as in parse_layout
+            from layoutc.ir.algebra.layout import Layout
+
+            value = Layout(value)
+        if not is_layout(value):
+            raise CommandError(f"show needs a layout, got {value}")
+        if args.mma is not None or args.copy is not None:
+            text, drawing = _tiled_picture(calc, args, value)
+        elif args.tv is not None:
             tile = _tv_tile(calc, args.tv, value)
             text = show.print_tv_layout(value, tile)
-            svg = show.tv_layout_svg(value, tile) if args.svg else None
+            drawing = show.tv_layout_drawing(value, tile) if args.svg or args.png else None
         else:
             text = show.print_layout(value)
-            svg = show.layout_svg(value) if args.svg else None
+            drawing = show.layout_drawing(value) if args.svg or args.png else None
     except LayoutError as e:
         raise CommandError(str(e)) from None
+    if args.scale < 1:
+        raise CommandError(f"--scale must be a positive number of pixels, got {args.scale}")
     sys.stdout.write(text)
-    if svg is not None:
-        try:
-            with open(args.svg, "w", encoding="utf-8") as f:
-                f.write(svg)
-        except OSError as e:
-            raise CommandError(f"cannot write {args.svg}: {e.strerror}") from None
+    if drawing is not None and args.svg:
+        _write(args.svg, drawing.svg().encode())
+    if drawing is not None and args.png:
+        _write(args.png, drawing.png(args.scale))
     return 0
+
+
+def _tiled_picture(calc: Any, args: argparse.Namespace, layout: Any) -> tuple[str, Any]:
+    """(text, drawing) of a tiled MMA or tiled copy: the drawing its ``_repr_svg_`` shows."""
+    from layoutc.ir.algebra import format_tuple, show
+    from layoutc.ir.algebra.layout import Layout, is_layout
+    from layoutc.ir.dialects.tile import tiled
+    from layoutc.ir.dialects.tile.atoms import AtomError
+
+    try:
+        if args.mma is not None:
+            mma = tiled.make_tiled_mma(args.mma, layout)
+            mnk = tuple(mma.tile_size_mnk(i) for i in range(3))
+            c_tv = mma.get_layoutC_TV()
+            text = f"TiledMMA {args.mma} {mma.thr_layout_vmnk}\n"
+            text += show.print_tv_layout(c_tv, mnk[:2])
+            return text, show.tiled_mma_drawing(
+                mma.get_layoutA_TV(), mma.get_layoutB_TV(), c_tv, mnk
+            )
+        name, _, rest = args.copy.rpartition(":")
+        elem, bits = rest, None
+        if not name:
+            raise UsageError(f"--copy: expected ATOM:ELEM, e.g. universal:f32, got {args.copy!r}")
+        if name.count(":") and name.rsplit(":", 1)[1].isdigit():  # ATOM:BITS:ELEM
+            name, bits_text = name.rsplit(":", 1)
+            bits = int(bits_text)
+        if bits is None and name == "universal":
+            from layoutc.ir.dialects.tile.spaces import element_bits
+
+            bits = element_bits(elem)
+        val = _evaluate(calc, args.val)
+        val = val if is_layout(val) else Layout(val)
+        tc = tiled.make_tiled_copy(tiled.make_copy_atom(name, bits, elem), layout, val)
+        tile = tiled._tiler_shape(tc.tiler_mn)
+        text = f"TiledCopy {name} {elem} layout_tv {tc.layout_tv} tile {format_tuple(tile)}\n"
+        text += show.print_tv_layout(tc.layout_tv, tile)
+        return text, show.tiled_copy_drawing(tc.get_layoutS_TV(), tc.get_layoutD_TV(), tile)
+    except (AtomError, ValueError) as e:
+        raise CommandError(str(e)) from None
+
+
+def _write(path: str, data: bytes) -> None:
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise CommandError(f"cannot write {path}: {e.strerror}") from None
 
 
 def _is_shape(value: Any) -> bool:
@@ -297,7 +368,9 @@ def _tv_tile(calc: Any, text: str, tv: Any) -> Any:
             raise UsageError(f"--tv: expected a tile shape such as (4,8), got {text!r}")
         return tile
     from layoutc.ir.algebra.layout import size
+    from layoutc.ir.algebra.show import check_cells
 
+    check_cells(size(tv), "show --tv", tv)
     extents = [0, 0]
     for t in range(size(tv, 0)):
         for v in range(size(tv, 1)):

@@ -496,7 +496,9 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     try:
-        return _run_main(argv, stdin, out, err)
+        from layoutc.ir.core.limits import with_deep_stack
+
+        return with_deep_stack(_run_main, argv, stdin, out, err)
     except _UsageError as e:
         err.write(f"{PROG}: error: {e}\n")
         return 2

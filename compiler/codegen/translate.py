@@ -180,6 +180,8 @@ class ModuleTranslator:
         self.helpers: dict[str, Any] = {}  # per-module generated helpers (host emulation)
 
     def _handlers(self) -> dict[str, Handler]:
+        from . import translate_printf  # noqa: F401 (registers gpu.printf in both tables)
+
         table: dict[str, Handler] = {}
         for part in (ARITH, CONTROL, LLVM_OPS):
             table.update(part.handlers)

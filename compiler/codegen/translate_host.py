@@ -479,6 +479,51 @@ def _mma_helper(
     return h.fn
 
 
+_F64 = ir.DoubleType()
+
+
+def _mma_f64_helper(module: Any, cfg: Any, atom: Any, ret: ir.Type) -> ir.Function:
+    """``mma.sync.m8n8k4.f64``: every lane posts its A and its B value (one f64 each) in its
+    8-byte scratch slot; every lane gathers A (M x K) and B (N x K) by the atom's TV layouts and
+    computes its C values with one f64 fused multiply-add per k, in k order."""
+    key = ("mma", cfg.instruction)
+    fn = module.helpers.get(key)
+    if fn is not None:
+        return fn
+    m_, n_, k_ = cfg.shape
+    name = "__layoutc_mma_" + cfg.instruction.replace(".", "_")
+    h = _Helper(module, name, ret, [_F64, _F64] + [_F64] * cfg.c_regs)
+    b = h.b
+    fma = module.intrinsic("llvm.fma.f64", _F64, [_F64, _F64, _F64])
+    fulls = []
+    for which, (layout, rows) in enumerate(((atom.layout_a, m_), (atom.layout_b, n_))):
+        full = b.alloca(ir.ArrayType(_F64, rows * k_), name="AB"[which])
+        b.store(h.args[which], h.slot(h.lane, 0, _F64))
+        h.sync()
+        for src in range(32):  # static: 32 lanes, one value each
+            index = layout(src, 0)
+            b.store(b.load(h.slot(src, 0, _F64)), b.gep(full, [I32(0), I32(index)], inbounds=True))
+        h.sync()
+        fulls.append(full)
+    a_full, b_full = fulls
+    table = h.table(
+        name + "_c", tuple(tuple(atom.layout_c(t, v) for v in range(cfg.c_regs)) for t in range(32))
+    )
+    agg: ir.Value = ir.Constant(ret, ir.Undefined)
+    for v in range(cfg.c_regs):
+        index = h.lookup(table, v)
+        row, col = b.urem(index, I32(m_)), b.udiv(index, I32(m_))
+        acc = h.args[2 + v]
+        for kk in range(k_):
+            a = b.load(b.gep(a_full, [I32(0), b.add(row, I32(kk * m_))], inbounds=True))
+            bv = b.load(b.gep(b_full, [I32(0), b.add(col, I32(kk * n_))], inbounds=True))
+            acc = b.call(fma, [a, bv, acc])
+        agg = b.insert_value(agg, acc, v)
+    b.ret(agg)
+    module.helpers[key] = h.fn
+    return h.fn
+
+
 @NVVM_HOST.register("nvvm.mma.sync")
 def _mma(ft: FunctionTranslator, op: Any) -> None:
     cfg = op.config
@@ -490,6 +535,12 @@ def _mma(ft: FunctionTranslator, op: Any) -> None:
             "fragment layouts)",
         )
     b = ft.builder
+    if cfg.a_ptx == "f64":
+        ret = ft.result_type(op)
+        fn = _mma_f64_helper(ft.module, cfg, atom, ret)
+        args = [ft.get(v) for v in (*op.operandA, *op.operandB, *op.operandC)]
+        ft.set_result(op, b.call(fn, [ft.context_struct, *args], name=ft.name(op)))
+        return
     ab = [ft.get(v) for v in (*op.operandA, *op.operandB)]
     ab = [v if v.type == I32 else b.bitcast(v, I32) for v in ab]
     c = [ft.get(v) for v in op.operandC]

@@ -80,6 +80,24 @@ class _AtomicRMW(ir.instructions.Instruction):
         )
 
 
+class _CmpXchg(ir.instructions.Instruction):
+    def __init__(self, parent, ptr, cmp, val, success, failure, align, volatile, weak, scope, name):
+        ty = ir.LiteralStructType([val.type, ir.IntType(1)])
+        super().__init__(parent, ty, "cmpxchg", [ptr, cmp, val], name=name)
+        self.success, self.failure, self.align = success, failure, align
+        self.volatile, self.weak, self.scope = volatile, weak, scope
+
+    def descr(self, buf):
+        ptr, cmp, val = self.operands
+        flags = ("weak " if self.weak else "") + ("volatile " if self.volatile else "")
+        scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
+        align = f", align {self.align}" if self.align else ""
+        buf.append(
+            f"cmpxchg {flags}{ptr.type} {ptr.get_reference()}, {cmp.type} {cmp.get_reference()}, "
+            f"{val.type} {val.get_reference()}{scope} {self.success} {self.failure}{align}\n"
+        )
+
+
 def _ordering(ordering: AtomicOrdering) -> str | None:
     return None if ordering is AtomicOrdering.not_atomic else ordering.name
 
@@ -254,13 +272,35 @@ def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
     ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
     instr = _AtomicRMW(
         ft.builder.block,
-        op.operation.keyword,
+        op.operation.llvm_keyword,
         ptr,
         val,
         op.atomic_ordering.name,
         # libNVVM's atomicrmw takes no `align` (it is the natural one, which LLVM assumes).
         op.alignment.value if op.alignment is not None and ft.types.host else None,
         op.volatile_ is not None,
+        _scope(ft, op),
+        ft.name(op),
+    )
+    ft.builder._insert(instr)
+    ft.set_result(op, instr)
+
+
+@LLVM_OPS.register("llvm.cmpxchg")
+def _cmpxchg(ft: FunctionTranslator, op: Any) -> None:
+    val = ft.get(op.val)
+    ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
+    instr = _CmpXchg(
+        ft.builder.block,
+        ptr,
+        ft.get(op.cmp),
+        val,
+        op.success.name,
+        op.failure.name,
+        # as for atomicrmw, libNVVM takes no `align` (the natural one)
+        op.alignment.value if op.alignment is not None and ft.types.host else None,
+        op.volatile_ is not None,
+        op.weak is not None,
         _scope(ft, op),
         ft.name(op),
     )

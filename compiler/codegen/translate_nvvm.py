@@ -106,10 +106,14 @@ def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
 
 
 def _as_b32(ft: FunctionTranslator, v: ir.Value) -> ir.Value:
-    """A register value as PTX sees it: f32 stays, everything else is its 32 bits."""
-    if isinstance(v.type, (ir.FloatType, ir.IntType)):
+    """A register value as PTX sees it: f32, f64 and integers stay, everything else (packed
+    halves) is its 32 bits."""
+    if isinstance(v.type, (ir.FloatType, ir.DoubleType, ir.IntType)):
         return v
     return ft.builder.bitcast(v, I32)
+
+
+_CONSTRAINT = {"f32": "f", "f64": "d"}  # PTX register classes; the rest are b32 ("r")
 
 
 @NVVM_GPU.register("nvvm.mma.sync")
@@ -119,7 +123,8 @@ def _mma(ft: FunctionTranslator, op: Any) -> None:
     a = [_as_b32(ft, ft.get(v)) for v in op.operandA]
     bb = [_as_b32(ft, ft.get(v)) for v in op.operandB]
     c = [_as_b32(ft, ft.get(v)) for v in op.operandC]
-    c_letter = "f" if cfg.c_ptx == "f32" else "r"
+    c_letter = _CONSTRAINT.get(cfg.c_ptx, "r")
+    a_letter = "d" if cfg.a_ptx == "f64" else "r"  # packed 16-bit and tf32 A/B are b32
     n = 0
     groups = []
     for count in (cfg.c_regs, cfg.a_regs, cfg.b_regs, cfg.c_regs):
@@ -127,7 +132,9 @@ def _mma(ft: FunctionTranslator, op: Any) -> None:
         n += count
     asm = f"{cfg.instruction} {', '.join(groups)};"
     constraints = ",".join(
-        [f"={c_letter}"] * cfg.c_regs + ["r"] * (cfg.a_regs + cfg.b_regs) + [c_letter] * cfg.c_regs
+        [f"={c_letter}"] * cfg.c_regs
+        + [a_letter] * (cfg.a_regs + cfg.b_regs)
+        + [c_letter] * cfg.c_regs
     )
     reg_t = c[0].type
     raw = inline_asm(

@@ -14,9 +14,7 @@ files (no timestamps, no absolute paths: IR is printed without locations).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,6 +22,8 @@ from typing import Any
 
 from layoutc.frontend.errors import CompileError
 from layoutc.frontend.spec import KernelSpec
+from layoutc.runtime.fileio import atomic_write
+from layoutc.runtime.manifest_schema import KERNEL_NAME
 
 from .build import BuildProducts, lower_module
 from .dumps import DumpSink
@@ -50,16 +50,24 @@ class AotResult:
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Write through a temporary file and a rename, as the runtime's artifact writer does."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write through a temporary file and a rename (honouring the umask), as the runtime's
+    artifact writer does."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        atomic_write(path, data)
+    except OSError as e:
+        raise CompileError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _output_directory(directory: str | os.PathLike) -> Path:
+    """The artifact directory, created; a clear error when it cannot be."""
+    out = Path(directory)
+    if out.exists() and not out.is_dir():
+        raise CompileError(f"the output {out} exists and is not a directory (-o names a directory)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CompileError(f"cannot create the output directory {out}: {e.strerror or e}") from None
+    return out
 
 
 def build_artifact(
@@ -85,8 +93,7 @@ def build_artifact(
                 "not supported: AOT artifacts for the CPU (the artifact format holds PTX and "
                 "cubin); use a GPU architecture such as sm_90"
             )
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _output_directory(directory)
     files: list[Path] = []
     built: list[AotKernel] = []
     entries = []
@@ -98,6 +105,11 @@ def build_artifact(
         for target in targets:
             module, name, abi = kernel.trace(spec)
             item.name = name
+            if not KERNEL_NAME.fullmatch(name):
+                raise CompileError(
+                    f"kernel name {name!r} cannot name files in an artifact (expected letters, "
+                    "digits, '_', '$' and '.', not starting with a digit or '.')"
+                )
             if name in names and target is targets[0]:
                 raise CompileError(f"two kernels named '{name}' in one artifact")
             input_text = module.to_text()
@@ -144,7 +156,10 @@ def build_artifact(
         assert runtime_spec is not None
         entries.append(ArtifactKernel(runtime_spec, tuple(variants)))
         built.append(item)
-    write_artifact(out, entries, producer=f"layoutc {__version__}")
+    try:
+        write_artifact(out, entries, producer=f"layoutc {__version__}")
+    except OSError as e:
+        raise CompileError(f"cannot write the artifact {out}: {e.strerror or e}") from None
     for entry in entries:
         for v in entry.variants:
             for kind, present in (("ptx", v.ptx is not None), ("cubin", v.cubin is not None)):

@@ -5,8 +5,19 @@ plus named raw byte blobs (PTX, cubin, manifest, CPU LLVM IR...): no pickled cod
 
 On disk every entry is one file, written to a temporary name and ``os.replace``d into place,
 so readers see a whole entry or none, and several processes writing the same key are safe (the
-last rename wins with identical content). A corrupt or truncated file reads as a miss and is
-removed. The directory is bounded in size: the least recently used entries go first.
+last rename wins with identical content). The directory is bounded in size: the least recently
+used entries go first.
+
+The disk is not trusted (docs/reliability.md, "The compile cache"). Every entry ends with an
+HMAC-SHA256 over everything before it, the entry's full key included, under a per-user secret
+(``secret-<uid>``, 32 random bytes, mode 0600, owned by the user) kept in the cache directory.
+So an entry renamed to another key, an edited header or payload, or an entry planted by anyone
+who cannot read the user's secret fails the check, reads as a miss, is removed and recompiled.
+Only regular files are read (no symlinks, FIFOs or devices), never more than ``max_bytes``.
+What this does not defend against: someone who runs code as the same user (they can edit
+layoutc itself) or root. A cache directory that cannot be used (unwritable, not a directory,
+a secret with the wrong owner or permissions) is reported once with a ``CacheWarning`` and the
+process goes on with the in-memory cache only.
 
 Location: ``LAYOUTC_CACHE_DIR``, else the user's cache directory (``~/.cache/layoutc`` on Linux).
 ``LAYOUTC_CACHE=0`` disables caching altogether.
@@ -16,11 +27,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
+import stat
 import sys
-import tempfile
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,10 +41,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-FORMAT_VERSION = 1
-_MAGIC = b"LAYOUTC-CACHE\x01"
+from layoutc.runtime.fileio import UntrustedFileError, atomic_write, read_regular_file
+
+#: Version 2 added the key and the HMAC tag (version-1 entries checksummed only their payload).
+FORMAT_VERSION = 2
+_MAGIC = b"LAYOUTC-CACHE\x02"
+_TAG_BYTES = 32
+_SECRET_BYTES = 32
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 DEFAULT_MEMORY_ENTRIES = 512
+
+
+class CacheWarning(UserWarning):
+    """The compile cache cannot use its directory; compilation goes on without it."""
 
 
 @dataclass
@@ -104,41 +126,95 @@ def cache_enabled() -> bool:
     return os.environ.get("LAYOUTC_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def encode_entry(entry: CacheEntry) -> bytes:
-    """One self-checking blob: magic, header length, JSON header, then the raw files."""
+def encode_entry(key: str, entry: CacheEntry, secret: bytes) -> bytes:
+    """One self-checking blob: magic, header length, JSON header (with ``key``), the raw files,
+    then HMAC-SHA256(``secret``, everything before)."""
     names = sorted(entry.files)
     blobs = [entry.files[n] for n in names]
-    header = {
-        "meta": entry.meta,
-        "files": [[n, len(b)] for n, b in zip(names, blobs)],
-        "sha256": hashlib.sha256(b"".join(blobs)).hexdigest(),
-    }
+    header = {"key": key, "meta": entry.meta, "files": [[n, len(b)] for n, b in zip(names, blobs)]}
     head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
-    return _MAGIC + len(head).to_bytes(8, "little") + head + b"".join(blobs)
+    data = _MAGIC + len(head).to_bytes(8, "little") + head + b"".join(blobs)
+    return data + hmac.new(secret, data, hashlib.sha256).digest()
 
 
-def decode_entry(data: bytes) -> CacheEntry | None:
-    """Inverse of ``encode_entry``; None for anything corrupt or truncated."""
+def decode_entry(data: bytes, key: str, secret: bytes) -> CacheEntry | None:
+    """Inverse of ``encode_entry``: None unless the tag checks under ``secret`` and the entry
+    was written for ``key`` (corrupt, truncated, swapped, edited or planted entries)."""
     n = len(_MAGIC)
-    if len(data) < n + 8 or data[:n] != _MAGIC:
+    if len(data) < n + 8 + _TAG_BYTES or data[:n] != _MAGIC:
         return None
-    size = int.from_bytes(data[n : n + 8], "little")
+    signed, tag = data[:-_TAG_BYTES], data[-_TAG_BYTES:]
+    if not hmac.compare_digest(hmac.new(secret, signed, hashlib.sha256).digest(), tag):
+        return None
+    size = int.from_bytes(signed[n : n + 8], "little")
     start = n + 8 + size
+    if start > len(signed):
+        return None
     try:
-        header = json.loads(data[n + 8 : start])
-        body = data[start:]
-        if hashlib.sha256(body).hexdigest() != header["sha256"]:
+        header = json.loads(signed[n + 8 : start])
+        if not isinstance(header, dict) or header.get("key") != key:
             return None
+        meta = header["meta"]
+        if not isinstance(meta, dict):
+            return None
+        body = signed[start:]
         files = {}
         pos = 0
         for name, length in header["files"]:
+            if not isinstance(name, str) or not isinstance(length, int) or length < 0:
+                return None
             files[name] = body[pos : pos + length]
             pos += length
         if pos != len(body):
             return None
-        return CacheEntry(header["meta"], files)
+        return CacheEntry(meta, files)
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def _load_or_create_secret(root: Path) -> bytes:
+    """The user's secret for ``root``: read it, or create it (atomically, mode 0600).
+
+    Raises ``OSError`` when the directory cannot hold one, ``UntrustedFileError`` when the file
+    there is not the user's own private regular file (someone else could know it).
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    path = root / (f"secret-{uid}" if uid is not None else "secret")
+    for _ in range(2):
+        try:
+            fd = os.open(
+                path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            )
+        except FileNotFoundError:
+            root.mkdir(parents=True, exist_ok=True)
+            tmp = root / f".secret-{os.getpid()}-{threading.get_ident()}"
+            wfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.write(wfd, os.urandom(_SECRET_BYTES))
+            finally:
+                os.close(wfd)
+            try:
+                os.link(tmp, path)  # create-if-absent with the whole content: racers agree
+            except FileExistsError:
+                pass
+            finally:
+                os.unlink(tmp)
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != _SECRET_BYTES:
+                raise UntrustedFileError(f"{path}: not a {_SECRET_BYTES}-byte regular file")
+            if uid is not None and (st.st_uid != uid or st.st_mode & 0o077):
+                raise UntrustedFileError(
+                    f"{path}: must be owned by uid {uid} and readable by nobody else "
+                    f"(owner {st.st_uid}, mode {stat.filemode(st.st_mode)})"
+                )
+            secret = os.read(fd, _SECRET_BYTES)
+        finally:
+            os.close(fd)
+        if len(secret) == _SECRET_BYTES:
+            return secret
+    raise OSError(f"{path}: could not create the cache secret")
 
 
 class CompileCache:
@@ -158,12 +234,42 @@ class CompileCache:
         self._memory: OrderedDict[str, CacheEntry] = OrderedDict()
         self._lock = threading.Lock()
         self._root = self.directory / f"v{FORMAT_VERSION}"
+        self._secret: bytes | None = None
+        self._disk_ok = True
         self.hits = self.misses = 0
 
     def _path(self, key: str) -> Path:
         if len(key) < 8 or not all(c in "0123456789abcdef" for c in key):
             raise ValueError(f"not a cache key: {key!r}")
         return self._root / key[:2] / f"{key}.lcc"
+
+    def _disk_unusable(self, why: object) -> None:
+        """Stop using the directory, and say so once (not once per kernel)."""
+        with self._lock:
+            first, self._disk_ok = self._disk_ok, False
+        if first:
+            warnings.warn(
+                f"layoutc: the compile cache directory {self.directory} cannot be used ({why}); "
+                "compiled kernels are cached in memory only (set LAYOUTC_CACHE_DIR to a "
+                "writable directory, or LAYOUTC_CACHE=0 to silence this)",
+                CacheWarning,
+                stacklevel=4,
+            )
+
+    def _key_secret(self, create: bool) -> bytes | None:
+        """The HMAC secret, loaded (or, when ``create``, made) on first use; None if the disk
+        is not used."""
+        if not self._disk_ok:
+            return None
+        if self._secret is None:
+            if not create and not self._root.is_dir():
+                return None  # nothing stored yet: do not create the directory on a read
+            try:
+                self._secret = _load_or_create_secret(self._root)
+            except OSError as e:
+                self._disk_unusable(e)
+                return None
+        return self._secret
 
     def get(self, key: str) -> CacheEntry | None:
         """The entry for ``key``, or None."""
@@ -176,13 +282,19 @@ class CompileCache:
                 self.hits += 1
                 return entry
         path = self._path(key)
+        secret = self._key_secret(create=False)
+        if secret is None:
+            self.misses += 1
+            return None
         try:
-            data = path.read_bytes()
+            data = read_regular_file(path, self.max_bytes)
+        except UntrustedFileError:
+            data = b""  # a symlink, FIFO, device or oversized file: refuse and remove it
         except OSError:
             self.misses += 1
             return None
-        entry = decode_entry(data)
-        if entry is None:  # corrupt: drop it so the next put rewrites it
+        entry = decode_entry(data, key, secret)
+        if entry is None:  # corrupt, swapped or planted: drop it so the next put rewrites it
             with contextlib.suppress(OSError):
                 path.unlink()
             self.misses += 1
@@ -199,19 +311,15 @@ class CompileCache:
             return
         self._remember(key, entry)
         path = self._path(key)
+        secret = self._key_secret(create=True)
+        if secret is None:
+            return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(encode_entry(entry))
-                os.replace(tmp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            return  # a read-only or full disk must not break compilation
+            atomic_write(path, encode_entry(key, entry, secret))
+        except OSError as e:  # a read-only or full disk must not break compilation
+            self._disk_unusable(e)
+            return
         self._evict()
 
     def _remember(self, key: str, entry: CacheEntry) -> None:
@@ -227,11 +335,11 @@ class CompileCache:
         total = 0
         try:
             for sub in os.scandir(self._root):
-                if not sub.is_dir():
+                if not sub.is_dir(follow_symlinks=False):
                     continue
                 for f in os.scandir(sub.path):
                     if f.name.endswith(".lcc"):
-                        st = f.stat()
+                        st = f.stat(follow_symlinks=False)
                         files.append((st.st_mtime, st.st_size, f.path))
                         total += st.st_size
         except OSError:

@@ -27,7 +27,7 @@ from ..ir.algebra import (
 from ..ir.dialects import tile as T
 from ..ir.dialects.layout.types import LayoutType
 from ..ir.dialects.tile import tiled as tiled_algebra
-from ..ir.dialects.tile.atoms import AtomError
+from ..ir.dialects.tile.atoms import AtomError, cute_copy_name
 from . import partition_bounds, scalars, state, symbols
 from .dtypes import ElementType
 from .tensor import Tensor, _tiler_value, _view, make_fragment_like
@@ -47,12 +47,10 @@ class CopyAtom:
     def __init__(self, name: str, dtype: ElementType, bits: int | None = None):
         if not isinstance(dtype, ElementType):
             raise _atom_error(TypeError(f"make_copy_atom: expected an element type, got {dtype!r}"))
-        from ..ir.dialects.tile.atoms import CUTE_COPY_NAMES
-
-        name = CUTE_COPY_NAMES.get(name, name)  # CuTe's SM90_U32x4_STSM_N is stmatrix.x4
-        if bits is None and name == "universal":
-            bits = dtype.bits
         try:
+            name, bits = cute_copy_name(name, bits)
+            if bits is None and name == "universal":
+                bits = dtype.bits
             self.atom = tiled_algebra.make_copy_atom(name, bits, dtype.name)
             self.attr = T.CopyAtomAttr(name, self.atom.op.bits)
         except (AtomError, ValueError) as e:
@@ -134,6 +132,10 @@ class TiledCopy:
         tv = _view(T.CompositionOp, tiled, _tiler_value((thrval2mn, _), "TV"))
         return _view(T.SliceOp, tv, ((_index(thr_idx), _), _rest(t.rank())))
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture (CuTe's print_latex)."""
+        return self.algebra._repr_svg_()
+
     def __repr__(self) -> str:
         return f"lc.TiledCopy({self.atom!r}, layout_tv={self.layout_tv}, tiler={self.tiler})"
 
@@ -176,6 +178,15 @@ def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> 
     except (AtomError, ValueError) as e:
         raise _atom_error(e) from None
     return TiledCopy(atom, algebra)
+
+
+def make_tiled_copy_tv(atom: CopyAtom, thr_layout: Any, val_layout: Any) -> TiledCopy:
+    """CuTe DSL's ``make_tiled_copy_tv(atom, thr_layout, val_layout)``: the tiled copy whose
+    (thread, value) layout and tile are ``make_layout_tv(thr_layout, val_layout)`` (C++'s
+    ``make_tiled_copy(atom, thr_layout, val_layout)``)."""
+    if not isinstance(atom, CopyAtom):
+        raise state.error(f"make_tiled_copy_tv expects an lc.make_copy_atom(...), got {atom!r}")
+    return make_tiled_copy(atom, thr_layout, val_layout)
 
 
 def _tiled_copy_for(which: str, atom: Any, mma: Any) -> TiledCopy:
@@ -296,6 +307,10 @@ class TiledMMA:
         rest = rank(LayoutType(t4.type.layout_text).parsed.template, 1, 1)
         coord = ((_index(v), (_index(first), _index(second))), (_, _rest(rest)))
         return _view(T.SliceOp, t4, coord)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture (CuTe's print_latex)."""
+        return self.algebra._repr_svg_()
 
     def __repr__(self) -> str:
         return f"lc.TiledMMA({self.algebra.atom.name!r}, {self.algebra.thr_layout_vmnk})"

@@ -18,6 +18,17 @@ from .algorithms import (
     gemm,
 )
 from .annotations import Constexpr, Tensor
+from .atomics import (
+    atomic_add,
+    atomic_and,
+    atomic_cas,
+    atomic_exch,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_sub,
+    atomic_xor,
+)
 from .atoms import (
     CopyAtom,
     ThrCopy,
@@ -29,10 +40,12 @@ from .atoms import (
     make_tiled_copy_A,
     make_tiled_copy_B,
     make_tiled_copy_C,
+    make_tiled_copy_tv,
     make_tiled_mma,
 )
 from .control_flow import DynamicRange as range
 from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
+from .elementwise import for_each, transform
 from .errors import CompileError, NotSupportedError
 from .func import Func, func
 from .gpu import (
@@ -74,6 +87,7 @@ from .layouts import (
     cosize,
     crd2idx,
     depth,
+    downcast,
     flat_divide,
     flatten,
     group_modes,
@@ -83,17 +97,23 @@ from .layouts import (
     logical_product,
     make_identity_layout,
     make_layout,
+    make_layout_tv,
     raked_product,
     rank,
+    recast_layout,
     right_inverse,
     shape,
     size,
     stride,
     tile_to_shape,
     tiled_divide,
+    upcast,
     zipped_divide,
 )
+from .partitions import inner_partition, outer_partition
 from .pipelines import PipelineState, PipelineTmaAsync
+from .printing import print_, print_tensor, printf
+from .recast import recast
 from .scalars import Bool, Float, Int
 from .scalars import maximum as max
 from .scalars import minimum as min
@@ -130,6 +150,7 @@ from .wgmma import (
 )
 
 alloc_smem = smem_tensor
+print = print_  # lc.print is CuTe's print in kernels, Python's print outside them
 
 __all__ = [
     "Bool",
@@ -158,6 +179,15 @@ __all__ = [
     "TmaCopy",
     "alloc_smem",
     "assume",
+    "atomic_add",
+    "atomic_and",
+    "atomic_cas",
+    "atomic_exch",
+    "atomic_max",
+    "atomic_min",
+    "atomic_or",
+    "atomic_sub",
+    "atomic_xor",
     "axpby",
     "bf16",
     "block_dim",
@@ -179,6 +209,7 @@ __all__ = [
     "cp_async_wait",
     "crd2idx",
     "depth",
+    "downcast",
     "dynamic_smem_tensor",
     "elect_one_sync",
     "elem_less",
@@ -190,6 +221,7 @@ __all__ = [
     "fill",
     "flat_divide",
     "flatten",
+    "for_each",
     "func",
     "gemm",
     "gmem",
@@ -201,6 +233,7 @@ __all__ = [
     "i64",
     "i8",
     "idx2crd",
+    "inner_partition",
     "kernel",
     "lane_idx",
     "left_inverse",
@@ -214,12 +247,14 @@ __all__ = [
     "make_identity_layout",
     "make_identity_tensor",
     "make_layout",
+    "make_layout_tv",
     "make_tensor",
     "make_tensor_like",
     "make_tiled_copy",
     "make_tiled_copy_A",
     "make_tiled_copy_B",
     "make_tiled_copy_C",
+    "make_tiled_copy_tv",
     "make_tiled_mma",
     "make_tma_copy",
     "max",
@@ -230,11 +265,17 @@ __all__ = [
     "mbarrier_wait",
     "min",
     "named_barrier_sync",
+    "outer_partition",
     "partition_tv",
     "prefetch_tma_descriptor",
+    "print",
+    "print_tensor",
+    "printf",
     "raked_product",
     "range",
     "rank",
+    "recast",
+    "recast_layout",
     "right_inverse",
     "rmem",
     "shape",
@@ -255,6 +296,8 @@ __all__ = [
     "tma_store_arrive",
     "tma_store_wait",
     "trace",
+    "transform",
+    "upcast",
     "warpgroup_reg_alloc",
     "warpgroup_reg_dealloc",
     "where",

@@ -101,6 +101,26 @@ tile_to_shape = _wrap("tile_to_shape")
 make_identity_layout = _wrap("make_identity_layout")
 
 
+make_layout_tv = _wrap("make_layout_tv")
+upcast = _wrap("upcast")
+downcast = _wrap("downcast")
+
+
+def _bits(x: Any, what: str) -> int:
+    bits = getattr(x, "bits", x)
+    if type(bits) is not int:
+        raise TypeError(
+            f"recast_layout: {what} must be an element type (lc.f16) or bits, got {x!r}"
+        )
+    return bits
+
+
+def recast_layout(layout: Any, old: Any, new: Any) -> Any:
+    """CuTe's ``recast_layout<Old, New>(layout)``: ``old``/``new`` are element types (``lc.f16``)
+    or widths in bits."""
+    return _wrap("recast_layout")(layout, _bits(old, "the old type"), _bits(new, "the new type"))
+
+
 def rank(x: Any, *mode: int) -> int:
     return algebra.rank(_tensor_layout(x), *mode)
 
@@ -120,8 +140,20 @@ def stride(x: Any, *mode: int) -> Any:
     return _result(algebra.stride(x, *mode))
 
 
-def composition(a: Any, b: Any) -> Any:
-    """``composition(tensor, tiler)`` is a view (``tile.composition``); else the algebra's."""
+def composition(a: Any, b: Any, inner: Any = None) -> Any:
+    """``composition(tensor, tiler)`` is a view (``tile.composition``); else the algebra's.
+    ``composition(outer, offset, inner)`` is CuTe's three-argument form, the ComposedLayout
+    ``outer o offset o inner`` (a gather layout: an outer layout with a custom stride over an
+    inner layout of basis strides); its parts may have dynamic entries."""
+    if inner is not None:
+        if _is_tensor(a) or _is_tensor(inner):
+            from . import state
+
+            raise state.error(
+                "composition(outer, offset, inner) composes layouts; to view a tensor through "
+                "it use lc.make_tensor(t.iterator, layout)"
+            )
+        return algebra.composition(*_symbolic((a, b, inner)))
     if _is_tensor(a) or _dynamic(a):
         from . import tensor
 

@@ -364,14 +364,37 @@ def layout_value(layout: Any) -> Value:
         from ..ir.dialects.layout import symbolic_types
 
         _t, dynamic = symbolic_types.from_symbolic(layout)
-        if dynamic:
+        if not dynamic:
+            return state.emit(L.ConstantOp(symbolic_types.static_attribute(layout))).results[0]
+        outer = getattr(layout, "outer", None)
+        if not isinstance(outer, Layout) and not hasattr(outer, "inner"):
             raise state.error(f"not supported: a dynamic composed layout {layout}")
-        return state.emit(L.ConstantOp(symbolic_types.static_attribute(layout))).results[0]
-    shape = symbols.materialize_tree(layout.shape)
-    stride = symbols.materialize_tree(layout.stride)
-    s = int_tuple_value(shape, "shape")
-    d = int_tuple_value(stride, "stride")
+        parts = (
+            layout_value(outer),
+            _tuple_part(layout.offset, "int_tuple"),
+            layout_value(layout.inner),
+        )
+        return state.emit(L.MakeComposedLayoutOp(*parts)).results[0]
+    s = _tuple_part(layout.shape, "shape")
+    d = _tuple_part(layout.stride, "stride")
     return state.emit(L.MakeLayoutOp(s, d)).results[0]
+
+
+def _tuple_part(x: Any, kind: str) -> Value:
+    """The shape, stride or offset of a layout as a value: ``make_shape`` & co. of ints and
+    dynamic integers, or a ``layout.constant`` when it holds basis or custom entries (a
+    gather's inner strides ``96@0``, an offset ``(0,0)``)."""
+    from ..ir.algebra import inttuple as it
+    from ..ir.algebra.basis import ArithmeticTuple
+    from ..ir.algebra.symbolic import SymInt
+    from ..ir.dialects.layout import Kind, symbolic_types
+
+    leaves = it.flatten_to_tuple(x) if isinstance(x, tuple) else (x,)
+    if not isinstance(x, ArithmeticTuple) and all(
+        type(e) is int or isinstance(e, SymInt) for e in leaves
+    ):
+        return int_tuple_value(symbols.materialize_tree(x), kind)
+    return state.emit(L.ConstantOp(symbolic_types.static_attribute(x, Kind.INT_TUPLE))).results[0]
 
 
 def argument_tensor(
@@ -429,7 +452,84 @@ def make_tensor(ptr: Any, layout: Any) -> Tensor:
             "register tensor use lc.make_fragment(layout, dtype)"
         )
     lay = _as_layout(layout, "lc.make_tensor")
-    return Tensor(state.emit(T.MakeTensorOp(ptr.value, layout_value(lay))).results[0])
+    lay, buffers = _bind_gathers(lay)
+    return Tensor(state.emit(T.MakeTensorOp(ptr.value, layout_value(lay), buffers)).results[0])
+
+
+def _buffer_name(ptr: Value) -> str | None:
+    """The kernel parameter a pointer comes from (``gather`` for ``gather.iterator``), as the
+    index buffer's name in layout text; None when it has no such name."""
+    import re
+
+    v = ptr
+    for _step in range(8):
+        op = v.defining_op
+        if op is None:
+            break
+        if isinstance(op, T.GetPtrOp):
+            v = op.tensor
+        elif isinstance(op, T.MakeTensorOp):
+            v = op.ptr
+        else:
+            return None
+    hint = v.name_hint
+    if hint and re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", hint) and hint != "_":
+        return hint
+    return None
+
+
+def _bind_gathers(layout: Any) -> tuple[Any, list[Value]]:
+    """A gather layout's index buffers (``IndexedGather(t.iterator)`` or of a tensor ``t``) as
+    ``tile.make_tensor`` operands, and the layout with each buffer renamed ``idx0``, ``idx1``...
+    (its name in the IR's layout text), in order of first appearance."""
+    from ..ir.algebra.composed import ComposedLayout
+    from ..ir.algebra.gather import CustomStride, IndexedGather
+
+    buffers: list[Value] = []
+    names: dict[int, str] = {}
+
+    def buffer_name(handle: Any) -> str:
+        if isinstance(handle, Tensor):
+            handle = handle.iterator
+        if not isinstance(handle, Pointer):
+            raise state.error(
+                f"lc.make_tensor: the index buffer of a gather layout must be a tensor or a "
+                f"pointer (t.iterator) of the kernel, got {handle!r}"
+            )
+        t = handle.value.type
+        if t.element.text not in ("i32", "i64") or t.space != "gmem":
+            raise state.error(
+                f"lc.make_tensor: a gather's index buffer must hold i32 or i64 in global memory, "
+                f"got {t.text}"
+            )
+        key = id(handle.value)
+        if key not in names:
+            name = _buffer_name(handle.value)
+            if name is None or name in names.values():
+                name = f"idx{len(buffers)}"
+            names[key] = name
+            buffers.append(handle.value)
+        return names[key]
+
+    def stride(d: Any) -> Any:
+        if isinstance(d, tuple):
+            return tuple(stride(e) for e in d)
+        if isinstance(d, CustomStride) and isinstance(d.func, IndexedGather):
+            name = buffer_name(d.func.indices)
+            from ..ir.dialects.layout.text import GatherBuffer
+
+            return CustomStride(IndexedGather(GatherBuffer(name), name), d.stride)
+        return d
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, ComposedLayout):
+            return ComposedLayout(walk(x.outer), x.offset, walk(x.inner))
+        if isinstance(x, Layout):
+            new = stride(x.stride)
+            return x if not buffers else Layout._new(x.shape, new)
+        return x
+
+    return walk(layout), buffers
 
 
 def _as_layout(x: Any, what: str) -> Any:
@@ -536,7 +636,7 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
 def dynamic_smem_tensor(
     dtype: ElementType, layout: Any, align: int = 16, offset: int | None = None
 ) -> Tensor:
-    """A tensor in the block's *dynamic* shared memory (``gpu.dynamic_shared_memory``), whose
+    """A tensor in the block's *dynamic* shared memory (``tile.dynamic_smem``), whose
     size is given at launch (``kernel(..., smem=bytes)``). The layout may have dynamic entries.
 
     Successive calls lay their tensors out one after the other (each at a multiple of
@@ -547,8 +647,6 @@ def dynamic_smem_tensor(
     ``SharedStorage`` union, e.g. a GEMM's epilogue tile over its pipeline buffers; a
     barrier must separate their uses).
     """
-    from ..ir.dialects import gpu
-
     _check_dtype(dtype, "lc.dynamic_smem_tensor")
     if align not in (4, 8, 16, 32, 64, 128, 256, 512, 1024) or align * 8 < dtype.bits:
         raise state.error(
@@ -569,7 +667,7 @@ def dynamic_smem_tensor(
                 "start would be dynamic); make the tensor of dynamic size the last one"
             )
         start = -(-start // align) * align
-    base = state.emit(gpu.DynamicSharedMemoryOp(PtrType(dtype.ir_type, "smem", align)))
+    base = state.emit(T.DynamicSmemOp(PtrType(dtype.ir_type, "smem", align)))
     ptr = base.results[0]
     if start:
         offset_value = scalars.constant(start // elem_bytes, index)

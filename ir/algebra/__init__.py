@@ -88,6 +88,7 @@ from .layout import (
     zip_layouts,
 )
 from .parse import parse_int_tuple, parse_layout, parse_tiler
+from .partition import inner_partition, make_layout_tv, outer_partition
 from .products import (
     blocked_product,
     flat_product,
@@ -97,6 +98,7 @@ from .products import (
     tiled_product,
     zipped_product,
 )
+from .recast import downcast, recast_layout, upcast
 from .show import layout_svg, print_layout, print_tv_layout, tv_layout_svg
 from .storage import storage_cosize
 from .swizzle import Swizzle, make_swizzle
@@ -140,6 +142,7 @@ __all__ = [
     "depth",
     "dice",
     "domain_offset",
+    "downcast",
     "elem_scale",
     "filter",
     "filter_zeros",
@@ -151,6 +154,7 @@ __all__ = [
     "get",
     "group",
     "idx2crd",
+    "inner_partition",
     "inner_product",
     "is_layout",
     "layout_svg",
@@ -165,6 +169,7 @@ __all__ = [
     "make_identity_layout",
     "make_layout",
     "make_layout_like",
+    "make_layout_tv",
     "make_ordered_layout",
     "make_swizzle",
     "max_common_layout",
@@ -172,6 +177,7 @@ __all__ = [
     "mode",
     "modes",
     "nullspace",
+    "outer_partition",
     "parse_int_tuple",
     "parse_layout",
     "parse_tiler",
@@ -183,6 +189,7 @@ __all__ = [
     "product_each",
     "raked_product",
     "rank",
+    "recast_layout",
     "replace",
     "right_inverse",
     "select",
@@ -201,6 +208,7 @@ __all__ = [
     "transform_layout",
     "tv_layout_svg",
     "unflatten",
+    "upcast",
     "weakly_congruent",
     "zip_layouts",
     "zipped_divide",

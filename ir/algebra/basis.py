@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import LayoutError
-from .inttuple import IntTuple, format_leaf, get
+from .inttuple import IntTuple, format_leaf, format_tuple, get
+from .limits import MAX_BASIS_MODE
 
 
 class ArithmeticTuple(tuple):
@@ -44,9 +45,18 @@ class ArithmeticTuple(tuple):
         n = max(len(self), len(other))
         a = tuple(self) + (0,) * (n - len(self))
         b = tuple(other) + (0,) * (n - len(other))
+        for x, y in zip(a, b):
+            if isinstance(x, tuple) != isinstance(y, tuple) and not (x == 0 or y == 0):
+                # 1@0 + 1@1@0: an integer and a nested coordinate in one mode (CuTe's
+                # ArithmeticTuple has no sum for them either)
+                raise LayoutError(
+                    f"cannot add the basis coordinates {format_tuple(self)} and "
+                    f"{format_tuple(tuple(other))}: a mode is an integer in one and a tuple "
+                    "in the other"
+                )
         if sign > 0:
-            return ArithmeticTuple(*(x + y for x, y in zip(a, b)))
-        return ArithmeticTuple(*(x - y for x, y in zip(a, b)))
+            return ArithmeticTuple(*(_lift(x) + _lift(y) for x, y in zip(a, b)))
+        return ArithmeticTuple(*(_lift(x) - _lift(y) for x, y in zip(a, b)))
 
     def __add__(self, other: Any) -> Any:  # type: ignore[override]
         return self._combine(other, 1)
@@ -91,6 +101,8 @@ class ScaledBasis:
         for m in modes:
             if type(m) is not int or m < 0:
                 raise LayoutError(f"ScaledBasis: modes must be non-negative ints, got {modes}")
+            if m > MAX_BASIS_MODE:  # its coordinates would have m+1 entries
+                raise LayoutError(f"ScaledBasis: mode {m} is larger than {MAX_BASIS_MODE}")
         self.value = value
         self.modes = tuple(modes)
         self._hash = None
@@ -210,3 +222,8 @@ def has_basis(stride: IntTuple) -> bool:
                 return True
         return False
     return isinstance(stride, ScaledBasis)
+
+
+def _lift(x: Any) -> Any:
+    """A nested coordinate as an ArithmeticTuple (so that it adds elementwise), else ``x``."""
+    return ArithmeticTuple(*x) if isinstance(x, tuple) and not isinstance(x, ArithmeticTuple) else x

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import inttuple as it
 from .errors import LayoutError, LayoutParseError
+from .limits import MAX_NESTING, check_literal
 from .parse import NotationParser
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -188,6 +189,7 @@ class _ExprParser:
         self.text = text
         self.pos = 0
         self.calc = calc
+        self.depth = 0  # open argument lists, bounded by MAX_NESTING
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -251,13 +253,16 @@ class _ExprParser:
             value = self._arith(op, value, rhs, pos)
 
     def unary(self) -> Any:
-        if self.peek() == "-" and not (
+        signs = []  # a loop, not recursion: `------x` nests nothing
+        while self.peek() == "-" and not (
             self.pos + 1 < len(self.text) and self.text[self.pos + 1].isdigit()
         ):
-            pos = self.pos
+            signs.append(self.pos)
             self.pos += 1
-            return self._arith("neg", 0, self.unary(), pos)
-        return self.postfix()
+        value = self.postfix()
+        for pos in reversed(signs):
+            value = self._arith("neg", 0, value, pos)
+        return value
 
     def postfix(self) -> Any:
         value = self.atom()
@@ -301,7 +306,10 @@ class _ExprParser:
             self.pos = m.end()
             if self.peek() in (":", "@"):
                 return self._notation(start)
-            return int(m.group().lstrip("_"))
+            try:
+                return check_literal(m.group().lstrip("_"))
+            except LayoutError as e:
+                raise self.syntax_error(str(e), start) from None
         if ch == "_":
             self.pos += 1
             return it._
@@ -310,8 +318,17 @@ class _ExprParser:
     def arguments(self) -> list[Any]:
         if self.peek() != "(":
             raise self.syntax_error("expected '('")
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.syntax_error(f"calls nest deeper than {MAX_NESTING} levels")
         self.pos += 1
         args: list[Any] = []
+        try:
+            return self._argument_list(args)
+        finally:
+            self.depth -= 1
+
+    def _argument_list(self, args: list[Any]) -> list[Any]:
         if self.peek() == ")":
             self.pos += 1
             return args

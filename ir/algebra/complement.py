@@ -31,6 +31,12 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     else:
         cotarget = it.to_int_tuple(cotarget, "complement cotarget")
     flat_cotarget = (cotarget,) if type(cotarget) is int else it.flatten_to_tuple(cotarget)
+    for c in flat_cotarget:
+        if type(c) is int and c < 0:
+            raise LayoutError(
+                f"complement({layout}, {format_tuple(cotarget)}): the cotarget must be "
+                f"non-negative, got {c}"
+            )
     if it.all_int(flat_cotarget):
         fs = it.flatten_to_tuple(layout.shape)
         fd = it.flatten_to_tuple(layout.stride)

@@ -135,6 +135,12 @@ class ComposedLayout:
     def __str__(self) -> str:
         return self.format(False)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: the print_layout table (``layoutc show --svg``), or None."""
+        from .show import repr_svg
+
+        return repr_svg(self)
+
     def __repr__(self) -> str:
         return f"ComposedLayout({self.outer!r}, {self.offset!r}, {self.inner!r})"
 

@@ -12,11 +12,25 @@ class LayoutError(ValueError):
     """An algebra operation whose precondition fails or cannot be proven."""
 
 
+class LayoutZeroDivisionError(LayoutError, ZeroDivisionError):
+    """A division by zero in the algebra (a zero stride or divisor in the operands): a
+    `LayoutError`, so that front ends report it, and still a `ZeroDivisionError`."""
+
+
 class LayoutParseError(LayoutError):
     """CuTe notation that does not parse; `pos` is the 0-based character offset."""
 
     def __init__(self, message: str, text: str, pos: int):
         self.text = text
         self.pos = pos
-        caret = " " * pos + "^"
-        super().__init__(f"{message} at position {pos}\n  {text}\n  {caret}")
+        shown, at = text, pos
+        if len(text) > 120:  # a window around the error, not megabytes of input
+            lo = max(0, pos - 50)
+            shown = (
+                ("..." if lo else "")
+                + text[lo : pos + 50]
+                + ("..." if pos + 50 < len(text) else "")
+            )
+            at = pos - lo + (3 if lo else 0)
+        caret = " " * at + "^"
+        super().__init__(f"{message} at position {pos}\n  {shown}\n  {caret}")

@@ -161,3 +161,46 @@ def make_gather_layout(shape: Any, stride: Any, func: Any) -> ComposedLayout:
     offset = as_arithmetic_tuple(it.repeat_like(it.to_int_tuple(shape, "make_gather_layout"), 0))
     outer = make_custom_stride_layout(stride, func)
     return ComposedLayout(outer, offset, inner)
+
+
+def gather_strides(layout: Any) -> tuple[Any, ...] | None:
+    """The outer strides of a gather layout, one per component of the arithmetic tuple the
+    inner layout produces (``(Custom{idx,64}, 1)`` in example 59), or None when ``layout`` is
+    not a ComposedLayout whose outer layout has a custom stride."""
+    if not isinstance(layout, ComposedLayout) or not isinstance(layout.outer, Layout):
+        return None
+    strides = it.flatten_to_tuple(layout.outer.stride)
+    shapes = it.flatten_to_tuple(layout.outer.shape)
+    if not any(isinstance(d, CustomStride) for d in strides):
+        return None
+    if any(not (type(s) is int and s == 1) for s in shapes):
+        raise LayoutError(
+            f"not supported: the gather layout {layout}: its outer layout must have shape 1 in "
+            "every mode (CUTLASS's (_1,_1):(CustomStride{...},_1)), evaluated by its strides"
+        )
+    return strides
+
+
+def gather_offset(layout: Any, coord: Any) -> tuple[Any, list[tuple[Any, Any, Any]]]:
+    """``layout(coord)`` of a gather layout as ``(plain, terms)``: the value is
+    ``plain + sum(func(index) * scale for func, index, scale in terms)``. ``index`` and
+    ``plain`` may be symbolic (the compiler loads ``func``'s buffer at ``index``)."""
+    strides = gather_strides(layout)
+    if strides is None:
+        raise LayoutError(f"gather_offset: {layout} is not a gather layout")
+    x = layout.offset + layout.inner(coord)
+    parts = tuple(x) if isinstance(x, tuple) else (x,)
+    if len(parts) > len(strides):
+        raise LayoutError(
+            f"the gather layout {layout} produces {len(parts)} components for an outer layout "
+            f"of {len(strides)} strides"
+        )
+    plain: Any = 0
+    terms: list[tuple[Any, Any, Any]] = []
+    parts = parts + (0,) * (len(strides) - len(parts))
+    for part, d in zip(parts, strides):
+        if isinstance(d, CustomStride):  # position 0 reads entry 0, not 0
+            terms.append((d.func, part, d.stride))
+        elif not (type(part) is int and part == 0):
+            plain = plain + part * d
+    return plain, terms

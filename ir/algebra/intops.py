@@ -70,6 +70,10 @@ def ceil_div(a: Int, b: Int) -> Int:
 def shape_div(a: Int, b: Int) -> Int:
     """CuTe's scalar shape_div: requires a % b == 0 or b % a == 0, returns ceil_div(a, b)."""
     if type(a) is int and type(b) is int:
+        if b == 0:
+            raise LayoutError(f"shape_div({a}, {b}): division by zero")
+        if a == 0:
+            return 0
         if a % b != 0 and b % a != 0:
             raise LayoutError(
                 f"shape_div({a}, {b}): divisibility condition fails ({a} and {b} do not divide each other)"

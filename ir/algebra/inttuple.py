@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import intops
-from .errors import LayoutError
+from .errors import LayoutError, LayoutZeroDivisionError
 
 IntTuple = Any  # int | SymInt | tuple[IntTuple, ...]
 
@@ -502,6 +502,8 @@ def coalesce_shape(shape: IntTuple) -> IntTuple:
 def _divmod(c: Any, n: Any) -> tuple[Any, Any]:
     """Quotient and remainder with C++ semantics (truncation) for negative static values."""
     if type(c) is int and type(n) is int:
+        if n == 0:
+            raise LayoutZeroDivisionError(f"division by zero: {c} / 0 (a shape of size 0)")
         if c >= 0:
             return divmod(c, n)
         q = -(-c // n)
@@ -606,6 +608,11 @@ def _idx2crd_strided(idx: Any, shape: IntTuple, stride: IntTuple) -> IntTuple:
         return tuple(_idx2crd_strided(idx, s, d) for s, d in zip(shape, stride))
     if type(shape) is int and shape == 1:
         return 0
+    if type(stride) is int and stride == 0:
+        raise LayoutZeroDivisionError(
+            f"idx2crd: a mode of size {format_tuple(shape)} has stride 0 (the index does not "
+            "determine its coordinate)"
+        )
     return (idx // stride) % shape
 
 

@@ -222,6 +222,12 @@ class Layout:
     def __str__(self) -> str:
         return self.format(False)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: the print_layout table (``layoutc show --svg``), or None."""
+        from .show import repr_svg
+
+        return repr_svg(self)
+
     def __repr__(self) -> str:
         return f"Layout({self.shape!r}, {self.stride!r})"
 

@@ -19,6 +19,7 @@ from .basis import ScaledBasis
 from .errors import LayoutError, LayoutParseError
 from .inttuple import _
 from .layout import Layout
+from .limits import MAX_BASIS_MODE, MAX_LEAVES, MAX_NESTING, check_literal
 from .swizzle import Swizzle
 
 _INT_RE = re.compile(r"-?\d+")
@@ -40,6 +41,8 @@ class NotationParser:
         self.pos = 0
         self.symbols: MutableMapping[str, Any] = {} if symbols is None else symbols
         self.make_symbol = make_symbol
+        self.depth = 0  # open parentheses, tilers and composed layouts, bounded by MAX_NESTING
+        self.leaves = 0  # integers read, bounded by MAX_LEAVES per tuple
 
     # -- low level --------------------------------------------------------------------------
 
@@ -78,8 +81,26 @@ class NotationParser:
 
     # -- values -----------------------------------------------------------------------------
 
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.error(f"nesting deeper than {MAX_NESTING} levels")
+
+    def _literal(self, digits: str, pos: int) -> int:
+        try:
+            return check_literal(digits)
+        except LayoutError as e:
+            raise self.error(str(e), pos) from None
+
     def parse_value(self) -> Any:
         """A layout, composed layout, tiler, swizzle, IntTuple or `_`."""
+        self._enter()
+        try:
+            return self._parse_value()
+        finally:
+            self.depth -= 1
+
+    def _parse_value(self) -> Any:
         start = self.pos
         parts = [self.parse_component()]
         while self.at_compose_sep():
@@ -108,6 +129,7 @@ class NotationParser:
         if ch == "":
             raise self.error("expected a layout, tuple or integer, found end of input")
         shape_pos = self.pos
+        self.leaves = 0
         shape = self.parse_int_tuple(allow_basis=False)
         if self.peek() == ":":
             try:
@@ -116,6 +138,7 @@ class NotationParser:
                 raise self.error(str(e), shape_pos) from None
             self.pos += 1
             stride_pos = self.pos
+            self.leaves = 0
             stride = self.parse_int_tuple(allow_basis=True)
             try:
                 return Layout(shape, stride)
@@ -132,7 +155,7 @@ class NotationParser:
             m = _INT_RE.match(self.text, self.pos)
             if not m:
                 raise self.error("expected an integer in Sw<B,M,S>")
-            values.append(int(m.group()))
+            values.append(self._literal(m.group(), self.pos))
             self.pos = m.end()
             if i < 2:
                 self.expect(",")
@@ -162,10 +185,12 @@ class NotationParser:
         ch = self.peek()
         if ch == "(":
             start = self.pos
+            self._enter()
             self.pos += 1
             items = []
             if self.peek() == ")":
                 self.pos += 1
+                self.depth -= 1
                 return self._maybe_expression(start, ())
             while True:
                 items.append(self.parse_int_tuple(allow_basis))
@@ -175,6 +200,7 @@ class NotationParser:
                     continue
                 if ch == ")":
                     self.pos += 1
+                    self.depth -= 1
                     break
                 if ch == "":
                     raise self.error("unbalanced '(': expected ',' or ')', found end of input")
@@ -193,6 +219,9 @@ class NotationParser:
     def parse_scalar(self, allow_basis: bool) -> Any:
         self.skip_ws()
         start = self.pos
+        self.leaves += 1
+        if self.leaves > MAX_LEAVES:
+            raise self.error(f"more than {MAX_LEAVES} integers in one tuple")
         text = self.text
         if text.startswith("_", start) and not (
             start + 1 < len(text) and (text[start + 1].isalnum() or text[start + 1] in "_-")
@@ -208,7 +237,7 @@ class NotationParser:
         m = _INT_RE.match(text, p)
         end_expr = self._scan_expression(start)
         if m and m.end() == end_expr:
-            value: Any = int(m.group())
+            value: Any = self._literal(m.group(), p)
             self.pos = m.end()
         elif static:
             raise self.error("expected an integer after the static marker '_'", start)
@@ -225,6 +254,10 @@ class NotationParser:
                 mm = re.compile(r"\d+").match(text, self.pos)
                 if not mm:
                     raise self.error("expected a mode number after '@'")
+                if len(mm.group()) > 3 or int(mm.group()) > MAX_BASIS_MODE:
+                    raise self.error(
+                        f"basis mode {mm.group()[:24]} is larger than {MAX_BASIS_MODE}"
+                    )
                 modes.append(int(mm.group()))
                 self.pos = mm.end()
             return ScaledBasis(value, *reversed(modes))
@@ -241,6 +274,8 @@ class NotationParser:
             c = text[p]
             if c == "(":
                 depth += 1
+                if depth > MAX_NESTING:
+                    raise self.error(f"nesting deeper than {MAX_NESTING} levels", p)
             elif c == ")":
                 if depth == 0:
                     break
@@ -282,14 +317,14 @@ class NotationParser:
             if self.make_symbol is None:
                 raise self.error(f"unknown symbol {name!r}", start + m.start())
             self.symbols[name] = self.make_symbol(name)
+        shown = repr(src) if len(src) <= 80 else repr(src[:60]) + "..."
         try:
             value = parse_int_expr(src, self.symbols)
         except LayoutParseError as e:
-            raise self.error(
-                f"in the expression {src!r}: {e.args[0].splitlines()[0]}", start + e.pos
-            ) from None
+            message = e.args[0].splitlines()[0].rsplit(" at position", 1)[0]
+            raise self.error(f"in the expression {shown}: {message}", start + e.pos) from None
         except (LayoutError, ValueError, TypeError, KeyError) as e:
-            raise self.error(f"invalid expression {src!r}: {e}", start) from None
+            raise self.error(f"invalid expression {shown}: {e}", start) from None
         return value
 
 

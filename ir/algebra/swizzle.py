@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import LayoutError
+from .limits import MAX_SWIZZLE_BITS
 
 
 def _shiftr(x: int, s: int) -> int:
@@ -30,6 +31,11 @@ class Swizzle:
                 raise LayoutError(f"Swizzle: {name} must be a static integer, got {v!r}")
         if bits < 0 or base < 0:
             raise LayoutError(f"Swizzle<{bits},{base},{shift}>: B and M must be non-negative")
+        if max(bits, base, abs(shift)) > MAX_SWIZZLE_BITS:
+            raise LayoutError(
+                f"Swizzle<{bits},{base},{shift}>: B, M and |S| are bit positions of a 64-bit "
+                f"offset, at most {MAX_SWIZZLE_BITS}"
+            )
         if abs(shift) < bits:
             raise LayoutError(f"Swizzle<{bits},{base},{shift}>: |S| must be at least B")
         self.bits = bits

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from . import sym_expand as _expand
 from . import sym_prove as _prove
+from .errors import LayoutZeroDivisionError
 from .sym_bounds import INF, bounds, known_divisor, mono_divisor
 from .sym_cache import MemoCache
 from .sym_expr import (
@@ -624,7 +625,7 @@ def floordiv(a: IntLike, b: IntLike) -> IntLike:
     """a // b with Python's floor semantics."""
     if type(a) is int and type(b) is int:
         if b == 0:
-            raise ZeroDivisionError(f"division by zero: {a} // 0")
+            raise LayoutZeroDivisionError(f"division by zero: {a} // 0")
         return a // b
     key = (a, b)
     r = _FLOORDIV.get(key, _MISS)
@@ -636,7 +637,7 @@ def floordiv(a: IntLike, b: IntLike) -> IntLike:
 def _floordiv(a: IntLike, b: IntLike) -> IntLike:
     if type(b) is int:
         if b == 0:
-            raise ZeroDivisionError(f"division by zero: ({a}) // 0")
+            raise LayoutZeroDivisionError(f"division by zero: ({a}) // 0")
         if b < 0:
             return floordiv(neg(a), -b)
         if b == 1:
@@ -818,7 +819,7 @@ def mod(a: IntLike, b: IntLike) -> IntLike:
     """a % b with Python's semantics (the sign of b)."""
     if type(a) is int and type(b) is int:
         if b == 0:
-            raise ZeroDivisionError(f"modulo by zero: {a} % 0")
+            raise LayoutZeroDivisionError(f"modulo by zero: {a} % 0")
         return a % b
     key = (a, b)
     r = _MOD.get(key, _MISS)
@@ -830,7 +831,7 @@ def mod(a: IntLike, b: IntLike) -> IntLike:
 def _mod(a: IntLike, b: IntLike) -> IntLike:
     if type(b) is int:
         if b == 0:
-            raise ZeroDivisionError(f"modulo by zero: ({a}) % 0")
+            raise LayoutZeroDivisionError(f"modulo by zero: ({a}) % 0")
         if b < 0:  # a % -c == -((-a) % c)
             return neg(mod(neg(a), -b))
         if b == 1:
@@ -937,7 +938,7 @@ def ceil_div(a: IntLike, b: IntLike) -> IntLike:
     """ceil(a / b), i.e. -((-a) // b)."""
     if type(a) is int and type(b) is int:
         if b == 0:
-            raise ZeroDivisionError(f"division by zero: ceil_div({a}, 0)")
+            raise LayoutZeroDivisionError(f"division by zero: ceil_div({a}, 0)")
         return -(-a // b)
     key = (a, b)
     r = _CEILDIV.get(key, _MISS)
@@ -949,7 +950,7 @@ def ceil_div(a: IntLike, b: IntLike) -> IntLike:
 def _ceil_div(a: IntLike, b: IntLike) -> IntLike:
     if type(b) is int:
         if b == 0:
-            raise ZeroDivisionError(f"division by zero: ceil_div({a}, 0)")
+            raise LayoutZeroDivisionError(f"division by zero: ceil_div({a}, 0)")
         if b < 0:
             return neg(floordiv(a, -b))
         if b == 1:

@@ -41,6 +41,7 @@ from math import gcd
 from typing import TYPE_CHECKING
 
 from . import sym_prove as _prove
+from .divisors import divisors_desc
 from .sym_bounds import INF, bounds, floordiv_bounds, interval_mul, interval_pow
 from .sym_bounds import known_divisor as structural_divisor
 from .sym_cache import MemoCache
@@ -525,8 +526,10 @@ def _fold_by_bounds(num: Poly, c: int, depth: int) -> Poly | None:
 def _fold_blocks(num: Poly, rems: tuple, c: int, depth: int, *, whole: bool) -> Poly | None:
     """The block test of _fold_by_bounds for num plus remainders `k*(x - a*f)` (`rems` holds
     `(k, x, a, f)`), each coefficient split into a multiple of d and a low part."""
-    for d in range(c if whole else c // 2, 1, -1):
-        if c % d:
+    if c < 2:
+        return None
+    for d in divisors_desc(c):  # the divisors only, largest first: cost independent of c
+        if d < 2 or (not whole and d > c // 2):
             continue
         multiple: dict = {}
         low: dict = {}

@@ -22,7 +22,8 @@ from collections.abc import Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from . import sym_arith as _arith
-from .errors import LayoutParseError
+from .errors import LayoutError, LayoutParseError
+from .limits import MAX_NESTING, check_literal
 from .sym_expr import RESERVED_NAMES, Symbol, SymInt
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ class _Parser:
             pos = m.end()
         self.tokens.append(("end", _END, len(text)))
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.i]
@@ -99,21 +101,30 @@ class _Parser:
 
     def unary(self) -> IntLike:
         tok = self.peek()[1]
-        if tok == "-":
+        count = 0
+        while tok in ("-", "+"):  # a loop, not recursion: `-----1` nests nothing
             self.take()
-            return _arith.neg(self.unary())
-        if tok == "+":
-            self.take()
-            return self.unary()
-        return self.primary()
+            count += tok == "-"
+            tok = self.peek()[1]
+        value = self.primary()
+        return _arith.neg(value) if count % 2 else value
 
     def primary(self) -> IntLike:
         kind, tok, pos = self.take()
         if kind == "int":
-            return int(tok)
+            try:
+                return check_literal(tok)
+            except LayoutError as e:
+                raise LayoutParseError(str(e), self.text, pos) from None
         if tok == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise LayoutParseError(
+                    f"expression nests deeper than {MAX_NESTING} levels", self.text, pos
+                )
             value = self.expr()
             self.expect(")")
+            self.depth -= 1
             return value
         if kind == "name":
             if self.peek()[1] == "(":
@@ -128,11 +139,17 @@ class _Parser:
                 f"unknown function {fn!r} (known: ceil_div, min, max)", self.text, pos
             )
         self.expect("(")
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise LayoutParseError(
+                f"expression nests deeper than {MAX_NESTING} levels", self.text, pos
+            )
         args = [self.expr()]
         while self.peek()[1] == ",":
             self.take()
             args.append(self.expr())
         self.expect(")")
+        self.depth -= 1
         if fn == "ceil_div":
             if len(args) != 2:
                 raise LayoutParseError(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import sym_arith as _arith
 from . import sym_prove as _prove
-from .errors import LayoutError
+from .errors import LayoutError, LayoutZeroDivisionError
 from .sym_expr import Symbol, SymInt, _Op, _Sum
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def _apply(op: _Op, args: list, whole: IntLike) -> int:
         return max(args)
     a, b = args
     if b == 0:
-        raise ZeroDivisionError(f"evaluate({whole}): division by zero in {op}")
+        raise LayoutZeroDivisionError(f"evaluate({whole}): division by zero in {op}")
     if kind == "floordiv":
         return a // b
     if kind == "mod":

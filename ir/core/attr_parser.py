@@ -26,6 +26,7 @@ from .attributes import (
 )
 from .dense import DenseElementsAttr, from_raw_bytes
 from .lexer import EOF_TOKEN, SourceBuffer, unescape_string
+from .limits import MAX_ATTRIBUTE_NESTING
 from .location import (
     CallSiteLoc,
     FileLineColLoc,
@@ -113,6 +114,10 @@ def _is_int_token(tok: str) -> bool:
     return tok[:1].isdigit() and "." not in tok
 
 
+#: Python's default guard against quadratic int(str) conversion (sys.int_info).
+_MAX_DECIMAL_DIGITS = 4300
+
+
 class AttrParser:
     """A cursor over a :class:`SourceBuffer` that parses types, attributes and locations."""
 
@@ -123,6 +128,7 @@ class AttrParser:
         self.pos = 0
         self.type_aliases: dict[str, Type] = {}
         self.attr_aliases: dict[str, Attribute] = {}
+        self.nesting = 0  # attributes and types being parsed, bounded by MAX_ATTRIBUTE_NESTING
 
     # -- cursor -------------------------------------------------------------------------------
     def peek(self, k: int = 0) -> str:
@@ -219,9 +225,22 @@ class AttrParser:
         if not _is_int_token(tok):
             self.pos = start
             return None
+        value = self.int_literal(tok)
         self.pos += 1
-        value = int(tok, 16) if tok.startswith("0x") else int(tok)
         return -value if neg else value
+
+    def int_literal(self, tok: str, at: int | None = None) -> int:
+        """The value of an integer token; a diagnostic at the token (not an internal error, nor
+        quadratic work) for a decimal literal past Python's 4,300-digit conversion guard."""
+        if tok.startswith("0x"):
+            return int(tok, 16)
+        if len(tok) > _MAX_DECIMAL_DIGITS:
+            raise self.error(
+                f"integer literal of {len(tok)} digits is too large (at most "
+                f"{_MAX_DECIMAL_DIGITS} decimal digits; write wide constants in hexadecimal)",
+                at,
+            )
+        return int(tok)
 
     def parse_symbol_name(self) -> str:
         tok = self.toks[self.pos]
@@ -287,6 +306,15 @@ class AttrParser:
         return t
 
     def parse_optional_type(self) -> Type | None:
+        self.nesting += 1
+        try:
+            if self.nesting > MAX_ATTRIBUTE_NESTING:
+                raise self.error(f"types nest deeper than {MAX_ATTRIBUTE_NESTING} levels")
+            return self._parse_optional_type()
+        finally:
+            self.nesting -= 1
+
+    def _parse_optional_type(self) -> Type | None:
         tok = self.toks[self.pos]
         t = _SIMPLE_TYPES.get(tok)
         if t is not None:
@@ -301,7 +329,7 @@ class AttrParser:
             return None
         m = _INT_TYPE_RE.match(tok)
         if m is not None:
-            width = int(m.group(2))
+            width = int(m.group(2)) if len(m.group(2)) < 10 else 1 << 25
             if width > 1 << 24:
                 raise self.error(f"integer bitwidth is limited to {1 << 24} bits")
             self.pos += 1
@@ -427,6 +455,8 @@ class AttrParser:
         sign = {"s": Signedness.SIGNED, "u": Signedness.UNSIGNED}.get(
             m.group(1) or "", Signedness.SIGNLESS
         )
+        if len(m.group(2)) >= 10 or int(m.group(2)) > 1 << 24:
+            raise self.error(f"integer bitwidth is limited to {1 << 24} bits")
         return IntegerType(int(m.group(2)), sign)
 
     def _int_dim(self) -> int:
@@ -435,8 +465,9 @@ class AttrParser:
             raise self.error("vector types must have positive constant sizes but got 0")
         if not tok.isdigit():
             raise self.error(f"expected dimension size, found {self.describe(tok)}")
+        value = self.int_literal(tok)
         self.pos += 1
-        return int(tok)
+        return value
 
     def _parse_dialect_type(self) -> Type:
         at = self.pos
@@ -490,6 +521,15 @@ class AttrParser:
         return attr
 
     def parse_optional_attribute(self, type: Type | None = None) -> Attribute | None:
+        self.nesting += 1
+        try:
+            if self.nesting > MAX_ATTRIBUTE_NESTING:
+                raise self.error(f"attributes nest deeper than {MAX_ATTRIBUTE_NESTING} levels")
+            return self._parse_optional_attribute(type)
+        finally:
+            self.nesting -= 1
+
+    def _parse_optional_attribute(self, type: Type | None = None) -> Attribute | None:
         tok = self.toks[self.pos]
         c = tok[:1]
         if c == '"':
@@ -561,7 +601,7 @@ class AttrParser:
         if isinstance(type, (IntegerType, IndexType)):
             if is_float_literal:
                 raise self.error(f"floating point value not valid for type '{type.text}'", at)
-            value = int(tok, 16) if tok.startswith("0x") else int(tok)
+            value = self.int_literal(tok, at)
             if neg:
                 value = -value
             if isinstance(type, IntegerType) and type.is_unsigned and value < 0:
@@ -851,8 +891,9 @@ class AttrParser:
         tok = self.toks[self.pos]
         if not tok.isdigit():
             raise self.error(f"expected integer {what} number in file location")
+        value = self.int_literal(tok)
         self.pos += 1
-        return int(tok)
+        return value
 
     def _location_alias(self, at: int) -> Location:
         name = self.toks[self.pos][1:]

@@ -20,6 +20,7 @@ from .attributes import Attribute
 from .block import Block, Region
 from .diagnostics import Diagnostic, DiagnosticError, Severity
 from .lexer import EOF_TOKEN, SourceBuffer
+from .limits import MAX_REGION_NESTING
 from .location import FileLineColLoc, Location
 from .operation import Operation, UnregisteredOp
 from .traits import IsolatedFromAbove
@@ -334,7 +335,12 @@ class Parser(AttrParser):
             return UnregisteredOp.create_named(
                 name, operands, fn_type.results, properties, attributes, regions, successors
             )
-        return cls.create(operands, fn_type.results, properties, attributes, regions, successors)
+        try:
+            return cls.create(
+                operands, fn_type.results, properties, attributes, regions, successors
+            )
+        except (ValueError, TypeError, ArithmeticError) as e:
+            raise self.error(f"'{name}' op: {e}", at) from None
 
     def _lookup_generic(self, name: str, at: int) -> type[Operation] | None:
         cls = self.ctx.lookup_op(name)
@@ -382,6 +388,11 @@ class Parser(AttrParser):
         self._op_classes.append(cls)
         try:
             op = cls.parse_custom(self)
+        except (ValueError, TypeError, ArithmeticError) as e:
+            # An attribute or property the op's parser built from valid tokens is out of range
+            # (an index that does not fit in i32, a dynamic layout where a static one is
+            # needed): a diagnostic at the op, not an internal error at a later token.
+            raise self.error(f"'{cls.name}' op: {e}", at) from None
         finally:
             self._op_classes.pop()
             self.op_start, self.result_count = saved
@@ -475,6 +486,8 @@ class Parser(AttrParser):
     # -- regions and blocks -------------------------------------------------------------------
     def _parse_region_into(self, region: Region, entry_args: Sequence[Argument] | None) -> None:
         toks = self.toks
+        if len(self._undo) >= MAX_REGION_NESTING:
+            raise self.error(f"regions nest deeper than {MAX_REGION_NESTING} levels")
         self.expect("{", "to begin a region")
         cls = self._op_classes[-1]
         isolated = cls is not None and IsolatedFromAbove in cls._trait_types

@@ -41,15 +41,23 @@ class _Verifier:
     def check_op(self, op: Operation, lenient: set[Value] | None) -> None:
         """Check ``op`` whose operands must be in ``self.visible`` (or ``lenient`` if given)."""
         visible = self.visible if lenient is None else lenient
+        well_formed = True
         for i, u in enumerate(op._operands):
             if u.value not in visible:
                 self._dominance_error(op, i, u.value)
+                well_formed = False
         for i, s in enumerate(op.successors):
             if s.block.parent is None or s.block.parent is not op.parent_region:
                 self.error(op, f"successor #{i} is not a block of the op's region")
+                well_formed = False
         cls = type(op)
         op_def = cls._def
-        if op_def is not None:
+        # As MLIR's verifier: an op's own rules run only on well-formed SSA (they may follow
+        # def chains, which a use before its definition turns into a cycle), and the ops nested
+        # in an op that failed its own rules are not checked (their rules may read the parent's
+        # attributes: a 'func.return' in a 'func.func' without 'function_type').
+        if op_def is not None and well_formed:
+            count = len(self.diagnostics)
             try:
                 op_def.verify(op)
                 for trait in cls._verifying_traits:
@@ -65,7 +73,8 @@ class _Verifier:
                 self.error(op, f"internal error in verifier: {type(e).__name__}: {e}")
             if op.successors and not op.has_trait(Terminator):
                 self.error(op, "has successors but is not a terminator")
-        if op.regions:
+            well_formed = len(self.diagnostics) == count
+        if op.regions and well_formed:
             self.check_regions(op)
 
     def _dominance_error(self, op: Operation, index: int, value: Value) -> None:

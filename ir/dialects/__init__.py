@@ -37,10 +37,50 @@ def _loader(module: str) -> Callable[[], Dialect]:
     return load
 
 
+#: The entry-point group through which installed packages add dialects: each entry point is
+#: named after its dialect and refers to a ``Dialect`` object or a function returning one
+#: (``[project.entry-points."layoutc.dialects"] demo = "demo_pkg.dialect:DIALECT"``).
+PLUGIN_GROUP = "layoutc.dialects"
+
+_plugins: dict[str, Callable[[], Dialect]] | None = None
+
+
+def _plugin_loader(entry_point: object) -> Callable[[], Dialect]:
+    def load() -> Dialect:
+        from ..core.context import Dialect
+
+        obj = entry_point.load()  # type: ignore[attr-defined]
+        dialect = obj if isinstance(obj, Dialect) else obj()
+        if not isinstance(dialect, Dialect):
+            raise TypeError(
+                f"entry point {entry_point.value!r} in group {PLUGIN_GROUP!r} gives "  # type: ignore[attr-defined]
+                f"{type(dialect).__name__}, not a Dialect"
+            )
+        return dialect
+
+    return load
+
+
+def plugin_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Dialect name -> loader for every dialect installed packages declare (read once; a
+    plugin never replaces a dialect layoutc ships)."""
+    global _plugins
+    if _plugins is None:
+        from importlib.metadata import entry_points
+
+        _plugins = {
+            ep.name: _plugin_loader(ep)
+            for ep in entry_points(group=PLUGIN_GROUP)
+            if ep.name not in _DIALECT_MODULES
+        }
+    return _plugins
+
+
 def default_registry() -> dict[str, Callable[[], Dialect]]:
-    """Dialect name -> loader, for every dialect layoutc ships."""
-    return {name: _loader(module) for name, module in _DIALECT_MODULES.items()}
+    """Dialect name -> loader, for every dialect layoutc ships and every installed plugin's."""
+    registry = {name: _loader(module) for name, module in _DIALECT_MODULES.items()}
+    return {**plugin_dialects(), **registry}
 
 
 def available_dialects() -> list[str]:
-    return sorted(_DIALECT_MODULES)
+    return sorted({*_DIALECT_MODULES, *plugin_dialects()})

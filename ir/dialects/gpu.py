@@ -1,10 +1,10 @@
-"""The gpu dialect: MLIR's thread/block ids and dimensions, lane id, barrier, shuffle and
-dynamic shared memory, plus the kernel attributes ``gpu.kernel`` and ``gpu.known_block_size``.
+"""The gpu dialect: MLIR's thread/block ids and dimensions, lane id, barrier, shuffle and printf,
+plus the kernel attributes ``gpu.kernel`` and ``gpu.known_block_size``.
 
 Names, properties and generic forms are MLIR's (``"gpu.thread_id"() <{dimension = #gpu<dim
-x>}> : () -> index``), so xDSL and MLIR tools read what we print. One deviation: layoutc has no
-memref type, so ``gpu.dynamic_shared_memory`` returns a ``!tile.ptr<elem, smem, align>`` (MLIR
-returns ``memref<?xi8, #gpu.address_space<workgroup>>``).
+x>}> : () -> index``), so xDSL and MLIR tools read what we print. Dynamic shared memory is
+``tile.dynamic_smem`` (a typed ``!tile.ptr``; upstream's ``gpu.dynamic_shared_memory`` returns a
+memref, which layoutc does not have).
 
 Folders: inside a function carrying ``gpu.known_block_size = array<i32: x, y, z>``,
 ``gpu.block_dim`` folds to the constant extent and ``gpu.thread_id`` of an extent-1 dimension
@@ -18,19 +18,24 @@ from typing import Any, ClassVar
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attr_parser import AttrParser
-from ..core.attributes import Attribute, DenseArrayAttr, DialectAttribute, IntegerAttr, UnitAttr
+from ..core.attributes import (
+    Attribute,
+    DenseArrayAttr,
+    DialectAttribute,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+)
 from ..core.builder import Builder
 from ..core.constraints import Constraint
 from ..core.context import Dialect
 from ..core.errors import VerifyError
 from ..core.location import Location
-from ..core.opdef import operand, prop, result
+from ..core.opdef import operand, prop, result, var_operand
 from ..core.operation import Operation
 from ..core.traits import NoMemoryEffect, Pure
-from ..core.types import FloatType, IntegerType, Type, i1, i32, index
+from ..core.types import FloatType, IndexType, IntegerType, Type, i1, i32, index
 from ..core.values import Value
-from .tile.spaces import SMEM
-from .tile.types import PtrType
 
 __all__ = [
     "DIALECT",
@@ -41,13 +46,14 @@ __all__ = [
     "BlockDimOp",
     "BlockIdOp",
     "DimensionAttr",
-    "DynamicSharedMemoryOp",
     "GridDimOp",
     "LaneIdOp",
+    "PrintfOp",
     "ShuffleModeAttr",
     "ShuffleOp",
     "ThreadIdOp",
     "known_block_size",
+    "printf_conversions",
 ]
 
 KERNEL_ATTR = "gpu.kernel"
@@ -290,6 +296,98 @@ class BarrierOp(Operation):
         return cls.create(attributes=attrs, loc=p.loc)
 
 
+_PrintfArg = Constraint(
+    lambda t: isinstance(t, (IntegerType, IndexType, FloatType)), "integer, index or float"
+)
+
+# C's printf conversions as CUDA's vprintf reads them: (length modifier, conversion) -> the
+# class of argument it consumes after C's default promotions.
+_INT_CONVERSIONS = frozenset("diouxXc")
+_FLOAT_CONVERSIONS = frozenset("fFeEgGaA")
+
+
+def printf_conversions(fmt: str) -> list[str]:
+    """The arguments ``fmt`` consumes, in order: ``"i32"`` (int conversions without a length
+    modifier, or h/hh), ``"i64"`` (l, ll, j, z, t) or ``"f64"`` (floating conversions); raises
+    ValueError for what vprintf cannot print from a register value (%s, %p, %n, ``*``)."""
+    out: list[str] = []
+    i, n = 0, len(fmt)
+    while i < n:
+        if fmt[i] != "%":
+            i += 1
+            continue
+        i += 1
+        if i < n and fmt[i] == "%":
+            i += 1
+            continue
+        while i < n and fmt[i] in "-+ #0":
+            i += 1
+        while i < n and (fmt[i].isdigit() or fmt[i] == "."):
+            i += 1
+        if i < n and fmt[i] == "*":
+            raise ValueError("a '*' width or precision is not supported: write the number")
+        length = ""
+        while i < n and fmt[i] in "hljztL":
+            length += fmt[i]
+            i += 1
+        if i >= n:
+            raise ValueError("the format ends inside a conversion")
+        conv = fmt[i]
+        i += 1
+        if conv in _INT_CONVERSIONS and length in ("", "h", "hh"):
+            out.append("i32")
+        elif conv in _INT_CONVERSIONS and length in ("l", "ll", "j", "z", "t"):
+            out.append("i64")
+        elif conv in _FLOAT_CONVERSIONS and length in ("", "l"):
+            out.append("f64")
+        else:
+            raise ValueError(f"the conversion '%{length}{conv}' is not supported")
+    return out
+
+
+def printf_argument_class(t: Type) -> str:
+    """What a value of type ``t`` becomes after C's default promotions (vprintf's buffer)."""
+    if isinstance(t, FloatType):
+        return "f64"
+    if isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width > 32):
+        return "i64"
+    return "i32"
+
+
+class PrintfOp(Operation):
+    """``gpu.printf "%d: %f\\n", %i, %x : i32, f32``: C's printf from every thread that runs it
+    (MLIR's op; CUDA's vprintf on the GPU, the C library's printf on the CPU runtime). Integers
+    narrower than 32 bits widen to i32 and floats to f64, as C's default promotions; the
+    format's conversions must consume exactly the arguments, each of its class."""
+
+    name = "gpu.printf"
+    format = prop(StringAttr)
+    args = var_operand(_PrintfArg)
+    assembly_format = "$format attr-dict (`,` $args^ `:` type($args))?"
+
+    def __init__(self, fmt: str, args: Sequence[Value] = (), loc: Location | None = None):
+        super().__init__(operands=[list(args)], properties={"format": StringAttr(fmt)}, loc=loc)
+
+    def verify_(self) -> None:
+        try:
+            wanted = printf_conversions(self.format.value)
+        except ValueError as e:
+            raise VerifyError(f"format {self.format.text}: {e}") from None
+        if len(wanted) != len(self.args):
+            raise VerifyError(
+                f"format {self.format.text} has {len(wanted)} conversions but the op has "
+                f"{len(self.args)} arguments"
+            )
+        for k, (want, v) in enumerate(zip(wanted, self.args)):
+            have = printf_argument_class(v.type)
+            if have != want:
+                what = {"i32": "an int conversion", "i64": "a long conversion (%ld, %lld)"}
+                raise VerifyError(
+                    f"argument #{k} has type '{v.type.text}' but conversion #{k} of the format "
+                    f"expects {what.get(want, 'a floating conversion (%f, %e, %g)')}"
+                )
+
+
 _ShuffleValue = Constraint(
     lambda t: (
         t in (IntegerType(32), IntegerType(64))
@@ -367,33 +465,6 @@ class ShuffleOp(Operation):
         )
 
 
-class DynamicSharedMemoryOp(Operation):
-    """``%p = gpu.dynamic_shared_memory : !tile.ptr<f32, smem, 16>``: the base of the block's
-    dynamically sized shared memory (its size is a launch parameter)."""
-
-    name = "gpu.dynamic_shared_memory"
-    traits = (Pure,)
-    resultMemref = result(PtrType)
-
-    def __init__(self, ptr_type: PtrType, loc: Location | None = None):
-        super().__init__(result_types=[ptr_type], loc=loc)
-
-    def verify_(self) -> None:
-        t = self.resultMemref.type
-        if t.space != SMEM:
-            raise VerifyError(f"result must point to shared memory (smem), got '{t.text}'")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        p.write(f" : {self.resultMemref.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> DynamicSharedMemoryOp:
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return cls.create(result_types=[t], attributes=attrs, loc=p.loc)
-
-
 def _materialize_constant(
     builder: Builder, value: Attribute, type: Type, loc: Location
 ) -> Operation | None:
@@ -413,7 +484,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     LaneIdOp,
     BarrierOp,
     ShuffleOp,
-    DynamicSharedMemoryOp,
+    PrintfOp,
 )
 
 DIALECT = Dialect(

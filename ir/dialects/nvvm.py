@@ -25,10 +25,10 @@ from ..core.errors import VerifyError
 from ..core.location import Location
 from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
 from ..core.operation import Operation
-from ..core.types import Type, VectorType, f16, f32, i1, i32
+from ..core.types import Type, VectorType, f16, f32, f64, i1, i32
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
-from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NoOperandOp
+from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
 
 __all__ = [
     "DIALECT",
@@ -91,12 +91,58 @@ class MMATypesAttr(_EnumAttr):
     VALUES = ("f16", "f32", "tf32", "bf16", "s8", "u8", "s32", "s4", "u4", "b1", "f64")
 
 
-class LoadCacheModifierAttr(_EnumAttr):
-    """``#nvvm.load_cache_modifier<cg>``: the cache operator of ``cp.async``."""
+class LoadCacheModifierAttr(_NamespaceEnumAttr):
+    """``#nvvm<load_cache_modifier cg>``: the cache operator of ``cp.async``."""
 
     __slots__ = ()
     name = "nvvm.load_cache_modifier"
     VALUES = ("ca", "cg", "cs", "lu", "cv")
+
+
+class LdStMatrixEltTypeAttr(_EnumAttr):
+    """``#nvvm.ld_st_matrix_elt_type<b16>``: the element type of ``ldmatrix``/``stmatrix``."""
+
+    __slots__ = ()
+    name = "nvvm.ld_st_matrix_elt_type"
+    VALUES = ("b16", "b8", "b8x16.b6x16_p32", "b8x16.b4x16_p64")
+
+
+class LdStMatrixShapeAttr(DialectAttribute):
+    """``#nvvm.ld_st_matrix_shape<m = 8, n = 8>``: the matrix shape of ``ldmatrix``/
+    ``stmatrix``."""
+
+    __slots__ = ("m", "n")
+    name = "nvvm.ld_st_matrix_shape"
+    m: int
+    n: int
+
+    def __new__(cls, m: int, n: int) -> LdStMatrixShapeAttr:
+        key = (m, n)
+        inst = cls._instances.get(key)
+        if inst is not None:
+            return inst
+        if any(not isinstance(v, int) or v <= 0 for v in key):
+            raise ValueError(f"matrix shape entries must be positive integers, got {key}")
+        return cls._unique(key, m=m, n=n)
+
+    def __reduce__(self):
+        return (LdStMatrixShapeAttr, (self.m, self.n))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> LdStMatrixShapeAttr:
+        parser.expect("<", f"after '#{cls.name}'")
+        values: dict[str, int] = {}
+        for key in ("m", "n"):
+            if key != "m":
+                parser.expect(",", f"in '#{cls.name}'")
+            parser.parse_keyword(key)
+            parser.expect("=", f"after '{key}'")
+            values[key] = parser.parse_integer()
+        parser.expect(">", f"to close '#{cls.name}'")
+        return cls(values["m"], values["n"])
+
+    def print_parameters(self) -> str:
+        return f"<m = {self.m}, n = {self.n}>"
 
 
 class MMAShapeAttr(DialectAttribute):
@@ -410,9 +456,12 @@ def _i32_registers(n: int) -> Type:
 
 
 class LdMatrixOp(Operation):
-    """``%r = nvvm.ldmatrix %p {layout = #nvvm.mma_layout<row>, num = 4 : i32}
+    """``%r = nvvm.ldmatrix %p {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout =
+    #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
     : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>``: PTX
-    ``ldmatrix.sync.aligned.m8n8.x{num}[.trans].shared.b16`` (``col`` layout = ``.trans``).
+    ``ldmatrix.sync.aligned.m8n8.x{num}[.trans].shared.b16`` (``col`` layout = ``.trans``);
+    upstream's properties (MLIR 22 requires ``shape`` and ``eltType``), of which layoutc
+    generates the m8n8 b16 form.
 
     Each lane passes the address of one 16-byte row; lane ``8*i + r`` addresses row ``r`` of
     matrix ``i``."""
@@ -422,12 +471,19 @@ class LdMatrixOp(Operation):
     res = result()
     num = prop(_I32Attr)
     layout = prop(MMALayoutAttr)
+    shape = prop(LdStMatrixShapeAttr)
+    eltType = prop(LdStMatrixEltTypeAttr)
 
     def __init__(self, ptr: Value, num: int, layout: str = "row", loc: Location | None = None):
         super().__init__(
             operands=[ptr],
             result_types=[_i32_registers(num)],
-            properties={"num": IntegerAttr(num, i32), "layout": MMALayoutAttr(layout)},
+            properties={
+                "num": IntegerAttr(num, i32),
+                "layout": MMALayoutAttr(layout),
+                "shape": LdStMatrixShapeAttr(8, 8),
+                "eltType": LdStMatrixEltTypeAttr("b16"),
+            },
             loc=loc,
         )
 
@@ -439,6 +495,12 @@ class LdMatrixOp(Operation):
         num = self.num.value
         if num not in (1, 2, 4):
             raise VerifyError(f"expected num attribute to be 1, 2 or 4, got {num}")
+        shape, elt = self.shape, self.eltType
+        if (shape.m, shape.n) != (8, 8) or elt.value != "b16":
+            raise VerifyError(
+                f"not supported: ldmatrix of shape m{shape.m}n{shape.n} with {elt.value} "
+                "elements (layoutc generates m8n8 b16)"
+            )
         want = _i32_registers(num)
         if self.res.type is not want:
             raise VerifyError(f"expected result type '{want.text}' for num = {num}")
@@ -453,7 +515,7 @@ class LdMatrixOp(Operation):
     def parse_custom(cls, p: OpAsmParser) -> LdMatrixOp:
         ptr = p.parse_operand()
         attrs = p.parse_optional_attr_dict()
-        props = {k: attrs.pop(k) for k in ("num", "layout") if k in attrs}
+        props = {k: attrs.pop(k) for k in ("num", "layout", "shape", "eltType") if k in attrs}
         p.expect(":")
         p.expect("(")
         pt = p.parse_type()
@@ -472,9 +534,9 @@ _V2F16 = VectorType([2], f16)
 class MmaConfig:
     """One supported ``mma.sync`` variant: shape, PTX types, and the register lists.
 
-    ``a_regs``/``b_regs``/``c_regs`` count 32-bit registers per thread; ``*_type`` is the LLVM
-    type each register has in the op (``vector<2xf16>`` for packed halves, ``i32`` for packed
-    bf16 or a tf32 value, ``f32`` for accumulators).
+    ``a_regs``/``b_regs``/``c_regs`` count registers per thread (32-bit; 64-bit for f64);
+    ``*_type`` is the LLVM type each register has in the op (``vector<2xf16>`` for packed
+    halves, ``i32`` for packed bf16 or a tf32 value, ``f32``/``f64`` for f32/f64 values).
     """
 
     shape: tuple[int, int, int]
@@ -510,6 +572,7 @@ for _shape, _ab, _c, _ra, _rb, _rc, _ta, _tc in [
     ((16, 8, 16), "f16", "f32", 4, 2, 4, _V2F16, f32),
     ((16, 8, 16), "f16", "f16", 4, 2, 2, _V2F16, _V2F16),
     ((16, 8, 16), "bf16", "f32", 4, 2, 4, i32, f32),
+    ((8, 8, 4), "f64", "f64", 1, 1, 2, f64, f64),
 ]:
     _MMA_CONFIGS[(_shape, _ab, _ab, _c)] = MmaConfig(
         _shape, _ab, _ab, _c, _ra, _rb, _rc, _ta, _ta, _tc
@@ -522,6 +585,8 @@ def _ptx_type_of(t: Type) -> str | None:
         return "f16"
     if t is f32:
         return "f32"
+    if t is f64:
+        return "f64"
     return None
 
 
@@ -567,11 +632,10 @@ class MmaOp(Operation):
             "shape": MMAShapeAttr(*config.shape),
             "layoutA": MMALayoutAttr("row"),
             "layoutB": MMALayoutAttr("col"),
+            # Always stated, as upstream's parser states them: its verifier needs them.
+            "multiplicandAPtxType": MMATypesAttr(config.a_ptx),
+            "multiplicandBPtxType": MMATypesAttr(config.b_ptx),
         }
-        if _ptx_type_of(config.a_type) is None:
-            props["multiplicandAPtxType"] = MMATypesAttr(config.a_ptx)
-        if _ptx_type_of(config.b_type) is None:
-            props["multiplicandBPtxType"] = MMATypesAttr(config.b_ptx)
         super().__init__(
             operands=[list(a), list(b), list(c)],
             result_types=[config.result_type],
@@ -633,7 +697,16 @@ class MmaOp(Operation):
             p.write(f" {label}[")
             p.print_operands(values)
             p.write("]")
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+        # Upstream's custom form leaves out the multiplicand types its parser infers.
+        elided = ["operandSegmentSizes"]
+        for key, values in (
+            ("multiplicandAPtxType", self.operandA),
+            ("multiplicandBPtxType", self.operandB),
+        ):
+            explicit = self.properties.get(key)
+            if explicit is not None and values and _ptx_type_of(values[0].type) == explicit.value:
+                elided.append(key)
+        p.print_attr_dict(self, elided=tuple(elided))
         groups = (self.operandA, self.operandB, self.operandC)
         p.write(" : (" + ", ".join(g[0].type.text if g else "none" for g in groups) + ")")
         p.write(f" -> {self.res.type.text}")
@@ -655,6 +728,10 @@ class MmaOp(Operation):
         rt = p.parse_type()
         values = [p.resolve_operands(g, [t] * len(g)) for g, t in zip(groups, types)]
         props["operandSegmentSizes"] = DenseArrayAttr(i32, [len(g) for g in values])
+        for key, t in (("multiplicandAPtxType", types[0]), ("multiplicandBPtxType", types[1])):
+            implied = _ptx_type_of(t)
+            if key not in props and implied is not None:
+                props[key] = MMATypesAttr(implied)  # what upstream's parser infers
         flat = [v for g in values for v in g]
         return cls.create(flat, [rt], properties=props, attributes=attrs, loc=p.loc)
 
@@ -687,6 +764,8 @@ DIALECT = Dialect(
         MMATypesAttr,
         MMAShapeAttr,
         LoadCacheModifierAttr,
+        LdStMatrixShapeAttr,
+        LdStMatrixEltTypeAttr,
         *SM90_ATTRIBUTES,
         *WGMMA_ATTRIBUTES,
     ],

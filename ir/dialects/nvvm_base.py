@@ -58,6 +58,26 @@ class _EnumAttr(DialectAttribute):
         return f"<{self.value}>"
 
 
+class _NamespaceEnumAttr(_EnumAttr):
+    """An enum upstream declares without an assembly format: it prints in the dialect
+    namespace form, ``#nvvm<mnemonic keyword>``; the bracketed ``#nvvm.mnemonic<keyword>`` is
+    read too."""
+
+    __slots__ = ()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> _EnumAttr:
+        if parser.peek() == "<":
+            return super().parse_parameters(parser)
+        return cls._parse_value(parser)
+
+    def print_parameters(self) -> str:
+        return f" {self.value}"
+
+    def _print(self) -> str:
+        return f"#nvvm<{self.name.split('.', 1)[1]} {self.value}>"
+
+
 class SpecialRegisterOp(Operation):
     """``%t = nvvm.read.ptx.sreg.tid.x : i32``: read a PTX special register."""
 

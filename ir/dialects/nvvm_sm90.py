@@ -28,7 +28,7 @@ from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ..core.types import IntegerType, i1, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType
-from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NoOperandOp
+from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
 
 i16 = IntegerType(16)
 
@@ -59,8 +59,8 @@ def _segments(groups: list[list[Value]]) -> DenseArrayAttr:
 # ---------------------------------------------------------------------------------------------
 
 
-class SetMaxRegisterActionAttr(_EnumAttr):
-    """``#nvvm.action<increase>``: ``setmaxnreg.inc`` or ``.dec``."""
+class SetMaxRegisterActionAttr(_NamespaceEnumAttr):
+    """``#nvvm<action increase>``: ``setmaxnreg.inc`` or ``.dec`` (upstream's namespace form)."""
 
     __slots__ = ()
     name = "nvvm.action"
@@ -147,6 +147,8 @@ class BarrierOp(Operation):
     traits = (AttrSizedOperandSegments,)
     barrierId = opt_operand(i32)
     numberOfThreads = opt_operand(i32)
+    # upstream's third segment (bar.red's predicate); layoutc emits no reductions
+    reductionPredicate = opt_operand(i32)
 
     def __init__(
         self, barrier_id: Value | None, threads: Value | None, loc: Location | None = None
@@ -155,6 +157,7 @@ class BarrierOp(Operation):
             operands=[
                 [barrier_id] if barrier_id is not None else [],
                 [threads] if threads is not None else [],
+                [],
             ],
             loc=loc,
         )
@@ -162,6 +165,8 @@ class BarrierOp(Operation):
     def verify_(self) -> None:
         if self.numberOfThreads is not None and self.barrierId is None:
             raise VerifyError("'number_of_threads' needs a barrier 'id'")
+        if self.reductionPredicate is not None:
+            raise VerifyError("not supported: barrier reductions (bar.red)")
 
     # MLIR: (`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? attr-dict
     def print_custom(self, p: OpAsmPrinter) -> None:
@@ -175,7 +180,7 @@ class BarrierOp(Operation):
 
     @classmethod
     def parse_custom(cls, p: OpAsmParser) -> Operation:
-        groups: list[list[Value]] = [[], []]
+        groups: list[list[Value]] = [[], [], []]
         for i, word in enumerate(("id", "number_of_threads")):
             if p.parse_optional_keyword(word):
                 p.expect("=")

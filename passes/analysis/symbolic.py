@@ -104,6 +104,51 @@ class PointerInfo(NamedTuple):
     alignment: int
 
 
+class GatherPointer:
+    """The index buffer of a gather layout, bound to the ``tile.make_tensor`` operand that
+    gives it: its name in the layout's text, the operand and where it points."""
+
+    __slots__ = ("info", "name", "value")
+
+    def __init__(self, name: str, value: Value, info: PointerInfo):
+        self.name = name
+        self.value = value
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GatherPointer) and self.value is other.value
+
+    def __hash__(self) -> int:
+        return hash(("GatherPointer", id(self.value)))
+
+    def __repr__(self) -> str:
+        return f"GatherPointer({self.name})"
+
+
+def gather_pointers(layout: Any) -> dict[str, GatherPointer]:
+    """The bound index buffers of a (view of a) gather tensor's layout, by name."""
+    from layoutc.ir.algebra import inttuple as it
+    from layoutc.ir.algebra.composed import ComposedLayout
+    from layoutc.ir.algebra.gather import CustomStride
+    from layoutc.ir.algebra.layout import Layout
+
+    found: dict[str, GatherPointer] = {}
+
+    def walk(x: Any) -> None:
+        if isinstance(x, ComposedLayout):
+            walk(x.outer)
+            walk(x.inner)
+        elif isinstance(x, Layout):
+            for d in it.flatten_to_tuple(x.stride):
+                if isinstance(d, CustomStride):
+                    handle = getattr(d.func, "indices", None)
+                    if isinstance(handle, GatherPointer):
+                        found[handle.name] = handle
+
+    walk(layout)
+    return found
+
+
 def known_divisor(x: IntLike) -> int:
     """The largest int provably dividing ``x`` (0 for the int 0: every int divides it)."""
     if type(x) is int:
@@ -192,6 +237,20 @@ class SymbolicAnalysis:
             self._op_results.pop(value.op, None)
         for cache in (self._ints, self._values, self._tensors, self._pointers):
             cache.pop(value, None)
+
+    def replace_value(self, old: Value, new: Value) -> None:
+        """``old`` was replaced by ``new`` (a rewritten load): the symbols standing for ``old``
+        stand for ``new`` from now on, so expressions computed before the rewrite (an address
+        that depends on a loaded value) still emit valid IR."""
+        found = [self._ints.get(old)]
+        found += [alias for _lower, alias, _user in self._aliases.get(old, ())]
+        for sym in found:
+            if isinstance(sym, Symbol) and _BINDINGS.get(sym) is old:
+                _BINDINGS[sym] = new
+        if old in self._ints:
+            self._ints[new] = self._ints.pop(old)
+        if old in self._aliases:
+            self._aliases[new] = self._aliases.pop(old)
 
     # -- symbols --------------------------------------------------------------------------------
     def bind(self, value: Value, name: str, fact: F.Facts = F.NO_FACTS) -> Symbol:
@@ -405,6 +464,8 @@ class SymbolicAnalysis:
         if isinstance(op, TD.MakeTensorOp):
             p = self.pointer_of(op.ptr)
             layout = conform_to_type(self.layout_of(op.layout), t.layout())
+            if len(op.gathers):
+                layout = self._bind_gathers(op, layout)
             return TensorInfo(p.base, p.offset, layout, t.space, t.element, p.alignment)
         if isinstance(op, TD.ViewOp):
             src = self.tensor_of(op.operands[0])
@@ -440,6 +501,36 @@ class SymbolicAnalysis:
             "tile.make_tensor, views and allocations; they may not cross control flow)",
             _loc_of(value),
         )
+
+    def _bind_gathers(self, op: Any, layout: Any) -> Any:
+        """The layout of a ``tile.make_tensor`` with its index buffers, named in the layout's
+        text, replaced by the pointers its gather operands give (:class:`GatherPointer`)."""
+        from layoutc.ir.algebra.composed import ComposedLayout
+        from layoutc.ir.algebra.gather import CustomStride, IndexedGather
+        from layoutc.ir.algebra.layout import Layout
+
+        bound = {
+            name: GatherPointer(name, v, self.pointer_of(v))
+            for name, v in zip(op.gather_names(), op.gathers)
+        }
+
+        def stride(d: Any) -> Any:
+            if isinstance(d, tuple):
+                return tuple(stride(e) for e in d)
+            if isinstance(d, CustomStride) and isinstance(d.func, IndexedGather):
+                ptr = bound.get(d.func.name)
+                if ptr is not None:
+                    return CustomStride(IndexedGather(ptr, d.func.name), d.stride)
+            return d
+
+        def walk(x: Any) -> Any:
+            if isinstance(x, ComposedLayout):
+                return ComposedLayout(walk(x.outer), x.offset, walk(x.inner))
+            if isinstance(x, Layout):
+                return Layout._new(x.shape, stride(x.stride))
+            return x
+
+        return walk(layout)
 
     def _tensor_argument(self, arg: BlockArgument, t: Any) -> TensorInfo:
         """A tensor parameter of a function: its own base (convert-to-llvm flattens it into a

@@ -1,5 +1,4 @@
-"""``convert-gpu-to-nvvm``: gpu ids, sizes, barrier, shuffles and dynamic shared memory to the
-nvvm dialect (MLIR's GPUToNVVM lowering, on the IR that still uses ``index``).
+"""``convert-gpu-to-nvvm``: gpu ids, sizes, barrier and shuffles to the nvvm dialect (MLIR's GPUToNVVM lowering, on the IR that still uses ``index``).
 
 - ``gpu.thread_id``/``block_id``/``block_dim``/``grid_dim`` x|y|z and ``gpu.lane_id`` read
   ``nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}``/``laneid`` (``i32``), widened to
@@ -10,9 +9,6 @@ nvvm dialect (MLIR's GPUToNVVM lowering, on the IR that still uses ``index``).
   ``(32 - width) << 8`` (CUDA's ``__shfl_up_sync``; MLIR's ``32 - width`` clamp marks every
   lane below ``32 - width`` invalid). The valid flag is PTX's predicate. 64-bit values are
   shuffled as two 32-bit halves.
-- ``gpu.dynamic_shared_memory`` -> the address of ``@__dynamic_shmem__`` (a zero-sized,
-  16-byte aligned ``addr_space = 3`` global), cast back to the op's type until convert-to-llvm
-  converts pointer types.
 
 The nvvm ops mean the same on both code-generation flavours (the host translation realises
 them with the CPU thread context), so this pass has no target option.
@@ -22,22 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.core.symbols import lookup_symbol_in
 from layoutc.ir.core.types import FloatType, IntegerType, Type, i32, i64, index
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import arith
-from layoutc.ir.dialects.builtin import UnrealizedConversionCastOp
-from layoutc.ir.dialects.llvm import AddressOfOp, ExtractValueOp, GlobalOp, LLVMArrayType
-from layoutc.ir.dialects.llvm.types import LLVMPointerType
+from layoutc.ir.dialects.llvm import ExtractValueOp
 from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS, Barrier0Op, ShflOp
 
 from ..base import Pass, Statistic
 from ..registry import register_pass
-
-DYNAMIC_SHARED_MEMORY = "__dynamic_shmem__"
 
 _REGISTERS = {
     "gpu.thread_id": "tid",
@@ -64,8 +54,6 @@ def convert_gpu_to_nvvm(root: Operation) -> int:
             op.erase()
         elif name == "gpu.shuffle":
             _lower_shuffle(b, op)
-        elif name == "gpu.dynamic_shared_memory":
-            _lower_dynamic_shared_memory(b, op)
         else:
             continue
         count += 1
@@ -144,44 +132,13 @@ def _shuffle_64(
     return b.create(arith.BitcastOp, joined, t).results[0], pred
 
 
-def _module_of(op: Operation) -> Operation:
-    cur = op
-    while cur.parent_op is not None:
-        cur = cur.parent_op
-        if cur.name == "builtin.module":
-            return cur
-    return cur
-
-
-def _lower_dynamic_shared_memory(b: Builder, op: Any) -> None:
-    module = _module_of(op)
-    align = max(16, getattr(op.resultMemref.type, "alignment", 1) or 1)
-    g = lookup_symbol_in(module, DYNAMIC_SHARED_MEMORY)
-    if g is None:
-        g = GlobalOp(
-            DYNAMIC_SHARED_MEMORY,
-            LLVMArrayType(0, IntegerType(8)),
-            linkage="external",
-            addr_space=3,
-            alignment=align,
-            loc=op.location,
-        )
-        module.regions[0].blocks[0].insert_at_start(g)
-    elif g.alignment is not None and g.alignment.value < align:
-        g.properties["alignment"] = IntegerAttr(align, i64)
-    ptr = b.create(AddressOfOp, g, LLVMPointerType(3)).results[0]
-    cast = b.create(UnrealizedConversionCastOp, [ptr], [op.resultMemref.type])
-    op.replace_all_uses_with(list(cast.results))
-    op.erase()
-
-
 @register_pass
 class ConvertGPUToNVVM(Pass):
-    """gpu dialect ops to nvvm special registers, barrier0, shfl.sync and shared memory."""
+    """gpu dialect ops to nvvm special registers, barrier0 and shfl.sync."""
 
     argument = "convert-gpu-to-nvvm"
     display_name = "ConvertGpuOpsToNVVMOps"
-    summary = "Lower gpu ids, sizes, barrier, shuffle and dynamic shared memory to nvvm"
+    summary = "Lower gpu ids, sizes, barrier and shuffle to nvvm"
 
     converted = Statistic("Number of gpu ops converted")
 

@@ -16,7 +16,7 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IntegerType, VectorType, bit_width
-from layoutc.ir.dialects import arith
+from layoutc.ir.dialects import arith, gpu
 
 from .llvm_types import LLVMTypeConverter
 from .tile_to_llvm import ConversionError
@@ -54,7 +54,9 @@ def retype(module: Operation, types: LLVMTypeConverter) -> None:
             _reconcile(op)
     for op in module.walk_ops(include_self=False):
         dialect = op.name.split(".", 1)[0]
-        if dialect not in _LEGAL_DIALECTS:
+        if dialect not in _LEGAL_DIALECTS and not isinstance(op, gpu.PrintfOp):
+            # gpu.printf stays for code generation (CUDA's vprintf ABI, or the C library's
+            # printf on the CPU: compiler/codegen/translate_printf.py)
             raise ConversionError(op, f"cannot be converted to the LLVM level: {_hint(dialect)}")
 
 
@@ -70,7 +72,12 @@ def _retyped_constant(op: Any, value: Any, t: Any) -> Any:
             return DenseElementsAttr(t, [e.value for e in value.elements])
         return IntegerAttr(value.value, t)
     except ValueError:
-        raise ConversionError(op, f"constant {value.text} does not fit {t.text}") from None
+        hint = (
+            " (the index type is 32 bits wide here; convert-to-llvm{index-bitwidth=64} holds it)"
+            if value.type.text == "index"
+            else ""
+        )
+        raise ConversionError(op, f"constant {value.text} does not fit {t.text}{hint}") from None
 
 
 def _hint(dialect: str) -> str:

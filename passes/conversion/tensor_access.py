@@ -107,6 +107,8 @@ class IndexEmitter:
         self.b = builder
 
     def const(self, v: int) -> Value:
+        if not -(1 << 63) <= v < 1 << 63:  # index arithmetic is signed 64-bit at most
+            raise AccessError(f"the static offset {v} does not fit in 64 bits")
         return self.b.insert(arith.ConstantOp.from_int(v, index)).results[0]
 
     def mul(self, x: Value | int, y: Value | int) -> Value | int:

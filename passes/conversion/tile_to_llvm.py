@@ -7,7 +7,8 @@
 - ``tile.ptr_offset`` -> ``llvm.getelementptr``; ``tile.get_ptr`` -> the tensor's base;
   ``tile.assume`` -> its operand (the facts were used by the passes before).
 - ``tile.alloc_smem`` -> an internal ``addr_space = 3`` ``llvm.mlir.global`` of the layout's
-  cosize, aligned; ``tile.alloc_fragment`` -> an ``llvm.alloca`` in the function's entry block
+  cosize, aligned; ``tile.dynamic_smem`` -> the address of ``@__dynamic_shmem__`` (a
+  zero-sized external ``addr_space = 3`` global, aligned to 16 bytes at least: MLIR's name); ``tile.alloc_fragment`` -> an ``llvm.alloca`` in the function's entry block
   (promoted to registers by LLVM).
 - ``tile.cp_async``/``tile.cp_async_commit``/``tile.cp_async_wait`` ->
   ``nvvm.cp.async.shared.global``/``commit.group``/``wait.group``; ``tile.ldmatrix`` ->
@@ -28,21 +29,26 @@ from typing import Any
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.core.symbols import unique_symbol_name
-from layoutc.ir.core.types import Type, f32, i64
+from layoutc.ir.core.symbols import lookup_symbol_in, unique_symbol_name
+from layoutc.ir.core.types import IntegerType, Type, f32, i64
 from layoutc.ir.core.types import i32 as i32_t
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
+    DYNAMIC_INDEX,
     AddressOfOp,
     AllocaOp,
+    AtomicRMWOp,
     BitcastOp,
+    CmpXchgOp,
     ConstantOp,
+    ExtractValueOp,
     GEPOp,
     GlobalOp,
     LLVMArrayType,
     LoadOp,
     StoreOp,
 )
+from layoutc.ir.dialects.llvm.attributes import AtomicBinOp, AtomicOrdering
 from layoutc.ir.dialects.nvvm import (
     CpAsyncCommitGroupOp,
     CpAsyncOp,
@@ -182,13 +188,25 @@ class TileLowering:
             align = math.gcd(align, offset * nbytes) if offset else align
             if offset == 0:
                 return base, llvm_elem, align
-            ptr = b.create(GEPOp, base, [offset], llvm_elem).results[0]
-            return ptr, llvm_elem, align
+            return _gep(b, base, offset, llvm_elem), llvm_elem, align
         dynamic, constant = _peel_constant(e.value(offset))
-        ptr = b.create(GEPOp, base, [dynamic], llvm_elem).results[0]
+        ptr = _gep(b, base, dynamic, llvm_elem)
         if constant:  # a GEP of its own: the constant becomes the address's immediate
-            ptr = b.create(GEPOp, ptr, [constant], llvm_elem).results[0]
+            ptr = _gep(b, ptr, constant, llvm_elem)
         return ptr, llvm_elem, math.gcd(align, nbytes)
+
+
+_GEP_IMMEDIATE = range(DYNAMIC_INDEX + 1, 1 << 31)
+
+
+def _gep(b: Builder, base: Value, index: Value | int, elem: Type) -> Value:
+    """``base + index`` elements. A constant index is an immediate of the GEP only where it
+    fits ``rawConstantIndices`` (i32, less the dynamic marker, as in MLIR); a larger one (a
+    static offset past 2^31 elements) is an ``index`` constant operand, which ``retype`` gives
+    the index width (or a diagnostic when that width cannot hold it)."""
+    if isinstance(index, int) and index not in _GEP_IMMEDIATE:
+        index = IndexEmitter(b).const(index)
+    return b.create(GEPOp, base, [index], elem).results[0]
 
 
 def _peel_constant(offset: Value) -> tuple[Value, int]:
@@ -291,6 +309,44 @@ def _store(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
+# CUDA's atomic functions on signed int/float elements -> llvm.atomicrmw operations.
+_RMW_INT = {
+    "add": AtomicBinOp.add,
+    "sub": AtomicBinOp.sub,
+    "max": AtomicBinOp.max,
+    "min": AtomicBinOp.min,
+    "exch": AtomicBinOp.xchg,
+    "and": AtomicBinOp.and_,
+    "or": AtomicBinOp.or_,
+    "xor": AtomicBinOp.xor_,
+}
+_RMW_FLOAT = {"add": AtomicBinOp.fadd, "exch": AtomicBinOp.xchg}
+# CUDA's atomics are relaxed, at device scope (the host runs every scope as the system's).
+_ATOMIC_SCOPE = "device"
+
+
+def _atomic_rmw(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    kind = op.kind.value
+    table = _RMW_FLOAT if op.dest.type.element.text.startswith("f") else _RMW_INT
+    rmw = b.create(
+        AtomicRMWOp, table[kind], ptr, op.value, AtomicOrdering.monotonic, align, _ATOMIC_SCOPE
+    )
+    op.replace_all_uses_with([rmw.results[0]])
+    op.erase()
+
+
+def _atomic_cas(lw: TileLowering, op: Any) -> None:
+    b = _builder(op)
+    ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
+    ordering = AtomicOrdering.monotonic
+    cas = b.create(CmpXchgOp, ptr, op.compare, op.value, ordering, ordering, align, _ATOMIC_SCOPE)
+    old = b.create(ExtractValueOp, cas.results[0], [0])
+    op.replace_all_uses_with([old.results[0]])
+    op.erase()
+
+
 def _vector_alignment(op: Any, known: int) -> int:
     proven = op.alignment.value if op.alignment is not None else 1
     return max(proven, known)
@@ -319,7 +375,7 @@ def _store_vector(lw: TileLowering, op: Any) -> None:
 def _ptr_offset(lw: TileLowering, op: Any) -> None:
     b = _builder(op)
     elem = lw.types.element(op.ptr.type.element)
-    gep = b.create(GEPOp, op.ptr, [op.offset], elem)
+    gep = _gep(b, op.ptr, op.offset, elem).defining_op
     gep.results[0].type = op.result.type  # keeps the !tile.ptr alignment until retyping
     op.replace_all_uses_with(list(gep.results))
     op.erase()
@@ -335,6 +391,39 @@ def _get_ptr(lw: TileLowering, op: Any) -> None:
         gep.results[0].type = op.result.type
         base = gep.results[0]
     op.replace_all_uses_with([base])
+    op.erase()
+
+
+DYNAMIC_SHARED_MEMORY = "__dynamic_shmem__"
+
+
+def _dynamic_smem(lw: TileLowering, op: Any) -> None:
+    align = max(16, op.result.type.alignment)
+    g = lookup_symbol_in(lw.module, DYNAMIC_SHARED_MEMORY)
+    if g is None:
+        g = GlobalOp(
+            DYNAMIC_SHARED_MEMORY,
+            LLVMArrayType(0, IntegerType(8)),
+            linkage="external",
+            addr_space=ADDRESS_SPACES["smem"],
+            alignment=align,
+            loc=op.location,
+        )
+        lw.module.regions[0].blocks[0].insert_at_start(g)
+    elif g.alignment is not None and g.alignment.value < align:
+        g.properties["alignment"] = IntegerAttr(align, i64)
+    base = _builder(op).create(AddressOfOp, g).results[0]
+    base.type = op.result.type  # keeps the !tile.ptr alignment until retyping, as _ptr_offset
+    op.replace_all_uses_with([base])
+    op.erase()
+
+
+def _recast_ptr(lw: TileLowering, op: Any) -> None:
+    # The same address: a zero GEP over the new element type keeps the !tile.ptr type (element
+    # and alignment) for the accesses through it until retyping, as _get_ptr does.
+    gep = _builder(op).create(GEPOp, op.ptr, [0], lw.types.element(op.result.type.element))
+    gep.results[0].type = op.result.type
+    op.replace_all_uses_with([gep.results[0]])
     op.erase()
 
 
@@ -390,7 +479,7 @@ def _mma(lw: TileLowering, op: Any) -> None:
     c = pack_registers(b, op.c, cfg.c_ptx, cfg.c_type, lw.target)
     mma = b.create(MmaOp, cfg, a, bb, c)
     regs = struct_fields(b, mma.results[0], cfg.c_regs)
-    per = 1 if cfg.c_ptx == "f32" else 2
+    per = 1 if cfg.c_ptx in ("f32", "f64") else 2
     d = unpack_registers(b, regs, op.c[0].type, per)
     op.replace_all_uses_with(d)
     op.erase()
@@ -399,10 +488,14 @@ def _mma(lw: TileLowering, op: Any) -> None:
 _HANDLERS: dict[str, Any] = {
     "tile.load": _load,
     "tile.store": _store,
+    "tile.atomic_rmw": _atomic_rmw,
+    "tile.atomic_cas": _atomic_cas,
     "tile.load_vector": _load_vector,
     "tile.store_vector": _store_vector,
     "tile.ptr_offset": _ptr_offset,
     "tile.get_ptr": _get_ptr,
+    "tile.dynamic_smem": _dynamic_smem,
+    "tile.recast_ptr": _recast_ptr,
     "tile.assume": _assume,
     "tile.cp_async": _cp_async,
     "tile.cp_async_commit": _cp_async_commit,

@@ -36,11 +36,12 @@ from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.layout.text import Kind
 from layoutc.ir.dialects.layout.types import LayoutTextType
+from layoutc.ir.dialects.tile.ops_tensor import gather_names
 from layoutc.ir.dialects.tile.types import TensorType
 
 from ..analysis.emitter import IndexEmitter
 from ..analysis.proofs import sympy_calls
-from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
+from ..analysis.symbolic import AnalysisError, SymbolicAnalysis, gather_pointers
 from ..base import Pass, Statistic
 from ..registry import register_pass
 from .common import ALGORITHM_OPS
@@ -195,8 +196,13 @@ class FoldStaticStrides(Pass):
         if not isinstance(base.type, TD.PtrType):
             base = builder.create(TD.GetPtrOp, base, loc=op.location).results[0]
         ptr = pointer_at(info, base, builder, emitter, op.location)
+        names = gather_names(text)
+        buffers = gather_pointers(info.layout)
+        if any(name not in buffers for name in names):
+            return  # a gather whose index buffers are not known here: keep the view
         layout = layout_value(info.layout, Kind.LAYOUT, builder, emitter, op.location)
-        new = builder.create(TD.MakeTensorOp, ptr, layout, loc=op.location).results[0]
+        gathers = [buffers[name].value for name in names]
+        new = builder.create(TD.MakeTensorOp, ptr, layout, gathers, loc=op.location).results[0]
         nt = new.type
         if nt.element is not t.element or nt.space != t.space or nt.alignment < t.alignment:
             return

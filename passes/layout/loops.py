@@ -27,6 +27,12 @@ __all__ = ["DEFAULT_UNROLL_LIMIT", "Dim", "LoweringError", "build_nest", "choose
 DEFAULT_UNROLL_LIMIT = 256
 """Most loop-body instances a nest is unrolled into (when nothing forces unrolling)."""
 
+MAX_FORCED_UNROLL = 1 << 15
+"""Most body instances a nest indexing register fragments may need (every element of a register
+fragment is its own instruction). A thread has at most 255 32-bit registers; CuTe's largest
+per-thread fragments hold a few hundred elements. Past this bound the lowering would build
+millions of ops for minutes (a 1024x1024 register accumulator): a diagnostic instead."""
+
 
 class LoweringError(Exception):
     """An algorithm this lowering does not support (the message says what and why)."""
@@ -61,6 +67,14 @@ def choose_unrolling(dims: Sequence[Dim], limit: int = DEFAULT_UNROLL_LIMIT) -> 
                 )
             d.unroll = True
             budget *= max(d.extent, 1)
+            if budget > MAX_FORCED_UNROLL:
+                shape = " x ".join(str(x.extent) for x in dims if x.must_unroll)
+                raise LoweringError(
+                    f"not supported: register fragments of {shape} elements would unroll into "
+                    f"more than {MAX_FORCED_UNROLL} instructions (each element of a register "
+                    "fragment is its own instruction, and a thread has 255 registers); "
+                    "partition the work over threads or keep the data in shared memory"
+                )
     for d in dims:
         if d.must_unroll:
             continue

@@ -26,10 +26,11 @@ from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import tile as TD
+from layoutc.ir.dialects.tile.gathered import GatheredOffset
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
 from ..analysis.emitter import IndexEmitter
-from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
+from ..analysis.symbolic import AnalysisError, GatherPointer, SymbolicAnalysis
 from ..base import Pass, Statistic
 from ..registry import register_pass
 from .common import ALGORITHM_OPS
@@ -45,6 +46,8 @@ _ACCESSES = (
     "tile.ldmatrix",
     "tile.stmatrix",
     "tile.cp_async",
+    "tile.atomic_rmw",
+    "tile.atomic_cas",
 )
 _REMOVABLE_TILE = (
     "tile.make_tensor",
@@ -117,6 +120,7 @@ class _Lowering:
         self, p: LowerLayouts, analysis: SymbolicAnalysis, builder: Builder, emitter: IndexEmitter
     ):
         self.p = p
+        self._local_memory: set[Value] = set()
         self.analysis = analysis
         self.builder = builder
         self.emitter = emitter
@@ -131,6 +135,10 @@ class _Lowering:
     # -- driver -----------------------------------------------------------------------------------
     def run(self, root: Operation) -> None:
         ops = list(root.walk_ops())
+        if self._rebase_recasts(ops):
+            # (the new pointer ops stay out of the list, as _base_pointer's do)
+            self.analysis.invalidate()
+            ops = [o for o in ops if o.parent is not None]
         # The analysis reads the IR as it is; ask it everything before the first rewrite.
         self._addresses = {}
         for op in ops:
@@ -156,12 +164,44 @@ class _Lowering:
                 op.results[0].replace_all_uses_with(op.operands[0])
         self._erase_dead(ops)
 
+    def _rebase_recasts(self, ops: list[Operation]) -> bool:
+        """``recast_ptr(get_ptr(view))`` -> ``ptr_offset(recast_ptr(root), offset in new
+        elements)`` where the view's offset is a whole number of new elements: the recast
+        pointer then starts where the memory starts, so every access through it is at a
+        non-negative offset (a swizzled row seen as words reaches before its first element)."""
+        from layoutc.ir.algebra import intops
+
+        from ..analysis.proofs import known_divisor
+
+        changed = False
+        for op in ops:
+            if not isinstance(op, TD.RecastPtrOp) or not isinstance(
+                op.ptr.defining_op, TD.GetPtrOp
+            ):
+                continue
+            info = self.analysis.tensor_of(op.ptr.defining_op.tensor)
+            old_bits, new_bits = op.ptr.type.element_bits, op.result.type.element_bits
+            if info.base is None or not intops.divides(new_bits, info.offset * old_bits):
+                continue
+            offset = info.offset * old_bits // new_bits
+            self.at(op)
+            root = self._base_pointer(info.base)
+            rep = self.builder.create(TD.RecastPtrOp, root, op.result.type.element).results[0]
+            if not (type(offset) is int and offset == 0):
+                off = self.emitter.emit(offset)
+                k = known_divisor(offset)
+                if k > 1:
+                    off = self.builder.create(TD.AssumeOp, off, divisible_by=k).results[0]
+                rep = self.builder.create(TD.PtrOffsetOp, rep, off).results[0]
+            if rep.type.alignment < op.result.type.alignment:  # type: ignore[attr-defined]
+                continue  # keep the recast of the view (its accesses are then relative to it)
+            op.result.replace_all_uses_with(rep)
+            op.erase()
+            changed = True
+        return changed
+
     def _addresses_memory(self, op: Operation) -> bool:
-        t = (
-            op.operands[0].type
-            if op.name != "tile.store" and op.name != "tile.store_vector"
-            else op.operands[1].type
-        )
+        t = _memory_operand(op).type
         if isinstance(t, TensorType):
             return t.space != "coord"
         return isinstance(t, PtrType)
@@ -203,22 +243,58 @@ class _Lowering:
     def _address(self, op: Operation, which: int) -> tuple[Value, Any]:
         """(root pointer, offset operand: an int or an index value) of an access."""
         base, offset, space = self._addresses[op][which]
-        if type(offset) is not int and space == "rmem":
-            raise _Failure(
-                f"not supported: '{op.name}' indexes a register fragment with the run-time "
-                f"offset {offset} (register arrays are indexed with constants only: unroll "
-                "the loop that indexes it)",
+        if type(offset) is not int and space == "rmem" and base not in self._local_memory:
+            # CUDA keeps an array indexed at run time in local memory (registers have no
+            # addresses): so does LLVM with the fragment's alloca. Say so once per fragment.
+            self._local_memory.add(base)
+            self.p.emit_remark(
                 op,
+                "register fragment indexed at run time: it lives in "
+                "local memory (an alloca), as CUDA keeps dynamically indexed arrays; unroll "
+                "the loop that indexes it to keep it in registers",
             )
         ptr = self._base_pointer(base)
+        if isinstance(offset, GatheredOffset):
+            offset = self._gathered(offset)
         if type(offset) is int:
-            if offset < 0:
+            # A recast pointer is a root inside its memory (a swizzled row seen as words may
+            # reach before it); any other root is where its memory starts.
+            if offset < 0 and not isinstance(ptr.defining_op, TD.RecastPtrOp):
                 raise _Failure(f"'{op.name}' addresses element {offset} before its base", op)
             return ptr, offset
         return ptr, self.emitter.emit(offset)
 
+    def _gathered(self, g: GatheredOffset) -> Any:
+        """The offset of an access through a gather layout: each index-buffer entry is loaded
+        (``tile.load`` of the buffer's pointer at the entry's position), widened to
+        ``index`` and bound to a fresh non-negative symbol, so that ``plain + entry * scale``
+        is emitted (and shares code) like any other offset."""
+        from layoutc.ir.core.types import index
+        from layoutc.ir.dialects import arith
+
+        total = g.plain
+        for func, position, scale in g.terms:
+            buf = func.indices
+            if not isinstance(buf, GatherPointer):
+                raise _Failure(
+                    f"not supported: the gather function {func} has no index buffer", self._op
+                )
+            at = buf.info.offset + position
+            root = self._base_pointer(buf.info.base)
+            where = at if type(at) is int else self.emitter.emit(at)
+            load = self.builder.insert(TD.LoadOp(root, where, loc=self.builder.loc))
+            entry = load.results[0]
+            if not isinstance(entry.type, IndexType):
+                entry = self.builder.insert(
+                    arith.IndexCastOp(entry, index, loc=self.builder.loc)
+                ).results[0]
+            sym = self.analysis.bind(entry, f"{buf.name}_entry", (1, 0, None))
+            total = total + sym * scale
+        return total
+
     def _access(self, op: Any) -> None:
         self.at(op)
+        self._op = op
         name = op.name
         loc = op.location
         try:
@@ -240,6 +316,12 @@ class _Lowering:
             elif name == "tile.stmatrix":
                 ptr, off = self._address(op, 0)
                 new = TD.StmatrixOp(op.atom, ptr, off, list(op.values), loc=loc)
+            elif isinstance(op, TD.AtomicRMWOp):
+                ptr, off = self._address(op, 0)
+                new = TD.AtomicRMWOp(op.kind.value, op.value, ptr, off, loc=loc)
+            elif isinstance(op, TD.AtomicCASOp):
+                ptr, off = self._address(op, 0)
+                new = TD.AtomicCASOp(op.compare, op.value, ptr, off, loc=loc)
             else:  # tile.cp_async
                 sp, so = self._address(op, 0)
                 dp, do = self._address(op, 1)
@@ -252,6 +334,7 @@ class _Lowering:
         self.builder.insert(new)
         for old, rep in zip(op.results, new.results):
             old.replace_all_uses_with(rep)
+            self.analysis.replace_value(old, rep)
         op.erase()
         self.p.num_accesses += 1
 
@@ -343,10 +426,17 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
             (op.src, op.src_coords, op.src_coord.value),
             (op.dst, op.dst_coords, op.dst_coord.value),
         ]
-    if op.name == "tile.stmatrix":
-        return [(op.dest, op.coords, op.coord.value)]
-    memory = op.dest if op.name in ("tile.store", "tile.store_vector") else op.source
-    return [(memory, op.coords, op.coord.value)]
+    return [(_memory_operand(op), op.coords, op.coord.value)]
+
+
+def _memory_operand(op: Any) -> Value:
+    """The tensor or pointer an element access addresses (stores and atomics: ``dest``; the
+    others, cp.async's source included: the first operand)."""
+    if op.name in ("tile.store", "tile.store_vector", "tile.stmatrix") or isinstance(
+        op, TD.ATOMIC_OPS
+    ):
+        return op.dest
+    return op.operands[0]
 
 
 def _removable(op: Operation) -> bool:

@@ -35,6 +35,7 @@ sentence prove-vectorization reports.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ from layoutc.ir.algebra.vector import max_common_layout
 from ..analysis.proofs import prove_divisible
 from ..analysis.symbolic import TensorInfo, aligned_after
 from .contiguity import contiguity_reason
+from .gather_vectors import POSITION_SCALE, NoProxy, dense_proxy
 from .uniform_predicate import uniform_predicate
 from .vector_common import Refused, describe, rest_strides, unit_run
 
@@ -105,7 +107,7 @@ def plan_copy(
         why = f"element types differ ({name} -> {_elem_name(dst)}): each element is converted"
         return CopyPlan(e, 1, None, scalar, why)
     sides = [("source", src), ("destination", dst)]
-    return _widest(sides, e, name, max_bits, pred, bounds)
+    return _gathered(sides, e, name, max_bits, pred, bounds)
 
 
 def plan_fill(dst: TensorInfo, *, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
@@ -116,7 +118,49 @@ def plan_fill(dst: TensorInfo, *, max_bits: int = MAX_VECTOR_BITS) -> CopyPlan:
     if dst.space not in MEMORY:
         why = f"the tensor is a register fragment: each {name} is its own register"
         return CopyPlan(e, 1, None, (dst.element_bytes,), why)
-    return _widest([("tensor", dst)], e, name, max_bits, None, None)
+    return _gathered([("tensor", dst)], e, name, max_bits, None, None)
+
+
+def _gathered(
+    sides: Sequence[Side], e: int, name: str, max_bits: int, pred: TensorInfo | None, bounds: Any
+) -> CopyPlan:
+    """:func:`_widest` with each gather side replaced by its dense proxy
+    (:mod:`.gather_vectors`), the width capped by the gathered rows' stride (the row starts
+    are aligned to it only), and a remark naming the rows."""
+    proxied = []
+    notes = []
+    for role, info in sides:
+        try:
+            found = dense_proxy(info)
+        except NoProxy as why:
+            scalar = tuple(i.element_bytes for _, i in sides)
+            return CopyPlan(e, 1, None, scalar, f"the {role} is gathered element by element: {why}")
+        if found is None:
+            proxied.append((role, info))
+            continue
+        proxy, rows = found
+        proxied.append((role, proxy))
+        cap = rows & -rows  # the largest power of two dividing the row stride
+        max_bits = min(max_bits, cap * e)
+        notes.append(f"the {role} gathers rows of {rows} {name}")
+    plan = _widest(proxied, e, name, max_bits, pred, bounds)
+    if not notes:
+        return plan
+    if plan.width > 1:
+        reason = plan.reason + "; " + "; ".join(notes) + " at aligned starts"
+    else:  # the proof speaks of the proxy: its position strides k * 2^40 are k@0 (a row step)
+        reason = "; ".join(notes) + ", so only a row's elements are contiguous: "
+        reason += _PROXY_STEP.sub(_as_basis, plan.reason)
+    return CopyPlan(plan.bits, plan.width, plan.tiling, plan.alignments, reason)
+
+
+_PROXY_STEP = re.compile(r"\b\d{13,}\b")
+
+
+def _as_basis(m: re.Match) -> str:
+    """A number of the dense proxy's reason as the gather's basis stride (``k@0 + d``)."""
+    k, d = divmod(int(m.group(0)), POSITION_SCALE)
+    return f"{k}@0" + (f"+{d}" if d else "")
 
 
 def _widest(

@@ -50,12 +50,13 @@ def test_key_covers_everything_that_changes_the_output():
 
 
 def test_entries_are_json_and_raw_bytes_never_pickles():
-    blob = encode_entry(ENTRY)
+    secret = bytes(32)
+    blob = encode_entry("ab" * 32, ENTRY, secret)
     assert blob.startswith(b"LAYOUTC-CACHE")
     size = int.from_bytes(blob[14:22], "little")
     header = json.loads(blob[22 : 22 + size])
     assert header["meta"] == ENTRY.meta
-    assert decode_entry(blob) == ENTRY
+    assert decode_entry(blob, "ab" * 32, secret) == ENTRY
 
 
 def test_corrupt_or_truncated_entries_read_as_misses(tmp_path):
@@ -67,7 +68,7 @@ def test_corrupt_or_truncated_entries_read_as_misses(tmp_path):
     fresh = CompileCache(tmp_path)
     assert fresh.get(key) is None
     assert not path.exists()
-    assert decode_entry(b"garbage") is None
+    assert decode_entry(b"garbage", key, bytes(32)) is None
 
 
 def _writer(directory: str, key: str) -> None:
@@ -88,7 +89,9 @@ def test_concurrent_processes_writing_one_key(tmp_path):
     entry = CompileCache(tmp_path).get(key)
     assert entry == CacheEntry({"writer": "any"}, {"ptx": b"x" * 1000})
     leftovers = [
-        p for p in Path(tmp_path).rglob("*") if p.is_file() and not p.name.endswith(".lcc")
+        p
+        for p in Path(tmp_path).rglob("*")
+        if p.is_file() and not p.name.endswith(".lcc") and not p.name.startswith("secret-")
     ]
     assert leftovers == []
 

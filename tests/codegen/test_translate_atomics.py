@@ -86,3 +86,35 @@ def test_float_atomics_with_llvm(arch):
     # libNVVM's IR has no floating-point atomicrmw; LLVM's NVPTX back end has.
     binary = gpu_binary(FLOAT_SUM, arch, "llvm")
     assert binary.cubin and ptx_lines(binary, "atom.global.add.f32")
+
+
+FIRST_WINS = """
+func.func @first(%flag: !llvm.ptr<1>, %old: !llvm.ptr<1>) attributes {gpu.kernel} {
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %one = arith.constant 1 : i32
+  %me = arith.addi %tid, %one : i32
+  %zero = arith.constant 0 : i32
+  %r = llvm.cmpxchg %flag, %zero, %me syncscope("device") monotonic monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
+  %seen = llvm.extractvalue %r[0] : !llvm.struct<(i32, i1)>
+  %p = llvm.getelementptr %old[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+  llvm.store %seen, %p : i32, !llvm.ptr<1>
+  return
+}
+"""
+
+
+def test_compare_and_swap(make):
+    k = make(FIRST_WINS, "first", [("flag", "pointer", "i32"), ("old", "pointer", "i32")])
+    flag = np.zeros(1, np.int32)
+    old = np.full(64, -1, np.int32)
+    k(flag, old, grid=1, block=64)
+    winners = np.nonzero(old == 0)[0]
+    assert len(winners) == 1 and flag[0] == winners[0] + 1
+    assert (old[old != 0] == flag[0]).all()  # everyone else saw the winner's value
+
+
+@needs_nvjitlink
+@pytest.mark.parametrize("arch", ARCHS)
+def test_compare_and_swap_with_libnvvm(arch):
+    binary = gpu_binary(FIRST_WINS, arch, "libnvvm")
+    assert binary.cubin and ptx_lines(binary, "atom.global.cas.b32")

@@ -254,7 +254,9 @@ def ldmatrix_kernel(num: int, trans: bool) -> str:
         "  %ps = llvm.getelementptr %s[%e] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i16",
         "  llvm.store %v, %ps {alignment = 16 : i64} : vector<8xi16>, !llvm.ptr<3>",
         "  nvvm.barrier0",
-        f"  %r = nvvm.ldmatrix %ps {{layout = #nvvm.mma_layout<{layout}>, num = {num} : i32}} "
+        f"  %r = nvvm.ldmatrix %ps {{eltType = #nvvm.ld_st_matrix_elt_type<b16>, "
+        f"layout = #nvvm.mma_layout<{layout}>, num = {num} : i32, "
+        f"shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}} "
         f": (!llvm.ptr<3>) -> {res}",
         f"  %n = arith.constant {num} : i32",
         "  %ob = arith.muli %lane, %n : i32",

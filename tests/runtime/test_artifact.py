@@ -96,6 +96,9 @@ def test_manifest_errors(tmp_path):
 def test_tampered_file_is_detected(copy_artifact, tmp_path):
     entry = read_manifest(copy_artifact)["kernels"][0]["variants"][0]["files"]["ptx"]
     (tmp_path / entry["path"]).write_bytes((copy_artifact / entry["path"]).read_bytes() + b"//")
+    with pytest.raises(ArtifactError, match="does not match the manifest"):
+        read_variant_file(tmp_path, "copy", entry)
+    (tmp_path / entry["path"]).write_bytes(b"x" + (copy_artifact / entry["path"]).read_bytes()[1:])
     with pytest.raises(ArtifactError, match="does not match its sha256"):
         read_variant_file(tmp_path, "copy", entry)
     with pytest.raises(ArtifactError, match="is missing"):
@@ -165,8 +168,16 @@ FACT_COPY = KernelSpec(
 )
 
 
+#: PTX the fake driver runs as its copy model; its parameter list is the loader's ABI check.
+FAKE_COPY_PTX = (
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry copy(.param .u64 copy_param_0, .param .u64 copy_param_1, "
+    ".param .u32 copy_param_2)\n{\n\tret;\n}\n"
+)
+
+
 def _write_fact_artifact(out: Path) -> Path:
-    write_artifact(out, [ArtifactKernel(FACT_COPY, (Variant("sm_90", cubin=b"// copy"),))])
+    write_artifact(out, [ArtifactKernel(FACT_COPY, (Variant("sm_90", ptx=FAKE_COPY_PTX),))])
     return out
 
 

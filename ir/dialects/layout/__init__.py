@@ -62,6 +62,7 @@ from .ops_algebra import (
 from .ops_values import (
     VALUE_OPS,
     ConstantOp,
+    MakeComposedLayoutOp,
     MakeCoordOp,
     MakeIdentityOp,
     MakeIntTupleOp,
@@ -138,6 +139,7 @@ __all__ = [
     "LeftInverseOp",
     "LogicalDivideOp",
     "LogicalProductOp",
+    "MakeComposedLayoutOp",
     "MakeCoordOp",
     "MakeIdentityOp",
     "MakeIntTupleOp",

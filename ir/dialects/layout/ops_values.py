@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from ...algebra.composed import make_composed_layout
 from ...algebra.errors import LayoutError
 from ...algebra.layout import Layout, make_identity_layout
 from ...core.asm import OpAsmParser, OpAsmPrinter
@@ -293,6 +294,25 @@ class MakeLayoutOp(AlgebraOp):
         return cls.create(values, [t], attributes=attrs)
 
 
+class MakeComposedLayoutOp(AlgebraOp):
+    """``%l = layout.make_composed_layout %outer, %offset, %inner : (...) -> !layout.layout<"O o
+    off o I">``: CuTe's ``make_composed_layout(outer, offset, inner)``, the function
+    ``c -> outer(offset + inner(c))``. It is how a layout with dynamic entries gets an outer
+    function the algebra cannot merge into it: a gather (an outer ``(1,1):(Custom{idx,64},1)``
+    over an inner layout with basis strides, CUTLASS example 59) or a swizzle."""
+
+    name = "layout.make_composed_layout"
+    outer = operand(AnyLayout)
+    offset = operand(AnyIntTuple)
+    inner = operand(AnyLayout)
+    result = result(AnyLayout)
+    result_specs = (Kind.LAYOUT,)
+
+    @classmethod
+    def evaluate(cls, props, args):
+        return (make_composed_layout(args[0], args[1], args[2]),)
+
+
 class MakeIdentityOp(AlgebraOp):
     """``%l = layout.make_identity %shape : !layout.layout<"(4,?):(1@0,1@1)">``: the layout
     mapping each coordinate of ``shape`` to itself (basis strides)."""
@@ -333,4 +353,5 @@ VALUE_OPS: tuple[type[Operation], ...] = (
     *MAKE_INT_TUPLE_OPS,
     MakeLayoutOp,
     MakeIdentityOp,
+    MakeComposedLayoutOp,
 )

@@ -14,7 +14,7 @@ from ...core.dense import DenseElementsAttr
 from ...core.location import Location
 from ...core.operation import Operation
 from ...core.types import Type
-from .atomic_ops import ATOMIC_OPS, AtomicRMWOp, FenceOp
+from .atomic_ops import ATOMIC_OPS, AtomicRMWOp, CmpXchgOp, FenceOp
 from .attributes import (
     FASTMATH_NONE,
     GEP_INBOUNDS,
@@ -80,6 +80,7 @@ __all__ = [
     "AtomicBinOp",
     "AtomicOrdering",
     "AtomicRMWOp",
+    "CmpXchgOp",
     "BitcastOp",
     "CallIntrinsicOp",
     "ConstantOp",

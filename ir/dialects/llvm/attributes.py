@@ -106,7 +106,8 @@ class AtomicOrdering(IntEnum):
 
 
 class AtomicBinOp(IntEnum):
-    """``llvm.atomicrmw`` operations, MLIR's numbering (``_and`` etc. spelled without ``_``)."""
+    """``llvm.atomicrmw`` operations, MLIR's numbering and spelling (``_and``, ``_or``,
+    ``_xor`` in the custom form, as upstream prints them; LLVM IR says ``and``, ``or``, ``xor``)."""
 
     xchg = 0
     add = 1
@@ -127,14 +128,21 @@ class AtomicBinOp(IntEnum):
     udec_wrap = 16
 
     @property
-    def keyword(self) -> str:
-        """The spelling in the custom form and in LLVM IR (``and``, ``or``, ``xor``)."""
+    def llvm_keyword(self) -> str:
+        """The spelling in LLVM IR (``and``, ``or``, ``xor``)."""
         return self.name.rstrip("_")
+
+    @property
+    def keyword(self) -> str:
+        """The spelling in MLIR's custom form (``_and``, ``_or``, ``_xor``)."""
+        word = self.llvm_keyword
+        return f"_{word}" if self.name.endswith("_") else word
 
     @classmethod
     def from_keyword(cls, word: str) -> AtomicBinOp | None:
+        """The operation spelled ``word``: MLIR's spelling, or LLVM IR's (read as well)."""
         for op in cls:
-            if op.keyword == word:
+            if word in (op.keyword, op.llvm_keyword):
                 return op
         return None
 

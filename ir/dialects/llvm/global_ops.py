@@ -158,7 +158,14 @@ class GlobalOp(Operation):
         attrs = p.parse_optional_attr_dict()
         for k in [k for k in attrs if k in cls._def.props]:  # type: ignore[union-attr]
             props[k] = attrs.pop(k)
-        props["global_type"] = TypeAttr(p.parse_colon_type())
+        value = props.get("value")
+        if isinstance(value, StringAttr) and p.peek() != ":":
+            # Upstream leaves out the type of a string-initialised global: an i8 array of its
+            # bytes.
+            size = len(value.value.encode("utf-8"))
+            props["global_type"] = TypeAttr(LLVMArrayType(size, IntegerType(8)))
+        else:
+            props["global_type"] = TypeAttr(p.parse_colon_type())
         props.setdefault("addr_space", IntegerAttr(0, i32))
         props.setdefault("visibility_", IntegerAttr(0, i64))
         return cls.create(properties=props, attributes=attrs, regions=[Region()], loc=p.loc)

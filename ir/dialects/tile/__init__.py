@@ -40,6 +40,7 @@ from .ops_algorithm import (
     FillOp,
     GemmOp,
 )
+from .ops_atomic import ATOMIC_OPS, AtomicCASOp, AtomicRMWOp
 from .ops_element import ELEMENT_OPS, AssumeOp, LoadOp, StoreOp
 from .ops_lowered import (
     LOWERED_OPS,
@@ -54,11 +55,13 @@ from .ops_tensor import (
     TENSOR_OPS,
     AllocFragmentOp,
     AllocSmemOp,
+    DynamicSmemOp,
     GetLayoutOp,
     GetPtrOp,
     MakeIdentityTensorOp,
     MakeTensorOp,
     PtrOffsetOp,
+    RecastPtrOp,
 )
 from .ops_tma import TMA_OPS, TmaDescriptorOp
 from .ops_view import (
@@ -95,6 +98,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *TENSOR_OPS,
     *VIEW_OPS,
     *ELEMENT_OPS,
+    *ATOMIC_OPS,
     *ALGORITHM_OPS,
     *LOWERED_OPS,
     *TMA_OPS,
@@ -131,14 +135,16 @@ __all__ = [
     "ALL_OPS",
     "WgmmaDescOp",
     "WgmmaOp",
-    "COPY_OPERATIONS",
-    "DIALECT",
-    "MMA_OPERATIONS",
+    "ATOMIC_OPS",
     "AllocFragmentOp",
     "AllocSmemOp",
     "AssumeOp",
+    "DynamicSmemOp",
     "AtomError",
+    "AtomicCASOp",
+    "AtomicRMWOp",
     "AxpbyOp",
+    "COPY_OPERATIONS",
     "ClearOp",
     "CoalesceOp",
     "CompositionOp",
@@ -150,6 +156,7 @@ __all__ = [
     "CpAsyncCommitOp",
     "CpAsyncOp",
     "CpAsyncWaitOp",
+    "DIALECT",
     "FillOp",
     "FlatDivideOp",
     "FlattenOp",
@@ -167,6 +174,7 @@ __all__ = [
     "LogicalDivideOp",
     "MMAAtomAttr",
     "MMAOperation",
+    "MMA_OPERATIONS",
     "MakeIdentityTensorOp",
     "MakeTensorOp",
     "MemoryEffects",
@@ -174,6 +182,7 @@ __all__ = [
     "PartitionTVOp",
     "PtrOffsetOp",
     "PtrType",
+    "RecastPtrOp",
     "SliceOp",
     "StoreOp",
     "StoreVectorOp",

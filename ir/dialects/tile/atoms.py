@@ -36,8 +36,10 @@ __all__ = [
     "CopyOperation",
     "Fragment",
     "MMAOperation",
+    "CUTE_COPY_NAMES",
     "copy_operation",
     "copy_operation_names",
+    "cute_copy_name",
     "mma_operation",
     "mma_operation_names",
 ]
@@ -253,15 +255,6 @@ def _stmatrix(count: int, trans: bool) -> CopyOperation:
     )
 
 
-#: CuTe's names of the matrix load/store atoms -> ours (``lc.make_copy_atom`` takes both)
-CUTE_COPY_NAMES: dict[str, str] = {}
-for _n in (1, 2, 4):
-    CUTE_COPY_NAMES[f"SM75_U32x{_n}_LDSM_N"] = f"ldmatrix.x{_n}"
-    CUTE_COPY_NAMES[f"SM75_U16x{2 * _n}_LDSM_T"] = f"ldmatrix.x{_n}.trans"
-    CUTE_COPY_NAMES[f"SM90_U32x{_n}_STSM_N"] = f"stmatrix.x{_n}"
-    CUTE_COPY_NAMES[f"SM90_U16x{2 * _n}_STSM_T"] = f"stmatrix.x{_n}.trans"
-
-
 def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
     ops: list[CopyOperation] = [_universal(b) for b in _UNIVERSAL_BITS]
     ops += [_cp_async("ca", b) for b in (32, 64, 128)]
@@ -285,14 +278,18 @@ def copy_operation_names() -> list[str]:
 def copy_operation(name: str, bits: int) -> CopyOperation:
     """The copy operation ``name`` (ours, or CuTe's ``SM90_U32x4_STSM_N``...) moving ``bits``
     per thread (AtomError with the choices)."""
-    name = CUTE_COPY_NAMES.get(name, name)
+    entry = CUTE_COPY_NAMES.get(name)
+    if entry is not None:
+        name = entry[0]
     op = COPY_OPERATIONS.get((name, bits))
     if op is not None:
         return op
     widths = sorted(b for n, b in COPY_OPERATIONS if n == name)
     if not widths:
         raise AtomError(
-            f"unknown copy atom '{name}'; expected one of {', '.join(copy_operation_names())}"
+            f"unknown copy atom '{name}'; expected one of {', '.join(copy_operation_names())} "
+            "or a CuTe name (UniversalCopy<uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, "
+            "SM80_CP_ASYNC_CACHEALWAYS<uint32_t>, SM75_U32x4_LDSM_N, SM75_U16x8_LDSM_T, ...)"
         )
     if name == "cp.async.cg":
         raise AtomError(
@@ -303,6 +300,59 @@ def copy_operation(name: str, bits: int) -> CopyOperation:
     if len(widths) == 1:
         raise AtomError(f"copy atom '{name}' moves {widths[0]} bits per thread, not {bits}")
     raise AtomError(f"copy atom '{name}' supports {choices} bits, not {bits}")
+
+
+# CuTe's own names for the copy operations (``include/cute/arch/copy.hpp``, ``copy_sm75.hpp``,
+# ``copy_sm80.hpp``): CuTe name -> (registry name, bits per thread). The one table both spellings
+# resolve through; ``cute::`` prefixes and spaces are ignored.
+_CUTE_TYPE_BITS = {
+    "uint8_t": 8,
+    "int8_t": 8,
+    "uint16_t": 16,
+    "int16_t": 16,
+    "half_t": 16,
+    "bfloat16_t": 16,
+    "uint32_t": 32,
+    "int32_t": 32,
+    "float": 32,
+    "tfloat32_t": 32,
+    "uint64_t": 64,
+    "int64_t": 64,
+    "double": 64,
+    "uint128_t": 128,
+}
+
+
+def _build_cute_names() -> dict[str, tuple[str, int]]:
+    names: dict[str, tuple[str, int]] = {}
+    for t, bits in _CUTE_TYPE_BITS.items():
+        names[f"UniversalCopy<{t}>"] = ("universal", bits)
+        if bits in (32, 64, 128):
+            names[f"SM80_CP_ASYNC_CACHEALWAYS<{t}>"] = ("cp.async.ca", bits)
+        if bits == 128:
+            names[f"SM80_CP_ASYNC_CACHEGLOBAL<{t}>"] = ("cp.async.cg", bits)
+    for count in (1, 2, 4):
+        names[f"SM75_U32x{count}_LDSM_N"] = (f"ldmatrix.x{count}", 32 * count)
+        names[f"SM75_U16x{2 * count}_LDSM_T"] = (f"ldmatrix.x{count}.trans", 32 * count)
+        names[f"SM90_U32x{count}_STSM_N"] = (f"stmatrix.x{count}", 32 * count)
+        names[f"SM90_U16x{2 * count}_STSM_T"] = (f"stmatrix.x{count}.trans", 32 * count)
+    return names
+
+
+CUTE_COPY_NAMES: dict[str, tuple[str, int]] = _build_cute_names()
+
+
+def cute_copy_name(name: str, bits: int | None) -> tuple[str, int | None]:
+    """(registry name, bits) for ``name`` in either spelling: a CuTe name fixes its width (a
+    different ``bits`` is an AtomError); a registry name passes through."""
+    key = name.replace(" ", "").replace("cute::", "")
+    entry = CUTE_COPY_NAMES.get(key)
+    if entry is None:
+        return name, bits
+    op_name, op_bits = entry
+    if bits is not None and bits != op_bits:
+        raise AtomError(f"copy atom '{name}' moves {op_bits} bits per thread, not {bits}")
+    return op_name, op_bits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -505,6 +555,32 @@ def _m16n8k16(ab: str, c: str) -> MMAOperation:
     )
 
 
+def _m8n8k4_f64() -> MMAOperation:
+    """The sm_80 double-precision tensor core: CuTe's SM80_8x4 (A, B) and SM80_8x8_Row (C)."""
+    sm80_8x4 = Layout(((4, 8), 1), ((8, 1), 0))  # (T32,V1) -> (M8,K4) / (N8,K4)
+    sm80_8x8_row = Layout(((4, 8), 2), ((16, 1), 8))  # (T32,V2) -> (M8,N8)
+    return MMAOperation(
+        name="SM80_8x8x4_F64F64F64F64_TN",
+        shape_mnk=(8, 8, 4),
+        thr_id=Layout(32),
+        layout_a=sm80_8x4,
+        layout_b=sm80_8x4,
+        layout_c=sm80_8x8_row,
+        type_a="f64",
+        type_b="f64",
+        type_c="f64",
+        type_d="f64",
+        accepts_a=frozenset({"f64"}),
+        accepts_b=frozenset({"f64"}),
+        frag_a=Fragment(1, "f64", 1),
+        frag_b=Fragment(1, "f64", 1),
+        frag_c=Fragment(2, "f64", 1),
+        instruction="mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64",
+        min_sm=80,
+        origin="cute/atom/mma_traits_sm80.hpp: MMA_Traits<SM80_8x8x4_F64F64F64F64_TN>",
+    )
+
+
 def _build_mma_registry() -> dict[str, MMAOperation]:
     ops = [
         _fma(),
@@ -512,6 +588,7 @@ def _build_mma_registry() -> dict[str, MMAOperation]:
         _m16n8k16("f16", "f32"),
         _m16n8k16("bf16", "f32"),
         _m16n8k16("f16", "f16"),
+        _m8n8k4_f64(),
     ]
     return {op.name: op for op in ops}
 

@@ -476,8 +476,8 @@ class CpAsyncWaitOp(Operation):
 
     def verify_(self) -> None:
         n = self.pending.value
-        if n < 0:
-            raise VerifyError(f"'pending' must be non-negative, got {n}")
+        if not 0 <= n < 1 << 31:  # nvvm.cp.async.wait.group's n is an i32
+            raise VerifyError(f"'pending' must be in [0, 2^31), got {n}")
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.print_attr_dict(self)

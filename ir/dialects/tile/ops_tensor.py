@@ -1,8 +1,9 @@
 """Tensor construction and access ops: make_tensor, make_identity_tensor, alloc_smem,
-alloc_fragment, ptr_offset, get_layout, get_ptr."""
+dynamic_smem, alloc_fragment, ptr_offset, get_layout, get_ptr."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,7 +12,7 @@ from ...core.attributes import Attribute, IntegerAttr, TypeAttr
 from ...core.constraints import Constraint
 from ...core.errors import VerifyError
 from ...core.location import Location
-from ...core.opdef import operand, opt_prop, prop, result
+from ...core.opdef import operand, opt_prop, prop, result, var_operand
 from ...core.operation import Operation
 from ...core.traits import Pure
 from ...core.types import IndexType, Type, i64, index
@@ -27,11 +28,13 @@ from .types import PtrType, TensorType, is_element_type, natural_alignment
 __all__ = [
     "AllocFragmentOp",
     "AllocSmemOp",
+    "DynamicSmemOp",
     "GetLayoutOp",
     "GetPtrOp",
     "MakeIdentityTensorOp",
     "MakeTensorOp",
     "PtrOffsetOp",
+    "RecastPtrOp",
 ]
 
 _Index = Constraint(lambda t: isinstance(t, IndexType), "index")
@@ -39,15 +42,27 @@ _Index = Constraint(lambda t: isinstance(t, IndexType), "index")
 
 class MakeTensorOp(Operation):
     """``%t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(4,?):(1,?)">)
-    -> !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>``: a pointer viewed through a layout."""
+    -> !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>``: a pointer viewed through a layout.
+
+    A gather layout names its index buffers (``(1,1):(Custom{idx0,64},1) o (0,0) o ...``,
+    CUTLASS's ``IndexedGather``); each buffer is one more operand, a pointer to integers, in
+    the order the names first appear in the layout's text:
+    ``tile.make_tensor %p, %l, %idx0 : (ptr, layout, !tile.ptr<i32, gmem, 4>) -> tensor``."""
 
     name = "tile.make_tensor"
     traits = (Pure,)
     ptr = operand(PtrType)
     layout = operand(LayoutType)
+    gathers = var_operand(PtrType)
     result = result(TensorType)
 
-    def __init__(self, ptr: Value, layout: Value, loc: Location | None = None):
+    def __init__(
+        self,
+        ptr: Value,
+        layout: Value,
+        gathers: Sequence[Value] = (),
+        loc: Location | None = None,
+    ):
         pt, lt = ptr.type, layout.type
         if not isinstance(pt, PtrType) or not isinstance(lt, LayoutType):
             raise build_error(
@@ -56,13 +71,31 @@ class MakeTensorOp(Operation):
                 loc,
             )
         t = TensorType(pt.element, pt.space, lt.layout_text, pt.alignment)
-        super().__init__(operands=[ptr, layout], result_types=[t], loc=loc)
+        super().__init__(operands=[ptr, layout, list(gathers)], result_types=[t], loc=loc)
+
+    def gather_names(self) -> list[str]:
+        """The index-buffer names of the layout, one per ``gathers`` operand."""
+        return gather_names(self.layout.type.layout_text)
 
     def verify_(self) -> None:
         pt, lt, t = self.ptr.type, self.layout.type, self.result.type
         expected = TensorType(pt.element, pt.space, lt.layout_text, pt.alignment)
         if t is not expected:
             raise VerifyError(f"result type '{t.text}' should be '{expected.text}'")
+        names = self.gather_names()
+        if len(names) != len(self.gathers):
+            raise VerifyError(
+                f"the layout names {len(names)} index buffer(s) {names} but "
+                f"{len(self.gathers)} gather operand(s) are given (one pointer per name, in "
+                "order of first appearance)"
+            )
+        for name, g in zip(names, self.gathers):
+            el = g.type.element  # type: ignore[attr-defined]
+            if el.text not in ("i32", "i64") or g.type.space != "gmem":  # type: ignore[attr-defined]
+                raise VerifyError(
+                    f"the index buffer '{name}' must be a pointer to i32 or i64 in gmem, got "
+                    f"'{g.type.text}'"
+                )
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -72,12 +105,23 @@ class MakeTensorOp(Operation):
 
     @classmethod
     def parse_custom(cls, p: OpAsmParser) -> MakeTensorOp:
-        operands = [p.parse_operand()]
-        p.expect(",")
-        operands.append(p.parse_operand())
+        operands = p.parse_operand_list()
         attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 2, True)
+        types, results = parse_signature(p, len(operands), True)
         return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
+
+
+def gather_names(layout_text: str) -> list[str]:
+    """The index-buffer names of a layout text (``Custom{name,stride}``), in order of first
+    appearance."""
+    names: list[str] = []
+    for name in _CUSTOM_RE.findall(layout_text):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+_CUSTOM_RE = re.compile(r"Custom\{([A-Za-z_][A-Za-z_0-9]*),")
 
 
 class MakeIdentityTensorOp(Operation):
@@ -208,6 +252,27 @@ class AllocSmemOp(_AllocOp):
     align = prop(IntegerAttr)
 
 
+class DynamicSmemOp(Operation):
+    """``%p = tile.dynamic_smem : !tile.ptr<f32, smem, 16>``: the base of the block's
+    dynamically sized shared memory (its size is a launch parameter).
+
+    Upstream's ``gpu.dynamic_shared_memory`` returns a ``memref<?xi8, #gpu.address_space<
+    workgroup>>``; layoutc has no memref type, so the typed pointer is this tile op's."""
+
+    name = "tile.dynamic_smem"
+    traits = (Pure,)
+    assembly_format = "attr-dict `:` type($result)"
+    result = result(PtrType)
+
+    def __init__(self, ptr_type: PtrType, loc: Location | None = None):
+        super().__init__(result_types=[ptr_type], loc=loc)
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if t.space != SMEM:
+            raise VerifyError(f"result must point to shared memory (smem), got '{t.text}'")
+
+
 class AllocFragmentOp(_AllocOp):
     """``%r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(4,4):(1,4)", 4>``: a thread's
     register array for a static layout."""
@@ -280,6 +345,49 @@ class PtrOffsetOp(Operation):
         attrs = p.parse_optional_attr_dict()
         types, results = parse_signature(p, 2, True)
         return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
+
+
+class RecastPtrOp(Operation):
+    """``%q = tile.recast_ptr %p : !tile.ptr<f32, gmem, 16> -> !tile.ptr<f16, gmem, 16>``: the
+    same address seen as another element type (CuTe's ``recast_ptr<NewType>``); the alignment
+    is the address's, so it carries over (capped by nothing: it is a fact about bytes)."""
+
+    name = "tile.recast_ptr"
+    traits = (Pure,)
+    ptr = operand(PtrType)
+    result = result(PtrType)
+    assembly_format = "$ptr attr-dict `:` type($ptr) `->` type($result)"
+
+    def __init__(self, ptr: Value, element: Type, loc: Location | None = None):
+        pt = ptr.type
+        if not isinstance(pt, PtrType):
+            raise build_error(self.name, f"expects a !tile.ptr, got '{pt.text}'", loc)
+        if not is_element_type(element):
+            raise build_error(self.name, f"'{element.text}' is not an element type", loc)
+        rt = PtrType(element, pt.space, pt.alignment)
+        super().__init__(operands=[ptr], result_types=[rt], loc=loc)
+
+    def verify_(self) -> None:
+        pt, rt = self.ptr.type, self.result.type
+        if rt.space != pt.space:
+            raise VerifyError(
+                f"result '{rt.text}' must be in the memory space of '{pt.text}' ({pt.space})"
+            )
+        if pt.alignment % rt.alignment:
+            raise VerifyError(
+                f"result alignment {rt.alignment} is not proven: '{pt.text}' is "
+                f"{pt.alignment}-byte aligned"
+            )
+        if rt.alignment < natural_alignment(rt.element):
+            raise VerifyError(
+                f"result '{rt.text}' is less aligned than its element type: the address is only "
+                f"{rt.alignment}-byte aligned"
+            )
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        if self.ptr.type is self.result.type:
+            return [self.ptr]
+        return None
 
 
 class _TensorAccessorOp(Operation):
@@ -373,8 +481,10 @@ TENSOR_OPS: tuple[type[Operation], ...] = (
     MakeTensorOp,
     MakeIdentityTensorOp,
     AllocSmemOp,
+    DynamicSmemOp,
     AllocFragmentOp,
     PtrOffsetOp,
+    RecastPtrOp,
     GetLayoutOp,
     GetPtrOp,
 )

@@ -69,7 +69,14 @@ class SwizzledOffset:
 def element_offset(layout: Any, coord: Any) -> Any:
     """``layout(coord)`` as an element offset: an int or SymInt, or for a swizzled layout
     whose swizzle argument is symbolic a :class:`SwizzledOffset` (raises LayoutError when the
-    coordinate does not fit)."""
+    coordinate does not fit). A gather layout gives a
+    :class:`~.gathered.GatheredOffset` (the index-buffer loads stay outside the expression)."""
+    from ...algebra.gather import gather_strides
+
+    if gather_strides(layout) is not None:
+        from .gathered import gathered_offset
+
+        return gathered_offset(layout, coord)
     if (
         isinstance(layout, ComposedLayout)
         and isinstance(layout.outer, Swizzle)

@@ -45,6 +45,7 @@ from .atoms import (
     CopyOperation,
     MMAOperation,
     copy_operation,
+    cute_copy_name,
     mma_operation,
 )
 from .recast import recast_layout, upcast
@@ -159,6 +160,7 @@ def make_copy_atom(name: str | CopyOperation, bits: int | None, element: str) ->
     be None for an operation of one width (``ldmatrix.x4`` moves 128 bits per thread)."""
     if isinstance(name, CopyOperation):
         return CopyAtom(name, element)
+    name, bits = cute_copy_name(name, bits)
     if bits is None:
         widths = sorted(b for n, b in COPY_OPERATIONS if n == name)
         if not widths:
@@ -298,6 +300,16 @@ class TiledCopy:
         t_tensor = zipped_divide(layout, tile)
         v_tensor = composition(t_tensor, (frg_layout_v, _))
         return _slice(v_tensor, coord)[0]
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: CuTe's print_latex of the tiled copy (S and D TV layouts)."""
+        from ...algebra.show import tiled_copy_drawing
+
+        try:
+            tile = _tiler_shape(self.tiler_mn)
+            return tiled_copy_drawing(self.get_layoutS_TV(), self.get_layoutD_TV(), tile).svg()
+        except (LayoutError, TypeError, ValueError):
+            return None
 
     def __repr__(self) -> str:
         return f"TiledCopy({self.atom!r}, layout_tv={self.layout_tv}, tiler={self.tiler_mn})"
@@ -505,6 +517,18 @@ class TiledMMA:
         return ThrMMA(self, thr_idx)
 
     get_thread_slice = get_slice
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: CuTe's print_latex of the tiled MMA (A, B and C TV layouts)."""
+        from ...algebra.show import tiled_mma_drawing
+
+        try:
+            mnk = tuple(self.tile_size_mnk(i) for i in range(3))
+            return tiled_mma_drawing(
+                self.get_layoutA_TV(), self.get_layoutB_TV(), self.get_layoutC_TV(), mnk
+            ).svg()
+        except (LayoutError, TypeError, ValueError):
+            return None
 
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, thr_layout_vmnk={self.thr_layout_vmnk})"

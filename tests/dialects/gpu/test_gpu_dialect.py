@@ -31,7 +31,6 @@ from layoutc.ir.dialects.gpu import (
     BlockDimOp,
     BlockIdOp,
     DimensionAttr,
-    DynamicSharedMemoryOp,
     GridDimOp,
     LaneIdOp,
     ShuffleModeAttr,
@@ -39,7 +38,6 @@ from layoutc.ir.dialects.gpu import (
     ThreadIdOp,
     known_block_size,
 )
-from layoutc.ir.dialects.tile import PtrType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tile"))
 from tile_testing import ctx, roundtrip
@@ -70,7 +68,6 @@ def test_builders_make_mlir_forms() -> None:
     width = b.create(ConstantOp.from_int, 32, i32).results[0]
     sh = b.create(ShuffleOp, "down", v, one, width)
     assert sh.shuffleResult.type is f32 and sh.valid.type is i1
-    b.create(DynamicSharedMemoryOp, PtrType(f32, "smem", 16))
     b.create(ReturnOp)
     assert not verify_op(module)
     text = print_op(module)

@@ -15,6 +15,9 @@ module {
     %tile = layout.constant #layout.tile<"<2:1,(2,2):(1,4)>">
     %dyn = layout.constant #layout.layout<"(4,8):(1,4)"> : !layout.layout<"(?,8):(1,?)">
     %ident = layout.make_identity %tuple : !layout.layout<"(?,8):(1@0,1@1)">
+    %gouter = layout.constant #layout.layout<"(1,1):(Custom{rows,64},1)">
+    %goff = layout.constant #layout.int_tuple<"(0,0)">
+    %gather = layout.make_composed_layout %gouter, %goff, %ident : (!layout.layout<"(1,1):(Custom{rows,64},1)">, !layout.int_tuple<"(0,0)">, !layout.layout<"(?,8):(1@0,1@1)">) -> !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,8):(1@0,1@1)">
     %get = layout.get %l[1, 0] : (!layout.layout<"(4,(?,2)):(1,(4,?))">) -> !layout.layout<"?:4">
     %size = layout.size %l : !layout.layout<"(4,(?,2)):(1,(4,?))">
     %cosize = layout.cosize %cst : !layout.layout<"(8,64):(64,1)">

@@ -63,13 +63,29 @@ def _ptx_b_16bit(t: int, i: int) -> tuple[int, int]:  # (row = k, col = n)
     return (2 * tig + (i & 1) + 8 * (i >= 2), g)
 
 
+# "Matrix Fragments for mma.m8n8k4 with .f64": one A and one B value, two C values per lane.
+def _ptx_a_f64(t: int, i: int) -> tuple[int, int]:
+    return (t >> 2, t % 4)
+
+
+def _ptx_b_f64(t: int, i: int) -> tuple[int, int]:  # (row = k, col = n)
+    return (t % 4, t >> 2)
+
+
+def _ptx_c_f64(t: int, i: int) -> tuple[int, int]:
+    return (t >> 2, 2 * (t % 4) + i)
+
+
 @pytest.mark.parametrize("name", MMA_NAMES)
 def test_mma_layouts_match_the_ptx_fragment_tables(name: str) -> None:
     op = mma_operation(name)
     m, n, k = op.shape_mnk
-    tf32 = k == 8
-    a_ref = _ptx_a_tf32 if tf32 else _ptx_a_16bit
-    b_ref = _ptx_b_tf32 if tf32 else _ptx_b_16bit
+    refs = {
+        (16, 8, 8): (_ptx_a_tf32, _ptx_b_tf32, _ptx_c),
+        (16, 8, 16): (_ptx_a_16bit, _ptx_b_16bit, _ptx_c),
+        (8, 8, 4): (_ptx_a_f64, _ptx_b_f64, _ptx_c_f64),
+    }
+    a_ref, b_ref, c_ref = refs[(m, n, k)]
     a = _coords(op.layout_a, m)  # (m, k)
     b = _coords(op.layout_b, n)  # (n, k)
     c = _coords(op.layout_c, m)  # (m, n)
@@ -80,7 +96,7 @@ def test_mma_layouts_match_the_ptx_fragment_tables(name: str) -> None:
             kk, nn = b_ref(t, i)
             assert b[(t, i)] == (nn, kk), (t, i)
         for i in range(size(op.layout_c, 1)):
-            assert c[(t, i)] == _ptx_c(t, i), (t, i)
+            assert c[(t, i)] == c_ref(t, i), (t, i)
 
 
 def test_mma_register_fragments_hold_each_threads_values() -> None:

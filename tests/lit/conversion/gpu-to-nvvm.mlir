@@ -1,8 +1,6 @@
 // RUN: layoutc-opt %s -p 'builtin.module(convert-gpu-to-nvvm)' | FileCheck %s
 // RUN: layoutc-opt %s -p 'builtin.module(convert-gpu-to-nvvm)' --print-generic | xdsl-opt --allow-unregistered-dialect | FileCheck %s --check-prefix=XDSL
 
-// CHECK: llvm.mlir.global external @__dynamic_shmem__() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-
 // CHECK-LABEL: func.func @ids
 func.func @ids() -> (index, index, index, index, index) attributes {gpu.kernel} {
   // CHECK: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
@@ -49,14 +47,6 @@ func.func @shuffles(%v: f32, %o: i32, %w: i32, %d: i64) -> (f32, i1, f32, i64) {
   // CHECK: arith.ori
   %e, %ok3 = gpu.shuffle idx %d, %o, %w : i64
   return %x, %ok, %u, %e : f32, i1, f32, i64
-}
-
-// CHECK-LABEL: func.func @dynamic_shared
-func.func @dynamic_shared() -> !tile.ptr<f32, smem, 16> {
-  // CHECK: %[[P:.*]] = llvm.mlir.addressof @__dynamic_shmem__ : !llvm.ptr<3>
-  // CHECK: builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr<3> to !tile.ptr<f32, smem, 16>
-  %p = gpu.dynamic_shared_memory : !tile.ptr<f32, smem, 16>
-  return %p : !tile.ptr<f32, smem, 16>
 }
 
 // XDSL: "nvvm.shfl.sync"

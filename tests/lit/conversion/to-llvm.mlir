@@ -3,7 +3,10 @@
 // RUN: layoutc-opt %s -p 'builtin.module(convert-to-llvm{target=nvvm index-bitwidth=32})' | FileCheck %s --check-prefix=I32
 // RUN: layoutc-opt %s -p 'builtin.module(convert-to-llvm)' --print-generic | xdsl-opt --allow-unregistered-dialect | FileCheck %s --check-prefix=XDSL
 
-// Allocations become module-level globals (first in the module).
+// Allocations become module-level globals (first in the module); dynamic shared memory is
+// MLIR's zero-sized external global in address space 3, aligned to its widest use (16 bytes at
+// least; @dynamic_smem below).
+// CHECK: llvm.mlir.global external @__dynamic_shmem__() {addr_space = 3 : i32, alignment = 32 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.mlir.global internal @__layoutc_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f16>
 
 // The kernel ABI: a tensor becomes its pointer and its dynamic layout entries; the host adds
@@ -53,7 +56,7 @@ func.func @scale(%x: !tile.tensor<f32, gmem, "(?):(1)", 16>, %alpha: f32)
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: nvvm.barrier0
-// CHECK: %[[L:.*]] = nvvm.ldmatrix %{{.*}} {layout = #nvvm.mma_layout<row>, num = 4 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[L:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: llvm.extractvalue %[[L]][0] : !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
 // CHECK: llvm.extractelement
@@ -72,6 +75,20 @@ func.func @pipeline(%src: !tile.ptr<f16, gmem, 16>, %c: f32) -> f32
   %v:8 = tile.ldmatrix %s[(%lane, 0)] {atom = #tile.copy_atom<"ldmatrix.x4", 128>} : !tile.tensor<f16, smem, "(32,8):(8,1)", 16> -> f16
   %d:4 = tile.mma #tile.mma_atom<"SM80_16x8x16_F32F16F16F32_TN"> (%v#0, %v#1, %v#2, %v#3, %v#4, %v#5, %v#6, %v#7), (%v#0, %v#1, %v#2, %v#3), (%c, %c, %c, %c) : f16, f16, f32 -> f32
   return %d#3 : f32
+}
+
+// Dynamic shared memory is addressed directly (no casts left).
+// CHECK-LABEL: func.func @dynamic_smem
+func.func @dynamic_smem(%i: index) -> f32 attributes {gpu.kernel} {
+  // CHECK: %[[P:.*]] = llvm.mlir.addressof @__dynamic_shmem__ : !llvm.ptr<3>
+  // CHECK-NOT: unrealized_conversion_cast
+  // CHECK: llvm.getelementptr %[[P]]
+  %p = tile.dynamic_smem : !tile.ptr<f32, smem, 16>
+  %q = tile.dynamic_smem : !tile.ptr<f32, smem, 32>
+  %x = tile.load %p[%i] : !tile.ptr<f32, smem, 16> -> f32
+  %y = tile.load %q[%i] : !tile.ptr<f32, smem, 32> -> f32
+  %s = arith.addf %x, %y : f32
+  return %s : f32
 }
 
 // TF32 from f32 values: cvt.rna on the GPU, the same rounding in integer arithmetic on the host.

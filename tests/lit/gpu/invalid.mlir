@@ -83,13 +83,6 @@ func.func @shuffle_result(%v: f32, %o: i32) {
 
 // -----
 
-func.func @shared_space() {
-  // expected-error@+1 {{'gpu.dynamic_shared_memory' op result must point to shared memory (smem), got '!tile.ptr<f32, gmem, 16>'}}
-  %p = gpu.dynamic_shared_memory : !tile.ptr<f32, gmem, 16>
-  return
-}
-
-// -----
 
 func.func @unknown_enum() {
   // expected-error@+1 {{unknown attribute '#gpu<dimension ...>' in dialect 'gpu'}}

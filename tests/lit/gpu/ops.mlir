@@ -39,8 +39,5 @@ func.func @kernel(%v: f32) attributes {gpu.kernel, gpu.known_block_size = array<
   %s3, %ok3 = gpu.shuffle up %v, %c1, %c32 : f32
   // CHECK: gpu.shuffle idx %{{.*}}, %{{.*}}, %{{.*}} : i32
   %s4, %ok4 = gpu.shuffle idx %c1, %c1, %c32 : i32
-  // CHECK: gpu.dynamic_shared_memory : !tile.ptr<f32, smem, 16>
-  // GENERIC: "gpu.dynamic_shared_memory"() : () -> !tile.ptr<f32, smem, 16>
-  %smem = gpu.dynamic_shared_memory : !tile.ptr<f32, smem, 16>
   return
 }

@@ -104,3 +104,23 @@ func.func @rigid_uses(%c: i1, %n: index) -> !layout.layout<"(?):(1)"> {
   }
   return %r : !layout.layout<"(?):(1)">
 }
+
+// -----
+
+// A gather tensor whose extent becomes static keeps its index buffer operand.
+// CHECK-LABEL: func.func @gather_fold
+// CHECK: %[[L:.*]] = layout.constant #layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (4,64):(1@0,1@1)">
+// CHECK: tile.make_tensor %{{.*}}, %[[L]], %{{.*}} : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (4,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>)
+func.func @gather_fold(%p: !tile.ptr<f32, gmem, 16>, %rows: !tile.ptr<i32, gmem, 4>, %q: !tile.ptr<f32, smem, 16>) {
+  %c4 = arith.constant 4 : index
+  %s = layout.make_shape %c4 : !layout.int_tuple<"(?,64)">
+  %inner = layout.make_identity %s : !layout.layout<"(?,64):(1@0,1@1)">
+  %outer = layout.constant #layout.layout<"(1,1):(Custom{rows,64},1)">
+  %off = layout.constant #layout.int_tuple<"(0,0)">
+  %g = layout.make_composed_layout %outer, %off, %inner : (!layout.layout<"(1,1):(Custom{rows,64},1)">, !layout.int_tuple<"(0,0)">, !layout.layout<"(?,64):(1@0,1@1)">) -> !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">
+  %t = tile.make_tensor %p, %g, %rows : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>
+  %dl = layout.constant #layout.layout<"(4,64):(64,1)">
+  %d = tile.make_tensor %q, %dl : (!tile.ptr<f32, smem, 16>, !layout.layout<"(4,64):(64,1)">) -> !tile.tensor<f32, smem, "(4,64):(64,1)", 16>
+  tile.copy %t, %d : !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>, !tile.tensor<f32, smem, "(4,64):(64,1)", 16>
+  return
+}

@@ -42,7 +42,23 @@ func.func @cp_async_spaces(%d: !llvm.ptr<1>, %s: !llvm.ptr<1>) {
 
 func.func @ldmatrix_num(%s: !llvm.ptr<3>) {
   // expected-error@+1 {{'nvvm.ldmatrix' op expected num attribute to be 1, 2 or 4, got 3}}
-  %r = nvvm.ldmatrix %s {layout = #nvvm.mma_layout<row>, num = 3 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32)>
+  %r = nvvm.ldmatrix %s {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 3 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32)>
+  return
+}
+
+// -----
+
+func.func @ldmatrix_shape(%s: !llvm.ptr<3>) {
+  // expected-error@+1 {{'nvvm.ldmatrix' op not supported: ldmatrix of shape m16n16 with b8 elements (layoutc generates m8n8 b16)}}
+  %r = nvvm.ldmatrix %s {eltType = #nvvm.ld_st_matrix_elt_type<b8>, layout = #nvvm.mma_layout<row>, num = 1 : i32, shape = #nvvm.ld_st_matrix_shape<m = 16, n = 16>} : (!llvm.ptr<3>) -> i32
+  return
+}
+
+// -----
+
+func.func @ldmatrix_without_shape(%s: !llvm.ptr<3>) {
+  // expected-error@+1 {{'nvvm.ldmatrix' op requires attribute 'shape'}}
+  %r = nvvm.ldmatrix %s {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 1 : i32} : (!llvm.ptr<3>) -> i32
   return
 }
 
@@ -50,7 +66,7 @@ func.func @ldmatrix_num(%s: !llvm.ptr<3>) {
 
 func.func @ldmatrix_result(%s: !llvm.ptr<3>) {
   // expected-error@+1 {{'nvvm.ldmatrix' op expected result type '!llvm.struct<(i32, i32)>' for num = 2}}
-  %r = nvvm.ldmatrix %s {layout = #nvvm.mma_layout<row>, num = 2 : i32} : (!llvm.ptr<3>) -> i32
+  %r = nvvm.ldmatrix %s {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> i32
   return
 }
 

@@ -12,6 +12,9 @@ llvm.mlir.global internal @smem() {addr_space = 3 : i32, alignment = 16 : i64} :
 llvm.mlir.global external @dyn() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.mlir.global private constant @msg("hi\00") : !llvm.array<3 x i8>
 llvm.mlir.global private constant @msg("hi\00") : !llvm.array<3 x i8>
+// Upstream prints a string-initialised global without its type (an i8 array of its bytes).
+// CHECK: llvm.mlir.global private constant @msg2("hey\00") : !llvm.array<4 x i8>
+llvm.mlir.global private constant @msg2("hey\00") {addr_space = 0 : i32}
 // CHECK: llvm.mlir.global internal @counter(7 : i32) : i32
 llvm.mlir.global internal @counter(7 : i32) : i32
 
@@ -84,8 +87,11 @@ func.func @memory(%g: !llvm.ptr<1>, %i: i64) {
   // CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr<1>, f32
   // GENERIC: "llvm.atomicrmw"(%{{.*}}, %{{.*}}) <{alignment = 4 : i64, bin_op = 11 : i64, ordering = 2 : i64}> : (!llvm.ptr<1>, f32) -> f32
   %r = llvm.atomicrmw fadd %g, %bc monotonic {alignment = 4 : i64} : !llvm.ptr<1>, f32
-  // CHECK: llvm.atomicrmw and %{{.*}}, %{{.*}} syncscope("block") acq_rel : !llvm.ptr<1>, i32
+  // upstream spells and/or/xor `_and`/`_or`/`_xor`; LLVM IR's spelling is read as well
+  // CHECK: llvm.atomicrmw _and %{{.*}}, %{{.*}} syncscope("block") acq_rel : !llvm.ptr<1>, i32
   %r2 = llvm.atomicrmw and %g, %la syncscope("block") acq_rel : !llvm.ptr<1>, i32
+  // CHECK: llvm.atomicrmw _xor %{{.*}}, %{{.*}} monotonic : !llvm.ptr<1>, i32
+  %r3 = llvm.atomicrmw _xor %g, %la monotonic : !llvm.ptr<1>, i32
   return
 }
 

@@ -3,8 +3,8 @@
 // RUN: layoutc-opt %s --print-generic | FileCheck %s --check-prefix=GENERIC
 
 // CHECK-LABEL: func.func @k
-// GENERIC: "nvvm.setmaxregister"() <{action = #nvvm.action<increase>, regCount = 232 : i32}> : () -> ()
-// GENERIC: "nvvm.barrier"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1>}> : (i32, i32) -> ()
+// GENERIC: "nvvm.setmaxregister"() <{action = #nvvm<action increase>, regCount = 232 : i32}> : () -> ()
+// GENERIC: "nvvm.barrier"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (i32, i32) -> ()
 // GENERIC: "nvvm.fence.proxy"() <{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}> : () -> ()
 // GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}> : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i16) -> ()
 func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, %m: i16) attributes {gpu.kernel} {

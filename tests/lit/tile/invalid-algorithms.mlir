@@ -225,7 +225,7 @@ func.func @clear_coordinates(%t: !tile.tensor<coord, "8:1@0">) {
 // -----
 
 func.func @wait_pending() {
-  // expected-error@+1 {{'tile.cp_async_wait' op 'pending' must be non-negative, got -1}}
+  // expected-error@+1 {{'tile.cp_async_wait' op 'pending' must be in [0, 2^31), got -1}}
   tile.cp_async_wait {pending = -1 : i64}
   return
 }

@@ -94,3 +94,27 @@ func.func @get_layout_type(%t: !tile.tensor<f32, gmem, "(4,8):(1,4)", 16>) {
   %l = tile.get_layout %t : !tile.tensor<f32, gmem, "(4,8):(1,4)", 16> -> !layout.layout<"(4,8):(8,1)">
   return
 }
+
+// -----
+
+func.func @make_tensor_gather_count(%p: !tile.ptr<f32, gmem, 16>, %l: !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">) {
+  // expected-error@+1 {{'tile.make_tensor' op the layout names 1 index buffer(s) ['rows'] but 0 gather operand(s) are given (one pointer per name, in order of first appearance)}}
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)", 16>
+  return
+}
+
+// -----
+
+func.func @make_tensor_gather_type(%p: !tile.ptr<f32, gmem, 16>, %l: !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, %g: !tile.ptr<f32, gmem, 16>) {
+  // expected-error@+1 {{'tile.make_tensor' op the index buffer 'rows' must be a pointer to i32 or i64 in gmem, got '!tile.ptr<f32, gmem, 16>'}}
+  %t = tile.make_tensor %p, %l, %g : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, !tile.ptr<f32, gmem, 16>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)", 16>
+  return
+}
+
+// -----
+
+func.func @dynamic_smem_space() {
+  // expected-error@+1 {{'tile.dynamic_smem' op result must point to shared memory (smem), got '!tile.ptr<f32, gmem, 16>'}}
+  %p = tile.dynamic_smem : !tile.ptr<f32, gmem, 16>
+  return
+}

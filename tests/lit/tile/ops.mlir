@@ -26,6 +26,9 @@ func.func @tensors(%p: !tile.ptr<f32, gmem, 16>, %n: index, %i: index) {
   // CHECK: tile.alloc_smem : !tile.tensor<f32, smem, "Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))", 16>
   // GENERIC: "tile.alloc_smem"() <{align = 16 : i64, elem = f32, layout = #layout.layout<"Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))">}>
   %s = tile.alloc_smem : !tile.tensor<f32, smem, "Sw<1,2,3> o 0 o (8,(4,2)):(4,(1,32))", 16>
+  // CHECK: tile.dynamic_smem : !tile.ptr<f32, smem, 16>
+  // GENERIC: "tile.dynamic_smem"() : () -> !tile.ptr<f32, smem, 16>
+  %dyn = tile.dynamic_smem : !tile.ptr<f32, smem, 16>
   // CHECK: tile.alloc_fragment : !tile.tensor<f32, rmem, "(4,2,2):(1,4,8)", 4>
   // GENERIC: "tile.alloc_fragment"() <{elem = f32, layout = #layout.layout<"(4,2,2):(1,4,8)">}>
   %r = tile.alloc_fragment : !tile.tensor<f32, rmem, "(4,2,2):(1,4,8)", 4>
@@ -153,5 +156,20 @@ func.func @shared_extent(%p: !tile.ptr<f32, gmem, 16>, %q: !tile.ptr<f32, gmem, 
   %a = tile.make_tensor %p, %l1 : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(1)">) -> !tile.tensor<f32, gmem, "(?):(1)", 16>
   %b = tile.make_tensor %q, %l4 : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(?):(4)">) -> !tile.tensor<f32, gmem, "(?):(4)", 16>
   tile.copy %a, %b : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, gmem, "(?):(4)", 16>
+  return
+}
+
+// A gather tensor (CUTLASS example 59): the index buffer the layout names is an operand.
+// CHECK-LABEL: func.func @gather_tensor
+// CHECK: %[[G:.*]] = layout.make_composed_layout %{{.*}}, %{{.*}}, %{{.*}} : (!layout.layout<"(1,1):(Custom{rows,64},1)">, !layout.int_tuple<"(0,0)">, !layout.layout<"(?,64):(1@0,1@1)">) -> !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">
+// CHECK: tile.make_tensor %{{.*}}, %[[G]], %{{.*}} : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>
+// GENERIC: "tile.make_tensor"(%{{.*}}, %{{.*}}, %{{.*}}) : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>)
+func.func @gather_tensor(%p: !tile.ptr<f32, gmem, 16>, %rows: !tile.ptr<i32, gmem, 4>, %n: index) {
+  %s = layout.make_shape %n : !layout.int_tuple<"(?,64)">
+  %inner = layout.make_identity %s : !layout.layout<"(?,64):(1@0,1@1)">
+  %outer = layout.constant #layout.layout<"(1,1):(Custom{rows,64},1)">
+  %off = layout.constant #layout.int_tuple<"(0,0)">
+  %g = layout.make_composed_layout %outer, %off, %inner : (!layout.layout<"(1,1):(Custom{rows,64},1)">, !layout.int_tuple<"(0,0)">, !layout.layout<"(?,64):(1@0,1@1)">) -> !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">
+  %t = tile.make_tensor %p, %g, %rows : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>
   return
 }

@@ -1,0 +1,296 @@
+"""CUTLASS example 59 on the GPU: layoutc's conv3d fprop (examples/conv3d_fprop.py), dense and
+gather/scatter, side by side with cuDNN and torch in one process.
+
+    python benchmarks/conv.py                       # N = 4320 and 131072, default configs
+    python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
+
+Needs an NVIDIA GPU and torch with CUDA. For each N:
+
+1. random normal inputs rounded to TF32 (so that the products are exact and only the summation
+   order differs between implementations), a gather vector that is a random permutation into an
+   activation pool 1/8 larger than needed, a scatter vector likewise into an output pool;
+2. every layoutc kernel runs once through ``conv3d_fprop`` (its checks included) and is compared
+   with torch's FP32 conv3d (TF32 off): relative error (max |diff| / max |ref|) at most 1e-4,
+   and the output rows the scatter does not name must be untouched;
+3. timing with CUDA events (warm-up, then the median over samples of back-to-back batches):
+   cuDNN = ``torch.nn.functional.conv3d`` on channels-last-3d tensors with TF32 enabled; the
+   torch gather pipeline = ``index_select`` + conv3d + ``index_copy_`` on the same index sets;
+   layoutc's kernels launched with their bound arguments.
+
+The table gives TFLOP/s (``7,077,888 * N`` FLOP per convolution) and the ratios the issue's goals
+name: dense / cuDNN, gather / its dense twin, gather / the torch pipeline; and per kernel the
+registers, local memory (spills), shared memory and CTAs per SM of the loaded cubin. The GPU
+name and its SM clock (current and max, from nvidia-smi) are printed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TOLERANCE = 1e-4
+
+
+def _example() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "conv3d_fprop", ROOT / "examples" / "conv3d_fprop.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["conv3d_fprop"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def config_from_name(cv: Any, name: str) -> Any:
+    """``s3-k32-i4-w2x2`` -> ConvConfig(stages=3, bk=32, images=4, warps 2x2) (ConvConfig.name's
+    spelling; trailing parts may be left out)."""
+    try:
+        parts = name.split("-")
+        kw: dict = {}
+        for part in parts:
+            key = {"s": "stages", "k": "bk", "i": "images"}.get(part[0])
+            if key is not None:
+                kw[key] = int(part[1:])
+            elif part[0] == "m":
+                kw["min_blocks"] = int(part[1:])
+            elif part[0] == "w":
+                kw["warps_m"], kw["warps_n"] = (int(x) for x in part[1:].split("x"))
+            else:
+                raise ValueError(part)
+        return cv.ConvConfig(**kw)
+    except Exception:
+        raise SystemExit(
+            f"config names look like s3-k32-i4-w2x2 (stages, channels per K-block, images per "
+            f"CTA, warps): {name!r}"
+        ) from None
+
+
+def gpu_clock() -> str:
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=clocks.sm,clocks.max.sm", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=20,
+        ).stdout.strip()  # fmt: skip
+        return f"SM clock (current, max): {out}" if out else "SM clock: nvidia-smi said nothing"
+    except Exception as e:
+        return f"SM clock unknown ({e})"
+
+
+def bench(torch: Any, fn: Any, samples: int, batch: int) -> float:
+    """Median seconds per call over ``samples`` batches of ``batch`` back-to-back calls."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(samples):
+        start.record()
+        for _ in range(batch):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3 / batch)
+    return statistics.median(times)
+
+
+def tf32(torch: Any, x: Any) -> Any:
+    bits = x.contiguous().view(torch.int32).to(torch.int64)
+    return ((bits + 0x1000) & 0xFFFFE000).to(torch.int32).view(torch.float32)
+
+
+def resources(ck: Any, block: int) -> str:
+    """regs / local bytes / smem / CTAs per SM of a loaded kernel."""
+    try:
+        from layoutc.runtime import cuda_driver as cd
+
+        kernel = ck.load()
+        regs = kernel.attribute("NUM_REGS")
+        local = kernel.attribute("LOCAL_SIZE_BYTES")
+        dynamic = ck.runtime_spec.dynamic_smem
+        smem = kernel.attribute("SHARED_SIZE_BYTES") + dynamic
+        ctas = cd.check(
+            cd.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(kernel.function, block, dynamic),
+            "asking the occupancy calculator",
+        )
+        return f"{regs:>4} {local:>5} {smem // 1024:>4}K {int(ctas):>3}"
+    except Exception as e:
+        return f"resources unknown: {e}"
+
+
+class Problem:
+    """The operands of one N (torch CUDA tensors) and torch's reference output."""
+
+    def __init__(self, torch: Any, cv: Any, n: int, seed: int):
+        g = torch.Generator(device="cuda")
+        g.manual_seed(seed)
+        dev = "cuda"
+        self.n = n
+        self.act = tf32(torch, torch.randn((n, cv.D, cv.H, cv.W, cv.C), device=dev, generator=g))
+        self.flt = tf32(torch, torch.randn((cv.K, cv.T, cv.R, cv.S, cv.C), device=dev, generator=g))
+        g_rows, o_rows = n * 96 + n * 96 // 8, n * 16 + n * 16 // 8
+        self.gather = torch.randperm(g_rows, device=dev, generator=g)[: n * 96].to(torch.int32)
+        self.scatter = torch.randperm(o_rows, device=dev, generator=g)[: n * 16].to(torch.int32)
+        self.pool = tf32(torch, torch.randn((g_rows, cv.C), device=dev, generator=g))
+        self.pool[self.gather.long()] = self.act.reshape(-1, cv.C)
+        self.out_rows = o_rows
+        # channels-last-3d views for torch: (N,C,D,H,W) over NDHWC memory
+        self.x = self.act.permute(0, 4, 1, 2, 3)
+        self.w = self.flt.permute(0, 4, 1, 2, 3)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        ref = torch.nn.functional.conv3d(self.x, self.w)  # FP32 reference
+        self.ref = ref.permute(0, 2, 3, 4, 1).contiguous()  # (N,Z,P,Q,K)
+        torch.backends.cudnn.allow_tf32 = True
+        self.flops = cv.FLOPS_PER_IMAGE * n
+
+
+def rel_error(torch: Any, got: Any, want: Any) -> float:
+    return float((got - want).abs().max() / want.abs().max())
+
+
+def launcher(ck: Any, bound: Any, grid: tuple, block: int) -> Any:
+    """A launch of a compiled kernel with arguments bound once (no per-call checks)."""
+    return lambda: ck.launch_bound(bound, grid, block, None, None)
+
+
+def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any) -> list[tuple]:
+    import layoutc as lc
+
+    p = Problem(torch, cv, n, seed=n)
+    batch = max(2, min(20, int(3e12 // p.flops)))
+    rows: list[tuple] = []
+
+    # cuDNN, dense (TF32)
+    torch.backends.cudnn.allow_tf32 = True
+
+    def cudnn() -> None:
+        torch.nn.functional.conv3d(p.x, p.w)
+
+    t_cudnn = bench(torch, cudnn, samples, batch)
+    rows.append(("cuDNN conv3d (TF32, NDHWC)", "dense", n, t_cudnn, p.flops, "", None))
+
+    # torch pipeline, gather/scatter
+    g64, s64 = p.gather.long(), p.scatter.long()
+    out_pool_t = torch.zeros((p.out_rows, cv.K), device="cuda")
+
+    def pipeline() -> None:
+        a = p.pool.index_select(0, g64).view(n, cv.D, cv.H, cv.W, cv.C).permute(0, 4, 1, 2, 3)
+        o = torch.nn.functional.conv3d(a, p.w)  # channels-last-3d out
+        out_pool_t.index_copy_(0, s64, o.permute(0, 2, 3, 4, 1).reshape(-1, cv.K))
+
+    pipeline()
+    err = rel_error(torch, out_pool_t[s64].view(n, 4, 2, 2, 128), p.ref)
+    t_pipe = bench(torch, pipeline, samples, batch)
+    rows.append(("torch index_select+conv3d+index_copy_", "gather", n, t_pipe, p.flops, "", err))
+
+    for cfg in configs:
+        grid = (n // cfg.images,)
+        dense, gathered = cv.make_conv3d(cfg)
+        # dense: compiled with 32-bit indices (the offsets fit), checked, then timed
+        out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
+        args = (p.act, p.flt, out)
+        ck = lc.compile(dense, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
+        bound = ck.bind(args, {})
+        ck.launch_bound(bound, grid, cfg.threads, None, None)
+        torch.cuda.synchronize()
+        err = rel_error(torch, out, p.ref)
+        t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+        rows.append(
+            (f"layoutc dense {cfg.name}", "dense", n, t, p.flops, resources(ck, cfg.threads), err)
+        )
+        # gather/scatter: the same, plus the rows the scatter does not name stay untouched
+        opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
+        args = (p.pool, p.flt, opool, p.gather, p.scatter)
+        ck = lc.compile(gathered, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
+        bound = ck.bind(args, {})
+        ck.launch_bound(bound, grid, cfg.threads, None, None)
+        torch.cuda.synchronize()
+        err = rel_error(torch, opool[s64].view(n, 4, 2, 2, 128), p.ref)
+        untouched = torch.ones(p.out_rows, dtype=torch.bool, device="cuda")
+        untouched[s64] = False
+        if not bool((opool[untouched] == 7.0).all()):
+            log(f"   gather {cfg.name} N={n}: rows outside the scatter were written")
+            err = float("inf")
+        t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+        rows.append(
+            (f"layoutc gather {cfg.name}", "gather", n, t, p.flops, resources(ck, cfg.threads), err)
+        )
+        log(f"   {cfg.name}: done", flush=True)
+    return rows
+
+
+def table(rows: list[tuple]) -> list[str]:
+    out = [
+        f"{'kernel':<40} {'N':>7} {'time':>10} {'TFLOP/s':>8} {'check':>9}  {'regs':>4} "
+        f"{'local':>5} {'smem':>5} {'CTA/SM':>3}"
+    ]
+    for name, _kind, n, t, flops, res, err in rows:
+        check = "" if err is None else (f"{err:.1e}" if err <= TOLERANCE else "FAILED")
+        out.append(
+            f"{name:<40} {n:>7} {t * 1e3:>8.3f}ms {flops / t / 1e12:>8.1f} {check:>9}  {res}"
+        )
+    return out
+
+
+def ratios(rows: list[tuple]) -> list[str]:
+    out = []
+    for n in sorted({r[2] for r in rows}):
+        at = {r[0]: r[3] for r in rows if r[2] == n}
+        cudnn = at["cuDNN conv3d (TF32, NDHWC)"]
+        pipe = at["torch index_select+conv3d+index_copy_"]
+        for name, t in at.items():
+            if name.startswith("layoutc dense"):
+                twin = name.replace("dense", "gather")
+                line = f"N={n:>6} {name[8:]:<14} {cudnn / t:5.2f}x cuDNN (goal 1.0)"
+                if twin in at:
+                    g = at[twin]
+                    line += (
+                        f" | gather {t / g:5.2f}x its dense twin (goal 0.9), "
+                        f"{pipe / g:5.2f}x the torch pipeline (goal 2.5)"
+                    )
+                out.append(line)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="4320,131072")
+    ap.add_argument("--configs", default="s3-k32-i4-w2x2,s4-k32-i4-w2x2,s3-k32-i8-w4x2")
+    ap.add_argument("--samples", type=int, default=10)
+    args = ap.parse_args()
+    import torch
+
+    if not torch.cuda.is_available():
+        print("benchmarks/conv.py needs torch with CUDA and a GPU")
+        return 2
+    cv = _example()
+    configs = [config_from_name(cv, c) for c in args.configs.split(",")]
+    print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}")
+    print(gpu_clock())
+    rows: list[tuple] = []
+    failed = False
+    for n in (int(s) for s in args.sizes.split(",")):
+        print(f"== N = {n}", flush=True)
+        try:
+            rows += run_size(torch, cv, n, configs, args.samples, print)
+        except Exception:
+            traceback.print_exc()
+            failed = True
+        torch.cuda.empty_cache()
+    print()
+    print("\n".join(table(rows)))
+    print()
+    print("\n".join(ratios(rows)))
+    failed = failed or any(r[6] is not None and not r[6] <= TOLERANCE for r in rows)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,495 @@
+"""CUTLASS example 59 in layoutc: a 3-D convolution (forward propagation) as an implicit GEMM,
+dense and gather/scatter, computed by ONE kernel body written against layouts.
+
+The problem (static except the number of images ``N``, a multiple of 4): activation NDHWC
+``(N,6,4,4,64)``, filter KTRSC ``(128,3,3,3,64)``, output NZPQK ``(N,4,2,2,128)``; stride 1,
+no padding, TF32 inputs, FP32 accumulation and output; ``7,077,888 * N`` FLOP.
+
+As in the seed, the filter is the GEMM's A (``K x (C,T,R,S)``), the *im2col* view of the
+activation is B and the output is C:
+
+    A  (K,(C,T,R,S))          : (TRSC,(1,RSC,SC,C))              filter
+    B  ((N,Z,P,Q),(C,T,R,S))  : ((DHWC,HWC,WC,C),(1,HWC,WC,C))    activation, im2col view
+    C  (K,(N,Z,P,Q))          : (1,(ZPQK,PQK,QK,K))               output
+
+Nothing is copied to build the im2col matrix: B is a layout over the activation's memory
+(its T,R,S strides are the D,H,W strides, because output position z reads input z+t).
+
+The gather/scatter problem keeps the activation as a *pool* of 64-channel rows and an index
+vector naming the row of every input position (n,d,h,w); the output is a pool of 128-channel
+rows named by a scatter vector over (n,z,p,q). Only B and C change, into CuTe gather layouts
+(CUTLASS ``gather_tensor.hpp``): an inner layout with *basis strides* maps a coordinate to an
+arithmetic tuple (index-buffer position ``E<0>``, dense offset ``E<1>``), and the outer layout
+``(1,1):(Custom{idx,64},1)`` turns it into ``idx[position]*64 + offset``. The kernel body,
+:func:`conv_mainloop`, is the same function for both: it only tiles and partitions tensors.
+
+Per CTA (128 threads, 2x2 warps): all 128 output channels x 4 images' 16 output positions; the
+K loop walks 54 blocks of 32 channels of one filter tap through a 3-stage ``cp.async``
+pipeline (128-bit copies, proven by prove-vectorization also through the gather), swizzled
+shared memory ``Sw<3,2,3> o (8,32):(32,1)``, ``ldmatrix.x4``, ``mma.sync.m16n8k8`` TF32; the
+epilogue goes through a swizzled shared tile and leaves with 128-bit stores (scattered rows
+for the gather variant).
+
+Call it:  ``conv3d_fprop(activation, filter, output)`` (dense) or
+``conv3d_fprop(pool, filter, out_pool, gather=g, scatter=s)``; numpy arrays run on the CPU
+runtime (copied to the GPU when there is one), torch/CuPy/DLPack arrays where they live.
+
+Run it:  layoutc run examples/conv3d_fprop.py [--size N]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import layoutc as lc
+import numpy as np
+from layoutc import _
+
+# -- the problem (FACTS.md, "Example 59, exact configuration") ------------------------------------
+D, H, W = 6, 4, 4  # activation spatial extents
+T, R, S = 3, 3, 3  # filter taps
+Z, P, Q = 4, 2, 2  # output spatial extents (stride 1, no padding)
+C, K = 64, 128  # input and output channels
+IMAGES_PER_CTA = 4
+FLOPS_PER_IMAGE = 2 * Z * P * Q * K * C * T * R * S  # 7,077,888
+
+
+@dataclass(frozen=True)
+class ConvConfig:
+    """A tiling of example 59: CTA tile ``K x (images,Z,P,Q) x (bk,1,1,1)`` (bk channels of one
+    filter tap per K-block), ``stages`` of the cp.async pipeline, ``warps_m x warps_n`` warps
+    of m16n8k8 TF32, and ``min_blocks`` CTAs per SM promised to ptxas (``nvvm.minctasm``: it
+    caps the registers so that they fit). The default is the seed's: 4 images, 32 channels,
+    3 stages, 2x2 warps."""
+
+    stages: int = 3
+    bk: int = 32
+    images: int = 4
+    warps_m: int = 2
+    warps_n: int = 2
+    min_blocks: int | None = None
+
+    @property
+    def name(self) -> str:
+        name = f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
+        return name + (f"-m{self.min_blocks}" if self.min_blocks else "")
+
+    @property
+    def threads(self) -> int:
+        return 32 * self.warps_m * self.warps_n
+
+    @property
+    def tile_n(self) -> int:
+        """Output positions per CTA: ``images`` x Z*P*Q."""
+        return self.images * Z * P * Q
+
+    def smem_bytes(self) -> int:
+        """Dynamic shared memory: the pipeline, or the epilogue tile if larger."""
+        pipeline = self.stages * (K + self.tile_n) * self.bk * 4
+        return max(pipeline, K * self.tile_n * 4)
+
+    def check(self) -> None:
+        """Raise ValueError for a tiling the kernel does not handle."""
+        if self.bk not in (16, 32) or self.stages < 2 or self.images not in (4, 8):
+            raise ValueError(f"bk must be 16 or 32, stages >= 2, images 4 or 8: {self}")
+        if K % (32 * self.warps_m) or self.tile_n % (16 * self.warps_n):
+            raise ValueError(f"{self.warps_m}x{self.warps_n} warps do not tile {K}x{self.tile_n}")
+        if (K * self.tile_n) % (4 * self.threads) or self.threads % (K // 4):
+            raise ValueError(f"{self.threads} threads do not tile the epilogue")
+
+
+def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
+    """The dense and the gather/scatter kernel of one configuration: two entry points that
+    build their tensors' layouts, one body (:func:`conv_mainloop`)."""
+    cfg.check()
+    bm, bn, bk, stages = K, (cfg.images, Z, P, Q), (cfg.bk, 1, 1, 1), cfg.stages
+    tile_n, threads = cfg.tile_n, cfg.threads
+    wm, wn = cfg.warps_m, cfg.warps_n
+    mma = lc.make_tiled_mma(
+        "SM80_16x8x8_F32TF32TF32F32_TN", lc.make_layout((wm, wn, 1)), (16 * wm, 16 * wn, 8)
+    )
+    # Sw<B,2,3> o (8,bk):(bk,1): 16-byte chunks of a row XOR-ed with the row index
+    swizzle = lc.Swizzle(3 if cfg.bk == 32 else 2, 2, 3)
+    atom = lc.composition(swizzle, lc.make_layout((8, cfg.bk), (cfg.bk, 1)))
+    s_a = lc.tile_to_shape(atom, (bm, cfg.bk, stages))
+    s_b = lc.tile_to_shape(atom, (tile_n, cfg.bk, stages))
+    per_row = cfg.bk // 4
+    g2s = lc.make_tiled_copy(
+        lc.make_copy_atom("cp.async.cg", lc.tf32),
+        lc.make_layout((threads // per_row, per_row), (per_row, 1)),
+        lc.make_layout((1, 4)),
+    )
+    ldsm = lc.make_copy_atom("ldmatrix.x4", lc.tf32)
+    # The C tile is channel-major (K contiguous, like the output): 16-byte chunks of a column
+    # XOR-ed with bits 1-3 of the column, so that the accumulators' 32-bit writes (8 rows x 4
+    # columns per warp) and the 128-bit column reads are free of bank conflicts.
+    s_c = lc.composition(lc.Swizzle(3, 2, 5), lc.make_layout((bm, tile_n), (1, bm)))
+    r2s = lc.make_copy_atom("universal", lc.f32, bits=32)
+    s2g = lc.make_tiled_copy(
+        lc.make_copy_atom("universal", lc.f32, bits=128),
+        lc.make_layout((bm // 4, threads // (bm // 4)), (1, bm // 4)),
+        lc.make_layout((4, 1)),
+    )
+
+    @lc.func
+    def conv_mainloop(mA: Any, mB: Any, mC: Any) -> None:
+        """C = A B^T for one CTA tile, whatever the layouts of A, B and C: CuTe's sm80
+        multistage mainloop (CUTLASS's ``CollectiveMma<MainloopSm80CpAsync...>``)."""
+        tid = lc.thread_idx.x
+        where = (0, lc.block_idx.x, _)
+        gA = lc.local_tile(mA, (bm, bn, bk), where, proj=(1, None, 1))  # (BM,BK,k)
+        gB = lc.local_tile(mB, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
+        gC = lc.local_tile(mC, (bm, bn, bk), where, proj=(1, 1, None))  # (BM,BN)
+        sA = lc.dynamic_smem_tensor(lc.tf32, s_a)  # (BM,BK,STAGES)
+        sB = lc.dynamic_smem_tensor(lc.tf32, s_b)  # (BN,BK,STAGES)
+
+        g2s_thr = g2s.get_slice(tid)
+        tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+        tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+        k_tiles = lc.size(gA, 2)  # 54 with bk=32: 2 channel blocks x 27 taps
+        for s in range(stages - 1):  # prologue
+            lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
+            lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
+            lc.cp_async_commit()
+
+        thr_mma = mma.get_slice(tid)
+        tCrA = thr_mma.partition_fragment_A(sA[_, _, 0])
+        tCrB = thr_mma.partition_fragment_B(sB[_, _, 0])
+        tCrC = thr_mma.partition_fragment_C(gC)
+        lc.clear(tCrC)
+        s2r_a, s2r_b = lc.make_tiled_copy_A(ldsm, mma), lc.make_tiled_copy_B(ldsm, mma)
+        s2r_a_thr, s2r_b_thr = s2r_a.get_slice(tid), s2r_b.get_slice(tid)
+        tXsA, tXrA = s2r_a_thr.partition_S(sA), s2r_a_thr.retile_D(tCrA)
+        tXsB, tXrB = s2r_b_thr.partition_S(sB), s2r_b_thr.retile_D(tCrB)
+        k_blocks = lc.size(tCrA, 2)
+
+        lc.cp_async_wait(stages - 2)
+        lc.syncthreads()
+        lc.copy(s2r_a, tXsA[_, _, 0, 0], tXrA[_, _, 0])
+        lc.copy(s2r_b, tXsB[_, _, 0, 0], tXrB[_, _, 0])
+        read = 0
+        write = stages - 1
+        for k in lc.range(k_tiles):
+            for kb in range(k_blocks):  # unrolled: fragments are registers
+                if kb == k_blocks - 1:
+                    lc.cp_async_wait(stages - 2)
+                    lc.syncthreads()
+                    read = lc.where(read == stages - 1, 0, read + 1)
+                nxt = (kb + 1) % k_blocks
+                lc.copy(s2r_a, tXsA[_, _, nxt, read], tXrA[_, _, nxt])
+                lc.copy(s2r_b, tXsB[_, _, nxt, read], tXrB[_, _, nxt])
+                if kb == 0:
+                    kn = lc.min(k + stages - 1, k_tiles - 1)
+                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                    lc.cp_async_commit()
+                    write = lc.where(write == stages - 1, 0, write + 1)
+                lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
+
+        # epilogue: registers -> swizzled shared tile (over the pipeline) -> 128-bit stores
+        lc.cp_async_wait(0)
+        lc.syncthreads()
+        sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
+        r2s_copy = lc.make_tiled_copy_C(r2s, mma)
+        r2s_thr = r2s_copy.get_slice(tid)
+        lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
+        lc.syncthreads()
+        s2g_thr = s2g.get_slice(tid)
+        tDsC = s2g_thr.partition_S(sC)
+        tDrC = lc.make_fragment_like(tDsC)
+        lc.copy(s2g, tDsC, tDrC)
+        lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
+
+    def filter_tensor(flt: Any) -> Any:
+        """A: (K,(C,T,R,S)) over the KTRSC filter."""
+        sk, st, sr, ss, sc = flt.stride
+        return lc.make_tensor(
+            flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss)))
+        )
+
+    suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
+
+    @lc.kernel(name="conv3d_fprop_dense" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
+    def conv3d_fprop_dense(
+        activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
+        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
+        output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
+    ):
+        n = activation.shape[0]
+        sn, sd, sh, sw, sc = activation.stride
+        # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
+        im2col = lc.make_layout(((n, Z, P, Q), (C, T, R, S)), ((sn, sd, sh, sw), (sc, sd, sh, sw)))
+        on, oz, op, oq, ok = output.stride
+        out = lc.make_layout((K, (n, Z, P, Q)), (ok, (on, oz, op, oq)))
+        conv_mainloop(
+            filter_tensor(filter),
+            lc.make_tensor(activation.iterator, im2col),
+            lc.make_tensor(output.iterator, out),
+        )
+
+    @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
+    def conv3d_fprop_gather(
+        activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
+        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
+        output: lc.Tensor(lc.f32, "(B,128):(128,1)"),
+        gather: lc.Tensor(lc.i32, "(G):(1)"),
+        scatter: lc.Tensor(lc.i32, "(O):(1)"),
+    ):
+        n = lc.size(scatter) // (Z * P * Q)
+        EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
+        # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
+        act_inner = lc.make_layout(
+            ((n, Z, P, Q), (C, T, R, S)),
+            ((D * H * W * EG, H * W * EG, W * EG, EG), (EC, H * W * EG, W * EG, EG)),
+        )
+        # (position, offset) -> gather[position] * C + offset
+        act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
+        act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
+        out_inner = lc.make_layout(
+            (K, (n, Z, P, Q)), (EC, (Z * P * Q * EG, P * Q * EG, Q * EG, EG))
+        )
+        out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
+        out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
+        conv_mainloop(
+            filter_tensor(filter),
+            lc.make_tensor(activation.iterator, act),
+            lc.make_tensor(output.iterator, out),
+        )
+
+    conv3d_fprop_dense.config = conv3d_fprop_gather.config = cfg
+    return conv3d_fprop_dense, conv3d_fprop_gather
+
+
+CONFIG = ConvConfig()  # the seed's tiling
+conv3d_fprop_dense, conv3d_fprop_gather = make_conv3d(CONFIG)
+
+
+# -- the host function ----------------------------------------------------------------------------
+class ConvError(ValueError):
+    """Arguments conv3d_fprop refuses (before anything is launched)."""
+
+
+def _view(x: Any) -> Any:
+    """Something with ``shape``, ``dtype`` and min/max for ``x``: itself, or for an object that
+    only speaks DLPack a numpy view (host memory) or a torch view (device memory). Nothing is
+    copied."""
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return x
+    if not hasattr(x, "__dlpack__"):
+        return None
+    try:
+        device_type = x.__dlpack_device__()[0]
+        if device_type in (1, 3):  # kDLCPU, kDLCUDAHost
+            return np.from_dlpack(x)
+        import torch
+
+        return torch.from_dlpack(x)
+    except Exception:
+        return None
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return tuple(int(e) for e in _view(x).shape)
+
+
+def _dtype_name(x: Any) -> str:
+    return str(_view(x).dtype).replace("torch.", "")
+
+
+def _check_array(name: str, x: Any, shape: tuple, dtype: str) -> None:
+    if _view(x) is None:
+        raise ConvError(
+            f"conv3d_fprop: {name} must be an array (numpy, torch, CuPy, DLPack), "
+            f"got {type(x).__name__}"
+        )
+    got = _shape(x)
+    if len(got) != len(shape) or any(s is not None and g != s for g, s in zip(got, shape)):
+        want = "(" + ", ".join("*" if s is None else str(s) for s in shape) + ")"
+        raise ConvError(f"conv3d_fprop: {name} must have shape {want}, got {got}")
+    if _dtype_name(x) != dtype:
+        raise ConvError(f"conv3d_fprop: {name} must be {dtype}, got {_dtype_name(x)}")
+
+
+def _index_range(x: Any) -> tuple[int, int]:
+    """(min, max) of an index vector wherever it lives (read before any launch)."""
+    x = _view(x)
+    if isinstance(x, np.ndarray):
+        return int(x.min()), int(x.max())
+    if hasattr(x, "aminmax"):  # torch
+        lo, hi = x.aminmax()
+        return int(lo.item()), int(hi.item())
+    lo, hi = x.min(), x.max()  # CuPy and friends
+    return int(lo), int(hi)
+
+
+def _check_indices(name: str, x: Any, rows: int, pool: str) -> None:
+    lo, hi = _index_range(x)
+    if lo < 0 or hi >= rows:
+        bad = lo if lo < 0 else hi
+        raise ConvError(
+            f"conv3d_fprop: {name} holds row {bad}, outside the {rows} rows of {pool} "
+            f"(valid rows 0..{rows - 1})"
+        )
+
+
+def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA) -> int:
+    if count % per_image:
+        raise ConvError(f"conv3d_fprop: {what} has {count} entries, not a multiple of {per_image}")
+    n = count // per_image
+    if n == 0 or n % images:
+        raise ConvError(
+            f"conv3d_fprop: N = {n} images; N must be a positive multiple of {images} "
+            f"(each CTA computes {images} images)"
+        )
+    return n
+
+
+def conv3d_fprop(
+    activation: Any,
+    filter: Any,
+    output: Any,
+    gather: Any = None,
+    scatter: Any = None,
+    *,
+    kernels: tuple[Any, Any] | None = None,
+    **launch: Any,
+) -> Any:
+    """Example 59's convolution, ``output = conv3d(activation, filter)``, in place.
+
+    Dense: ``activation`` (N,6,4,4,64), ``filter`` (128,3,3,3,64), ``output`` (N,4,2,2,128),
+    all float32 (TF32 is used for the products: round the inputs for round-to-nearest).
+    Gather/scatter: ``activation`` is a pool (rows, 64) and ``gather`` int32 (N*96,) names the
+    row of every input position (n,d,h,w); ``output`` is a pool (rows, 128) and ``scatter``
+    int32 (N*16,) names the row of every output position (n,z,p,q); other rows of ``output``
+    are left as they are. N must be a multiple of 4. Every check runs before the launch.
+    The kernels are the seed's tiling, or ``kernels``: the pair :func:`make_conv3d` builds for
+    another :class:`ConvConfig` (benchmarks/conv.py compares them; on an H100 none beat the
+    seed's). ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
+    if (gather is None) != (scatter is None):
+        raise ConvError("conv3d_fprop: give both gather and scatter, or neither")
+    _check_array("filter", filter, (K, T, R, S, C), "float32")
+    if gather is None:
+        _check_array("activation", activation, (None, D, H, W, C), "float32")
+        n = _images(_shape(activation)[0], 1, "activation")
+        dense, _gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+        cfg = dense.config
+        n = _images(n, 1, "activation", cfg.images)
+        _check_array("output", output, (n, Z, P, Q, K), "float32")
+        dense(activation, filter, output, grid=(n // cfg.images,), block=cfg.threads, **launch)
+        return output
+    _check_array("activation", activation, (None, C), "float32")
+    _check_array("output", output, (None, K), "float32")
+    _check_array("gather", gather, (None,), "int32")
+    _check_array("scatter", scatter, (None,), "int32")
+    n = _images(_shape(gather)[0], D * H * W, "gather")
+    _dense, gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+    cfg = gathered.config
+    n = _images(n, 1, "gather", cfg.images)
+    if _shape(scatter)[0] != n * Z * P * Q:
+        raise ConvError(
+            f"conv3d_fprop: gather names {n} images ({n * D * H * W} input positions), so "
+            f"scatter must have {n * Z * P * Q} entries, got {_shape(scatter)[0]}"
+        )
+    _check_indices("gather", gather, _shape(activation)[0], "the activation pool")
+    _check_indices("scatter", scatter, _shape(output)[0], "the output pool")
+    gathered(
+        activation,
+        filter,
+        output,
+        gather,
+        scatter,
+        grid=(n // cfg.images,),
+        block=cfg.threads,
+        **launch,
+    )
+    return output
+
+
+# -- reference and examples -----------------------------------------------------------------------
+def tf32_round(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to TF32 (10 mantissa bits, nearest, ties away from zero)."""
+    bits = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x1000) & 0xFFFFE000).astype(np.uint32).view(np.float32)
+
+
+def reference_conv3d(activation: np.ndarray, filter: np.ndarray) -> np.ndarray:
+    """The convolution in float64 with numpy: (N,6,4,4,64) x (128,3,3,3,64) -> (N,4,2,2,128)."""
+    a, f = activation.astype(np.float64), filter.astype(np.float64)
+    out = np.zeros((a.shape[0], Z, P, Q, K))
+    for t in range(T):
+        for r in range(R):
+            for s in range(S):
+                window = a[:, t : t + Z, r : r + P, s : s + Q, :]
+                out += (window.reshape(-1, C) @ f[:, t, r, s, :].T).reshape(out.shape)
+    return out
+
+
+def random_problem(n: int, rng: np.random.Generator, spare: int = 0) -> dict:
+    """Dense operands rounded to TF32, and pools ``spare`` rows larger than needed with random
+    permutations as the gather and scatter vectors."""
+    act = tf32_round(rng.standard_normal((n, D, H, W, C)))
+    flt = tf32_round(rng.standard_normal((K, T, R, S, C)))
+    g_rows, o_rows = n * D * H * W + spare, n * Z * P * Q + spare
+    gather = rng.permutation(g_rows)[: n * D * H * W].astype(np.int32)
+    scatter = rng.permutation(o_rows)[: n * Z * P * Q].astype(np.int32)
+    pool = tf32_round(rng.standard_normal((g_rows, C)))
+    pool[gather] = act.reshape(-1, C)
+    return {"act": act, "flt": flt, "pool": pool, "gather": gather, "scatter": scatter,
+            "out_rows": o_rows}  # fmt: skip
+
+
+def _dense_inputs(n: int, rng: np.random.Generator) -> dict:
+    n = max(IMAGES_PER_CTA, n // IMAGES_PER_CTA * IMAGES_PER_CTA)
+    p = random_problem(n, rng)
+    out = np.full((n, Z, P, Q, K), np.nan, np.float32)
+    return {"activation": p["act"], "filter": p["flt"], "output": out}
+
+
+def _gather_inputs(n: int, rng: np.random.Generator) -> dict:
+    n = max(IMAGES_PER_CTA, n // IMAGES_PER_CTA * IMAGES_PER_CTA)
+    p = random_problem(n, rng, spare=37)
+    out = np.full((p["out_rows"], K), 7.0, np.float32)  # rows not scattered to stay 7
+    return {"activation": p["pool"], "filter": p["flt"], "output": out,
+            "gather": p["gather"], "scatter": p["scatter"]}  # fmt: skip
+
+
+def _gather_reference(args: dict) -> dict:
+    n = args["gather"].shape[0] // (D * H * W)
+    act = args["activation"][args["gather"]].reshape(n, D, H, W, C)
+    out = args["output"].copy()
+    out[args["scatter"]] = reference_conv3d(act, args["filter"]).reshape(-1, K)
+    return {"output": out}
+
+
+def _launch(args: dict) -> dict:
+    n = args["gather"].shape[0] // (D * H * W) if "gather" in args else args["activation"].shape[0]
+    return {"grid": (n // IMAGES_PER_CTA,), "block": 128}
+
+
+EXAMPLES = [
+    lc.Example(
+        kernel=conv3d_fprop_dense,
+        inputs=_dense_inputs,
+        launch=_launch,
+        reference=lambda a: {"output": reference_conv3d(a["activation"], a["filter"])},
+        size=4,
+        gpu_size=4320,  # the numpy reference in float64 is the slow part
+        description="example 59, dense: conv3d fprop as an implicit GEMM over the im2col layout",
+        flops=lambda a: FLOPS_PER_IMAGE * a["activation"].shape[0],
+        rtol=1e-4,
+        atol=1e-3,
+    ),
+    lc.Example(
+        kernel=conv3d_fprop_gather,
+        inputs=_gather_inputs,
+        launch=_launch,
+        reference=_gather_reference,
+        size=4,
+        gpu_size=4320,  # the numpy reference in float64 is the slow part
+        description="example 59, gather/scatter: the same kernel body over gather layouts",
+        flops=lambda a: FLOPS_PER_IMAGE * a["gather"].shape[0] // (D * H * W),
+        rtol=1e-4,
+        atol=1e-3,
+    ),
+]

@@ -1,0 +1,265 @@
+"""CUTLASS example 59 (examples/conv3d_fprop.py): the dense and the gather/scatter convolution
+from one kernel body, on the CPU runtime against numpy (N = 4 and 8, TF32-rounded random data,
+random permutations into pools larger than needed), the scatter leaving other rows alone, the
+host function's refusals (before any launch), the traced IR showing the gather as a layout,
+and on a GPU (marked) both variants at N = 4320 and 131072 against torch."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from example_files import EXAMPLES_DIR
+
+sys.path.insert(0, str(EXAMPLES_DIR))
+import conv3d_fprop as cv
+
+TOL = 1e-4  # of the largest |output|: products are exact (TF32 inputs), sums in f32
+
+
+def _close(got: np.ndarray, want: np.ndarray) -> None:
+    err = np.abs(got.astype(np.float64) - want).max() / np.abs(want).max()
+    assert err <= TOL, f"relative error {err:.3g}"
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_dense_matches_numpy_on_the_cpu(n):
+    p = cv.random_problem(n, np.random.default_rng(n))
+    out = np.full((n, 4, 2, 2, 128), np.nan, np.float32)
+    assert cv.conv3d_fprop(p["act"], p["flt"], out) is out
+    _close(out, cv.reference_conv3d(p["act"], p["flt"]))
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_gather_scatter_matches_numpy_and_leaves_other_rows(n):
+    rng = np.random.default_rng(100 + n)
+    p = cv.random_problem(n, rng, spare=int(rng.integers(1, 50)))
+    out_pool = rng.standard_normal((p["out_rows"], 128)).astype(np.float32)
+    before = out_pool.copy()
+    cv.conv3d_fprop(p["pool"], p["flt"], out_pool, gather=p["gather"], scatter=p["scatter"])
+    got = out_pool[p["scatter"]].reshape(n, 4, 2, 2, 128)
+    _close(got, cv.reference_conv3d(p["act"], p["flt"]))
+    others = np.setdiff1d(np.arange(p["out_rows"]), p["scatter"])
+    assert len(others) > 0
+    np.testing.assert_array_equal(out_pool[others], before[others])
+
+
+def _dense(n=4):
+    return (
+        np.zeros((n, 6, 4, 4, 64), np.float32),
+        np.zeros((128, 3, 3, 3, 64), np.float32),
+        np.zeros((n, 4, 2, 2, 128), np.float32),
+    )
+
+
+def _gathered(n=4, rows=None):
+    rows = rows or n * 96
+    return (
+        np.zeros((rows, 64), np.float32),
+        np.zeros((128, 3, 3, 3, 64), np.float32),
+        np.zeros((n * 16, 128), np.float32),
+        np.arange(n * 96, dtype=np.int32) % rows,
+        np.arange(n * 16, dtype=np.int32),
+    )
+
+
+def _refused(match, *args, **kw):
+    with pytest.raises(cv.ConvError, match=match):
+        cv.conv3d_fprop(*args, **kw)
+
+
+class DLPackOnly:
+    """An array that only speaks DLPack (no shape, no dtype)."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kw):
+        return self._array.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_dlpack_only_arrays_are_checked_and_run():
+    p = cv.random_problem(4, np.random.default_rng(7), spare=3)
+    out = np.full((p["out_rows"], 128), 7.0, np.float32)
+    args = (p["pool"], p["flt"], out, p["gather"], p["scatter"])
+    cv.conv3d_fprop(*(DLPackOnly(a) for a in args))
+    _close(out[p["scatter"]].reshape(4, 4, 2, 2, 128), cv.reference_conv3d(p["act"], p["flt"]))
+    bad = p["gather"].copy()
+    bad[5] = 10**6
+    _refused("gather holds row 1000000", *(DLPackOnly(a) for a in (*args[:3], bad, args[4])))
+    _refused("gather must be int32, got int64",
+             *(DLPackOnly(a) for a in (*args[:3], bad.astype(np.int64), args[4])))  # fmt: skip
+
+
+def test_refuses_wrong_shapes_and_dtypes():
+    a, f, o = _dense()
+    _refused(r"activation must have shape \(\*, 6, 4, 4, 64\), got \(4, 6, 4, 4, 32\)",
+             np.zeros((4, 6, 4, 4, 32), np.float32), f, o)  # fmt: skip
+    _refused(
+        r"filter must have shape \(128, 3, 3, 3, 64\)",
+        a,
+        np.zeros((64, 3, 3, 3, 64), np.float32),
+        o,
+    )
+    _refused(
+        r"output must have shape \(4, 4, 2, 2, 128\), got \(8, 4, 2, 2, 128\)", a, f, _dense(8)[2]
+    )
+    _refused(r"activation must be float32, got float64", a.astype(np.float64), f, o)
+    _refused(r"filter must be an array", a, [[1.0]], o)
+    pool, f, opool, g, s = _gathered()
+    _refused(r"gather must be int32, got int64", pool, f, opool, g.astype(np.int64), s)
+    _refused(r"activation must have shape \(\*, 64\)", pool[:, :32], f, opool, g, s)
+    _refused(r"output must have shape \(\*, 128\)", pool, f, opool[:, :64], g, s)
+    _refused(r"scatter must have 64 entries, got 63", pool, f, opool, g, s[:63])
+    _refused(r"give both gather and scatter", pool, f, opool, g)
+
+
+def test_refuses_n_not_a_multiple_of_4():
+    _refused(r"N = 6 images; N must be a positive multiple of 4", *_dense(6))
+    _refused(r"N = 0 images", *_dense(0))
+    pool, f, opool, g, s = _gathered(4)
+    _refused(r"N = 2 images", pool, f, opool[:32], g[:192], s[:32])
+    _refused(r"gather has 100 entries, not a multiple of 96", pool, f, opool, g[:100], s)
+
+
+def test_refuses_out_of_range_indices_before_launch():
+    pool, f, opool, g, s = _gathered(4)
+    bad = g.copy()
+    bad[17] = pool.shape[0]
+    _refused(
+        r"gather holds row 384, outside the 384 rows of the activation pool", pool, f, opool, bad, s
+    )
+    bad[17] = -1
+    _refused(r"gather holds row -1", pool, f, opool, bad, s)
+    bad = s.copy()
+    bad[3] = 1 << 30
+    _refused(
+        r"scatter holds row 1073741824, outside the 64 rows of the output pool",
+        pool,
+        f,
+        opool,
+        g,
+        bad,
+    )
+
+
+def test_another_tiling_checks_n_against_its_images_per_cta():
+    pair = cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
+    assert pair[0].config == pair[1].config and pair[0].config.threads == 256
+    _refused(r"N = 12 images; N must be a positive multiple of 8", *_dense(12), kernels=pair)
+    with pytest.raises(ValueError, match="images 4 or 8"):
+        cv.make_conv3d(cv.ConvConfig(images=2))
+
+
+def test_traced_ir_shows_the_gather_as_a_layout():
+    """The gather and the scatter are layouts of tensors (make_composed_layout of a custom
+    stride over basis strides, the index buffers as make_tensor operands): the traced kernel
+    has no index arithmetic of its own and reads no index buffer element."""
+    pytest.importorskip("filecheck")
+    sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
+
+    pytest.importorskip("filecheck")
+    sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
+    from helpers import filecheck
+
+    a = cv._gather_inputs(4, np.random.default_rng(0))
+    kernel = cv.conv3d_fprop_gather
+    spec = kernel.specialize(*cv.EXAMPLES[1].ordered_arguments(a), block=128)
+    text = kernel.trace(spec)[0].to_text()
+    filecheck(
+        text,
+        """
+CHECK: func.func @conv3d_fprop_gather(%activation: !tile.ptr<tf32, gmem, 16>
+CHECK-SAME: %gather: !tile.ptr<i32, gmem, 16>
+CHECK-SAME: %scatter: !tile.ptr<i32, gmem, 16>
+CHECK-NOT: tile.load
+CHECK: %[[OUTER:.+]] = layout.make_layout {{.*}} : !layout.layout<"(1,1):(Custom{gather,64},1)">
+CHECK: %[[COMP:.+]] = layout.make_composed_layout %[[OUTER]], {{.*}} -> !layout.layout<"(1,1):(Custom{gather,64},1) o (0,0) o ((?,4,2,2),(64,3,3,3)):((96@0,16@0,4@0,1@0),(1@1,16@0,4@0,1@0))">
+CHECK: tile.make_tensor %{{.+}}, %[[COMP]], %{{.+}} : (!tile.ptr<tf32, gmem, 16>, {{.*}}, !tile.ptr<i32, gmem, 16>) -> !tile.tensor<tf32, gmem, "(1,1):(Custom{gather,64},1) o (0,0) o
+CHECK-NOT: tile.load
+CHECK: layout.make_composed_layout {{.*}} -> !layout.layout<"(1,1):(Custom{scatter,128},1) o (0,0) o (128,(?,4,2,2)):(1@1,(16@0,4@0,2@0,1@0))">
+CHECK: tile.copy
+""",
+    )
+    assert "tile.load" not in text and "arith.muli %gather" not in text
+
+
+def test_the_dense_and_gather_kernels_share_their_body():
+    """One @lc.func body: the two kernels' traced IR differ only before the mainloop."""
+    import inspect
+
+    src = inspect.getsource(cv.make_conv3d)
+    assert src.count("def conv_mainloop") == 1 and src.count("conv_mainloop(") == 3
+
+
+# -- GPU --------------------------------------------------------------------------------------------
+def _torch_problem(n):
+    torch = pytest.importorskip("torch")
+    g = torch.Generator(device="cuda")
+    g.manual_seed(n)
+
+    def tf32(x):
+        bits = x.view(torch.int32).to(torch.int64)
+        return ((bits + 0x1000) & 0xFFFFE000).to(torch.int32).view(torch.float32)
+
+    act = tf32(torch.randn((n, 6, 4, 4, 64), device="cuda", generator=g))
+    flt = tf32(torch.randn((128, 3, 3, 3, 64), device="cuda", generator=g))
+    torch.backends.cudnn.allow_tf32 = False
+    ref = torch.nn.functional.conv3d(act.permute(0, 4, 1, 2, 3), flt.permute(0, 4, 1, 2, 3))
+    torch.backends.cudnn.allow_tf32 = True
+    return torch, act, flt, ref.permute(0, 2, 3, 4, 1).contiguous(), g
+
+
+def _rel(torch, got, want):
+    return float((got - want).abs().max() / want.abs().max())
+
+
+SEED = "seed"  # the seed's tiling (the default), else 8 images per CTA on 4x2 warps
+
+
+def _kernels(which):
+    if which == SEED:
+        return None
+    return cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("which", [SEED, "i8-w4x2"])
+@pytest.mark.parametrize("n", [4320, 131072])
+def test_dense_on_the_gpu_matches_torch(n, which):
+    torch, act, flt, ref, _ = _torch_problem(n)
+    out = torch.full((n, 4, 2, 2, 128), float("nan"), device="cuda")
+    cv.conv3d_fprop(act, flt, out, kernels=_kernels(which))
+    torch.cuda.synchronize()
+    assert _rel(torch, out, ref) <= TOL
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("which", [SEED, "i8-w4x2"])
+@pytest.mark.parametrize("n", [4320, 131072])
+def test_gather_scatter_on_the_gpu_matches_torch(n, which):
+    torch, act, flt, ref, g = _torch_problem(n)
+    rows, orows = n * 96 + 123, n * 16 + 45
+    gather = torch.randperm(rows, device="cuda", generator=g)[: n * 96].to(torch.int32)
+    scatter = torch.randperm(orows, device="cuda", generator=g)[: n * 16].to(torch.int32)
+    pool = torch.randn((rows, 64), device="cuda", generator=g)
+    pool[gather.long()] = act.reshape(-1, 64)
+    opool = torch.full((orows, 128), 7.0, device="cuda")
+    cv.conv3d_fprop(pool, flt, opool, gather, scatter, kernels=_kernels(which))
+    torch.cuda.synchronize()
+    assert _rel(torch, opool[scatter.long()].view(n, 4, 2, 2, 128), ref) <= TOL
+    others = torch.ones(orows, dtype=torch.bool, device="cuda")
+    others[scatter.long()] = False
+    assert bool((opool[others] == 7.0).all())
+
+
+@pytest.mark.gpu
+def test_numpy_arrays_are_copied_to_the_gpu():
+    p = cv.random_problem(8, np.random.default_rng(3), spare=5)
+    out_pool = np.full((p["out_rows"], 128), 7.0, np.float32)
+    cv.conv3d_fprop(p["pool"], p["flt"], out_pool, gather=p["gather"], scatter=p["scatter"])
+    _close(out_pool[p["scatter"]].reshape(8, 4, 2, 2, 128), cv.reference_conv3d(p["act"], p["flt"]))

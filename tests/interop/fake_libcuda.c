@@ -1,0 +1,99 @@
+/* A stand-in for libcuda, enough for layoutc's C launchers: a "device" whose compute capability
+   comes from LC_FAKE_CC (e.g. 86), a current context unless LC_FAKE_NO_CONTEXT is set, module
+   loads that write the image they were given to LC_FAKE_IMAGE, and launches that print their
+   shape and parameter values and run a model of copy_1d (dst[i] = src[i], i < N). */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fake_module, fake_function, fake_context;
+static int loads;
+
+CUresult cuGetErrorName(CUresult rc, const char **name)
+{
+    *name = rc == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_FAKE";
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *ctx)
+{
+    *ctx = getenv("LC_FAKE_NO_CONTEXT") ? NULL : (CUcontext)&fake_context;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetDevice(CUdevice *dev)
+{
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
+{
+    (void)dev;
+    int cc = atoi(getenv("LC_FAKE_CC") ? getenv("LC_FAKE_CC") : "90");
+    *value = attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? cc / 10 : cc % 10;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+    const char *path = getenv("LC_FAKE_IMAGE");
+    const unsigned char *bytes = image;
+    if (path && bytes[0] == 0x7f) { /* an ELF cubin: it ends with its header tables */
+        uint64_t shoff, phoff;
+        uint16_t phentsize, phnum, shentsize, shnum;
+        memcpy(&phoff, bytes + 0x20, 8);
+        memcpy(&shoff, bytes + 0x28, 8);
+        memcpy(&phentsize, bytes + 0x36, 2);
+        memcpy(&phnum, bytes + 0x38, 2);
+        memcpy(&shentsize, bytes + 0x3a, 2);
+        memcpy(&shnum, bytes + 0x3c, 2);
+        uint64_t end = shoff + (uint64_t)shentsize * shnum;
+        if (phoff + (uint64_t)phentsize * phnum > end) end = phoff + (uint64_t)phentsize * phnum;
+        FILE *f = fopen(path, "wb");
+        fwrite(bytes, 1, end, f);
+        fclose(f);
+    }
+    ++loads;
+    *module = (CUmodule)&fake_module;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module, const char *name)
+{
+    (void)module;
+    printf("function %s\n", name);
+    *fn = (CUfunction)&fake_function;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule module)
+{
+    (void)module;
+    printf("unload\n");
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attr, int value)
+{
+    (void)fn;
+    (void)attr;
+    (void)value;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params,
+                        void **extra)
+{
+    (void)f;
+    (void)extra;
+    CUdeviceptr src = *(CUdeviceptr *)params[0], dst = *(CUdeviceptr *)params[2];
+    int32_t n = *(int32_t *)params[1];
+    printf("launch grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u stream=%p n=%d loads=%d\n", gx, gy,
+           gz, bx, by, bz, smem, (void *)stream, n, loads);
+    memcpy((void *)(uintptr_t)dst, (void *)(uintptr_t)src, (size_t)n * sizeof(float));
+    return CUDA_SUCCESS;
+}

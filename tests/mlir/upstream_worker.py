@@ -1,0 +1,33 @@
+"""Runs upstream MLIR (its Python bindings) on layoutc's output, in a process of its own so that
+an upstream assertion cannot take the test session down. Reads one JSON request per line:
+``{"name": ..., "text": generic IR}``; answers one JSON line each:
+``{"name": ..., "error": None | message, "custom": upstream's custom-form print}``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mlir.ir import Context, Module
+
+
+def main() -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        print(json.dumps({"start": request["name"]}), flush=True)
+        answer = {"name": request["name"], "error": None, "custom": None}
+        with Context() as ctx:
+            ctx.allow_unregistered_dialects = True
+            try:
+                module = Module.parse(request["text"])
+                if not module.operation.verify():
+                    answer["error"] = "verification failed"
+                else:
+                    answer["custom"] = str(module)
+            except Exception as e:  # upstream's diagnostics
+                answer["error"] = str(e)
+        print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main()
