@@ -14,6 +14,9 @@ Needs an NVIDIA GPU and torch with CUDA. Rows:
   C (M, N) f32; against ``torch.matmul(a, b.t())`` with TF32 allowed (tf32 rows) and
   ``torch.mm(a, b.t(), out_dtype=torch.float32)`` (f16/bf16 inputs, f32 accumulation and output;
   where this torch has no ``out_dtype``, the f16/bf16-output matmul, said in the row);
+- ``sm90``: examples/gemm_sm90.py's builder (wgmma m64nNk16 / m64nNk8 from shared memory,
+  cp.async pipeline, f16/bf16/tf32 in, f32 out) on a Hopper GPU (``--sm90 on|off`` overrides),
+  same baselines as the sm80 rows of the same type;
 - the teaching examples gemm_mma_tf32, gemm_mma_f16 and gemm_fma (4096 only: they are slow).
 
 Each row: fresh random inputs (rounded to tf32 for the tf32 rows, so that truncating and
@@ -61,6 +64,7 @@ def _module(name: str, path: Path) -> Any:
 bench_gpu = _module("layoutc_benchmarks_gpu", Path(__file__).with_name("gpu.py"))
 sys.path.insert(0, str(EXAMPLES))  # gemm_f16_sm80 imports its neighbour
 sm80 = _module("gemm_tf32_sm80", EXAMPLES / "gemm_tf32_sm80.py")
+sm90 = _module("gemm_sm90", EXAMPLES / "gemm_sm90.py")
 
 TOLERANCE = 1e-4  # relative 2-norm error against float64 on the same (tf32/f16/bf16) inputs
 
@@ -108,6 +112,19 @@ SWEEP = [
     "f16-128x128x64-s4-w2x2-smem-r3",
     "f16-128x256x64-s3-w2x4-smem-r3",
     "tf32-128x256x32-s3-w2x4-smem-r3",
+]
+
+# examples/gemm_sm90.py (wgmma, sm_90a): run where the GPU is a Hopper (or in a CPU dry run)
+DEFAULTS_SM90 = [
+    sm90.GemmConfig("f16", mma_in_flight=0),
+    sm90.GemmConfig("f16"),
+    sm90.GemmConfig("f16", stages=3),  # 96 KiB: two CTAs per SM
+    sm90.GemmConfig("bf16", stages=3),
+    sm90.GemmConfig("f16", bn=256, stages=3),
+    sm90.GemmConfig("f16", bn=256, stages=4),
+    sm90.GemmConfig("bf16", bn=256, stages=4),
+    sm90.GemmConfig("tf32", bk=32, stages=3),
+    sm90.GemmConfig("tf32", bn=256, bk=32, stages=4),
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)
@@ -301,6 +318,18 @@ def sm80_builder(cfg: Any) -> Any:
     return build
 
 
+def sm90_builder(cfg: Any) -> Any:
+    kernel = sm90.make_gemm(cfg)
+
+    def build(size: int, gen: Any) -> tuple[Any, dict, Any, int]:
+        a = random_operand((size, size), cfg.dtype, gen)
+        b = random_operand((size, size), cfg.dtype, gen)
+        c = bench_gpu.nan((size, size))
+        return kernel, {"a": a, "b": b, "b_nk": b, "c": c}, cfg.grid(size, size), cfg.threads
+
+    return build
+
+
 def teaching_builder(stem: str) -> Any:
     from layoutc.driver.example import find_examples
     from layoutc.driver.loading import load_source
@@ -373,6 +402,12 @@ def main() -> int:
     p.add_argument("--configs", default="", help="configurations to add (GemmConfig.name)")
     p.add_argument("--only", default="", help="rows whose name contains this text")
     p.add_argument("--no-teaching", action="store_true", help="skip the teaching examples")
+    p.add_argument(
+        "--sm90",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="the wgmma GEMM rows (examples/gemm_sm90.py): auto = on a Hopper GPU",
+    )
     p.add_argument("--index-bitwidth", default="64,32", help="64 (the default), 32, or both")
     p.add_argument("--samples", type=int, default=None)
     p.add_argument("--quick", action="store_true", help="4096 only, fewer samples")
@@ -412,6 +447,13 @@ def main() -> int:
         for size in sizes:
             for bits in widths:
                 jobs.append((cfg.name, cfg.dtype, size, bits, sm80_builder(cfg)))
+    hopper = args.device == "cpu" or torch.cuda.get_device_capability()[0] == 9
+    if args.sm90 == "on" or (args.sm90 == "auto" and hopper):
+        for cfg in DEFAULTS_SM90:
+            for size in sizes:
+                jobs.append(
+                    ("sm90-" + cfg.name, cfg.dtype, size, bit_widths[-1], sm90_builder(cfg))
+                )
     if not args.no_teaching:
         for stem, dtype in TEACHING.items():
             jobs.append((stem, dtype, sizes[0], bit_widths[0], teaching_builder(stem)))

@@ -181,6 +181,7 @@ _LAZY.update(
             "transform",
             "gemm",
             "gmem",
+            "gmma_layout_atom",
             "grid_dim",
             "i1",
             "i8",
@@ -218,6 +219,10 @@ _LAZY.update(
             "tf32",
             "thread_idx",
             "trace",
+            "warpgroup_arrive",
+            "warpgroup_commit_batch",
+            "warpgroup_fence_operand",
+            "warpgroup_wait",
             "where",
         )
     }

@@ -156,7 +156,9 @@ class CpuKernel:
         self, table: int, g: tuple, b: tuple, dyn: int, begin: int, end: int
     ) -> CpuExecutionError | None:
         state = _state
-        static = (self.spec.static_smem + 15) & ~15
+        # dynamic shared memory starts 1024-byte aligned in the block's window, as the GPU
+        # places it for the largest .align a kernel declares (128B-swizzled GMMA tiles)
+        static = (self.spec.static_smem + 1023) & ~1023
         base = state.smem_for(static + dyn)
         cfg = LaunchConfig(*g, *b, begin, end, base, base + static, 0, -1, 0)
         if not self.program.uses_collectives:

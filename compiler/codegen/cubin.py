@@ -51,14 +51,17 @@ def _log(nvjitlink, handle, error: bool) -> str:
     return bytes(buf).rstrip(b"\0").decode(errors="replace")
 
 
-def ptx_to_cubin(ptx: str, arch: str, opt_level: int = 3) -> CubinResult:
-    """Assemble ``ptx`` into a cubin for ``arch`` (``sm_90``, ``sm_90a``, ...)."""
+def ptx_to_cubin(ptx: str, arch: str, opt_level: int = 3, verbose: bool = False) -> CubinResult:
+    """Assemble ``ptx`` into a cubin for ``arch`` (``sm_90``, ``sm_90a``, ...); ``verbose``
+    puts ptxas's resource report (registers, stack frame, spills) in the log."""
     parse_arch(arch)
     try:
         from cuda.bindings import nvjitlink
     except ImportError as e:
         raise ToolchainError("nvJitLink", "cuda-bindings is not installed") from e
     options = [f"-arch={arch}", f"-O{max(0, min(opt_level, 3))}"]
+    if verbose:
+        options.append("-verbose")
     start = time.perf_counter()
     try:
         handle = nvjitlink.create(len(options), options)

@@ -185,6 +185,8 @@ class ModuleTranslator:
         table: dict[str, Handler] = {}
         for part in (ARITH, CONTROL, LLVM_OPS):
             table.update(part.handlers)
+        from . import translate_wgmma  # noqa: F401 (registers the wgmma/stmatrix handlers)
+
         if self.flavour == NVVM:
             from .translate_nvvm import NVVM_GPU
 

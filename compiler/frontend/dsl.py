@@ -141,12 +141,24 @@ from .tma import (
     tma_store_wait,
 )
 from .trace import trace
+from .wgmma import (
+    gmma_layout_atom,
+    warpgroup_arrive,
+    warpgroup_commit_batch,
+    warpgroup_fence_operand,
+    warpgroup_wait,
+)
 
 alloc_smem = smem_tensor
 print = print_  # lc.print is CuTe's print in kernels, Python's print outside them
 
 __all__ = [
     "Bool",
+    "gmma_layout_atom",
+    "warpgroup_arrive",
+    "warpgroup_commit_batch",
+    "warpgroup_fence_operand",
+    "warpgroup_wait",
     "CompileError",
     "Constexpr",
     "CopyAtom",

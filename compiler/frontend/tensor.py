@@ -648,10 +648,10 @@ def dynamic_smem_tensor(
     barrier must separate their uses).
     """
     _check_dtype(dtype, "lc.dynamic_smem_tensor")
-    if align not in (4, 8, 16, 32, 64, 128) or align * 8 < dtype.bits:
+    if align not in (4, 8, 16, 32, 64, 128, 256, 512, 1024) or align * 8 < dtype.bits:
         raise state.error(
-            f"lc.dynamic_smem_tensor: align must be a power of two from 4 to 128 bytes holding "
-            f"whole {dtype.name} elements, got {align}"
+            f"lc.dynamic_smem_tensor: align must be a power of two from 4 to 1024 bytes holding "
+            f"whole {dtype.name} elements, got {align} (1024: a 128B-swizzled GMMA operand)"
         )
     lay = _as_layout(layout, "lc.dynamic_smem_tensor")
     st = state.current()

@@ -739,6 +739,7 @@ class MmaOp(Operation):
 # ---------------------------------------------------------------------------------------------
 
 from .nvvm_sm90 import SM90_ATTRIBUTES, SM90_OPS  # noqa: E402 (needs the classes above)
+from .nvvm_wgmma import WGMMA_ATTRIBUTES, WGMMA_OPS  # noqa: E402 (needs the classes above)
 
 ALL_OPS: list[type[Operation]] = [
     *SPECIAL_REGISTERS.values(),
@@ -751,6 +752,7 @@ ALL_OPS: list[type[Operation]] = [
     LdMatrixOp,
     MmaOp,
     *SM90_OPS,
+    *WGMMA_OPS,
 ]
 
 DIALECT = Dialect(
@@ -765,5 +767,6 @@ DIALECT = Dialect(
         LdStMatrixShapeAttr,
         LdStMatrixEltTypeAttr,
         *SM90_ATTRIBUTES,
+        *WGMMA_ATTRIBUTES,
     ],
 )

@@ -30,13 +30,15 @@ from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.symbols import lookup_symbol_in, unique_symbol_name
-from layoutc.ir.core.types import IntegerType, Type, i64
+from layoutc.ir.core.types import IntegerType, Type, f32, i64
+from layoutc.ir.core.types import i32 as i32_t
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects.llvm import (
     DYNAMIC_INDEX,
     AddressOfOp,
     AllocaOp,
     AtomicRMWOp,
+    BitcastOp,
     CmpXchgOp,
     ConstantOp,
     ExtractValueOp,
@@ -502,3 +504,107 @@ _HANDLERS: dict[str, Any] = {
     "tile.mma": _mma,
     "tile.tma_descriptor": lambda lw, op: lower_tma_descriptor(lw, op, ConversionError),
 }
+
+
+def element_bits_of(t: Type) -> int:
+    return getattr(t, "width", 32)
+
+
+def _wgmma_desc(lw: TileLowering, op: Any) -> None:
+    """``bits | ((shared address >> 4) & 0x3FFF)``: the shared-window address of the tile's
+    first element (ptrtoint of an ``addrspace(3)`` pointer; the CPU runtime reads the same low
+    bits relative to the block's shared memory, docs/hopper.md)."""
+    from layoutc.ir.dialects import arith
+    from layoutc.ir.dialects.llvm import PtrToIntOp
+
+    b = _builder(op)
+    ptr, _, _ = lw.address(op, op.ptr, C.DYNAMIC, iter([op.offset]), b)
+    addr = b.create(PtrToIntOp, ptr, i64).results[0]
+
+    def const(v: int) -> Value:
+        return b.insert(arith.ConstantOp.from_int(v, i64)).results[0]
+
+    field = b.create(arith.ShRUIOp, addr, const(4)).results[0]
+    field = b.create(arith.AndIOp, field, const(0x3FFF)).results[0]
+    desc = b.create(arith.OrIOp, field, const(op.bits.value)).results[0]
+    op.replace_all_uses_with([desc])
+    op.erase()
+
+
+def _wgmma(lw: TileLowering, op: Any) -> None:
+    from layoutc.ir.dialects.llvm import InsertValueOp, UndefOp
+    from layoutc.ir.dialects.nvvm_wgmma import WgmmaMmaAsyncOp, wgmma_accumulator_type
+
+    atom = op.atom.op
+    b = _builder(op)
+    n = atom.wgmma.n
+    acc_t = wgmma_accumulator_type(n, atom.type_c)
+    if atom.type_c == "f32":
+        regs = list(op.c)
+    else:
+        regs = pack_registers(b, list(op.c), "f16", acc_t.body[0], lw.target)
+    acc = b.create(UndefOp, acc_t).results[0]
+    for i, r in enumerate(regs):
+        acc = b.create(InsertValueOp, acc, r, [i]).results[0]
+    mma = b.create(
+        WgmmaMmaAsyncOp,
+        op.desc_a,
+        op.desc_b,
+        acc,
+        n,
+        atom.type_a,
+        atom.type_c,
+        op.transpose_a.value == 0,
+        op.transpose_b.value == 0,
+    )
+    out = struct_fields(b, mma.results[0], len(regs))
+    per = 1 if atom.type_c == "f32" else 2
+    d = unpack_registers(b, out, op.c[0].type, per)
+    op.replace_all_uses_with(d)
+    op.erase()
+
+
+def _fence_operand(lw: TileLowering, op: Any) -> None:
+    """An empty volatile inline asm per value (``"=f,0"``/``"=r,0"``, or ``"=h,0"`` for 16-bit
+    values) on the GPU; the values themselves on the host, whose emulated wgmma is synchronous."""
+    from layoutc.ir.dialects.llvm import InlineAsmOp
+
+    if lw.target == "host":
+        op.replace_all_uses_with(list(op.values))
+        op.erase()
+        return
+    b = _builder(op)
+    out = []
+    for v in op.values:
+        t = v.type
+        letter = "f" if t is f32 else ("h" if element_bits_of(t) == 16 else "r")
+        fence = b.create(InlineAsmOp, "", f"={letter},0", [v], t, has_side_effects=True)
+        out.append(fence.results[0])
+    op.replace_all_uses_with(out)
+    op.erase()
+
+
+_HANDLERS["tile.wgmma_desc"] = _wgmma_desc
+_HANDLERS["tile.fence_operand"] = _fence_operand
+_HANDLERS["tile.wgmma"] = _wgmma
+
+
+def _stmatrix(lw: TileLowering, op: Any) -> None:
+    from layoutc.ir.dialects.nvvm_wgmma import StMatrixOp
+
+    b = _builder(op)
+    atom = op.atom.op
+    ptr, _, _ = lw.address(op, op.dest, C.parse_pattern(op.coord.value), iter(op.coords), b)
+    elem = op.dest.type.element
+    bits = op.dest.type.element_bits
+    values = list(op.values)
+    if bits == 16:
+        regs = pack_registers(b, values, elem.text if elem.text == "bf16" else "f16", i32_t, "")
+    else:
+        regs = [v if v.type is i32_t else b.create(BitcastOp, v, i32_t).results[0] for v in values]
+    transposed = atom.name.endswith(".trans")
+    b.create(StMatrixOp, ptr, regs, "col" if transposed else "row")
+    op.erase()
+
+
+_HANDLERS["tile.stmatrix"] = _stmatrix

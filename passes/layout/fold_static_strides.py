@@ -56,7 +56,9 @@ _TENSOR_CONSUMERS = (
     "tile.load_vector",
     "tile.store_vector",
     "tile.ldmatrix",
+    "tile.stmatrix",
     "tile.cp_async",
+    "tile.wgmma_desc",
 )
 
 

@@ -71,6 +71,9 @@ def lower_copy(low: Lowering, op: Any) -> None:
     if atom is not None and atom.atom_name.startswith("ldmatrix"):
         _lower_ldmatrix(low, op, c)
         return
+    if atom is not None and atom.atom_name.startswith("stmatrix"):
+        _lower_stmatrix(low, op, c)
+        return
     if c.pred is not None and not intops.prove_eq(size(c.pred.layout), size(c.src.layout)):
         raise LoweringError(
             "not supported: a copy_if predicate that is not shaped like the source (one "
@@ -185,6 +188,34 @@ def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
         results = low.create(TD.LdmatrixOp, atom, src, sc).results
         for v in range(values):
             low.create(TD.StoreOp, results[v], dst, low.coordinate(_at(d, v, r)))
+
+    low.nest(dims, body)
+
+
+def _lower_stmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
+    """One ``tile.stmatrix`` per repetition: this thread's row address is the first element
+    of the destination's value mode; its values come from the source's value mode in order."""
+    if op.name != "tile.copy":
+        raise LoweringError("not supported: copy_if with a stmatrix atom")
+    atom = op.atom
+    from .select_checks import check_ldmatrix
+
+    check_ldmatrix(c.dst, atom)
+    s, d = c.src.layout, c.dst.layout
+    values = atom.bits // (c.dst.element_bytes * 8)
+    reps = size(d) // size(get(d, 0)) if rank(d) > 1 else 1
+    if type(reps) is not int:
+        raise LoweringError("not supported: stmatrix over a dynamic number of repetitions")
+    dims = [Dim(reps, must_unroll=True, name="repetition")]
+    src, dst = op.src, op.dst
+
+    def body(b: Any, point: list[Any]) -> None:
+        r = point[0]
+        vals = [
+            low.create(TD.LoadOp, src, low.coordinate(_at(s, v, r))).results[0]
+            for v in range(values)
+        ]
+        low.create(TD.StmatrixOp, atom, dst, low.coordinate(_at(d, 0, r)), vals)
 
     low.nest(dims, body)
 

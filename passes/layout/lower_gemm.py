@@ -62,6 +62,11 @@ def lower_gemm(low: Lowering, op: Any) -> None:
     if forms is None:
         raise LoweringError(f"operands of ranks {ranks} match no gemm form")
     atom = op.atom.op if op.atom is not None else None
+    if atom is not None and atom.is_wgmma:
+        from .lower_wgmma import lower_wgmma_gemm
+
+        lower_wgmma_gemm(low, op)
+        return
     mma = atom is not None and not atom.is_fma
     letters = [x for x in _ORDER if any(x in f for f in forms) and not (mma and x == "V")]
     dims = []

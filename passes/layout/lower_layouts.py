@@ -44,6 +44,7 @@ _ACCESSES = (
     "tile.load_vector",
     "tile.store_vector",
     "tile.ldmatrix",
+    "tile.stmatrix",
     "tile.cp_async",
     "tile.atomic_rmw",
     "tile.atomic_cas",
@@ -312,6 +313,9 @@ class _Lowering:
             elif name == "tile.ldmatrix":
                 ptr, off = self._address(op, 0)
                 new = TD.LdmatrixOp(op.atom, ptr, off, loc=loc)
+            elif name == "tile.stmatrix":
+                ptr, off = self._address(op, 0)
+                new = TD.StmatrixOp(op.atom, ptr, off, list(op.values), loc=loc)
             elif isinstance(op, TD.AtomicRMWOp):
                 ptr, off = self._address(op, 0)
                 new = TD.AtomicRMWOp(op.kind.value, op.value, ptr, off, loc=loc)
@@ -428,7 +432,9 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
 def _memory_operand(op: Any) -> Value:
     """The tensor or pointer an element access addresses (stores and atomics: ``dest``; the
     others, cp.async's source included: the first operand)."""
-    if op.name in ("tile.store", "tile.store_vector") or isinstance(op, TD.ATOMIC_OPS):
+    if op.name in ("tile.store", "tile.store_vector", "tile.stmatrix") or isinstance(
+        op, TD.ATOMIC_OPS
+    ):
         return op.dest
     return op.operands[0]
 

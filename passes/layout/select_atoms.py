@@ -76,7 +76,17 @@ class SelectAtoms(Pass):
             self.num_fma += 1
             return
         self.num_checked += 1
-        self._check_sm(gemm, gemm.atom.op.name, gemm.atom.op.min_sm)
+        op = gemm.atom.op
+        if op.is_wgmma and self.arch.startswith("sm_") and self.arch != "sm_90a":
+            # wgmma is an arch-specific feature: sm_90a exactly (the RequiresTarget of its ops)
+            self.emit_error(
+                gemm.location,
+                f"atom '{op.name}' needs target sm_90a (wgmma is an arch-specific feature), but "
+                f"the target is {self.arch}; compile with target='sm_90a'",
+            )
+            self.signal_failure()
+            return
+        self._check_sm(gemm, op.name, op.min_sm)
 
     def _check_sm(self, op: Any, name: str, min_sm: int) -> bool:
         sm = _sm_number(self.arch)
@@ -99,9 +109,10 @@ class SelectAtoms(Pass):
             self.num_checked += 1
             if not self._check_sm(copy, atom.atom_name, atom.op.min_sm):
                 return
-            if atom.atom_name.startswith("ldmatrix"):
+            if atom.atom_name.startswith(("ldmatrix", "stmatrix")):
                 try:
-                    check_ldmatrix(c.src, atom)
+                    side = c.src if atom.atom_name.startswith("ldmatrix") else c.dst
+                    check_ldmatrix(side, atom)
                 except LoweringError as e:
                     self._fail(copy, str(e))
                 return

@@ -32,7 +32,8 @@ def check_ldmatrix(src: TensorInfo, atom: Any) -> None:
         if (1 << layout.outer.base) % row:
             raise LoweringError(
                 f"atom '{atom.atom_name}': the swizzle {layout.outer} breaks the 16-byte rows "
-                f"ldmatrix reads (it keeps runs of {1 << layout.outer.base} elements)"
+                f"{atom.atom_name.split('.')[0]} accesses (it keeps runs of {1 << layout.outer.base} "
+                "elements)"
             )
         offsets.append(layout.offset)
         layout = layout.inner
@@ -40,9 +41,9 @@ def check_ldmatrix(src: TensorInfo, atom: Any) -> None:
     lanes = coalesce(mode0)
     if not (lanes.size() == row and (row == 1 or lanes.stride == 1)):
         raise LoweringError(
-            f"atom '{atom.atom_name}' reads one 16-byte row ({row} contiguous "
-            f"{src.element.text if src.element else ''}) per thread, but the source's value "
-            f"mode is {mode0}"
+            f"atom '{atom.atom_name}' accesses one 16-byte row ({row} contiguous "
+            f"{src.element.text if src.element else ''}) per thread, but the shared-memory "
+            f"tensor's value mode is {mode0}"
         )
     if src.alignment < LDMATRIX_ROW_BYTES:
         raise LoweringError(

@@ -42,7 +42,15 @@ from .ops_algorithm import (
 )
 from .ops_atomic import ATOMIC_OPS, AtomicCASOp, AtomicRMWOp
 from .ops_element import ELEMENT_OPS, AssumeOp, LoadOp, StoreOp
-from .ops_lowered import LOWERED_OPS, CpAsyncOp, LdmatrixOp, LoadVectorOp, MmaOp, StoreVectorOp
+from .ops_lowered import (
+    LOWERED_OPS,
+    CpAsyncOp,
+    LdmatrixOp,
+    LoadVectorOp,
+    MmaOp,
+    StmatrixOp,
+    StoreVectorOp,
+)
 from .ops_tensor import (
     TENSOR_OPS,
     AllocFragmentOp,
@@ -72,6 +80,7 @@ from .ops_view import (
     ViewOp,
     ZippedDivideOp,
 )
+from .ops_wgmma import WGMMA_OPS, WgmmaDescOp, WgmmaOp
 from .tiled import (
     CopyAtom,
     TiledCopy,
@@ -93,6 +102,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *ALGORITHM_OPS,
     *LOWERED_OPS,
     *TMA_OPS,
+    *WGMMA_OPS,
 )
 
 
@@ -123,6 +133,8 @@ DIALECT = Dialect(
 __all__ = [
     "TmaDescriptorOp",
     "ALL_OPS",
+    "WgmmaDescOp",
+    "WgmmaOp",
     "ATOMIC_OPS",
     "AllocFragmentOp",
     "AllocSmemOp",
@@ -154,6 +166,7 @@ __all__ = [
     "GetPtrOp",
     "GroupModesOp",
     "LdmatrixOp",
+    "StmatrixOp",
     "LoadOp",
     "LoadVectorOp",
     "LocalPartitionOp",

@@ -22,6 +22,7 @@ Lookups of unknown names or widths raise :class:`AtomError` with the valid choic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -226,6 +227,34 @@ def _ldmatrix(count: int, trans: bool) -> CopyOperation:
     )
 
 
+def _stmatrix(count: int, trans: bool) -> CopyOperation:
+    """``stmatrix.sync.aligned.x{count}[.trans].m8n8.shared.b16``: ldmatrix mirrored (CuTe's
+    ``Copy_Traits<SM90_U32x{count}_STSM_N>`` takes the LDSM's destination layout as its source
+    and its source layout as its destination): thread t's register i holds two b16 values of
+    matrix i (row t/4, columns 2*(t%4)+{0,1}; transposed with ``.trans``), and each of the first
+    8*count threads gives the address of one 16-byte row the matrices are stored to."""
+    ld = _ldmatrix(count, trans)
+    regs = ", ".join(f"${i + 1}" for i in range(count))
+    suffix = ".trans" if trans else ""
+    cute_name = f"SM90_U32x{count}_STSM_N" if not trans else f"SM90_U16x{2 * count}_STSM_T"
+    return CopyOperation(
+        name=f"stmatrix.x{count}{suffix}",
+        bits=32 * count,
+        thr_id=Layout(32),
+        src_bits=ld.dst_bits,
+        dst_bits=ld.src_bits,
+        ref_bits=ld.dst_bits,
+        src_spaces=frozenset({RMEM}),
+        dst_spaces=frozenset({SMEM}),
+        element_bits=ld.element_bits,
+        asynchronous=False,
+        min_sm=90,
+        asm=f"stmatrix.sync.aligned.x{count}{suffix}.m8n8.shared.b16 [$0], {{{regs}}};",
+        constraints=",".join(["r"] * (count + 1)),
+        origin=f"cute/atom/copy_traits_sm90.hpp: Copy_Traits<{cute_name}>",
+    )
+
+
 def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
     ops: list[CopyOperation] = [_universal(b) for b in _UNIVERSAL_BITS]
     ops += [_cp_async("ca", b) for b in (32, 64, 128)]
@@ -234,6 +263,8 @@ def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
     for count in (1, 2, 4):
         ops.append(_ldmatrix(count, trans=False))
         ops.append(_ldmatrix(count, trans=True))
+        ops.append(_stmatrix(count, trans=False))
+        ops.append(_stmatrix(count, trans=True))
     return {op.key: op for op in ops}
 
 
@@ -245,7 +276,11 @@ def copy_operation_names() -> list[str]:
 
 
 def copy_operation(name: str, bits: int) -> CopyOperation:
-    """The copy operation ``name`` moving ``bits`` per thread (AtomError with the choices)."""
+    """The copy operation ``name`` (ours, or CuTe's ``SM90_U32x4_STSM_N``...) moving ``bits``
+    per thread (AtomError with the choices)."""
+    entry = CUTE_COPY_NAMES.get(name)
+    if entry is not None:
+        name = entry[0]
     op = COPY_OPERATIONS.get((name, bits))
     if op is not None:
         return op
@@ -299,6 +334,8 @@ def _build_cute_names() -> dict[str, tuple[str, int]]:
     for count in (1, 2, 4):
         names[f"SM75_U32x{count}_LDSM_N"] = (f"ldmatrix.x{count}", 32 * count)
         names[f"SM75_U16x{2 * count}_LDSM_T"] = (f"ldmatrix.x{count}.trans", 32 * count)
+        names[f"SM90_U32x{count}_STSM_N"] = (f"stmatrix.x{count}", 32 * count)
+        names[f"SM90_U16x{2 * count}_STSM_T"] = (f"stmatrix.x{count}.trans", 32 * count)
     return names
 
 
@@ -365,6 +402,8 @@ class MMAOperation:
     instruction: str
     min_sm: int
     origin: str = field(compare=False)
+    wgmma: Wgmma | None = None
+    """For Hopper's warpgroup MMAs: where A comes from and the instruction's shape."""
 
     @property
     def num_threads(self) -> int:
@@ -373,6 +412,10 @@ class MMAOperation:
     @property
     def is_fma(self) -> bool:
         return self.type_a is None
+
+    @property
+    def is_wgmma(self) -> bool:
+        return self.wgmma is not None
 
     def asm(self) -> str:
         """LLVM inline-asm template: ``instr {d...}, {a...}, {b...}, {c...};``."""
@@ -554,6 +597,7 @@ MMA_OPERATIONS: dict[str, MMAOperation] = _build_mma_registry()
 
 
 def mma_operation_names() -> list[str]:
+    """The sm80 atoms by name (the wgmma family: :func:`wgmma_operation_names`)."""
     return sorted(MMA_OPERATIONS)
 
 
@@ -561,7 +605,130 @@ def mma_operation(name: str) -> MMAOperation:
     """The MMA operation ``name`` (AtomError with the choices)."""
     op = MMA_OPERATIONS.get(name)
     if op is None:
+        op = wgmma_operation(name)
+    if op is None:
         raise AtomError(
-            f"unknown MMA atom '{name}'; expected one of {', '.join(mma_operation_names())}"
+            f"unknown MMA atom '{name}'; expected one of {', '.join(mma_operation_names())} "
+            "or a Hopper warpgroup MMA SM90_64xNxK_<D><A><B>_{SS,RS}[_TN] (e.g. "
+            "SM90_64x128x16_F32BF16BF16_SS, N a multiple of 8 up to 256)"
         )
+    return op
+
+
+# ---------------------------------------------------------------------------------------------
+# Hopper warpgroup MMAs (wgmma.mma_async)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Wgmma:
+    """The wgmma-specific facts of an atom: ``m64nNkK``, whether A is read from shared memory
+    through a descriptor (``SS``) or from registers (``RS``); B always comes from shared
+    memory. ``transpose`` says whether the instruction takes the imm-trans-a/b operands (MN-major
+    shared-memory operands: 16-bit types only)."""
+
+    n: int
+    k: int
+    a_from_registers: bool
+    transpose: bool
+
+    @property
+    def kind(self) -> str:
+        return "RS" if self.a_from_registers else "SS"
+
+
+#: (CuTe's type tag of D/C, A, B; PTX types of D, A, B; K; name suffix) of each wgmma family.
+#: Every atom, every N (8..256 step 8), SS and RS, is derived from these rows.
+WGMMA_KINDS: tuple[tuple[str, str, str, str, int, str], ...] = (
+    ("F32BF16BF16", "f32", "bf16", "bf16", 16, ""),
+    ("F32F16F16", "f32", "f16", "f16", 16, ""),
+    ("F16F16F16", "f16", "f16", "f16", 16, ""),
+    ("F32TF32TF32", "f32", "tf32", "tf32", 8, "_TN"),
+)
+WGMMA_NS: tuple[int, ...] = tuple(range(8, 257, 8))
+_WGMMA_NAME = re.compile(
+    r"SM90_64x(\d+)x(\d+)_(F32BF16BF16|F32F16F16|F16F16F16|F32TF32TF32)(F32)?_(SS|RS)(_TN)?"
+)
+
+
+def _wgmma_c_layout(n: int) -> Layout:
+    """CuTe's ``GMMA::CLayout_64xN``: (T128,V) -> (M64,N); warp w holds rows 16w..16w+15."""
+    return Layout(((4, 8, 4), (2, 2, n // 8)), ((128, 1, 16), (64, 8, 512)))
+
+
+def _wgmma_a_registers(k: int) -> Layout:
+    """CuTe's ``GMMA::ALayout_64x16`` (16-bit) / ``ALayout_64x8`` (tf32): A from registers,
+    warp w holding rows 16w..16w+15 as mma.sync's m16 fragments do."""
+    if k == 16:
+        return Layout(((4, 8, 4), (2, 2, 2)), ((128, 1, 16), (64, 8, 512)))
+    return Layout(((4, 8, 4), (2, 2)), ((64, 1, 16), (8, 256)))
+
+
+def _wgmma_smem(mn: int, k: int) -> Layout:
+    """CuTe's ``GMMA::ABLayout<MN,K>``: every thread sees the whole (MN,K) tile (stride 0)."""
+    return Layout((128, (mn, k)), (0, (1, mn)))
+
+
+def wgmma_operation_names() -> list[str]:
+    """Every warpgroup MMA atom, by CuTe's name."""
+    out = []
+    for tag, _, _, _, k, suffix in WGMMA_KINDS:
+        for n in WGMMA_NS:
+            for kind in ("SS", "RS"):
+                out.append(f"SM90_64x{n}x{k}_{tag}_{kind}{suffix}")
+    return out
+
+
+_WGMMA_CACHE: dict[str, MMAOperation] = {}
+
+
+def wgmma_operation(name: str) -> MMAOperation | None:
+    """The warpgroup MMA atom ``name`` (CuTe's, e.g. ``SM90_64x128x16_F32BF16BF16_SS``; the tf32
+    atoms also as ``SM90_64xNx8_F32TF32TF32F32_SS_TN``), or None if ``name`` is not one."""
+    op = _WGMMA_CACHE.get(name)
+    if op is not None:
+        return op
+    match = _WGMMA_NAME.fullmatch(name)
+    if match is None:
+        return None
+    n, k = int(match.group(1)), int(match.group(2))
+    tag, extra_c, kind, tn = match.group(3), match.group(4), match.group(5), match.group(6)
+    row = next(r for r in WGMMA_KINDS if r[0] == tag)
+    _, c, a, b, k_want, suffix = row
+    if (tn or "") != suffix or (extra_c and tag != "F32TF32TF32"):
+        return None
+    if k != k_want:
+        raise AtomError(f"MMA atom '{name}': {a} warpgroup MMAs have K = {k_want}, not {k}")
+    if n not in WGMMA_NS:
+        raise AtomError(
+            f"MMA atom '{name}': wgmma N must be a multiple of 8 from 8 to 256, got {n}"
+        )
+    rs = kind == "RS"
+    tf32 = a == "tf32"
+    frag_a = Fragment(4, "b32", 1 if tf32 else 2) if rs else None
+    frag_c = Fragment(n // 2, "f32", 1) if c == "f32" else Fragment(n // 4, "b32", 2)
+    cute = f"SM90_64x{n}x{k}_{tag}_{kind}{suffix}"
+    op = MMAOperation(
+        name=cute,
+        shape_mnk=(64, n, k),
+        thr_id=Layout(128),
+        layout_a=_wgmma_a_registers(k) if rs else _wgmma_smem(64, k),
+        layout_b=_wgmma_smem(n, k),
+        layout_c=_wgmma_c_layout(n),
+        type_a=a,
+        type_b=b,
+        type_c=c,
+        type_d=c,
+        accepts_a=frozenset({a, "f32"} if tf32 else {a}),
+        accepts_b=frozenset({b, "f32"} if tf32 else {b}),
+        frag_a=frag_a,
+        frag_b=None,
+        frag_c=frag_c,
+        instruction=f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{c}.{a}.{b}",
+        min_sm=90,
+        origin=f"cute/atom/mma_traits_sm90_gmma.hpp: MMA_Traits<{cute}>",
+        wgmma=Wgmma(n, k, rs, not tf32),
+    )
+    _WGMMA_CACHE[name] = op
+    _WGMMA_CACHE[cute] = op
     return op

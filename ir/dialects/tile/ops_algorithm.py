@@ -335,7 +335,15 @@ class GemmOp(_AlgorithmOp):
         why = op.check_types(at.element_name, bt.element_name, ct.element_name)
         if why is not None:
             raise VerifyError(why)
-        if not op.is_fma:
+        if op.wgmma is not None:
+            a_space = RMEM if op.wgmma.a_from_registers else "smem"
+            for what, t, space in (("A", at, a_space), ("B", bt, "smem"), ("C", ct, RMEM)):
+                if t.space != space:
+                    raise VerifyError(
+                        f"warpgroup MMA atom '{op.name}' reads {what} from {space}, but {what} "
+                        f"is in {t.space}"
+                    )
+        elif not op.is_fma:
             for what, t in (("A", at), ("B", bt), ("C", ct)):
                 if t.space != RMEM:
                     raise VerifyError(

@@ -439,6 +439,86 @@ class LdmatrixOp(Operation):
 _CP_ASYNC_BYTES = (4, 8, 16)
 
 
+class StmatrixOp(Operation):
+    """``tile.stmatrix %s[(%r, %c)], (%v0, ..., %v7) {atom = #tile.copy_atom<"stmatrix.x4",
+    128>} : f16, !tile.tensor<f16, smem, ...>``: one stmatrix; this thread gives the address of
+    one 16-byte row (the element at the coordinate) and its values of the matrices, in the
+    atom's source order. Warp-collective."""
+
+    name = "tile.stmatrix"
+    traits = (MemoryEffects(writes=("dest",)),)
+    dest = operand(_Memory)
+    coords = var_operand(_Index)
+    values = var_operand()
+    coord = prop(StringAttr)
+    atom = prop(CopyAtomAttr)
+
+    def __init__(
+        self,
+        atom: CopyAtomAttr,
+        dest: Value,
+        coord: Any,
+        values: Sequence[Value],
+        loc: Location | None = None,
+    ):
+        attr, dynamic = _coord_builder(self.name, coord, loc)
+        super().__init__(
+            operands=[dest, dynamic, list(values)],
+            properties={"coord": attr, "atom": atom},
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        st = self.dest.type
+        op = self.atom.op
+        if not op.name.startswith("stmatrix"):
+            raise VerifyError(f"'tile.stmatrix' needs a stmatrix atom, got '{op.name}'")
+        if _space(st) != SMEM:
+            raise VerifyError(f"stmatrix writes shared memory (smem), got '{st.text}'")
+        why = op.check_element_bits(_elem_bits(st))
+        if why is not None:
+            raise VerifyError(why)
+        _check_address(self.dest, self.coords, self.coord)
+        n = op.bits // _elem_bits(st)
+        if len(self.values) != n:
+            raise VerifyError(
+                f"atom '{op.name}' takes {n} {element_name(st.element)} values from each "
+                f"thread, got {len(self.values)}"
+            )
+        for v in self.values:
+            if v.type is not st.element:
+                raise VerifyError(f"values must have the element type '{st.element.text}'")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.dest)
+        C.print_coordinate(p, C.parse_pattern(self.coord.value), self.coords)
+        p.write(", (")
+        p.print_operands(self.values)
+        p.write(")")
+        p.print_attr_dict(self, elided=("coord",))
+        p.write(f" : {self.dest.type.element.text}, {self.dest.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> StmatrixOp:
+        dst = p.parse_operand()
+        pattern, coords = C.parse_coordinate(p, allow_wildcard=False)
+        p.expect(",")
+        vals = p.parse_operand_list("(")
+        attrs = p.parse_optional_attr_dict()
+        et = p.parse_colon_type()
+        p.expect(",")
+        dt = p.parse_type()
+        props = {"coord": StringAttr(C.format_pattern(pattern))}
+        if "atom" in attrs:
+            props["atom"] = attrs.pop("atom")
+        values = [p.resolve_operand(dst, dt)]
+        values += p.resolve_operands(coords, [IndexType()] * len(coords))
+        values += p.resolve_operands(vals, [et] * len(vals))
+        props["operandSegmentSizes"] = _segments(1, len(coords), len(vals))
+        return cls.create(values, properties=props, attributes=attrs, loc=p.loc)
+
+
 class CpAsyncOp(Operation):
     """``tile.cp_async %g[(%i)], %s[(%j)] {bytes = 16} : !tile.tensor<..., gmem, ...>,
     !tile.tensor<..., smem, ...>``: one asynchronous copy of ``bytes`` from global to shared
@@ -540,5 +620,6 @@ LOWERED_OPS: tuple[type[Operation], ...] = (
     StoreVectorOp,
     MmaOp,
     LdmatrixOp,
+    StmatrixOp,
     CpAsyncOp,
 )

@@ -1,0 +1,385 @@
+"""The wgmma and stmatrix nvvm ops -> LLVM IR, for the GPU and for the host.
+
+GPU: every op is its PTX instruction as inline assembly. ``wgmma.mma_async`` has no LLVM
+intrinsic; ``llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned`` exist in LLVM's
+NVPTX back end but libNVVM (CUDA 13.0) emits them as calls to undefined functions, which ptxas
+rejects, so inline PTX is the one form both back ends assemble. ``wgmma.mma_async`` takes, the accumulators tied in/out operands (CUTLASS's form); ``stmatrix`` is
+inline assembly like ``ldmatrix``.
+
+Host: fence/commit/wait are no-ops (the emulated ``wgmma.mma_async`` completes before it
+returns, so nothing is ever pending). ``wgmma.mma_async`` is a warpgroup-collective product
+computed by each thread for its own accumulators: it decodes the two matrix descriptors
+(start address, LBO, SBO, layout type), computes the byte address of every A and B element it
+needs by the hardware's canonical-layout address function and swizzle
+(``ir/dialects/tile/gmma.py: hardware_offset``), reads them from the block's shared memory,
+and accumulates with fused multiply-adds in k order; which (row, column) each accumulator
+register holds comes from the atom's C layout (CuTe's ``CLayout_64xN``). A descriptor,
+swizzle or fragment bug therefore shows up on the CPU as it would on the GPU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from layoutc.runtime import cpu_context as cc
+from llvmlite import ir
+
+from .translate_function import FunctionTranslator
+from .translate_host import NVVM_HOST
+from .translate_llvm import inline_asm
+from .translate_nvvm import NVVM_GPU
+from .translate_types import I16, I32, I64, VOID
+
+_F32 = ir.FloatType()
+_HALF = ir.HalfType()
+
+# -- GPU -----------------------------------------------------------------------------------------
+
+
+@NVVM_GPU.register("nvvm.wgmma.fence.aligned")
+def _fence_gpu(ft: FunctionTranslator, op: Any) -> None:
+    inline_asm(ft, "wgmma.fence.sync.aligned;", "~{memory}", [], VOID, True)
+
+
+@NVVM_GPU.register("nvvm.wgmma.commit.group.sync.aligned")
+def _commit_gpu(ft: FunctionTranslator, op: Any) -> None:
+    inline_asm(ft, "wgmma.commit_group.sync.aligned;", "~{memory}", [], VOID, True)
+
+
+@NVVM_GPU.register("nvvm.wgmma.wait.group.sync.aligned")
+def _wait_gpu(ft: FunctionTranslator, op: Any) -> None:
+    inline_asm(ft, f"wgmma.wait_group.sync.aligned {op.group.value};", "~{memory}", [], VOID, True)
+
+
+def wgmma_asm(op: Any, n_regs: int) -> tuple[str, str]:
+    """(inline-asm template, constraints) of a ``wgmma.mma_async``: the accumulators are
+    outputs ``$0..`` tied to inputs, then the two descriptors and scale-d (a register, set into
+    a predicate as PTX requires)."""
+    letter = "f" if op.typeD.value == "f32" else "r"
+    regs = ", ".join(f"${i}" for i in range(n_regs))
+    da, db, sd = 2 * n_regs, 2 * n_regs + 1, 2 * n_regs + 2
+    imms = [
+        "1" if op.scaleA.value == "one" else "-1",
+        "1" if op.scaleB.value == "one" else "-1",
+    ]
+    if op.typeA.value in ("f16", "bf16"):
+        imms += [str(op.transpose_a), str(op.transpose_b)]
+    asm = (
+        "{\n.reg .pred p;\n"
+        f"setp.ne.b32 p, ${sd}, 0;\n"
+        f"{op.instruction} {{{regs}}}, ${da}, ${db}, p, {', '.join(imms)};\n"
+        "}"
+    )
+    constraints = [f"={letter}"] * n_regs + [str(i) for i in range(n_regs)] + ["l", "l", "r"]
+    return asm, ",".join([*constraints, "~{memory}"])
+
+
+@NVVM_GPU.register("nvvm.wgmma.mma_async")
+def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
+    b = ft.builder
+    acc = ft.get(op.inouts)
+    st = acc.type
+    n = len(st.elements)
+    regs = [b.extract_value(acc, i) for i in range(n)]
+    scale_d = I32(1 if op.scaleD.value == "one" else 0)
+    asm, constraints = wgmma_asm(op, n)
+    args = [*regs, ft.get(op.descriptorA), ft.get(op.descriptorB), scale_d]
+    ft.set_result(op, inline_asm(ft, asm, constraints, args, st, True))
+
+
+@NVVM_GPU.register("nvvm.stmatrix")
+def _stmatrix_gpu(ft: FunctionTranslator, op: Any) -> None:
+    num = len(op.sources)
+    regs = ", ".join(f"${i + 1}" for i in range(num))
+    trans = ".trans" if op.transposed else ""
+    asm = f"stmatrix.sync.aligned.x{num}{trans}.m8n8.shared.b16 [$0], {{{regs}}};"
+    constraints = ",".join(["l"] + ["r"] * num + ["~{memory}"])
+    args = [ft.get(op.ptr), *(ft.get(v) for v in op.sources)]
+    inline_asm(ft, asm, constraints, args, VOID, True)
+
+
+# -- host ----------------------------------------------------------------------------------------
+
+
+@NVVM_HOST.register(
+    "nvvm.wgmma.fence.aligned",
+    "nvvm.wgmma.commit.group.sync.aligned",
+    "nvvm.wgmma.wait.group.sync.aligned",
+)
+def _wgmma_sync_host(ft: FunctionTranslator, op: Any) -> None:
+    """The emulated wgmma.mma_async is complete when it returns: nothing is pending."""
+
+
+def _wgmma_atom(op: Any) -> Any:
+    from layoutc.ir.dialects.tile.atoms import WGMMA_KINDS, mma_operation
+
+    s = op.shape
+    for tag, d, a, _, k, suffix in WGMMA_KINDS:
+        if (d, a, k) == (op.typeD.value, op.typeA.value, s.k):
+            return mma_operation(f"SM90_64x{s.n}x{k}_{tag}_SS{suffix}")
+    raise LookupError(op.instruction)
+
+
+def _layout_terms(layout: Any) -> list[tuple[int, int]]:
+    """(shape, stride) of each flat mode of a static layout, in colexicographic order."""
+    from layoutc.ir.algebra.inttuple import flatten
+
+    shapes = flatten(layout.shape)
+    strides = flatten(layout.stride)
+    if not isinstance(shapes, tuple):
+        shapes, strides = (shapes,), (strides,)
+    return list(zip(shapes, strides))
+
+
+def _emit_layout(b: ir.IRBuilder, layout: Any, x: ir.Value) -> ir.Value:
+    """``layout(x)`` of a static layout at a run-time flat index ``x`` (i32)."""
+    total: ir.Value = I32(0)
+    for shape, stride in _layout_terms(layout):
+        c = b.urem(x, I32(shape)) if shape > 1 else I32(0)
+        x = b.udiv(x, I32(shape)) if shape > 1 else x
+        if stride:
+            total = b.add(total, b.mul(c, I32(stride)))
+    return total
+
+
+def _select_width(b: ir.IRBuilder, layout_type: ir.Value) -> ir.Value:
+    """W (16-byte chunks per swizzled row) of a descriptor layout type: 0->1, 1->8, 2->4, 3->2."""
+    w = b.select(b.icmp_unsigned("==", layout_type, I32(1)), I32(8), I32(1))
+    w = b.select(b.icmp_unsigned("==", layout_type, I32(2)), I32(4), w)
+    return b.select(b.icmp_unsigned("==", layout_type, I32(3)), I32(2), w)
+
+
+class _Desc:
+    """A matrix descriptor's fields as i32 values (addresses are shared-window offsets)."""
+
+    def __init__(self, b: ir.IRBuilder, word: ir.Value, smem_base: ir.Value):
+        def field(shift: int) -> ir.Value:
+            bits = b.and_(b.lshr(word, I64(shift)), I64(0x3FFF))
+            return b.shl(b.trunc(bits, I32), I32(4))
+
+        # The start field holds the low bits of the shared address; on the host the block's
+        # shared memory is an ordinary buffer, so the window offset is relative to its base.
+        raw = field(0)
+        base_low = b.trunc(b.and_(smem_base, I64(0x3FFFF)), I32)
+        self.start = b.and_(b.sub(raw, base_low), I32(0x3FFFF))
+        self.lbo = field(16)
+        self.sbo = field(32)
+        self.w = _select_width(b, b.trunc(b.lshr(word, I64(62)), I32))
+
+
+def _gmma_address(
+    b: ir.IRBuilder, d: _Desc, k_major: bool, eb: int, mn: ir.Value, k: ir.Value
+) -> ir.Value:
+    """Shared-window byte address of element (mn, k): gmma.hardware_offset, then the swizzle."""
+    t = 16 // eb
+    inter = b.icmp_unsigned("==", d.w, I32(1))
+    if k_major:
+        row = b.add(
+            b.mul(b.mul(b.urem(mn, I32(8)), I32(16)), d.w), b.mul(b.udiv(mn, I32(8)), d.sbo)
+        )
+        k_inter = b.add(b.mul(b.urem(k, I32(t)), I32(eb)), b.mul(b.udiv(k, I32(t)), d.lbo))
+        col = b.select(inter, k_inter, b.mul(k, I32(eb)))
+        off = b.add(row, col)
+    else:
+        lane = b.mul(b.urem(mn, I32(t)), I32(eb))
+        g = b.udiv(mn, I32(t))
+        inter_off = b.add(
+            b.add(lane, b.mul(g, d.sbo)),
+            b.add(b.mul(b.urem(k, I32(8)), I32(16)), b.mul(b.udiv(k, I32(8)), d.lbo)),
+        )
+        sw_off = b.add(
+            b.add(lane, b.mul(b.urem(g, d.w), I32(16))),
+            b.add(
+                b.mul(b.udiv(g, d.w), d.lbo),
+                b.add(
+                    b.mul(b.mul(b.urem(k, I32(8)), I32(16)), d.w), b.mul(b.udiv(k, I32(8)), d.sbo)
+                ),
+            ),
+        )
+        off = b.select(inter, inter_off, sw_off)
+    addr = b.add(d.start, off)
+    # Swizzle<B,4,3> on the absolute address: bits [7,7+B) into [4,4+B), B = log2(W)
+    mask = b.shl(b.sub(d.w, I32(1)), I32(4))
+    return b.xor(addr, b.and_(b.lshr(addr, I32(3)), mask))
+
+
+def _load_f32(b: ir.IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.Value:
+    p = b.gep(smem, [b.zext(addr, I64)])
+    if ptx == "tf32":
+        word = b.load(b.bitcast(p, I32.as_pointer()), align=4)
+        return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)
+    half = b.load(b.bitcast(p, I16.as_pointer()), align=2)
+    if ptx == "bf16":
+        return b.bitcast(b.shl(b.zext(half, I32), I32(16)), _F32)
+    return b.fpext(b.bitcast(half, _HALF), _F32)
+
+
+def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Function:
+    module = ft.module
+    key = ("wgmma", op.instruction, op.transpose_a, op.transpose_b)
+    fn = module.helpers.get(key)
+    if fn is not None:
+        return fn
+    atom = _wgmma_atom(op)
+    n_regs = len(st.elements)
+    f32_acc = op.typeD.value == "f32"
+    n_vals = n_regs if f32_acc else 2 * n_regs
+    ptx = op.typeA.value
+    eb = 4 if ptx == "tf32" else 2
+    k_ = op.shape.k
+    name = "__layoutc_" + op.instruction.replace(".", "_") + f"_t{op.transpose_a}{op.transpose_b}"
+    fnty = ir.FunctionType(st, [cc.context_pointer_type(), I64, I64, st])
+    fn = ir.Function(module.llvm, fnty, name)
+    fn.linkage = "internal"
+    ctx, word_a, word_b, acc_in = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    smem = cc.load_field(b, ctx, "smem")
+    base = b.ptrtoint(smem, I64)
+    da, db = _Desc(b, word_a, base), _Desc(b, word_b, base)
+    tid = b.and_(cc.load_field(b, ctx, "linear_tid"), I32(127))
+    from layoutc.ir.algebra import get
+
+    thread_part = _emit_layout(b, get(atom.layout_c, 0), tid)
+    v_layout = get(atom.layout_c, 1)
+    table_t = ir.ArrayType(I32, n_vals)
+    table = ir.GlobalVariable(module.llvm, table_t, name + "_values")
+    table.linkage = "internal"
+    table.global_constant = True
+    table.initializer = ir.Constant(table_t, [I32(v_layout(v)) for v in range(n_vals)])
+    accs = b.alloca(ir.ArrayType(_F32, n_vals), name="acc")
+    for r in range(n_regs):
+        reg = b.extract_value(acc_in, r)
+        if f32_acc:
+            b.store(reg, b.gep(accs, [I32(0), I32(r)]))
+            continue
+        vec = b.bitcast(reg, ir.VectorType(_HALF, 2))
+        for e in range(2):
+            x = b.fpext(b.extract_element(vec, I32(e)), _F32)
+            b.store(x, b.gep(accs, [I32(0), I32(2 * r + e)]))
+    fma = module.intrinsic("llvm.fma.f32", _F32, [_F32, _F32, _F32])
+    # for v in values: for k in K: acc[v] = fma(A[row, k], B[col, k], acc[v])
+    entry = b.block
+    v_head = fn.append_basic_block("v")
+    v_body = fn.append_basic_block("v.body")
+    k_head = fn.append_basic_block("k")
+    k_body = fn.append_basic_block("k.body")
+    v_next = fn.append_basic_block("v.next")
+    done = fn.append_basic_block("done")
+    b.branch(v_head)
+    b.position_at_end(v_head)
+    v = b.phi(I32, "v")
+    v.add_incoming(I32(0), entry)
+    b.cbranch(b.icmp_unsigned("<", v, I32(n_vals)), v_body, done)
+    b.position_at_end(v_body)
+    index = b.add(thread_part, b.load(b.gep(table, [I32(0), v], inbounds=True)))
+    row = b.urem(index, I32(64))
+    col = b.udiv(index, I32(64))
+    slot = b.gep(accs, [I32(0), v], inbounds=True)
+    start = b.load(slot) if op.scaleD.value == "one" else ir.Constant(_F32, 0.0)
+    b.branch(k_head)
+    b.position_at_end(k_head)
+    kk = b.phi(I32, "k")
+    kk.add_incoming(I32(0), v_body)
+    acc = b.phi(_F32, "a")
+    acc.add_incoming(start, v_body)
+    b.cbranch(b.icmp_unsigned("<", kk, I32(k_)), k_body, v_next)
+    b.position_at_end(k_body)
+    pa = _gmma_address(b, da, op.transpose_a == 0, eb, row, kk)
+    pb = _gmma_address(b, db, op.transpose_b == 0, eb, col, kk)
+    x = _load_f32(b, smem, pa, ptx)
+    y = _load_f32(b, smem, pb, ptx)
+    acc.add_incoming(b.call(fma, [x, y, acc]), k_body)
+    kk.add_incoming(b.add(kk, I32(1)), k_body)
+    b.branch(k_head)
+    b.position_at_end(v_next)
+    b.store(acc, slot)
+    v.add_incoming(b.add(v, I32(1)), v_next)
+    b.branch(v_head)
+    b.position_at_end(done)
+    out: ir.Value = ir.Constant(st, ir.Undefined)
+    for r in range(n_regs):
+        if f32_acc:
+            value = b.load(b.gep(accs, [I32(0), I32(r)]))
+        else:
+            vec = ir.Constant(ir.VectorType(_HALF, 2), ir.Undefined)
+            for e in range(2):
+                x = b.fptrunc(b.load(b.gep(accs, [I32(0), I32(2 * r + e)])), _HALF)
+                vec = b.insert_element(vec, x, I32(e))
+            value = b.bitcast(vec, I32)
+        out = b.insert_value(out, value, r)
+    b.ret(out)
+    module.helpers[key] = fn
+    return fn
+
+
+@NVVM_HOST.register("nvvm.wgmma.mma_async")
+def _mma_async_host(ft: FunctionTranslator, op: Any) -> None:
+    acc = ft.get(op.inouts)
+    fn = _mma_async_helper(ft, op, acc.type)
+    args = [ft.context_struct, ft.get(op.descriptorA), ft.get(op.descriptorB), acc]
+    ft.set_result(op, ft.builder.call(fn, args, name=ft.name(op)))
+
+
+def _stmatrix_atom(num: int, transposed: bool) -> Any:
+    from layoutc.ir.dialects.tile.atoms import copy_operation
+
+    return copy_operation(f"stmatrix.x{num}{'.trans' if transposed else ''}", 32 * num)
+
+
+def stmatrix_targets(num: int, transposed: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each lane, for each 16-bit element of its source registers in order: (the lane
+    whose row address receives it, byte offset in that 16-byte row), from the copy atom."""
+    atom = _stmatrix_atom(num, transposed)
+    receiver: dict[int, int] = {}
+    for lane in range(32):
+        receiver.setdefault(atom.dst_bits(lane, 0) // 128, lane)
+    return tuple(
+        tuple(
+            (receiver[bit // 128], (bit % 128) // 8)
+            for bit in (atom.src_bits(lane, 16 * e) for e in range(2 * num))
+        )
+        for lane in range(32)
+    )
+
+
+def _stmatrix_helper(module: Any, num: int, transposed: bool) -> ir.Function:
+    from .translate_host import _Helper
+
+    key = ("stmatrix", num, transposed)
+    fn = module.helpers.get(key)
+    if fn is not None:
+        return fn
+    name = f"__layoutc_stmatrix_x{num}{'_trans' if transposed else ''}"
+    h = _Helper(module, name, VOID, [ir.PointerType(ir.IntType(8)), *([I32] * num)])
+    b = h.b
+    table = h.table(
+        name + "_targets",
+        tuple(
+            tuple(lane * 16 + byte for lane, byte in row)
+            for row in stmatrix_targets(num, transposed)
+        ),
+    )
+    b.store(b.ptrtoint(h.args[0], I64), h.slot(h.lane, 0, I64))
+    h.sync()
+    for e in range(2 * num):
+        code = h.lookup(table, e)
+        dst_lane = b.lshr(code, I32(4))
+        byte = b.and_(code, I32(15))
+        row = b.inttoptr(b.load(h.slot(dst_lane, 0, I64)), ir.PointerType(ir.IntType(8)))
+        reg = h.args[1 + e // 2]
+        half = b.trunc(b.lshr(reg, I32(16 * (e % 2))), I16)
+        b.store(half, b.bitcast(b.gep(row, [byte]), I16.as_pointer()), align=2)
+    h.sync()
+    b.ret_void()
+    module.helpers[key] = h.fn
+    return h.fn
+
+
+@NVVM_HOST.register("nvvm.stmatrix")
+def _stmatrix_host(ft: FunctionTranslator, op: Any) -> None:
+    """Each lane posts its row address to the warp scratch; after a warp sync every lane
+    writes its b16 values to the rows the copy atom's layouts send them to."""
+    fn = _stmatrix_helper(ft.module, len(op.sources), op.transposed)
+    b = ft.builder
+    ptr = b.bitcast(ft.get(op.ptr), ir.PointerType(ir.IntType(8)))
+    ft.builder.call(fn, [ft.context_struct, ptr, *(ft.get(v) for v in op.sources)])

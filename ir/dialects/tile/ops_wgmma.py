@@ -1,0 +1,232 @@
+"""Hopper warpgroup MMA in the tile dialect: ``tile.wgmma_desc`` and ``tile.wgmma``.
+
+``lower-algorithms`` turns a ``tile.gemm`` whose atom is a warpgroup MMA
+(``SM90_64xNx16_F32BF16BF16_SS``...) into, per (k, m, n) step: one ``tile.wgmma_desc`` per
+shared-memory operand tile (the 64-bit matrix descriptor: the static LBO/SBO/layout-type bits
+that the proof of canonicity found, ``ir/dialects/tile/gmma.py``, OR-ed with the tile's
+shared-memory start address) and one ``tile.wgmma`` on the two descriptors and the thread's
+accumulator values. ``convert-to-llvm`` makes them ``nvvm.wgmma.mma_async``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...algebra import size
+from ...core.asm import OpAsmParser, OpAsmPrinter
+from ...core.attributes import IntegerAttr
+from ...core.constraints import Constraint
+from ...core.errors import VerifyError
+from ...core.location import Location
+from ...core.opdef import operand, prop, result, var_operand, var_result
+from ...core.operation import Operation
+from ...core.traits import Pure, RequiresTarget
+from ...core.types import IndexType, i32, i64
+from ...core.values import Value
+from .attributes import MMAAtomAttr
+from .base import build_error
+from .spaces import SMEM
+from .types import PtrType, element_name
+
+__all__ = ["WGMMA_OPS", "FenceOperandOp", "WgmmaDescOp", "WgmmaOp"]
+
+_SmemPtr = Constraint(
+    lambda t: isinstance(t, PtrType) and t.space == SMEM, "!tile.ptr in shared memory"
+)
+_Index = Constraint(lambda t: isinstance(t, IndexType), "index")
+_I64 = Constraint(lambda t: t is i64, "i64")
+_Int = Constraint(lambda a: isinstance(a, IntegerAttr), "integer")
+
+
+class WgmmaDescOp(Operation):
+    """``%d = tile.wgmma_desc %p[%off] {bits = 4611686293305294848 : i64} :
+    !tile.ptr<bf16, smem, 1024> -> i64``: the matrix descriptor of the operand tile starting
+    ``%off`` elements (before any swizzle) past ``%p``: ``bits | ((address >> 4) & 0x3FFF)``
+    with ``address`` the shared-window byte address."""
+
+    name = "tile.wgmma_desc"
+    traits = (Pure,)
+    ptr = operand(_SmemPtr)
+    offset = operand(_Index)
+    res = result()
+    bits = prop(_Int)
+
+    def __init__(self, ptr: Value, offset: Value, bits: int, loc: Location | None = None):
+        super().__init__(
+            operands=[ptr, offset],
+            result_types=[i64],
+            properties={"bits": IntegerAttr(_signed64(bits), i64)},
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        if self.bits.value & 0x3FFF:
+            raise VerifyError("the static bits must leave the start-address field [0,14) zero")
+        if self.res.type is not i64:
+            raise VerifyError("the descriptor is an i64")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_operand(self.ptr)
+        p.write("[")
+        p.print_operand(self.offset)
+        p.write("]")
+        p.print_attr_dict(self)
+        p.write(f" : {self.ptr.type.text} -> i64")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> WgmmaDescOp:
+        ptr = p.parse_operand()
+        p.expect("[")
+        off = p.parse_operand()
+        p.expect("]")
+        attrs = p.parse_optional_attr_dict()
+        pt = p.parse_colon_type()
+        p.expect("->")
+        p.parse_type()
+        props = {"bits": attrs.pop("bits")} if "bits" in attrs else {}
+        values = [p.resolve_operand(ptr, pt), p.resolve_operand(off, IndexType())]
+        return cls.create(values, [i64], properties=props, attributes=attrs, loc=p.loc)
+
+
+def _signed64(v: int) -> int:
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >> 63 else v
+
+
+class WgmmaOp(Operation):
+    """``%d:4 = tile.wgmma #tile.mma_atom<"SM90_64x8x16_F32BF16BF16_SS"> %da, %db, (%c0, %c1,
+    %c2, %c3) {transpose_a = 0 : i32, transpose_b = 0 : i32} : f32 -> f32``: one
+    ``wgmma.mma_async`` of the warpgroup (D = A*B + C), A and B through their matrix descriptors
+    (``transpose_*`` 1: the operand is MN-major), C and D the thread's accumulator values in the
+    atom's value order. Asynchronous: its results are defined once a
+    ``wgmma.wait_group`` has retired it. It reads shared memory (no memory-effect trait: it is
+    never reordered with stores or barriers)."""
+
+    name = "tile.wgmma"
+    traits = (RequiresTarget("sm_90a", "wgmma"),)
+    desc_a = operand(_I64)
+    desc_b = operand(_I64)
+    c = var_operand()
+    d = var_result()
+    atom = prop(MMAAtomAttr)
+    transpose_a = prop(_Int)
+    transpose_b = prop(_Int)
+
+    def __init__(
+        self,
+        atom: MMAAtomAttr,
+        desc_a: Value,
+        desc_b: Value,
+        c: Sequence[Value],
+        transpose_a: int = 0,
+        transpose_b: int = 0,
+        loc: Location | None = None,
+    ):
+        if not c:
+            raise build_error(self.name, "needs the C values", loc)
+        super().__init__(
+            operands=[desc_a, desc_b, list(c)],
+            result_types=[[v.type for v in c]],
+            properties={
+                "atom": atom,
+                "transpose_a": IntegerAttr(transpose_a, i32),
+                "transpose_b": IntegerAttr(transpose_b, i32),
+            },
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        op = self.atom.op
+        if op.wgmma is None or op.wgmma.a_from_registers:
+            raise VerifyError(f"atom '{op.name}' is not a shared-memory (SS) warpgroup MMA")
+        want = size(op.layout_c, 1)
+        if len(self.c) != want or len(self.d) != want:
+            raise VerifyError(
+                f"atom '{op.name}' takes {want} C values per thread and gives as many D "
+                f"values, got {len(self.c)} and {len(self.d)}"
+            )
+        types = {v.type for v in self.c}
+        if len(types) != 1 or element_name(next(iter(types))) != op.type_c:
+            raise VerifyError(f"atom '{op.name}' accumulates in {op.type_c}")
+        for name in ("transpose_a", "transpose_b"):
+            v = getattr(self, name).value
+            if v not in (0, 1) or (v and not op.wgmma.transpose):
+                raise VerifyError(f"{name} = {v} is not valid for atom '{op.name}'")
+        if [r.type for r in self.d] != [v.type for v in self.c]:
+            raise VerifyError("D values must have the types of the C values")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_attribute(self.atom)
+        p.write(" ")
+        p.print_operands([self.desc_a, self.desc_b])
+        p.write(", (")
+        p.print_operands(self.c)
+        p.write(")")
+        p.print_attr_dict(self, elided=("atom",))
+        if self.c and self.d:
+            p.write(f" : {self.c[0].type.text} -> {self.d[0].type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> WgmmaOp:
+        atom = p.parse_attribute()
+        da = p.parse_operand()
+        p.expect(",")
+        db = p.parse_operand()
+        p.expect(",")
+        cs = p.parse_operand_list("(")
+        attrs = p.parse_optional_attr_dict()
+        ct = dt = None
+        if cs:
+            ct = p.parse_colon_type()
+            p.expect("->")
+            dt = p.parse_type()
+        props = {"atom": atom}
+        for k in ("transpose_a", "transpose_b"):
+            if k in attrs:
+                props[k] = attrs.pop(k)
+        values = [p.resolve_operand(da, i64), p.resolve_operand(db, i64)]
+        values += p.resolve_operands(cs, [ct] * len(cs))
+        return cls.create(values, [dt] * len(cs), properties=props, attributes=attrs, loc=p.loc)
+
+
+class FenceOperandOp(Operation):
+    """``%r:2 = tile.fence_operand (%a, %b) : f32``: the values, unchanged, with a register
+    fence: the compiler may not move their definitions or uses across it (CuTe's
+    ``warpgroup_fence_operand``: an empty ``asm volatile`` reading and writing each register).
+    After ``wgmma.wait_group`` it keeps reads of the accumulators from being scheduled before
+    the wait, which the hardware's asynchronous writes would make wrong."""
+
+    name = "tile.fence_operand"
+    values = var_operand()
+    out = var_result()
+
+    def __init__(self, values: Sequence[Value], loc: Location | None = None):
+        super().__init__(operands=[list(values)], result_types=[[v.type for v in values]], loc=loc)
+
+    def verify_(self) -> None:
+        if [r.type for r in self.out] != [v.type for v in self.values]:
+            raise VerifyError("results must have the types of the operands")
+        for v in self.values:
+            if element_name(v.type) not in ("f32", "f16", "bf16", "tf32", "i32"):
+                raise VerifyError(f"cannot fence a value of type '{v.type.text}'")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" (")
+        p.print_operands(self.values)
+        p.write(")")
+        p.print_attr_dict(self)
+        if self.values:
+            p.write(" : " + ", ".join(v.type.text for v in self.values))
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> FenceOperandOp:
+        vs = p.parse_operand_list("(")
+        attrs = p.parse_optional_attr_dict()
+        types = p.parse_optional_colon_type_list() if vs else []
+        values = p.resolve_operands(vs, types)
+        return cls.create(values, types, attributes=attrs, loc=p.loc)
+
+
+WGMMA_OPS: list[type[Operation]] = [WgmmaDescOp, WgmmaOp, FenceOperandOp]

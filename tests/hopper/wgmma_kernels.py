@@ -1,0 +1,49 @@
+"""Single-warpgroup wgmma GEMM tiles for the tests: C(64,N) = A(64,BK) @ B(N,BK).T with A and
+B staged in shared memory in a GMMA layout atom tiled to the tile (``lc.tile_to_shape``)."""
+
+import layoutc as lc
+
+TAGS = {("f16", "f32"): "F32F16F16", ("bf16", "f32"): "F32BF16BF16", ("f16", "f16"): "F16F16F16"}
+
+
+def make_tile_gemm(
+    n, major_a="K", major_b="K", swizzle="SW128", dtype=lc.f16, acc=lc.f32, smem=None
+):
+    k = 16 if dtype.bits == 16 else 8
+    bk = 4 * k
+    if dtype.bits == 32:
+        atom = f"SM90_64x{n}x8_F32TF32TF32_SS_TN"
+    else:
+        atom = f"SM90_64x{n}x16_{TAGS[(dtype.name, acc.name)]}_SS"
+    mma = lc.make_tiled_mma(atom)
+    if smem is None:
+        s_a = lc.tile_to_shape(lc.gmma_layout_atom(major_a, swizzle, dtype), (64, bk))
+        s_b = lc.tile_to_shape(lc.gmma_layout_atom(major_b, swizzle, dtype), (n, bk))
+    else:
+        s_a, s_b = smem
+
+    @lc.kernel
+    def wgmma_tile(
+        a: lc.Tensor[dtype, f"(64,{bk}):({bk},1)"],
+        b: lc.Tensor[dtype, f"({n},{bk}):({bk},1)"],
+        c: lc.Tensor[acc, f"(64,{n}):({n},1)"],
+    ):
+        tid = lc.thread_idx.x
+        sA = lc.smem_tensor(dtype, s_a, align=1024)
+        sB = lc.smem_tensor(dtype, s_b, align=1024)
+        for i in lc.range(tid, 64 * bk, 128):
+            sA[i % 64, i // 64] = a[i % 64, i // 64]
+        for i in lc.range(tid, n * bk, 128):
+            sB[i % n, i // n] = b[i % n, i // n]
+        lc.syncthreads()
+        thr = mma.get_slice(tid)
+        tCrC = thr.partition_fragment_C(c)
+        lc.clear(tCrC)
+        lc.warpgroup_arrive()
+        lc.gemm(mma, thr.partition_A(sA), thr.partition_B(sB), tCrC)
+        lc.warpgroup_commit_batch()
+        lc.warpgroup_wait(0)
+        lc.warpgroup_fence_operand(tCrC)
+        lc.copy(tCrC, thr.partition_C(c))
+
+    return wgmma_tile, bk
