@@ -10,6 +10,8 @@ every problem is a :class:`CompileError` at the user's line.
 
 from __future__ import annotations
 
+import builtins
+import difflib
 import os
 import re
 from typing import Any
@@ -80,7 +82,9 @@ def trace(
         except (LayoutError, VerifyError, IRError, DiagnosticError) as e:
             raise _converted(e, rk.codes) from None
         except Exception as e:
-            if _raised_in_user_code(e) and not os.environ.get("LAYOUTC_TRACEBACK"):
+            if (_raised_in_user_code(e) or _misspelt_layoutc_name(e)) and not os.environ.get(
+                "LAYOUTC_TRACEBACK"
+            ):
                 raise _converted(e, rk.codes) from None
             raise
         builder.insert(ReturnOp(loc=def_loc))
@@ -192,7 +196,42 @@ def _converted(e: BaseException, codes: Any) -> CompileError:
         return CompileError(e.message, loc, e.notes)
     if isinstance(e, LayoutError):
         return CompileError(str(e), loc)
-    return CompileError(f"{type(e).__name__}: {e}", loc)
+    return CompileError(f"{type(e).__name__}: {e}{_suggestion(e)}", loc)
+
+
+def _misspelt_layoutc_name(e: BaseException) -> bool:
+    """``lc.<name>`` with a name layoutc does not have (raised by layoutc's ``__getattr__``)."""
+    import layoutc
+
+    return isinstance(e, AttributeError) and getattr(e, "obj", None) is layoutc
+
+
+def _suggestion(e: BaseException) -> str:
+    """Python's "Did you mean" for a misspelt name or ``lc.`` attribute ("" when none is close).
+
+    CPython adds it only when it prints a traceback, not to the message, and a diagnostic
+    prints no traceback; so it is computed here from the names the user could have meant.
+    """
+    name = getattr(e, "name", None)
+    if not isinstance(name, str):
+        return ""
+    candidates: set[str] = set()
+    if isinstance(e, AttributeError) and e.obj is not None:
+        import layoutc
+
+        candidates.update(dir(e.obj))
+        if e.obj is layoutc:
+            candidates.update(layoutc._LAZY)
+    elif isinstance(e, NameError):
+        tb = e.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            f = tb.tb_frame
+            candidates.update(f.f_locals, f.f_globals, dir(builtins))
+    candidates.discard(name)
+    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return f". Did you mean: {close[0]!r}?" if close else ""
 
 
 def _unknown(loc: Location) -> bool:
