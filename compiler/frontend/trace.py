@@ -23,6 +23,7 @@ from ..ir.core.attributes import (
     DenseArrayAttr,
     DictionaryAttr,
     IntegerAttr,
+    StringAttr,
     UnitAttr,
 )
 from ..ir.core.builder import Builder, InsertionPoint
@@ -120,6 +121,8 @@ def _signature(spec: KernelSpec, abi: KernelABI) -> tuple[list[Type], list[dict[
             if facts.lower is not None:
                 a["layoutc.lower"] = IntegerAttr(facts.lower, i64)
             a["layoutc.upper"] = IntegerAttr(facts.upper, i64)
+            if not carrier[p.name].symbol.startswith("?"):  # the annotation's name, for remarks
+                a["layoutc.symbol"] = StringAttr(carrier[p.name].symbol)
             attrs.append(a)
             continue
         a_spec = by_name[p.name]

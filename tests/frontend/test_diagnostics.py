@@ -124,7 +124,7 @@ def test_python_errors_in_the_kernel_point_at_their_line():
 
 @lc.kernel
 def misspelt_local(n: int):
-    count = n + 1
+    count = n + 1  # noqa: F841
     q = cuont * 2  # noqa: F821, F841  # @misspelt-local
 
 
