@@ -40,6 +40,7 @@ from .errors import CompileError
 from .locations import is_internal_file, traceback_location
 from .scalars import Float, Int
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
+from .thread_bounds import check_partitions, recorded
 from .tracebacks import full_traceback_wanted
 
 _SCALAR_TYPES = {"i32": i32, "i64": i64, "f32": f32, "f64": f64}
@@ -97,6 +98,7 @@ def trace(
             notes.append((_ESCAPED_VALUE_HINT, None))
         notes += [(d.message, d.location) for d in diags[1:]]
         raise CompileError(first.message, first.location, notes)
+    check_partitions(func, recorded(st), spec.block)
     if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None:
         abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks)
     return module, kname, abi
