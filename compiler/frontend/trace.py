@@ -30,7 +30,7 @@ from ..ir.core.builder import Builder, InsertionPoint
 from ..ir.core.diagnostics import DiagnosticError
 from ..ir.core.errors import IRError, VerifyError
 from ..ir.core.location import Location, UnknownLoc
-from ..ir.core.types import FunctionType, Type, f32, f64, i32, i64
+from ..ir.core.types import FunctionType, Type, bf16, f16, f32, f64, i32, i64
 from ..ir.core.verifier import verify_op
 from ..ir.dialects.builtin import ModuleOp
 from ..ir.dialects.func import FuncOp, ReturnOp
@@ -43,7 +43,7 @@ from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
 from .thread_bounds import check_partitions, recorded
 from .tracebacks import full_traceback_wanted
 
-_SCALAR_TYPES = {"i32": i32, "i64": i64, "f32": f32, "f64": f64}
+_SCALAR_TYPES = {"i32": i32, "i64": i64, "f16": f16, "bf16": bf16, "f32": f32, "f64": f64}
 _ESCAPED_VALUE_HINT = (
     "a value computed inside a dynamic `if` or loop body is used outside it through a Python "
     "object the tracer cannot see (a list, a dict, an attribute); assign it to a variable in the "
@@ -159,7 +159,7 @@ def _arguments(
             values[arg] = a.value
         elif isinstance(a, ScalarSpec):
             v = params[arg]
-            values[arg] = Float(v) if a.dtype.startswith("f") else Int(v)
+            values[arg] = Int(v) if a.dtype in ("i32", "i64") else Float(v)
         else:
             from .tensor import argument_tensor
 
