@@ -182,11 +182,23 @@ class KernelSpec:
     static_smem: int = 0
     dynamic_smem: int = 0
     equal: tuple[tuple[str, ...], ...] = ()
+    #: bytes of dynamic shared memory a launch needs, as a formula over the integer parameters
+    #: (runtime/smem_need.py), when the last dynamic shared-memory tensor has a run-time size
+    dynamic_smem_formula: Any = None
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"kernel {self.name!r}: duplicate parameter names in {names}")
+        if self.dynamic_smem_formula is not None:
+            from .smem_need import check_formula
+
+            ints = [p.name for p in self.params if p.kind == SCALAR and p.dtype[0] in "iu"]
+            try:
+                formula = check_formula(self.dynamic_smem_formula, ints)
+            except ValueError as e:
+                raise ValueError(f"kernel {self.name!r}: {e}") from None
+            object.__setattr__(self, "dynamic_smem_formula", formula)
         by_name = {p.name: p for p in self.params}
         carried: set[str] = set()
         for p in self.params:
@@ -253,8 +265,14 @@ class KernelSpec:
             "params": [p.to_json() for p in self.params],
             "equal": [list(g) for g in self.equal],
             "launch_bounds": self.launch_bounds.to_json(),
-            "shared_memory": {"static_bytes": self.static_smem, "dynamic_bytes": self.dynamic_smem},
+            "shared_memory": self._smem_json(),
         }
+
+    def _smem_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"static_bytes": self.static_smem, "dynamic_bytes": self.dynamic_smem}
+        if self.dynamic_smem_formula is not None:
+            out["dynamic_formula"] = self.dynamic_smem_formula
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> KernelSpec:
@@ -266,6 +284,7 @@ class KernelSpec:
             static_smem=int(smem.get("static_bytes", 0)),
             dynamic_smem=int(smem.get("dynamic_bytes", 0)),
             equal=tuple(tuple(g) for g in data.get("equal", ())),
+            dynamic_smem_formula=smem.get("dynamic_formula"),
         )
 
 

@@ -21,6 +21,7 @@ from .cpu_support_ir import ERROR_TEXT
 from .errors import CpuExecutionError
 from .launch_config import check_block, dim3
 from .packing import ArgumentBinder
+from .smem_need import smem_need_of
 
 
 class LaunchConfig(ctypes.Structure):
@@ -96,6 +97,7 @@ class CpuKernel:
         self.spec = spec
         self.program = compile_cpu(ir if isinstance(ir, str) else str(ir), spec, opt_level)
         self.binder = ArgumentBinder(spec, "cpu")
+        self._smem_need = smem_need_of(spec, self.binder)
         self._grid = _GRID_FN(self.program.grid)
         self._run_fibers = _GRID_FN(self.program.run_fibers)
         self._lock = threading.Lock()
@@ -125,6 +127,8 @@ class CpuKernel:
         nblocks = g[0] * g[1] * g[2]
         with self._lock:
             keep = self.binder.bind(args)
+            if self._smem_need is not None:
+                dyn = self._smem_need(smem, self.binder.values)
             table = self.binder.buffer.table_address
             workers = min(nblocks, worker_count())
             chunks = [

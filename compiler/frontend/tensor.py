@@ -680,6 +680,8 @@ def dynamic_smem_tensor(
             st.dynamic_smem_bytes = max(st.dynamic_smem_bytes, end)
     else:
         st.dynamic_smem_bytes = None
+        # what a launch needs: stated over the kernel's parameters by the tracer (smem_need.py)
+        st.extras["dynamic_smem_need"] = start + n * elem_bytes
     return Tensor(state.emit(T.MakeTensorOp(ptr, layout_value(lay))).results[0])
 
 

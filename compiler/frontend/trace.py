@@ -39,6 +39,7 @@ from .abi import KernelABI, build_abi
 from .errors import CompileError
 from .locations import is_internal_file, traceback_location
 from .scalars import Float, Int
+from .smem_formula import smem_formula
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
 from .thread_bounds import check_partitions, recorded
 from .tracebacks import full_traceback_wanted
@@ -99,8 +100,10 @@ def trace(
         notes += [(d.message, d.location) for d in diags[1:]]
         raise CompileError(first.message, first.location, notes)
     check_partitions(func, recorded(st), spec.block)
-    if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None:
-        abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks)
+    need = st.extras.get("dynamic_smem_need")
+    formula = smem_formula(need, func, abi.params, st.extras) if need is not None else None
+    if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None or formula is not None:
+        abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks, formula)
     return module, kname, abi
 
 
