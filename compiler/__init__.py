@@ -8,6 +8,7 @@ stays light: nothing below is imported until it is first used. To add a public n
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 __version__ = "0.1.0"
@@ -320,7 +321,10 @@ _LAZY.update(
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module 'layoutc' has no attribute {name!r}")
+        # name/obj let the tracer recognise a misspelt ``lc.<name>`` in a kernel (a user error).
+        raise AttributeError(
+            f"module 'layoutc' has no attribute {name!r}", name=name, obj=sys.modules[__name__]
+        )
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

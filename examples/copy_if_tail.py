@@ -17,14 +17,14 @@ elements; ``copy_if(coords, src, dst, bounds=shape)`` moves an element only wher
 Whether the tail can use vector accesses too is decided by the compiler: one predicate may
 guard a whole 128-bit access only if it is the same for the 4 elements, i.e. when the length N
 is provably a multiple of 4 (each vector starts at a multiple of 4). Called with N = 2^28 - 3,
-the kernel is specialised for an N with no known divisor (``src_shape0`` is N's carrier), and
-layoutc says so:
+the kernel is specialised for an N with no known divisor, and layoutc says so (in the
+annotation's names):
 
-    remark: copy_if uses 32-bit accesses: 4 contiguous f32, but the bound src_shape0 is not
-            provably a multiple of 2
+    remark: copy_if uses 32-bit accesses: 4 contiguous f32, but the bound N is not provably a
+            multiple of 2
 
 With N a multiple of 4 (say 2^28), the same source gives ``copy_if uses 128-bit accesses:
-predicate uniform over 4 contiguous f32 (the bound src_shape0 is a multiple of 4 and every
+predicate uniform over 4 contiguous f32 (the bound N is a multiple of 4 and every
 vector starts at a multiple of 4)``. Writing the predicates into an ``i1`` fragment first
 (``keep[i] = lc.elem_less(tC[i], src.shape)``) also works, but hides their structure: such a
 ``copy_if`` is vectorized only when the fragment has stride 0 across each vector.

@@ -207,6 +207,9 @@ class KernelSpec:
     """The code checks its memory accesses (docs/runtime.md, "The bounds check"): its last
     parameter is then the bounds record (``BOUNDS_RECORD``, filled by the runtime), and site
     ``i`` describes the access that reports ``i`` (location, kind, object)."""
+    #: bytes of dynamic shared memory a launch needs, as a formula over the integer parameters
+    #: (runtime/smem_need.py), when the last dynamic shared-memory tensor has a run-time size
+    dynamic_smem_formula: Any = None
 
     def __post_init__(self) -> None:
         if self.index_bits not in (32, 64):
@@ -222,6 +225,15 @@ class KernelSpec:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"kernel {self.name!r}: duplicate parameter names in {names}")
+        if self.dynamic_smem_formula is not None:
+            from .smem_need import check_formula
+
+            ints = [p.name for p in self.params if p.kind == SCALAR and p.dtype[0] in "iu"]
+            try:
+                formula = check_formula(self.dynamic_smem_formula, ints)
+            except ValueError as e:
+                raise ValueError(f"kernel {self.name!r}: {e}") from None
+            object.__setattr__(self, "dynamic_smem_formula", formula)
         by_name = {p.name: p for p in self.params}
         carried: set[str] = set()
         for p in self.params:
@@ -291,14 +303,17 @@ class KernelSpec:
                 "params": [p.to_json() for p in self.params],
                 "equal": [list(g) for g in self.equal],
                 "launch_bounds": self.launch_bounds.to_json(),
-                "shared_memory": {
-                    "static_bytes": self.static_smem,
-                    "dynamic_bytes": self.dynamic_smem,
-                },
+                "shared_memory": self._smem_json(),
             }
             | ({} if self.index_bits == 64 else {"index_bits": self.index_bits})
             | ({} if self.bounds_sites is None else {"bounds_sites": list(self.bounds_sites)})
         )
+
+    def _smem_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"static_bytes": self.static_smem, "dynamic_bytes": self.dynamic_smem}
+        if self.dynamic_smem_formula is not None:
+            out["dynamic_formula"] = self.dynamic_smem_formula
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> KernelSpec:
@@ -313,6 +328,7 @@ class KernelSpec:
             equal=tuple(tuple(g) for g in data.get("equal", ())),
             index_bits=data.get("index_bits", 64),
             bounds_sites=None if sites is None else tuple(str(x) for x in sites),
+            dynamic_smem_formula=smem.get("dynamic_formula"),
         )
 
 

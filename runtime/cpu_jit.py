@@ -35,7 +35,7 @@ _LLVM_TYPES = {
     "u32": "i32",
     "u64": "i64",
     "f16": "half",
-    "bf16": "bfloat",
+    "bf16": "i16",  # its 16 bits, as code generation carries bf16 (translate_types.py)
     "f32": "float",
     "f64": "double",
 }

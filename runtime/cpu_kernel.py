@@ -21,6 +21,7 @@ from .cpu_support_ir import ERROR_TEXT
 from .errors import CpuExecutionError
 from .launch_config import check_block, check_smem, cpu_threads, dim3
 from .packing import ArgumentBinder
+from .smem_need import smem_need_of
 
 
 class LaunchConfig(ctypes.Structure):
@@ -96,6 +97,7 @@ class CpuKernel:
         self.bounds = BoundsRecord(spec) if spec.bounds_sites is not None else None
         if self.bounds is not None:  # the last parameter: the record, at a fixed address
             self.binder.values[-1] = self.bounds.address
+        self._smem_need = smem_need_of(spec, self.binder)
         self._grid = _GRID_FN(self.program.grid)
         self._run_fibers = _GRID_FN(self.program.run_fibers)
         self._lock = threading.Lock()
@@ -132,6 +134,8 @@ class CpuKernel:
             bounds = self.bounds
             if bounds is not None:
                 bounds.prepare(self.binder.values, args)
+            if self._smem_need is not None:
+                dyn = self._smem_need(smem, self.binder.values)
             table = self.binder.buffer.table_address
             workers = min(nblocks, worker_count())
             chunks = [

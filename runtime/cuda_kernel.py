@@ -23,6 +23,7 @@ from .cuda_module import CudaModule, set_max_dynamic_smem
 from .errors import ArgumentError
 from .launch_config import Dim3, check_block, check_smem, dim3, framework_stream, stream_handle
 from .packing import ArgumentBinder
+from .smem_need import smem_need_of
 
 _DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024
 _NEVER = object()  # matches no grid or block a caller passes
@@ -54,6 +55,7 @@ class CudaKernel:
         self._default_block = spec.launch_bounds.block
         self._default_smem = spec.dynamic_smem
         self._static_smem = spec.static_smem
+        self._smem_need = smem_need_of(spec, self.binder)
         # Per-call staging state, only touched under the lock: the stream host arrays are copied
         # on and the device copies made, or None while the call staged nothing (the usual case).
         self._stream = 0
@@ -88,6 +90,16 @@ class CudaKernel:
                 staged = None
             else:
                 keep, staged = self._bind_checked(args, handle)
+            if self._smem_need is not None:
+                try:
+                    dyn = self._smem_need(smem, self.binder.values)
+                except ArgumentError:
+                    for buf, _, _ in staged or ():
+                        buf.free()
+                    raise
+                if dyn > self._smem_allowed:
+                    set_max_dynamic_smem(self.function, dyn, self.spec.name)
+                    self._smem_allowed = dyn
             self.device.activate()
             # The default stream goes as None: the bindings then build no CUstream object.
             result = self._launch(

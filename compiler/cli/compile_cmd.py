@@ -186,7 +186,7 @@ def report_error(e: Exception) -> int:
     from layoutc.frontend.errors import CompileError
 
     text = str(e).rstrip()
-    if not isinstance(e, CompileError):
+    if not isinstance(e, CompileError) and not getattr(e, "diagnostic", False):
         text = f"{PROG}: error: {text}"
     print(text, file=sys.stderr)
     return 1

@@ -37,7 +37,7 @@ from layoutc.frontend.spec import (
     normalize_block,
 )
 
-_SCALAR_DTYPES = ("i32", "i64", "f32", "f64")
+_SCALAR_DTYPES = ("i32", "i64", "f16", "bf16", "f32", "f64")
 _TENSOR_DTYPES = ("f16", "bf16", "tf32", "f32", "f64", "i8", "i16", "i32", "i64")
 _I32_MAX = (1 << 31) - 1
 #: Alignment assumed of a tensor spec without ``align=``: CUDA allocators return at least 256-byte
@@ -267,7 +267,7 @@ def _from_arg_spec(
         if isinstance(ann, TensorAnnotation):
             raise SpecError(f"{where} is a tensor; give its layout, e.g. 'f32[(N):(1)]'")
         div = s.divisible_by or 1
-        if dtype.startswith("f") and s.divisible_by is not None:
+        if dtype not in ("i32", "i64") and s.divisible_by is not None:
             raise SpecError(f"{where}: div= applies to integer scalars only")
         return ScalarSpec(dtype, div)
     tann = ann if isinstance(ann, TensorAnnotation) else None

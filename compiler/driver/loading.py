@@ -19,6 +19,15 @@ from typing import Any
 class SourceError(Exception):
     """The file cannot be loaded, or does not define what was asked for."""
 
+    #: True when the message is already a ``file:line:col: error:`` diagnostic (no CLI prefix).
+    diagnostic = False
+
+
+class SourceSyntaxError(SourceError):
+    """The file (or one it imports) does not parse: a diagnostic at the offending token."""
+
+    diagnostic = True
+
 
 def load_source(path: str | Path) -> ModuleType:
     """Import ``path`` and return the module (cached per resolved path and content)."""
@@ -44,6 +53,9 @@ def load_source(path: str | Path) -> ModuleType:
         sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
+    except SyntaxError as e:
+        del sys.modules[name]
+        raise SourceSyntaxError(_syntax_diagnostic(e)) from None
     except Exception as e:
         del sys.modules[name]
         raise SourceError(f"{path}: the file raised while loading:\n{_user_traceback(e)}") from None
@@ -55,6 +67,25 @@ def load_source(path: str | Path) -> ModuleType:
 
 def _identifier(text: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in text)
+
+
+def _syntax_diagnostic(e: SyntaxError) -> str:
+    """``file:line:col: error: SyntaxError: msg``, the offending line and a caret under it.
+
+    Python's compiler raises it from importlib's frames, none of which the user wrote; their
+    own import chain (a neighbour with the error) adds nothing the location does not say.
+    """
+    line = e.lineno or 1
+    col = e.offset or 1
+    head = f"{e.filename}:{line}:{col}: error: {type(e).__name__}: {e.msg}"
+    text = (e.text or "").rstrip("\n")
+    if not text.strip():
+        return head
+    width = 1
+    if e.end_lineno == e.lineno and e.end_offset and e.end_offset > col:
+        width = e.end_offset - col
+    caret = " " * (col - 1) + "^" * max(1, min(width, len(text) - col + 1))
+    return f"{head}\n{text}\n{caret}"
 
 
 def _user_traceback(e: BaseException) -> str:

@@ -1,5 +1,6 @@
 """A pass instrumentation that times every pass, snapshots the IR for dumps, and notes what
-prove-vectorization decided (the ``vector_bits`` of every copy) before lowering erases it."""
+prove-vectorization decided (the ``vector_bits`` of every copy, fill and clear) before lowering
+erases it."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
     from layoutc.ir.core.operation import Operation
     from layoutc.passes.base import Pass
 
-_COPIES = ("tile.copy", "tile.copy_if")
-
 
 def top_level(op: Operation) -> Operation:
     while op.parent_op is not None:
@@ -24,12 +23,25 @@ def top_level(op: Operation) -> Operation:
 
 
 def vector_widths(module: Operation) -> list[int]:
-    """``vector_bits`` of every copy in ``module``, in program order (0 when not set)."""
+    """The access width of every copy, copy_if, fill and clear in ``module``, in program order.
+
+    That is the op's ``vector_bits``; a converting copy (element types differ) has none, as it
+    moves one element per access: its width is one source element's (what each load reads).
+    0 when prove-vectorization could not tell (an opaque tensor).
+    """
+    from layoutc.ir.dialects.tile import ClearOp, CopyIfOp, CopyOp, FillOp
+
     widths = []
     for op in module.walk_ops():
-        if op.name in _COPIES:
-            attr = op.properties.get("vector_bits") or op.attributes.get("vector_bits")
-            widths.append(int(getattr(attr, "value", 0) or 0))
+        if not isinstance(op, (CopyOp, CopyIfOp, FillOp, ClearOp)):
+            continue
+        attr = op.properties.get("vector_bits") or op.attributes.get("vector_bits")
+        bits = int(getattr(attr, "value", 0) or 0)
+        if not bits and isinstance(op, (CopyOp, CopyIfOp)):
+            src, dst = op.src.type, op.dst.type
+            if getattr(src, "element", None) is not getattr(dst, "element", None):
+                bits = src.element_bits
+        widths.append(bits)
     return widths
 
 

@@ -44,6 +44,7 @@ class KernelABI:
     static_smem: int = 0
     dynamic_smem: int = 0  # the launch default: what tensors of static size need
     min_blocks: int | None = None  # @lc.kernel(min_blocks_per_sm=...)
+    dynamic_smem_formula: Any = None  # bytes a launch needs, over the parameters (smem_need.py)
 
     def runtime_spec(self) -> RuntimeKernelSpec:
         """The runtime's KernelSpec (what code generation, both runtimes and manifests use)."""
@@ -58,6 +59,7 @@ class KernelABI:
             bounds,
             static_smem=self.static_smem,
             dynamic_smem=self.dynamic_smem,
+            dynamic_smem_formula=self.dynamic_smem_formula,
         )
 
     def call_arguments(self, bound: Mapping[str, Any]) -> list[Any]:
@@ -71,6 +73,7 @@ def build_abi(
     static_smem: int = 0,
     dynamic_smem: int = 0,
     min_blocks: int | None = None,
+    dynamic_smem_formula: Any = None,
 ) -> KernelABI:
     taken = {arg for arg, _ in spec.args}
     params: list[Param] = []
@@ -115,6 +118,7 @@ def build_abi(
         static_smem,
         dynamic_smem,
         min_blocks,
+        dynamic_smem_formula,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir.algebra.errors import LayoutError
-from ..ir.core.types import FloatType
+from ..ir.core.types import FloatType, f32
 from ..ir.dialects import tile as T
 from ..ir.dialects.tile import agreement
 from ..ir.dialects.tile.spaces import COORD
@@ -159,33 +159,41 @@ def _known_mma(name: str) -> bool:
 
 
 def axpby(alpha: Any, x: Any, beta: Any, y: Any) -> None:
-    """``y = alpha * x + beta * y`` elementwise (alpha, beta: numbers or dynamic scalars)."""
+    """``y = alpha * x + beta * y`` elementwise (alpha, beta: numbers or dynamic scalars).
+
+    As CuTe's ``axpby`` (C++'s arithmetic conversions): it computes in the scalars' type when
+    that is a wider float than the elements (f32 scalars on f16 tensors: f32, rounded once
+    when stored) or a float where the elements are integers (converted on store, truncating
+    toward zero as C++ does).
+    """
     tx = _tensor(x, "x", "axpby")
     ty = _tensor(y, "y", "axpby")
     elem = ty.type.element
     if elem is None:
         raise state.error("lc.axpby: y is a coordinate tensor (it has no memory)")
-    _require_exact_scalar(alpha, "alpha", elem)
-    _require_exact_scalar(beta, "beta", elem)
-    a = _element_value(alpha, elem)
-    b = _element_value(beta, elem)
+    compute = _axpby_compute_type(elem, alpha, beta)
+    a = _element_value(alpha, compute)
+    b = _element_value(beta, compute)
     _require_agreement(agreement.axpby_problem, tx.value, ty.value)
     state.emit(T.AxpbyOp(a, tx.value, b, ty.value))
 
 
-def _require_exact_scalar(value: Any, name: str, elem: Any) -> None:
-    """On an integer tensor a dynamic float alpha or beta is refused: CuTe computes
-    ``alpha * x + beta * y`` in the scalar's type and converts the result, while the op computes
-    in the element type, so converting the scalar first (1.5 -> 1) would be a wrong kernel.
-    (A Python float is already refused by the element conversion.)"""
-    if isinstance(elem, FloatType):
-        return
-    if isinstance(value, scalars.Float):
-        raise state.error(
-            f"not supported: lc.axpby with a dynamic float {name} on a tensor of {elem.text}: "
-            f"CuTe computes in the scalar's type, converting {name} to {elem.text} first would "
-            f"truncate it (convert it yourself, e.g. lc.i32({name}), if that is what you mean)"
-        )
+def _axpby_compute_type(elem: Any, alpha: Any, beta: Any) -> Any:
+    """The type C++ computes ``alpha * x + beta * y`` in: the widest float among the elements
+    and the scalars (a Python float is f32, layoutc's type for it; a Python int adapts), two
+    16-bit floats of different kinds meet in f32; integers only with integer scalars."""
+    floats = [elem] if isinstance(elem, FloatType) else []
+    for s in (alpha, beta):
+        if isinstance(s, float):
+            floats.append(f32)
+        elif isinstance(s, scalars.Float):
+            floats.append(s.value.type)
+    if not floats:
+        return elem
+    widest = max(floats, key=lambda t: t.width)
+    if any(t.width == widest.width and t is not widest for t in floats):
+        return f32 if widest.width < 32 else widest  # f16 and bf16 (or tf32 and f32)
+    return widest
 
 
 def fill(t: Any, value: Any) -> None:

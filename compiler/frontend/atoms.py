@@ -28,7 +28,7 @@ from ..ir.dialects import tile as T
 from ..ir.dialects.layout.types import LayoutType
 from ..ir.dialects.tile import tiled as tiled_algebra
 from ..ir.dialects.tile.atoms import AtomError, cute_copy_name
-from . import partition_bounds, scalars, state, symbols
+from . import partition_bounds, scalars, state, symbols, thread_bounds
 from .dtypes import ElementType
 from .tensor import Tensor, _tiler_value, _view, make_fragment_like
 
@@ -130,7 +130,10 @@ class TiledCopy:
         partition_bounds.check_divide(t, self.tiler, what)
         tiled = _view(T.ZippedDivideOp, t, tile)
         tv = _view(T.CompositionOp, tiled, _tiler_value((thrval2mn, _), "TV"))
-        return _view(T.SliceOp, tv, ((_index(thr_idx), _), _rest(t.rank())))
+        view = _view(T.SliceOp, tv, ((_index(thr_idx), _), _rest(t.rank())))
+        what = f"partition_{target}: the tiled copy {self.layout_tv}"
+        thread_bounds.record_partition(view.value, thr_idx, self.num_threads, what)
+        return view
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's picture (CuTe's print_latex)."""
@@ -306,7 +309,10 @@ class TiledMMA:
         first, second = {"A": (m, k), "B": (n, k), "C": (m, n)}[which]
         rest = rank(LayoutType(t4.type.layout_text).parsed.template, 1, 1)
         coord = ((_index(v), (_index(first), _index(second))), (_, _rest(rest)))
-        return _view(T.SliceOp, t4, coord)
+        view = _view(T.SliceOp, t4, coord)
+        what = f"partition_{which}: the tiled MMA {mma.thr_layout_vmnk}"
+        thread_bounds.record_partition(view.value, thr_idx, self.num_threads, what)
+        return view
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's picture (CuTe's print_latex)."""

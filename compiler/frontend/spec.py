@@ -73,7 +73,7 @@ class TensorSpec:
 
 @dataclass(frozen=True)
 class ScalarSpec:
-    dtype: str  # "i32", "i64", "f32", "f64"
+    dtype: str  # "i32", "i64", "f16", "bf16", "f32", "f64"
     divisible_by: int = 1
 
 
@@ -295,9 +295,10 @@ def _constant(name: str, value: Any) -> Any:
 
 
 def _typed_scalar(name: str, value: Any, t: ElementType) -> ScalarSpec:
-    if t.abi is None or t.name == "tf32" or t.bits < 32:
+    if t.abi is None or t.name == "tf32" or (t.is_int and t.bits < 32):
         raise SpecError(
-            f"argument '{name}': scalar parameters are i32, i64, f32 or f64, not {t.name}"
+            f"argument '{name}': scalar parameters are i32, i64, f16, bf16, f32 or f64, "
+            f"not {t.name}"
         )
     if t.is_int:
         if isinstance(value, bool) or (not isinstance(value, int) and not _is_np_int(value)):
@@ -334,12 +335,18 @@ def _numpy_scalar(name: str, value: Any) -> ScalarSpec | None:
     if not _is_np_number(value) or getattr(value, "shape", ()) != ():
         return None
     dt = from_abi(
-        {"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64"}.get(value.dtype.name)
+        {
+            "int32": "i32",
+            "int64": "i64",
+            "float16": "f16",
+            "float32": "f32",
+            "float64": "f64",
+        }.get(value.dtype.name)
     )
     if dt is None:
         raise SpecError(
             f"argument '{name}': numpy scalars of type {value.dtype.name} are not supported; "
-            "use int32, int64, float32 or float64"
+            "use int32, int64, float16, float32 or float64"
         )
     return _typed_scalar(name, value.item() if dt.is_float else int(value), dt)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..ir import algebra
 from ..ir.algebra import Layout, _, coalesce, make_layout, make_layout_like, storage_cosize
 from ..ir.algebra.errors import LayoutError
 from ..ir.algebra.inttuple import Underscore
@@ -23,7 +24,7 @@ from ..ir.core.values import Value
 from ..ir.dialects import layout as L
 from ..ir.dialects import tile as T
 from ..ir.dialects.tile.types import PtrType, TensorType
-from . import partition_bounds, scalars, state, symbols
+from . import partition_bounds, scalars, state, symbols, thread_bounds
 from .dtypes import ElementType, element_type, from_ir
 from .proxy import TraceValue
 from .scalars import Bool, Int, Scalar
@@ -679,6 +680,8 @@ def dynamic_smem_tensor(
             st.dynamic_smem_bytes = max(st.dynamic_smem_bytes, end)
     else:
         st.dynamic_smem_bytes = None
+        # what a launch needs: stated over the kernel's parameters by the tracer (smem_need.py)
+        st.extras["dynamic_smem_need"] = start + n * elem_bytes
     return Tensor(state.emit(T.MakeTensorOp(ptr, layout_value(lay))).results[0])
 
 
@@ -806,7 +809,11 @@ def local_partition(t: Any, thr_layout: Any, idx: Any, proj: Sequence[Any] | Non
     lay = _static_layout(_as_layout(thr_layout, "lc.local_partition"), "lc.local_partition")
     keep = [bool(p) for p in proj] if proj is not None else None
     partition_bounds.check_local_partition(t, lay, keep)
-    return _view(T.LocalPartitionOp, t, lay, scalars.index_value(idx), keep)
+    view = _view(T.LocalPartitionOp, t, lay, scalars.index_value(idx), keep)
+    thread_bounds.record_partition(
+        view.value, idx, algebra.size(lay), f"lc.local_partition: the thread layout {lay}"
+    )
+    return view
 
 
 def partition_tv(t: Any, tv_layout: Any, idx: Any) -> Tensor:
@@ -815,7 +822,12 @@ def partition_tv(t: Any, tv_layout: Any, idx: Any) -> Tensor:
     t = _require_tensor(t, "lc.partition_tv")
     lay = _static_layout(_as_layout(tv_layout, "lc.partition_tv"), "lc.partition_tv")
     partition_bounds.check_tv_partition(t, lay, "lc.partition_tv")
-    return _view(T.PartitionTVOp, t, lay, scalars.index_value(idx))
+    view = _view(T.PartitionTVOp, t, lay, scalars.index_value(idx))
+    if algebra.rank(lay) >= 2:
+        threads = algebra.size(algebra.get(lay, 0))
+        what = f"lc.partition_tv: the thread-value layout {lay}"
+        thread_bounds.record_partition(view.value, idx, threads, what)
+    return view
 
 
 def _tiler_value(tiler: Any, what: str) -> Value:

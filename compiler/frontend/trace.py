@@ -10,6 +10,8 @@ every problem is a :class:`CompileError` at the user's line.
 
 from __future__ import annotations
 
+import builtins
+import difflib
 import os
 import re
 from typing import Any
@@ -21,13 +23,14 @@ from ..ir.core.attributes import (
     DenseArrayAttr,
     DictionaryAttr,
     IntegerAttr,
+    StringAttr,
     UnitAttr,
 )
 from ..ir.core.builder import Builder, InsertionPoint
 from ..ir.core.diagnostics import DiagnosticError
 from ..ir.core.errors import IRError, VerifyError
 from ..ir.core.location import Location, UnknownLoc
-from ..ir.core.types import FunctionType, Type, f32, f64, i32, i64
+from ..ir.core.types import FunctionType, Type, bf16, f16, f32, f64, i32, i64
 from ..ir.core.verifier import verify_op
 from ..ir.dialects.builtin import ModuleOp
 from ..ir.dialects.func import FuncOp, ReturnOp
@@ -36,10 +39,12 @@ from .abi import KernelABI, build_abi
 from .errors import CompileError
 from .locations import is_internal_file, traceback_location
 from .scalars import Float, Int
+from .smem_formula import smem_formula
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
+from .thread_bounds import check_partitions, recorded
 from .tracebacks import full_traceback_wanted
 
-_SCALAR_TYPES = {"i32": i32, "i64": i64, "f32": f32, "f64": f64}
+_SCALAR_TYPES = {"i32": i32, "i64": i64, "f16": f16, "bf16": bf16, "f32": f32, "f64": f64}
 _ESCAPED_VALUE_HINT = (
     "a value computed inside a dynamic `if` or loop body is used outside it through a Python "
     "object the tracer cannot see (a list, a dict, an attribute); assign it to a variable in the "
@@ -80,7 +85,9 @@ def trace(
         except (LayoutError, VerifyError, IRError, DiagnosticError) as e:
             raise _converted(e, rk.codes) from None
         except Exception as e:
-            if _raised_in_user_code(e) and not os.environ.get("LAYOUTC_TRACEBACK"):
+            if (_raised_in_user_code(e) or _misspelt_layoutc_name(e)) and not os.environ.get(
+                "LAYOUTC_TRACEBACK"
+            ):
                 raise _converted(e, rk.codes) from None
             raise
         builder.insert(ReturnOp(loc=def_loc))
@@ -92,8 +99,11 @@ def trace(
             notes.append((_ESCAPED_VALUE_HINT, None))
         notes += [(d.message, d.location) for d in diags[1:]]
         raise CompileError(first.message, first.location, notes)
-    if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None:
-        abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks)
+    check_partitions(func, recorded(st), spec.block)
+    need = st.extras.get("dynamic_smem_need")
+    formula = smem_formula(need, func, abi.params, st.extras) if need is not None else None
+    if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None or formula is not None:
+        abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks, formula)
     return module, kname, abi
 
 
@@ -116,6 +126,8 @@ def _signature(spec: KernelSpec, abi: KernelABI) -> tuple[list[Type], list[dict[
             if facts.lower is not None:
                 a["layoutc.lower"] = IntegerAttr(facts.lower, i64)
             a["layoutc.upper"] = IntegerAttr(facts.upper, i64)
+            if not carrier[p.name].symbol.startswith("?"):  # the annotation's name, for remarks
+                a["layoutc.symbol"] = StringAttr(carrier[p.name].symbol)
             attrs.append(a)
             continue
         a_spec = by_name[p.name]
@@ -150,7 +162,7 @@ def _arguments(
             values[arg] = a.value
         elif isinstance(a, ScalarSpec):
             v = params[arg]
-            values[arg] = Float(v) if a.dtype.startswith("f") else Int(v)
+            values[arg] = Int(v) if a.dtype in ("i32", "i64") else Float(v)
         else:
             from .tensor import argument_tensor
 
@@ -192,7 +204,42 @@ def _converted(e: BaseException, codes: Any) -> CompileError:
         return CompileError(e.message, loc, e.notes)
     if isinstance(e, LayoutError):
         return CompileError(str(e), loc)
-    return CompileError(f"{type(e).__name__}: {e}", loc)
+    return CompileError(f"{type(e).__name__}: {e}{_suggestion(e)}", loc)
+
+
+def _misspelt_layoutc_name(e: BaseException) -> bool:
+    """``lc.<name>`` with a name layoutc does not have (raised by layoutc's ``__getattr__``)."""
+    import layoutc
+
+    return isinstance(e, AttributeError) and getattr(e, "obj", None) is layoutc
+
+
+def _suggestion(e: BaseException) -> str:
+    """Python's "Did you mean" for a misspelt name or ``lc.`` attribute ("" when none is close).
+
+    CPython adds it only when it prints a traceback, not to the message, and a diagnostic
+    prints no traceback; so it is computed here from the names the user could have meant.
+    """
+    name = getattr(e, "name", None)
+    if not isinstance(name, str):
+        return ""
+    candidates: set[str] = set()
+    if isinstance(e, AttributeError) and e.obj is not None:
+        import layoutc
+
+        candidates.update(dir(e.obj))
+        if e.obj is layoutc:
+            candidates.update(layoutc._LAZY)
+    elif isinstance(e, NameError):
+        tb = e.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            f = tb.tb_frame
+            candidates.update(f.f_locals, f.f_globals, dir(builtins))
+    candidates.discard(name)
+    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return f". Did you mean: {close[0]!r}?" if close else ""
 
 
 def _unknown(loc: Location) -> bool:

@@ -6,7 +6,8 @@ thread index, a loop induction variable, a load result) a fresh symbol; this mod
 facts that symbol may carry (docs/dialects.md, "Symbols and dynamic values"):
 
 - kernel arguments: the argument attributes ``layoutc.divisible_by``, ``layoutc.lower`` and
-  ``layoutc.upper`` that the front end writes from the compile spec;
+  ``layoutc.upper`` that the front end writes from the compile spec (``layoutc.symbol`` is the
+  symbol's name: the user's, from an annotation);
 - ``gpu.thread_id``: ``[0, block size)`` under ``gpu.known_block_size`` (else ``[0, 1024)``, the
   hardware limit), ``gpu.block_id``: ``>= 0``, ``gpu.block_dim``: ``[1, 1024]``,
   ``gpu.grid_dim``: ``>= 1``, ``gpu.lane_id``: ``[0, 32)``;
@@ -82,6 +83,15 @@ def argument_facts(arg: BlockArgument) -> Facts:
         _int_attr(attrs, "layoutc.lower"),
         _int_attr(attrs, "layoutc.upper"),
     )
+
+
+def argument_symbol_name(arg: BlockArgument) -> str | None:
+    """The user's name of the value a kernel argument carries (``layoutc.symbol``: ``K`` of an
+    annotation ``(M,K):(K,1)``), so that remarks say ``K`` rather than the carrier's name."""
+    attrs = function_argument_attrs(arg)
+    a = attrs.get("layoutc.symbol") if attrs is not None else None
+    value = getattr(a, "value", None)
+    return value if isinstance(value, str) and value.isidentifier() else None
 
 
 def argument_alignment(arg: BlockArgument) -> int | None:

@@ -341,7 +341,8 @@ class SymbolicAnalysis:
             fact = F.argument_facts(arg)
             if fact[1] is not None and fact[1] == fact[2]:
                 return fact[1]
-            return self.bind(arg, _name_for(arg, f"arg{arg.index}"), fact)
+            name = F.argument_symbol_name(arg) or _name_for(arg, f"arg{arg.index}")
+            return self.bind(arg, name, fact)
         if op is not None and op.name == "scf.for" and arg.index == 0:
             lb, ub, step = (self.sym_of(v) for v in op.operands[:3])
             return self.bind(arg, _name_for(arg, "i"), F.loop_facts(lb, ub, step))

@@ -42,6 +42,10 @@ def contiguity_reason(sides: Sequence[tuple[str, Any]], name: str) -> str:
         if len(modes) >= 2 and all(type(m[1]) is not int or abs(m[1]) > 1 for m in modes):
             text += " (affine2 layout: strides above 1 in every mode)"
         return text
+    single = [role for (role, layout), _u in zip(sides, units) if not flat_modes(_inner(layout))]
+    if single:  # every mode has the static extent 1
+        verb = "holds" if len(single) == 1 else "hold"
+        return f"the {' and the '.join(single)} {verb} a single element: one {name} per access"
     firsts = [u[0] for u in units if u]
     if len(firsts) == len(sides) and all(p == firsts[0][0] for p, _ in firsts):
         path, extent = firsts[0]
@@ -51,9 +55,7 @@ def contiguity_reason(sides: Sequence[tuple[str, Any]], name: str) -> str:
                 f"{describe(extent)} is not provably a multiple of 2"
             )
         return f"no run of 2 {name} is provably contiguous in the {_roles(sides)}"
-    where = ", ".join(
-        f"{role} {('mode ' + u[0][0]) if u else 'no mode'}" for (role, _), u in zip(sides, units)
-    )
+    where = ", ".join(f"{role} mode {u[0][0]}" for (role, _), u in zip(sides, units))
     return (
         f"the {_roles(sides)} are contiguous along different modes ({where}): one {name} per access"
     )

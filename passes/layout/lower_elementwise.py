@@ -1,6 +1,7 @@
 """Lowering of the element-wise algorithms ``tile.axpby``, ``tile.fill`` and ``tile.clear``.
 
-- axpby: ``y(i) = alpha * x(i) + beta * y(i)``, except that, as CuTe's ``axpby`` does, ``y`` is
+- axpby: ``y(i) = alpha * x(i) + beta * y(i)`` computed in the scalars' type (the elements
+  converted to it, the result converted back once when stored, as C++ does), except that, as CuTe's ``axpby`` does, ``y`` is
   not read into the result when ``beta == 0`` (``y = alpha * x``: a NaN in ``y`` does not
   survive). A constant ``beta`` decides at compile time, otherwise an ``arith.select`` does.
 - fill: ``t(i) = value``; clear: ``t(i) = 0``. Both store ``w`` elements per access when
@@ -24,7 +25,7 @@ from layoutc.ir.dialects import tile as TD
 from .common import copy_word
 from .loops import Dim, LoweringError
 from .lowering import Lowering
-from .scalars import add, is_float, mul, zero
+from .scalars import add, convert, is_float, mul, zero
 from .splat import splat
 from .traversal import plan_walk
 from .vectorize import CopyPlan, plan_fill
@@ -64,10 +65,11 @@ def lower_axpby(low: Lowering, op: Any) -> None:
     walk, dims = _walk_dims(low, [xi, yi], [op.x, op.y])
     beta_zero = _is_zero(op.beta)
     t = yi.element
+    c = op.alpha.type  # the compute type: t, or a float at least as wide
     cond = None
     if beta_zero is None:  # decided once, before the loops
-        z = zero(low.builder, t, low.loc)
-        if is_float(t):
+        z = zero(low.builder, c, low.loc)
+        if is_float(c):
             cond = low.create(arith.CmpFOp, "oeq", op.beta, z).results[0]
         else:
             cond = low.create(arith.CmpIOp, "eq", op.beta, z).results[0]
@@ -75,16 +77,16 @@ def lower_axpby(low: Lowering, op: Any) -> None:
     def body(b: Any, point: list[Any]) -> None:
         xc = low.coordinate(walk.coordinate(0, point))
         yc = low.coordinate(walk.coordinate(1, point))
-        x = low.create(TD.LoadOp, op.x, xc).results[0]
+        x = convert(b, low.create(TD.LoadOp, op.x, xc).results[0], c, low.loc)
         ax = mul(b, op.alpha, x, low.loc)
         if beta_zero is True:
-            low.create(TD.StoreOp, ax, op.y, yc)
+            low.create(TD.StoreOp, convert(b, ax, t, low.loc), op.y, yc)
             return
-        y = low.create(TD.LoadOp, op.y, yc).results[0]
+        y = convert(b, low.create(TD.LoadOp, op.y, yc).results[0], c, low.loc)
         full = add(b, ax, mul(b, op.beta, y, low.loc), low.loc)
         if cond is not None:
             full = low.create(arith.SelectOp, cond, ax, full).results[0]
-        low.create(TD.StoreOp, full, op.y, yc)
+        low.create(TD.StoreOp, convert(b, full, t, low.loc), op.y, yc)
 
     low.nest(dims, body)
 

@@ -194,7 +194,7 @@ def _widest(
             except Refused as refused:
                 failure = str(refused)  # the narrowest failure decides
             else:
-                reason = _success(w, e, name, run, failure, notes, uniform)
+                reason = _success(w, e, name, run, failure, notes, uniform, len(sides))
                 return CopyPlan(w * e, w, tiling, alignments, reason)
         w //= 2
     if failure is None:  # no width up to max_bits divides the run (a run of 3 or 5, say)
@@ -230,6 +230,7 @@ def _success(
     failure: str | None,
     notes: list[str],
     uniform: str | None,
+    num_sides: int = 2,
 ) -> str:
     """The remark of a width that passed: what is contiguous (and for copy_if why the predicate
     is uniform), the alignment, and the failure of the next width up if there was one."""
@@ -243,7 +244,8 @@ def _success(
     text = f"{what} ({'; '.join(inside)})" if inside else what
     text += f", {nbytes}-byte alignment proven"
     if failure is None and w < MAX_VECTOR_BITS // e and w == run:
-        text += " (the longest run contiguous in both tensors)"
+        where = "both tensors" if num_sides == 2 else "the tensor"
+        text += f" (the longest run contiguous in {where})"
     if notes:
         text += "; " + "; ".join(notes)
     return text

@@ -37,7 +37,7 @@ I32_MAX = (1 << 31) - 1
 def compile_copy(out: Path, *extra: str, target: str = "sm_90") -> tuple[str, str]:
     """``layoutc compile`` the 1-D copy (for sm_90); returns (stdout, stderr)."""
     stdout, stderr = io.StringIO(), io.StringIO()
-    argv = ["compile", COPY_1D, "--target", target, "--block", "256", "-o", str(out), *extra]
+    argv = ["compile", COPY_1D, "--target", target, "--block", "128", "-o", str(out), *extra]
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         status = main(argv)
     assert status == 0, stderr.getvalue()

@@ -130,6 +130,30 @@ def test_compile_error_in_user_code_is_a_located_diagnostic(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("command", ["run", "compile"])
+def test_a_syntax_error_is_a_diagnostic_at_the_user_s_line(tmp_path, capsys, command):
+    bad = tmp_path / "typo.py"
+    bad.write_text("import layoutc as lc\n\n\ndef f(x:\n    return x\n")
+    ref = str(bad) if command == "run" else f"{bad}::k"
+    extra = [] if command == "run" else ["--target", "sm_90", "-o", str(tmp_path / "X")]
+    assert main([command, ref, *extra]) == 1
+    err = capsys.readouterr().err
+    first, source, caret = err.rstrip("\n").split("\n")
+    assert first == f"{bad}:4:6: error: SyntaxError: '(' was never closed"
+    assert source == "def f(x:" and caret == "     ^"
+    assert "importlib" not in err and "Traceback" not in err
+
+
+def test_a_syntax_error_in_an_imported_neighbour_points_at_the_neighbour(tmp_path, capsys):
+    (tmp_path / "helper.py").write_text("x = (1 +\n     2 +)\n")
+    main_file = tmp_path / "prog.py"
+    main_file.write_text("import helper\n")
+    assert main(["run", str(main_file)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tmp_path / 'helper.py'}:2:9: error: SyntaxError: invalid syntax\n")
+    assert err.split("\n")[1:3] == ["     2 +)", "        ^"]
+
+
 def test_a_file_that_raises_while_loading_shows_its_own_traceback(tmp_path, capsys):
     bad = tmp_path / "boom.py"
     bad.write_text("raise ValueError('boom at import')\n")

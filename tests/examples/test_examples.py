@@ -157,7 +157,7 @@ def test_copy_if_tail_vectorizes_the_tail_when_n_is_a_multiple_of_4():
     (tail,) = messages(ck, "copy_if")
     assert tail == (
         "copy_if uses 128-bit accesses: predicate uniform over 4 contiguous f32 (the bound "
-        "src_shape0 is a multiple of 4 and every vector starts at a multiple of 4), 16-byte "
+        "N is a multiple of 4 and every vector starts at a multiple of 4), 16-byte "
         "alignment proven"
     )
     assert not re.search(SCALAR_LOAD, ck.ptx) and not re.search(SCALAR_STORE, ck.ptx)

@@ -123,6 +123,46 @@ def test_python_errors_in_the_kernel_point_at_their_line():
 
 
 @lc.kernel
+def misspelt_local(n: int):
+    count = n + 1  # noqa: F841
+    q = cuont * 2  # noqa: F821, F841  # @misspelt-local
+
+
+def test_a_misspelt_name_gets_python_s_suggestion():
+    err = diagnose(misspelt_local, 3)
+    expect(
+        err,
+        "@misspelt-local",
+        "cuont",
+        "NameError: name 'cuont' is not defined. Did you mean: 'count'?",
+    )
+
+
+@lc.kernel
+def misspelt_lc_name(a: lc.Tensor):
+    a[lc.thread_idx.x] = lc.thredd_idx.x  # @misspelt-lc
+
+
+@lc.kernel
+def unknown_lc_name(a: lc.Tensor):
+    a[0] = lc.zzzzzz  # @unknown-lc
+
+
+def test_a_misspelt_lc_name_is_a_diagnostic_with_the_suggestion():
+    err = diagnose(misspelt_lc_name, X)
+    expect(
+        err,
+        "@misspelt-lc",
+        "lc.thredd_idx",
+        "AttributeError: module 'layoutc' has no attribute 'thredd_idx'. "
+        "Did you mean: 'thread_idx'?",
+    )
+    err = diagnose(unknown_lc_name, X)
+    expect(err, "@unknown-lc", "lc.zzzzzz", "module 'layoutc' has no attribute 'zzzzzz'")
+    assert "Did you mean" not in str(err)
+
+
+@lc.kernel
 def layout_error(n: int):
     bad = lc.make_layout((4, 8), (1, 2, 3))  # noqa: F841  # @layout-error
 

@@ -25,7 +25,7 @@ from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, opt_operand, opt_prop, prop
 from ...core.operation import Operation
-from ...core.types import i1, i64
+from ...core.types import FloatType, i1, i64
 from ...core.values import Value
 from ..layout.types import IntTupleType
 from .agreement import axpby_problem, copy_if_problem, copy_problem, gemm_problem
@@ -374,11 +374,20 @@ class AxpbyOp(_AlgorithmOp):
             )
         if yt.element_name == "i1":
             raise VerifyError("axpby does not compute on i1 elements")
-        for what, v in (("alpha", self.alpha), ("beta", self.beta)):
-            if v.type is not yt.element:
-                raise VerifyError(
-                    f"{what} has type '{v.type.text}' but the tensors hold '{yt.element_name}'"
-                )
+        if self.alpha.type is not self.beta.type:
+            raise VerifyError(
+                f"alpha and beta must have one type, got '{self.alpha.type.text}' and "
+                f"'{self.beta.type.text}'"
+            )
+        c, elem = self.alpha.type, yt.element
+        if c is not elem and (
+            not isinstance(c, FloatType) or (isinstance(elem, FloatType) and c.width < elem.width)
+        ):
+            raise VerifyError(
+                f"alpha has type '{c.text}' but the tensors hold '{yt.element_name}' (the "
+                "scalars have the element type, or a float type at least as wide that the op "
+                "computes in)"
+            )
         try:
             _raise_if(axpby_problem(self.x, self.y))
         except LayoutError as e:

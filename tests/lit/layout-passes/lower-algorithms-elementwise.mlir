@@ -32,6 +32,40 @@ func.func @axpby_beta_zero(%alpha: f32, %x: !tile.tensor<f32, gmem, "(1):(1)", 1
 
 // -----
 
+// f32 scalars on f16 tensors (CuTe's C++ conversions): the elements are extended, the
+// arithmetic is f32, and the result is rounded to f16 once, when stored.
+// CHECK-LABEL: func.func @axpby_f16_in_f32
+// CHECK: %[[X:.*]] = tile.load %x[(0)]
+// CHECK: %[[XF:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK: %[[AX:.*]] = arith.mulf %alpha, %[[XF]]
+// CHECK: %[[Y:.*]] = tile.load %y[(0)]
+// CHECK: %[[YF:.*]] = arith.extf %[[Y]] : f16 to f32
+// CHECK: %[[BY:.*]] = arith.mulf %beta, %[[YF]]
+// CHECK: %[[S:.*]] = arith.addf %[[AX]], %[[BY]]
+// CHECK: %[[R:.*]] = arith.select %{{.*}}, %[[AX]], %[[S]] : f32
+// CHECK: %[[H:.*]] = arith.truncf %[[R]] : f32 to f16
+// CHECK: tile.store %[[H]], %y[(0)]
+func.func @axpby_f16_in_f32(%alpha: f32, %x: !tile.tensor<f16, gmem, "(1):(1)", 16>, %beta: f32, %y: !tile.tensor<f16, gmem, "(1):(1)", 16>) {
+  tile.axpby %alpha, %x, %beta, %y : f32, !tile.tensor<f16, gmem, "(1):(1)", 16>, f32, !tile.tensor<f16, gmem, "(1):(1)", 16>
+  return
+}
+
+// -----
+
+// float scalars on integer tensors: computed in the float type, truncated toward zero on store.
+// CHECK-LABEL: func.func @axpby_i32_in_f32
+// CHECK: arith.sitofp %{{.*}} : i32 to f32
+// CHECK: %[[AX:.*]] = arith.mulf %alpha
+// CHECK: %[[I:.*]] = arith.fptosi %[[AX]] : f32 to i32
+// CHECK: tile.store %[[I]], %y[(0)]
+func.func @axpby_i32_in_f32(%alpha: f32, %x: !tile.tensor<i32, gmem, "(1):(1)", 16>, %y: !tile.tensor<i32, gmem, "(1):(1)", 16>) {
+  %beta = arith.constant 0.0 : f32
+  tile.axpby %alpha, %x, %beta, %y : f32, !tile.tensor<i32, gmem, "(1):(1)", 16>, f32, !tile.tensor<i32, gmem, "(1):(1)", 16>
+  return
+}
+
+// -----
+
 // fill and clear: a store per element, nested coordinates kept natural.
 // CHECK-LABEL: func.func @fill_clear
 // CHECK: tile.store %v, %t[(0, (0, 0))]

@@ -200,6 +200,22 @@ func.func @axpby_scalar(%alpha: f16, %x: !tile.tensor<f32, rmem, "8:1", 4>, %y: 
 
 // -----
 
+func.func @axpby_int_scalar_on_floats(%alpha: i32, %x: !tile.tensor<f32, rmem, "8:1", 4>, %y: !tile.tensor<f32, gmem, "8:1", 16>) {
+  // expected-error@+1 {{'tile.axpby' op alpha has type 'i32' but the tensors hold 'f32'}}
+  tile.axpby %alpha, %x, %alpha, %y : i32, !tile.tensor<f32, rmem, "8:1", 4>, i32, !tile.tensor<f32, gmem, "8:1", 16>
+  return
+}
+
+// -----
+
+func.func @axpby_scalars_differ(%alpha: f32, %beta: f64, %x: !tile.tensor<f16, rmem, "8:1", 2>, %y: !tile.tensor<f16, gmem, "8:1", 16>) {
+  // expected-error@+1 {{'tile.axpby' op alpha and beta must have one type, got 'f32' and 'f64'}}
+  tile.axpby %alpha, %x, %beta, %y : f32, !tile.tensor<f16, rmem, "8:1", 2>, f64, !tile.tensor<f16, gmem, "8:1", 16>
+  return
+}
+
+// -----
+
 func.func @axpby_sizes(%alpha: f32, %x: !tile.tensor<f32, rmem, "8:1", 4>, %y: !tile.tensor<f32, gmem, "4:1", 16>) {
   // expected-error@+1 {{'tile.axpby' op x has 8 elements but y has 4}}
   tile.axpby %alpha, %x, %alpha, %y : f32, !tile.tensor<f32, rmem, "8:1", 4>, f32, !tile.tensor<f32, gmem, "4:1", 16>

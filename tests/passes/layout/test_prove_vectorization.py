@@ -22,7 +22,7 @@ from layoutc.ir.algebra.composed import ComposedLayout
 from layoutc.ir.algebra.symbolic import Symbol, SymInt
 from layoutc.ir.core.types import f16, f32, f64
 from layoutc.passes.analysis.symbolic import TensorInfo
-from layoutc.passes.layout.vectorize import plan_copy
+from layoutc.passes.layout.vectorize import plan_copy, plan_fill
 
 ELEMENTS = {"f16": f16, "f32": f32, "f64": f64}
 
@@ -160,6 +160,25 @@ def test_reasons_name_the_deciding_fact(src, dst, bits, words):
     assert plan.bits == bits
     for w in words:
         assert w in plan.reason, plan.reason
+
+
+def test_single_element_reasons_are_english():
+    one = Layout((1, 1), (0, 7))
+    plan = plan_fill(TensorInfo(None, 0, one, "gmem", f32, 16))
+    assert plan.bits == 32
+    assert plan.reason == "the tensor holds a single element: one f32 per access"
+    plan = plan_copy(
+        TensorInfo(None, 0, one, "gmem", f32, 16), TensorInfo(None, 0, one, "smem", f32, 16)
+    )
+    assert plan.reason == "the source and the destination hold a single element: one f32 per access"
+
+
+def test_a_fill_s_longest_run_is_in_the_tensor():
+    plan = plan_fill(TensorInfo(None, 0, Layout((2, 4), (1, 8)), "gmem", f32, 16))
+    assert plan.bits == 64
+    assert plan.reason.endswith("(the longest run contiguous in the tensor)"), plan.reason
+    both = TensorInfo(None, 0, Layout((2, 4), (1, 8)), "gmem", f32, 16)
+    assert plan_copy(both, both).reason.endswith("(the longest run contiguous in both tensors)")
 
 
 def test_alignment_and_offset_reasons():
