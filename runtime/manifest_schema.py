@@ -128,10 +128,20 @@ def _kernel(c: _Checker, k: Any, path: str, version: int) -> None:
             c.each(block, f"{q}.block", lambda v, r: c.int_(v, r, 1, MAX_THREADS_PER_BLOCK))
     if "shared_memory" in k:
         q = f"{path}.shared_memory"
-        smem = c.obj(k["shared_memory"], q, set(), {"static_bytes", "dynamic_bytes"})
+        smem = c.obj(
+            k["shared_memory"], q, set(), {"static_bytes", "dynamic_bytes", "dynamic_formula"}
+        )
         for field in ("static_bytes", "dynamic_bytes"):
             if field in smem:
                 c.int_(smem[field], f"{q}.{field}", 0, MAX_SHARED_BYTES)
+        if "dynamic_formula" in smem:
+            from .smem_need import check_formula
+
+            names = [p["name"] for p in k["params"] if isinstance(p, dict) and "name" in p]
+            try:
+                check_formula(smem["dynamic_formula"], names)
+            except (ValueError, RecursionError) as e:
+                raise c.fail(f"{q}.dynamic_formula", str(e)) from None
     variants = c.list_(k["variants"], f"{path}.variants", 256)
     c.each(variants, f"{path}.variants", lambda v, q: _variant(c, v, q))
 
