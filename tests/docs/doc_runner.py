@@ -186,6 +186,8 @@ class PageSession:
         out = io.StringIO()
         cwd = os.getcwd()
         env_before = dict(os.environ)
+        path_before = list(sys.path)
+        modules_before = set(sys.modules)
         os.chdir(self.workdir)
         os.environ.clear()
         os.environ.update(self.env)
@@ -196,6 +198,13 @@ class PageSession:
         except Exception as e:
             error = e
         finally:
+            # The page's imports stay in its namespace, not in the process: another page
+            # importing the same example name gets its own copy from its own folder.
+            sys.path[:] = path_before
+            for name in set(sys.modules) - modules_before:
+                origin = getattr(sys.modules[name], "__file__", None) or ""
+                if origin.startswith(str(self.workdir)):
+                    del sys.modules[name]
             os.chdir(cwd)
             os.environ.clear()
             os.environ.update(env_before)
@@ -207,6 +216,11 @@ class PageSession:
         got = got.replace(f"{folder}/", "").replace(f"{self.workdir}/", "")
         if b.output is not None:
             check_output(f"{self.page}:{b.output_line}", b.output, got)
+        elif got.strip():
+            raise DocMismatch(
+                f"{b.id}: the block prints, but the page does not show it (add a ```text block "
+                f"after it):\n{got}"
+            )
         if mismatches:
             raise DocMismatch(f"{b.id}: " + "; ".join(mismatches))
 
