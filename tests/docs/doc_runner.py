@@ -240,6 +240,11 @@ class PageSession:
     def _mlir(self, b: Block) -> None:
         name = b.file or f"L{b.line}.mlir"
         (self.workdir / name).write_text(b.code)
+        if "{-#" in b.code:  # a crash reproducer: the pipeline is in the file
+            p = self._opt("--run-reproducer", name)
+            if p.returncode:
+                raise DocMismatch(f"{b.id}: layoutc-opt --run-reproducer\n{p.stderr}")
+            return
         if "expected-" in b.code:
             p = self._opt(name, "--verify-diagnostics")
             if p.returncode:
