@@ -69,7 +69,7 @@ def page_blocks(path: Path) -> list[Block]:
     """The blocks of one page in order, each ``text`` block that shows another's output
     attached to it (and not listed itself)."""
     lines = path.read_text().splitlines()
-    page = path.relative_to(ROOT).as_posix()
+    page = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
     blocks: list[Block] = []
     ends: list[int] = []  # 0-based index of each block's closing fence
     i = 0

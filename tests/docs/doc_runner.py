@@ -213,7 +213,8 @@ class PageSession:
             if b.output is None:
                 raise error
             got += str(error) + "\n"
-        got = got.replace(f"{folder}/", "").replace(f"{self.workdir}/", "")
+        got = re.sub(re.escape(f"{self.workdir}/.blocks/") + r"L\d+/", "", got)
+        got = got.replace(f"{self.workdir}/", "")
         if b.output is not None:
             check_output(f"{self.page}:{b.output_line}", b.output, got)
         elif got.strip():
