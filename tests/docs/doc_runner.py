@@ -202,8 +202,8 @@ class PageSession:
             # importing the same example name gets its own copy from its own folder.
             sys.path[:] = path_before
             for name in set(sys.modules) - modules_before:
-                origin = getattr(sys.modules[name], "__file__", None) or ""
-                if origin.startswith(str(self.workdir)):
+                origin = getattr(sys.modules[name], "__file__", None)
+                if origin and os.path.abspath(origin).startswith(str(self.workdir)):
                     del sys.modules[name]
             os.chdir(cwd)
             os.environ.clear()
