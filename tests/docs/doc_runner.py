@@ -125,6 +125,8 @@ class PageSession:
         if b.norun is not None:
             return f"not run: {b.norun}"
         if b.gpu and not self.gpu:
+            if b.lang == "python":  # at least well-formed where it cannot run
+                compile(b.code, b.id, "exec")
             return "needs a GPU"
         if b.file is not None:
             (self.workdir / b.file).write_text(b.code)
