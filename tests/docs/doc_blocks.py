@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = ("sh", "python", "mlir", "json", "text")
+LANGUAGES = ("sh", "python", "mlir", "json", "toml", "c", "text")
 _FENCE = re.compile(r"^(?P<indent> *)```(?P<info>.*)$")
 
 

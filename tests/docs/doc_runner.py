@@ -132,7 +132,15 @@ class PageSession:
             (self.workdir / b.file).write_text(b.code)
             if b.lang != "mlir":
                 return None
-        run = {"sh": self._sh, "python": self._python, "mlir": self._mlir, "json": self._json}
+        if b.lang == "c":
+            raise AssertionError(f"{b.id}: a c block cannot run here: say why with 'norun:'")
+        run = {
+            "sh": self._sh,
+            "python": self._python,
+            "mlir": self._mlir,
+            "json": self._json,
+            "toml": self._toml,
+        }
         if b.lang in run:
             run[b.lang](b)
         return None
@@ -262,6 +270,16 @@ class PageSession:
             raise DocMismatch(
                 f"{b.id}: the printed form does not round-trip\n{first.stdout}\n{again.stderr}"
             )
+
+    def _toml(self, b: Block) -> None:
+        try:
+            import tomllib
+        except ImportError:  # Python 3.10
+            return
+        try:
+            tomllib.loads(b.code)
+        except tomllib.TOMLDecodeError as e:
+            raise DocMismatch(f"{b.id}: not TOML: {e}") from None
 
     def _json(self, b: Block) -> None:
         try:

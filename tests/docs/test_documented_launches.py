@@ -36,6 +36,8 @@ def documented_launches():
             if not m:
                 continue
             argv = shlex.split(cmd.text)
+            if "--block" not in argv:  # the kernel's own block: nothing to compare
+                continue
             block_arg = argv[argv.index("--block") + 1]
             later = [b for b in blocks[i + 1 :] if b.page == block.page and b.lang == "python"]
             call = next(
