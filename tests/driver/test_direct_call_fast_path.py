@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from layoutc.driver import clear_memory_cache
+from layoutc.driver import clear_memory_cache, targets
 from layoutc.driver.jit import compile_spec, resolve_call
 from layoutc.driver.options import CompileOptions, OutputOptions
 from layoutc.driver.targets import resolve_target
@@ -49,16 +49,24 @@ def fresh_kernel(args, kwargs, block):
     return compile_spec(scaled_copy, spec, resolve_target("cpu"), CompileOptions(), OutputOptions())
 
 
+# Bytes of one array's region: LENGTH elements of up to 8 bytes, every other one (stride 2),
+# from an offset of up to 8 elements. Regions never overlap, so source and destination are
+# distinct memory whatever the walk draws (an f8 source of stride 2 at an offset spans 1056).
+REGION = 8 * (2 * LENGTH + 8)
+
+
 class Buffers:
-    """Arrays at chosen element offsets from a 64-byte boundary (so alignments vary)."""
+    """Arrays at chosen element offsets from a 64-byte boundary (so alignments vary), each in
+    its own region of one buffer."""
 
     def __init__(self) -> None:
-        self.raw = np.zeros(8 * (4 * LENGTH + 64), np.uint8)
+        self.raw = np.zeros(3 * REGION + 64, np.uint8)
         self.base = (-self.raw.ctypes.data) % 64
 
     def array(self, dtype: str, offset: int, step: int, start: int = 0) -> np.ndarray:
         dt = np.dtype(dtype)
-        lo = self.base + start * 8 * LENGTH + offset * dt.itemsize
+        assert offset <= 8 and step <= 2
+        lo = self.base + start * REGION + offset * dt.itemsize
         view = self.raw[lo : lo + LENGTH * step * dt.itemsize].view(dt)[::step]
         return view
 
@@ -179,6 +187,9 @@ def test_direct_calls_of_copy_1d_on_the_fake_gpu(monkeypatch):
 
     copy_1d = vars(load_source(root / "examples" / "copy_1d.py"))["copy_1d"]
     monkeypatch.setenv("LAYOUTC_TARGET", "sm_90")
+    # The fake driver's GPU must not stay the process's answer to "is there a GPU?" (asked
+    # once per process), or later sm_XX builds would ask the real driver for its version.
+    monkeypatch.setattr(targets, "_gpu_present", None)
     previous = cuda_driver.use_driver(fake)
     fake.KERNELS["copy_1d"] = (["Q", "i", "Q", "i"], lambda values, grid, block: None)
     buffers = []

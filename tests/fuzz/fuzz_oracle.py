@@ -56,6 +56,13 @@ def random_values(dtype: str, n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(-64, 64, n).astype(NP_DTYPES[dtype]) / 4  # exact in every float type
 
 
+def axpby_reference(alpha: Any, x: np.ndarray, beta: Any, y: np.ndarray) -> np.ndarray:
+    """CuTe's axpby (cute/algorithm/axpby.hpp): ``alpha * x`` alone when beta is zero (y is
+    not read, so its NaNs do not propagate and ``0 * -x`` stays -0.0), else
+    ``alpha * x + beta * y``."""
+    return alpha * x if beta == 0 else alpha * x + beta * y
+
+
 def assert_same_bits(got: np.ndarray, want: np.ndarray, what: str) -> None:
     """Bitwise equality (so NaN poison compares equal to itself, and -0.0 differs from 0.0)."""
     u = UINT[got.dtype.itemsize]
@@ -107,8 +114,8 @@ def run_static_update(
     grid: tuple[int, ...],
     off_s: int,
     off_d: int,
-    alpha: float,
-    beta: float,
+    alpha: np.number,
+    beta: np.number,
     seed: int = 0,
 ) -> Any:
     """Run ``static_update`` (axpby, fill, clear) and compare with numpy."""
@@ -126,7 +133,7 @@ def run_static_update(
     else:
         x = x_full[off_s + src_idx].astype(np.float64)
         y = y_full[off_d + dst_idx].astype(np.float64)
-        want[off_d + dst_idx] = (alpha * x + beta * y).astype(np_dtype)
+        want[off_d + dst_idx] = axpby_reference(alpha, x, beta, y).astype(np_dtype)
     x, y = x_full[off_s:], y_full[off_d:]
     ck = compile_cpu(static_update, x, y, alpha, beta, prog, block=prog.threads)
     check_vector_claims(ck, x, y)
@@ -284,8 +291,8 @@ def run_array_update(
     y_strides: tuple[int, ...],
     off_x: int,
     off_y: int,
-    alpha: float,
-    beta: float,
+    alpha: np.number,
+    beta: np.number,
     seed: int = 0,
 ) -> Any:
     """Run ``array_update`` (axpby, fill, clear on strided views) and compare with numpy."""
@@ -307,7 +314,9 @@ def run_array_update(
     elif prog.op == "clear":
         want[...] = 0
     else:
-        want[...] = (alpha * x.astype(np.float64) + beta * y.astype(np.float64)).astype(np_dtype)
+        want[...] = axpby_reference(alpha, x.astype(np.float64), beta, y.astype(np.float64)).astype(
+            np_dtype
+        )
     ck = compile_cpu(array_update, x, y, alpha, beta, prog, block=prog.threads)
     check_vector_claims(ck, x, y)
     grid = tuple(math.ceil(n / t) for n, t in zip(extents, prog.tiler))

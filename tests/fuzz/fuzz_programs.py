@@ -147,11 +147,10 @@ def static_copy(src_buf: lc.Tensor, dst_buf: lc.Tensor, ks: int, kd: int, prog: 
 
 
 @lc.kernel
-def static_update(
-    x_buf: lc.Tensor, y_buf: lc.Tensor, alpha: lc.f64, beta: lc.f64, prog: lc.Constexpr
-):
+def static_update(x_buf: lc.Tensor, y_buf: lc.Tensor, alpha, beta, prog: lc.Constexpr):
     """``axpby`` (y = alpha x + beta y), ``fill`` (y = alpha) or ``clear`` (y = 0) over ``prog.dst``,
-    through register fragments (axpby) or directly on the partitioned global tile."""
+    through register fragments (axpby) or directly on the partitioned global tile. ``alpha`` and
+    ``beta`` are numpy scalars of the tensor's kind (int32, or float64), which keep their type."""
     Y = lc.make_tensor(y_buf.iterator, prog.dst)
     tid = lc.thread_idx.x
     coord = _block_coord(len(prog.tiler))
@@ -238,7 +237,7 @@ def scalar_layout_copy(
 
 
 @lc.kernel
-def array_update(x: lc.Tensor, y: lc.Tensor, alpha: lc.f64, beta: lc.f64, prog: lc.Constexpr):
+def array_update(x: lc.Tensor, y: lc.Tensor, alpha, beta, prog: lc.Constexpr):
     """``axpby``/``fill``/``clear`` over arrays of run-time extents and strides (full tiles)."""
     tid = lc.thread_idx.x
     coord = _block_coord(len(prog.tiler))

@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 import layoutc as lc
+import numpy as np
 from fuzz_programs import DTYPES, Partition, Program
 from hypothesis import strategies as st
 
@@ -371,3 +372,23 @@ def scalar_layout_programs(
     prog = Program(op, dtype, None, None, tile, part, part2, stage, smem, threads, row_major)
     offset = st.sampled_from([0, 0, 0, 1, 2, 3])
     return prog, (m, n), (lds, ldd), draw(offset), draw(offset)
+
+
+def axpby_scalars(dtype: str) -> Any:
+    """``(alpha, beta)`` of the tensor's kind, as numpy scalars (which keep their type): int32
+    for an integer tensor (CuTe's axpby on integers takes integer scalars), float64 quarters
+    for a float tensor. Small enough that ``alpha * x + beta * y`` of the oracle's inputs
+    (|x| <= 1000 for i32, quarters below 16 for floats) is exact in every element type, so
+    the kernel and numpy agree whatever precision the kernel computes in."""
+    if dtype == "i32":
+        return st.tuples(st.integers(-8, 8), st.integers(-8, 8)).map(
+            lambda ab: (np.int32(ab[0]), np.int32(ab[1]))
+        )
+    quarter = st.integers(-8, 8).map(lambda k: np.float64(k / 4))
+    return st.tuples(quarter, quarter)
+
+
+def with_axpby_scalars(programs: Any) -> Any:
+    """Each case of ``programs`` (its first item is the Program) with ``(alpha, beta)`` of the
+    program's element type appended."""
+    return programs.flatmap(lambda case: axpby_scalars(case[0].dtype).map(lambda ab: (*case, *ab)))

@@ -38,7 +38,12 @@ from fuzz_oracle import (
 )
 from fuzz_programs import array_copy, static_copy
 from fuzz_settings import fuzz_settings
-from fuzz_strategies import array_programs, scalar_layout_programs, static_programs
+from fuzz_strategies import (
+    array_programs,
+    scalar_layout_programs,
+    static_programs,
+    with_axpby_scalars,
+)
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
@@ -70,12 +75,6 @@ def _expect_only_admissibility_errors(run, *args, **kwargs):
         reject()
 
 
-def _scalars(dtype: str) -> tuple[float, float]:
-    # axpby computes in the scalars' type (f32, as CuTe) and converts on store; with these
-    # values and the oracle's data every product and sum is exact, so numpy's f64 agrees
-    return (3.0, -2.0) if dtype == "i32" else (1.5, -0.25)
-
-
 @fuzz_settings(24)
 @given(static_programs(ops=("copy",)), st.integers(0, 2**16), st.sampled_from([0, 0, 1, 2, 4, 5]))
 def test_static_layout_copies_match_numpy(case, seed, k):
@@ -87,10 +86,10 @@ def test_static_layout_copies_match_numpy(case, seed, k):
 
 
 @fuzz_settings(16)
-@given(static_programs(ops=("axpby", "fill", "clear")), st.integers(0, 2**16))
+@given(with_axpby_scalars(static_programs(ops=("axpby", "fill", "clear"))), st.integers(0, 2**16))
 def test_static_layout_axpby_fill_clear_match_numpy(case, seed):
-    prog, grid, off_s, off_d = case
-    alpha, beta = _scalars(prog.dtype)
+    """alpha and beta are of the tensor's kind (integers for i32), as CuTe's axpby takes them."""
+    prog, grid, off_s, off_d, alpha, beta = case
     _expect_only_admissibility_errors(
         run_static_update, prog, grid, off_s, off_d, alpha, beta, seed
     )
@@ -106,10 +105,9 @@ def test_dynamic_extent_copies_and_ragged_copy_if_match_numpy(case, seed):
 
 
 @fuzz_settings(10)
-@given(array_programs(ops=("axpby", "fill", "clear")), st.integers(0, 2**16))
+@given(with_axpby_scalars(array_programs(ops=("axpby", "fill", "clear"))), st.integers(0, 2**16))
 def test_dynamic_extent_axpby_fill_clear_match_numpy(case, seed):
-    prog, extents, x_strides, y_strides, off_x, off_y = case
-    alpha, beta = _scalars(prog.dtype)
+    prog, extents, x_strides, y_strides, off_x, off_y, alpha, beta = case
     _expect_only_admissibility_errors(
         run_array_update, prog, extents, x_strides, y_strides, off_x, off_y, alpha, beta, seed
     )
