@@ -28,7 +28,7 @@ func.func @ldmatrix_rows(%s: !tile.ptr<f16, smem, 16>) {
   %l = layout.constant #layout.layout<"(8,4):(2,16)">
   %t = tile.make_tensor %s, %l : (!tile.ptr<f16, smem, 16>, !layout.layout<"(8,4):(2,16)">) -> !tile.tensor<f16, smem, "(8,4):(2,16)", 16>
   %r = tile.alloc_fragment : !tile.tensor<f16, rmem, "(8,4):(1,8)", 2>
-  // expected-error@+1 {{atom 'ldmatrix.x4' reads one 16-byte row (8 contiguous f16) per thread, but the source's value mode is 8:2}}
+  // expected-error@+1 {{atom 'ldmatrix.x4' accesses one 16-byte row (8 contiguous f16) per thread, but the shared-memory tensor's value mode is 8:2}}
   tile.copy %t, %r {atom = #tile.copy_atom<"ldmatrix.x4", 128>} : !tile.tensor<f16, smem, "(8,4):(2,16)", 16>, !tile.tensor<f16, rmem, "(8,4):(1,8)", 2>
   return
 }

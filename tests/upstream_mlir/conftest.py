@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 
 WORKER = Path(__file__).with_name("upstream_worker.py")
-HAVE_MLIR = importlib.util.find_spec("mlir") is not None
+
+
+def _have_mlir() -> bool:
+    """Upstream's bindings (``mlir.ir``), not some other folder named mlir on the path."""
+    try:
+        return importlib.util.find_spec("mlir.ir") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+HAVE_MLIR = _have_mlir()
 
 
 def pytest_collection_modifyitems(items):

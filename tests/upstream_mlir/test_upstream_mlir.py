@@ -5,7 +5,6 @@ prints back (its custom forms) parses in layoutc to the same IR."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -53,7 +52,6 @@ def stage_generic(tmp_path_factory) -> dict[str, str]:
     from layoutc.driver.example import find_examples
     from layoutc.driver.loading import load_source
 
-    os.environ.setdefault("LAYOUTC_CACHE", "0")
     root = tmp_path_factory.mktemp("stages")
     out = {}
     for path in sorted((ROOT / "examples").glob("*.py")):
