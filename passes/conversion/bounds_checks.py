@@ -31,6 +31,7 @@ runtime/bounds.py, a test keeps them equal):
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from layoutc.ir.core.attributes import ArrayAttr, DictionaryAttr, StringAttr, UnitAttr
@@ -257,6 +258,7 @@ class _Instrumenter:
         self.sites: list[str] = []
         self.spans: dict[int, tuple[Value, Value]] = {}
         self.objects: dict[Value, tuple[Value, Value, int, Value] | None] = {}
+        self.pending: dict[Block, list[_Check]] = {}
         self.globals = {
             op.sym_name.value: op
             for op in module.walk_ops(include_self=False)
@@ -374,6 +376,9 @@ class _Instrumenter:
                 self._check(op, operand, nbytes, kind, objects)
 
     def _check(self, op: Operation, operand: int, nbytes: int, kind: str, objects: list) -> None:
+        """Redirect a bad access to a safe stand-in and remember its check: the block reports
+        its first bad access once, at its end (see :meth:`report`), so checks add no branches
+        between a block's accesses and LLVM keeps scheduling them freely."""
         ptr = op.operands[operand]
         b = Builder(InsertionPoint.before_op(op))
         safe = self._safe(b, objects[0][3], ptr)
@@ -395,20 +400,50 @@ class _Instrumenter:
         redirected = b.create(arith.SelectOp, ok, ptr, safe).results[0]
         op.set_operand(operand, redirected)
         block = op.parent
-        assert block is not None and block.parent is not None
-        cont = block.split_before(op)
-        fail = Block()
-        block.parent.insert_block(block.index_in_region() + 1, fail)
-        Builder(InsertionPoint.at_end(block)).create(CondBranchOp, ok, cont, [], fail, [])
-        last = self._record(Builder(InsertionPoint.at_end(fail)), site, param, addr, nbytes)
-        Builder(InsertionPoint.at_end(last)).create(BranchOp, cont)
+        assert block is not None
+        checks = self.pending.setdefault(block, [])
+        all_ok = ok if not checks else b.create(arith.AndIOp, checks[-1].all_ok, ok).results[0]
+        checks.append(_Check(ok, all_ok, site, param, addr, nbytes))
 
-    def _record(self, b: Builder, site: int, param: int, addr: Value, nbytes: int) -> Block:
-        """Count the bad access; the first one writes the record. Returns the block to leave."""
+    def report(self) -> None:
+        """End every checked block with one branch to a cold block that counts its bad
+        accesses and, for the first bad access of the launch, writes the record."""
+        for block, checks in self.pending.items():
+            term = block.last_op
+            assert term is not None and block.parent is not None
+            cont = block.split_before(term)
+            fail = Block()
+            block.parent.insert_block(block.index_in_region() + 1, fail)
+            Builder(InsertionPoint.at_end(block)).create(
+                CondBranchOp, checks[-1].all_ok, cont, [], fail, []
+            )
+            b = Builder(InsertionPoint.at_end(fail))
+            first = checks[-1]
+            site, param = self._const(b, first.site), self._const(b, first.param)
+            addr, nbytes = first.addr, self._const(b, first.nbytes)
+            bad = b.create(arith.ExtUIOp, self._not(b, first.ok), i64).results[0]
+            for c in reversed(checks[:-1]):  # the first failing check wins
+                site = b.create(arith.SelectOp, c.ok, site, self._const(b, c.site)).results[0]
+                param = b.create(arith.SelectOp, c.ok, param, self._const(b, c.param)).results[0]
+                addr = b.create(arith.SelectOp, c.ok, addr, c.addr).results[0]
+                nbytes = b.create(arith.SelectOp, c.ok, nbytes, self._const(b, c.nbytes)).results[0]
+                one = b.create(arith.ExtUIOp, self._not(b, c.ok), i64).results[0]
+                bad = b.create(arith.AddIOp, bad, one).results[0]
+            last = self._record(b, bad, site, param, addr, nbytes)
+            Builder(InsertionPoint.at_end(last)).create(BranchOp, cont)
+
+    def _not(self, b: Builder, v: Value) -> Value:
+        true = b.insert(arith.ConstantOp.from_int(1, v.type)).results[0]
+        return b.create(arith.XOrIOp, v, true).results[0]
+
+    def _record(
+        self, b: Builder, bad: Value, site: Value, param: Value, addr: Value, nbytes: Value
+    ) -> Block:
+        """Count ``bad`` accesses; the launch's first writes the record. Returns the block to
+        leave."""
         count = self._word_ptr(b, COUNT)
-        one = self._const(b, 1)
         old = b.create(
-            AtomicRMWOp, AtomicBinOp.add, count, one, AtomicOrdering.monotonic, 8
+            AtomicRMWOp, AtomicBinOp.add, count, bad, AtomicOrdering.monotonic, 8
         ).results[0]
         first = b.create(arith.CmpIOp, CmpIPredicate.eq, old, self._const(b, 0)).results[0]
         block = b.insertion_point.block
@@ -420,8 +455,7 @@ class _Instrumenter:
         region.insert_block(block.index_in_region() + 2, done)
         b.create(CondBranchOp, first, write, [], done, [])
         w = Builder(InsertionPoint.at_end(write))
-        words = [(SITE, self._const(w, site)), (PARAM, self._const(w, param))]
-        words += [(ADDRESS, addr), (BYTES, self._const(w, nbytes))]
+        words = [(SITE, site), (PARAM, param), (ADDRESS, addr), (BYTES, nbytes)]
         for k, reg in enumerate(("tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z")):
             v = w.create(SPECIAL_REGISTERS[reg]).results[0]
             wide = w.create(arith.ExtUIOp, v, i64).results[0]
@@ -430,6 +464,18 @@ class _Instrumenter:
             w.create(StoreOp, value, self._word_ptr(w, word))
         w.create(BranchOp, done)
         return done
+
+
+@dataclass(frozen=True)
+class _Check:
+    """One checked access, waiting for its block's report."""
+
+    ok: Value
+    all_ok: Value  # this check and the block's earlier ones
+    site: int
+    param: int
+    addr: Value
+    nbytes: int
 
 
 def written_parameters(func: Any) -> set[int]:
@@ -465,6 +511,7 @@ def insert_bounds_checks(module: Operation) -> None:
         ops = [op for op in func.walk_ops(include_self=False) if _accesses(op)]
         for op in ops:
             ins.instrument(op)
+        ins.report()
         func.attributes[SITES_ATTR] = ArrayAttr([StringAttr(s) for s in ins.sites])
 
 
