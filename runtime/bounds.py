@@ -22,10 +22,10 @@ from .dtypes import DTYPES
 from .errors import OutOfBoundsError
 from .layout_text import leaves, parse_layout
 
-COUNT, SITE, PARAM, ADDRESS, BYTES, TID, CTAID = 0, 1, 2, 3, 4, 5, 8
+COUNT, SITE, PARAM, ADDRESS, BYTES, TID, CTAID, DYNAMIC_SMEM = 0, 1, 2, 3, 4, 5, 8, 11
 SCRATCH, SCRATCH_BYTES = 16, 256
 SPANS = 48
-SHARED = -1
+SHARED, SEVERAL, LOCAL = -1, -2, -3
 _ALIGN = 256
 
 
@@ -45,10 +45,12 @@ class BoundsRecord:
         slots = {p.name: i for i, p in enumerate(spec.params)}
         self._argument_of = {slots[p.name]: j for j, p in enumerate(spec.arguments)}
 
-    def prepare(self, values: Sequence[Any], args: Sequence[Any]) -> None:
-        """Clear the report and write every pointer argument's span (from the packed values)."""
+    def prepare(self, values: Sequence[Any], args: Sequence[Any], dynamic_smem: int = 0) -> None:
+        """Clear the report and write every pointer argument's span (from the packed values)
+        and the launch's dynamic shared-memory bytes."""
         view = self.view
         ctypes.memset(self.address, 0, SPANS * 8)
+        view[DYNAMIC_SMEM] = dynamic_smem
         for i, plan in enumerate(self._plans):
             if plan is None:
                 continue
@@ -85,8 +87,15 @@ class BoundsRecord:
         cta = tuple(view[CTAID + k] for k in range(3))
         param, address, nbytes = view[PARAM], view[ADDRESS], view[BYTES]
         head = f"kernel {spec.name!r}: out-of-bounds access by thread {tid} of block {cta}"
-        if param == SHARED or not 0 <= param < len(spec.params):
-            what = f"byte address {address:#x} outside its shared-memory object"
+        if param == SHARED:
+            what = f"byte address {address:#x} ({nbytes} bytes) outside its shared-memory object"
+        elif param == LOCAL:
+            what = f"byte address {address:#x} ({nbytes} bytes) outside the thread's own array"
+        elif not 0 <= param < len(spec.params):
+            what = (
+                f"byte address {address:#x} ({nbytes} bytes) outside every object the pointer "
+                "may point into"
+            )
         else:
             what = self._describe(param, address, nbytes, values)
         more = f" ({count - 1} more bad accesses in this launch)" if count > 1 else ""

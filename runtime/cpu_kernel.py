@@ -131,11 +131,11 @@ class CpuKernel:
         nblocks = g[0] * g[1] * g[2]
         with self._lock:
             keep = self.binder.bind(args)
-            bounds = self.bounds
-            if bounds is not None:
-                bounds.prepare(self.binder.values, args)
             if self._smem_need is not None:
                 dyn = self._smem_need(smem, self.binder.values)
+            bounds = self.bounds
+            if bounds is not None:
+                bounds.prepare(self.binder.values, args, dyn)
             table = self.binder.buffer.table_address
             workers = min(nblocks, worker_count())
             chunks = [

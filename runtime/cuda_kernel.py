@@ -237,7 +237,7 @@ class CheckedCudaKernel(CudaKernel):
         with self._lock:
             keep, staged = self._bind_checked(args, handle)
             values = self.binder.values
-            bounds.prepare(values, args)
+            bounds.prepare(values, args, dyn)
             self.device.activate()
             self._record.copy_from_host(bounds.address, bounds.nbytes, handle)
             result = self._launch(self.function, *g, *b, dyn, handle or None, self._table, 0)

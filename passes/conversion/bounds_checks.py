@@ -1,7 +1,10 @@
 """``insert-bounds-checks``: a memcheck compiled into the kernel (runs after convert-to-llvm).
 
-Every memory access whose pointer derives (through GEPs and address-space casts) from a pointer
-parameter or a static shared-memory global is checked against that object before it happens.
+Every memory access is checked, before it happens, against the object its pointer derives from
+(through GEPs, casts, selects and branch arguments): a pointer parameter (its span), a
+shared-memory global (static: its size; dynamic: the launch's dynamic bytes, from the record)
+or a thread's own array indexed at run time. A pointer that may come from several objects is
+checked against each of them (inside one of them is in bounds).
 A bad access is not performed: its pointer is redirected to a scratch area of the bounds record
 (a load reads junk, a store writes junk there), and the first bad access of the launch is
 written to the record by the thread that wins an ``atomicrmw add`` on its counter. The launcher
@@ -20,12 +23,15 @@ runtime/bounds.py, a test keeps them equal):
 | 2 | parameter index (LLVM order), or -1 for shared memory |
 | 3, 4 | address and bytes of the access |
 | 5-7, 8-10 | ``threadIdx`` x, y, z and ``blockIdx`` x, y, z |
+| 11 | the launch's dynamic shared-memory bytes (runtime) |
 | 16-47 | scratch: where a bad access goes instead (256 bytes) |
 | 48 + 2p, 49 + 2p | first and one-past-last byte address of pointer parameter p (runtime) |
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from layoutc.ir.core.attributes import ArrayAttr, DictionaryAttr, StringAttr, UnitAttr
@@ -37,18 +43,31 @@ from layoutc.ir.core.values import BlockArgument, Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.arith.attributes import CmpIPredicate
 from layoutc.ir.dialects.cf import BranchOp, CondBranchOp
+from layoutc.ir.dialects.func import FuncOp
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
+    AddrSpaceCastOp,
+    AllocaOp,
     AtomicBinOp,
     AtomicOrdering,
     AtomicRMWOp,
+    BitcastOp,
     GEPOp,
+    GlobalOp,
     LoadOp,
     PtrToIntOp,
     StoreOp,
 )
+from layoutc.ir.dialects.llvm import ConstantOp as LLVMConstantOp
 from layoutc.ir.dialects.llvm.types import LLVMArrayType, LLVMPointerType, LLVMStructType
-from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS, CpAsyncOp
+from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS, CpAsyncOp, LdMatrixOp
+from layoutc.ir.dialects.nvvm_sm90 import (
+    MBarrierArriveExpectTxOp,
+    MBarrierArriveOp,
+    MBarrierInitOp,
+    MBarrierTryWaitParityOp,
+)
+from layoutc.ir.dialects.nvvm_wgmma import StMatrixOp
 
 from ..base import Pass
 from ..registry import register_pass
@@ -56,10 +75,12 @@ from .kernel_abi import CONTEXT_ARG_ATTR, KERNEL_ATTR
 
 RECORD_ATTR = "layoutc.bounds_record"
 SITES_ATTR = "layoutc.bounds_sites"
-COUNT, SITE, PARAM, ADDRESS, BYTES, TID, CTAID = 0, 1, 2, 3, 4, 5, 8
+COUNT, SITE, PARAM, ADDRESS, BYTES, TID, CTAID, DYNAMIC_SMEM = 0, 1, 2, 3, 4, 5, 8, 11
 SCRATCH, SCRATCH_BYTES = 16, 256
 SPANS = 48
-SHARED = -1
+SHARED, SEVERAL, LOCAL = -1, -2, -3
+"""Values of the PARAM word that are not parameter indices: shared memory, one of several
+objects, a thread's own array."""
 
 
 def type_bytes(t: Type) -> int:
@@ -80,17 +101,65 @@ def type_bytes(t: Type) -> int:
     raise ValueError(f"no byte size for '{t.text}'")
 
 
-def _accesses(op: Operation) -> list[tuple[int, int, str]]:
-    """(operand index of the pointer, bytes, kind) of each access ``op`` makes."""
-    if isinstance(op, LoadOp):
-        return [(0, type_bytes(op.res.type), "load")]
-    if isinstance(op, StoreOp):
-        return [(1, type_bytes(op.value.type), "store")]
-    if isinstance(op, AtomicRMWOp):
-        return [(0, type_bytes(op.val.type), "atomic")]
-    if isinstance(op, CpAsyncOp):
-        n = op.size.value
-        return [(0, n, "cp.async store"), (1, n, "cp.async load")]
+_Access = tuple[int, int, str]
+"""(operand index of the pointer, bytes, kind) of one access."""
+
+_ACCESS_RULES: dict[type, Callable[[Any], list[_Access]]] = {}
+
+
+def _access_rule(*classes: type) -> Callable:
+    """Register how ops of ``classes`` access memory."""
+
+    def register(fn: Callable[[Any], list[_Access]]) -> Callable:
+        for cls in classes:
+            _ACCESS_RULES[cls] = fn
+        return fn
+
+    return register
+
+
+@_access_rule(LoadOp)
+def _load_access(op: LoadOp) -> list[_Access]:
+    return [(0, type_bytes(op.res.type), "load")]
+
+
+@_access_rule(StoreOp)
+def _store_access(op: StoreOp) -> list[_Access]:
+    return [(1, type_bytes(op.value.type), "store")]
+
+
+@_access_rule(AtomicRMWOp)
+def _atomic_access(op: AtomicRMWOp) -> list[_Access]:
+    return [(0, type_bytes(op.val.type), "atomic")]
+
+
+@_access_rule(CpAsyncOp)
+def _cp_async_access(op: CpAsyncOp) -> list[_Access]:
+    n = op.size.value
+    return [(0, n, "cp.async store"), (1, n, "cp.async load")]
+
+
+@_access_rule(LdMatrixOp)
+def _ldmatrix_access(op: LdMatrixOp) -> list[_Access]:
+    return [(0, 16, "ldmatrix")]  # each lane addresses one 16-byte row
+
+
+@_access_rule(StMatrixOp)
+def _stmatrix_access(op: StMatrixOp) -> list[_Access]:
+    return [(0, 16, "stmatrix")]
+
+
+@_access_rule(MBarrierInitOp, MBarrierArriveOp, MBarrierArriveExpectTxOp, MBarrierTryWaitParityOp)
+def _mbarrier_access(op: Operation) -> list[_Access]:
+    return [(0, 8, "mbarrier")]
+
+
+def _accesses(op: Operation) -> list[_Access]:
+    """Every access ``op`` makes (none for ops that touch no memory)."""
+    for cls in type(op).__mro__:
+        rule = _ACCESS_RULES.get(cls)
+        if rule is not None:
+            return rule(op)
     return []
 
 
@@ -100,10 +169,79 @@ def _root(v: Value) -> Value:
         op = v.defining_op
         if isinstance(op, GEPOp):
             v = op.base
-        elif op is not None and op.name in ("llvm.addrspacecast", "llvm.bitcast"):
+        elif isinstance(op, (AddrSpaceCastOp, BitcastOp)):
             v = op.operands[0]
         else:
             return v
+
+
+def _incoming(arg: BlockArgument) -> list[Value] | None:
+    """The values the branches to ``arg``'s block pass for it (None: a branch this cannot
+    read)."""
+    block = arg.owner
+    values: list[Value] = []
+    for pred in block.predecessors:
+        term = pred.last_op
+        get = getattr(term, "successor_operands", None)
+        if term is None or get is None:
+            return None
+        for k, succ in enumerate(term.successors):
+            if succ.block is block:
+                values.append(get(k)[arg.index])
+    return values
+
+
+def _roots(v: Value, entry: Block) -> list[Value] | None:
+    """Every object ``v`` may point into (entry-block arguments, globals' addresses, allocas),
+    followed through GEPs, casts, selects and branch arguments. None when a path leads
+    somewhere this cannot follow (a pointer loaded from memory, say)."""
+    roots: dict[Value, None] = {}
+    seen: set[Value] = set()
+    pending = [v]
+    while pending:
+        r = _root(pending.pop())
+        if r in seen:
+            continue
+        seen.add(r)
+        op = r.defining_op
+        if isinstance(op, arith.SelectOp):
+            pending += [op.true_value, op.false_value]
+        elif isinstance(r, BlockArgument) and r.owner is not entry:
+            incoming = _incoming(r)
+            if incoming is None:
+                return None
+            pending += incoming
+        elif isinstance(r, BlockArgument) or isinstance(op, (AddressOfOp, AllocaOp)):
+            roots[r] = None
+        else:
+            return None
+    return list(roots)
+
+
+def _indexed_at_run_time(v: Value, alloca: Value) -> bool:
+    """Whether the address ``v`` into ``alloca`` is not a fixed element: a GEP on the way has a
+    run-time index, or the way goes through a select or a branch. Fixed elements of a thread's
+    array are checked by the front end, and checking them would keep LLVM from promoting the
+    array to registers."""
+    while v is not alloca:
+        op = v.defining_op
+        if isinstance(op, GEPOp):
+            if len(op.dynamicIndices):
+                return True
+            v = op.base
+        elif isinstance(op, (AddrSpaceCastOp, BitcastOp)):
+            v = op.operands[0]
+        else:
+            return True
+    return False
+
+
+def _constant_int(v: Value) -> int | None:
+    op = v.defining_op
+    value = getattr(op, "value", None) if op is not None else None
+    if isinstance(op, (arith.ConstantOp, LLVMConstantOp)) and hasattr(value, "value"):
+        return int(value.value)
+    return None
 
 
 def _site(op: Operation, kind: str, nbytes: int, what: str) -> str:
@@ -119,10 +257,12 @@ class _Instrumenter:
         self.entry: Block = func.body.blocks[0]
         self.sites: list[str] = []
         self.spans: dict[int, tuple[Value, Value]] = {}
+        self.objects: dict[Value, tuple[Value, Value, int, Value] | None] = {}
+        self.pending: dict[Block, list[_Check]] = {}
         self.globals = {
             op.sym_name.value: op
             for op in module.walk_ops(include_self=False)
-            if op.name == "llvm.mlir.global"
+            if isinstance(op, GlobalOp)
         }
 
     def add_record(self) -> Value:
@@ -148,6 +288,7 @@ class _Instrumenter:
         # Everything shared by the checks is made up front in the entry block, before any split,
         # so that it dominates every access.
         b = Builder(InsertionPoint.at_start(self.entry))
+        self.prelude = b  # later objects' spans go here too, before the function's own ops
         self.scratch = self._word_ptr(b, SCRATCH)
         for p, a in enumerate(args):
             if isinstance(a.type, LLVMPointerType) and a is not record and p != ctx + 1:
@@ -169,61 +310,140 @@ class _Instrumenter:
     def _const(self, b: Builder, v: int) -> Value:
         return b.insert(arith.ConstantOp.from_int(v, i64)).results[0]
 
-    def _span(self, root: Value) -> tuple[Value, Value, int] | None:
-        """(first, one-past-last byte address, parameter index) of the object ``root`` is."""
+    def _object(self, root: Value) -> tuple[Value, Value, int, Value] | None:
+        """(first, one-past-last byte address, record PARAM, safe stand-in) of the object
+        ``root`` is, made where they dominate every access through it; None when the object is
+        none this pass knows (the record itself, the CPU's thread context)."""
+        if root in self.objects:
+            return self.objects[root]
+        found = self._make_object(root)
+        self.objects[root] = found
+        return found
+
+    def _make_object(self, root: Value) -> tuple[Value, Value, int, Value] | None:
         if isinstance(root, BlockArgument):
             span = self.spans.get(root.index) if root.owner is self.entry else None
-            return None if span is None else (*span, root.index)
+            return None if span is None else (*span, root.index, self.scratch)
         op = root.defining_op
         if isinstance(op, AddressOfOp):
             g = self.globals.get(op.global_name.root)
             if g is None or not isinstance(root.type, LLVMPointerType):
                 return None
+            b = self.prelude
+            base = b.create(AddressOfOp, op.global_name.root, root.type).results[0]
+            lo = b.create(PtrToIntOp, base, i64).results[0]
             size = type_bytes(g.global_type.type)
-            if size == 0:  # dynamic (extern) shared memory: its size is the launch's
+            # A global of no bytes is the dynamic (extern) shared memory: the launch's bytes.
+            extent = self._const(b, size) if size else self._invariant_load(b, DYNAMIC_SMEM)
+            hi = b.create(arith.AddIOp, lo, extent).results[0]
+            return lo, hi, SHARED, base
+        if isinstance(op, AllocaOp) and op.parent is self.entry:
+            count = _constant_int(op.arraySize)
+            if count is None:
                 return None
             b = Builder(InsertionPoint.after_op(op))
             lo = b.create(PtrToIntOp, root, i64).results[0]
-            hi = b.create(arith.AddIOp, lo, self._const(b, size)).results[0]
-            return lo, hi, SHARED
+            size = self._const(b, count * type_bytes(op.elem_type.type))
+            hi = b.create(arith.AddIOp, lo, size).results[0]
+            return lo, hi, LOCAL, root
+        return None
+
+    def _safe(self, b: Builder, safe: Value, ptr: Value) -> Value | None:
+        """``safe`` as a pointer of ``ptr``'s type (a generic pointer takes any address space's
+        stand-in through a cast); None when there is no such stand-in."""
+        if safe.type is ptr.type:
+            return safe
+        t = ptr.type
+        if isinstance(t, LLVMPointerType) and t.address_space == 0:
+            return b.create(AddrSpaceCastOp, safe, t).results[0]
         return None
 
     def instrument(self, op: Operation) -> None:
         for operand, nbytes, kind in _accesses(op):
             ptr = op.operands[operand]
-            span = self._span(_root(ptr))
-            if span is None:
-                continue
-            lo, hi, param = span
-            what = " in shared memory" if param == SHARED else ""
-            site = len(self.sites)
-            self.sites.append(_site(op, kind, nbytes, what))
-            b = Builder(InsertionPoint.before_op(op))
-            addr = b.create(PtrToIntOp, ptr, i64).results[0]
-            end = b.create(arith.AddIOp, addr, self._const(b, nbytes)).results[0]
+            roots = _roots(ptr, self.entry)
+            if not roots:
+                continue  # a pointer read from memory: no object to check against
+            objects = []
+            for root in roots:
+                obj = self._object(root)
+                if obj is None:
+                    break
+                if obj[2] == LOCAL and not _indexed_at_run_time(ptr, root):
+                    break  # a constant element of a thread's array: checked by the front end
+                objects.append(obj)
+            else:
+                self._check(op, operand, nbytes, kind, objects)
+
+    def _check(self, op: Operation, operand: int, nbytes: int, kind: str, objects: list) -> None:
+        """Redirect a bad access to a safe stand-in and remember its check: the block reports
+        its first bad access once, at its end (see :meth:`report`), so checks add no branches
+        between a block's accesses and LLVM keeps scheduling them freely."""
+        ptr = op.operands[operand]
+        b = Builder(InsertionPoint.before_op(op))
+        safe = self._safe(b, objects[0][3], ptr)
+        if safe is None:
+            return  # no stand-in in this address space: leave the access unchecked
+        param = objects[0][2] if len(objects) == 1 else SEVERAL
+        what = {SHARED: " in shared memory", LOCAL: " in a thread's array"}.get(param, "")
+        site = len(self.sites)
+        self.sites.append(_site(op, kind, nbytes, what))
+        addr = b.create(PtrToIntOp, ptr, i64).results[0]
+        end = b.create(arith.AddIOp, addr, self._const(b, nbytes)).results[0]
+        ok: Value | None = None
+        for lo, hi, _, _ in objects:
             ge = b.create(arith.CmpIOp, CmpIPredicate.uge, addr, lo).results[0]
             le = b.create(arith.CmpIOp, CmpIPredicate.ule, end, hi).results[0]
-            ok = b.create(arith.AndIOp, ge, le).results[0]
-            safe = self.scratch if param != SHARED else _root(ptr)
-            if safe.type is not ptr.type:
-                continue  # no safe stand-in in this address space: leave the access unchecked
-            redirected = b.create(arith.SelectOp, ok, ptr, safe).results[0]
-            op.set_operand(operand, redirected)
-            block = op.parent
-            assert block is not None and block.parent is not None
-            cont = block.split_before(op)
+            inside = b.create(arith.AndIOp, ge, le).results[0]
+            ok = inside if ok is None else b.create(arith.OrIOp, ok, inside).results[0]
+        assert ok is not None
+        redirected = b.create(arith.SelectOp, ok, ptr, safe).results[0]
+        op.set_operand(operand, redirected)
+        block = op.parent
+        assert block is not None
+        checks = self.pending.setdefault(block, [])
+        all_ok = ok if not checks else b.create(arith.AndIOp, checks[-1].all_ok, ok).results[0]
+        checks.append(_Check(ok, all_ok, site, param, addr, nbytes))
+
+    def report(self) -> None:
+        """End every checked block with one branch to a cold block that counts its bad
+        accesses and, for the first bad access of the launch, writes the record."""
+        for block, checks in self.pending.items():
+            term = block.last_op
+            assert term is not None and block.parent is not None
+            cont = block.split_before(term)
             fail = Block()
             block.parent.insert_block(block.index_in_region() + 1, fail)
-            Builder(InsertionPoint.at_end(block)).create(CondBranchOp, ok, cont, [], fail, [])
-            last = self._record(Builder(InsertionPoint.at_end(fail)), site, param, addr, nbytes)
+            Builder(InsertionPoint.at_end(block)).create(
+                CondBranchOp, checks[-1].all_ok, cont, [], fail, []
+            )
+            b = Builder(InsertionPoint.at_end(fail))
+            first = checks[-1]
+            site, param = self._const(b, first.site), self._const(b, first.param)
+            addr, nbytes = first.addr, self._const(b, first.nbytes)
+            bad = b.create(arith.ExtUIOp, self._not(b, first.ok), i64).results[0]
+            for c in reversed(checks[:-1]):  # the first failing check wins
+                site = b.create(arith.SelectOp, c.ok, site, self._const(b, c.site)).results[0]
+                param = b.create(arith.SelectOp, c.ok, param, self._const(b, c.param)).results[0]
+                addr = b.create(arith.SelectOp, c.ok, addr, c.addr).results[0]
+                nbytes = b.create(arith.SelectOp, c.ok, nbytes, self._const(b, c.nbytes)).results[0]
+                one = b.create(arith.ExtUIOp, self._not(b, c.ok), i64).results[0]
+                bad = b.create(arith.AddIOp, bad, one).results[0]
+            last = self._record(b, bad, site, param, addr, nbytes)
             Builder(InsertionPoint.at_end(last)).create(BranchOp, cont)
 
-    def _record(self, b: Builder, site: int, param: int, addr: Value, nbytes: int) -> Block:
-        """Count the bad access; the first one writes the record. Returns the block to leave."""
+    def _not(self, b: Builder, v: Value) -> Value:
+        true = b.insert(arith.ConstantOp.from_int(1, v.type)).results[0]
+        return b.create(arith.XOrIOp, v, true).results[0]
+
+    def _record(
+        self, b: Builder, bad: Value, site: Value, param: Value, addr: Value, nbytes: Value
+    ) -> Block:
+        """Count ``bad`` accesses; the launch's first writes the record. Returns the block to
+        leave."""
         count = self._word_ptr(b, COUNT)
-        one = self._const(b, 1)
         old = b.create(
-            AtomicRMWOp, AtomicBinOp.add, count, one, AtomicOrdering.monotonic, 8
+            AtomicRMWOp, AtomicBinOp.add, count, bad, AtomicOrdering.monotonic, 8
         ).results[0]
         first = b.create(arith.CmpIOp, CmpIPredicate.eq, old, self._const(b, 0)).results[0]
         block = b.insertion_point.block
@@ -235,8 +455,7 @@ class _Instrumenter:
         region.insert_block(block.index_in_region() + 2, done)
         b.create(CondBranchOp, first, write, [], done, [])
         w = Builder(InsertionPoint.at_end(write))
-        words = [(SITE, self._const(w, site)), (PARAM, self._const(w, param))]
-        words += [(ADDRESS, addr), (BYTES, self._const(w, nbytes))]
+        words = [(SITE, site), (PARAM, param), (ADDRESS, addr), (BYTES, nbytes)]
         for k, reg in enumerate(("tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z")):
             v = w.create(SPECIAL_REGISTERS[reg]).results[0]
             wide = w.create(arith.ExtUIOp, v, i64).results[0]
@@ -245,6 +464,18 @@ class _Instrumenter:
             w.create(StoreOp, value, self._word_ptr(w, word))
         w.create(BranchOp, done)
         return done
+
+
+@dataclass(frozen=True)
+class _Check:
+    """One checked access, waiting for its block's report."""
+
+    ok: Value
+    all_ok: Value  # this check and the block's earlier ones
+    site: int
+    param: int
+    addr: Value
+    nbytes: int
 
 
 def written_parameters(func: Any) -> set[int]:
@@ -272,7 +503,7 @@ def written_parameters(func: Any) -> set[int]:
 
 def insert_bounds_checks(module: Operation) -> None:
     """Instrument every kernel of ``module`` (after convert-to-llvm) in place."""
-    for func in [op for op in module.walk_ops(include_self=False) if op.name == "func.func"]:
+    for func in [op for op in module.walk_ops(include_self=False) if isinstance(op, FuncOp)]:
         if KERNEL_ATTR not in func.attributes or not func.body.blocks:
             continue
         ins = _Instrumenter(func, module)
@@ -280,6 +511,7 @@ def insert_bounds_checks(module: Operation) -> None:
         ops = [op for op in func.walk_ops(include_self=False) if _accesses(op)]
         for op in ops:
             ins.instrument(op)
+        ins.report()
         func.attributes[SITES_ATTR] = ArrayAttr([StringAttr(s) for s in ins.sites])
 
 

@@ -25,7 +25,9 @@ def test_the_two_commands_come_first():
     main, suite = commands
     setup = "python3 -m venv .venv && . .venv/bin/activate && "
     assert main == setup + "pip install -e . && layoutc run examples/copy_1d.py"
-    assert suite == setup + "pip install -e '.[test]' && python -m pytest -q"
+    assert (
+        suite == setup + "pip install -e '.[test]' && python -m pytest -q -n auto --dist loadfile"
+    )
 
 
 def test_ci_runs_the_readme_test_command():

@@ -44,7 +44,7 @@ def store_2d(A: lc.Tensor[lc.f32, "(M,N):(N,1)"], row: lc.i32):  # noqa: F722
 
 def test_the_record_layout_is_the_same_on_both_sides():
     names = ("COUNT", "SITE", "PARAM", "ADDRESS", "BYTES", "TID", "CTAID", "SCRATCH", "SPANS")
-    for name in (*names, "SCRATCH_BYTES", "SHARED"):
+    for name in (*names, "SCRATCH_BYTES", "SHARED", "SEVERAL", "LOCAL", "DYNAMIC_SMEM"):
         assert getattr(pass_side, name) == getattr(runtime_side, name), name
 
 
@@ -190,3 +190,54 @@ def test_checked_shared_memory_code_assembles(example):
         )
         assert ck.cubin[:4] == b"\x7fELF"
         assert any("in shared memory" in s for s in ck.runtime_spec.bounds_sites)
+
+
+@lc.kernel
+def dynamic_smem_overrun(out: lc.Tensor[lc.f32, "(64):(1)"]):  # noqa: F722
+    s = lc.dynamic_smem_tensor(lc.f32, lc.make_layout(64))
+    tid = lc.thread_idx.x
+    s[tid] = 1.0  # the launch gives 32 floats: threads 32..63 write past them
+    lc.syncthreads()
+    out[tid] = s[tid % 32]
+
+
+def test_a_dynamic_shared_memory_overrun_is_checked_against_the_launch_bytes():
+    out = np.zeros(64, np.float32)
+    dynamic_smem_overrun(out, grid=1, block=64, smem=64 * 4)  # enough: no report
+    np.testing.assert_array_equal(out, 1.0)
+    with pytest.raises(OutOfBoundsError) as info:
+        dynamic_smem_overrun(out, grid=1, block=64, smem=32 * 4)
+    m = str(info.value)
+    assert "store of 4 bytes in shared memory" in m and "outside its shared-memory object" in m
+    tid = int(m.split("by thread (")[1].split(",")[0])
+    assert 32 <= tid < 64
+
+
+@lc.kernel
+def fragment_index(out: lc.Tensor[lc.f32, "(8):(1)"], j: lc.i32):  # noqa: F722
+    f = lc.make_fragment((8,), lc.f32)
+    lc.fill(f, 2.0)
+    out[lc.thread_idx.x] = f[j]  # j is not checked by anything but the bounds check
+
+
+def test_a_fragment_indexed_out_of_range_at_run_time_is_reported():
+    out = np.zeros(8, np.float32)
+    fragment_index(out, 7, grid=1, block=8)
+    np.testing.assert_array_equal(out, 2.0)
+    with pytest.raises(OutOfBoundsError) as info:
+        fragment_index(out, 8, grid=1, block=8)
+    m = str(info.value)
+    assert "load of 4 bytes in a thread's array" in m and "outside the thread's own array" in m
+
+
+@pytest.mark.skipif(nvjitlink_version() is None, reason="nvJitLink not installed")
+def test_checked_dynamic_smem_and_fragment_code_assembles():
+    out = np.zeros(64, np.float32)
+    for kernel, args in ((dynamic_smem_overrun, (out,)), (fragment_index, (out[:8], 3))):
+        for arch in ("sm_80", "sm_90"):
+            ck = lc.compile(kernel, *args, target=arch, block=64, check_bounds=True, cache=False)
+            assert ck.cubin[:4] == b"\x7fELF"
+            assert any(
+                "in shared memory" in s or "thread's array" in s
+                for s in ck.runtime_spec.bounds_sites
+            )
