@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import cf, func
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
-CONTROL = HandlerTable()
+CONTROL = HandlerTable("translate cf")
 
 
-@CONTROL.register("cf.br")
+@CONTROL.register(cf.BranchOp)
 def _br(ft: FunctionTranslator, op: Any) -> None:
     target = ft.branch_args(op, op.dest, op.operands)
     ft.builder.branch(target)
 
 
-@CONTROL.register("cf.cond_br")
+@CONTROL.register(cf.CondBranchOp)
 def _cond_br(ft: FunctionTranslator, op: Any) -> None:
     cond = ft.get(op.condition)
     b = ft.builder
@@ -39,7 +40,7 @@ def _cond_br(ft: FunctionTranslator, op: Any) -> None:
     b.cbranch(cond, true_target, false_target)
 
 
-@CONTROL.register("func.return")
+@CONTROL.register(func.ReturnOp)
 def _return(ft: FunctionTranslator, op: Any) -> None:
     values = ft.operands(op)
     b = ft.builder
@@ -54,7 +55,7 @@ def _return(ft: FunctionTranslator, op: Any) -> None:
         b.ret(agg)
 
 
-@CONTROL.register("func.call")
+@CONTROL.register(func.CallOp)
 def _call(ft: FunctionTranslator, op: Any) -> None:
     callee_name = op.callee.root
     callee = ft.module.function(callee_name)

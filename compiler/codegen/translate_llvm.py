@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import llvm
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
@@ -15,7 +16,7 @@ from .translate_arith import constant
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I32, fail
 
-LLVM_OPS = HandlerTable()
+LLVM_OPS = HandlerTable("translate llvm")
 
 
 def escape_llvm_string(text: str) -> str:
@@ -114,7 +115,7 @@ def _nontemporal(ft: FunctionTranslator, instr: ir.Instruction) -> None:
     instr.set_metadata("nontemporal", ft.module.llvm.add_metadata([I32(1)]))
 
 
-@LLVM_OPS.register("llvm.load")
+@LLVM_OPS.register(llvm.LoadOp)
 def _load(ft: FunctionTranslator, op: Any) -> None:
     t = ft.result_type(op)
     ptr = ft.typed_pointer(ft.get(op.addr), t)
@@ -138,7 +139,7 @@ def _load(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.store")
+@LLVM_OPS.register(llvm.StoreOp)
 def _store(ft: FunctionTranslator, op: Any) -> None:
     value = ft.get(op.value)
     ptr = ft.typed_pointer(ft.get(op.addr), value.type)
@@ -159,7 +160,7 @@ def _store(ft: FunctionTranslator, op: Any) -> None:
         _nontemporal(ft, instr)
 
 
-@LLVM_OPS.register("llvm.getelementptr")
+@LLVM_OPS.register(llvm.GEPOp)
 def _gep(ft: FunctionTranslator, op: Any) -> None:
     elem = ft.convert(op.elem_type.type, op)
     base = ft.typed_pointer(ft.get(op.base), elem)
@@ -169,7 +170,7 @@ def _gep(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ft.byte_pointer(p))
 
 
-@LLVM_OPS.register("llvm.alloca")
+@LLVM_OPS.register(llvm.AllocaOp)
 def _alloca(ft: FunctionTranslator, op: Any) -> None:
     elem = ft.convert(op.elem_type.type, op)
     b = ft.builder
@@ -183,72 +184,72 @@ def _alloca(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, raw)
 
 
-@LLVM_OPS.register("llvm.mlir.constant")
+@LLVM_OPS.register(llvm.ConstantOp)
 def _constant(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
 
 
-@LLVM_OPS.register("llvm.mlir.undef", "llvm.mlir.poison")
+@LLVM_OPS.register(llvm.UndefOp, llvm.PoisonOp)
 def _undef(ft: FunctionTranslator, op: Any) -> None:
     # poison is refined by undef; libNVVM's IR reader predates `poison`.
     ft.set_result(op, ir.Constant(ft.result_type(op), ir.Undefined))
 
 
-@LLVM_OPS.register("llvm.mlir.zero")
+@LLVM_OPS.register(llvm.ZeroOp)
 def _zero(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ir.Constant(ft.result_type(op), None))
 
 
-@LLVM_OPS.register("llvm.extractvalue")
+@LLVM_OPS.register(llvm.ExtractValueOp)
 def _extractvalue(ft: FunctionTranslator, op: Any) -> None:
     agg = ft.get(op.container)
     ft.set_result(op, ft.builder.extract_value(agg, list(op.position.values), name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.insertvalue")
+@LLVM_OPS.register(llvm.InsertValueOp)
 def _insertvalue(ft: FunctionTranslator, op: Any) -> None:
     agg, value = ft.get(op.container), ft.get(op.value)
     r = ft.builder.insert_value(agg, value, list(op.position.values), name=ft.name(op))
     ft.set_result(op, r)
 
 
-@LLVM_OPS.register("llvm.extractelement")
+@LLVM_OPS.register(llvm.ExtractElementOp)
 def _extractelement(ft: FunctionTranslator, op: Any) -> None:
     v, i = ft.get(op.vector), ft.get(op.position)
     ft.set_result(op, ft.builder.extract_element(v, i, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.insertelement")
+@LLVM_OPS.register(llvm.InsertElementOp)
 def _insertelement(ft: FunctionTranslator, op: Any) -> None:
     v, e, i = ft.get(op.vector), ft.get(op.value), ft.get(op.position)
     ft.set_result(op, ft.builder.insert_element(v, e, i, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.bitcast")
+@LLVM_OPS.register(llvm.BitcastOp)
 def _bitcast(ft: FunctionTranslator, op: Any) -> None:
     a = ft.get(op.arg)
     t = ft.result_type(op)
     ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.addrspacecast")
+@LLVM_OPS.register(llvm.AddrSpaceCastOp)
 def _addrspacecast(ft: FunctionTranslator, op: Any) -> None:
     a = ft.get(op.arg)
     t = ft.result_type(op)
     ft.set_result(op, a if a.type == t else ft.builder.addrspacecast(a, t, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.ptrtoint")
+@LLVM_OPS.register(llvm.PtrToIntOp)
 def _ptrtoint(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ft.builder.ptrtoint(ft.get(op.arg), ft.result_type(op), name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.inttoptr")
+@LLVM_OPS.register(llvm.IntToPtrOp)
 def _inttoptr(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ft.builder.inttoptr(ft.get(op.arg), ft.result_type(op), name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.mlir.addressof")
+@LLVM_OPS.register(llvm.AddressOfOp)
 def _addressof(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ft.module.global_address(ft, op, op.global_name.root))
 
@@ -256,7 +257,7 @@ def _addressof(ft: FunctionTranslator, op: Any) -> None:
 _MEMBAR = {"block": "cta", "cta": "cta", "device": "gl", "agent": "gl", "gpu": "gl"}
 
 
-@LLVM_OPS.register("llvm.fence")
+@LLVM_OPS.register(llvm.FenceOp)
 def _fence(ft: FunctionTranslator, op: Any) -> None:
     if ft.types.host:
         ft.builder.fence(op.atomic_ordering.name)
@@ -268,7 +269,7 @@ def _fence(ft: FunctionTranslator, op: Any) -> None:
     ft.builder.call(ft.module.intrinsic(f"llvm.nvvm.membar.{level}", ir.VoidType(), []), [])
 
 
-@LLVM_OPS.register("llvm.atomicrmw")
+@LLVM_OPS.register(llvm.AtomicRMWOp)
 def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
     val = ft.get(op.val)
     ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
@@ -288,7 +289,7 @@ def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.cmpxchg")
+@LLVM_OPS.register(llvm.CmpXchgOp)
 def _cmpxchg(ft: FunctionTranslator, op: Any) -> None:
     val = ft.get(op.val)
     ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
@@ -310,7 +311,7 @@ def _cmpxchg(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.inline_asm")
+@LLVM_OPS.register(llvm.InlineAsmOp)
 def _inline_asm(ft: FunctionTranslator, op: Any) -> None:
     if ft.types.host:
         raise fail(op, "not supported: inline assembly in the host flavour (it is GPU code)")
@@ -341,7 +342,7 @@ def inline_asm(
     return ft.builder.call(code, args)
 
 
-@LLVM_OPS.register("llvm.call_intrinsic")
+@LLVM_OPS.register(llvm.CallIntrinsicOp)
 def _call_intrinsic(ft: FunctionTranslator, op: Any) -> None:
     name = op.intrin.value
     if ft.types.host and name.startswith(("llvm.nvvm.", "llvm.nvptx.")):

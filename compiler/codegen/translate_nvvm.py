@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import nvvm
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator, HandlerTable
@@ -20,7 +21,7 @@ from .translate_host import shuffle_predicate
 from .translate_llvm import inline_asm
 from .translate_types import I1, I32, VOID
 
-NVVM_GPU = HandlerTable()
+NVVM_GPU = HandlerTable("translate nvvm")
 
 
 def _sreg(ft: FunctionTranslator, op: Any) -> None:
@@ -31,24 +32,24 @@ def _sreg(ft: FunctionTranslator, op: Any) -> None:
 def _register_special_registers() -> None:
     from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS
 
-    NVVM_GPU.register(*(cls.name for cls in SPECIAL_REGISTERS.values()))(_sreg)
+    NVVM_GPU.register(*SPECIAL_REGISTERS.values())(_sreg)
 
 
 _register_special_registers()
 
 
-@NVVM_GPU.register("nvvm.barrier0")
+@NVVM_GPU.register(nvvm.Barrier0Op)
 def _barrier0(ft: FunctionTranslator, op: Any) -> None:
     ft.builder.call(ft.module.intrinsic("llvm.nvvm.barrier0", VOID, []), [])
 
 
-@NVVM_GPU.register("nvvm.bar.warp.sync")
+@NVVM_GPU.register(nvvm.BarWarpSyncOp)
 def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
     fn = ft.module.intrinsic("llvm.nvvm.bar.warp.sync", VOID, [I32])
     ft.builder.call(fn, [ft.get(op.mask)])
 
 
-@NVVM_GPU.register("nvvm.shfl.sync")
+@NVVM_GPU.register(nvvm.ShflOp)
 def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
     """``llvm.nvvm.shfl.sync.<kind>.<type>``; the predicate (``return_value_and_is_valid``) is
     computed from the lane id and operands by its PTX definition: libNVVM has no ``...p``
@@ -68,7 +69,7 @@ def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, b.insert_value(b.insert_value(agg, value, 0), pred, 1))
 
 
-@NVVM_GPU.register("nvvm.cp.async.shared.global")
+@NVVM_GPU.register(nvvm.CpAsyncOp)
 def _cp_async(ft: FunctionTranslator, op: Any) -> None:
     args = [ft.get(op.dst), ft.get(op.src)]
     asm = f"cp.async.{op.modifier.value}.shared.global [$0], [$1], {op.size.value}"
@@ -80,12 +81,12 @@ def _cp_async(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, asm + ";", constraints + ",~{memory}", args, VOID, True)
 
 
-@NVVM_GPU.register("nvvm.cp.async.commit.group")
+@NVVM_GPU.register(nvvm.CpAsyncCommitGroupOp)
 def _commit(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, "cp.async.commit_group;", "~{memory}", [], VOID, True)
 
 
-@NVVM_GPU.register("nvvm.cp.async.wait.group")
+@NVVM_GPU.register(nvvm.CpAsyncWaitGroupOp)
 def _wait(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, f"cp.async.wait_group {op.n.value};", "~{memory}", [], VOID, True)
 
@@ -95,7 +96,7 @@ def ldmatrix_instruction(num: int, transposed: bool) -> str:
     return f"ldmatrix.sync.aligned.m8n8.x{num}{'.trans' if transposed else ''}.shared.b16"
 
 
-@NVVM_GPU.register("nvvm.ldmatrix")
+@NVVM_GPU.register(nvvm.LdMatrixOp)
 def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
     num = op.num.value
     regs = ", ".join(f"${i}" for i in range(num))
@@ -116,7 +117,7 @@ def _as_b32(ft: FunctionTranslator, v: ir.Value) -> ir.Value:
 _CONSTRAINT = {"f32": "f", "f64": "d"}  # PTX register classes; the rest are b32 ("r")
 
 
-@NVVM_GPU.register("nvvm.mma.sync")
+@NVVM_GPU.register(nvvm.MmaOp)
 def _mma(ft: FunctionTranslator, op: Any) -> None:
     cfg = op.config
     b = ft.builder

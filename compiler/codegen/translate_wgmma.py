@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import nvvm_wgmma
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
@@ -36,17 +37,17 @@ _HALF = ir.HalfType()
 # -- GPU -----------------------------------------------------------------------------------------
 
 
-@NVVM_GPU.register("nvvm.wgmma.fence.aligned")
+@NVVM_GPU.register(nvvm_wgmma.WgmmaFenceAlignedOp)
 def _fence_gpu(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, "wgmma.fence.sync.aligned;", "~{memory}", [], VOID, True)
 
 
-@NVVM_GPU.register("nvvm.wgmma.commit.group.sync.aligned")
+@NVVM_GPU.register(nvvm_wgmma.WgmmaGroupSyncAlignedOp)
 def _commit_gpu(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, "wgmma.commit_group.sync.aligned;", "~{memory}", [], VOID, True)
 
 
-@NVVM_GPU.register("nvvm.wgmma.wait.group.sync.aligned")
+@NVVM_GPU.register(nvvm_wgmma.WgmmaWaitGroupSyncOp)
 def _wait_gpu(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, f"wgmma.wait_group.sync.aligned {op.group.value};", "~{memory}", [], VOID, True)
 
@@ -74,7 +75,7 @@ def wgmma_asm(op: Any, n_regs: int) -> tuple[str, str]:
     return asm, ",".join([*constraints, "~{memory}"])
 
 
-@NVVM_GPU.register("nvvm.wgmma.mma_async")
+@NVVM_GPU.register(nvvm_wgmma.WgmmaMmaAsyncOp)
 def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
     b = ft.builder
     acc = ft.get(op.inouts)
@@ -87,7 +88,7 @@ def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, inline_asm(ft, asm, constraints, args, st, True))
 
 
-@NVVM_GPU.register("nvvm.stmatrix")
+@NVVM_GPU.register(nvvm_wgmma.StMatrixOp)
 def _stmatrix_gpu(ft: FunctionTranslator, op: Any) -> None:
     num = len(op.sources)
     regs = ", ".join(f"${i + 1}" for i in range(num))
@@ -102,9 +103,9 @@ def _stmatrix_gpu(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_HOST.register(
-    "nvvm.wgmma.fence.aligned",
-    "nvvm.wgmma.commit.group.sync.aligned",
-    "nvvm.wgmma.wait.group.sync.aligned",
+    nvvm_wgmma.WgmmaFenceAlignedOp,
+    nvvm_wgmma.WgmmaGroupSyncAlignedOp,
+    nvvm_wgmma.WgmmaWaitGroupSyncOp,
 )
 def _wgmma_sync_host(ft: FunctionTranslator, op: Any) -> None:
     """The emulated wgmma.mma_async is complete when it returns: nothing is pending."""
@@ -312,7 +313,7 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
     return fn
 
 
-@NVVM_HOST.register("nvvm.wgmma.mma_async")
+@NVVM_HOST.register(nvvm_wgmma.WgmmaMmaAsyncOp)
 def _mma_async_host(ft: FunctionTranslator, op: Any) -> None:
     acc = ft.get(op.inouts)
     fn = _mma_async_helper(ft, op, acc.type)
@@ -375,7 +376,7 @@ def _stmatrix_helper(module: Any, num: int, transposed: bool) -> ir.Function:
     return h.fn
 
 
-@NVVM_HOST.register("nvvm.stmatrix")
+@NVVM_HOST.register(nvvm_wgmma.StMatrixOp)
 def _stmatrix_host(ft: FunctionTranslator, op: Any) -> None:
     """Each lane posts its row address to the warp scratch; after a warp sync every lane
     writes its b16 values to the rows the copy atom's layouts send them to."""

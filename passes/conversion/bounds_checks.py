@@ -37,12 +37,16 @@ from layoutc.ir.core.values import BlockArgument, Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.arith.attributes import CmpIPredicate
 from layoutc.ir.dialects.cf import BranchOp, CondBranchOp
+from layoutc.ir.dialects.func import FuncOp
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
+    AddrSpaceCastOp,
     AtomicBinOp,
     AtomicOrdering,
     AtomicRMWOp,
+    BitcastOp,
     GEPOp,
+    GlobalOp,
     LoadOp,
     PtrToIntOp,
     StoreOp,
@@ -100,7 +104,7 @@ def _root(v: Value) -> Value:
         op = v.defining_op
         if isinstance(op, GEPOp):
             v = op.base
-        elif op is not None and op.name in ("llvm.addrspacecast", "llvm.bitcast"):
+        elif isinstance(op, (AddrSpaceCastOp, BitcastOp)):
             v = op.operands[0]
         else:
             return v
@@ -122,7 +126,7 @@ class _Instrumenter:
         self.globals = {
             op.sym_name.value: op
             for op in module.walk_ops(include_self=False)
-            if op.name == "llvm.mlir.global"
+            if isinstance(op, GlobalOp)
         }
 
     def add_record(self) -> Value:
@@ -272,7 +276,7 @@ def written_parameters(func: Any) -> set[int]:
 
 def insert_bounds_checks(module: Operation) -> None:
     """Instrument every kernel of ``module`` (after convert-to-llvm) in place."""
-    for func in [op for op in module.walk_ops(include_self=False) if op.name == "func.func"]:
+    for func in [op for op in module.walk_ops(include_self=False) if isinstance(op, FuncOp)]:
         if KERNEL_ATTR not in func.attributes or not func.body.blocks:
             continue
         ins = _Instrumenter(func, module)

@@ -68,9 +68,7 @@ class MulIMulConstant(_ReassociateConstants):
 class AddISubConstant(RewritePattern):
     """``addi(subi(x, c1), c2) -> addi(x, c2 - c1)``."""
 
-    root = AddIOp
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: AddIOp, rewriter: PatternRewriter) -> bool:
         width = _scalar_width(op.results[0].type)
         c2 = constant_value(op.rhs)
         inner = op.lhs.defining_op
@@ -90,9 +88,7 @@ class AddISubConstant(RewritePattern):
 class ExtOfExt(RewritePattern):
     """``extsi(extsi(x)) -> extsi(x)`` and ``extui(extui(x)) -> extui(x)``."""
 
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
-        if not isinstance(op, (ExtSIOp, ExtUIOp)):
-            return False
+    def match_and_rewrite(self, op: ExtSIOp | ExtUIOp, rewriter: PatternRewriter) -> bool:
         inner = op.input.defining_op
         if type(inner) is not type(op):
             return False
@@ -103,9 +99,7 @@ class ExtOfExt(RewritePattern):
 class TruncOfTrunc(RewritePattern):
     """``trunci(trunci(x)) -> trunci(x)``."""
 
-    root = TruncIOp
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: TruncIOp, rewriter: PatternRewriter) -> bool:
         inner = op.input.defining_op
         if not isinstance(inner, TruncIOp):
             return False
@@ -116,9 +110,7 @@ class TruncOfTrunc(RewritePattern):
 class SelectNotCondition(RewritePattern):
     """``select(c, false, true) : i1 -> xori(c, true)``."""
 
-    root = SelectOp
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: SelectOp, rewriter: PatternRewriter) -> bool:
         if op.results[0].type is not i1 or op.condition.type is not i1:
             return False
         t, f = constant_value(op.true_value), constant_value(op.false_value)
@@ -131,11 +123,3 @@ class SelectNotCondition(RewritePattern):
             new = rewriter.create(XOrIOp, op.condition, one.results[0])
         rewriter.replace_op(op, new)
         return True
-
-
-AddIOp.canonicalization_patterns = (AddIAddConstant(), AddISubConstant())
-MulIOp.canonicalization_patterns = (MulIMulConstant(),)
-ExtSIOp.canonicalization_patterns = (ExtOfExt(),)
-ExtUIOp.canonicalization_patterns = (ExtOfExt(),)
-TruncIOp.canonicalization_patterns = (TruncOfTrunc(),)
-SelectOp.canonicalization_patterns = (SelectNotCondition(),)

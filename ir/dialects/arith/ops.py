@@ -18,6 +18,7 @@ from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, opt_prop, prop, result
 from ...core.operation import Operation
+from ...core.rewrite import RewritePattern, lazy_patterns
 from ...core.traits import (
     Commutative,
     ConstantLike,
@@ -282,6 +283,12 @@ class AddIOp(_IntBinaryOverflowOp):
     kind = "addi"
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import AddIAddConstant, AddISubConstant
+
+        return (AddIAddConstant(), AddISubConstant())
+
     def fold_identity(self, operands):
         if _is_int_constant(operands[1], 0):
             return self.lhs
@@ -306,6 +313,12 @@ class MulIOp(_IntBinaryOverflowOp):
     name = "arith.muli"
     kind = "muli"
     traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import MulIMulConstant
+
+        return (MulIMulConstant(),)
 
     def fold_identity(self, operands):
         for k in (1, 0):
@@ -784,6 +797,12 @@ class SelectOp(Operation):
     false_value = operand()
     result = result()
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import SelectNotCondition
+
+        return (SelectNotCondition(),)
+
     def __init__(
         self, condition: Value, true_value: Value, false_value: Value, loc: Location | None = None
     ):
@@ -931,12 +950,24 @@ def _int_cast_element(op: _CastOp, a: Attribute, signedness: str) -> IntegerAttr
 class ExtSIOp(_IntExtTruncOp):
     name = "arith.extsi"
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import ExtOfExt
+
+        return (ExtOfExt(),)
+
     def fold_element(self, a):
         return _int_cast_element(self, a, "signed")
 
 
 class ExtUIOp(_IntExtTruncOp):
     name = "arith.extui"
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import ExtOfExt
+
+        return (ExtOfExt(),)
 
     def fold_element(self, a):
         return _int_cast_element(self, a, "unsigned")
@@ -946,6 +977,12 @@ class TruncIOp(_IntExtTruncOp):
     name = "arith.trunci"
     wider = False
     overflowFlags = opt_prop(IntegerOverflowFlagsAttr)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import TruncOfTrunc
+
+        return (TruncOfTrunc(),)
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         flags = self.overflowFlags
