@@ -57,7 +57,6 @@ class ConvertToLLVM(Pass):
     """Everything to llvm + nvvm + arith + cf for the NVVM or the host translation."""
 
     argument = "convert-to-llvm"
-    display_name = "ConvertToLLVM"
     summary = "Lower scf, gpu and tile to the LLVM level (llvm, nvvm, arith, cf) for a target"
     anchor = "builtin.module"
 

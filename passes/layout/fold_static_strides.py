@@ -96,7 +96,6 @@ def _is_int(v: Value) -> bool:
 @register_pass
 class FoldStaticStrides(Pass):
     argument = "fold-static-strides"
-    display_name = "FoldStaticStrides"
     summary = "Fold known values into layouts and tensors; one constructor per value"
     description = (
         "Substitutes constants and facts into dynamic layout entries, folds chains of layout "

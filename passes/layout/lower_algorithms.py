@@ -44,7 +44,6 @@ LOWERINGS.register(T.ClearOp)(lower_clear)
 @register_pass
 class LowerAlgorithms(Pass):
     argument = "lower-algorithms"
-    display_name = "LowerAlgorithms"
     summary = "Lower tile algorithms to loops of element, vector, cp.async and MMA accesses"
     description = (
         "copy/copy_if (vectorized by their atom or proven vector_bits), gemm (five mode forms; "

@@ -79,7 +79,6 @@ def _is_view(op: Operation) -> bool:
 @register_pass
 class LowerLayouts(Pass):
     argument = "lower-layouts"
-    display_name = "LowerLayouts"
     summary = "Lower layouts and tensors to index arithmetic and pointer + offset accesses"
     description = (
         "crd2idx/idx2crd/slice offsets and every layout value become arith on index (shared "

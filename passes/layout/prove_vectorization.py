@@ -42,7 +42,6 @@ def prove_fill(analysis: SymbolicAnalysis, op: Any, max_bits: int = MAX_VECTOR_B
 @register_pass
 class ProveVectorization(Pass):
     argument = "prove-vectorization"
-    display_name = "ProveVectorization"
     summary = "Prove the widest legal access of every copy, fill and clear as vector_bits"
     description = (
         "For each tile.copy/copy_if: contiguity (max_common_layout of source and destination), "

@@ -42,7 +42,6 @@ __all__ = ["SelectAtoms"]
 @register_pass
 class SelectAtoms(Pass):
     argument = "select-atoms"
-    display_name = "SelectAtoms"
     summary = "Choose default copy/MMA atoms and validate the atoms users give"
     description = (
         "Copies get the universal copy atom of their proven width; gemms get FMA unless an "

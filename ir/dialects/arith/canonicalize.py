@@ -29,8 +29,6 @@ from .ops import (
 class _ReassociateConstants(RewritePattern):
     """``op(op(x, c1), c2) -> op(x, c1 op c2)`` for associative integer ops."""
 
-    kind = ""
-
     def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
         width = _scalar_width(op.results[0].type)
         c2 = constant_value(op.rhs)
@@ -40,7 +38,7 @@ class _ReassociateConstants(RewritePattern):
         c1 = constant_value(inner.rhs)
         if not isinstance(c1, IntegerAttr):
             return False
-        bits = semantics.int_binary(self.kind, c1.unsigned_value, c2.unsigned_value, width)
+        bits = semantics.int_binary(op.kind, c1.unsigned_value, c2.unsigned_value, width)
         assert bits is not None
         with rewriter.at(rewriter_ip(op), loc=op.location):
             const = rewriter.create(ConstantOp, IntegerAttr(bits, op.results[0].type))
@@ -57,12 +55,10 @@ def rewriter_ip(op):
 
 class AddIAddConstant(_ReassociateConstants):
     root = AddIOp
-    kind = "addi"
 
 
 class MulIMulConstant(_ReassociateConstants):
     root = MulIOp
-    kind = "muli"
 
 
 class AddISubConstant(RewritePattern):
