@@ -208,7 +208,7 @@ def _inside(op: Operation, block: Block) -> bool:
 
 def annotated_op_type(fn: Any) -> type[Operation] | tuple[type[Operation], ...] | None:
     """The op class (or tuple of classes, for a union) that ``fn``'s ``op`` parameter is
-    annotated with; None when it has no such annotation."""
+    annotated with; None when it has no such annotation (or ``Operation``: any op)."""
     if fn is None:
         return None
     ann = getattr(fn, "__annotations__", {}).get("op")
@@ -217,6 +217,8 @@ def annotated_op_type(fn: Any) -> type[Operation] | tuple[type[Operation], ...] 
             ann = eval(ann, fn.__globals__)
         except NameError:
             return None
+    if ann is Operation:
+        return None  # any op
     if isinstance(ann, type) and issubclass(ann, Operation):
         return ann
     if isinstance(ann, types.UnionType) or typing.get_origin(ann) is Union:
