@@ -156,7 +156,7 @@ def _zero_like(t: ir.Type, value: int = 0) -> ir.Constant:
 
 
 @ARITH.register(arith.CeilDivUIOp)
-def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
+def _ceildivui(ft: FunctionTranslator, op: arith.CeilDivUIOp) -> None:
     b = ft.builder
     x, y = ft.operands(op)
     q = ptx.division(b, "udiv", x, y)
@@ -167,7 +167,7 @@ def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
 
 
 @ARITH.register(arith.CeilDivSIOp, arith.FloorDivSIOp)
-def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
+def _rounded_sdiv(ft: FunctionTranslator, op: arith.CeilDivSIOp | arith.FloorDivSIOp) -> None:
     """q = x sdiv y, r = x srem y; ceil adds 1 when r != 0 and r, y share a sign, floor
     subtracts 1 when r != 0 and their signs differ."""
     b = ft.builder
@@ -328,7 +328,7 @@ def _maximum_minimum(ft: FunctionTranslator, a: ir.Value, b: ir.Value, is_max: b
 
 
 @ARITH.register(arith.NegFOp)
-def _negf(ft: FunctionTranslator, op: Any) -> None:
+def _negf(ft: FunctionTranslator, op: arith.NegFOp) -> None:
     (a,) = ft.operands(op)
     if is_bf16(op.operand.type):
         ft.set_result(op, ft.builder.xor(a, _zero_like(a.type, 0x8000 - 0x10000), name=ft.name(op)))
@@ -356,7 +356,7 @@ _ICMP = {
 
 
 @ARITH.register(arith.CmpIOp)
-def _cmpi(ft: FunctionTranslator, op: Any) -> None:
+def _cmpi(ft: FunctionTranslator, op: arith.CmpIOp) -> None:
     pred, signed = _ICMP[op.predicate_enum]
     a, b_ = ft.operands(op)
     b = ft.builder
@@ -387,7 +387,7 @@ _FCMP = {
 
 
 @ARITH.register(arith.CmpFOp)
-def _cmpf(ft: FunctionTranslator, op: Any) -> None:
+def _cmpf(ft: FunctionTranslator, op: arith.CmpFOp) -> None:
     pred = op.predicate_enum
     a, b_ = widened(ft, op)
     b = ft.builder
@@ -400,13 +400,13 @@ def _cmpf(ft: FunctionTranslator, op: Any) -> None:
 
 
 @ARITH.register(arith.SelectOp)
-def _select(ft: FunctionTranslator, op: Any) -> None:
+def _select(ft: FunctionTranslator, op: arith.SelectOp) -> None:
     c, a, b_ = ft.operands(op)
     ft.set_result(op, ft.builder.select(c, a, b_, name=ft.name(op)))
 
 
 @ARITH.register(arith.ConstantOp)
-def _constant(ft: FunctionTranslator, op: Any) -> None:
+def _constant(ft: FunctionTranslator, op: arith.ConstantOp) -> None:
     ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
 
 
@@ -426,7 +426,7 @@ def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Cons
 
 
 @ARITH.register(arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
-def _int_resize(ft: FunctionTranslator, op: Any) -> None:
+def _int_resize(ft: FunctionTranslator, op: arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
@@ -435,7 +435,7 @@ def _int_resize(ft: FunctionTranslator, op: Any) -> None:
 
 
 @ARITH.register(arith.IndexCastOp, arith.IndexCastUIOp)
-def _index_cast(ft: FunctionTranslator, op: Any) -> None:
+def _index_cast(ft: FunctionTranslator, op: arith.IndexCastOp | arith.IndexCastUIOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
@@ -452,7 +452,7 @@ def _index_cast(ft: FunctionTranslator, op: Any) -> None:
 
 
 @ARITH.register(arith.FPToSIOp, arith.FPToUIOp)
-def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
+def _float_to_int(ft: FunctionTranslator, op: arith.FPToSIOp | arith.FPToUIOp) -> None:
     (a,) = widened(ft, op)
     b = ft.builder
     t = ft.result_type(op)
@@ -470,7 +470,7 @@ def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
 
 
 @ARITH.register(arith.SIToFPOp, arith.UIToFPOp)
-def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
+def _int_to_float(ft: FunctionTranslator, op: arith.SIToFPOp | arith.UIToFPOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     fn = b.sitofp if isinstance(op, arith.SIToFPOp) else b.uitofp
@@ -486,7 +486,7 @@ def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
 
 
 @ARITH.register(arith.BitcastOp)
-def _bitcast(ft: FunctionTranslator, op: Any) -> None:
+def _bitcast(ft: FunctionTranslator, op: arith.BitcastOp) -> None:
     (a,) = ft.operands(op)
     t = ft.result_type(op)
     ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
@@ -497,7 +497,7 @@ def _is(t: ir.Type, cls: type) -> bool:
 
 
 @ARITH.register(arith.ExtFOp, arith.TruncFOp)
-def _float_resize(ft: FunctionTranslator, op: Any) -> None:
+def _float_resize(ft: FunctionTranslator, op: arith.ExtFOp | arith.TruncFOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from layoutc.ir.dialects import cf, func
 from llvmlite import ir
 
@@ -14,13 +12,13 @@ CONTROL = HandlerTable("translate cf")
 
 
 @CONTROL.register(cf.BranchOp)
-def _br(ft: FunctionTranslator, op: Any) -> None:
+def _br(ft: FunctionTranslator, op: cf.BranchOp) -> None:
     target = ft.branch_args(op, op.dest, op.operands)
     ft.builder.branch(target)
 
 
 @CONTROL.register(cf.CondBranchOp)
-def _cond_br(ft: FunctionTranslator, op: Any) -> None:
+def _cond_br(ft: FunctionTranslator, op: cf.CondBranchOp) -> None:
     cond = ft.get(op.condition)
     b = ft.builder
     if op.trueDest is op.falseDest:
@@ -41,7 +39,7 @@ def _cond_br(ft: FunctionTranslator, op: Any) -> None:
 
 
 @CONTROL.register(func.ReturnOp)
-def _return(ft: FunctionTranslator, op: Any) -> None:
+def _return(ft: FunctionTranslator, op: func.ReturnOp) -> None:
     values = ft.operands(op)
     b = ft.builder
     if not values:
@@ -56,7 +54,7 @@ def _return(ft: FunctionTranslator, op: Any) -> None:
 
 
 @CONTROL.register(func.CallOp)
-def _call(ft: FunctionTranslator, op: Any) -> None:
+def _call(ft: FunctionTranslator, op: func.CallOp) -> None:
     callee_name = op.callee.root
     callee = ft.module.function(callee_name)
     if callee is None:

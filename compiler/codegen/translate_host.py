@@ -83,7 +83,7 @@ _register_special_registers()
 
 
 @NVVM_HOST.register(nvvm.Barrier0Op)
-def _barrier0(ft: FunctionTranslator, op: Any) -> None:
+def _barrier0(ft: FunctionTranslator, op: nvvm.Barrier0Op) -> None:
     fn = _runtime_helper(ft, cc.BARRIER, VOID, [])
     ft.builder.call(fn, [ft.context_struct])
 
@@ -94,14 +94,14 @@ def warp_sync(ft_or_builder: Any, ctx: ir.Value, mask: ir.Value, module: Any) ->
 
 
 @NVVM_HOST.register(nvvm.BarWarpSyncOp)
-def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
+def _bar_warp_sync(ft: FunctionTranslator, op: nvvm.BarWarpSyncOp) -> None:
     if ft.context_struct is None:
         raise fail(op, "internal error: no thread context in this function")
     warp_sync(ft.builder, ft.context_struct, ft.get(op.mask), ft.module)
 
 
 @NVVM_HOST.register(nvvm.ShflOp)
-def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
+def _shfl_sync(ft: FunctionTranslator, op: nvvm.ShflOp) -> None:
     mask, val, offset, clamp = ft.operands(op)
     b = ft.builder
     kind = op.kind.value
@@ -143,7 +143,7 @@ def shuffle_predicate(
 
 
 @NVVM_HOST.register(nvvm.CpAsyncOp)
-def _cp_async(ft: FunctionTranslator, op: Any) -> None:
+def _cp_async(ft: FunctionTranslator, op: nvvm.CpAsyncOp) -> None:
     b = ft.builder
     dst, src = ft.get(op.dst), ft.get(op.src)
     size = op.size.value
@@ -199,7 +199,9 @@ def _zero_fill_copy(module: Any) -> ir.Function:
 
 
 @NVVM_HOST.register(nvvm.CpAsyncCommitGroupOp, nvvm.CpAsyncWaitGroupOp)
-def _cp_async_group(ft: FunctionTranslator, op: Any) -> None:
+def _cp_async_group(
+    ft: FunctionTranslator, op: nvvm.CpAsyncCommitGroupOp | nvvm.CpAsyncWaitGroupOp
+) -> None:
     """Host copies complete synchronously: nothing is ever pending."""
 
 
@@ -324,7 +326,7 @@ def _ldmatrix_helper(module: Any, num: int, transposed: bool, ret: ir.Type) -> i
 
 
 @NVVM_HOST.register(nvvm.LdMatrixOp)
-def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
+def _ldmatrix(ft: FunctionTranslator, op: nvvm.LdMatrixOp) -> None:
     ret = ft.result_type(op)
     fn = _ldmatrix_helper(ft.module, op.num.value, op.transposed, ret)
     ft.set_result(op, ft.builder.call(fn, [ft.context_struct, ft.get(op.ptr)], name=ft.name(op)))
@@ -526,7 +528,7 @@ def _mma_f64_helper(module: Any, cfg: Any, atom: Any, ret: ir.Type) -> ir.Functi
 
 
 @NVVM_HOST.register(nvvm.MmaOp)
-def _mma(ft: FunctionTranslator, op: Any) -> None:
+def _mma(ft: FunctionTranslator, op: nvvm.MmaOp) -> None:
     cfg = op.config
     atom = mma_atom(cfg)
     if atom is None:

@@ -42,18 +42,18 @@ def _no_effect(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_HOST.register(nvvm_sm90.ClusterWaitOp)
-def _cluster_wait(ft: FunctionTranslator, op: Any) -> None:
+def _cluster_wait(ft: FunctionTranslator, op: nvvm_sm90.ClusterWaitOp) -> None:
     ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
 
 
 @NVVM_HOST.register(nvvm_sm90.ElectSyncOp)
-def _elect_sync(ft: FunctionTranslator, op: Any) -> None:
+def _elect_sync(ft: FunctionTranslator, op: nvvm_sm90.ElectSyncOp) -> None:
     lane = context_field(ft, op, "lane_id")
     ft.set_result(op, ft.builder.icmp_unsigned("==", lane, I32(0), name=ft.name(op)))
 
 
 @NVVM_HOST.register(nvvm_sm90.BarrierOp)
-def _barrier(ft: FunctionTranslator, op: Any) -> None:
+def _barrier(ft: FunctionTranslator, op: nvvm_sm90.BarrierOp) -> None:
     if op.barrierId is None:
         ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
         return
@@ -94,13 +94,13 @@ _register_cluster_registers()
 
 
 @NVVM_HOST.register(nvvm_sm90.MapaSharedClusterOp)
-def _mapa(ft: FunctionTranslator, op: Any) -> None:
+def _mapa(ft: FunctionTranslator, op: nvvm_sm90.MapaSharedClusterOp) -> None:
     # One block per cluster on the CPU: rank 0 is this block.
     ft.set_result(op, ft.get(op.a))
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierInitOp)
-def _mbar_init(ft: FunctionTranslator, op: Any) -> None:
+def _mbar_init(ft: FunctionTranslator, op: nvvm_sm90.MBarrierInitOp) -> None:
     fn = _runtime_helper(ft, cc.MBAR_INIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
     ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.count)])
 
@@ -117,22 +117,22 @@ def _arrive(ft: FunctionTranslator, op: Any, count: Any, tx: Any) -> Any:
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierArriveOp)
-def _mbar_arrive(ft: FunctionTranslator, op: Any) -> None:
+def _mbar_arrive(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveOp) -> None:
     ft.set_result(op, _arrive(ft, op, I32(1), I32(0)))
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierArriveClusterOp)
-def _mbar_arrive_cluster(ft: FunctionTranslator, op: Any) -> None:
+def _mbar_arrive_cluster(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveClusterOp) -> None:
     _arrive(ft, op, I32(1), I32(0))
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierArriveExpectTxOp)
-def _mbar_expect_tx(ft: FunctionTranslator, op: Any) -> None:
+def _mbar_expect_tx(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveExpectTxOp) -> None:
     _arrive(ft, op, I32(1), ft.get(op.txcount))
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierTryWaitParityOp)
-def _mbar_wait(ft: FunctionTranslator, op: Any) -> None:
+def _mbar_wait(ft: FunctionTranslator, op: nvvm_sm90.MBarrierTryWaitParityOp) -> None:
     fn = _runtime_helper(ft, cc.MBAR_WAIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
     ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.phase)])
 
@@ -146,7 +146,9 @@ def _coords5(ft: FunctionTranslator, op: Any) -> list[Any]:
 
 
 @NVVM_HOST.register(nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp)
-def _tma_load(ft: FunctionTranslator, op: Any) -> None:
+def _tma_load(
+    ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp
+) -> None:
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
     args = [_i8p(ft, op.dstMem), _i8p(ft, op.tmaDescriptor), _i8p(ft, op.mbar)]
@@ -154,7 +156,7 @@ def _tma_load(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_HOST.register(nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp)
-def _tma_store(ft: FunctionTranslator, op: Any) -> None:
+def _tma_store(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp) -> None:
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_STORE, VOID, [p, p, *[I32] * 5])
     args = [_i8p(ft, op.tmaDescriptor), _i8p(ft, op.srcMem)]
@@ -162,5 +164,8 @@ def _tma_store(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_HOST.register(nvvm_sm90.CpAsyncBulkCommitGroupOp, nvvm_sm90.CpAsyncBulkWaitGroupOp)
-def _bulk_group(ft: FunctionTranslator, op: Any) -> None:
+def _bulk_group(
+    ft: FunctionTranslator,
+    op: nvvm_sm90.CpAsyncBulkCommitGroupOp | nvvm_sm90.CpAsyncBulkWaitGroupOp,
+) -> None:
     return None  # CPU TMA stores complete when issued

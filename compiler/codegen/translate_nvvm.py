@@ -39,18 +39,18 @@ _register_special_registers()
 
 
 @NVVM_GPU.register(nvvm.Barrier0Op)
-def _barrier0(ft: FunctionTranslator, op: Any) -> None:
+def _barrier0(ft: FunctionTranslator, op: nvvm.Barrier0Op) -> None:
     ft.builder.call(ft.module.intrinsic("llvm.nvvm.barrier0", VOID, []), [])
 
 
 @NVVM_GPU.register(nvvm.BarWarpSyncOp)
-def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
+def _bar_warp_sync(ft: FunctionTranslator, op: nvvm.BarWarpSyncOp) -> None:
     fn = ft.module.intrinsic("llvm.nvvm.bar.warp.sync", VOID, [I32])
     ft.builder.call(fn, [ft.get(op.mask)])
 
 
 @NVVM_GPU.register(nvvm.ShflOp)
-def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
+def _shfl_sync(ft: FunctionTranslator, op: nvvm.ShflOp) -> None:
     """``llvm.nvvm.shfl.sync.<kind>.<type>``; the predicate (``return_value_and_is_valid``) is
     computed from the lane id and operands by its PTX definition: libNVVM has no ``...p``
     intrinsics, and the arithmetic is the host flavour's too."""
@@ -70,7 +70,7 @@ def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_GPU.register(nvvm.CpAsyncOp)
-def _cp_async(ft: FunctionTranslator, op: Any) -> None:
+def _cp_async(ft: FunctionTranslator, op: nvvm.CpAsyncOp) -> None:
     args = [ft.get(op.dst), ft.get(op.src)]
     asm = f"cp.async.{op.modifier.value}.shared.global [$0], [$1], {op.size.value}"
     constraints = "l,l"
@@ -82,12 +82,12 @@ def _cp_async(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_GPU.register(nvvm.CpAsyncCommitGroupOp)
-def _commit(ft: FunctionTranslator, op: Any) -> None:
+def _commit(ft: FunctionTranslator, op: nvvm.CpAsyncCommitGroupOp) -> None:
     inline_asm(ft, "cp.async.commit_group;", "~{memory}", [], VOID, True)
 
 
 @NVVM_GPU.register(nvvm.CpAsyncWaitGroupOp)
-def _wait(ft: FunctionTranslator, op: Any) -> None:
+def _wait(ft: FunctionTranslator, op: nvvm.CpAsyncWaitGroupOp) -> None:
     inline_asm(ft, f"cp.async.wait_group {op.n.value};", "~{memory}", [], VOID, True)
 
 
@@ -97,7 +97,7 @@ def ldmatrix_instruction(num: int, transposed: bool) -> str:
 
 
 @NVVM_GPU.register(nvvm.LdMatrixOp)
-def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
+def _ldmatrix(ft: FunctionTranslator, op: nvvm.LdMatrixOp) -> None:
     num = op.num.value
     regs = ", ".join(f"${i}" for i in range(num))
     asm = f"{ldmatrix_instruction(num, op.transposed)} {{{regs}}}, [${num}];"
@@ -118,7 +118,7 @@ _CONSTRAINT = {"f32": "f", "f64": "d"}  # PTX register classes; the rest are b32
 
 
 @NVVM_GPU.register(nvvm.MmaOp)
-def _mma(ft: FunctionTranslator, op: Any) -> None:
+def _mma(ft: FunctionTranslator, op: nvvm.MmaOp) -> None:
     cfg = op.config
     b = ft.builder
     a = [_as_b32(ft, ft.get(v)) for v in op.operandA]

@@ -67,7 +67,7 @@ def _args(ft: FunctionTranslator, op: Any) -> list[ir.Value]:
 
 
 @NVVM_GPU.register(gpu.PrintfOp)
-def _printf_gpu(ft: FunctionTranslator, op: Any) -> None:
+def _printf_gpu(ft: FunctionTranslator, op: gpu.PrintfOp) -> None:
     b = ft.builder
     fmt = _format_pointer(ft, op.format.value)
     args = _args(ft, op)
@@ -85,7 +85,7 @@ def _printf_gpu(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_HOST.register(gpu.PrintfOp)
-def _printf_host(ft: FunctionTranslator, op: Any) -> None:
+def _printf_host(ft: FunctionTranslator, op: gpu.PrintfOp) -> None:
     b = ft.builder
     fmt = _format_pointer(ft, op.format.value)
     module = ft.module.llvm

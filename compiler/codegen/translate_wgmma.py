@@ -38,17 +38,17 @@ _HALF = ir.HalfType()
 
 
 @NVVM_GPU.register(nvvm_wgmma.WgmmaFenceAlignedOp)
-def _fence_gpu(ft: FunctionTranslator, op: Any) -> None:
+def _fence_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaFenceAlignedOp) -> None:
     inline_asm(ft, "wgmma.fence.sync.aligned;", "~{memory}", [], VOID, True)
 
 
 @NVVM_GPU.register(nvvm_wgmma.WgmmaGroupSyncAlignedOp)
-def _commit_gpu(ft: FunctionTranslator, op: Any) -> None:
+def _commit_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaGroupSyncAlignedOp) -> None:
     inline_asm(ft, "wgmma.commit_group.sync.aligned;", "~{memory}", [], VOID, True)
 
 
 @NVVM_GPU.register(nvvm_wgmma.WgmmaWaitGroupSyncOp)
-def _wait_gpu(ft: FunctionTranslator, op: Any) -> None:
+def _wait_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaWaitGroupSyncOp) -> None:
     inline_asm(ft, f"wgmma.wait_group.sync.aligned {op.group.value};", "~{memory}", [], VOID, True)
 
 
@@ -76,7 +76,7 @@ def wgmma_asm(op: Any, n_regs: int) -> tuple[str, str]:
 
 
 @NVVM_GPU.register(nvvm_wgmma.WgmmaMmaAsyncOp)
-def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
+def _mma_async_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> None:
     b = ft.builder
     acc = ft.get(op.inouts)
     st = acc.type
@@ -89,7 +89,7 @@ def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_GPU.register(nvvm_wgmma.StMatrixOp)
-def _stmatrix_gpu(ft: FunctionTranslator, op: Any) -> None:
+def _stmatrix_gpu(ft: FunctionTranslator, op: nvvm_wgmma.StMatrixOp) -> None:
     num = len(op.sources)
     regs = ", ".join(f"${i + 1}" for i in range(num))
     trans = ".trans" if op.transposed else ""
@@ -314,7 +314,7 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
 
 
 @NVVM_HOST.register(nvvm_wgmma.WgmmaMmaAsyncOp)
-def _mma_async_host(ft: FunctionTranslator, op: Any) -> None:
+def _mma_async_host(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> None:
     acc = ft.get(op.inouts)
     fn = _mma_async_helper(ft, op, acc.type)
     args = [ft.context_struct, ft.get(op.descriptorA), ft.get(op.descriptorB), acc]
@@ -377,7 +377,7 @@ def _stmatrix_helper(module: Any, num: int, transposed: bool) -> ir.Function:
 
 
 @NVVM_HOST.register(nvvm_wgmma.StMatrixOp)
-def _stmatrix_host(ft: FunctionTranslator, op: Any) -> None:
+def _stmatrix_host(ft: FunctionTranslator, op: nvvm_wgmma.StMatrixOp) -> None:
     """Each lane posts its row address to the warp scratch; after a warp sync every lane
     writes its b16 values to the rows the copy atom's layouts send them to."""
     fn = _stmatrix_helper(ft.module, len(op.sources), op.transposed)
