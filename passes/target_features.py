@@ -49,7 +49,6 @@ def check_target_features(root: Operation, arch: str) -> list[tuple[Operation, s
 @register_pass
 class VerifyTarget(Pass):
     argument = "verify-target"
-    display_name = "VerifyTarget"
     summary = "Refuse ops that need a GPU feature the target architecture lacks"
     description = (
         "Ops carrying the RequiresTarget trait (TMA, mbarrier transaction counts, clusters, "

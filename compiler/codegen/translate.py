@@ -32,6 +32,7 @@ from layoutc.ir.core.attributes import (
     UnitAttr,
 )
 from layoutc.ir.core.operation import Operation
+from layoutc.ir.dialects import builtin, func, llvm
 from layoutc.ir.dialects.llvm.types import LLVMArrayType
 from layoutc.runtime.abi import LaunchBounds
 from llvmlite import ir
@@ -39,7 +40,7 @@ from llvmlite import ir
 from .target import Target
 from .translate_arith import ARITH
 from .translate_cf import CONTROL
-from .translate_function import FunctionTranslator, Handler
+from .translate_function import FunctionTranslator, HandlerTable
 from .translate_llvm import LLVM_OPS
 from .translate_types import (
     I8,
@@ -157,6 +158,10 @@ class SharedMemoryLayout:
         self.end = offset + size
 
 
+_TABLES: dict[str, HandlerTable] = {}
+"""The merged handler table of each flavour (built on first use)."""
+
+
 class ModuleTranslator:
     """Translates one module; handlers reach module-level state through ``ft.module``."""
 
@@ -179,30 +184,34 @@ class ModuleTranslator:
         self.handlers = self._handlers()
         self.helpers: dict[str, Any] = {}  # per-module generated helpers (host emulation)
 
-    def _handlers(self) -> dict[str, Handler]:
+    def _handlers(self) -> HandlerTable:
+        table = _TABLES.get(self.flavour)
+        if table is not None:
+            return table
         from . import translate_printf  # noqa: F401 (registers gpu.printf in both tables)
 
-        table: dict[str, Handler] = {}
+        table = HandlerTable(f"translation ({self.flavour})")
         for part in (ARITH, CONTROL, LLVM_OPS):
-            table.update(part.handlers)
+            table.update(part)
         from . import translate_wgmma  # noqa: F401 (registers the wgmma/stmatrix handlers)
 
         if self.flavour == NVVM:
             from .translate_nvvm import NVVM_GPU
 
-            table.update(NVVM_GPU.handlers)
+            table.update(NVVM_GPU)
         else:
             from .translate_host import NVVM_HOST
 
-            table.update(NVVM_HOST.handlers)
+            table.update(NVVM_HOST)
+        _TABLES[self.flavour] = table
         return table
 
     # -- driver -------------------------------------------------------------------------------
     def run(self) -> Translation:
         body = self._top_level_ops()
-        funcs = [op for op in body if op.name == "func.func"]
+        funcs = [op for op in body if isinstance(op, func.FuncOp)]
         for op in body:
-            if op.name == "llvm.mlir.global":
+            if isinstance(op, llvm.GlobalOp):
                 self._declare_global(op)
         for f in funcs:
             self._declare_function(f)
@@ -225,11 +234,11 @@ class ModuleTranslator:
         return Translation(self.llvm, self.flavour, kernels)
 
     def _top_level_ops(self) -> list[Operation]:
-        if self.op.name != "builtin.module":
+        if not isinstance(self.op, builtin.ModuleOp):
             raise fail(self.op, "expected a 'builtin.module' to translate")
         ops = list(self.op.regions[0].blocks[0].ops) if self.op.regions[0].blocks else []
         for op in ops:
-            if op.name not in ("func.func", "llvm.mlir.global"):
+            if not isinstance(op, (func.FuncOp, llvm.GlobalOp)):
                 raise fail(op, self.unsupported_message(op, top_level=True))
         return ops
 
@@ -377,9 +386,9 @@ class ModuleTranslator:
         while todo:
             f = todo.pop()
             for op in f.walk_ops():
-                if op.name == "llvm.mlir.addressof":
+                if isinstance(op, llvm.AddressOfOp):
                     used.add(op.global_name.root)
-                elif op.name == "func.call":
+                elif isinstance(op, func.CallOp):
                     callee = self.func_ops.get(op.callee.root)
                     if callee is not None and callee.sym_name.value not in seen:
                         seen.add(callee.sym_name.value)

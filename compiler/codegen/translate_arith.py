@@ -19,6 +19,7 @@ from typing import Any
 from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.types import bf16, element_type
+from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
 from llvmlite import ir
 
@@ -26,7 +27,7 @@ from . import ptx_semantics as ptx
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
-ARITH = HandlerTable()
+ARITH = HandlerTable("translate arith")
 
 
 def is_bf16(t: Any) -> bool:
@@ -85,37 +86,37 @@ def narrowed(ft: FunctionTranslator, op: Any, value: ir.Value) -> ir.Value:
 
 
 _INT_BINARY = {
-    "arith.addi": "add",
-    "arith.subi": "sub",
-    "arith.muli": "mul",
-    "arith.shli": "shl",
-    "arith.divui": "udiv",
-    "arith.divsi": "sdiv",
-    "arith.remui": "urem",
-    "arith.remsi": "srem",
-    "arith.andi": "and_",
-    "arith.ori": "or_",
-    "arith.xori": "xor",
-    "arith.shrui": "lshr",
-    "arith.shrsi": "ashr",
+    arith.AddIOp: "add",
+    arith.SubIOp: "sub",
+    arith.MulIOp: "mul",
+    arith.ShLIOp: "shl",
+    arith.DivUIOp: "udiv",
+    arith.DivSIOp: "sdiv",
+    arith.RemUIOp: "urem",
+    arith.RemSIOp: "srem",
+    arith.AndIOp: "and_",
+    arith.OrIOp: "or_",
+    arith.XOrIOp: "xor",
+    arith.ShRUIOp: "lshr",
+    arith.ShRSIOp: "ashr",
 }
 _WITH_OVERFLOW_FLAGS = frozenset({"add", "sub", "mul", "shl"})
 _DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
 _SHIFTS = frozenset({"shl", "lshr", "ashr"})
 
 _FLOAT_BINARY = {
-    "arith.addf": "fadd",
-    "arith.subf": "fsub",
-    "arith.mulf": "fmul",
-    "arith.divf": "fdiv",
-    "arith.remf": "frem",
+    arith.AddFOp: "fadd",
+    arith.SubFOp: "fsub",
+    arith.MulFOp: "fmul",
+    arith.DivFOp: "fdiv",
+    arith.RemFOp: "frem",
 }
 
 _FLOAT_INTRINSIC = {
-    "arith.maximumf": "llvm.maximum",
-    "arith.minimumf": "llvm.minimum",
-    "arith.maxnumf": "llvm.maxnum",
-    "arith.minnumf": "llvm.minnum",
+    arith.MaximumFOp: "llvm.maximum",
+    arith.MinimumFOp: "llvm.minimum",
+    arith.MaxNumFOp: "llvm.maxnum",
+    arith.MinNumFOp: "llvm.minnum",
 }
 
 
@@ -132,7 +133,7 @@ def _overflow_flags(op: Any) -> tuple[str, ...]:
 
 @ARITH.register(*_INT_BINARY)
 def _int_binary(ft: FunctionTranslator, op: Any) -> None:
-    kind = _INT_BINARY[op.name]
+    kind = _INT_BINARY[type(op)]
     a, b = ft.operands(op)
     if kind in _DIVISIONS:  # defined for every operand, as PTX (ptx_semantics.py)
         ft.set_result(op, ptx.division(ft.builder, kind, a, b, name=ft.name(op)))
@@ -154,8 +155,8 @@ def _zero_like(t: ir.Type, value: int = 0) -> ir.Constant:
     return ir.Constant(t, value)
 
 
-@ARITH.register("arith.ceildivui")
-def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.CeilDivUIOp)
+def _ceildivui(ft: FunctionTranslator, op: arith.CeilDivUIOp) -> None:
     b = ft.builder
     x, y = ft.operands(op)
     q = ptx.division(b, "udiv", x, y)
@@ -165,8 +166,8 @@ def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, b.add(q, bump), name=ft.name(op)))
 
 
-@ARITH.register("arith.ceildivsi", "arith.floordivsi")
-def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.CeilDivSIOp, arith.FloorDivSIOp)
+def _rounded_sdiv(ft: FunctionTranslator, op: arith.CeilDivSIOp | arith.FloorDivSIOp) -> None:
     """q = x sdiv y, r = x srem y; ceil adds 1 when r != 0 and r, y share a sign, floor
     subtracts 1 when r != 0 and their signs differ."""
     b = ft.builder
@@ -177,7 +178,7 @@ def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
     r = ptx.division(b, "srem", x, y)
     nonzero = b.icmp_signed("!=", r, zero)
     differ = b.icmp_signed("<", b.xor(r, y), zero)
-    if op.name == "arith.ceildivsi":
+    if isinstance(op, arith.CeilDivSIOp):
         adjust = b.and_(nonzero, b.not_(differ))
         result = b.add(q, b.zext(adjust, t))
     else:
@@ -187,16 +188,16 @@ def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
 
 
 _MINMAX = {
-    "arith.minsi": ("<", True),
-    "arith.maxsi": (">", True),
-    "arith.minui": ("<", False),
-    "arith.maxui": (">", False),
+    arith.MinSIOp: ("<", True),
+    arith.MaxSIOp: (">", True),
+    arith.MinUIOp: ("<", False),
+    arith.MaxUIOp: (">", False),
 }
 
 
 @ARITH.register(*_MINMAX)
 def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
-    pred, signed = _MINMAX[op.name]
+    pred, signed = _MINMAX[type(op)]
     a, b_ = ft.operands(op)
     b = ft.builder
     cmp = b.icmp_signed(pred, a, b_) if signed else b.icmp_unsigned(pred, a, b_)
@@ -206,8 +207,8 @@ def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
 @ARITH.register(*_FLOAT_BINARY)
 def _float_binary(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
-    fn = getattr(ft.builder, _FLOAT_BINARY[op.name])
-    if op.name == "arith.remf":
+    fn = getattr(ft.builder, _FLOAT_BINARY[type(op)])
+    if isinstance(op, arith.RemFOp):
         value = _fmod(ft, a, b)
     else:
         value = fn(a, b, name=ft.name(op), flags=fastmath(op))
@@ -299,10 +300,10 @@ def intrinsic_suffix(t: ir.Type) -> str:
 def _float_minmax(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
     t = a.type
-    if op.name in ("arith.maximumf", "arith.minimumf"):
-        value = _maximum_minimum(ft, a, b, op.name == "arith.maximumf")
+    if isinstance(op, (arith.MaximumFOp, arith.MinimumFOp)):
+        value = _maximum_minimum(ft, a, b, isinstance(op, arith.MaximumFOp))
     else:
-        fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[op.name]}.{intrinsic_suffix(t)}", t, [t, t])
+        fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[type(op)]}.{intrinsic_suffix(t)}", t, [t, t])
         value = ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op))
     ft.set_result(op, narrowed(ft, op, value))
 
@@ -326,8 +327,8 @@ def _maximum_minimum(ft: FunctionTranslator, a: ir.Value, b: ir.Value, is_max: b
     return bld.select(bld.fcmp_unordered("uno", a, b), bld.fadd(a, b), equal)
 
 
-@ARITH.register("arith.negf")
-def _negf(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.NegFOp)
+def _negf(ft: FunctionTranslator, op: arith.NegFOp) -> None:
     (a,) = ft.operands(op)
     if is_bf16(op.operand.type):
         ft.set_result(op, ft.builder.xor(a, _zero_like(a.type, 0x8000 - 0x10000), name=ft.name(op)))
@@ -354,8 +355,8 @@ _ICMP = {
 }
 
 
-@ARITH.register("arith.cmpi")
-def _cmpi(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.CmpIOp)
+def _cmpi(ft: FunctionTranslator, op: arith.CmpIOp) -> None:
     pred, signed = _ICMP[op.predicate_enum]
     a, b_ = ft.operands(op)
     b = ft.builder
@@ -385,8 +386,8 @@ _FCMP = {
 }
 
 
-@ARITH.register("arith.cmpf")
-def _cmpf(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.CmpFOp)
+def _cmpf(ft: FunctionTranslator, op: arith.CmpFOp) -> None:
     pred = op.predicate_enum
     a, b_ = widened(ft, op)
     b = ft.builder
@@ -398,14 +399,14 @@ def _cmpf(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, fn(cmp, a, b_, name=ft.name(op), flags=fastmath(op)))
 
 
-@ARITH.register("arith.select")
-def _select(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.SelectOp)
+def _select(ft: FunctionTranslator, op: arith.SelectOp) -> None:
     c, a, b_ = ft.operands(op)
     ft.set_result(op, ft.builder.select(c, a, b_, name=ft.name(op)))
 
 
-@ARITH.register("arith.constant")
-def _constant(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.ConstantOp)
+def _constant(ft: FunctionTranslator, op: arith.ConstantOp) -> None:
     ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
 
 
@@ -424,17 +425,17 @@ def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Cons
     raise fail(op, f"not supported: constant {value.text}")
 
 
-@ARITH.register("arith.extsi", "arith.extui", "arith.trunci")
-def _int_resize(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
+def _int_resize(ft: FunctionTranslator, op: arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
-    fn = {"arith.extsi": b.sext, "arith.extui": b.zext, "arith.trunci": b.trunc}[op.name]
+    fn = {arith.ExtSIOp: b.sext, arith.ExtUIOp: b.zext, arith.TruncIOp: b.trunc}[type(op)]
     ft.set_result(op, fn(a, t, name=ft.name(op)))
 
 
-@ARITH.register("arith.index_cast", "arith.index_castui")
-def _index_cast(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.IndexCastOp, arith.IndexCastUIOp)
+def _index_cast(ft: FunctionTranslator, op: arith.IndexCastOp | arith.IndexCastUIOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
@@ -444,18 +445,18 @@ def _index_cast(ft: FunctionTranslator, op: Any) -> None:
         ft.set_result(op, a)
     elif dst < src:
         ft.set_result(op, b.trunc(a, t, name=ft.name(op)))
-    elif op.name == "arith.index_cast":
+    elif isinstance(op, arith.IndexCastOp):
         ft.set_result(op, b.sext(a, t, name=ft.name(op)))
     else:
         ft.set_result(op, b.zext(a, t, name=ft.name(op)))
 
 
-@ARITH.register("arith.fptosi", "arith.fptoui")
-def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.FPToSIOp, arith.FPToUIOp)
+def _float_to_int(ft: FunctionTranslator, op: arith.FPToSIOp | arith.FPToUIOp) -> None:
     (a,) = widened(ft, op)
     b = ft.builder
     t = ft.result_type(op)
-    signed = op.name == "arith.fptosi"
+    signed = isinstance(op, arith.FPToSIOp)
     if ft.types.host:  # x86 gives INT_MIN for NaN and out-of-range values; PTX saturates
         fn = ft.module.intrinsic(ptx.saturating_conversion_name(a.type, t, signed), t, [a.type])
         ft.set_result(op, b.call(fn, [a], name=ft.name(op)))
@@ -468,11 +469,11 @@ def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, b.select(nan, _zero_like(t, 0), converted, name=ft.name(op)))
 
 
-@ARITH.register("arith.sitofp", "arith.uitofp")
-def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.SIToFPOp, arith.UIToFPOp)
+def _int_to_float(ft: FunctionTranslator, op: arith.SIToFPOp | arith.UIToFPOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
-    fn = b.sitofp if op.name == "arith.sitofp" else b.uitofp
+    fn = b.sitofp if isinstance(op, arith.SIToFPOp) else b.uitofp
     if not is_bf16(op.results[0].type):
         ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
         return
@@ -484,8 +485,8 @@ def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, f32_to_bf16(b, f64_to_f32_round_to_odd(ft, wide)))
 
 
-@ARITH.register("arith.bitcast")
-def _bitcast(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.BitcastOp)
+def _bitcast(ft: FunctionTranslator, op: arith.BitcastOp) -> None:
     (a,) = ft.operands(op)
     t = ft.result_type(op)
     ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
@@ -495,8 +496,8 @@ def _is(t: ir.Type, cls: type) -> bool:
     return isinstance(t.element if isinstance(t, ir.VectorType) else t, cls)
 
 
-@ARITH.register("arith.extf", "arith.truncf")
-def _float_resize(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(arith.ExtFOp, arith.TruncFOp)
+def _float_resize(ft: FunctionTranslator, op: arith.ExtFOp | arith.TruncFOp) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
@@ -518,7 +519,7 @@ def _float_resize(ft: FunctionTranslator, op: Any) -> None:
             x = a
         ft.set_result(op, f32_to_bf16(b, x))
         return
-    if op.name == "arith.extf":
+    if isinstance(op, arith.ExtFOp):
         ft.set_result(op, b.fpext(a, t, name=ft.name(op)))
     else:
         ft.set_result(op, b.fptrunc(a, t, name=ft.name(op)))

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from layoutc.ir.dialects import cf, func
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
-CONTROL = HandlerTable()
+CONTROL = HandlerTable("translate cf")
 
 
-@CONTROL.register("cf.br")
-def _br(ft: FunctionTranslator, op: Any) -> None:
+@CONTROL.register(cf.BranchOp)
+def _br(ft: FunctionTranslator, op: cf.BranchOp) -> None:
     target = ft.branch_args(op, op.dest, op.operands)
     ft.builder.branch(target)
 
 
-@CONTROL.register("cf.cond_br")
-def _cond_br(ft: FunctionTranslator, op: Any) -> None:
+@CONTROL.register(cf.CondBranchOp)
+def _cond_br(ft: FunctionTranslator, op: cf.CondBranchOp) -> None:
     cond = ft.get(op.condition)
     b = ft.builder
     if op.trueDest is op.falseDest:
@@ -39,8 +38,8 @@ def _cond_br(ft: FunctionTranslator, op: Any) -> None:
     b.cbranch(cond, true_target, false_target)
 
 
-@CONTROL.register("func.return")
-def _return(ft: FunctionTranslator, op: Any) -> None:
+@CONTROL.register(func.ReturnOp)
+def _return(ft: FunctionTranslator, op: func.ReturnOp) -> None:
     values = ft.operands(op)
     b = ft.builder
     if not values:
@@ -54,8 +53,8 @@ def _return(ft: FunctionTranslator, op: Any) -> None:
         b.ret(agg)
 
 
-@CONTROL.register("func.call")
-def _call(ft: FunctionTranslator, op: Any) -> None:
+@CONTROL.register(func.CallOp)
+def _call(ft: FunctionTranslator, op: func.CallOp) -> None:
     callee_name = op.callee.root
     callee = ft.module.function(callee_name)
     if callee is None:

@@ -2,7 +2,7 @@
 
 Blocks are visited in reverse post-order from the entry, so every value is translated before
 its uses (MLIR's dominance rule); block arguments become phi nodes filled by the branches.
-Each op is handed to the handler registered for its name (``translate_arith``, ``_cf``,
+Each op is handed to the handler registered for its class (``translate_arith``, ``_cf``,
 ``_llvm``, ``_nvvm``, ``_host``); an op without one is an error at its location.
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from layoutc.ir.core.block import Block
+from layoutc.ir.core.dispatch import OpTable
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.values import Value
 from llvmlite import ir
@@ -24,21 +25,11 @@ if TYPE_CHECKING:
 Handler = Callable[["FunctionTranslator", Any], None]
 
 
-class HandlerTable:
-    """Op name -> translation handler; modules fill one each with :meth:`register`."""
+class HandlerTable(OpTable[Handler]):
+    """Op class -> translation handler; modules fill one each with :meth:`register`
+    (``@ARITH.register(arith.AddIOp)``; lookup follows the op class's MRO)."""
 
-    def __init__(self) -> None:
-        self.handlers: dict[str, Handler] = {}
-
-    def register(self, *names: str) -> Callable[[Handler], Handler]:
-        def wrap(fn: Handler) -> Handler:
-            for name in names:
-                if name in self.handlers:
-                    raise ValueError(f"two translation handlers for '{name}'")
-                self.handlers[name] = fn
-            return fn
-
-        return wrap
+    __slots__ = ()
 
 
 _HINT_CHARS = str.maketrans({c: "_" for c in ' "\\'})
@@ -74,7 +65,7 @@ class FunctionTranslator:
         module: ModuleTranslator,
         func: Any,
         fn: ir.Function,
-        handlers: dict[str, Handler],
+        handlers: HandlerTable,
         context: ir.Value | None,
     ):
         self.module = module
@@ -124,7 +115,7 @@ class FunctionTranslator:
             self.builder.position_at_end(self.blocks[block])
             op = block.first_op
             while op is not None:
-                handler = handlers.get(op.name)
+                handler = handlers.lookup(op)
                 if handler is None:
                     raise fail(op, self.module.unsupported_message(op))
                 handler(self, op)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from layoutc.ir.dialects import nvvm
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I8, I16, I32, I64, VOID, fail
 
-NVVM_HOST = HandlerTable()
+NVVM_HOST = HandlerTable("translate host")
 
 _F32 = ir.FloatType()
 _HALF = ir.HalfType()
@@ -75,14 +76,14 @@ def _sreg(ft: FunctionTranslator, op: Any) -> None:
 def _register_special_registers() -> None:
     from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS
 
-    NVVM_HOST.register(*(cls.name for cls in SPECIAL_REGISTERS.values()))(_sreg)
+    NVVM_HOST.register(*SPECIAL_REGISTERS.values())(_sreg)
 
 
 _register_special_registers()
 
 
-@NVVM_HOST.register("nvvm.barrier0")
-def _barrier0(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.Barrier0Op)
+def _barrier0(ft: FunctionTranslator, op: nvvm.Barrier0Op) -> None:
     fn = _runtime_helper(ft, cc.BARRIER, VOID, [])
     ft.builder.call(fn, [ft.context_struct])
 
@@ -92,15 +93,15 @@ def warp_sync(ft_or_builder: Any, ctx: ir.Value, mask: ir.Value, module: Any) ->
     ft_or_builder.call(fn, [ctx, mask])
 
 
-@NVVM_HOST.register("nvvm.bar.warp.sync")
-def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.BarWarpSyncOp)
+def _bar_warp_sync(ft: FunctionTranslator, op: nvvm.BarWarpSyncOp) -> None:
     if ft.context_struct is None:
         raise fail(op, "internal error: no thread context in this function")
     warp_sync(ft.builder, ft.context_struct, ft.get(op.mask), ft.module)
 
 
-@NVVM_HOST.register("nvvm.shfl.sync")
-def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.ShflOp)
+def _shfl_sync(ft: FunctionTranslator, op: nvvm.ShflOp) -> None:
     mask, val, offset, clamp = ft.operands(op)
     b = ft.builder
     kind = op.kind.value
@@ -141,8 +142,8 @@ def shuffle_predicate(
 # -- cp.async ----------------------------------------------------------------------------------
 
 
-@NVVM_HOST.register("nvvm.cp.async.shared.global")
-def _cp_async(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.CpAsyncOp)
+def _cp_async(ft: FunctionTranslator, op: nvvm.CpAsyncOp) -> None:
     b = ft.builder
     dst, src = ft.get(op.dst), ft.get(op.src)
     size = op.size.value
@@ -197,8 +198,10 @@ def _zero_fill_copy(module: Any) -> ir.Function:
     return fn
 
 
-@NVVM_HOST.register("nvvm.cp.async.commit.group", "nvvm.cp.async.wait.group")
-def _cp_async_group(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.CpAsyncCommitGroupOp, nvvm.CpAsyncWaitGroupOp)
+def _cp_async_group(
+    ft: FunctionTranslator, op: nvvm.CpAsyncCommitGroupOp | nvvm.CpAsyncWaitGroupOp
+) -> None:
     """Host copies complete synchronously: nothing is ever pending."""
 
 
@@ -322,8 +325,8 @@ def _ldmatrix_helper(module: Any, num: int, transposed: bool, ret: ir.Type) -> i
     return h.fn
 
 
-@NVVM_HOST.register("nvvm.ldmatrix")
-def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.LdMatrixOp)
+def _ldmatrix(ft: FunctionTranslator, op: nvvm.LdMatrixOp) -> None:
     ret = ft.result_type(op)
     fn = _ldmatrix_helper(ft.module, op.num.value, op.transposed, ret)
     ft.set_result(op, ft.builder.call(fn, [ft.context_struct, ft.get(op.ptr)], name=ft.name(op)))
@@ -524,8 +527,8 @@ def _mma_f64_helper(module: Any, cfg: Any, atom: Any, ret: ir.Type) -> ir.Functi
     return h.fn
 
 
-@NVVM_HOST.register("nvvm.mma.sync")
-def _mma(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm.MmaOp)
+def _mma(ft: FunctionTranslator, op: nvvm.MmaOp) -> None:
     cfg = op.config
     atom = mma_atom(cfg)
     if atom is None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import nvvm_sm90
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
@@ -26,12 +27,12 @@ from .translate_host import NVVM_HOST, _runtime_helper, context_field
 from .translate_types import I32, I64, VOID
 
 _NO_EFFECT = (
-    "nvvm.setmaxregister",
-    "nvvm.fence.mbarrier.init",
-    "nvvm.fence.proxy",
-    "nvvm.cluster.arrive",
-    "nvvm.cluster.arrive.relaxed",
-    "nvvm.prefetch.tensormap",
+    nvvm_sm90.SetMaxRegisterOp,
+    nvvm_sm90.FenceMBarrierInitOp,
+    nvvm_sm90.FenceProxyOp,
+    nvvm_sm90.ClusterArriveOp,
+    nvvm_sm90.ClusterArriveRelaxedOp,
+    nvvm_sm90.PrefetchTensorMapOp,
 )
 
 
@@ -40,19 +41,19 @@ def _no_effect(ft: FunctionTranslator, op: Any) -> None:
     return None
 
 
-@NVVM_HOST.register("nvvm.cluster.wait")
-def _cluster_wait(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.ClusterWaitOp)
+def _cluster_wait(ft: FunctionTranslator, op: nvvm_sm90.ClusterWaitOp) -> None:
     ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
 
 
-@NVVM_HOST.register("nvvm.elect.sync")
-def _elect_sync(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.ElectSyncOp)
+def _elect_sync(ft: FunctionTranslator, op: nvvm_sm90.ElectSyncOp) -> None:
     lane = context_field(ft, op, "lane_id")
     ft.set_result(op, ft.builder.icmp_unsigned("==", lane, I32(0), name=ft.name(op)))
 
 
-@NVVM_HOST.register("nvvm.barrier")
-def _barrier(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.BarrierOp)
+def _barrier(ft: FunctionTranslator, op: nvvm_sm90.BarrierOp) -> None:
     if op.barrierId is None:
         ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
         return
@@ -86,20 +87,20 @@ def _cluster_sreg(ft: FunctionTranslator, op: Any) -> None:
 def _register_cluster_registers() -> None:
     from layoutc.ir.dialects.nvvm_sm90 import CLUSTER_REGISTERS
 
-    NVVM_HOST.register(*(cls.name for cls in CLUSTER_REGISTERS.values()))(_cluster_sreg)
+    NVVM_HOST.register(*CLUSTER_REGISTERS.values())(_cluster_sreg)
 
 
 _register_cluster_registers()
 
 
-@NVVM_HOST.register("nvvm.mapa")
-def _mapa(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.MapaSharedClusterOp)
+def _mapa(ft: FunctionTranslator, op: nvvm_sm90.MapaSharedClusterOp) -> None:
     # One block per cluster on the CPU: rank 0 is this block.
     ft.set_result(op, ft.get(op.a))
 
 
-@NVVM_HOST.register("nvvm.mbarrier.init")
-def _mbar_init(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.MBarrierInitOp)
+def _mbar_init(ft: FunctionTranslator, op: nvvm_sm90.MBarrierInitOp) -> None:
     fn = _runtime_helper(ft, cc.MBAR_INIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
     ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.count)])
 
@@ -115,23 +116,23 @@ def _arrive(ft: FunctionTranslator, op: Any, count: Any, tx: Any) -> Any:
     return ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), count, tx])
 
 
-@NVVM_HOST.register("nvvm.mbarrier.arrive")
-def _mbar_arrive(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.MBarrierArriveOp)
+def _mbar_arrive(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveOp) -> None:
     ft.set_result(op, _arrive(ft, op, I32(1), I32(0)))
 
 
-@NVVM_HOST.register("nvvm.mbarrier.arrive.cluster")
-def _mbar_arrive_cluster(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.MBarrierArriveClusterOp)
+def _mbar_arrive_cluster(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveClusterOp) -> None:
     _arrive(ft, op, I32(1), I32(0))
 
 
-@NVVM_HOST.register("nvvm.mbarrier.arrive.expect_tx")
-def _mbar_expect_tx(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.MBarrierArriveExpectTxOp)
+def _mbar_expect_tx(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveExpectTxOp) -> None:
     _arrive(ft, op, I32(1), ft.get(op.txcount))
 
 
-@NVVM_HOST.register("nvvm.mbarrier.try_wait.parity")
-def _mbar_wait(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.MBarrierTryWaitParityOp)
+def _mbar_wait(ft: FunctionTranslator, op: nvvm_sm90.MBarrierTryWaitParityOp) -> None:
     fn = _runtime_helper(ft, cc.MBAR_WAIT, VOID, [ir.PointerType(ir.IntType(8)), I32])
     ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.addr), ft.get(op.phase)])
 
@@ -144,22 +145,27 @@ def _coords5(ft: FunctionTranslator, op: Any) -> list[Any]:
     return coords + [I32(0)] * (5 - len(coords))
 
 
-@NVVM_HOST.register("nvvm.cp.async.bulk.tensor.shared.cluster.global")
-def _tma_load(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp)
+def _tma_load(
+    ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp
+) -> None:
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
     args = [_i8p(ft, op.dstMem), _i8p(ft, op.tmaDescriptor), _i8p(ft, op.mbar)]
     ft.builder.call(fn, [ft.context_struct, *args, *_coords5(ft, op)])
 
 
-@NVVM_HOST.register("nvvm.cp.async.bulk.tensor.global.shared.cta")
-def _tma_store(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp)
+def _tma_store(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp) -> None:
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_STORE, VOID, [p, p, *[I32] * 5])
     args = [_i8p(ft, op.tmaDescriptor), _i8p(ft, op.srcMem)]
     ft.builder.call(fn, [ft.context_struct, *args, *_coords5(ft, op)])
 
 
-@NVVM_HOST.register("nvvm.cp.async.bulk.commit.group", "nvvm.cp.async.bulk.wait_group")
-def _bulk_group(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_sm90.CpAsyncBulkCommitGroupOp, nvvm_sm90.CpAsyncBulkWaitGroupOp)
+def _bulk_group(
+    ft: FunctionTranslator,
+    op: nvvm_sm90.CpAsyncBulkCommitGroupOp | nvvm_sm90.CpAsyncBulkWaitGroupOp,
+) -> None:
     return None  # CPU TMA stores complete when issued

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import llvm
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
@@ -15,7 +16,7 @@ from .translate_arith import constant
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I32, fail
 
-LLVM_OPS = HandlerTable()
+LLVM_OPS = HandlerTable("translate llvm")
 
 
 def escape_llvm_string(text: str) -> str:
@@ -114,8 +115,8 @@ def _nontemporal(ft: FunctionTranslator, instr: ir.Instruction) -> None:
     instr.set_metadata("nontemporal", ft.module.llvm.add_metadata([I32(1)]))
 
 
-@LLVM_OPS.register("llvm.load")
-def _load(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.LoadOp)
+def _load(ft: FunctionTranslator, op: llvm.LoadOp) -> None:
     t = ft.result_type(op)
     ptr = ft.typed_pointer(ft.get(op.addr), t)
     align = op.alignment.value if op.alignment is not None else None
@@ -138,8 +139,8 @@ def _load(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.store")
-def _store(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.StoreOp)
+def _store(ft: FunctionTranslator, op: llvm.StoreOp) -> None:
     value = ft.get(op.value)
     ptr = ft.typed_pointer(ft.get(op.addr), value.type)
     align = op.alignment.value if op.alignment is not None else None
@@ -159,8 +160,8 @@ def _store(ft: FunctionTranslator, op: Any) -> None:
         _nontemporal(ft, instr)
 
 
-@LLVM_OPS.register("llvm.getelementptr")
-def _gep(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.GEPOp)
+def _gep(ft: FunctionTranslator, op: llvm.GEPOp) -> None:
     elem = ft.convert(op.elem_type.type, op)
     base = ft.typed_pointer(ft.get(op.base), elem)
     indices = [ft.get(i) if not isinstance(i, int) else I32(i) for i in op.indices]
@@ -169,8 +170,8 @@ def _gep(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, ft.byte_pointer(p))
 
 
-@LLVM_OPS.register("llvm.alloca")
-def _alloca(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.AllocaOp)
+def _alloca(ft: FunctionTranslator, op: llvm.AllocaOp) -> None:
     elem = ft.convert(op.elem_type.type, op)
     b = ft.builder
     p = b.alloca(elem, size=ft.get(op.arraySize), name=ft.name(op))
@@ -183,81 +184,81 @@ def _alloca(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, raw)
 
 
-@LLVM_OPS.register("llvm.mlir.constant")
-def _constant(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.ConstantOp)
+def _constant(ft: FunctionTranslator, op: llvm.ConstantOp) -> None:
     ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
 
 
-@LLVM_OPS.register("llvm.mlir.undef", "llvm.mlir.poison")
-def _undef(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.UndefOp, llvm.PoisonOp)
+def _undef(ft: FunctionTranslator, op: llvm.UndefOp | llvm.PoisonOp) -> None:
     # poison is refined by undef; libNVVM's IR reader predates `poison`.
     ft.set_result(op, ir.Constant(ft.result_type(op), ir.Undefined))
 
 
-@LLVM_OPS.register("llvm.mlir.zero")
-def _zero(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.ZeroOp)
+def _zero(ft: FunctionTranslator, op: llvm.ZeroOp) -> None:
     ft.set_result(op, ir.Constant(ft.result_type(op), None))
 
 
-@LLVM_OPS.register("llvm.extractvalue")
-def _extractvalue(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.ExtractValueOp)
+def _extractvalue(ft: FunctionTranslator, op: llvm.ExtractValueOp) -> None:
     agg = ft.get(op.container)
     ft.set_result(op, ft.builder.extract_value(agg, list(op.position.values), name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.insertvalue")
-def _insertvalue(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.InsertValueOp)
+def _insertvalue(ft: FunctionTranslator, op: llvm.InsertValueOp) -> None:
     agg, value = ft.get(op.container), ft.get(op.value)
     r = ft.builder.insert_value(agg, value, list(op.position.values), name=ft.name(op))
     ft.set_result(op, r)
 
 
-@LLVM_OPS.register("llvm.extractelement")
-def _extractelement(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.ExtractElementOp)
+def _extractelement(ft: FunctionTranslator, op: llvm.ExtractElementOp) -> None:
     v, i = ft.get(op.vector), ft.get(op.position)
     ft.set_result(op, ft.builder.extract_element(v, i, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.insertelement")
-def _insertelement(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.InsertElementOp)
+def _insertelement(ft: FunctionTranslator, op: llvm.InsertElementOp) -> None:
     v, e, i = ft.get(op.vector), ft.get(op.value), ft.get(op.position)
     ft.set_result(op, ft.builder.insert_element(v, e, i, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.bitcast")
-def _bitcast(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.BitcastOp)
+def _bitcast(ft: FunctionTranslator, op: llvm.BitcastOp) -> None:
     a = ft.get(op.arg)
     t = ft.result_type(op)
     ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.addrspacecast")
-def _addrspacecast(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.AddrSpaceCastOp)
+def _addrspacecast(ft: FunctionTranslator, op: llvm.AddrSpaceCastOp) -> None:
     a = ft.get(op.arg)
     t = ft.result_type(op)
     ft.set_result(op, a if a.type == t else ft.builder.addrspacecast(a, t, name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.ptrtoint")
-def _ptrtoint(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.PtrToIntOp)
+def _ptrtoint(ft: FunctionTranslator, op: llvm.PtrToIntOp) -> None:
     ft.set_result(op, ft.builder.ptrtoint(ft.get(op.arg), ft.result_type(op), name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.inttoptr")
-def _inttoptr(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.IntToPtrOp)
+def _inttoptr(ft: FunctionTranslator, op: llvm.IntToPtrOp) -> None:
     ft.set_result(op, ft.builder.inttoptr(ft.get(op.arg), ft.result_type(op), name=ft.name(op)))
 
 
-@LLVM_OPS.register("llvm.mlir.addressof")
-def _addressof(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.AddressOfOp)
+def _addressof(ft: FunctionTranslator, op: llvm.AddressOfOp) -> None:
     ft.set_result(op, ft.module.global_address(ft, op, op.global_name.root))
 
 
 _MEMBAR = {"block": "cta", "cta": "cta", "device": "gl", "agent": "gl", "gpu": "gl"}
 
 
-@LLVM_OPS.register("llvm.fence")
-def _fence(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.FenceOp)
+def _fence(ft: FunctionTranslator, op: llvm.FenceOp) -> None:
     if ft.types.host:
         ft.builder.fence(op.atomic_ordering.name)
         return
@@ -268,8 +269,8 @@ def _fence(ft: FunctionTranslator, op: Any) -> None:
     ft.builder.call(ft.module.intrinsic(f"llvm.nvvm.membar.{level}", ir.VoidType(), []), [])
 
 
-@LLVM_OPS.register("llvm.atomicrmw")
-def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.AtomicRMWOp)
+def _atomicrmw(ft: FunctionTranslator, op: llvm.AtomicRMWOp) -> None:
     val = ft.get(op.val)
     ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
     instr = _AtomicRMW(
@@ -288,8 +289,8 @@ def _atomicrmw(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.cmpxchg")
-def _cmpxchg(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.CmpXchgOp)
+def _cmpxchg(ft: FunctionTranslator, op: llvm.CmpXchgOp) -> None:
     val = ft.get(op.val)
     ptr = ft.typed_pointer(ft.get(op.ptr), val.type)
     instr = _CmpXchg(
@@ -310,8 +311,8 @@ def _cmpxchg(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.inline_asm")
-def _inline_asm(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.InlineAsmOp)
+def _inline_asm(ft: FunctionTranslator, op: llvm.InlineAsmOp) -> None:
     if ft.types.host:
         raise fail(op, "not supported: inline assembly in the host flavour (it is GPU code)")
     if op.asm_dialect is not None and op.asm_dialect.value != 0:
@@ -341,8 +342,8 @@ def inline_asm(
     return ft.builder.call(code, args)
 
 
-@LLVM_OPS.register("llvm.call_intrinsic")
-def _call_intrinsic(ft: FunctionTranslator, op: Any) -> None:
+@LLVM_OPS.register(llvm.CallIntrinsicOp)
+def _call_intrinsic(ft: FunctionTranslator, op: llvm.CallIntrinsicOp) -> None:
     name = op.intrin.value
     if ft.types.host and name.startswith(("llvm.nvvm.", "llvm.nvptx.")):
         raise fail(op, f"not supported: GPU intrinsic '{name}' in the host flavour")

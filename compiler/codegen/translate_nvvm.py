@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import nvvm
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator, HandlerTable
@@ -20,7 +21,7 @@ from .translate_host import shuffle_predicate
 from .translate_llvm import inline_asm
 from .translate_types import I1, I32, VOID
 
-NVVM_GPU = HandlerTable()
+NVVM_GPU = HandlerTable("translate nvvm")
 
 
 def _sreg(ft: FunctionTranslator, op: Any) -> None:
@@ -31,25 +32,25 @@ def _sreg(ft: FunctionTranslator, op: Any) -> None:
 def _register_special_registers() -> None:
     from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS
 
-    NVVM_GPU.register(*(cls.name for cls in SPECIAL_REGISTERS.values()))(_sreg)
+    NVVM_GPU.register(*SPECIAL_REGISTERS.values())(_sreg)
 
 
 _register_special_registers()
 
 
-@NVVM_GPU.register("nvvm.barrier0")
-def _barrier0(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.Barrier0Op)
+def _barrier0(ft: FunctionTranslator, op: nvvm.Barrier0Op) -> None:
     ft.builder.call(ft.module.intrinsic("llvm.nvvm.barrier0", VOID, []), [])
 
 
-@NVVM_GPU.register("nvvm.bar.warp.sync")
-def _bar_warp_sync(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.BarWarpSyncOp)
+def _bar_warp_sync(ft: FunctionTranslator, op: nvvm.BarWarpSyncOp) -> None:
     fn = ft.module.intrinsic("llvm.nvvm.bar.warp.sync", VOID, [I32])
     ft.builder.call(fn, [ft.get(op.mask)])
 
 
-@NVVM_GPU.register("nvvm.shfl.sync")
-def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.ShflOp)
+def _shfl_sync(ft: FunctionTranslator, op: nvvm.ShflOp) -> None:
     """``llvm.nvvm.shfl.sync.<kind>.<type>``; the predicate (``return_value_and_is_valid``) is
     computed from the lane id and operands by its PTX definition: libNVVM has no ``...p``
     intrinsics, and the arithmetic is the host flavour's too."""
@@ -68,8 +69,8 @@ def _shfl_sync(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, b.insert_value(b.insert_value(agg, value, 0), pred, 1))
 
 
-@NVVM_GPU.register("nvvm.cp.async.shared.global")
-def _cp_async(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.CpAsyncOp)
+def _cp_async(ft: FunctionTranslator, op: nvvm.CpAsyncOp) -> None:
     args = [ft.get(op.dst), ft.get(op.src)]
     asm = f"cp.async.{op.modifier.value}.shared.global [$0], [$1], {op.size.value}"
     constraints = "l,l"
@@ -80,13 +81,13 @@ def _cp_async(ft: FunctionTranslator, op: Any) -> None:
     inline_asm(ft, asm + ";", constraints + ",~{memory}", args, VOID, True)
 
 
-@NVVM_GPU.register("nvvm.cp.async.commit.group")
-def _commit(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.CpAsyncCommitGroupOp)
+def _commit(ft: FunctionTranslator, op: nvvm.CpAsyncCommitGroupOp) -> None:
     inline_asm(ft, "cp.async.commit_group;", "~{memory}", [], VOID, True)
 
 
-@NVVM_GPU.register("nvvm.cp.async.wait.group")
-def _wait(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.CpAsyncWaitGroupOp)
+def _wait(ft: FunctionTranslator, op: nvvm.CpAsyncWaitGroupOp) -> None:
     inline_asm(ft, f"cp.async.wait_group {op.n.value};", "~{memory}", [], VOID, True)
 
 
@@ -95,8 +96,8 @@ def ldmatrix_instruction(num: int, transposed: bool) -> str:
     return f"ldmatrix.sync.aligned.m8n8.x{num}{'.trans' if transposed else ''}.shared.b16"
 
 
-@NVVM_GPU.register("nvvm.ldmatrix")
-def _ldmatrix(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.LdMatrixOp)
+def _ldmatrix(ft: FunctionTranslator, op: nvvm.LdMatrixOp) -> None:
     num = op.num.value
     regs = ", ".join(f"${i}" for i in range(num))
     asm = f"{ldmatrix_instruction(num, op.transposed)} {{{regs}}}, [${num}];"
@@ -116,8 +117,8 @@ def _as_b32(ft: FunctionTranslator, v: ir.Value) -> ir.Value:
 _CONSTRAINT = {"f32": "f", "f64": "d"}  # PTX register classes; the rest are b32 ("r")
 
 
-@NVVM_GPU.register("nvvm.mma.sync")
-def _mma(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm.MmaOp)
+def _mma(ft: FunctionTranslator, op: nvvm.MmaOp) -> None:
     cfg = op.config
     b = ft.builder
     a = [_as_b32(ft, ft.get(v)) for v in op.operandA]

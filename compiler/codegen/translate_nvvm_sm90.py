@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import nvvm_sm90
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator
@@ -26,21 +27,21 @@ def _asm(ft: FunctionTranslator, text: str, constraints: str = "", args: Any = (
     return inline_asm(ft, text, c, list(args), VOID, True)
 
 
-@NVVM_GPU.register("nvvm.setmaxregister")
-def _setmaxregister(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.SetMaxRegisterOp)
+def _setmaxregister(ft: FunctionTranslator, op: nvvm_sm90.SetMaxRegisterOp) -> None:
     kind = "inc" if op.action.value == "increase" else "dec"
     _asm(ft, f"setmaxnreg.{kind}.sync.aligned.u32 {op.regCount.value};")
 
 
-@NVVM_GPU.register("nvvm.elect.sync")
-def _elect_sync(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.ElectSyncOp)
+def _elect_sync(ft: FunctionTranslator, op: nvvm_sm90.ElectSyncOp) -> None:
     text = "{ .reg .pred P; elect.sync _|P, 0xffffffff; selp.u32 $0, 1, 0, P; }"
     bit = inline_asm(ft, text, "=r", [], I32, True)
     ft.set_result(op, ft.builder.trunc(bit, I1, name=ft.name(op)))
 
 
-@NVVM_GPU.register("nvvm.barrier")
-def _barrier(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.BarrierOp)
+def _barrier(ft: FunctionTranslator, op: nvvm_sm90.BarrierOp) -> None:
     if op.barrierId is None:
         _asm(ft, "bar.sync 0;")
     elif op.numberOfThreads is None:
@@ -49,17 +50,19 @@ def _barrier(ft: FunctionTranslator, op: Any) -> None:
         _asm(ft, "bar.sync $0, $1;", "r,r", [ft.get(op.barrierId), ft.get(op.numberOfThreads)])
 
 
-@NVVM_GPU.register("nvvm.fence.mbarrier.init")
-def _fence_mbarrier_init(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.FenceMBarrierInitOp)
+def _fence_mbarrier_init(ft: FunctionTranslator, op: nvvm_sm90.FenceMBarrierInitOp) -> None:
     _asm(ft, "fence.mbarrier_init.release.cluster;")
 
 
-@NVVM_GPU.register("nvvm.fence.proxy")
-def _fence_proxy(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.FenceProxyOp)
+def _fence_proxy(ft: FunctionTranslator, op: nvvm_sm90.FenceProxyOp) -> None:
     _asm(ft, op.ptx)
 
 
-@NVVM_GPU.register("nvvm.cluster.arrive", "nvvm.cluster.arrive.relaxed", "nvvm.cluster.wait")
+@NVVM_GPU.register(
+    nvvm_sm90.ClusterArriveOp, nvvm_sm90.ClusterArriveRelaxedOp, nvvm_sm90.ClusterWaitOp
+)
 def _cluster_sync(ft: FunctionTranslator, op: Any) -> None:
     _asm(ft, op.ptx)
 
@@ -72,14 +75,14 @@ def _cluster_sreg(ft: FunctionTranslator, op: Any) -> None:
 def _register_cluster_registers() -> None:
     from layoutc.ir.dialects.nvvm_sm90 import CLUSTER_REGISTERS
 
-    NVVM_GPU.register(*(cls.name for cls in CLUSTER_REGISTERS.values()))(_cluster_sreg)
+    NVVM_GPU.register(*CLUSTER_REGISTERS.values())(_cluster_sreg)
 
 
 _register_cluster_registers()
 
 
-@NVVM_GPU.register("nvvm.mapa")
-def _mapa(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.MapaSharedClusterOp)
+def _mapa(ft: FunctionTranslator, op: nvvm_sm90.MapaSharedClusterOp) -> None:
     ptr = ft.get(op.a)
     ret = ft.result_type(op)
     addr = ft.builder.ptrtoint(ptr, ir.IntType(64))
@@ -98,27 +101,27 @@ def _space(op: Any, value: Any) -> str:
     return ".shared" if value.type.address_space == 3 else ""
 
 
-@NVVM_GPU.register("nvvm.mbarrier.init")
-def _mbarrier_init(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.MBarrierInitOp)
+def _mbarrier_init(ft: FunctionTranslator, op: nvvm_sm90.MBarrierInitOp) -> None:
     sp = _space(op, op.addr)
     _asm(ft, f"mbarrier.init{sp}.b64 [$0], $1;", "l,r", [ft.get(op.addr), ft.get(op.count)])
 
 
-@NVVM_GPU.register("nvvm.mbarrier.arrive")
-def _mbarrier_arrive(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.MBarrierArriveOp)
+def _mbarrier_arrive(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveOp) -> None:
     sp = _space(op, op.addr)
     text = f"mbarrier.arrive{sp}.b64 $0, [$1];"
     state = inline_asm(ft, text, "=l,l," + _MEM, [ft.get(op.addr)], ir.IntType(64), True)
     ft.set_result(op, state)
 
 
-@NVVM_GPU.register("nvvm.mbarrier.arrive.cluster")
-def _mbarrier_arrive_cluster(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.MBarrierArriveClusterOp)
+def _mbarrier_arrive_cluster(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveClusterOp) -> None:
     _asm(ft, "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l", [ft.get(op.addr)])
 
 
-@NVVM_GPU.register("nvvm.mbarrier.arrive.expect_tx")
-def _mbarrier_expect_tx(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.MBarrierArriveExpectTxOp)
+def _mbarrier_expect_tx(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveExpectTxOp) -> None:
     sp = _space(op, op.addr)
     _asm(
         ft,
@@ -128,8 +131,8 @@ def _mbarrier_expect_tx(ft: FunctionTranslator, op: Any) -> None:
     )
 
 
-@NVVM_GPU.register("nvvm.mbarrier.try_wait.parity")
-def _mbarrier_try_wait(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.MBarrierTryWaitParityOp)
+def _mbarrier_try_wait(ft: FunctionTranslator, op: nvvm_sm90.MBarrierTryWaitParityOp) -> None:
     """MLIR's lowering: a ``try_wait`` loop that only leaves once the phase completed."""
     sp = _space(op, op.addr)
     text = (
@@ -144,8 +147,10 @@ def _box(first: int, n: int) -> str:
     return "{" + ", ".join(f"${first + i}" for i in range(n)) + "}"
 
 
-@NVVM_GPU.register("nvvm.cp.async.bulk.tensor.shared.cluster.global")
-def _tma_load(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp)
+def _tma_load(
+    ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp
+) -> None:
     n = len(op.coordinates)
     args = [ft.get(op.dstMem), ft.get(op.tmaDescriptor), ft.get(op.mbar)]
     args += [ft.get(c) for c in op.coordinates]
@@ -160,25 +165,25 @@ def _tma_load(ft: FunctionTranslator, op: Any) -> None:
     _asm(ft, f"{text} {operands};", constraints, args)
 
 
-@NVVM_GPU.register("nvvm.cp.async.bulk.tensor.global.shared.cta")
-def _tma_store(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp)
+def _tma_store(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp) -> None:
     n = len(op.coordinates)
     args = [ft.get(op.tmaDescriptor), ft.get(op.srcMem)] + [ft.get(c) for c in op.coordinates]
     text = f"cp.async.bulk.tensor.{n}d.global.shared::cta.tile.bulk_group [$0, {_box(2, n)}], [$1];"
     _asm(ft, text, "l,l" + ",r" * n, args)
 
 
-@NVVM_GPU.register("nvvm.cp.async.bulk.commit.group")
-def _bulk_commit(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.CpAsyncBulkCommitGroupOp)
+def _bulk_commit(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkCommitGroupOp) -> None:
     _asm(ft, "cp.async.bulk.commit_group;")
 
 
-@NVVM_GPU.register("nvvm.cp.async.bulk.wait_group")
-def _bulk_wait(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.CpAsyncBulkWaitGroupOp)
+def _bulk_wait(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkWaitGroupOp) -> None:
     read = ".read" if op.read is not None else ""
     _asm(ft, f"cp.async.bulk.wait_group{read} {op.group.value};")
 
 
-@NVVM_GPU.register("nvvm.prefetch.tensormap")
-def _prefetch_tensormap(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_sm90.PrefetchTensorMapOp)
+def _prefetch_tensormap(ft: FunctionTranslator, op: nvvm_sm90.PrefetchTensorMapOp) -> None:
     _asm(ft, "prefetch.tensormap [$0];", "l", [ft.get(op.tmaDescriptor)])

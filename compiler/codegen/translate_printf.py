@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import gpu
 from llvmlite import ir
 
 from .translate_function import FunctionTranslator
@@ -65,8 +66,8 @@ def _args(ft: FunctionTranslator, op: Any) -> list[ir.Value]:
     return out
 
 
-@NVVM_GPU.register("gpu.printf")
-def _printf_gpu(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(gpu.PrintfOp)
+def _printf_gpu(ft: FunctionTranslator, op: gpu.PrintfOp) -> None:
     b = ft.builder
     fmt = _format_pointer(ft, op.format.value)
     args = _args(ft, op)
@@ -83,8 +84,8 @@ def _printf_gpu(ft: FunctionTranslator, op: Any) -> None:
     b.call(vprintf, [fmt, buf_ptr])
 
 
-@NVVM_HOST.register("gpu.printf")
-def _printf_host(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(gpu.PrintfOp)
+def _printf_host(ft: FunctionTranslator, op: gpu.PrintfOp) -> None:
     b = ft.builder
     fmt = _format_pointer(ft, op.format.value)
     module = ft.module.llvm

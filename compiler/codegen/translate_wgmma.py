@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from layoutc.ir.dialects import nvvm_wgmma
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
@@ -36,18 +37,18 @@ _HALF = ir.HalfType()
 # -- GPU -----------------------------------------------------------------------------------------
 
 
-@NVVM_GPU.register("nvvm.wgmma.fence.aligned")
-def _fence_gpu(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_wgmma.WgmmaFenceAlignedOp)
+def _fence_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaFenceAlignedOp) -> None:
     inline_asm(ft, "wgmma.fence.sync.aligned;", "~{memory}", [], VOID, True)
 
 
-@NVVM_GPU.register("nvvm.wgmma.commit.group.sync.aligned")
-def _commit_gpu(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_wgmma.WgmmaGroupSyncAlignedOp)
+def _commit_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaGroupSyncAlignedOp) -> None:
     inline_asm(ft, "wgmma.commit_group.sync.aligned;", "~{memory}", [], VOID, True)
 
 
-@NVVM_GPU.register("nvvm.wgmma.wait.group.sync.aligned")
-def _wait_gpu(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_wgmma.WgmmaWaitGroupSyncOp)
+def _wait_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaWaitGroupSyncOp) -> None:
     inline_asm(ft, f"wgmma.wait_group.sync.aligned {op.group.value};", "~{memory}", [], VOID, True)
 
 
@@ -74,8 +75,8 @@ def wgmma_asm(op: Any, n_regs: int) -> tuple[str, str]:
     return asm, ",".join([*constraints, "~{memory}"])
 
 
-@NVVM_GPU.register("nvvm.wgmma.mma_async")
-def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_wgmma.WgmmaMmaAsyncOp)
+def _mma_async_gpu(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> None:
     b = ft.builder
     acc = ft.get(op.inouts)
     st = acc.type
@@ -87,8 +88,8 @@ def _mma_async_gpu(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, inline_asm(ft, asm, constraints, args, st, True))
 
 
-@NVVM_GPU.register("nvvm.stmatrix")
-def _stmatrix_gpu(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_GPU.register(nvvm_wgmma.StMatrixOp)
+def _stmatrix_gpu(ft: FunctionTranslator, op: nvvm_wgmma.StMatrixOp) -> None:
     num = len(op.sources)
     regs = ", ".join(f"${i + 1}" for i in range(num))
     trans = ".trans" if op.transposed else ""
@@ -102,9 +103,9 @@ def _stmatrix_gpu(ft: FunctionTranslator, op: Any) -> None:
 
 
 @NVVM_HOST.register(
-    "nvvm.wgmma.fence.aligned",
-    "nvvm.wgmma.commit.group.sync.aligned",
-    "nvvm.wgmma.wait.group.sync.aligned",
+    nvvm_wgmma.WgmmaFenceAlignedOp,
+    nvvm_wgmma.WgmmaGroupSyncAlignedOp,
+    nvvm_wgmma.WgmmaWaitGroupSyncOp,
 )
 def _wgmma_sync_host(ft: FunctionTranslator, op: Any) -> None:
     """The emulated wgmma.mma_async is complete when it returns: nothing is pending."""
@@ -312,8 +313,8 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
     return fn
 
 
-@NVVM_HOST.register("nvvm.wgmma.mma_async")
-def _mma_async_host(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_wgmma.WgmmaMmaAsyncOp)
+def _mma_async_host(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> None:
     acc = ft.get(op.inouts)
     fn = _mma_async_helper(ft, op, acc.type)
     args = [ft.context_struct, ft.get(op.descriptorA), ft.get(op.descriptorB), acc]
@@ -375,8 +376,8 @@ def _stmatrix_helper(module: Any, num: int, transposed: bool) -> ir.Function:
     return h.fn
 
 
-@NVVM_HOST.register("nvvm.stmatrix")
-def _stmatrix_host(ft: FunctionTranslator, op: Any) -> None:
+@NVVM_HOST.register(nvvm_wgmma.StMatrixOp)
+def _stmatrix_host(ft: FunctionTranslator, op: nvvm_wgmma.StMatrixOp) -> None:
     """Each lane posts its row address to the warp scratch; after a warp sync every lane
     writes its b16 values to the rows the copy atom's layouts send them to."""
     fn = _stmatrix_helper(ft.module, len(op.sources), op.transposed)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from layoutc.frontend.errors import CompileError
+from layoutc.ir.dialects import func
 from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
 from layoutc.runtime.abi import with_bounds_record
 
@@ -88,7 +89,7 @@ def with_written_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -
     from layoutc.passes.conversion.bounds_checks import written_parameters
 
     for op in module.walk_ops(include_self=False):
-        if op.name == "func.func" and op.sym_name.value == kernel and op.body.blocks:
+        if isinstance(op, func.FuncOp) and op.sym_name.value == kernel and op.body.blocks:
             written = written_parameters(op)
             params = tuple(
                 replace(p, writes=i in written) if p.kind == "pointer" else p
@@ -104,7 +105,7 @@ def bounds_sites(module: Any, kernel: str) -> list[str] | None:
     from layoutc.passes.conversion.bounds_checks import SITES_ATTR
 
     for op in module.walk_ops(include_self=False):
-        if op.name == "func.func" and op.sym_name.value == kernel:
+        if isinstance(op, func.FuncOp) and op.sym_name.value == kernel:
             sites = op.attributes.get(SITES_ATTR)
             return None if sites is None else [a.value for a in sites.elements]
     return None

@@ -19,6 +19,8 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from layoutc.ir.dialects import arith, gpu
+
 from ..ir.core.block import Block, Region
 from ..ir.core.types import FloatType, IndexType, IntegerType, Type, f32, i1, index
 from ..ir.core.values import Value
@@ -427,9 +429,9 @@ def _only_yield(block: Block) -> bool:
 def _launch_size(x: Any) -> bool:
     """``x`` is a grid or block size (``lc.grid_dim.x``...), which no launch makes 0."""
     op = x.value.defining_op if isinstance(x, scalars.Int) else None
-    if op is not None and op.name == "arith.index_cast":
+    if isinstance(op, arith.IndexCastOp):
         op = op.operands[0].defining_op
-    return op is not None and op.name in ("gpu.grid_dim", "gpu.block_dim")
+    return isinstance(op, (gpu.GridDimOp, gpu.BlockDimOp))
 
 
 def for_(

@@ -28,6 +28,7 @@ from .builder import Builder, BuilderListener, InsertionPoint
 from .context import Context, Dialect
 from .dense import DenseElementsAttr
 from .diagnostics import Diagnostic, DiagnosticEngine, DiagnosticError, Severity
+from .dispatch import OpTable
 from .dominance import DominanceInfo
 from .errors import IRError, VerifyError
 from .location import (
@@ -59,6 +60,7 @@ from .rewrite import (
     PatternRewriter,
     RewritePattern,
     RewriterListener,
+    lazy_patterns,
     rewrite_pattern,
 )
 from .types import (
@@ -174,6 +176,8 @@ __all__ = [
     "region",
     "result",
     "rewrite_pattern",
+    "lazy_patterns",
+    "OpTable",
     "successor",
     "tf32",
     "var_operand",

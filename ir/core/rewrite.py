@@ -8,8 +8,10 @@ update its worklist. The greedy driver itself lives in ``passes/``.
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 from .block import Block, Region
 from .builder import Builder, BuilderListener, InsertionPoint
@@ -204,16 +206,55 @@ def _inside(op: Operation, block: Block) -> bool:
     return False
 
 
+def annotated_op_type(fn: Any) -> type[Operation] | tuple[type[Operation], ...] | None:
+    """The op class (or tuple of classes, for a union) that ``fn``'s ``op`` parameter is
+    annotated with; None when it has no such annotation (or ``Operation``: any op)."""
+    if fn is None:
+        return None
+    ann = getattr(fn, "__annotations__", {}).get("op")
+    if isinstance(ann, str):
+        try:
+            ann = eval(ann, fn.__globals__)
+        except NameError:
+            return None
+    if ann is Operation:
+        return None  # any op
+    if isinstance(ann, type) and issubclass(ann, Operation):
+        return ann
+    if isinstance(ann, types.UnionType) or typing.get_origin(ann) is Union:
+        args = typing.get_args(ann)
+        if args and all(isinstance(a, type) and issubclass(a, Operation) for a in args):
+            return tuple(args)
+    return None
+
+
+Root = str | type[Operation] | tuple[type[Operation], ...] | None
+
+
 class RewritePattern:
     """Base of rewrite patterns.
 
-    ``root`` is an op name, an op class, or None (match any op); ``benefit`` orders patterns
-    (higher first). ``match_and_rewrite`` returns True iff it changed the IR (through the
-    rewriter only).
+    A pattern names the op type it rewrites, as xDSL's ``op_type_rewrite_pattern`` does: the
+    annotation of ``match_and_rewrite``'s ``op`` parameter (an op class, or a union of them)
+    becomes ``root``::
+
+        class FoldDoubleNegation(RewritePattern):
+            def match_and_rewrite(self, op: NegFOp, rewriter: PatternRewriter) -> bool: ...
+
+    A pattern may instead set ``root`` (an op class, a tuple of them, an op name for
+    unregistered ops, or None: any op). ``benefit`` orders patterns (higher first).
+    ``match_and_rewrite`` returns True iff it changed the IR (through the rewriter only).
     """
 
-    root: ClassVar[str | type[Operation] | None] = None
+    root: ClassVar[Root] = None
     benefit: ClassVar[int] = 1
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "root" not in cls.__dict__:
+            annotated = annotated_op_type(cls.__dict__.get("match_and_rewrite"))
+            if annotated is not None:
+                cls.root = annotated
 
     def matches_root(self, op: Operation) -> bool:
         root = self.root
@@ -228,6 +269,8 @@ class RewritePattern:
         root = self.root
         if root is None or isinstance(root, str):
             return root
+        if isinstance(root, tuple):
+            return "|".join(r.name for r in root)
         return root.name
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
@@ -243,7 +286,7 @@ class FunctionPattern(RewritePattern):
     def __init__(
         self,
         fn: Callable[[Any, PatternRewriter], bool],
-        root: str | type[Operation] | None,
+        root: Root,
         benefit: int,
     ):
         self.fn = fn
@@ -259,11 +302,37 @@ class FunctionPattern(RewritePattern):
 
 
 def rewrite_pattern(
-    root: str | type[Operation] | None = None, benefit: int = 1
+    root: Root = None, benefit: int = 1
 ) -> Callable[[Callable[[Any, PatternRewriter], bool]], FunctionPattern]:
-    """Decorator turning ``def f(op, rewriter) -> bool`` into a RewritePattern."""
+    """Decorator turning ``def f(op, rewriter) -> bool`` into a RewritePattern (rooted at
+    ``root``, else at the class ``op`` is annotated with, else at any op)."""
 
     def wrap(fn: Callable[[Any, PatternRewriter], bool]) -> FunctionPattern:
-        return FunctionPattern(fn, root, benefit)
+        return FunctionPattern(fn, root if root is not None else annotated_op_type(fn), benefit)
 
     return wrap
+
+
+class lazy_patterns:
+    """An op class's ``canonicalization_patterns``, declared with the op and built on first
+    use (as xDSL's ``get_canonicalization_patterns``), so that the patterns may live in a
+    module that imports the op::
+
+        class AddIOp(...):
+            @lazy_patterns
+            def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+                from .canonicalize import AddIAddConstant, AddISubConstant
+
+                return AddIAddConstant(), AddISubConstant()
+    """
+
+    __slots__ = ("make", "patterns")
+
+    def __init__(self, make: Callable[[], Iterable[RewritePattern]]):
+        self.make = make
+        self.patterns: tuple[RewritePattern, ...] | None = None
+
+    def __get__(self, obj: object, owner: type | None = None) -> tuple[RewritePattern, ...]:
+        if self.patterns is None:
+            self.patterns = tuple(self.make())
+        return self.patterns

@@ -4,7 +4,6 @@ lowering scf to blocks."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attributes import IntegerAttr
@@ -17,7 +16,7 @@ from ..core.folding import constant_value
 from ..core.location import Location
 from ..core.opdef import operand, successor, var_operand
 from ..core.operation import Operation
-from ..core.rewrite import PatternRewriter, RewritePattern
+from ..core.rewrite import PatternRewriter, RewritePattern, lazy_patterns
 from ..core.traits import Pure, Terminator
 from ..core.types import i1
 from ..core.values import Value
@@ -78,6 +77,10 @@ class CondBranchOp(Operation):
     trueDest = successor()
     falseDest = successor()
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        return (CondBranchConstant(), CondBranchSameSuccessor())
+
     def __init__(
         self,
         condition: Value,
@@ -125,9 +128,7 @@ class CondBranchOp(Operation):
 class CondBranchConstant(RewritePattern):
     """``cf.cond_br`` on a constant condition becomes ``cf.br`` to the taken successor."""
 
-    root = CondBranchOp
-
-    def match_and_rewrite(self, op: Any, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: CondBranchOp, rewriter: PatternRewriter) -> bool:
         cond = constant_value(op.condition)
         if not isinstance(cond, IntegerAttr):
             return False
@@ -145,9 +146,7 @@ class CondBranchConstant(RewritePattern):
 class CondBranchSameSuccessor(RewritePattern):
     """``cf.cond_br %c, ^bb(%a), ^bb(%a)`` becomes ``cf.br ^bb(%a)``."""
 
-    root = CondBranchOp
-
-    def match_and_rewrite(self, op: Any, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: CondBranchOp, rewriter: PatternRewriter) -> bool:
         if op.trueDest is not op.falseDest or op.trueDestOperands != op.falseDestOperands:
             return False
         with rewriter.at(InsertionPoint.before_op(op), loc=op.location):
@@ -155,7 +154,5 @@ class CondBranchSameSuccessor(RewritePattern):
         rewriter.erase_op(op)
         return True
 
-
-CondBranchOp.canonicalization_patterns = (CondBranchConstant(), CondBranchSameSuccessor())
 
 DIALECT = Dialect("cf", ops=[BranchOp, CondBranchOp])

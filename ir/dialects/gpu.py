@@ -36,6 +36,7 @@ from ..core.operation import Operation
 from ..core.traits import NoMemoryEffect, Pure
 from ..core.types import FloatType, IndexType, IntegerType, Type, i1, i32, index
 from ..core.values import Value
+from .func import FuncOp
 
 __all__ = [
     "DIALECT",
@@ -150,7 +151,7 @@ def known_block_size(op: Operation) -> tuple[int, int, int] | None:
         attr = cur.attributes.get(KNOWN_BLOCK_SIZE_ATTR)
         if attr is not None:
             return _size_triple(attr)
-        if cur.name == "func.func":
+        if isinstance(cur, FuncOp):
             return None
         cur = cur.parent_op
     return None
@@ -161,7 +162,7 @@ def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> No
     if name == KERNEL_ATTR:
         if not isinstance(attr, UnitAttr):
             raise VerifyError(f"'{name}' must be a unit attribute, got {attr.text}")
-        if op.name != "func.func":
+        if not isinstance(op, FuncOp):
             raise VerifyError(f"'{name}' is only allowed on 'func.func'")
         return
     if name in (KNOWN_BLOCK_SIZE_ATTR, KNOWN_GRID_SIZE_ATTR):
@@ -170,7 +171,7 @@ def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> No
                 f"'{name}' must be an array of 3 positive i32 values (array<i32: x, y, z>), "
                 f"got {attr.text}"
             )
-        if op.name != "func.func":
+        if not isinstance(op, FuncOp):
             raise VerifyError(f"'{name}' is only allowed on 'func.func'")
         return
     raise VerifyError(f"unknown gpu attribute '{name}'")

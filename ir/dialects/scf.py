@@ -6,7 +6,6 @@ canonicalizations that remove constant conditions and trivial loops.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..core.asm import Argument, OpAsmParser, OpAsmPrinter, UnresolvedOperand
 from ..core.attributes import IntegerAttr, UnitAttr
@@ -18,7 +17,7 @@ from ..core.folding import constant_value
 from ..core.location import Location
 from ..core.opdef import operand, opt_prop, region, var_operand, var_result
 from ..core.operation import Operation
-from ..core.rewrite import PatternRewriter, RewritePattern
+from ..core.rewrite import PatternRewriter, RewritePattern, lazy_patterns
 from ..core.traits import (
     HasParent,
     NoRegionArguments,
@@ -134,6 +133,10 @@ class ForOp(Operation):
     results_ = var_result()
     unsignedCmp = opt_prop(UnitAttr)
     body = region()
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        return (ForTrivialTripCount(),)
 
     def __init__(
         self,
@@ -280,6 +283,10 @@ class IfOp(Operation):
     results_ = var_result()
     thenRegion = region()
     elseRegion = region()
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        return (IfConstantCondition(),)
 
     def __init__(
         self,
@@ -496,9 +503,7 @@ def _inline_single_block(
 class IfConstantCondition(RewritePattern):
     """``scf.if`` on a constant condition is replaced by the taken branch."""
 
-    root = IfOp
-
-    def match_and_rewrite(self, op: Any, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter) -> bool:
         cond = constant_value(op.condition)
         if not isinstance(cond, IntegerAttr):
             return False
@@ -514,9 +519,7 @@ class IfConstantCondition(RewritePattern):
 class ForTrivialTripCount(RewritePattern):
     """``scf.for`` that runs zero times becomes its init values; once, its inlined body."""
 
-    root = ForOp
-
-    def match_and_rewrite(self, op: Any, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: ForOp, rewriter: PatternRewriter) -> bool:
         lb, ub, step = (constant_value(v) for v in (op.lowerBound, op.upperBound, op.step))
         if not all(isinstance(c, IntegerAttr) for c in (lb, ub, step)):
             return False
@@ -536,9 +539,6 @@ class ForTrivialTripCount(RewritePattern):
         rewriter.replace_op(op, yielded)
         return True
 
-
-IfOp.canonicalization_patterns = (IfConstantCondition(),)
-ForOp.canonicalization_patterns = (ForTrivialTripCount(),)
 
 DIALECT = Dialect("scf", ops=[ForOp, IfOp, WhileOp, YieldOp, ConditionOp])
 

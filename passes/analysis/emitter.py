@@ -37,7 +37,7 @@ from layoutc.ir.core.location import Location, UnknownLoc
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, i1, index
 from layoutc.ir.core.values import BlockArgument, Value
-from layoutc.ir.dialects import arith
+from layoutc.ir.dialects import arith, scf
 from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 
 from .bits import split_swizzle_argument
@@ -47,7 +47,7 @@ IntLike = int | SymInt
 
 __all__ = ["EmitError", "IndexEmitter", "emit"]
 
-_LOOPS = ("scf.for", "scf.while")
+_LOOPS = (scf.ForOp, scf.WhileOp)
 
 
 class EmitError(AnalysisError):
@@ -133,7 +133,7 @@ class IndexEmitter:
         block = ip.block
         while True:
             parent = block.parent_op
-            if parent is None or parent.name not in _LOOPS or parent.parent is None:
+            if not isinstance(parent, _LOOPS) or parent.parent is None:
                 break
             levels.append((parent.parent, parent))
             block = parent.parent

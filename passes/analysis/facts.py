@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.values import BlockArgument
+from layoutc.ir.dialects import gpu
+from layoutc.ir.dialects.func import FuncOp
 
 if TYPE_CHECKING:
     from layoutc.ir.core.operation import Operation
@@ -65,7 +67,7 @@ def function_argument_attrs(arg: BlockArgument) -> Any:
     """The argument attribute dictionary of a ``func.func`` entry-block argument, or None."""
     block = arg.block
     op = block.parent_op
-    if op is None or op.name != "func.func" or not block.is_entry:
+    if not isinstance(op, FuncOp) or not block.is_entry:
         return None
     arrays = op.properties.get("arg_attrs")
     if arrays is None:
@@ -101,24 +103,21 @@ def argument_alignment(arg: BlockArgument) -> int | None:
 
 def gpu_facts(op: Operation) -> Facts | None:
     """Facts of the result of a gpu id/size op, or None for other ops."""
-    name = op.name
-    if name == "gpu.lane_id":
+    if isinstance(op, gpu.LaneIdOp):
         return (1, 0, WARP_SIZE - 1)
-    if name not in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim"):
+    if not isinstance(op, (gpu.ThreadIdOp, gpu.BlockIdOp, gpu.BlockDimOp, gpu.GridDimOp)):
         return None
-    from layoutc.ir.dialects.gpu import known_block_size
-
     dim = op.properties["dimension"].index  # type: ignore[attr-defined]
-    if name == "gpu.thread_id":
-        sizes = known_block_size(op)
+    if isinstance(op, gpu.ThreadIdOp):
+        sizes = gpu.known_block_size(op)
         top = sizes[dim] if sizes is not None else MAX_THREADS_PER_BLOCK
         return (1, 0, top - 1)
-    if name == "gpu.block_dim":
-        sizes = known_block_size(op)
+    if isinstance(op, gpu.BlockDimOp):
+        sizes = gpu.known_block_size(op)
         if sizes is not None:
             return (1, sizes[dim], sizes[dim])
         return (1, 1, MAX_THREADS_PER_BLOCK)
-    if name == "gpu.block_id":
+    if isinstance(op, gpu.BlockIdOp):
         return (1, 0, None)
     return (1, 1, None)
 

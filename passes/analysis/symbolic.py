@@ -31,16 +31,20 @@ weaker than type inference.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.symbolic import Symbol, SymInt, sym_known_divisor, sym_max, sym_min
 from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.dispatch import OpTable
 from layoutc.ir.core.location import Location, UnknownLoc
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType, Type
 from layoutc.ir.core.values import BlockArgument, OpResult, Value
+from layoutc.ir.dialects import arith as A
+from layoutc.ir.dialects import func, gpu, scf
+from layoutc.ir.dialects import tile as TD
 
 from . import facts as F
 
@@ -316,12 +320,12 @@ class SymbolicAnalysis:
             return self._block_argument(value)
         assert isinstance(value, OpResult)
         op = value.op
-        handler = _INT_HANDLERS.get(op.name)
+        handler = INT_HANDLERS.lookup(op)
         if handler is not None:
             x = handler(self, op, value)
             if x is not None:
                 return x
-        elif op.name == "tile.assume":
+        elif isinstance(op, TD.AssumeOp):
             return self._assume(op, value)
         else:
             fact = F.gpu_facts(op)
@@ -337,13 +341,13 @@ class SymbolicAnalysis:
     def _block_argument(self, arg: BlockArgument) -> IntLike:
         block = arg.block
         op = block.parent_op
-        if op is not None and op.name == "func.func" and block.is_entry:
+        if isinstance(op, func.FuncOp) and block.is_entry:
             fact = F.argument_facts(arg)
             if fact[1] is not None and fact[1] == fact[2]:
                 return fact[1]
             name = F.argument_symbol_name(arg) or _name_for(arg, f"arg{arg.index}")
             return self.bind(arg, name, fact)
-        if op is not None and op.name == "scf.for" and arg.index == 0:
+        if isinstance(op, scf.ForOp) and arg.index == 0:
             lb, ub, step = (self.sym_of(v) for v in op.operands[:3])
             return self.bind(arg, _name_for(arg, "i"), F.loop_facts(lb, ub, step))
         return self.bind(arg, _name_for(arg, "b"))
@@ -401,9 +405,9 @@ class SymbolicAnalysis:
             lower = 1 if isinstance(op, LD.MakeShapeOp) else 0
             entries = [self.entry(v, lower, op) for v in op.operands]
             return value.type.parsed.substitute(entries)
-        if op.name == "tile.get_layout":
+        if isinstance(op, TD.GetLayoutOp):
             return self.tensor_of(op.operands[0]).layout
-        if op.name == "tile.load":
+        if isinstance(op, TD.LoadOp):
             return self._coordinate_load(op)
         result = self._layout_op_result(op, value)
         if result is _UNKNOWN:
@@ -456,7 +460,6 @@ class SymbolicAnalysis:
 
     def _compute_tensor(self, value: Value, t: Any) -> TensorInfo:
         from layoutc.ir.algebra import make_identity_layout
-        from layoutc.ir.dialects import tile as TD
         from layoutc.ir.dialects.tile.origins import advance, coprofile
 
         from .conform import conform_to_type
@@ -494,7 +497,7 @@ class SymbolicAnalysis:
         if isinstance(value, BlockArgument):
             block = value.block
             owner = block.parent_op
-            if owner is not None and owner.name == "func.func" and block.is_entry:
+            if isinstance(owner, func.FuncOp) and block.is_entry:
                 return self._tensor_argument(value, t)
         what = f"'{op.name}'" if op is not None else "a block argument"
         raise AnalysisError(
@@ -563,7 +566,6 @@ class SymbolicAnalysis:
         found = self._pointers.get(value)
         if found is not None:
             return found
-        from layoutc.ir.dialects import tile as TD
 
         op = value.defining_op
         if isinstance(op, TD.PtrOffsetOp):
@@ -663,14 +665,17 @@ def _loc_of(v: Value) -> Location:
     return parent.location if parent is not None else UnknownLoc()
 
 
+_GPU_NAMES: dict[type[Operation], str] = {
+    gpu.ThreadIdOp: "tid",
+    gpu.BlockIdOp: "bid",
+    gpu.BlockDimOp: "bdim",
+    gpu.GridDimOp: "gdim",
+    gpu.LaneIdOp: "lane",
+}
+
+
 def _gpu_name(op: Operation) -> str:
-    short = {
-        "gpu.thread_id": "tid",
-        "gpu.block_id": "bid",
-        "gpu.block_dim": "bdim",
-        "gpu.grid_dim": "gdim",
-        "gpu.lane_id": "lane",
-    }[op.name]
+    short = _GPU_NAMES[type(op)]
     dim = op.properties.get("dimension")
     return f"{short}_{dim.value}" if dim is not None else short  # type: ignore[attr-defined]
 
@@ -688,7 +693,14 @@ def _positive(x: IntLike) -> bool:
     return _sign_ok(x, 1)
 
 
-def _constant(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
+IntHandler = Callable[["SymbolicAnalysis", Any, Value], "IntLike | None"]
+INT_HANDLERS: OpTable[IntHandler] = OpTable("symbolic analysis (integer ops)")
+"""How the analysis reads each integer op: the value as an int or SymInt, or None (unknown:
+the result becomes a fresh symbol)."""
+
+
+@INT_HANDLERS.register(A.ConstantOp)
+def _constant(a: SymbolicAnalysis, op: A.ConstantOp, v: Value) -> IntLike | None:
     attr = op.properties.get("value")
     if isinstance(attr, IntegerAttr) and _is_int_type(attr.type):
         if isinstance(attr.type, IndexType):
@@ -714,22 +726,26 @@ def _floor_like(x: IntLike, y: IntLike, kind: str) -> IntLike | None:
         return None
 
 
-def _addi(a, op, v):
+@INT_HANDLERS.register(A.AddIOp)
+def _addi(a: SymbolicAnalysis, op: A.AddIOp, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
     return x + y
 
 
-def _subi(a, op, v):
+@INT_HANDLERS.register(A.SubIOp)
+def _subi(a: SymbolicAnalysis, op: A.SubIOp, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
     return x - y
 
 
-def _muli(a, op, v):
+@INT_HANDLERS.register(A.MulIOp)
+def _muli(a: SymbolicAnalysis, op: A.MulIOp, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
     return x * y
 
 
-def _div_nonneg(a, op, v):
+@INT_HANDLERS.register(A.DivSIOp, A.DivUIOp)
+def _div_nonneg(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
     """divsi/divui: floor division when both operands are provably non-negative (divisor > 0)."""
     x, y = _operands(a, op)
     if _nonneg(x) and _positive(y):
@@ -737,48 +753,55 @@ def _div_nonneg(a, op, v):
     return None
 
 
-def _floordivsi(a, op, v):
+@INT_HANDLERS.register(A.FloorDivSIOp)
+def _floordivsi(a: SymbolicAnalysis, op: A.FloorDivSIOp, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
     if _positive(y) or _positive(-y):
         return _floor_like(x, y, "floordiv")
     return None
 
 
-def _ceildiv(a, op, v):
+@INT_HANDLERS.register(A.CeilDivSIOp, A.CeilDivUIOp)
+def _ceildiv(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
-    if _positive(y) and (op.name == "arith.ceildivsi" or _nonneg(x)):
+    if _positive(y) and (isinstance(op, A.CeilDivSIOp) or _nonneg(x)):
         return _floor_like(x, y, "ceildiv")
     return None
 
 
-def _rem(a, op, v):
+@INT_HANDLERS.register(A.RemSIOp, A.RemUIOp)
+def _rem(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
     if _nonneg(x) and _positive(y):
         return _floor_like(x, y, "mod")
     return None
 
 
-def _minmax(a, op, v):
+@INT_HANDLERS.register(A.MinSIOp, A.MaxSIOp, A.MinUIOp, A.MaxUIOp)
+def _minmax(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
     x, y = _operands(a, op)
-    unsigned = op.name in ("arith.minui", "arith.maxui")
+    unsigned = isinstance(op, (A.MinUIOp, A.MaxUIOp))
     if unsigned and not (_nonneg(x) and _nonneg(y)):
         return None
     try:
-        return sym_min(x, y) if "min" in op.name else sym_max(x, y)
+        return sym_min(x, y) if isinstance(op, (A.MinSIOp, A.MinUIOp)) else sym_max(x, y)
     except LayoutError:
         return None
 
 
-def _same(a, op, v):
+@INT_HANDLERS.register(A.IndexCastOp, A.ExtSIOp)
+def _same(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
     return a.sym_of(op.operands[0])
 
 
-def _same_if_nonneg(a, op, v):
+@INT_HANDLERS.register(A.IndexCastUIOp, A.ExtUIOp)
+def _same_if_nonneg(a: SymbolicAnalysis, op: Operation, v: Value) -> IntLike | None:
     x = a.sym_of(op.operands[0])
     return x if _nonneg(x) else None
 
 
-def _trunci(a, op, v):
+@INT_HANDLERS.register(A.TruncIOp)
+def _trunci(a: SymbolicAnalysis, op: A.TruncIOp, v: Value) -> IntLike | None:
     x = a.sym_of(op.operands[0])
     width = v.type.width  # type: ignore[attr-defined]
     lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
@@ -797,19 +820,22 @@ def _shift_amount(a: SymbolicAnalysis, op: Operation) -> int | None:
     return None
 
 
-def _shli(a, op, v):
+@INT_HANDLERS.register(A.ShLIOp)
+def _shli(a: SymbolicAnalysis, op: A.ShLIOp, v: Value) -> IntLike | None:
     k = _shift_amount(a, op)
     return None if k is None else a.sym_of(op.operands[0]) * (1 << k)
 
 
-def _shrsi(a, op, v):
+@INT_HANDLERS.register(A.ShRSIOp)
+def _shrsi(a: SymbolicAnalysis, op: A.ShRSIOp, v: Value) -> IntLike | None:
     k = _shift_amount(a, op)
     if k is None:
         return None
     return _floor_like(a.sym_of(op.operands[0]), 1 << k, "floordiv")
 
 
-def _shrui(a, op, v):
+@INT_HANDLERS.register(A.ShRUIOp)
+def _shrui(a: SymbolicAnalysis, op: A.ShRUIOp, v: Value) -> IntLike | None:
     k = _shift_amount(a, op)
     x = a.sym_of(op.operands[0])
     if k is None or not _nonneg(x):
@@ -817,7 +843,8 @@ def _shrui(a, op, v):
     return _floor_like(x, 1 << k, "floordiv")
 
 
-def _andi(a, op, v):
+@INT_HANDLERS.register(A.AndIOp)
+def _andi(a: SymbolicAnalysis, op: A.AndIOp, v: Value) -> IntLike | None:
     """``x & (2^k - 1)`` is ``x mod 2^k`` and ``x & -2^k`` is ``x - x mod 2^k`` for every x."""
     x, m = _operands(a, op)
     if type(x) is int and type(m) is not int:
@@ -830,34 +857,6 @@ def _andi(a, op, v):
         r = _floor_like(x, -m, "mod")
         return None if r is None else x - r
     return None
-
-
-_INT_HANDLERS: dict[str, Any] = {
-    "arith.constant": _constant,
-    "arith.addi": _addi,
-    "arith.subi": _subi,
-    "arith.muli": _muli,
-    "arith.divsi": _div_nonneg,
-    "arith.divui": _div_nonneg,
-    "arith.floordivsi": _floordivsi,
-    "arith.ceildivsi": _ceildiv,
-    "arith.ceildivui": _ceildiv,
-    "arith.remsi": _rem,
-    "arith.remui": _rem,
-    "arith.minsi": _minmax,
-    "arith.maxsi": _minmax,
-    "arith.minui": _minmax,
-    "arith.maxui": _minmax,
-    "arith.index_cast": _same,
-    "arith.extsi": _same,
-    "arith.index_castui": _same_if_nonneg,
-    "arith.extui": _same_if_nonneg,
-    "arith.trunci": _trunci,
-    "arith.shli": _shli,
-    "arith.shrsi": _shrsi,
-    "arith.shrui": _shrui,
-    "arith.andi": _andi,
-}
 
 
 # ---------------------------------------------------------------------------------------------

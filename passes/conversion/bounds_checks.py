@@ -520,7 +520,6 @@ class InsertBoundsChecks(Pass):
     """Check every global and static shared-memory access against its object at run time."""
 
     argument = "insert-bounds-checks"
-    display_name = "InsertBoundsChecks"
     summary = "Compile a memcheck into kernels: bad accesses are skipped and reported"
     anchor = "builtin.module"
 

@@ -40,9 +40,9 @@ _NEIGHBOURHOOD = 64
 def pair_register_halves(func: Operation) -> None:
     """Rewrite the pair accesses of every ldmatrix and MMA of ``func`` (module docstring)."""
     for op in list(func.walk_ops(include_self=False)):
-        if op.name == "tile.ldmatrix" and _bits(op.results[0].type) == 16:
+        if isinstance(op, TD.LdmatrixOp) and _bits(op.results[0].type) == 16:
             _pair_stores(list(op.results))
-        elif op.name == "tile.mma" and _sixteen_bit_operands(op):
+        elif isinstance(op, TD.MmaOp) and _sixteen_bit_operands(op):
             _pair_loads(list(op.a))
             _pair_loads(list(op.b))
 
@@ -73,9 +73,9 @@ def _pair_stores(values: list[Value]) -> None:
 def _pair_loads(values: list[Value]) -> None:
     for k in range(0, len(values) - 1, 2):
         first, second = values[k].defining_op, values[k + 1].defining_op
-        if first is None or second is None or first.name != "tile.load" or first is second:
+        if not isinstance(first, TD.LoadOp) or not isinstance(second, TD.LoadOp):
             continue
-        if second.name != "tile.load":
+        if first is second:
             continue
         offset = _pair_offset(first, second, first.source, second.source)
         if offset is None:
@@ -98,7 +98,7 @@ def _pair_loads(values: list[Value]) -> None:
 
 def _only_store(v: Value) -> Any:
     """The one ``tile.store`` that stores ``v``, or None (none, or several)."""
-    stores = [u.owner for u in v.uses if u.owner.name == "tile.store" and u.owner.value is v]
+    stores = [u.owner for u in v.uses if isinstance(u.owner, TD.StoreOp) and u.owner.value is v]
     return stores[0] if len(stores) == 1 else None
 
 
@@ -121,7 +121,7 @@ def _pure_between(first: Operation, second: Operation) -> bool:
             return False
         if cur is second:
             return True
-        if cur.name.startswith("tile.") or not cur.has_trait(Pure):
+        if cur.dialect is TD.DIALECT or not cur.has_trait(Pure):
             return False
         cur = cur.next_op
     return False

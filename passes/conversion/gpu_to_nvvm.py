@@ -22,18 +22,18 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import FloatType, IntegerType, Type, i32, i64, index
 from layoutc.ir.core.values import Value
-from layoutc.ir.dialects import arith
+from layoutc.ir.dialects import arith, gpu
 from layoutc.ir.dialects.llvm import ExtractValueOp
 from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS, Barrier0Op, ShflOp
 
 from ..base import Pass, Statistic
 from ..registry import register_pass
 
-_REGISTERS = {
-    "gpu.thread_id": "tid",
-    "gpu.block_id": "ctaid",
-    "gpu.block_dim": "ntid",
-    "gpu.grid_dim": "nctaid",
+_REGISTERS: dict[type[Operation], str] = {
+    gpu.ThreadIdOp: "tid",
+    gpu.BlockIdOp: "ctaid",
+    gpu.BlockDimOp: "ntid",
+    gpu.GridDimOp: "nctaid",
 }
 _SHFL_KIND = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
 
@@ -41,18 +41,17 @@ _SHFL_KIND = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
 def convert_gpu_to_nvvm(root: Operation) -> int:
     """Rewrite every gpu op nested in ``root`` (a module or a function); return how many."""
     count = 0
-    for op in [o for o in root.walk_ops() if o.name.startswith("gpu.")]:
+    for op in [o for o in root.walk_ops() if o.dialect is gpu.DIALECT]:
         b = Builder(InsertionPoint.before_op(op), op.location)
-        name = op.name
-        if name in _REGISTERS:
-            reg = f"{_REGISTERS[name]}.{op.dimension.value}"
-            _replace_with_register(b, op, reg)
-        elif name == "gpu.lane_id":
+        register = _REGISTERS.get(type(op))
+        if register is not None:
+            _replace_with_register(b, op, f"{register}.{op.dimension.value}")
+        elif isinstance(op, gpu.LaneIdOp):
             _replace_with_register(b, op, "laneid")
-        elif name == "gpu.barrier":
+        elif isinstance(op, gpu.BarrierOp):
             b.create(Barrier0Op)
             op.erase()
-        elif name == "gpu.shuffle":
+        elif isinstance(op, gpu.ShuffleOp):
             _lower_shuffle(b, op)
         else:
             continue

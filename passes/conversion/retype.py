@@ -16,7 +16,8 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType, VectorType, bit_width
-from layoutc.ir.dialects import arith, gpu
+from layoutc.ir.dialects import arith, func, gpu, llvm
+from layoutc.ir.dialects.builtin import UnrealizedConversionCastOp
 
 from .llvm_types import LLVMTypeConverter
 from .tile_to_llvm import ConversionError
@@ -34,23 +35,23 @@ def retype(module: Operation, types: LLVMTypeConverter) -> None:
             for block in region.blocks:
                 for a in block.args:
                     a.type = conv(a.type)
-        if op.name == "func.func":
+        if isinstance(op, func.FuncOp):
             op.function_type = TypeAttr(conv(op.type))
-        elif op.name == "arith.constant":
+        elif isinstance(op, arith.ConstantOp):
             v = op.value
             t = op.results[0].type
             if v.type is not t and isinstance(v, (IntegerAttr, DenseElementsAttr)):
                 op.value = _retyped_constant(op, v, t)
-        elif op.name in ("llvm.getelementptr", "llvm.alloca", "llvm.mlir.global"):
-            key = "global_type" if op.name == "llvm.mlir.global" else "elem_type"
+        elif isinstance(op, (llvm.GEPOp, llvm.AllocaOp, llvm.GlobalOp)):
+            key = "global_type" if isinstance(op, llvm.GlobalOp) else "elem_type"
             ta = op.properties[key]
             op.properties[key] = TypeAttr(conv(ta.type))
     for op in ops:
         if op.parent is None:
             continue
-        if op.name in ("arith.index_cast", "arith.index_castui"):
+        if isinstance(op, (arith.IndexCastOp, arith.IndexCastUIOp)):
             _fix_index_cast(op)
-        elif op.name == "builtin.unrealized_conversion_cast":
+        elif isinstance(op, UnrealizedConversionCastOp):
             _reconcile(op)
     for op in module.walk_ops(include_self=False):
         dialect = op.name.split(".", 1)[0]
@@ -111,7 +112,7 @@ def _fix_index_cast(op: Any) -> None:
     b = Builder(InsertionPoint.before_op(op), op.location)
     if wd < ws:
         new = b.create(arith.TruncIOp, op.input, dst)
-    elif op.name == "arith.index_cast":
+    elif isinstance(op, arith.IndexCastOp):
         new = b.create(arith.ExtSIOp, op.input, dst)
     else:
         new = b.create(arith.ExtUIOp, op.input, dst)

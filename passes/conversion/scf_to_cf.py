@@ -21,15 +21,16 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.errors import IRError
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.values import Value
+from layoutc.ir.dialects import func, scf
 from layoutc.ir.dialects.arith import AddIOp, CmpIOp
 from layoutc.ir.dialects.cf import BranchOp, CondBranchOp
 
 from ..base import Pass, Statistic
 from ..registry import register_pass
 
-_SCF_OPS = ("scf.for", "scf.if", "scf.while")
+_SCF_OPS = (scf.ForOp, scf.IfOp, scf.WhileOp)
 #: Ops whose regions may hold several blocks, so that lowered control flow can live there.
-_CFG_REGION_OWNERS = frozenset({"func.func", "scf.for", "scf.if", "scf.while"})
+_CFG_REGION_OWNERS = (func.FuncOp, *_SCF_OPS)
 
 
 class LoweringError(Exception):
@@ -43,18 +44,18 @@ class LoweringError(Exception):
 
 def lower_scf_to_cf(root: Operation) -> int:
     """Lower every scf.for/if/while nested in ``root``; return how many were lowered."""
-    todo = [op for op in root.walk_ops(include_self=False) if op.name in _SCF_OPS]
+    todo = [op for op in root.walk_ops(include_self=False) if isinstance(op, _SCF_OPS)]
     for op in todo:
         owner = op.parent_op
-        if owner is None or owner.name not in _CFG_REGION_OWNERS:
+        if not isinstance(owner, _CFG_REGION_OWNERS):
             raise LoweringError(
                 op,
                 f"cannot lower '{op.name}' inside '{owner.name if owner else '?'}' "
                 "(its region must keep a single block)",
             )
-        if op.name == "scf.for":
+        if isinstance(op, scf.ForOp):
             _lower_for(op)
-        elif op.name == "scf.if":
+        elif isinstance(op, scf.IfOp):
             _lower_if(op)
         else:
             _lower_while(op)
@@ -85,12 +86,16 @@ def _inline_region_before(region: Region, dest: Block) -> list[Block]:
 
 
 def _replace_terminators(
-    blocks: Sequence[Block], name: str, make: type, dest: Block, extra: Sequence[Value] = ()
+    blocks: Sequence[Block],
+    kind: type[Operation],
+    make: type,
+    dest: Block,
+    extra: Sequence[Value] = (),
 ) -> None:
-    """Replace each ``name`` terminator in ``blocks`` by a branch to ``dest``."""
+    """Replace each ``kind`` terminator in ``blocks`` by a branch to ``dest``."""
     for b in blocks:
         term = b.last_op
-        if term is not None and term.name == name:
+        if isinstance(term, kind):
             builder = Builder(InsertionPoint.before_op(term), term.location)
             builder.create(make, dest, [*term.operands, *extra])
             term.erase()
@@ -110,7 +115,7 @@ def _lower_for(op: Operation) -> None:
     # Back edge: scf.yield -> iv + step, then the header.
     for b in body_blocks:
         term = b.last_op
-        if term is not None and term.name == "scf.yield":
+        if isinstance(term, scf.YieldOp):
             builder = Builder(InsertionPoint.before_op(term), term.location)
             nxt = builder.create(AddIOp, entry.args[0], op.step)
             builder.create(BranchOp, cond, [nxt.results[0], *term.operands])
@@ -137,8 +142,8 @@ def _lower_if(op: Operation) -> None:
     else_blocks = list(op.elseRegion.blocks)
     _inline_region_before(op.thenRegion, end)
     _inline_region_before(op.elseRegion, end)
-    _replace_terminators(then_blocks, "scf.yield", BranchOp, end)
-    _replace_terminators(else_blocks, "scf.yield", BranchOp, end)
+    _replace_terminators(then_blocks, scf.YieldOp, BranchOp, end)
+    _replace_terminators(else_blocks, scf.YieldOp, BranchOp, end)
     builder = Builder(InsertionPoint.before_op(op), loc)
     false_dest = else_blocks[0] if else_blocks else end
     builder.create(CondBranchOp, op.condition, then_blocks[0], [], false_dest, [])
@@ -157,12 +162,12 @@ def _lower_while(op: Operation) -> None:
     _inline_region_before(op.after, end)
     for b in before_blocks:
         term = b.last_op
-        if term is not None and term.name == "scf.condition":
+        if isinstance(term, scf.ConditionOp):
             builder = Builder(InsertionPoint.before_op(term), term.location)
             args = list(term.args)
             builder.create(CondBranchOp, term.condition, after_blocks[0], args, end, args)
             term.erase()
-    _replace_terminators(after_blocks, "scf.yield", BranchOp, before_blocks[0])
+    _replace_terminators(after_blocks, scf.YieldOp, BranchOp, before_blocks[0])
     builder = Builder(InsertionPoint.before_op(op), loc)
     builder.create(BranchOp, before_blocks[0], list(op.inits))
     op.erase()

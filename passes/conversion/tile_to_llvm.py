@@ -23,16 +23,20 @@ integer arithmetic on the host).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
+from layoutc.ir.core.dispatch import OpTable
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.symbols import lookup_symbol_in, unique_symbol_name
 from layoutc.ir.core.types import IntegerType, Type, f32, i64
 from layoutc.ir.core.types import i32 as i32_t
 from layoutc.ir.core.values import Value
+from layoutc.ir.dialects import arith
+from layoutc.ir.dialects import layout as L
+from layoutc.ir.dialects import tile as T
 from layoutc.ir.dialects.llvm import (
     DYNAMIC_INDEX,
     AddressOfOp,
@@ -66,7 +70,17 @@ from .mma_fragments import pack_registers, struct_fields, unpack_registers
 from .tensor_access import AccessError, IndexEmitter, TensorDesc, element_offset
 from .tma_descriptor import lower_tma_descriptor
 
-_TENSOR_MAKERS = ("tile.alloc_smem", "tile.alloc_fragment", "tile.make_tensor")
+_LAYOUT_MAKERS = (
+    L.MakeIntTupleOp,
+    L.MakeLayoutOp,
+    L.MakeComposedLayoutOp,
+    L.MakeIdentityOp,
+)
+_TENSOR_MAKERS = (T.AllocSmemOp, T.AllocFragmentOp, T.MakeTensorOp)
+
+Handler = Callable[["TileLowering", Any], None]
+TILE_TO_LLVM: OpTable[Handler] = OpTable("convert-to-llvm (tile)")
+"""The lowering of each tile op class that survives lower-layouts."""
 
 
 class ConversionError(Exception):
@@ -90,22 +104,22 @@ class TileLowering:
     # -- driver ---------------------------------------------------------------------------------
     def run(self, func: Operation) -> None:
         pair_register_halves(func)
-        ops = [op for op in func.walk_ops(include_self=False) if op.name.startswith("tile.")]
+        ops = [op for op in func.walk_ops(include_self=False) if op.dialect is T.DIALECT]
         for op in ops:
-            if op.name in _TENSOR_MAKERS:
+            if isinstance(op, _TENSOR_MAKERS):
                 self._tensor_maker(func, op)
         for op in ops:
-            if op.name in _TENSOR_MAKERS:
+            if isinstance(op, _TENSOR_MAKERS):
                 continue
-            handler = _HANDLERS.get(op.name)
+            handler = TILE_TO_LLVM.lookup(op)
             if handler is None:
-                raise ConversionError(op, _unsupported(op.name))
+                raise ConversionError(op, _unsupported(op))
             try:
                 handler(self, op)
             except AccessError as e:
                 raise ConversionError(op, str(e)) from None
         for op in reversed(ops):
-            if op.name in _TENSOR_MAKERS:
+            if isinstance(op, _TENSOR_MAKERS):
                 if any(r.uses for r in op.results):
                     user = next(iter(op.results[0].uses)).owner
                     raise ConversionError(
@@ -119,12 +133,12 @@ class TileLowering:
     def _tensor_maker(self, func: Operation, op: Any) -> None:
         b = Builder(InsertionPoint.before_op(op), op.location)
         t: TensorType = op.result.type
-        if op.name == "tile.make_tensor":
+        if isinstance(op, T.MakeTensorOp):
             self.tensors[op.result] = TensorDesc(op.ptr, t, _layout_dynamic_values(op))
             return
         elem = self.types.element(t.element)
         n = _cosize(t)
-        if op.name == "tile.alloc_smem":
+        if isinstance(op, T.AllocSmemOp):
             name = unique_symbol_name(self.module, "__layoutc_smem")
             g = GlobalOp(
                 name,
@@ -217,15 +231,15 @@ def _peel_constant(offset: Value) -> tuple[Value, int]:
     constant = 0
     while True:
         op = offset.defining_op
-        if op is None or op.name not in ("arith.addi", "arith.subi"):
+        if not isinstance(op, (arith.AddIOp, arith.SubIOp)):
             return offset, constant
         lhs, rhs = op.operands
         c = _index_constant(rhs)
         if c is not None:
-            constant += c if op.name == "arith.addi" else -c
+            constant += c if isinstance(op, arith.AddIOp) else -c
             offset = lhs
             continue
-        c = _index_constant(lhs) if op.name == "arith.addi" else None
+        c = _index_constant(lhs) if isinstance(op, arith.AddIOp) else None
         if c is None:
             return offset, constant
         constant += c
@@ -234,21 +248,14 @@ def _peel_constant(offset: Value) -> tuple[Value, int]:
 
 def _index_constant(v: Value) -> int | None:
     op = v.defining_op
-    if op is None or op.name != "arith.constant":
+    if not isinstance(op, arith.ConstantOp):
         return None
     value = op.properties.get("value")
     return value.value if isinstance(value, IntegerAttr) else None
 
 
-def _unsupported(name: str) -> str:
-    hint = {
-        "tile.copy": "lower-algorithms",
-        "tile.copy_if": "lower-algorithms",
-        "tile.gemm": "lower-algorithms",
-        "tile.axpby": "lower-algorithms",
-        "tile.fill": "lower-algorithms",
-        "tile.clear": "lower-algorithms",
-    }.get(name, "lower-layouts")
+def _unsupported(op: Operation) -> str:
+    hint = "lower-algorithms" if isinstance(op, T.ALGORITHM_OPS) else "lower-layouts"
     return f"cannot be converted to the LLVM level: run {hint} first"
 
 
@@ -271,11 +278,11 @@ def _layout_dynamic_values(op: Any) -> list[Value]:
     if t.num_dynamic == 0:
         return []
     maker = op.layout.defining_op
-    if maker is not None and maker.name == "layout.make_layout":
+    if isinstance(maker, L.MakeLayoutOp):
         values: list[Value] = []
         for part in maker.operands:
             inner = part.defining_op
-            if inner is None or not inner.name.startswith("layout.make_"):
+            if not isinstance(inner, _LAYOUT_MAKERS):
                 break
             values.extend(inner.operands)
         else:
@@ -294,7 +301,8 @@ def _builder(op: Operation) -> Builder:
     return Builder(InsertionPoint.before_op(op), op.location)
 
 
-def _load(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.LoadOp)
+def _load(lw: TileLowering, op: T.LoadOp) -> None:
     b = _builder(op)
     ptr, elem, align = lw.address(op, op.source, op.pattern, iter(op.coords), b)
     value = b.create(LoadOp, ptr, elem, align).results[0]
@@ -302,7 +310,8 @@ def _load(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _store(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.StoreOp)
+def _store(lw: TileLowering, op: T.StoreOp) -> None:
     b = _builder(op)
     ptr, _, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
     b.create(StoreOp, op.value, ptr, align)
@@ -325,7 +334,8 @@ _RMW_FLOAT = {"add": AtomicBinOp.fadd, "exch": AtomicBinOp.xchg}
 _ATOMIC_SCOPE = "device"
 
 
-def _atomic_rmw(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.AtomicRMWOp)
+def _atomic_rmw(lw: TileLowering, op: T.AtomicRMWOp) -> None:
     b = _builder(op)
     ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
     kind = op.kind.value
@@ -337,7 +347,8 @@ def _atomic_rmw(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _atomic_cas(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.AtomicCASOp)
+def _atomic_cas(lw: TileLowering, op: T.AtomicCASOp) -> None:
     b = _builder(op)
     ptr, _elem, align = lw.address(op, op.dest, op.pattern, iter(op.coords), b)
     ordering = AtomicOrdering.monotonic
@@ -352,7 +363,8 @@ def _vector_alignment(op: Any, known: int) -> int:
     return max(proven, known)
 
 
-def _load_vector(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.LoadVectorOp)
+def _load_vector(lw: TileLowering, op: T.LoadVectorOp) -> None:
     b = _builder(op)
     pattern = C.parse_pattern(op.coord.value)
     ptr, elem, align = lw.address(op, op.source, pattern, iter(op.coords), b)
@@ -364,7 +376,8 @@ def _load_vector(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _store_vector(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.StoreVectorOp)
+def _store_vector(lw: TileLowering, op: T.StoreVectorOp) -> None:
     b = _builder(op)
     pattern = C.parse_pattern(op.coord.value)
     ptr, _, align = lw.address(op, op.dest, pattern, iter(op.coords), b)
@@ -372,7 +385,8 @@ def _store_vector(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _ptr_offset(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.PtrOffsetOp)
+def _ptr_offset(lw: TileLowering, op: T.PtrOffsetOp) -> None:
     b = _builder(op)
     elem = lw.types.element(op.ptr.type.element)
     gep = _gep(b, op.ptr, op.offset, elem).defining_op
@@ -381,7 +395,8 @@ def _ptr_offset(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _get_ptr(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.GetPtrOp)
+def _get_ptr(lw: TileLowering, op: T.GetPtrOp) -> None:
     d = lw.desc(op, op.operands[0])
     base = d.base
     if base.type is not op.result.type:
@@ -397,7 +412,8 @@ def _get_ptr(lw: TileLowering, op: Any) -> None:
 DYNAMIC_SHARED_MEMORY = "__dynamic_shmem__"
 
 
-def _dynamic_smem(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.DynamicSmemOp)
+def _dynamic_smem(lw: TileLowering, op: T.DynamicSmemOp) -> None:
     align = max(16, op.result.type.alignment)
     g = lookup_symbol_in(lw.module, DYNAMIC_SHARED_MEMORY)
     if g is None:
@@ -418,7 +434,8 @@ def _dynamic_smem(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _recast_ptr(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.RecastPtrOp)
+def _recast_ptr(lw: TileLowering, op: T.RecastPtrOp) -> None:
     # The same address: a zero GEP over the new element type keeps the !tile.ptr type (element
     # and alignment) for the accesses through it until retyping, as _get_ptr does.
     gep = _builder(op).create(GEPOp, op.ptr, [0], lw.types.element(op.result.type.element))
@@ -427,12 +444,14 @@ def _recast_ptr(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _assume(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.AssumeOp)
+def _assume(lw: TileLowering, op: T.AssumeOp) -> None:
     op.replace_all_uses_with([op.input])
     op.erase()
 
 
-def _cp_async(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.CpAsyncOp)
+def _cp_async(lw: TileLowering, op: T.CpAsyncOp) -> None:
     b = _builder(op)
     src, _, _ = lw.address(op, op.src, C.parse_pattern(op.src_coord.value), iter(op.src_coords), b)
     dst, _, _ = lw.address(op, op.dst, C.parse_pattern(op.dst_coord.value), iter(op.dst_coords), b)
@@ -441,17 +460,20 @@ def _cp_async(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _cp_async_commit(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.CpAsyncCommitOp)
+def _cp_async_commit(lw: TileLowering, op: T.CpAsyncCommitOp) -> None:
     _builder(op).create(CpAsyncCommitGroupOp)
     op.erase()
 
 
-def _cp_async_wait(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.CpAsyncWaitOp)
+def _cp_async_wait(lw: TileLowering, op: T.CpAsyncWaitOp) -> None:
     _builder(op).create(CpAsyncWaitGroupOp, op.pending.value)
     op.erase()
 
 
-def _ldmatrix(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.LdmatrixOp)
+def _ldmatrix(lw: TileLowering, op: T.LdmatrixOp) -> None:
     b = _builder(op)
     atom = op.atom.op
     num = atom.bits // 32
@@ -466,7 +488,8 @@ def _ldmatrix(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _mma(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.MmaOp)
+def _mma(lw: TileLowering, op: T.MmaOp) -> None:
     atom = op.atom.op
     if atom.is_fma:
         raise ConversionError(op, "the FMA atom is plain arithmetic: lower-algorithms expands it")
@@ -485,36 +508,20 @@ def _mma(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-_HANDLERS: dict[str, Any] = {
-    "tile.load": _load,
-    "tile.store": _store,
-    "tile.atomic_rmw": _atomic_rmw,
-    "tile.atomic_cas": _atomic_cas,
-    "tile.load_vector": _load_vector,
-    "tile.store_vector": _store_vector,
-    "tile.ptr_offset": _ptr_offset,
-    "tile.get_ptr": _get_ptr,
-    "tile.dynamic_smem": _dynamic_smem,
-    "tile.recast_ptr": _recast_ptr,
-    "tile.assume": _assume,
-    "tile.cp_async": _cp_async,
-    "tile.cp_async_commit": _cp_async_commit,
-    "tile.cp_async_wait": _cp_async_wait,
-    "tile.ldmatrix": _ldmatrix,
-    "tile.mma": _mma,
-    "tile.tma_descriptor": lambda lw, op: lower_tma_descriptor(lw, op, ConversionError),
-}
+@TILE_TO_LLVM.register(T.TmaDescriptorOp)
+def _tma_descriptor(lw: TileLowering, op: T.TmaDescriptorOp) -> None:
+    lower_tma_descriptor(lw, op, ConversionError)
 
 
 def element_bits_of(t: Type) -> int:
     return getattr(t, "width", 32)
 
 
-def _wgmma_desc(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.WgmmaDescOp)
+def _wgmma_desc(lw: TileLowering, op: T.WgmmaDescOp) -> None:
     """``bits | ((shared address >> 4) & 0x3FFF)``: the shared-window address of the tile's
     first element (ptrtoint of an ``addrspace(3)`` pointer; the CPU runtime reads the same low
     bits relative to the block's shared memory, docs/hopper.md)."""
-    from layoutc.ir.dialects import arith
     from layoutc.ir.dialects.llvm import PtrToIntOp
 
     b = _builder(op)
@@ -531,7 +538,8 @@ def _wgmma_desc(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _wgmma(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.WgmmaOp)
+def _wgmma(lw: TileLowering, op: T.WgmmaOp) -> None:
     from layoutc.ir.dialects.llvm import InsertValueOp, UndefOp
     from layoutc.ir.dialects.nvvm_wgmma import WgmmaMmaAsyncOp, wgmma_accumulator_type
 
@@ -564,7 +572,8 @@ def _wgmma(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-def _fence_operand(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.FenceOperandOp)
+def _fence_operand(lw: TileLowering, op: T.FenceOperandOp) -> None:
     """An empty volatile inline asm per value (``"=f,0"``/``"=r,0"``, or ``"=h,0"`` for 16-bit
     values) on the GPU; the values themselves on the host, whose emulated wgmma is synchronous."""
     from layoutc.ir.dialects.llvm import InlineAsmOp
@@ -584,12 +593,8 @@ def _fence_operand(lw: TileLowering, op: Any) -> None:
     op.erase()
 
 
-_HANDLERS["tile.wgmma_desc"] = _wgmma_desc
-_HANDLERS["tile.fence_operand"] = _fence_operand
-_HANDLERS["tile.wgmma"] = _wgmma
-
-
-def _stmatrix(lw: TileLowering, op: Any) -> None:
+@TILE_TO_LLVM.register(T.StmatrixOp)
+def _stmatrix(lw: TileLowering, op: T.StmatrixOp) -> None:
     from layoutc.ir.dialects.nvvm_wgmma import StMatrixOp
 
     b = _builder(op)
@@ -605,6 +610,3 @@ def _stmatrix(lw: TileLowering, op: Any) -> None:
     transposed = atom.name.endswith(".trans")
     b.create(StMatrixOp, ptr, regs, "col" if transposed else "row")
     op.erase()
-
-
-_HANDLERS["tile.stmatrix"] = _stmatrix

@@ -27,6 +27,7 @@ from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.types import i64, index
 from layoutc.ir.dialects import arith
+from layoutc.ir.dialects.func import FuncOp
 from layoutc.ir.dialects.llvm import AllocaOp, ConstantOp, GEPOp, LLVMArrayType, PtrToIntOp, StoreOp
 
 from .tensor_access import IndexEmitter
@@ -46,7 +47,7 @@ def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
         )
     elem_bytes = op.ptr.type.element_bits // 8
     func = op.parent_op
-    while func is not None and func.name != "func.func":
+    while func is not None and not isinstance(func, FuncOp):
         func = func.parent_op
     entry = func.regions[0].blocks[0]
     eb = Builder(InsertionPoint.at_start(entry), op.location)

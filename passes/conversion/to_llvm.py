@@ -11,6 +11,7 @@ handles them directly.
 from __future__ import annotations
 
 from layoutc.ir.core.operation import Operation
+from layoutc.ir.dialects.func import FuncOp
 
 from ..base import Option, Pass
 from ..registry import register_pass
@@ -33,7 +34,7 @@ def convert_to_llvm(module: Operation, target: str = "nvvm", index_bitwidth: int
     lower_scf_to_cf(module)
     convert_gpu_to_nvvm(module)
     lowering = TileLowering(module, types, target)
-    funcs = [op for op in module.walk_ops(include_self=False) if op.name == "func.func"]
+    funcs = [op for op in module.walk_ops(include_self=False) if isinstance(op, FuncOp)]
     retired = {f: convert_signature(f, target, lowering.tensors) for f in funcs}
     for f in funcs:
         if f.body.blocks:
@@ -56,7 +57,6 @@ class ConvertToLLVM(Pass):
     """Everything to llvm + nvvm + arith + cf for the NVVM or the host translation."""
 
     argument = "convert-to-llvm"
-    display_name = "ConvertToLLVM"
     summary = "Lower scf, gpu and tile to the LLVM level (llvm, nvvm, arith, cf) for a target"
     anchor = "builtin.module"
 

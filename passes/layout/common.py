@@ -6,20 +6,21 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from layoutc.ir.core.operation import Operation
+from layoutc.ir.dialects.tile import ALGORITHM_OPS, COPY_OPS, FILL_OPS, CopyIfOp
 
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis, TensorInfo
 
 if TYPE_CHECKING:
     from ..base import Pass
 
-COPY_OPS = ("tile.copy", "tile.copy_if")
-FILL_OPS = ("tile.fill", "tile.clear")
-ALGORITHM_OPS = ("tile.copy", "tile.copy_if", "tile.gemm", "tile.axpby", "tile.fill", "tile.clear")
+__all__ = ["ALGORITHM_OPS", "COPY_OPS", "FILL_OPS", "CopyOperands", "copy_word", "ops_of_type"]
 
 
-def ops_named(root: Operation, names: tuple[str, ...]) -> Iterator[Operation]:
-    """Every op nested in ``root`` whose name is one of ``names`` (pre-order, a snapshot)."""
-    return iter([op for op in root.walk_ops() if op.name in names])
+def ops_of_type(
+    root: Operation, types: type[Operation] | tuple[type[Operation], ...]
+) -> Iterator[Operation]:
+    """Every op nested in ``root`` that is an instance of ``types`` (pre-order, a snapshot)."""
+    return iter([op for op in root.walk_ops() if isinstance(op, types)])
 
 
 def report(p: Pass, e: AnalysisError, op: Operation | None = None) -> None:
@@ -43,7 +44,7 @@ class CopyOperands:
         self.dst: TensorInfo = analysis.tensor_of(op.dst)  # type: ignore[attr-defined]
         self.pred: TensorInfo | None = None
         self.bounds: Any = None
-        if op.name == "tile.copy_if":
+        if isinstance(op, CopyIfOp):
             self.pred = analysis.tensor_of(op.pred)  # type: ignore[attr-defined]
             b = op.bounds  # type: ignore[attr-defined]
             self.bounds = analysis.value_of(b) if b is not None else None

@@ -32,6 +32,7 @@ from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.traits import would_be_trivially_dead
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
+from layoutc.ir.dialects import arith
 from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.layout.text import Kind
@@ -49,40 +50,42 @@ from .materialize import NotMaterializable, layout_value, pointer_at, refines
 
 __all__ = ["FoldStaticStrides"]
 
+_FOLDED_DIALECTS = (LD.DIALECT, TD.DIALECT, arith.DIALECT)
+
 _TENSOR_CONSUMERS = (
     *ALGORITHM_OPS,
-    "tile.load",
-    "tile.store",
-    "tile.load_vector",
-    "tile.store_vector",
-    "tile.ldmatrix",
-    "tile.stmatrix",
-    "tile.cp_async",
-    "tile.wgmma_desc",
+    TD.LoadOp,
+    TD.StoreOp,
+    TD.LoadVectorOp,
+    TD.StoreVectorOp,
+    TD.LdmatrixOp,
+    TD.StmatrixOp,
+    TD.CpAsyncOp,
+    TD.WgmmaDescOp,
 )
 
 
 def _is_layout_producer(op: Operation) -> bool:
-    return op.name.startswith("layout.") or op.name == "tile.get_layout"
+    return op.dialect is LD.DIALECT or isinstance(op, TD.GetLayoutOp)
 
 
 def _is_tensor_producer(op: Operation) -> bool:
-    return op.name == "tile.make_tensor" or isinstance(op, TD.ViewOp)
+    return isinstance(op, (TD.MakeTensorOp, TD.ViewOp))
 
 
 def _accepts_layout(user: Operation) -> bool:
     """Users that accept a more static layout operand: index/i1 layout ops and copy_if."""
-    if user.name == "tile.copy_if":
+    if isinstance(user, TD.CopyIfOp):
         return True
-    if not user.name.startswith("layout."):
+    if user.dialect is not LD.DIALECT:
         return False
     return all(not isinstance(r.type, LayoutTextType) for r in user.results)
 
 
 def _accepts_tensor(user: Operation, value: Value) -> bool:
-    if user.name not in _TENSOR_CONSUMERS:
+    if not isinstance(user, _TENSOR_CONSUMERS):
         return False
-    return not (user.name == "tile.load" and value.type.space == "coord")  # type: ignore[attr-defined]
+    return not (isinstance(user, TD.LoadOp) and value.type.space == "coord")  # type: ignore[attr-defined]
 
 
 def _is_int(v: Value) -> bool:
@@ -93,7 +96,6 @@ def _is_int(v: Value) -> bool:
 @register_pass
 class FoldStaticStrides(Pass):
     argument = "fold-static-strides"
-    display_name = "FoldStaticStrides"
     summary = "Fold known values into layouts and tensors; one constructor per value"
     description = (
         "Substitutes constants and facts into dynamic layout entries, folds chains of layout "
@@ -146,7 +148,7 @@ class FoldStaticStrides(Pass):
             if not isinstance(t, LayoutTextType):
                 continue
             users = [u for u in r.uses if _accepts_layout(u.owner)]
-            if not users or op.name == "layout.constant":
+            if not users or isinstance(op, LD.ConstantOp):
                 continue
             value = analysis.value_of(r)
             self._at(builder, emitter, op)
@@ -184,7 +186,7 @@ class FoldStaticStrides(Pass):
         if not refines(text, t.layout_text):
             return
         if (
-            op.name == "tile.make_tensor"
+            isinstance(op, TD.MakeTensorOp)
             and text == t.layout_text
             and type(info.offset) is int
             and info.offset == 0
@@ -215,7 +217,7 @@ class FoldStaticStrides(Pass):
     def _indices(
         self, analysis: SymbolicAnalysis, builder: Builder, emitter: IndexEmitter, op: Operation
     ) -> None:
-        if op.name == "arith.constant":
+        if isinstance(op, arith.ConstantOp):
             return
         for r in op.results:
             if not _is_int(r) or r.use_empty:
@@ -228,7 +230,7 @@ class FoldStaticStrides(Pass):
                     r.replace_all_uses_with(c)
                     self.num_constants += 1
                 continue
-            if op.name.startswith("arith.") and isinstance(r.type, IndexType) and _is_root(r):
+            if op.dialect is arith.DIALECT and isinstance(r.type, IndexType) and _is_root(r):
                 self._simplify(builder, op, r, x)
 
     def _simplify(self, builder: Builder, op: Operation, r: Value, x: Any) -> None:
@@ -259,7 +261,6 @@ class FoldStaticStrides(Pass):
 
 def _constant(builder: Builder, x: int, r: Value, op: Operation) -> Value | None:
     from layoutc.ir.core.attributes import IntegerAttr
-    from layoutc.ir.dialects import arith
 
     try:
         attr = IntegerAttr(x, r.type)
@@ -271,7 +272,7 @@ def _constant(builder: Builder, x: int, r: Value, op: Operation) -> Value | None
 def _is_root(v: Value) -> bool:
     """Used by something other than an integer arith op."""
     return any(
-        not (u.owner.name.startswith("arith.") and any(_is_int(x) for x in u.owner.results))
+        not (u.owner.dialect is arith.DIALECT and any(_is_int(x) for x in u.owner.results))
         for u in v.uses
     )
 
@@ -286,8 +287,8 @@ def _slice_cost(root: Value) -> int:
         if (
             d is None
             or d in inside
-            or not d.name.startswith("arith.")
-            or d.name == "arith.constant"
+            or d.dialect is not arith.DIALECT
+            or isinstance(d, arith.ConstantOp)
         ):
             continue
         if v is not root and any(u.owner not in inside for u in v.uses):
@@ -303,7 +304,7 @@ def _erase_dead(root: Operation) -> None:
         changed = False
         for o in list(root.walk_ops(include_self=False)):
             if o.parent is not None and (
-                o.name.startswith(("layout.", "tile.", "arith.")) and would_be_trivially_dead(o)
+                o.dialect in _FOLDED_DIALECTS and would_be_trivially_dead(o)
             ):
                 o.erase()
                 changed = True

@@ -10,17 +10,21 @@ tensor access into pointer + offset arithmetic. Each lowering lives in its own m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.core.builder import Builder
+from layoutc.ir.core.dispatch import OpTable
 from layoutc.ir.core.location import UnknownLoc
+from layoutc.ir.dialects import scf
+from layoutc.ir.dialects import tile as T
 
 from ..analysis.emitter import IndexEmitter
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Option, Pass, Statistic
 from ..registry import register_pass
-from .common import ALGORITHM_OPS, ops_named
+from .common import ALGORITHM_OPS, ops_of_type
 from .loops import DEFAULT_UNROLL_LIMIT, LoweringError
 from .lower_copy import lower_copy
 from .lower_elementwise import lower_axpby, lower_clear, lower_fill
@@ -29,20 +33,17 @@ from .lowering import Lowering
 
 __all__ = ["LowerAlgorithms"]
 
-_LOWERINGS: dict[str, Any] = {
-    "tile.copy": lower_copy,
-    "tile.copy_if": lower_copy,
-    "tile.gemm": lower_gemm,
-    "tile.axpby": lower_axpby,
-    "tile.fill": lower_fill,
-    "tile.clear": lower_clear,
-}
+LOWERINGS: OpTable[Callable[[Lowering, Any], None]] = OpTable("lower-algorithms")
+LOWERINGS.register(T.CopyOp, T.CopyIfOp)(lower_copy)
+LOWERINGS.register(T.GemmOp)(lower_gemm)
+LOWERINGS.register(T.AxpbyOp)(lower_axpby)
+LOWERINGS.register(T.FillOp)(lower_fill)
+LOWERINGS.register(T.ClearOp)(lower_clear)
 
 
 @register_pass
 class LowerAlgorithms(Pass):
     argument = "lower-algorithms"
-    display_name = "LowerAlgorithms"
     summary = "Lower tile algorithms to loops of element, vector, cp.async and MMA accesses"
     description = (
         "copy/copy_if (vectorized by their atom or proven vector_bits), gemm (five mode forms; "
@@ -62,11 +63,11 @@ class LowerAlgorithms(Pass):
         analysis = SymbolicAnalysis(op)
         builder = Builder()
         emitter = IndexEmitter(builder)
-        for alg in ops_named(op, ALGORITHM_OPS):
+        for alg in ops_of_type(op, ALGORITHM_OPS):
             low = Lowering(analysis, builder, emitter, alg, self.unroll_limit)
             start = alg.prev_op
             try:
-                _LOWERINGS[alg.name](low, alg)
+                LOWERINGS.lookup(alg)(low, alg)  # type: ignore[misc]
             except (AnalysisError, LoweringError, LayoutError) as e:
                 _discard_since(start, alg)
                 emitter = IndexEmitter(builder)  # its memo may name erased values
@@ -87,7 +88,7 @@ def _count_loops_before(start: Any, alg: Any) -> int:
     n = 0
     cur = start.next_op if start is not None else alg.parent.first_op
     while cur is not None and cur is not alg:
-        n += sum(1 for o in cur.walk_ops() if o.name == "scf.for")
+        n += sum(1 for o in cur.walk_ops() if isinstance(o, scf.ForOp))
         cur = cur.next_op
     return n
 

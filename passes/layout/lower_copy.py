@@ -88,7 +88,7 @@ def lower_copy(low: Lowering, op: Any) -> None:
         )
     tensors = [c.src, c.dst] + ([c.pred] if c.pred is not None else [])
     src, dst = op.src, op.dst
-    pred = op.pred if op.name == "tile.copy_if" else None
+    pred = op.pred if isinstance(op, TD.CopyIfOp) else None
     operands = [src, dst] + ([pred] if pred is not None else [])
     walk = plan_walk([t.layout for t in tensors], plan.tiling, [v.type.layout() for v in operands])
     dims = _dims(walk, tensors)
@@ -168,7 +168,7 @@ def _move(
 def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
     """One ``tile.ldmatrix`` per repetition: this thread's row address is the first element
     of the source's value mode; its values go to the destination's value mode in order."""
-    if op.name != "tile.copy":
+    if not isinstance(op, TD.CopyOp):
         raise LoweringError("not supported: copy_if with an ldmatrix atom")
     atom = op.atom
     from .select_checks import check_ldmatrix
@@ -195,7 +195,7 @@ def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
 def _lower_stmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
     """One ``tile.stmatrix`` per repetition: this thread's row address is the first element
     of the destination's value mode; its values come from the source's value mode in order."""
-    if op.name != "tile.copy":
+    if not isinstance(op, TD.CopyOp):
         raise LoweringError("not supported: copy_if with a stmatrix atom")
     atom = op.atom
     from .select_checks import check_ldmatrix

@@ -25,6 +25,7 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
+from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.tile.gathered import GatheredOffset
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
@@ -39,29 +40,29 @@ from .predicates import elem_less
 __all__ = ["LowerLayouts"]
 
 _ACCESSES = (
-    "tile.load",
-    "tile.store",
-    "tile.load_vector",
-    "tile.store_vector",
-    "tile.ldmatrix",
-    "tile.stmatrix",
-    "tile.cp_async",
-    "tile.atomic_rmw",
-    "tile.atomic_cas",
+    TD.LoadOp,
+    TD.StoreOp,
+    TD.LoadVectorOp,
+    TD.StoreVectorOp,
+    TD.LdmatrixOp,
+    TD.StmatrixOp,
+    TD.CpAsyncOp,
+    TD.AtomicRMWOp,
+    TD.AtomicCASOp,
 )
 _REMOVABLE_TILE = (
-    "tile.make_tensor",
-    "tile.make_identity_tensor",
-    "tile.get_layout",
-    "tile.get_ptr",
-    "tile.ptr_offset",
-    "tile.assume",
+    TD.MakeTensorOp,
+    TD.MakeIdentityTensorOp,
+    TD.GetLayoutOp,
+    TD.GetPtrOp,
+    TD.PtrOffsetOp,
+    TD.AssumeOp,
 )
 
 
 # Pointer ops that stay when something other than a memory access uses them: convert-to-llvm
 # lowers them (a GEP, the base pointer), e.g. the address of an mbarrier in shared memory.
-_POINTER_OPS = ("tile.get_ptr", "tile.ptr_offset", "tile.assume")
+_POINTER_OPS = (TD.GetPtrOp, TD.PtrOffsetOp, TD.AssumeOp)
 
 
 class _Failure(Exception):
@@ -78,7 +79,6 @@ def _is_view(op: Operation) -> bool:
 @register_pass
 class LowerLayouts(Pass):
     argument = "lower-layouts"
-    display_name = "LowerLayouts"
     summary = "Lower layouts and tensors to index arithmetic and pointer + offset accesses"
     description = (
         "crd2idx/idx2crd/slice offsets and every layout value become arith on index (shared "
@@ -97,7 +97,7 @@ class LowerLayouts(Pass):
         lowering = _Lowering(self, analysis, builder, emitter)
         try:
             for alg in op.walk_ops():
-                if alg.name in ALGORITHM_OPS:
+                if isinstance(alg, ALGORITHM_OPS):
                     raise _Failure(
                         f"'{alg.name}' must be lowered first (run lower-algorithms before "
                         "lower-layouts)",
@@ -142,7 +142,7 @@ class _Lowering:
         # The analysis reads the IR as it is; ask it everything before the first rewrite.
         self._addresses = {}
         for op in ops:
-            if op.name in _ACCESSES and self._addresses_memory(op):
+            if isinstance(op, _ACCESSES) and self._addresses_memory(op):
                 self._addresses[op] = [
                     self._offset(op, memory, coords, pattern)
                     for memory, coords, pattern in _addressed(op)
@@ -150,17 +150,16 @@ class _Lowering:
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
-            name = op.name
-            if name in _ACCESSES and self._addresses_memory(op):
+            if isinstance(op, _ACCESSES) and self._addresses_memory(op):
                 self._access(op)
-            elif name == "layout.elem_less":
+            elif isinstance(op, LD.ElemLessOp):
                 self._elem_less(op)
-            elif name.startswith("layout.") and any(_is_int(r) for r in op.results):
+            elif op.dialect is LD.DIALECT and any(_is_int(r) for r in op.results):
                 self._index_results(op)
-            elif name == "tile.get_ptr" and self._get_ptr(op):
+            elif isinstance(op, TD.GetPtrOp) and self._get_ptr(op):
                 pass
         for op in ops:
-            if op.parent is not None and op.name == "tile.assume":
+            if op.parent is not None and isinstance(op, TD.AssumeOp):
                 op.results[0].replace_all_uses_with(op.operands[0])
         self._erase_dead(ops)
 
@@ -295,25 +294,24 @@ class _Lowering:
     def _access(self, op: Any) -> None:
         self.at(op)
         self._op = op
-        name = op.name
         loc = op.location
         try:
-            if name == "tile.load":
+            if isinstance(op, TD.LoadOp):
                 ptr, off = self._address(op, 0)
                 new = TD.LoadOp(ptr, off, loc=loc)
-            elif name == "tile.store":
+            elif isinstance(op, TD.StoreOp):
                 ptr, off = self._address(op, 0)
                 new = TD.StoreOp(op.value, ptr, off, loc=loc)
-            elif name == "tile.load_vector":
+            elif isinstance(op, TD.LoadVectorOp):
                 ptr, off = self._address(op, 0)
                 new = TD.LoadVectorOp(ptr, off, op.width.value, _align(op), loc=loc)
-            elif name == "tile.store_vector":
+            elif isinstance(op, TD.StoreVectorOp):
                 ptr, off = self._address(op, 0)
                 new = TD.StoreVectorOp(op.value, ptr, off, _align(op), loc=loc)
-            elif name == "tile.ldmatrix":
+            elif isinstance(op, TD.LdmatrixOp):
                 ptr, off = self._address(op, 0)
                 new = TD.LdmatrixOp(op.atom, ptr, off, loc=loc)
-            elif name == "tile.stmatrix":
+            elif isinstance(op, TD.StmatrixOp):
                 ptr, off = self._address(op, 0)
                 new = TD.StmatrixOp(op.atom, ptr, off, list(op.values), loc=loc)
             elif isinstance(op, TD.AtomicRMWOp):
@@ -328,7 +326,7 @@ class _Lowering:
                 cache = op.cache.value if op.cache is not None else None
                 new = TD.CpAsyncOp(sp, so, dp, do, op.bytes.value, cache, loc=loc)
         except LayoutError as e:
-            raise _Failure(f"'{name}' op: {e}", op) from None
+            raise _Failure(f"'{op.name}' op: {e}", op) from None
         for k, v in op.attributes.items():
             new.attributes[k] = v
         self.builder.insert(new)
@@ -406,9 +404,9 @@ class _Lowering:
         for o in removable:
             if o.parent is None:
                 continue
-            if o.name in _POINTER_OPS and isinstance(o.results[0].type, PtrType):
+            if isinstance(o, _POINTER_OPS) and isinstance(o.results[0].type, PtrType):
                 # a pointer some other op takes (an mbarrier or TMA address): a GEP later
-                if o.name == "tile.ptr_offset":
+                if isinstance(o, TD.PtrOffsetOp):
                     self._keep_alignment(o)
                 continue
             user = next(u for r in o.results for u in r.users())
@@ -421,7 +419,7 @@ class _Lowering:
 
 def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
     """(memory operand, coordinate operands, pattern) of each address an access uses."""
-    if op.name == "tile.cp_async":
+    if isinstance(op, TD.CpAsyncOp):
         return [
             (op.src, op.src_coords, op.src_coord.value),
             (op.dst, op.dst_coords, op.dst_coord.value),
@@ -432,28 +430,23 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
 def _memory_operand(op: Any) -> Value:
     """The tensor or pointer an element access addresses (stores and atomics: ``dest``; the
     others, cp.async's source included: the first operand)."""
-    if op.name in ("tile.store", "tile.store_vector", "tile.stmatrix") or isinstance(
-        op, TD.ATOMIC_OPS
-    ):
+    if isinstance(op, (TD.StoreOp, TD.StoreVectorOp, TD.StmatrixOp, *TD.ATOMIC_OPS)):
         return op.dest
     return op.operands[0]
 
 
 def _removable(op: Operation) -> bool:
-    name = op.name
-    if name.startswith("layout."):
+    if op.dialect is LD.DIALECT:
         return True
     if _is_view(op):
         return True
-    if name == "tile.load":
+    if isinstance(op, TD.LoadOp):
         return (
             op.operands[0].type.space == "coord"
             if isinstance(op.operands[0].type, TensorType)
             else False
         )
-    if name in ("tile.get_ptr", "tile.ptr_offset"):
-        return True
-    return name in _REMOVABLE_TILE
+    return isinstance(op, _REMOVABLE_TILE)
 
 
 def _is_int(v: Value) -> bool:

@@ -22,7 +22,7 @@ from ..analysis.proofs import sympy_calls
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Option, Pass, Statistic
 from ..registry import register_pass
-from .common import COPY_OPS, FILL_OPS, CopyOperands, copy_word, ops_named
+from .common import COPY_OPS, FILL_OPS, CopyOperands, copy_word, ops_of_type
 from .vectorize import MAX_VECTOR_BITS, CopyPlan, plan_copy, plan_fill
 
 __all__ = ["ProveVectorization", "prove_copy", "prove_fill"]
@@ -42,7 +42,6 @@ def prove_fill(analysis: SymbolicAnalysis, op: Any, max_bits: int = MAX_VECTOR_B
 @register_pass
 class ProveVectorization(Pass):
     argument = "prove-vectorization"
-    display_name = "ProveVectorization"
     summary = "Prove the widest legal access of every copy, fill and clear as vector_bits"
     description = (
         "For each tile.copy/copy_if: contiguity (max_common_layout of source and destination), "
@@ -66,13 +65,13 @@ class ProveVectorization(Pass):
             return
         analysis = SymbolicAnalysis(op)
         before = sympy_calls()
-        for alg in ops_named(op, COPY_OPS + FILL_OPS):
+        for alg in ops_of_type(op, COPY_OPS + FILL_OPS):
             self._prove(analysis, alg)
         self.num_sympy += sympy_calls() - before
 
     def _prove(self, analysis: SymbolicAnalysis, copy: Any) -> None:
         word = copy_word(copy)
-        fill = copy.name in FILL_OPS
+        fill = isinstance(copy, FILL_OPS)
         try:
             if fill:
                 plan = prove_fill(analysis, copy, self.max_bits)
@@ -116,7 +115,7 @@ def _atom_bits(copy: Any) -> int | None:
 
 
 def _element_bits(copy: Any) -> int | None:
-    if copy.name in FILL_OPS:
+    if isinstance(copy, FILL_OPS):
         return copy.tensor.type.element_bits
     st, dt = copy.src.type, copy.dst.type
     if st.element is not dt.element:

@@ -31,7 +31,7 @@ from layoutc.ir.dialects.layout.symbolic_types import is_static_value, static_at
 from ..analysis.symbolic import AnalysisError, SymbolicAnalysis
 from ..base import Option, Pass, Statistic
 from ..registry import register_pass
-from .common import COPY_OPS, CopyOperands, copy_word, ops_named
+from .common import COPY_OPS, CopyOperands, copy_word, ops_of_type
 from .loops import LoweringError
 from .select_checks import check_ldmatrix
 from .vectorize import CopyPlan, plan_copy
@@ -42,7 +42,6 @@ __all__ = ["SelectAtoms"]
 @register_pass
 class SelectAtoms(Pass):
     argument = "select-atoms"
-    display_name = "SelectAtoms"
     summary = "Choose default copy/MMA atoms and validate the atoms users give"
     description = (
         "Copies get the universal copy atom of their proven width; gemms get FMA unless an "
@@ -60,13 +59,13 @@ class SelectAtoms(Pass):
 
     def run_on_operation(self, op: Any) -> None:
         analysis = SymbolicAnalysis(op)
-        for copy in ops_named(op, COPY_OPS):
+        for copy in ops_of_type(op, COPY_OPS):
             try:
                 self._copy(analysis, copy)
             except AnalysisError as e:
                 # An opaque tensor: lower-algorithms reports it; nothing to choose here.
                 del e
-        for gemm in ops_named(op, ("tile.gemm",)):
+        for gemm in ops_of_type(op, TD.GemmOp):
             self._gemm(gemm)
 
     # -- gemm -------------------------------------------------------------------------------------
@@ -159,7 +158,7 @@ class SelectAtoms(Pass):
         try:
             t = b.create(LD.ConstantOp, static_attribute(tiling))
             created.append(t)
-            names = ["src", "dst"] + (["pred"] if copy.name == "tile.copy_if" else [])
+            names = ["src", "dst"] + (["pred"] if isinstance(copy, TD.CopyIfOp) else [])
             views = {}
             for name in names:
                 v = b.create(TD.CompositionOp, getattr(copy, name), t.results[0])

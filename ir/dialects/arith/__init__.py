@@ -14,7 +14,6 @@ from ...core.dense import DenseElementsAttr
 from ...core.location import Location
 from ...core.operation import Operation
 from ...core.types import Type
-from . import canonicalize as _canonicalize  # noqa: F401  (attaches patterns to ops)
 from .attributes import (
     FASTMATH_NONE,
     OVERFLOW_NONE,

@@ -29,8 +29,6 @@ from .ops import (
 class _ReassociateConstants(RewritePattern):
     """``op(op(x, c1), c2) -> op(x, c1 op c2)`` for associative integer ops."""
 
-    kind = ""
-
     def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
         width = _scalar_width(op.results[0].type)
         c2 = constant_value(op.rhs)
@@ -40,7 +38,7 @@ class _ReassociateConstants(RewritePattern):
         c1 = constant_value(inner.rhs)
         if not isinstance(c1, IntegerAttr):
             return False
-        bits = semantics.int_binary(self.kind, c1.unsigned_value, c2.unsigned_value, width)
+        bits = semantics.int_binary(op.kind, c1.unsigned_value, c2.unsigned_value, width)
         assert bits is not None
         with rewriter.at(rewriter_ip(op), loc=op.location):
             const = rewriter.create(ConstantOp, IntegerAttr(bits, op.results[0].type))
@@ -57,20 +55,16 @@ def rewriter_ip(op):
 
 class AddIAddConstant(_ReassociateConstants):
     root = AddIOp
-    kind = "addi"
 
 
 class MulIMulConstant(_ReassociateConstants):
     root = MulIOp
-    kind = "muli"
 
 
 class AddISubConstant(RewritePattern):
     """``addi(subi(x, c1), c2) -> addi(x, c2 - c1)``."""
 
-    root = AddIOp
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: AddIOp, rewriter: PatternRewriter) -> bool:
         width = _scalar_width(op.results[0].type)
         c2 = constant_value(op.rhs)
         inner = op.lhs.defining_op
@@ -90,9 +84,7 @@ class AddISubConstant(RewritePattern):
 class ExtOfExt(RewritePattern):
     """``extsi(extsi(x)) -> extsi(x)`` and ``extui(extui(x)) -> extui(x)``."""
 
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
-        if not isinstance(op, (ExtSIOp, ExtUIOp)):
-            return False
+    def match_and_rewrite(self, op: ExtSIOp | ExtUIOp, rewriter: PatternRewriter) -> bool:
         inner = op.input.defining_op
         if type(inner) is not type(op):
             return False
@@ -103,9 +95,7 @@ class ExtOfExt(RewritePattern):
 class TruncOfTrunc(RewritePattern):
     """``trunci(trunci(x)) -> trunci(x)``."""
 
-    root = TruncIOp
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: TruncIOp, rewriter: PatternRewriter) -> bool:
         inner = op.input.defining_op
         if not isinstance(inner, TruncIOp):
             return False
@@ -116,9 +106,7 @@ class TruncOfTrunc(RewritePattern):
 class SelectNotCondition(RewritePattern):
     """``select(c, false, true) : i1 -> xori(c, true)``."""
 
-    root = SelectOp
-
-    def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+    def match_and_rewrite(self, op: SelectOp, rewriter: PatternRewriter) -> bool:
         if op.results[0].type is not i1 or op.condition.type is not i1:
             return False
         t, f = constant_value(op.true_value), constant_value(op.false_value)
@@ -131,11 +119,3 @@ class SelectNotCondition(RewritePattern):
             new = rewriter.create(XOrIOp, op.condition, one.results[0])
         rewriter.replace_op(op, new)
         return True
-
-
-AddIOp.canonicalization_patterns = (AddIAddConstant(), AddISubConstant())
-MulIOp.canonicalization_patterns = (MulIMulConstant(),)
-ExtSIOp.canonicalization_patterns = (ExtOfExt(),)
-ExtUIOp.canonicalization_patterns = (ExtOfExt(),)
-TruncIOp.canonicalization_patterns = (TruncOfTrunc(),)
-SelectOp.canonicalization_patterns = (SelectNotCondition(),)

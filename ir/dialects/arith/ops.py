@@ -18,6 +18,7 @@ from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, opt_prop, prop, result
 from ...core.operation import Operation
+from ...core.rewrite import RewritePattern, lazy_patterns
 from ...core.traits import (
     Commutative,
     ConstantLike,
@@ -190,9 +191,15 @@ class _BinaryOp(Operation):
     lhs: Any
     rhs: Any
     kind: ClassVar[str] = ""
+    """The op's name without the dialect (``addi``): the key of :mod:`.semantics`; derived."""
     flags_prop: ClassVar[str | None] = None
     flags_keyword: ClassVar[str] = ""
     flags_attr: ClassVar[Any] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and "kind" not in cls.__dict__:
+            cls.kind = cls.name.partition(".")[2]
 
     def __init__(
         self, lhs: Value, rhs: Value, flags: Attribute | None = None, loc: Location | None = None
@@ -279,8 +286,13 @@ class _IntBinaryOverflowOp(_IntBinaryOp):
 
 class AddIOp(_IntBinaryOverflowOp):
     name = "arith.addi"
-    kind = "addi"
     traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import AddIAddConstant, AddISubConstant
+
+        return (AddIAddConstant(), AddISubConstant())
 
     def fold_identity(self, operands):
         if _is_int_constant(operands[1], 0):
@@ -292,7 +304,6 @@ class AddIOp(_IntBinaryOverflowOp):
 
 class SubIOp(_IntBinaryOverflowOp):
     name = "arith.subi"
-    kind = "subi"
 
     def fold_identity(self, operands):
         if _is_int_constant(operands[1], 0):
@@ -304,8 +315,13 @@ class SubIOp(_IntBinaryOverflowOp):
 
 class MulIOp(_IntBinaryOverflowOp):
     name = "arith.muli"
-    kind = "muli"
     traits = (Pure, Commutative, SameOperandsAndResultType)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import MulIMulConstant
+
+        return (MulIMulConstant(),)
 
     def fold_identity(self, operands):
         for k in (1, 0):
@@ -319,60 +335,43 @@ class MulIOp(_IntBinaryOverflowOp):
 
 class ShLIOp(_IntBinaryOverflowOp):
     name = "arith.shli"
-    kind = "shli"
 
     def fold_identity(self, operands):
         return self.lhs if _is_int_constant(operands[1], 0) else None
 
 
-class DivUIOp(_IntBinaryOp):
+class _DivisionOp(_IntBinaryOp):
+    """The integer divisions: ``x / 1`` is ``x``; division by zero is undefined behaviour, so
+    they are not speculatable (no ``Pure``)."""
+
+    traits = (NoMemoryEffect, SameOperandsAndResultType)
+
+    def fold_identity(self, operands):
+        return self.lhs if _is_int_constant(operands[1], 1) else None
+
+
+class DivUIOp(_DivisionOp):
     name = "arith.divui"
-    kind = "divui"
-    traits = (NoMemoryEffect, SameOperandsAndResultType)  # division by zero is UB: not speculatable
-
-    def fold_identity(self, operands):
-        return self.lhs if _is_int_constant(operands[1], 1) else None
 
 
-class DivSIOp(_IntBinaryOp):
+class DivSIOp(_DivisionOp):
     name = "arith.divsi"
-    kind = "divsi"
-    traits = (NoMemoryEffect, SameOperandsAndResultType)
-
-    def fold_identity(self, operands):
-        return self.lhs if _is_int_constant(operands[1], 1) else None
 
 
-class CeilDivUIOp(_IntBinaryOp):
+class CeilDivUIOp(_DivisionOp):
     name = "arith.ceildivui"
-    kind = "ceildivui"
-    traits = (NoMemoryEffect, SameOperandsAndResultType)
-
-    def fold_identity(self, operands):
-        return self.lhs if _is_int_constant(operands[1], 1) else None
 
 
-class CeilDivSIOp(_IntBinaryOp):
+class CeilDivSIOp(_DivisionOp):
     name = "arith.ceildivsi"
-    kind = "ceildivsi"
-    traits = (NoMemoryEffect, SameOperandsAndResultType)
-
-    def fold_identity(self, operands):
-        return self.lhs if _is_int_constant(operands[1], 1) else None
 
 
-class FloorDivSIOp(_IntBinaryOp):
+class FloorDivSIOp(_DivisionOp):
     name = "arith.floordivsi"
-    kind = "floordivsi"
-    traits = (NoMemoryEffect, SameOperandsAndResultType)
-
-    def fold_identity(self, operands):
-        return self.lhs if _is_int_constant(operands[1], 1) else None
 
 
 class RemUIOp(_IntBinaryOp):
     name = "arith.remui"
-    kind = "remui"
     traits = (NoMemoryEffect, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -383,7 +382,6 @@ class RemUIOp(_IntBinaryOp):
 
 class RemSIOp(_IntBinaryOp):
     name = "arith.remsi"
-    kind = "remsi"
     traits = (NoMemoryEffect, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -401,27 +399,22 @@ class _MinMaxIOp(_IntBinaryOp):
 
 class MinSIOp(_MinMaxIOp):
     name = "arith.minsi"
-    kind = "minsi"
 
 
 class MaxSIOp(_MinMaxIOp):
     name = "arith.maxsi"
-    kind = "maxsi"
 
 
 class MinUIOp(_MinMaxIOp):
     name = "arith.minui"
-    kind = "minui"
 
 
 class MaxUIOp(_MinMaxIOp):
     name = "arith.maxui"
-    kind = "maxui"
 
 
 class AndIOp(_IntBinaryOp):
     name = "arith.andi"
-    kind = "andi"
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -436,7 +429,6 @@ class AndIOp(_IntBinaryOp):
 
 class OrIOp(_IntBinaryOp):
     name = "arith.ori"
-    kind = "ori"
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -451,7 +443,6 @@ class OrIOp(_IntBinaryOp):
 
 class XOrIOp(_IntBinaryOp):
     name = "arith.xori"
-    kind = "xori"
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -464,7 +455,6 @@ class XOrIOp(_IntBinaryOp):
 
 class ShRUIOp(_IntBinaryOp):
     name = "arith.shrui"
-    kind = "shrui"
 
     def fold_identity(self, operands):
         return self.lhs if _is_int_constant(operands[1], 0) else None
@@ -472,7 +462,6 @@ class ShRUIOp(_IntBinaryOp):
 
 class ShRSIOp(_IntBinaryOp):
     name = "arith.shrsi"
-    kind = "shrsi"
 
     def fold_identity(self, operands):
         return self.lhs if _is_int_constant(operands[1], 0) else None
@@ -512,7 +501,6 @@ class _FloatBinaryOp(_BinaryOp):
 
 class AddFOp(_FloatBinaryOp):
     name = "arith.addf"
-    kind = "addf"
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -522,7 +510,6 @@ class AddFOp(_FloatBinaryOp):
 
 class SubFOp(_FloatBinaryOp):
     name = "arith.subf"
-    kind = "subf"
 
     def fold_identity(self, operands):
         return self.lhs if _is_float_constant(operands[1], 0.0, negative_zero=False) else None
@@ -530,7 +517,6 @@ class SubFOp(_FloatBinaryOp):
 
 class MulFOp(_FloatBinaryOp):
     name = "arith.mulf"
-    kind = "mulf"
     traits = (Pure, Commutative, SameOperandsAndResultType)
 
     def fold_identity(self, operands):
@@ -539,7 +525,6 @@ class MulFOp(_FloatBinaryOp):
 
 class DivFOp(_FloatBinaryOp):
     name = "arith.divf"
-    kind = "divf"
 
     def fold_identity(self, operands):
         return self.lhs if _is_float_constant(operands[1], 1.0) else None
@@ -547,7 +532,6 @@ class DivFOp(_FloatBinaryOp):
 
 class RemFOp(_FloatBinaryOp):
     name = "arith.remf"
-    kind = "remf"
 
 
 class _FloatMinMaxOp(_FloatBinaryOp):
@@ -559,22 +543,18 @@ class _FloatMinMaxOp(_FloatBinaryOp):
 
 class MaximumFOp(_FloatMinMaxOp):
     name = "arith.maximumf"
-    kind = "maximumf"
 
 
 class MinimumFOp(_FloatMinMaxOp):
     name = "arith.minimumf"
-    kind = "minimumf"
 
 
 class MaxNumFOp(_FloatMinMaxOp):
     name = "arith.maxnumf"
-    kind = "maxnumf"
 
 
 class MinNumFOp(_FloatMinMaxOp):
     name = "arith.minnumf"
-    kind = "minnumf"
 
 
 def _negate(a: Attribute) -> FloatAttr | None:
@@ -784,6 +764,12 @@ class SelectOp(Operation):
     false_value = operand()
     result = result()
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import SelectNotCondition
+
+        return (SelectNotCondition(),)
+
     def __init__(
         self, condition: Value, true_value: Value, false_value: Value, loc: Location | None = None
     ):
@@ -931,12 +917,24 @@ def _int_cast_element(op: _CastOp, a: Attribute, signedness: str) -> IntegerAttr
 class ExtSIOp(_IntExtTruncOp):
     name = "arith.extsi"
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import ExtOfExt
+
+        return (ExtOfExt(),)
+
     def fold_element(self, a):
         return _int_cast_element(self, a, "signed")
 
 
 class ExtUIOp(_IntExtTruncOp):
     name = "arith.extui"
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import ExtOfExt
+
+        return (ExtOfExt(),)
 
     def fold_element(self, a):
         return _int_cast_element(self, a, "unsigned")
@@ -946,6 +944,12 @@ class TruncIOp(_IntExtTruncOp):
     name = "arith.trunci"
     wider = False
     overflowFlags = opt_prop(IntegerOverflowFlagsAttr)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import TruncOfTrunc
+
+        return (TruncOfTrunc(),)
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         flags = self.overflowFlags

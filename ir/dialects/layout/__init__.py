@@ -15,7 +15,6 @@ from ...core.context import Dialect
 from ...core.location import Location
 from ...core.operation import Operation
 from ...core.types import IndexType, Type, i1
-from . import canonicalize as _canonicalize  # noqa: F401  (attaches patterns to ops)
 from .attributes import IntTupleAttr, LayoutAttr, LayoutTextAttr, TileAttr
 from .base import AlgebraOp
 from .ops_access import (

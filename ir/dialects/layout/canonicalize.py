@@ -114,8 +114,6 @@ def _replace_with_polynomial(
 class GetOfMakeIntTuple(RewritePattern):
     """``get(make_int_tuple(%a, %b, %c) : "(?,(?,?))")[1]`` -> ``make_int_tuple(%b, %c)``."""
 
-    root = GetOp
-
     def match_and_rewrite(self, op: GetOp, rewriter: PatternRewriter) -> bool:
         producer = op.input.defining_op
         if not isinstance(producer, MAKE_INT_TUPLE_OPS):
@@ -158,8 +156,6 @@ def _collect(x: Any, position: dict[Any, int], out: list[int]) -> None:
 class SizeOfMakeIntTuple(RewritePattern):
     """``size(make_shape(%n) : "(4,?)")`` -> ``arith.muli %n, 4``."""
 
-    root = SizeOp
-
     def match_and_rewrite(self, op: SizeOp, rewriter: PatternRewriter) -> bool:
         producer = op.input.defining_op
         if not isinstance(producer, MAKE_INT_TUPLE_OPS):
@@ -175,8 +171,6 @@ class SizeOfMakeIntTuple(RewritePattern):
 class Crd2IdxOfStaticLayout(RewritePattern):
     """``crd2idx(make_coord(%i, %c2), static layout)`` -> affine arith on %i (strides as
     constants, constant coordinate entries folded in)."""
-
-    root = Crd2IdxOp
 
     def match_and_rewrite(self, op: Crd2IdxOp, rewriter: PatternRewriter) -> bool:
         layout = _static_layout(op.layout)
@@ -200,8 +194,3 @@ def _static_layout(v: Value) -> Any:
     if isinstance(t, LayoutTextType) and t.is_static:
         return t.parsed.template
     return None
-
-
-GetOp.canonicalization_patterns = (GetOfMakeIntTuple(),)
-SizeOp.canonicalization_patterns = (SizeOfMakeIntTuple(),)
-Crd2IdxOp.canonicalization_patterns = (Crd2IdxOfStaticLayout(),)

@@ -21,6 +21,7 @@ from ...core.attributes import Attribute, DenseArrayAttr
 from ...core.constraints import I1 as Bool
 from ...core.constraints import Index
 from ...core.opdef import operand, prop, result
+from ...core.rewrite import RewritePattern, lazy_patterns
 from ...core.types import i64
 from .base import AlgebraOp, i64_array
 from .inference import I1, INDEX, SAME
@@ -65,6 +66,12 @@ class GetOp(_ModeListOp):
     result_specs = (SAME,)
     prop_builders = {"mode": i64_array}
 
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import GetOfMakeIntTuple
+
+        return (GetOfMakeIntTuple(),)
+
     @classmethod
     def evaluate(cls, props, args):
         return (L.get(args[0], *_modes(props, "mode")),)
@@ -77,6 +84,12 @@ class SizeOp(AlgebraOp):
     input = operand(_LayoutOrTuple)
     result = result(Index)
     result_specs = (INDEX,)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import SizeOfMakeIntTuple
+
+        return (SizeOfMakeIntTuple(),)
 
     @classmethod
     def evaluate(cls, props, args):
@@ -186,6 +199,12 @@ class Crd2IdxOp(AlgebraOp):
     layout = operand(AnyLayout)
     result = result(Index)
     result_specs = (INDEX,)
+
+    @lazy_patterns
+    def canonicalization_patterns() -> tuple[RewritePattern, ...]:
+        from .canonicalize import Crd2IdxOfStaticLayout
+
+        return (Crd2IdxOfStaticLayout(),)
 
     @classmethod
     def check(cls, props, args):

@@ -31,6 +31,9 @@ from .attributes import CopyAtomAttr, MMAAtomAttr
 from .effects import MemoryEffects
 from .ops_algorithm import (
     ALGORITHM_OPS,
+    ASYNC_GROUP_OPS,
+    COPY_OPS,
+    FILL_OPS,
     AxpbyOp,
     ClearOp,
     CopyIfOp,
@@ -80,7 +83,7 @@ from .ops_view import (
     ViewOp,
     ZippedDivideOp,
 )
-from .ops_wgmma import WGMMA_OPS, WgmmaDescOp, WgmmaOp
+from .ops_wgmma import WGMMA_OPS, FenceOperandOp, WgmmaDescOp, WgmmaOp
 from .tiled import (
     CopyAtom,
     TiledCopy,
@@ -100,6 +103,7 @@ ALL_OPS: tuple[type[Operation], ...] = (
     *ELEMENT_OPS,
     *ATOMIC_OPS,
     *ALGORITHM_OPS,
+    *ASYNC_GROUP_OPS,
     *LOWERED_OPS,
     *TMA_OPS,
     *WGMMA_OPS,
@@ -133,9 +137,14 @@ DIALECT = Dialect(
 __all__ = [
     "TmaDescriptorOp",
     "ALL_OPS",
+    "FenceOperandOp",
     "WgmmaDescOp",
     "WgmmaOp",
     "ATOMIC_OPS",
+    "ALGORITHM_OPS",
+    "ASYNC_GROUP_OPS",
+    "COPY_OPS",
+    "FILL_OPS",
     "AllocFragmentOp",
     "AllocSmemOp",
     "AssumeOp",

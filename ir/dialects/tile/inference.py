@@ -23,6 +23,7 @@ from ...core.attributes import IntegerAttr
 from ...core.folding import constant_value
 from ...core.types import IndexType, IntegerType, Type
 from ...core.values import BlockArgument, Value
+from ..func import FuncOp
 from ..layout.symbolic_types import symbol_for
 from ..layout.text import Role
 from ..layout.types import LayoutTextType
@@ -79,7 +80,7 @@ def _argument_fact(v: Value) -> Fact:
     block = v.block  # type: ignore[attr-defined]
     region = block.parent
     func = region.parent if region is not None else None
-    if func is None or func.name != "func.func" or region.blocks[0] is not block:
+    if not isinstance(func, FuncOp) or region.blocks[0] is not block:
         return None
     arg_attrs = func.properties.get("arg_attrs")
     if arg_attrs is None or v.index >= len(arg_attrs):  # type: ignore[arg-type]
@@ -102,8 +103,10 @@ def index_fact(v: Value) -> Fact:
         return ("const", attr.value)
     if isinstance(v, BlockArgument):
         return _argument_fact(v)
+    from .ops_element import AssumeOp  # (ops_element imports this module)
+
     op = v.defining_op
-    if op is not None and op.name == "tile.assume":
+    if isinstance(op, AssumeOp):
         inner = index_fact(op.operands[0])
         if inner is not None and inner[0] == "const":
             return inner

@@ -40,6 +40,10 @@ from .tiled import CopyAtom
 from .types import TensorType
 
 __all__ = [
+    "ALGORITHM_OPS",
+    "ASYNC_GROUP_OPS",
+    "COPY_OPS",
+    "FILL_OPS",
     "AxpbyOp",
     "ClearOp",
     "CopyIfOp",
@@ -496,13 +500,8 @@ class CpAsyncWaitOp(Operation):
         return cls.create(attributes=p.parse_optional_attr_dict(), loc=p.loc)
 
 
-ALGORITHM_OPS: tuple[type[Operation], ...] = (
-    CopyOp,
-    CopyIfOp,
-    GemmOp,
-    AxpbyOp,
-    FillOp,
-    ClearOp,
-    CpAsyncCommitOp,
-    CpAsyncWaitOp,
-)
+COPY_OPS: tuple[type[Operation], ...] = (CopyOp, CopyIfOp)
+FILL_OPS: tuple[type[Operation], ...] = (FillOp, ClearOp)
+ALGORITHM_OPS: tuple[type[Operation], ...] = (*COPY_OPS, GemmOp, AxpbyOp, *FILL_OPS)
+"""The algorithms lower-algorithms expands (``isinstance(op, ALGORITHM_OPS)``)."""
+ASYNC_GROUP_OPS: tuple[type[Operation], ...] = (CpAsyncCommitOp, CpAsyncWaitOp)
