@@ -13,7 +13,7 @@ from ..core.operation import Operation
 from ..core.traits import Pure
 from ..core.types import i32
 
-_I32 = Constraint(lambda t: t is i32, "i32")
+_I32 = Constraint(lambda t: t is i32, "i32", exact=i32)
 
 
 class _EnumAttr(DialectAttribute):
