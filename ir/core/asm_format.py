@@ -59,6 +59,19 @@ _TOKEN = re.compile(
 )
 
 
+def _parse_short_integer(p: Parser, t: Type) -> Attribute:
+    """``4`` (``true``/``false``) as an ``IntegerAttr`` of the declared type ``t``."""
+    from .attributes import IntegerAttr
+
+    at = p.pos
+    word = p.parse_optional_keyword("true", "false")
+    value = int(word == "true") if word is not None else p.parse_integer()
+    try:
+        return IntegerAttr(value, t)
+    except (TypeError, ValueError) as e:
+        raise p.error(str(e), at) from None
+
+
 class _Literal:
     def __init__(self, text: str):
         self.text = text
@@ -425,7 +438,7 @@ class AssemblyFormat:
             elif e.kind == "prop":
                 storage = _short_form(d.props[e.name].constraint)
                 if isinstance(storage, Type):
-                    state["props"][e.name] = p.parse_attribute(storage)
+                    state["props"][e.name] = _parse_short_integer(p, storage)
                 elif storage is not None:
                     state["props"][e.name] = storage.parse_parameters(p)
                 else:
