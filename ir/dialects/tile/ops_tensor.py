@@ -19,7 +19,7 @@ from ...core.types import IndexType, Type, i64, index
 from ...core.values import Value
 from ..layout.attributes import LayoutAttr
 from ..layout.types import IntTupleType, LayoutType
-from .base import build_error, parse_signature, print_signature
+from .base import build_error
 from .effects import MemoryEffects
 from .inference import alignment_after_offset, index_fact
 from .spaces import COORD, RMEM, SMEM
@@ -50,6 +50,7 @@ class MakeTensorOp(Operation):
     ``tile.make_tensor %p, %l, %idx0 : (ptr, layout, !tile.ptr<i32, gmem, 4>) -> tensor``."""
 
     name = "tile.make_tensor"
+    assembly_format = "$ptr `,` $layout (`,` $gathers^)? attr-dict `:` `(` type($ptr) `,` type($layout) (`,` type($gathers)^)? `)` `->` type($result)"
     traits = (Pure,)
     ptr = operand(PtrType)
     layout = operand(LayoutType)
@@ -96,19 +97,6 @@ class MakeTensorOp(Operation):
                     f"the index buffer '{name}' must be a pointer to i32 or i64 in gmem, got "
                     f"'{g.type.text}'"
                 )
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands(self.operands)
-        p.print_attr_dict(self)
-        print_signature(p, self.operand_types, self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> MakeTensorOp:
-        operands = p.parse_operand_list()
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, len(operands), True)
-        return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
 
 
 def gather_names(layout_text: str) -> list[str]:
