@@ -21,6 +21,9 @@ Directives (a subset of MLIR's, with its meaning and spacing rules):
   group, a property that is set and not at its default); its first element must be a literal or
   an operand.
 
+A property read by a format must satisfy its declared constraint where it is read (a parse
+error at its token), since result types may be inferred from it.
+
 Types that the format does not spell are inferred from ``SameOperandsAndResultType`` /
 ``SameTypeOperands`` or from the class's ``infer_result_types(operand_types, properties)``.
 The format is checked when the class is created; a mistake raises ``TypeError`` naming it.
@@ -436,13 +439,23 @@ class AssemblyFormat:
                 else:
                     state["operands"][e.name] = p.parse_operand_list()
             elif e.kind == "prop":
-                storage = _short_form(d.props[e.name].constraint)
+                constraint = d.props[e.name].constraint
+                storage = _short_form(constraint)
+                at = p.pos
                 if isinstance(storage, Type):
-                    state["props"][e.name] = _parse_short_integer(p, storage)
+                    attr = _parse_short_integer(p, storage)
                 elif storage is not None:
-                    state["props"][e.name] = storage.parse_parameters(p)
+                    attr = storage.parse_parameters(p)
                 else:
-                    state["props"][e.name] = p.parse_attribute()
+                    attr = p.parse_attribute()
+                if constraint is not None and not constraint(attr):
+                    # Here rather than in the verifier: result types may be inferred from it.
+                    raise p.error(
+                        f"'{self.cls.name}' expects {constraint.description} for '{e.name}', "
+                        f"got {attr.text}",
+                        at,
+                    )
+                state["props"][e.name] = attr
             elif e.kind == "region":
                 state["regions"][e.name] = p.parse_region()
             elif e.kind == "successor":

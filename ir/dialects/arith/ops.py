@@ -115,6 +115,7 @@ class ConstantOp(Operation):
     """``%c4 = arith.constant 4 : index``; ``%cst = arith.constant dense<1.0> : vector<4xf32>``."""
 
     name = "arith.constant"
+    assembly_format = "attr-dict $value"
     traits = (Pure, ConstantLike)
     value = prop((IntegerAttr, FloatAttr, DenseElementsAttr))
     result = result()
@@ -125,6 +126,11 @@ class ConstantOp(Operation):
                 f"arith.constant needs an IntegerAttr, FloatAttr or DenseElementsAttr, got {value!r}"
             )
         super().__init__(result_types=[value.type], properties={"value": value}, loc=loc)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[Type], props: Any) -> list[Type]:
+        """The constant has its value's type."""
+        return [props["value"].type]
 
     @staticmethod
     def from_int(value: int, type: Type, loc: Location | None = None) -> ConstantOp:
@@ -159,24 +165,6 @@ class ConstantOp(Operation):
                 return [f"c{v.value}"]
             return [f"c{v.value}_{t.text}"]
         return ["cst"]
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self, elided=("value",))
-        p.write(" ")
-        p.print_attribute(self.value)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ConstantOp:
-        attrs = p.parse_optional_attr_dict()
-        at = p.pos
-        value = p.parse_attribute()
-        if not isinstance(value, (IntegerAttr, FloatAttr, DenseElementsAttr)):
-            raise p.error(
-                "arith.constant expects an integer, float or dense elements attribute", at
-            )
-        return cls.create(
-            result_types=[value.type], properties={"value": value}, attributes=attrs, loc=p.loc
-        )
 
 
 # ---------------------------------------------------------------------------------------------
