@@ -10,8 +10,9 @@ each field.
 
 from __future__ import annotations
 
-import ctypes
 from typing import Any
+
+from .cpu_records import Record
 
 #: (name, type) in struct order; "i32" or "ptr" (a pointer, i8* in typed-pointer IR).
 CONTEXT_FIELDS: tuple[tuple[str, str], ...] = (
@@ -38,7 +39,9 @@ CONTEXT_FIELDS: tuple[tuple[str, str], ...] = (
     ("scheduler", "ptr"),  # runtime-private: the block's scheduler
 )
 
-FIELD_INDEX: dict[str, int] = {name: i for i, (name, _) in enumerate(CONTEXT_FIELDS)}
+#: The context as a record (``%Ctx`` in the support IR; see :mod:`.cpu_records`).
+CONTEXT = Record("Ctx", CONTEXT_FIELDS)
+FIELD_INDEX: dict[str, int] = CONTEXT.index
 
 WARP_SIZE = 32
 #: Bytes of warp scratch per warp (one 8-byte slot per lane).
@@ -78,19 +81,13 @@ COLLECTIVE_HELPERS: tuple[str, ...] = (
 SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY = 0, 1, 2, 3
 
 
-def _ctype(kind: str) -> Any:
-    return ctypes.c_int32 if kind == "i32" else ctypes.c_void_p
-
-
-class ThreadContext(ctypes.Structure):
-    """The context struct as the runtime writes it."""
-
-    _fields_ = [(name, _ctype(kind)) for name, kind in CONTEXT_FIELDS]
+#: The context struct as the runtime writes it.
+ThreadContext = CONTEXT.ctypes_struct("ThreadContext")
 
 
 def llvm_type_text() -> str:
     """The struct as LLVM IR text with opaque pointers (for runtime-generated modules)."""
-    return "{ " + ", ".join("i32" if k == "i32" else "ptr" for _, k in CONTEXT_FIELDS) + " }"
+    return CONTEXT.llvm_type_text()
 
 
 def context_type() -> Any:

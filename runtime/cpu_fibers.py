@@ -15,6 +15,7 @@ import sys
 from functools import cache
 
 from .cpu_context import WARP_SCRATCH_BYTES, WARP_SIZE, ThreadContext
+from .cpu_records import FIBER, SCHED
 from .cpu_support_ir import DONE
 from .errors import NotSupportedError
 from .launch_config import cpu_stack_bytes
@@ -33,29 +34,8 @@ def stack_bytes() -> int:
     return -(-cpu_stack_bytes() // _PAGE) * _PAGE
 
 
-class SchedRecord(ctypes.Structure):
-    _fields_ = [
-        ("main_uctx", ctypes.c_void_p),
-        ("fibers", ctypes.c_void_p),
-        ("nthreads", ctypes.c_int32),
-        ("nwarps", ctypes.c_int32),
-        ("error", ctypes.c_int32),
-        ("error_thread", ctypes.c_int32),
-        ("thread_main", ctypes.c_void_p),
-        ("params", ctypes.c_void_p),
-        ("progress", ctypes.c_int32),  # bumped by every state change (mbarriers, parking)
-        ("named_barriers", ctypes.c_void_p),  # 16 x {arrived, generation}: bar.sync id, n
-    ]
-
-
-class FiberRecord(ctypes.Structure):
-    _fields_ = [
-        ("uctx", ctypes.c_void_p),
-        ("ctx", ctypes.c_void_p),
-        ("sched", ctypes.c_void_p),
-        ("state", ctypes.c_int32),
-        ("wait_mask", ctypes.c_int32),
-    ]
+SchedRecord = SCHED.ctypes_struct("SchedRecord")
+FiberRecord = FIBER.ctypes_struct("FiberRecord")
 
 
 @cache

@@ -17,29 +17,14 @@ from .abi import KernelSpec
 from .bounds import BoundsRecord
 from .cpu_context import WARP_SCRATCH_BYTES, WARP_SIZE
 from .cpu_fibers import FiberPool
+from .cpu_records import CFG
 from .cpu_support_ir import ERROR_TEXT
 from .errors import CpuExecutionError
 from .launch_config import check_block, check_smem, cpu_threads, dim3
 from .packing import ArgumentBinder
 from .smem_need import smem_need_of
 
-
-class LaunchConfig(ctypes.Structure):
-    _fields_ = [
-        ("gx", ctypes.c_int32),
-        ("gy", ctypes.c_int32),
-        ("gz", ctypes.c_int32),
-        ("bx", ctypes.c_int32),
-        ("by", ctypes.c_int32),
-        ("bz", ctypes.c_int32),
-        ("begin", ctypes.c_int32),
-        ("end", ctypes.c_int32),
-        ("smem", ctypes.c_void_p),
-        ("dynamic_smem", ctypes.c_void_p),
-        ("warp_scratch", ctypes.c_void_p),
-        ("error_block", ctypes.c_int32),
-        ("pad", ctypes.c_int32),
-    ]
+LaunchConfig = CFG.ctypes_struct("LaunchConfig")
 
 
 _GRID_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)

@@ -9,12 +9,20 @@ Directives (a subset of MLIR's, with its meaning and spacing rules):
 - `` `kw` `` / `` `,` ``: a keyword or punctuation literal; `` `` `` (empty) removes the space
   before the next element.
 - ``$name``: an operand group (single, optional or variadic: comma separated), a property
-  (printed as its attribute), a region (printed with its entry block header) or a successor.
+  (printed in its short form when its declaration fixes what it is stored as: a dialect
+  attribute without its ``#dialect.mnemonic`` prefix, ``<nsw>`` for ``#arith.overflow<nsw>``,
+  ``x`` for ``#gpu<dim x>``; an :func:`~.constraints.integer_attr` without its type, ``4`` for
+  ``4 : i32``; any other attribute in full), a region (printed with its entry block header) or
+  a successor.
 - ``type($x)``: the type(s) of an operand or result group; ``functional-type($args, $res)``.
 - ``attr-dict`` / ``attr-dict-with-keyword``: the properties and attributes the format does not
   print (defaulted properties at their default value are left out, as MLIR does).
 - ``( ... $x^ ... )?``: an optional group printed when its anchor ``$x`` is present (non-empty
-  group, set property); its first element must be a literal or an operand.
+  group, a property that is set and not at its default); its first element must be a literal or
+  an operand.
+
+A property read by a format must satisfy its declared constraint where it is read (a parse
+error at its token), since result types may be inferred from it.
 
 Types that the format does not spell are inferred from ``SameOperandsAndResultType`` /
 ``SameTypeOperands`` or from the class's ``infer_result_types(operand_types, properties)``.
@@ -27,10 +35,21 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .attributes import Attribute
+from .attributes import Attribute, DialectAttribute
 from .opdef import Arity, OpDef
 from .traits import SameOperandsAndResultType, SameTypeOperands
 from .types import FunctionType, Type
+
+
+def _short_form(constraint: Any) -> Any:
+    """What a property is stored as when its format may print it short (see module doc)."""
+    storage = getattr(constraint, "storage", None)
+    if isinstance(storage, Type) or (
+        isinstance(storage, type) and issubclass(storage, DialectAttribute)
+    ):
+        return storage
+    return None
+
 
 if TYPE_CHECKING:
     from .operation import Operation
@@ -41,6 +60,19 @@ _TOKEN = re.compile(
     r"\s*(?:(`[^`]*`)|(\$[A-Za-z_][A-Za-z0-9_]*\^?)|(attr-dict-with-keyword|attr-dict)"
     r"|(functional-type|type)\s*\(|(\))(\?)?|(\()|(,))"
 )
+
+
+def _parse_short_integer(p: Parser, t: Type) -> Attribute:
+    """``4`` (``true``/``false``) as an ``IntegerAttr`` of the declared type ``t``."""
+    from .attributes import IntegerAttr
+
+    at = p.pos
+    word = p.parse_optional_keyword("true", "false")
+    value = int(word == "true") if word is not None else p.parse_integer()
+    try:
+        return IntegerAttr(value, t)
+    except (TypeError, ValueError) as e:
+        raise p.error(str(e), at) from None
 
 
 class _Literal:
@@ -251,7 +283,8 @@ class AssemblyFormat:
         if var.kind in ("operand", "result"):
             return bool(self._group(op, var))
         if var.kind == "prop":
-            return op.properties.get(var.name) is not None
+            value = op.properties.get(var.name)
+            return value is not None and value is not self.op_def.props[var.name].default
         if var.kind == "region":
             return bool(op.regions[var.index].blocks)
         return True
@@ -304,7 +337,7 @@ class AssemblyFormat:
             elif e.kind == "prop":
                 attr = op.properties.get(e.name)
                 if attr is not None:
-                    self._emit(p, attr.text)
+                    self._emit(p, self._prop_text(e.name, attr))
             elif e.kind == "region":
                 if self._space:
                     p.write(" ")
@@ -319,6 +352,14 @@ class AssemblyFormat:
                     else [op.successors[e.index].block]
                 )
                 self._emit(p, ", ".join(p._block_name(b) for b in blocks))
+
+    def _prop_text(self, name: str, attr: Attribute) -> str:
+        storage = _short_form(self.op_def.props[name].constraint)
+        if isinstance(storage, Type) and getattr(attr, "type", None) is storage:
+            return attr.text.removesuffix(f" : {storage.text}")
+        if storage is not None and isinstance(attr, storage):
+            return attr.print_parameters().lstrip()
+        return attr.text
 
     def _print_attr_dict(self, op: Operation, p: Printer, keyword: bool) -> None:
         elided = set(self.printed_props)
@@ -398,7 +439,23 @@ class AssemblyFormat:
                 else:
                     state["operands"][e.name] = p.parse_operand_list()
             elif e.kind == "prop":
-                state["props"][e.name] = p.parse_attribute()
+                constraint = d.props[e.name].constraint
+                storage = _short_form(constraint)
+                at = p.pos
+                if isinstance(storage, Type):
+                    attr = _parse_short_integer(p, storage)
+                elif storage is not None:
+                    attr = storage.parse_parameters(p)
+                else:
+                    attr = p.parse_attribute()
+                if constraint is not None and not constraint(attr):
+                    # Here rather than in the verifier: result types may be inferred from it.
+                    raise p.error(
+                        f"'{self.cls.name}' expects {constraint.description} for '{e.name}', "
+                        f"got {attr.text}",
+                        at,
+                    )
+                state["props"][e.name] = attr
             elif e.kind == "region":
                 state["regions"][e.name] = p.parse_region()
             elif e.kind == "successor":
@@ -490,7 +547,7 @@ class AssemblyFormat:
 
 def install(cls: type[Operation]) -> None:
     """Give ``cls`` print_custom/parse_custom from its ``assembly_format`` string."""
-    fmt = AssemblyFormat(cls, cls.__dict__["assembly_format"])
+    fmt = AssemblyFormat(cls, cls.assembly_format)  # type: ignore[arg-type]
     cls._assembly = fmt  # type: ignore[attr-defined]
     if "print_custom" not in cls.__dict__:
         cls.print_custom = lambda self, p: fmt.print(self, p)  # type: ignore[method-assign]

@@ -16,13 +16,22 @@ from .types import FloatType, IndexType, IntegerType, Type, VectorType, i1
 class Constraint:
     """A named predicate over types or attributes."""
 
-    __slots__ = ("description", "exact", "memo", "predicate")
+    __slots__ = ("description", "exact", "memo", "predicate", "storage")
 
-    def __init__(self, predicate: Callable[[Any], bool], description: str, exact: Any = None):
+    def __init__(
+        self,
+        predicate: Callable[[Any], bool],
+        description: str,
+        exact: Any = None,
+        storage: Any = None,
+    ):
         self.predicate = predicate
         self.description = description
         # The one value accepted, when there is only one (lets custom forms omit its type).
         self.exact = exact
+        # What an accepted attribute is stored as, when that is one thing: an attribute class,
+        # or the Type of an IntegerAttr (lets assembly formats print the attribute's short form).
+        self.storage = storage
         # Types and attributes are interned and immutable, so answers can be remembered.
         self.memo: dict[Any, bool] = {}
 
@@ -52,7 +61,7 @@ def to_constraint(spec: Any) -> Constraint | None:
             " or ".join(p.description for p in parts if p is not None),
         )
     if isinstance(spec, type):
-        return Constraint(lambda v: isinstance(v, spec), _class_description(spec))
+        return Constraint(lambda v: isinstance(v, spec), _class_description(spec), storage=spec)
     if hasattr(spec, "text"):  # an interned Type/Attribute instance: identity match
         return Constraint(lambda v: v is spec, f"'{spec.text}'", exact=spec)
     raise TypeError(f"cannot use {spec!r} as a constraint")
@@ -91,3 +100,11 @@ IntegerOrIndexOrFloatLike = Constraint(
     _scalar(lambda t: isinstance(t, (IntegerType, IndexType, FloatType))),
     "integer, index or floating-point-like",
 )
+
+
+def integer_attr(t: Type, description: str) -> Constraint:
+    """An ``IntegerAttr`` of type ``t`` (MLIR's ``I32Attr``...): an assembly format prints it
+    bare (``4``), its type being known."""
+    from .attributes import IntegerAttr
+
+    return Constraint(lambda a: isinstance(a, IntegerAttr) and a.type is t, description, storage=t)

@@ -139,7 +139,7 @@ class Operation:
         cls._verifying_traits = tuple(t for t in traits if type(t).verify is not Trait.verify)
         cls._def = op_def
         make_accessors(cls, op_def)
-        if isinstance(cls.__dict__.get("assembly_format"), str):
+        if cls.name and isinstance(cls.assembly_format, str):
             from .asm_format import install
 
             install(cls)

@@ -96,6 +96,7 @@ class UnrealizedConversionCastOp(Operation):
     """A cast between type systems that a later conversion must remove."""
 
     name = "builtin.unrealized_conversion_cast"
+    assembly_format = "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"
     traits = (Pure,)
     inputs = var_operand()
     outputs = var_result()
@@ -124,26 +125,6 @@ class UnrealizedConversionCastOp(Operation):
         ):
             return list(first.operands)
         return None
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        if self.operands:
-            p.write(" ")
-            p.print_operands(self.operands)
-            p.write(" : ")
-            p.print_types(v.type for v in self.operands)
-        p.write(" to ")
-        p.print_types(r.type for r in self.results)
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> UnrealizedConversionCastOp:
-        operands = p.parse_operand_list()
-        types = p.parse_colon_type_list() if operands else []
-        values = p.resolve_operands(operands, types)
-        p.parse_keyword("to")
-        results = p.parse_type_list()
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(values, results, attributes=attrs, loc=p.loc)
 
 
 DIALECT = Dialect("builtin", ops=[ModuleOp, UnrealizedConversionCastOp])

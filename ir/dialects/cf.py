@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attributes import IntegerAttr
 from ..core.block import Block
 from ..core.builder import InsertionPoint
@@ -18,7 +17,6 @@ from ..core.opdef import operand, successor, var_operand
 from ..core.operation import Operation
 from ..core.rewrite import PatternRewriter, RewritePattern, lazy_patterns
 from ..core.traits import Pure, Terminator
-from ..core.types import i1
 from ..core.values import Value
 
 
@@ -40,6 +38,7 @@ class BranchOp(Operation):
     """``cf.br ^bb1(%a : i32)``."""
 
     name = "cf.br"
+    assembly_format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"
     traits = (Pure, Terminator)
     destOperands = var_operand()
     dest = successor()
@@ -54,22 +53,12 @@ class BranchOp(Operation):
     def verify_(self) -> None:
         _check_successor_operands(self.dest, self.operands, 0)
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_successor_and_use_list(self.dest, self.operands)
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> BranchOp:
-        block, values = p.parse_successor_and_use_list()
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(values, attributes=attrs, successors=[block], loc=p.loc)
-
 
 class CondBranchOp(Operation):
     """``cf.cond_br %c, ^bb1(%a : i32), ^bb2``."""
 
     name = "cf.cond_br"
+    assembly_format = "$condition `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict"
     traits = (Pure, Terminator)
     condition = operand(I1)
     trueDestOperands = var_operand()
@@ -102,27 +91,6 @@ class CondBranchOp(Operation):
     def verify_(self) -> None:
         _check_successor_operands(self.trueDest, self.trueDestOperands, 0)
         _check_successor_operands(self.falseDest, self.falseDestOperands, 1)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.condition)
-        p.write(", ")
-        p.print_successor_and_use_list(self.trueDest, self.trueDestOperands)
-        p.write(", ")
-        p.print_successor_and_use_list(self.falseDest, self.falseDestOperands)
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> CondBranchOp:
-        cond = p.resolve_operand(p.parse_operand(), i1)
-        p.expect(",")
-        true_dest, true_values = p.parse_successor_and_use_list()
-        p.expect(",")
-        false_dest, false_values = p.parse_successor_and_use_list()
-        attrs = p.parse_optional_attr_dict()
-        op = cls(cond, true_dest, true_values, false_dest, false_values, loc=p.loc)
-        op.attributes.update(attrs)
-        return op
 
 
 class CondBranchConstant(RewritePattern):

@@ -265,6 +265,7 @@ class ReturnOp(Operation):
     """``return %a, %b : i32, f32`` ends a function body."""
 
     name = "func.return"
+    assembly_format = "attr-dict ($arguments^ `:` type($arguments))?"
     traits = (Pure, Terminator, ReturnLike, HasParent("func.func"))
     arguments = var_operand()
 
@@ -289,27 +290,12 @@ class ReturnOp(Operation):
                     f"type ('{t.text}') in function @{fname}"
                 )
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        if self.operands:
-            p.write(" ")
-            p.print_operands(self.operands)
-            p.write(" : ")
-            p.print_types(v.type for v in self.operands)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ReturnOp:
-        attrs = p.parse_optional_attr_dict()
-        operands = p.parse_operand_list()
-        types = p.parse_colon_type_list() if operands else []
-        values = p.resolve_operands(operands, types)
-        return cls.create(values, attributes=attrs, loc=p.loc)
-
 
 class CallOp(Operation):
     """``%r = func.call @f(%a) : (i32) -> i32``."""
 
     name = "func.call"
+    assembly_format = "$callee `(` $arguments `)` attr-dict `:` functional-type($arguments, $res)"
     callee = prop(_FlatSymbolRef)
     arg_attrs = opt_prop(_DictArray)
     res_attrs = opt_prop(_DictArray)
@@ -358,30 +344,6 @@ class CallOp(Operation):
                 raise VerifyError(
                     f"result type mismatch at index {i}: expected '{t.text}', but got '{r.type.text}'"
                 )
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_attribute(self.callee)
-        p.write("(")
-        p.print_operands(self.operands)
-        p.write(")")
-        p.print_attr_dict(self, elided=("callee",))
-        p.write(" : ")
-        p.print_type(FunctionType([v.type for v in self.operands], self.result_types))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> CallOp:
-        callee = p.parse_symbol_name()
-        operands = p.parse_operand_list("(")
-        attrs = p.parse_optional_attr_dict()
-        p.expect(":")
-        at = p.pos
-        ftype = p.parse_type()
-        if not isinstance(ftype, FunctionType):
-            raise p.error("expected a function type", at)
-        values = p.resolve_operands(operands, ftype.inputs, at)
-        props = {"callee": SymbolRefAttr(callee)}
-        return cls.create(values, ftype.results, properties=props, attributes=attrs, loc=p.loc)
 
 
 DIALECT = Dialect("func", ops=[FuncOp, ReturnOp, CallOp])

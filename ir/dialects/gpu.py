@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attr_parser import AttrParser
 from ..core.attributes import (
     Attribute,
@@ -185,6 +184,8 @@ def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> No
 class _DimensionOp(Operation):
     """``%r = gpu.<op> x`` -> index."""
 
+    assembly_format = "$dimension attr-dict"
+
     traits = (Pure,)
     dimension = prop(DimensionAttr)
     result = result(index)
@@ -196,24 +197,6 @@ class _DimensionOp(Operation):
     @property
     def dim_index(self) -> int:
         return self.dimension.index
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f" {self.dimension.value}")
-        p.print_attr_dict(self, elided=("dimension",))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        at = p.pos
-        word = p.parse_keyword()
-        if word not in DimensionAttr.VALUES:
-            raise p.error(f"expected dimension x, y or z, got '{word}'", at)
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(
-            result_types=[index],
-            properties={"dimension": DimensionAttr(word)},
-            attributes=attrs,
-            loc=p.loc,
-        )
 
 
 class ThreadIdOp(_DimensionOp):
@@ -257,19 +240,12 @@ class LaneIdOp(Operation):
     """``gpu.lane_id``: the thread's index within its warp (0..31)."""
 
     name = "gpu.lane_id"
+    assembly_format = "attr-dict"
     traits = (Pure,)
     result = result(index)
 
     def __init__(self, loc: Location | None = None):
         super().__init__(result_types=[index], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> LaneIdOp:
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(result_types=[index], attributes=attrs, loc=p.loc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,17 +260,10 @@ class BarrierOp(Operation):
     """
 
     name = "gpu.barrier"
+    assembly_format = "attr-dict"
 
     def __init__(self, loc: Location | None = None):
         super().__init__(loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> BarrierOp:
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(attributes=attrs, loc=p.loc)
 
 
 _PrintfArg = Constraint(
@@ -407,6 +376,7 @@ class ShuffleOp(Operation):
     """
 
     name = "gpu.shuffle"
+    assembly_format = "$mode $value `,` $offset `,` $width attr-dict `:` type($value)"
     traits = (NoMemoryEffect,)
     value = operand(_ShuffleValue)
     offset = operand(i32)
@@ -414,6 +384,11 @@ class ShuffleOp(Operation):
     mode = prop(ShuffleModeAttr)
     shuffleResult = result(_ShuffleValue)
     valid = result(i1)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[Type], props: Any) -> list[Type]:
+        """The shuffled value keeps its type; ``valid`` is an ``i1``."""
+        return [operand_types[0], i1]
 
     def __init__(
         self,
@@ -437,33 +412,6 @@ class ShuffleOp(Operation):
                 f"result type '{self.shuffleResult.type.text}' must match the shuffled value's "
                 f"type '{self.value.type.text}'"
             )
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f" {self.mode.value} ")
-        p.print_operands(self.operands)
-        p.print_attr_dict(self, elided=("mode",))
-        p.write(f" : {self.value.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ShuffleOp:
-        at = p.pos
-        word = p.parse_keyword()
-        if word not in ShuffleModeAttr.VALUES:
-            raise p.error(f"expected shuffle mode xor, up, down or idx, got '{word}'", at)
-        operands = [p.parse_operand()]
-        for _ in range(2):
-            p.expect(",")
-            operands.append(p.parse_operand())
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        values = p.resolve_operands(operands, [t, i32, i32])
-        return cls.create(
-            values,
-            [t, i1],
-            properties={"mode": ShuffleModeAttr(word)},
-            attributes=attrs,
-            loc=p.loc,
-        )
 
 
 def _materialize_constant(

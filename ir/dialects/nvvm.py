@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attr_parser import AttrParser
 from ..core.attributes import Attribute, DenseArrayAttr, DialectAttribute, IntegerAttr, UnitAttr
-from ..core.constraints import Constraint
+from ..core.constraints import Constraint, integer_attr
 from ..core.context import Dialect
 from ..core.errors import VerifyError
 from ..core.location import Location
@@ -231,23 +231,11 @@ class BarWarpSyncOp(Operation):
     """``nvvm.bar.warp.sync %mask : i32``: ``bar.warp.sync`` (``__syncwarp(mask)``)."""
 
     name = "nvvm.bar.warp.sync"
+    assembly_format = "$mask attr-dict `:` type($mask)"
     mask = operand(_I32)
 
     def __init__(self, mask: Value, loc: Location | None = None):
         super().__init__(operands=[mask], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.mask)
-        p.print_attr_dict(self)
-        p.write(f" : {self.mask.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> BarWarpSyncOp:
-        mask = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return cls.create([p.resolve_operand(mask, t)], attributes=attrs, loc=p.loc)
 
 
 _ShflValue = Constraint(lambda t: t is i32 or t is f32, "i32 or f32")
@@ -259,6 +247,7 @@ class ShflOp(Operation):
     the result is ``!llvm.struct<(T, i1)>`` (the value and PTX's predicate ``p``)."""
 
     name = "nvvm.shfl.sync"
+    assembly_format = "$kind $thread_mask `,` $val `,` $offset `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
     thread_mask = operand(_I32)
     val = operand(_ShflValue)
     offset = operand(_I32)
@@ -302,32 +291,6 @@ class ShflOp(Operation):
                 + (" with 'return_value_and_is_valid'" if self.with_predicate else "")
             )
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f" {self.kind.value} ")
-        p.print_operands(self.operands)
-        p.print_attr_dict(self, elided=("kind",))
-        p.write(f" : {self.val.type.text} -> {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ShflOp:
-        at = p.pos
-        word = p.parse_keyword()
-        if word not in ShflKindAttr.VALUES:
-            raise p.error(f"expected shuffle kind bfly, up, down or idx, got '{word}'", at)
-        operands = [p.parse_operand()]
-        for _ in range(3):
-            p.expect(",")
-            operands.append(p.parse_operand())
-        attrs = p.parse_optional_attr_dict()
-        props: dict[str, Attribute] = {"kind": ShflKindAttr(word)}
-        if "return_value_and_is_valid" in attrs:
-            props["return_value_and_is_valid"] = attrs.pop("return_value_and_is_valid")
-        vt = p.parse_colon_type()
-        p.expect("->")
-        rt = p.parse_type()
-        values = p.resolve_operands(operands, [i32, vt, i32, i32])
-        return cls.create(values, [rt], properties=props, attributes=attrs, loc=p.loc)
-
 
 # ---------------------------------------------------------------------------------------------
 # asynchronous copies
@@ -339,7 +302,7 @@ _SharedPtr = Constraint(
 _GlobalPtr = Constraint(
     lambda t: isinstance(t, LLVMPointerType) and t.address_space == 1, "global-memory pointer"
 )
-_I32Attr = Constraint(lambda a: isinstance(a, IntegerAttr) and a.type is i32, "32-bit integer")
+_I32Attr = integer_attr(i32, "32-bit integer")
 
 
 class CpAsyncOp(Operation):
@@ -348,6 +311,7 @@ class CpAsyncOp(Operation):
     bytes are read and the rest of the destination is zero-filled."""
 
     name = "nvvm.cp.async.shared.global"
+    assembly_format = "$dst `,` $src `,` $size `,` `cache` `=` $modifier (`,` $cpSize^)? attr-dict `:` type($dst) `,` type($src) (`,` type($cpSize)^)?"
     dst = operand(_SharedPtr)
     src = operand(_GlobalPtr)
     cpSize = opt_operand(_I32)
@@ -384,37 +348,6 @@ class CpAsyncOp(Operation):
         if mod == "cg" and size != 16:
             raise VerifyError("the 'cg' cache modifier needs a 16-byte copy")
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands([self.dst, self.src])
-        p.write(f", {self.size.value}, cache = {self.modifier.value}")
-        if self.cpSize is not None:
-            p.write(", ")
-            p.print_operand(self.cpSize)
-        p.print_attr_dict(self, elided=("size", "modifier"))
-        p.write(" : ")
-        p.print_types(v.type for v in self.operands)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> CpAsyncOp:
-        dst = p.parse_operand()
-        p.expect(",")
-        src = p.parse_operand()
-        p.expect(",")
-        size = p.parse_integer()
-        p.expect(",")
-        p.parse_keyword("cache")
-        p.expect("=")
-        modifier = LoadCacheModifierAttr._parse_value(p)
-        operands = [dst, src]
-        if p.accept(","):
-            operands.append(p.parse_operand())
-        attrs = p.parse_optional_attr_dict()
-        types = p.parse_colon_type_list()
-        values = p.resolve_operands(operands, types)
-        props = {"size": IntegerAttr(size, i32), "modifier": modifier}
-        return cls.create(values, properties=props, attributes=attrs, loc=p.loc)
-
 
 class CpAsyncCommitGroupOp(_NoOperandOp):
     """``nvvm.cp.async.commit.group``: close the current group of cp.async copies."""
@@ -426,6 +359,7 @@ class CpAsyncWaitGroupOp(Operation):
     """``nvvm.cp.async.wait.group 0``: wait until at most ``n`` groups are still pending."""
 
     name = "nvvm.cp.async.wait.group"
+    assembly_format = "$n attr-dict"
     n = prop(_I32Attr)
 
     def __init__(self, n: int, loc: Location | None = None):
@@ -434,16 +368,6 @@ class CpAsyncWaitGroupOp(Operation):
     def verify_(self) -> None:
         if self.n.value < 0:
             raise VerifyError("the number of pending groups must be non-negative")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f" {self.n.value}")
-        p.print_attr_dict(self, elided=("n",))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> CpAsyncWaitGroupOp:
-        n = p.parse_integer()
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(properties={"n": IntegerAttr(n, i32)}, attributes=attrs, loc=p.loc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,6 +391,7 @@ class LdMatrixOp(Operation):
     matrix ``i``."""
 
     name = "nvvm.ldmatrix"
+    assembly_format = "$ptr attr-dict `:` functional-type($ptr, $res)"
     ptr = operand(_SharedPtr)
     res = result()
     num = prop(_I32Attr)
@@ -504,27 +429,6 @@ class LdMatrixOp(Operation):
         want = _i32_registers(num)
         if self.res.type is not want:
             raise VerifyError(f"expected result type '{want.text}' for num = {num}")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.ptr)
-        p.print_attr_dict(self)
-        p.write(f" : ({self.ptr.type.text}) -> {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> LdMatrixOp:
-        ptr = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        props = {k: attrs.pop(k) for k in ("num", "layout", "shape", "eltType") if k in attrs}
-        p.expect(":")
-        p.expect("(")
-        pt = p.parse_type()
-        p.expect(")")
-        p.expect("->")
-        rt = p.parse_type()
-        return cls.create(
-            [p.resolve_operand(ptr, pt)], [rt], properties=props, attributes=attrs, loc=p.loc
-        )
 
 
 _V2F16 = VectorType([2], f16)

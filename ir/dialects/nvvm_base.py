@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attr_parser import AttrParser
 from ..core.attributes import DialectAttribute
 from ..core.constraints import Constraint
@@ -14,7 +13,7 @@ from ..core.operation import Operation
 from ..core.traits import Pure
 from ..core.types import i32
 
-_I32 = Constraint(lambda t: t is i32, "i32")
+_I32 = Constraint(lambda t: t is i32, "i32", exact=i32)
 
 
 class _EnumAttr(DialectAttribute):
@@ -81,6 +80,8 @@ class _NamespaceEnumAttr(_EnumAttr):
 class SpecialRegisterOp(Operation):
     """``%t = nvvm.read.ptx.sreg.tid.x : i32``: read a PTX special register."""
 
+    assembly_format = "attr-dict `:` type($res)"
+
     traits = (Pure,)
     res = result(_I32)
     register: ClassVar[str] = ""
@@ -88,23 +89,9 @@ class SpecialRegisterOp(Operation):
     def __init__(self, loc: Location | None = None):
         super().__init__(result_types=[i32], loc=loc)
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        p.write(f" : {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(result_types=[p.parse_colon_type()], attributes=attrs, loc=p.loc)
-
 
 class _NoOperandOp(Operation):
+    assembly_format = "attr-dict"
+
     def __init__(self, loc: Location | None = None):
         super().__init__(loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        return cls.create(attributes=p.parse_optional_attr_dict(), loc=p.loc)

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attributes import Attribute, DenseArrayAttr, IntegerAttr, UnitAttr
-from ..core.constraints import Constraint
+from ..core.constraints import Constraint, integer_attr
 from ..core.errors import VerifyError
 from ..core.location import Location
 from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
@@ -40,14 +40,16 @@ SM90_CLUSTER = RequiresTarget("sm_90", "thread block clusters")
 SM90A_SETMAXNREG = RequiresTarget("sm_90a", "setmaxnreg")
 
 _Shared = Constraint(
-    lambda t: isinstance(t, LLVMPointerType) and t.address_space == 3, "shared-memory pointer"
+    lambda t: isinstance(t, LLVMPointerType) and t.address_space == 3,
+    "shared-memory pointer",
+    exact=LLVMPointerType(3),
 )
 _SharedOrGeneric = Constraint(
     lambda t: isinstance(t, LLVMPointerType) and t.address_space in (0, 3),
     "shared or generic pointer",
 )
 _AnyPtr = Constraint(lambda t: isinstance(t, LLVMPointerType), "LLVM pointer")
-_I32Attr = Constraint(lambda a: isinstance(a, IntegerAttr) and a.type is i32, "32-bit integer")
+_I32Attr = integer_attr(i32, "32-bit integer")
 
 
 def _segments(groups: list[list[Value]]) -> DenseArrayAttr:
@@ -95,6 +97,7 @@ class SetMaxRegisterOp(Operation):
     in [24, 256]."""
 
     name = "nvvm.setmaxregister"
+    assembly_format = "$action $regCount attr-dict"
     traits = (SM90A_SETMAXNREG,)
     regCount = prop(_I32Attr)
     action = prop(SetMaxRegisterActionAttr)
@@ -112,18 +115,6 @@ class SetMaxRegisterOp(Operation):
         n = self.regCount.value
         if n % 8 or not 24 <= n <= 256:
             raise VerifyError(f"the register count must be a multiple of 8 in [24, 256], got {n}")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f" {self.action.value} {self.regCount.value}")
-        p.print_attr_dict(self, elided=("regCount", "action"))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> SetMaxRegisterOp:
-        action = SetMaxRegisterActionAttr._parse_value(p)
-        n = p.parse_integer()
-        attrs = p.parse_optional_attr_dict()
-        props = {"regCount": IntegerAttr(n, i32), "action": action}
-        return cls.create(properties=props, attributes=attrs, loc=p.loc)
 
 
 class ElectSyncOp(Operation):
@@ -419,6 +410,7 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
     the box's bytes (in every block of ``multicast_mask``)."""
 
     name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
+    assembly_format = "$dstMem `,` $tmaDescriptor `,` $mbar `,` `box` `[` $coordinates `]` (`multicast_mask` `=` $multicastMask^)? attr-dict `:` type($dstMem) `,` type($tmaDescriptor)"
     traits = (AttrSizedOperandSegments, SM90_TMA)
     dstMem = operand(_Shared)
     tmaDescriptor = operand(_AnyPtr)
@@ -452,51 +444,6 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
                 f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
             )
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands([self.dstMem, self.tmaDescriptor, self.mbar])
-        p.write(", box[")
-        p.print_operands(self.coordinates)
-        p.write("]")
-        if self.multicastMask is not None:
-            p.write(" multicast_mask = ")
-            p.print_operand(self.multicastMask)
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
-        p.write(f" : {self.dstMem.type.text}, {self.tmaDescriptor.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        dst = p.parse_operand()
-        p.expect(",")
-        desc = p.parse_operand()
-        p.expect(",")
-        mbar = p.parse_operand()
-        p.expect(",")
-        p.parse_keyword("box")
-        coords = p.parse_operand_list("[")
-        mask = None
-        if p.parse_optional_keyword("multicast_mask"):
-            p.expect("=")
-            mask = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        p.expect(":")
-        dt = p.parse_type()
-        p.expect(",")
-        desc_t = p.parse_type()
-        groups = [
-            [p.resolve_operand(dst, dt)],
-            [p.resolve_operand(desc, desc_t)],
-            p.resolve_operands(coords, [i32] * len(coords)),
-            [p.resolve_operand(mbar, dt)],
-            [p.resolve_operand(mask, i16)] if mask is not None else [],
-        ]
-        return cls.create(
-            [v for g in groups for v in g],
-            properties={"operandSegmentSizes": _segments(groups)},
-            attributes=attrs,
-            loc=p.loc,
-        )
-
 
 class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
     """``nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %src, box[%c0, %c1] : !llvm.ptr,
@@ -504,6 +451,7 @@ class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
     store a shared-memory box to the tensor (elements outside it are not written)."""
 
     name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
+    assembly_format = "$tmaDescriptor `,` $srcMem `,` `box` `[` $coordinates `]` attr-dict `:` type($tmaDescriptor) `,` type($srcMem)"
     traits = (SM90_TMA,)
     tmaDescriptor = operand(_AnyPtr)
     srcMem = operand(_Shared)
@@ -520,35 +468,6 @@ class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
                 f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
             )
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands([self.tmaDescriptor, self.srcMem])
-        p.write(", box[")
-        p.print_operands(self.coordinates)
-        p.write("]")
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
-        p.write(f" : {self.tmaDescriptor.type.text}, {self.srcMem.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        desc = p.parse_operand()
-        p.expect(",")
-        src = p.parse_operand()
-        p.expect(",")
-        p.parse_keyword("box")
-        coords = p.parse_operand_list("[")
-        attrs = p.parse_optional_attr_dict()
-        p.expect(":")
-        desc_t = p.parse_type()
-        p.expect(",")
-        st = p.parse_type()
-        values = [
-            p.resolve_operand(desc, desc_t),
-            p.resolve_operand(src, st),
-            *p.resolve_operands(coords, [i32] * len(coords)),
-        ]
-        return cls.create(values, attributes=attrs, loc=p.loc)
-
 
 class CpAsyncBulkCommitGroupOp(_NoOperandOp):
     """``nvvm.cp.async.bulk.commit.group``: PTX ``cp.async.bulk.commit_group``."""
@@ -563,6 +482,7 @@ class CpAsyncBulkWaitGroupOp(Operation):
     been read)."""
 
     name = "nvvm.cp.async.bulk.wait_group"
+    assembly_format = "$group attr-dict"
     traits = (SM90_TMA,)
     group = prop(_I32Attr)
     read = opt_prop(UnitAttr)
@@ -576,19 +496,6 @@ class CpAsyncBulkWaitGroupOp(Operation):
     def verify_(self) -> None:
         if self.group.value < 0:
             raise VerifyError("the number of pending groups must be non-negative")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f" {self.group.value}")
-        p.print_attr_dict(self, elided=("group",))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        n = p.parse_integer()
-        attrs = p.parse_optional_attr_dict()
-        props: dict[str, Attribute] = {"group": IntegerAttr(n, i32)}
-        if "read" in attrs:
-            props["read"] = attrs.pop("read")
-        return cls.create(properties=props, attributes=attrs, loc=p.loc)
 
 
 class PrefetchTensorMapOp(Operation):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attributes import Attribute, IntegerAttr
-from ..core.constraints import Constraint
+from ..core.constraints import Constraint, integer_attr
 from ..core.errors import VerifyError
 from ..core.location import Location
 from ..core.opdef import operand, prop, result, var_operand
@@ -102,8 +102,9 @@ class WgmmaWaitGroupSyncOp(Operation):
     """``nvvm.wgmma.wait.group.sync.aligned 0``: PTX ``wgmma.wait_group.sync.aligned N``."""
 
     name = "nvvm.wgmma.wait.group.sync.aligned"
+    assembly_format = "attr-dict $group"
     traits = (WGMMA,)
-    group = prop(Constraint(lambda a: isinstance(a, IntegerAttr), "integer"))
+    group = prop(integer_attr(i64, "64-bit integer"))
 
     def __init__(self, group: int, loc: Location | None = None):
         super().__init__(properties={"group": IntegerAttr(group, i64)}, loc=loc)
@@ -111,16 +112,6 @@ class WgmmaWaitGroupSyncOp(Operation):
     def verify_(self) -> None:
         if not 0 <= self.group.value <= 7:
             raise VerifyError(f"the group count must be in [0, 7], got {self.group.value}")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self, elided=("group",))
-        p.write(f" {self.group.value}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> WgmmaWaitGroupSyncOp:
-        attrs = p.parse_optional_attr_dict()
-        n = p.parse_integer()
-        return cls.create(properties={"group": IntegerAttr(n, i64)}, attributes=attrs, loc=p.loc)
 
 
 #: PTX accumulator type -> the LLVM type of each accumulator register
@@ -293,6 +284,7 @@ class StMatrixOp(Operation):
     register ``i`` holds two b16 values of matrix ``i`` (ldmatrix's fragment)."""
 
     name = "nvvm.stmatrix"
+    assembly_format = "$ptr `,` $sources attr-dict `:` type($ptr) `,` type($sources)"
     traits = (STMATRIX,)
     ptr = operand(_Shared)
     sources = var_operand(_I32)
@@ -314,23 +306,6 @@ class StMatrixOp(Operation):
     def verify_(self) -> None:
         if len(self.sources) not in (1, 2, 4):
             raise VerifyError(f"expected 1, 2 or 4 source registers, got {len(self.sources)}")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands([self.ptr, *self.sources])
-        p.print_attr_dict(self)
-        p.write(" : " + ", ".join(v.type.text for v in (self.ptr, *self.sources)))
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> StMatrixOp:
-        operands = [p.parse_operand()]
-        while p.accept(","):
-            operands.append(p.parse_operand())
-        attrs = p.parse_optional_attr_dict()
-        props = {"layout": attrs.pop("layout")} if "layout" in attrs else {}
-        types = p.parse_colon_type_list()
-        values = p.resolve_operands(operands, types)
-        return cls.create(values, properties=props, attributes=attrs, loc=p.loc)
 
 
 WGMMA_OPS: list[type[Operation]] = [

@@ -36,6 +36,7 @@ class YieldOp(Operation):
     """``scf.yield %a, %b : i32, f32`` ends the regions of scf ops, passing values out."""
 
     name = "scf.yield"
+    assembly_format = "attr-dict ($results_^ `:` type($results_))?"
     traits = (
         Pure,
         Terminator,
@@ -46,21 +47,6 @@ class YieldOp(Operation):
 
     def __init__(self, *values: Value, loc: Location | None = None):
         super().__init__(operands=[list(values)], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        if self.operands:
-            p.write(" ")
-            p.print_operands(self.operands)
-            p.write(" : ")
-            p.print_types(v.type for v in self.operands)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> YieldOp:
-        attrs = p.parse_optional_attr_dict()
-        operands = p.parse_operand_list()
-        types = p.parse_colon_type_list() if operands else []
-        return cls.create(p.resolve_operands(operands, types), attributes=attrs, loc=p.loc)
 
 
 def _ensure_yield(region: Region, loc: Location) -> None:
@@ -366,34 +352,13 @@ class ConditionOp(Operation):
     """``scf.condition(%c) %a : i32`` ends the "before" region of ``scf.while``."""
 
     name = "scf.condition"
+    assembly_format = "`(` $condition `)` attr-dict ($args^ `:` type($args))?"
     traits = (Pure, Terminator, HasParent("scf.while"))
     condition = operand(I1)
     args = var_operand()
 
     def __init__(self, condition: Value, *args: Value, loc: Location | None = None):
         super().__init__(operands=[condition, list(args)], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write("(")
-        p.print_operand(self.condition)
-        p.write(")")
-        p.print_attr_dict(self)
-        if self.args:
-            p.write(" ")
-            p.print_operands(self.args)
-            p.write(" : ")
-            p.print_types(v.type for v in self.args)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ConditionOp:
-        p.expect("(")
-        cond = p.parse_operand()
-        p.expect(")")
-        attrs = p.parse_optional_attr_dict()
-        operands = p.parse_operand_list()
-        types = p.parse_colon_type_list() if operands else []
-        values = [p.resolve_operand(cond, _i1()), *p.resolve_operands(operands, types)]
-        return cls.create(values, attributes=attrs, loc=p.loc)
 
 
 class WhileOp(Operation):

@@ -164,7 +164,7 @@ def test_traced_ir_shows_the_gather_as_a_layout():
 
     pytest.importorskip("filecheck")
     sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
-    from helpers import filecheck
+    from frontend_helpers import filecheck
 
     a = cv._gather_inputs(4, np.random.default_rng(0))
     kernel = cv.conv3d_fprop_gather

@@ -6,7 +6,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
-from helpers import filecheck, mlir_loc, trace_ir
+from frontend_helpers import filecheck, mlir_loc, trace_ir
 
 HERE = __file__
 VEC = np.zeros(4096, np.float32)

@@ -5,7 +5,7 @@ expression forms (and/or/not, chained comparisons, conditional expressions, min/
 from __future__ import annotations
 
 import layoutc as lc
-from helpers import filecheck, loc_text, mlir_loc, trace_ir
+from frontend_helpers import filecheck, loc_text, mlir_loc, trace_ir
 
 HERE = __file__
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
-from helpers import filecheck, trace_ir
+from frontend_helpers import filecheck, trace_ir
 
 TARGETS = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 

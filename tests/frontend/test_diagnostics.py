@@ -6,7 +6,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
-from helpers import loc_text
+from frontend_helpers import loc_text
 from layoutc import _
 
 HERE = __file__

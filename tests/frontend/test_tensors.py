@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import layoutc as lc
 import numpy as np
-from helpers import filecheck, trace_ir
+from frontend_helpers import filecheck, trace_ir
 from layoutc import _
 from layoutc.frontend.abi import build_abi
 from layoutc.ir.algebra import Layout

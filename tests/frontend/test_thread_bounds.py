@@ -8,7 +8,7 @@ from __future__ import annotations
 import layoutc as lc
 import numpy as np
 import pytest
-from helpers import loc_text
+from frontend_helpers import loc_text
 
 HERE = __file__
 TV = lc.make_layout((64, 4), (4, 1))  # 64 threads x 4 values: a 256-element tile

@@ -23,8 +23,11 @@ from layoutc.ir.core import (
     var_operand,
     var_result,
 )
+from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.constraints import integer_attr
 from layoutc.ir.core.context import Dialect
 from layoutc.ir.core.traits import Pure, SameOperandsAndResultType, Terminator
+from layoutc.ir.dialects.arith.attributes import OVERFLOW_NONE, IntegerOverflowFlagsAttr
 
 
 class AddOp(Operation):
@@ -88,7 +91,30 @@ class CountOp(Operation):
     assembly_format = "`[` $values `]` attr-dict"
 
 
-FMT = Dialect("fmt", ops=[AddOp, CallOp, CondOp, CastOp, WrapOp, BrOp, CountOp])
+class _FlagsOp(Operation):
+    """A property at its default is absent in an optional group; properties whose declaration
+    fixes their storage print short (``<nsw>``, ``4``); subclasses inherit the format."""
+
+    traits = (SameOperandsAndResultType,)
+    input = operand()
+    res = result()
+    flags = prop(IntegerOverflowFlagsAttr, default=OVERFLOW_NONE)
+    step = prop(integer_attr(i32, "32-bit integer"), default=IntegerAttr(1, i32))
+    assembly_format = "$input (`overflow` `` $flags^)? (`step` $step^)? attr-dict `:` type($res)"
+
+
+class FlagsOp(_FlagsOp):
+    name = "fmt.flags"
+
+
+class OtherFlagsOp(_FlagsOp):
+    name = "fmt.other_flags"
+
+
+FMT = Dialect(
+    "fmt",
+    ops=[AddOp, CallOp, CondOp, CastOp, WrapOp, BrOp, CountOp, FlagsOp, OtherFlagsOp],
+)
 
 
 def _ctx() -> Context:
@@ -140,6 +166,33 @@ def test_formats_round_trip_in_both_forms() -> None:
     assert '"fmt.call"(%1, %2) <{callee = @f}> : (i32, i32) -> (i32, f32)' in generic
     assert '"fmt.count"(%i, %i) <{tag = "none"}> : (index, index) -> i32' in generic
     assert str(parse(generic, c)) == SRC
+
+
+FLAGS_SRC = """\
+module {
+  %0 = "test.a"() : () -> i32
+  %1 = fmt.flags %0 : i32
+  %2 = fmt.flags %1 overflow<nsw, nuw> step 4 : i32
+  %3 = fmt.other_flags %2 step -2 {k} : i32
+}"""
+
+
+def test_defaults_are_absent_and_stored_attributes_print_short() -> None:
+    c = _ctx()
+    module = parse(FLAGS_SRC, c)
+    module.verify()
+    assert str(module) == FLAGS_SRC
+    ops = [op for op in module.walk_ops() if isinstance(op, _FlagsOp)]
+    assert [type(op) for op in ops] == [FlagsOp, FlagsOp, OtherFlagsOp]
+    assert ops[0].flags is OVERFLOW_NONE and ops[0].step is IntegerAttr(1, i32)
+    assert ops[1].flags is IntegerOverflowFlagsAttr(("nsw", "nuw"))
+    assert ops[2].step is IntegerAttr(-2, i32)
+    generic = module.to_text(generic=True)
+    assert (
+        '"fmt.flags"(%1) <{flags = #arith.overflow<nsw, nuw>, step = 4 : i32}> : (i32) -> i32'
+        in generic
+    )
+    assert str(parse(generic, c)) == FLAGS_SRC
 
 
 def test_formats_report_parse_errors_at_tokens() -> None:

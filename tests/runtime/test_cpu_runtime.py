@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import ctypes
+import re
+from pathlib import Path
 
 import handwritten as hw
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layoutc.runtime import cpu_support_ir
 from layoutc.runtime.abi import KernelSpec, LaunchBounds, Param
-from layoutc.runtime.cpu_context import CONTEXT_FIELDS, ThreadContext, context_type
+from layoutc.runtime.cpu_context import CONTEXT, CONTEXT_FIELDS, ThreadContext, context_type
 from layoutc.runtime.cpu_kernel import CpuKernel
+from layoutc.runtime.cpu_records import CFG, FIBER, SCHED
 from layoutc.runtime.errors import ArgumentError, CpuExecutionError
 
 _kernels: dict[str, CpuKernel] = {}
@@ -30,6 +34,33 @@ def test_context_struct_has_one_definition():
     assert [f[0] for f in ThreadContext._fields_] == [f[0] for f in CONTEXT_FIELDS]
     assert len(context_type().elements) == len(CONTEXT_FIELDS)
     assert ctypes.sizeof(ThreadContext) == 16 * 4 + 5 * 8
+
+
+@pytest.mark.parametrize("record", [CONTEXT, SCHED, FIBER, CFG], ids=lambda r: r.name)
+def test_records_lay_out_alike_in_ctypes_and_llvm(record):
+    """The runtime's ctypes view and the support IR's struct type come from one table: LLVM's
+    data layout puts every field where ctypes does."""
+    import llvmlite.binding as llvm
+
+    struct = record.ctypes_struct("Probe")
+    module = llvm.parse_assembly(
+        f"%{record.name} = type {record.llvm_type_text()}\n@probe = external global %{record.name}\n"
+    )
+    ty = module.get_global_variable("probe").global_value_type
+    layout = llvm.create_target_data("e-m:e-i64:64-f80:128-n8:16:32:64-S128")
+    assert layout.get_abi_size(ty) == ctypes.sizeof(struct)
+    for name, index in record.index.items():
+        assert layout.get_element_offset(ty, index) == getattr(struct, name).offset
+
+
+def test_support_ir_reaches_record_fields_by_name():
+    """No GEP into a record by a literal field number: indices come from the record tables."""
+    text = (Path(cpu_support_ir.__file__).parent / "cpu_support.ll").read_text()
+    geps = re.findall(r"getelementptr inbounds %(Ctx|Sched|Fiber|Cfg), [^\n]*", text)
+    assert len(geps) > 50
+    numeric = re.findall(r"getelementptr inbounds %(?:Ctx|Sched|Fiber|Cfg), .*i32 \d+$", text, re.M)
+    assert numeric == []
+    assert "$" not in cpu_support_ir.support_ir() + cpu_support_ir.kernel_launcher_ir("k", [])
 
 
 @settings(max_examples=25, deadline=None)

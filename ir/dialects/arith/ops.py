@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...core.asm import OpAsmParser, OpAsmPrinter, parse_cast, print_cast
+from ...core.asm import OpAsmParser, OpAsmPrinter
 from ...core.attributes import Attribute, FloatAttr, IntegerAttr, to_signed
 from ...core.constraints import (
     BoolLike,
@@ -116,6 +116,7 @@ class ConstantOp(Operation):
     """``%c4 = arith.constant 4 : index``; ``%cst = arith.constant dense<1.0> : vector<4xf32>``."""
 
     name = "arith.constant"
+    assembly_format = "attr-dict $value"
     traits = (Pure, ConstantLike)
     value = prop((IntegerAttr, FloatAttr, DenseElementsAttr))
     result = result()
@@ -126,6 +127,11 @@ class ConstantOp(Operation):
                 f"arith.constant needs an IntegerAttr, FloatAttr or DenseElementsAttr, got {value!r}"
             )
         super().__init__(result_types=[value.type], properties={"value": value}, loc=loc)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[Type], props: Any) -> list[Type]:
+        """The constant has its value's type."""
+        return [props["value"].type]
 
     @staticmethod
     def from_int(value: int, type: Type, loc: Location | None = None) -> ConstantOp:
@@ -161,24 +167,6 @@ class ConstantOp(Operation):
             return [f"c{v.value}_{t.text}"]
         return ["cst"]
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self, elided=("value",))
-        p.write(" ")
-        p.print_attribute(self.value)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ConstantOp:
-        attrs = p.parse_optional_attr_dict()
-        at = p.pos
-        value = p.parse_attribute()
-        if not isinstance(value, (IntegerAttr, FloatAttr, DenseElementsAttr)):
-            raise p.error(
-                "arith.constant expects an integer, float or dense elements attribute", at
-            )
-        return cls.create(
-            result_types=[value.type], properties={"value": value}, attributes=attrs, loc=p.loc
-        )
-
 
 # ---------------------------------------------------------------------------------------------
 # binary integer and float ops
@@ -193,8 +181,6 @@ class _BinaryOp(Operation):
     kind: ClassVar[str] = ""
     """The op's name without the dialect (``addi``): the key of :mod:`.semantics`; derived."""
     flags_prop: ClassVar[str | None] = None
-    flags_keyword: ClassVar[str] = ""
-    flags_attr: ClassVar[Any] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -206,33 +192,6 @@ class _BinaryOp(Operation):
     ):
         props = {self.flags_prop: flags} if flags is not None and self.flags_prop else None
         super().__init__(operands=[lhs, rhs], result_types=[lhs.type], properties=props, loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands(self.operands)
-        elided: tuple[str, ...] = ()
-        if self.flags_prop is not None:
-            flags = self.properties.get(self.flags_prop)
-            if isinstance(flags, self.flags_attr):
-                elided = (self.flags_prop,)
-                if not flags.is_none:
-                    p.write(f" {self.flags_keyword}<{flags.keyword_text()}>")
-        p.print_attr_dict(self, elided)
-        p.write(f" : {self.results[0].type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        a = p.parse_operand()
-        p.expect(",")
-        b = p.parse_operand()
-        props = {}
-        if cls.flags_prop is not None and p.accept(cls.flags_keyword):
-            p.expect("<", f"after '{cls.flags_keyword}'")
-            props[cls.flags_prop] = cls.flags_attr.parse_body(p)
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        values = p.resolve_operands([a, b], [t, t])
-        return cls.create(values, [t], properties=props, attributes=attrs, loc=p.loc)
 
     def _swap_constant_to_right(
         self, operands: Sequence[Attribute | None]
@@ -247,6 +206,7 @@ class _BinaryOp(Operation):
 
 
 class _IntBinaryOp(_BinaryOp):
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
     traits = (Pure, SameOperandsAndResultType)
     lhs = operand(SignlessIntegerLike)
     rhs = operand(SignlessIntegerLike)
@@ -278,9 +238,8 @@ class _IntBinaryOp(_BinaryOp):
 
 
 class _IntBinaryOverflowOp(_IntBinaryOp):
+    assembly_format = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)"
     flags_prop = "overflowFlags"
-    flags_keyword = "overflow"
-    flags_attr = IntegerOverflowFlagsAttr
     overflowFlags = prop(IntegerOverflowFlagsAttr, default=OVERFLOW_NONE)
 
 
@@ -469,9 +428,8 @@ class ShRSIOp(_IntBinaryOp):
 
 class _FloatBinaryOp(_BinaryOp):
     traits = (Pure, SameOperandsAndResultType)
+    assembly_format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     flags_prop = "fastmath"
-    flags_keyword = "fastmath"
-    flags_attr = FastMathFlagsAttr
     lhs = operand(FloatLike)
     rhs = operand(FloatLike)
     result = result(FloatLike)
@@ -568,6 +526,7 @@ class NegFOp(Operation):
     """``%r = arith.negf %x : f32``."""
 
     name = "arith.negf"
+    assembly_format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     traits = (Pure, SameOperandsAndResultType)
     operand = operand(FloatLike)
     result = result(FloatLike)
@@ -584,27 +543,6 @@ class NegFOp(Operation):
         if isinstance(inner, NegFOp):
             return [inner.operand]
         return None
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.operand)
-        if not self.fastmath.is_none:
-            p.write(f" fastmath<{self.fastmath.keyword_text()}>")
-        p.print_attr_dict(self, elided=("fastmath",))
-        p.write(f" : {self.results[0].type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> NegFOp:
-        a = p.parse_operand()
-        props = {}
-        if p.accept("fastmath"):
-            p.expect("<")
-            props["fastmath"] = FastMathFlagsAttr.parse_body(p)
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return cls.create(
-            [p.resolve_operand(a, t)], [t], properties=props, attributes=attrs, loc=p.loc
-        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -846,18 +784,12 @@ class SelectOp(Operation):
 class _CastOp(Operation):
     """``%r = arith.<cast> %x : t1 to t2``."""
 
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
     traits = (Pure, SameOperandsAndResultShape)
     input: Any
 
     def __init__(self, value: Value, result_type: Type, loc: Location | None = None):
         super().__init__(operands=[value], result_types=[result_type], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        print_cast(self, p)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        return parse_cast(cls, p)
 
     @property
     def src_type(self) -> Type:
@@ -942,6 +874,9 @@ class ExtUIOp(_IntExtTruncOp):
 
 class TruncIOp(_IntExtTruncOp):
     name = "arith.trunci"
+    assembly_format = (
+        "$input (`overflow` `` $overflowFlags^)? attr-dict `:` type($input) `to` type($result)"
+    )
     wider = False
     overflowFlags = opt_prop(IntegerOverflowFlagsAttr)
 
@@ -950,32 +885,6 @@ class TruncIOp(_IntExtTruncOp):
         from .canonicalize import TruncOfTrunc
 
         return (TruncOfTrunc(),)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        flags = self.overflowFlags
-        if flags is None or flags.is_none:
-            print_cast(self, p, elided=("overflowFlags",) if flags is not None else ())
-            return
-        p.write(" ")
-        p.print_operand(self.input)
-        p.write(f" overflow<{flags.keyword_text()}>")
-        p.print_attr_dict(self, elided=("overflowFlags",))
-        p.write(f" : {self.input.type.text} to {self.results[0].type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> TruncIOp:
-        operand = p.parse_operand()
-        props = {}
-        if p.accept("overflow"):
-            p.expect("<")
-            props["overflowFlags"] = IntegerOverflowFlagsAttr.parse_body(p)
-        attrs = p.parse_optional_attr_dict()
-        src = p.parse_colon_type()
-        p.parse_keyword("to")
-        dst = p.parse_type()
-        return cls.create(
-            [p.resolve_operand(operand, src)], [dst], properties=props, attributes=attrs, loc=p.loc
-        )
 
     def fold_element(self, a):
         return _int_cast_element(self, a, "unsigned")

@@ -107,6 +107,7 @@ class MakeIntTupleOp(Operation):
     """
 
     name = "layout.make_int_tuple"
+    assembly_format = "$elements attr-dict `:` type($result)"
     traits = (Pure,)
     elements = var_operand(Index)
     result = result(AnyIntTuple)
@@ -166,21 +167,6 @@ class MakeIntTupleOp(Operation):
             return [static_attribute(t.parsed.substitute(values), Kind.INT_TUPLE)]
         except LayoutError:
             return None
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        if self._operands:
-            p.write(" ")
-            p.print_operands(self.operands)
-        p.print_attr_dict(self)
-        p.write(f" : {self.results[0].type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        operands = p.parse_operand_list()
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        values = p.resolve_operands(operands, [index] * len(operands))
-        return cls.create(values, [t], attributes=attrs)
 
 
 def _entries_text(entries: Any, operands: list[Value]) -> str:

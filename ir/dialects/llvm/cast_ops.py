@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from ...core.asm import OpAsmParser, OpAsmPrinter, parse_cast, print_cast
 from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, result
@@ -26,19 +25,13 @@ def _bit_size(t: Type) -> int | None:
 
 
 class _CastOp(Operation):
+    assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
     traits = (Pure,)
     arg: Value
     res: Value
 
     def __init__(self, value: Value, result_type: Type, loc: Location | None = None):
         super().__init__(operands=[value], result_types=[result_type], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        print_cast(self, p)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        return parse_cast(cls, p)
 
 
 class BitcastOp(_CastOp):

@@ -175,6 +175,7 @@ class AddressOfOp(Operation):
     """``%p = llvm.mlir.addressof @smem : !llvm.ptr<3>``."""
 
     name = "llvm.mlir.addressof"
+    assembly_format = "$global_name attr-dict `:` type($res)"
     traits = (Pure,)
     global_name = prop(_FlatRef)
     res = result(Pointer)
@@ -203,24 +204,6 @@ class AddressOfOp(Operation):
             raise VerifyError(
                 "pointer address space must match address space of the referenced global"
             )
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_attribute(self.global_name)
-        p.print_attr_dict(self, elided=("global_name",))
-        p.write(f" : {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> AddressOfOp:
-        name = p.parse_symbol_name()
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return cls.create(
-            result_types=[t],
-            properties={"global_name": SymbolRefAttr(name)},
-            attributes=attrs,
-            loc=p.loc,
-        )
 
 
 GLOBAL_OPS: list[type[Operation]] = [GlobalOp, AddressOfOp]

@@ -28,6 +28,7 @@ class ConstantOp(Operation):
     ``llvm.mlir.constant(dense<1.0> : vector<4xf32>) : vector<4xf32>``."""
 
     name = "llvm.mlir.constant"
+    assembly_format = "`(` $value `)` attr-dict `:` type($res)"
     traits = (Pure, ConstantLike)
     value = prop((IntegerAttr, FloatAttr, DenseElementsAttr))
     res = result(LLVMType)
@@ -47,45 +48,17 @@ class ConstantOp(Operation):
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
         return [self.value]
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(f"({self.value.text})")
-        p.print_attr_dict(self, elided=("value",))
-        p.write(f" : {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> ConstantOp:
-        p.expect("(", "before the constant value")
-        at = p.pos
-        value = p.parse_attribute()
-        p.expect(")", "after the constant value")
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        if not isinstance(value, (IntegerAttr, FloatAttr, DenseElementsAttr)):
-            raise p.error(
-                "llvm.mlir.constant expects an integer, float or dense elements attribute", at
-            )
-        return cls.create(
-            result_types=[t], properties={"value": value}, attributes=attrs, loc=p.loc
-        )
-
 
 class _NullaryValueOp(Operation):
     """``%u = llvm.mlir.<undef|poison|zero> : T``."""
+
+    assembly_format = "attr-dict `:` type($res)"
 
     traits = (Pure,)
     res = result(LLVMType)
 
     def __init__(self, type: Type, loc: Location | None = None):
         super().__init__(result_types=[type], loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-        p.write(f" : {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        attrs = p.parse_optional_attr_dict()
-        return cls.create(result_types=[p.parse_colon_type()], attributes=attrs, loc=p.loc)
 
 
 class UndefOp(_NullaryValueOp):

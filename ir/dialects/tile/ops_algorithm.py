@@ -463,17 +463,11 @@ class CpAsyncCommitOp(Operation):
     ``cp.async.commit_group``)."""
 
     name = "tile.cp_async_commit"
+    assembly_format = "attr-dict"
     traits = (MemoryEffects(synchronizes=True),)
 
     def __init__(self, loc: Location | None = None):
         super().__init__(loc=loc)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.print_attr_dict(self)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> CpAsyncCommitOp:
-        return cls.create(attributes=p.parse_optional_attr_dict(), loc=p.loc)
 
 
 class CpAsyncWaitOp(Operation):
@@ -492,6 +486,8 @@ class CpAsyncWaitOp(Operation):
         if not 0 <= n < 1 << 31:  # nvvm.cp.async.wait.group's n is an i32
             raise VerifyError(f"'pending' must be in [0, 2^31), got {n}")
 
+    # Hand-written: the generic attr-dict prints ``pending`` even at its default (0), which an
+    # assembly format would elide.
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.print_attr_dict(self)
 

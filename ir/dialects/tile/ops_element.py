@@ -270,12 +270,18 @@ class AssumeOp(Operation):
     vectorization and alignment from them). A false assumption is undefined behaviour."""
 
     name = "tile.assume"
+    assembly_format = "$input attr-dict `:` type($input)"
     traits = (Pure,)
     input = operand(_IntLike)
     result = result(_IntLike)
     divisible_by = opt_prop(IntegerAttr)
     lower = opt_prop(IntegerAttr)
     upper = opt_prop(IntegerAttr)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Sequence[Type], props: Any) -> list[Type]:
+        """The assumption keeps the value's type."""
+        return [operand_types[0]]
 
     def __init__(
         self,
@@ -319,19 +325,6 @@ class AssumeOp(Operation):
         if isinstance(operands[0], IntegerAttr):
             return [operands[0]]
         return None
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.input)
-        p.print_attr_dict(self)
-        p.write(f" : {self.input.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> AssumeOp:
-        u = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return cls.create(p.resolve_operands([u], [t]), [t], attributes=attrs, loc=p.loc)
 
 
 ELEMENT_OPS: tuple[type[Operation], ...] = (LoadOp, StoreOp, AssumeOp)

@@ -19,7 +19,7 @@ from ...core.types import IndexType, Type, i64, index
 from ...core.values import Value
 from ..layout.attributes import LayoutAttr
 from ..layout.types import IntTupleType, LayoutType
-from .base import build_error, parse_signature, print_signature
+from .base import build_error
 from .effects import MemoryEffects
 from .inference import alignment_after_offset, index_fact
 from .spaces import COORD, RMEM, SMEM
@@ -37,7 +37,7 @@ __all__ = [
     "RecastPtrOp",
 ]
 
-_Index = Constraint(lambda t: isinstance(t, IndexType), "index")
+_Index = Constraint(lambda t: isinstance(t, IndexType), "index", exact=IndexType())
 
 
 class MakeTensorOp(Operation):
@@ -50,6 +50,7 @@ class MakeTensorOp(Operation):
     ``tile.make_tensor %p, %l, %idx0 : (ptr, layout, !tile.ptr<i32, gmem, 4>) -> tensor``."""
 
     name = "tile.make_tensor"
+    assembly_format = "$ptr `,` $layout (`,` $gathers^)? attr-dict `:` `(` type($ptr) `,` type($layout) (`,` type($gathers)^)? `)` `->` type($result)"
     traits = (Pure,)
     ptr = operand(PtrType)
     layout = operand(LayoutType)
@@ -97,19 +98,6 @@ class MakeTensorOp(Operation):
                     f"'{g.type.text}'"
                 )
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands(self.operands)
-        p.print_attr_dict(self)
-        print_signature(p, self.operand_types, self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> MakeTensorOp:
-        operands = p.parse_operand_list()
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, len(operands), True)
-        return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
-
 
 def gather_names(layout_text: str) -> list[str]:
     """The index-buffer names of a layout text (``Custom{name,stride}``), in order of first
@@ -129,6 +117,7 @@ class MakeIdentityTensorOp(Operation):
     "(128,?):(1@0,1@1)">``: the tensor whose element at each coordinate is that coordinate."""
 
     name = "tile.make_identity_tensor"
+    assembly_format = "$shape attr-dict `:` type($shape) `->` type($result)"
     traits = (Pure,)
     shape = operand(IntTupleType)
     result = result(TensorType)
@@ -159,19 +148,6 @@ class MakeIdentityTensorOp(Operation):
             raise VerifyError(str(e)) from None
         if self.result.type is not expected:
             raise VerifyError(f"result type '{self.result.type.text}' should be '{expected.text}'")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.shape)
-        p.print_attr_dict(self)
-        print_signature(p, self.operand_types, self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> MakeIdentityTensorOp:
-        u = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 1, True)
-        return cls.create(p.resolve_operands([u], types), results, attributes=attrs, loc=p.loc)
 
 
 def _static_layout_attr(layout: Any) -> LayoutAttr:
@@ -295,6 +271,9 @@ class PtrOffsetOp(Operation):
     4>``: the pointer ``%i`` elements further (alignment what the offset preserves)."""
 
     name = "tile.ptr_offset"
+    assembly_format = (
+        "$ptr `,` $offset attr-dict `:` `(` type($ptr) `,` type($offset) `)` `->` type($result)"
+    )
     traits = (Pure,)
     ptr = operand(PtrType)
     offset = operand(_Index)
@@ -330,21 +309,6 @@ class PtrOffsetOp(Operation):
                 f"result alignment {rt.alignment} is not proven: the offset keeps "
                 f"{inferred.alignment}-byte alignment"
             )
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands(self.operands)
-        p.print_attr_dict(self)
-        print_signature(p, self.operand_types, self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> PtrOffsetOp:
-        operands = [p.parse_operand()]
-        p.expect(",")
-        operands.append(p.parse_operand())
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 2, True)
-        return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
 
 
 class RecastPtrOp(Operation):
@@ -393,6 +357,8 @@ class RecastPtrOp(Operation):
 class _TensorAccessorOp(Operation):
     """``%r = tile.get_x %t : T -> R``."""
 
+    assembly_format = "$tensor attr-dict `:` type($tensor) `->` type($result)"
+
     traits = (Pure,)
     tensor = operand(TensorType)
 
@@ -422,19 +388,6 @@ class _TensorAccessorOp(Operation):
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
         return None
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.tensor)
-        p.print_attr_dict(self)
-        print_signature(p, self.operand_types, self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        u = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 1, True)
-        return cls.create(p.resolve_operands([u], types), results, attributes=attrs, loc=p.loc)
 
 
 class GetLayoutOp(_TensorAccessorOp):

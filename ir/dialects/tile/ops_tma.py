@@ -12,14 +12,13 @@ struct (passes/conversion/tma_descriptor.py); on the GPU it is the grid-constant
 
 from __future__ import annotations
 
-from ...core.asm import OpAsmParser, OpAsmPrinter
 from ...core.attributes import DenseArrayAttr, IntegerAttr
 from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, prop, result, var_operand
 from ...core.operation import Operation
 from ...core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
-from ...core.types import i32, i64, index
+from ...core.types import i64, index
 from ...core.values import Value
 from ..llvm.types import LLVMPointerType
 from .types import PtrType
@@ -31,6 +30,9 @@ class TmaDescriptorOp(Operation):
     """The TMA descriptor of ``tensor`` for boxes of ``box`` elements (see the module)."""
 
     name = "tile.tma_descriptor"
+    assembly_format = (
+        "$ptr `,` `[` $extents `]` `,` `[` $strides `]` attr-dict `:` type($ptr) `->` type($res)"
+    )
     traits = (Pure, AttrSizedOperandSegments, RequiresTarget("sm_90", "TMA"))
     ptr = operand(PtrType)
     extents = var_operand(index)
@@ -85,38 +87,6 @@ class TmaDescriptorOp(Operation):
             raise VerifyError(f"TMA box extents must be in [1, 256], got {box}")
         if self.swizzle.value not in SWIZZLE_BYTES:
             raise VerifyError(f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle.value}")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.ptr)
-        p.write(", [")
-        p.print_operands(self.extents)
-        p.write("], [")
-        p.print_operands(self.strides)
-        p.write("]")
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
-        p.write(f" : {self.ptr.type.text} -> {self.res.type.text}")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        ptr = p.parse_operand()
-        p.expect(",")
-        ext = p.parse_operand_list("[")
-        p.expect(",")
-        st = p.parse_operand_list("[")
-        attrs = p.parse_optional_attr_dict()
-        props = {k: attrs.pop(k) for k in ("box", "dims", "swizzle") if k in attrs}
-        p.expect(":")
-        pt = p.parse_type()
-        p.expect("->")
-        rt = p.parse_type()
-        values = [
-            p.resolve_operand(ptr, pt),
-            *p.resolve_operands(ext, [index] * len(ext)),
-            *p.resolve_operands(st, [index] * len(st)),
-        ]
-        props["operandSegmentSizes"] = DenseArrayAttr(i32, [1, len(ext), len(st)])
-        return cls.create(values, [rt], properties=props, attributes=attrs, loc=p.loc)
 
 
 TMA_OPS = (TmaDescriptorOp,)

@@ -76,7 +76,7 @@ __all__ = [
     "ZippedDivideOp",
 ]
 
-_Index = Constraint(lambda t: isinstance(t, IndexType), "index")
+_Index = Constraint(lambda t: isinstance(t, IndexType), "index", exact=IndexType())
 _Tiler = Constraint(
     lambda t: isinstance(t, (LayoutType, TileType, IntTupleType)),
     "!layout.layout, !layout.tile or !layout.int_tuple",
@@ -331,6 +331,10 @@ class SliceOp(ViewOp):
 class _TilerViewOp(ViewOp):
     """``%v = tile.<op> %t, %tiler : (T, L) -> R``."""
 
+    assembly_format = (
+        "$source `,` $tiler attr-dict `:` `(` type($source) `,` type($tiler) `)` `->` type($result)"
+    )
+
     tiler = operand(_Tiler)
     algebra: ClassVar[Any] = None
 
@@ -340,21 +344,6 @@ class _TilerViewOp(ViewOp):
     @classmethod
     def compute(cls, props: Mapping[str, Attribute], args: Sequence[Any]) -> tuple[Any, Any]:
         return cls.algebra(args[0], args[1]), 0
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operands(self.operands)
-        p.print_attr_dict(self)
-        print_signature(p, self.operand_types, self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        operands = [p.parse_operand()]
-        p.expect(",")
-        operands.append(p.parse_operand())
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 2, True)
-        return cls.create(p.resolve_operands(operands, types), results, attributes=attrs, loc=p.loc)
 
 
 class CompositionOp(_TilerViewOp):
@@ -526,27 +515,9 @@ def _layout_attr(layout: Any) -> LayoutAttr:
 class _IndexedViewOp(ViewOp):
     """A view indexed by one thread index: ``%v = tile.<op> %t[%tid] {...} : T -> R``."""
 
+    assembly_format = "$source `[` $idx `]` attr-dict `:` type($source) `->` type($result)"
+
     idx = operand(_Index)
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.source)
-        p.write("[")
-        p.print_operand(self.idx)
-        p.write("]")
-        p.print_attr_dict(self)
-        print_signature(p, [self.source.type], self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        src = p.parse_operand()
-        p.expect("[")
-        idx = p.parse_operand()
-        p.expect("]")
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 1, True)
-        values = p.resolve_operands([src, idx], [types[0], index])
-        return cls.create(values, results, attributes=attrs, loc=p.loc)
 
 
 class LocalPartitionOp(_IndexedViewOp):
@@ -618,18 +589,7 @@ class PartitionTVOp(_IndexedViewOp):
 class _UnaryViewOp(ViewOp):
     """``%v = tile.<op> %t {props} : T -> R``."""
 
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.source)
-        p.print_attr_dict(self)
-        print_signature(p, [self.source.type], self.result_types)
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> Operation:
-        src = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        types, results = parse_signature(p, 1, True)
-        return cls.create(p.resolve_operands([src], types), results, attributes=attrs, loc=p.loc)
+    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
 
 
 class GroupModesOp(_UnaryViewOp):

@@ -33,7 +33,7 @@ __all__ = ["WGMMA_OPS", "FenceOperandOp", "WgmmaDescOp", "WgmmaOp"]
 _SmemPtr = Constraint(
     lambda t: isinstance(t, PtrType) and t.space == SMEM, "!tile.ptr in shared memory"
 )
-_Index = Constraint(lambda t: isinstance(t, IndexType), "index")
+_Index = Constraint(lambda t: isinstance(t, IndexType), "index", exact=IndexType())
 _I64 = Constraint(lambda t: t is i64, "i64")
 _Int = Constraint(lambda a: isinstance(a, IntegerAttr), "integer")
 
@@ -45,6 +45,7 @@ class WgmmaDescOp(Operation):
     with ``address`` the shared-window byte address."""
 
     name = "tile.wgmma_desc"
+    assembly_format = "$ptr `[` $offset `]` attr-dict `:` type($ptr) `->` type($res)"
     traits = (Pure,)
     ptr = operand(_SmemPtr)
     offset = operand(_Index)
@@ -64,29 +65,6 @@ class WgmmaDescOp(Operation):
             raise VerifyError("the static bits must leave the start-address field [0,14) zero")
         if self.res.type is not i64:
             raise VerifyError("the descriptor is an i64")
-
-    def print_custom(self, p: OpAsmPrinter) -> None:
-        p.write(" ")
-        p.print_operand(self.ptr)
-        p.write("[")
-        p.print_operand(self.offset)
-        p.write("]")
-        p.print_attr_dict(self)
-        p.write(f" : {self.ptr.type.text} -> i64")
-
-    @classmethod
-    def parse_custom(cls, p: OpAsmParser) -> WgmmaDescOp:
-        ptr = p.parse_operand()
-        p.expect("[")
-        off = p.parse_operand()
-        p.expect("]")
-        attrs = p.parse_optional_attr_dict()
-        pt = p.parse_colon_type()
-        p.expect("->")
-        p.parse_type()
-        props = {"bits": attrs.pop("bits")} if "bits" in attrs else {}
-        values = [p.resolve_operand(ptr, pt), p.resolve_operand(off, IndexType())]
-        return cls.create(values, [i64], properties=props, attributes=attrs, loc=p.loc)
 
 
 def _signed64(v: int) -> int:

@@ -40,7 +40,7 @@ from layoutc.ir.dialects.gpu import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tile"))
-from tile_testing import ctx, roundtrip
+from tile_helpers import ctx, roundtrip
 
 
 def _kernel(block_size=(128, 1, 1), kernel=True) -> tuple[ModuleOp, FuncOp, Builder]:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from layout_testing import examples, layouts, shapes
+from layout_helpers import examples, layouts, shapes
 from layoutc.ir.algebra import (
     Layout,
     LayoutError,

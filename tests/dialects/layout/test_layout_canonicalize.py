@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from layout_testing import canonicalize, ctx, examples, layouts
+from layout_helpers import canonicalize, ctx, examples, layouts
 from layoutc.ir import algebra as A
 from layoutc.ir.algebra.inttuple import unflatten
 from layoutc.ir.core import Value, parse

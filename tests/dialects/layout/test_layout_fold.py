@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from layout_testing import examples, injective_layouts, layouts
+from layout_helpers import examples, injective_layouts, layouts
 from layoutc.ir import algebra as A
 from layoutc.ir.algebra import Layout, LayoutError
 from layoutc.ir.algebra.inttuple import _

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from layout_corpus import ALL_OPS
-from layout_testing import ctx
+from layout_helpers import ctx
 from layoutc.ir.core import parse
 from layoutc.ir.dialects.layout import DIALECT
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from layout_testing import examples, injective_layouts, layouts, same_function
+from layout_helpers import examples, injective_layouts, layouts, same_function
 from layoutc.ir import algebra as A
 from layoutc.ir.algebra.symbolic import evaluate
 from layoutc.ir.core import Block, DiagnosticError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from layout_testing import ctx, diagnose
+from layout_helpers import ctx, diagnose
 from layoutc.ir.algebra import Layout, LayoutError
 from layoutc.ir.core import DiagnosticError, parse_attribute, parse_type
 from layoutc.ir.dialects.layout import (

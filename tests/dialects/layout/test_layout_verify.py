@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from layout_testing import diagnose
+from layout_helpers import diagnose
 
 L = '!layout.layout<"{}">'
 T = '!layout.int_tuple<"{}">'

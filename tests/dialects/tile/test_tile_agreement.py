@@ -13,7 +13,7 @@ from layoutc.ir.core import parse
 from layoutc.ir.dialects.layout.text import is_instance
 from layoutc.ir.dialects.tile.layouts import text_of_layout
 from layoutc.ir.dialects.tile.value_layouts import ValueSymbols
-from tile_testing import ctx, examples, messages
+from tile_helpers import ctx, examples, messages
 
 PTR = "!tile.ptr<f32, gmem, 16>"
 

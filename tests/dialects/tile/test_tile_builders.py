@@ -59,7 +59,7 @@ from layoutc.ir.dialects.tile import (
     TiledDivideOp,
     ZippedDivideOp,
 )
-from tile_testing import Kernel, ctx, roundtrip
+from tile_helpers import Kernel, ctx, roundtrip
 
 
 def _kernel() -> Kernel:

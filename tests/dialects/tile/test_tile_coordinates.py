@@ -25,7 +25,7 @@ from layoutc.ir.dialects.tile import (
     SliceOp,
     TensorType,
 )
-from tile_testing import Kernel, ctx, examples
+from tile_helpers import Kernel, ctx, examples
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from layoutc.ir.core import Context, parse, parse_source, print_op, verify_op
 from layoutc.ir.dialects.gpu import ALL_OPS as GPU_OPS
 from layoutc.ir.dialects.tile import ALL_OPS
-from tile_testing import examples
+from tile_helpers import examples
 
 TYPES = [
     '!tile.tensor<f32, gmem, "(4,8):(1,4)", 16>',

@@ -20,7 +20,7 @@ from layoutc.ir.dialects.tile import (
     TensorType,
 )
 from layoutc.ir.dialects.tile.swizzled import SwizzledOffset, element_offset
-from tile_testing import Kernel, examples
+from tile_helpers import Kernel, examples
 
 EXAMPLE_59 = composition(Swizzle(1, 2, 3), Layout((8, (4, 2)), (4, (1, 32))))
 

@@ -9,7 +9,7 @@ from layoutc.ir.algebra import Layout
 from layoutc.ir.algebra.symbolic import SymInt
 from layoutc.ir.core import DiagnosticError, bf16, f16, f32, i1, i8, parse_attribute, parse_type
 from layoutc.ir.dialects.tile import CopyAtomAttr, MMAAtomAttr, PtrType, TensorType
-from tile_testing import ctx
+from tile_helpers import ctx
 
 
 @pytest.mark.parametrize(

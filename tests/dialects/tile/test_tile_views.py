@@ -40,7 +40,7 @@ from layoutc.ir.dialects.tile import (
     TiledDivideOp,
     ZippedDivideOp,
 )
-from tile_testing import Kernel, examples, static_layouts
+from tile_helpers import Kernel, examples, static_layouts
 
 
 def _text(layout) -> str:
@@ -277,7 +277,7 @@ def test_slice_needs_a_wildcard() -> None:
 
 
 def test_kernel_argument_facts_sharpen_alignment() -> None:
-    from tile_testing import messages
+    from tile_helpers import messages
 
     text = """
 func.func @k(%t: !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>, %j: index {layoutc.divisible_by = 4 : i64}, %i: index) {

@@ -44,7 +44,7 @@ func.func @typo() attributes {gpu.kernal} {
 // -----
 
 func.func @dimension() {
-  // expected-error@+1 {{expected dimension x, y or z, got 'w'}}
+  // expected-error@+1 {{expected one of x, y, z for gpu.dim, got 'w'}}
   %t = gpu.thread_id w
   return
 }
@@ -60,7 +60,7 @@ func.func @dimension_attr() {
 // -----
 
 func.func @shuffle_mode(%v: f32, %o: i32) {
-  // expected-error@+1 {{expected shuffle mode xor, up, down or idx, got 'rotate'}}
+  // expected-error@+1 {{expected one of xor, up, down, idx for gpu.shuffle_mode, got 'rotate'}}
   %s, %ok = gpu.shuffle rotate %v, %o, %o : f32
   return
 }

@@ -17,7 +17,7 @@ func.func @shfl_type(%m: i32, %v: f64) {
 // -----
 
 func.func @shfl_kind(%m: i32, %v: f32) {
-  // expected-error@+1 {{expected shuffle kind bfly, up, down or idx, got 'xor'}}
+  // expected-error@+1 {{expected one of bfly, up, down, idx for nvvm.shfl_kind, got 'xor'}}
   %r = nvvm.shfl.sync xor %m, %v, %m, %m : f32 -> f32
   return
 }

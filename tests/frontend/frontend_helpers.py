@@ -1,4 +1,5 @@
-"""Helpers for front-end tests: trace a kernel, FileCheck its IR, find lines in test sources."""
+"""Shared helpers for the front-end tests (module name unique across test areas): trace a
+kernel, FileCheck its IR, find lines in test sources."""
 
 from __future__ import annotations
 
