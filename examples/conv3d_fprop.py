@@ -99,6 +99,54 @@ class ConvConfig:
             raise ValueError(f"{self.threads} threads do not tile the epilogue")
 
 
+# -- the operands: the layouts of example 59 over the kernel arguments ------------------------------
+def filter_tensor(flt: Any) -> Any:
+    """A: (K,(C,T,R,S)) over the KTRSC filter."""
+    sk, st, sr, ss, sc = flt.stride
+    return lc.make_tensor(flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss))))
+
+
+def dense_operands(activation: Any, filter: Any, output: Any) -> tuple[Any, Any, Any]:
+    """A, B and C of the dense problem: the filter, the im2col view of the activation, the
+    output as (K,(N,Z,P,Q)); traced inside a kernel (N is the activation's run-time extent)."""
+    n = activation.shape[0]
+    sn, sd, sh, sw, sc = activation.stride
+    # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
+    im2col = lc.make_layout(((n, Z, P, Q), (C, T, R, S)), ((sn, sd, sh, sw), (sc, sd, sh, sw)))
+    on, oz, op, oq, ok = output.stride
+    out = lc.make_layout((K, (n, Z, P, Q)), (ok, (on, oz, op, oq)))
+    return (
+        filter_tensor(filter),
+        lc.make_tensor(activation.iterator, im2col),
+        lc.make_tensor(output.iterator, out),
+    )
+
+
+def gather_operands(
+    activation: Any, filter: Any, output: Any, gather: Any, scatter: Any
+) -> tuple[Any, Any, Any]:
+    """A, B and C of the gather/scatter problem: B and C are gather layouts (an IndexedGather
+    outer layout over basis strides) over the pools; traced inside a kernel."""
+    n = lc.size(scatter) // (Z * P * Q)
+    EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
+    # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
+    act_inner = lc.make_layout(
+        ((n, Z, P, Q), (C, T, R, S)),
+        ((D * H * W * EG, H * W * EG, W * EG, EG), (EC, H * W * EG, W * EG, EG)),
+    )
+    # (position, offset) -> gather[position] * C + offset
+    act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
+    act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
+    out_inner = lc.make_layout((K, (n, Z, P, Q)), (EC, (Z * P * Q * EG, P * Q * EG, Q * EG, EG)))
+    out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
+    out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
+    return (
+        filter_tensor(filter),
+        lc.make_tensor(activation.iterator, act),
+        lc.make_tensor(output.iterator, out),
+    )
+
+
 def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     """The dense and the gather/scatter kernel of one configuration: two entry points that
     build their tensors' layouts, one body (:func:`conv_mainloop`)."""
@@ -201,13 +249,6 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         lc.copy(s2g, tDsC, tDrC)
         lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
 
-    def filter_tensor(flt: Any) -> Any:
-        """A: (K,(C,T,R,S)) over the KTRSC filter."""
-        sk, st, sr, ss, sc = flt.stride
-        return lc.make_tensor(
-            flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss)))
-        )
-
     suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
 
     @lc.kernel(name="conv3d_fprop_dense" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
@@ -216,17 +257,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
         output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
     ):
-        n = activation.shape[0]
-        sn, sd, sh, sw, sc = activation.stride
-        # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
-        im2col = lc.make_layout(((n, Z, P, Q), (C, T, R, S)), ((sn, sd, sh, sw), (sc, sd, sh, sw)))
-        on, oz, op, oq, ok = output.stride
-        out = lc.make_layout((K, (n, Z, P, Q)), (ok, (on, oz, op, oq)))
-        conv_mainloop(
-            filter_tensor(filter),
-            lc.make_tensor(activation.iterator, im2col),
-            lc.make_tensor(output.iterator, out),
-        )
+        conv_mainloop(*dense_operands(activation, filter, output))
 
     @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
     def conv3d_fprop_gather(
@@ -236,26 +267,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         gather: lc.Tensor(lc.i32, "(G):(1)"),
         scatter: lc.Tensor(lc.i32, "(O):(1)"),
     ):
-        n = lc.size(scatter) // (Z * P * Q)
-        EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
-        # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
-        act_inner = lc.make_layout(
-            ((n, Z, P, Q), (C, T, R, S)),
-            ((D * H * W * EG, H * W * EG, W * EG, EG), (EC, H * W * EG, W * EG, EG)),
-        )
-        # (position, offset) -> gather[position] * C + offset
-        act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
-        act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
-        out_inner = lc.make_layout(
-            (K, (n, Z, P, Q)), (EC, (Z * P * Q * EG, P * Q * EG, Q * EG, EG))
-        )
-        out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
-        out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
-        conv_mainloop(
-            filter_tensor(filter),
-            lc.make_tensor(activation.iterator, act),
-            lc.make_tensor(output.iterator, out),
-        )
+        conv_mainloop(*gather_operands(activation, filter, output, gather, scatter))
 
     conv3d_fprop_dense.config = conv3d_fprop_gather.config = cfg
     return conv3d_fprop_dense, conv3d_fprop_gather
@@ -263,6 +275,232 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
 
 CONFIG = ConvConfig()  # the seed's tiling
 conv3d_fprop_dense, conv3d_fprop_gather = make_conv3d(CONFIG)
+
+
+# -- Hopper: wgmma ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sm90Config:
+    """A Hopper tiling: CTA tile ``K x (images,Z,P,Q) x (32,1,1,1)`` (one wgmma
+    ``SM90_64x(16*images)x8_F32TF32TF32F32_SS_TN`` per warpgroup and 8 channels, each
+    warpgroup 64 of the 128 output channels), ``stages`` of 128B-swizzled canonical GMMA
+    layouts filled by 128-bit ``cp.async``, ``mma_in_flight`` K-blocks of wgmmas kept running.
+
+    ``specialized=False``: every thread copies and computes (the sm80 mainloop with wgmma; a
+    block barrier per K-block). ``specialized=True``: CUTLASS's warp-specialized cp.async
+    mainloop (``MainloopSm90CpAsyncGmmaWarpSpecialized``): warpgroup 0 produces (cp.async, then
+    once its copies of a stage landed, ``fence.proxy.async`` and an arrival on the stage's
+    ``full`` mbarrier), the consumer warpgroups wait on ``full``, run the wgmmas and arrive on
+    ``empty``; ``setmaxnreg`` moves registers from the producer to the consumers."""
+
+    images: int = 8
+    stages: int = 4
+    warpgroups: int = 2
+    mma_in_flight: int = 1
+    specialized: bool = False
+
+    @property
+    def name(self) -> str:
+        name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
+        return name + ("-ws" if self.specialized else "")
+
+    @property
+    def consumers(self) -> int:
+        return 128 * self.warpgroups
+
+    @property
+    def threads(self) -> int:
+        return self.consumers + (128 if self.specialized else 0)
+
+    @property
+    def tile_n(self) -> int:
+        return self.images * Z * P * Q
+
+    def smem_bytes(self) -> int:
+        pipeline = self.stages * (K + self.tile_n) * 32 * 4
+        return max(pipeline, K * self.tile_n * 4)
+
+    def check(self) -> None:
+        """Raise ValueError for a tiling the kernel does not handle."""
+        if self.images not in (1, 2, 4, 8, 16):
+            raise ValueError(f"images must be 1, 2, 4, 8 or 16 (wgmma N <= 256): {self}")
+        if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
+            raise ValueError(f"warpgroups must be 1 or 2, mma_in_flight 0 or 1: {self}")
+        # the specialized producer announces a stage `stages - 2` K-tiles after issuing it
+        if self.stages < (3 if self.specialized else 2 + self.mma_in_flight):
+            raise ValueError(f"too few stages for the pipeline: {self}")
+        if self.smem_bytes() > 227 * 1024:
+            raise ValueError(f"{self.smem_bytes()} bytes of shared memory: {self}")
+
+
+def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
+    """The Hopper dense and gather/scatter kernels of one tiling: two entry points building
+    the same layouts as :func:`make_conv3d`'s, one body (``conv_mainloop_sm90``)."""
+    cfg.check()
+    bm, bn, bk, stages = K, (cfg.images, Z, P, Q), (32, 1, 1, 1), cfg.stages
+    tile_n, consumers, in_flight = cfg.tile_n, cfg.consumers, cfg.mma_in_flight
+    producers = 128 if cfg.specialized else consumers  # threads issuing the cp.async
+    mma = lc.make_tiled_mma(
+        f"SM90_64x{tile_n}x8_F32TF32TF32F32_SS_TN", lc.make_layout((cfg.warpgroups, 1, 1))
+    )
+    atom = lc.gmma_layout_atom("K", "SW128", lc.tf32)  # Sw<3,2,3> o (8,32):(32,1)
+    s_a = lc.tile_to_shape(atom, (bm, 32, stages))
+    s_b = lc.tile_to_shape(atom, (tile_n, 32, stages))
+    g2s = lc.make_tiled_copy(
+        lc.make_copy_atom("cp.async.cg", lc.tf32),
+        lc.make_layout((producers // 8, 8), (8, 1)),
+        lc.make_layout((1, 4)),
+    )
+    # the epilogue as in the sm80 kernel: a channel-major swizzled tile over the pipeline
+    s_c = lc.composition(lc.Swizzle(3, 2, 5), lc.make_layout((bm, tile_n), (1, bm)))
+    r2s = lc.make_copy_atom("universal", lc.f32, bits=32)
+    s2g = lc.make_tiled_copy(
+        lc.make_copy_atom("universal", lc.f32, bits=128),
+        lc.make_layout((bm // 4, consumers // (bm // 4)), (1, bm // 4)),
+        lc.make_layout((4, 1)),
+    )
+    # the producer keeps `lag` stages of cp.async in flight before it announces one
+    lag = stages - 2
+
+    def epilogue(tCrC: Any, gC: Any, ct: Any, sync: Any) -> None:
+        sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
+        r2s_copy = lc.make_tiled_copy_C(r2s, mma)
+        r2s_thr = r2s_copy.get_slice(ct)
+        lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
+        sync()
+        s2g_thr = s2g.get_slice(ct)
+        tDsC = s2g_thr.partition_S(sC)
+        tDrC = lc.make_fragment_like(tDsC)
+        lc.copy(s2g, tDsC, tDrC)
+        lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
+
+    def consumer_sync() -> None:
+        lc.named_barrier_sync(1, consumers)
+
+    @lc.func
+    def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any) -> None:
+        """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma."""
+        tid = lc.thread_idx.x
+        where = (0, lc.block_idx.x, _)
+        gA = lc.local_tile(mA, (bm, bn, bk), where, proj=(1, None, 1))  # (BM,BK,k)
+        gB = lc.local_tile(mB, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
+        gC = lc.local_tile(mC, (bm, bn, bk), where, proj=(1, 1, None))  # (BM,BN)
+        sA = lc.dynamic_smem_tensor(lc.tf32, s_a, align=1024)  # (BM,BK,STAGES)
+        sB = lc.dynamic_smem_tensor(lc.tf32, s_b, align=1024)  # (BN,BK,STAGES)
+        k_tiles = lc.size(gA, 2)  # 54: 2 channel halves x 27 taps
+
+        if not cfg.specialized:
+            g2s_thr = g2s.get_slice(tid)
+            tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+            tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+            ahead = stages - 1 - in_flight
+            for s in range(ahead):
+                lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
+                lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
+                lc.cp_async_commit()
+            thr_mma = mma.get_slice(tid)
+            tCsA, tCsB = thr_mma.partition_A(sA), thr_mma.partition_B(sB)
+            tCrC = thr_mma.partition_fragment_C(gC)
+            lc.clear(tCrC)
+            read = 0
+            write = ahead
+            for k in lc.range(k_tiles):
+                lc.cp_async_wait(ahead - 1)  # stage `read` landed (this thread's copies)
+                lc.fence_proxy_async()  # ... and is visible to the wgmma
+                lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
+                kn = lc.min(k + ahead, k_tiles - 1)
+                lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                lc.cp_async_commit()
+                lc.warpgroup_fence_operand(tCrC)
+                lc.warpgroup_arrive()
+                lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
+                lc.warpgroup_commit_batch()
+                lc.warpgroup_wait(in_flight)
+                lc.warpgroup_fence_operand(tCrC)
+                read = lc.where(read == stages - 1, 0, read + 1)
+                write = lc.where(write == stages - 1, 0, write + 1)
+            lc.warpgroup_wait(0)
+            lc.warpgroup_fence_operand(tCrC)
+            lc.cp_async_wait(0)
+            lc.syncthreads()
+            epilogue(tCrC, gC, tid, lc.syncthreads)
+        else:
+            full = lc.smem_tensor(lc.i64, lc.make_layout(stages), align=8)
+            empty = lc.smem_tensor(lc.i64, lc.make_layout(stages), align=8)
+            if tid == 0:
+                for s in range(stages):
+                    lc.mbarrier_init(full.iterator + s, producers)
+                    lc.mbarrier_init(empty.iterator + s, consumers)
+                lc.mbarrier_init_fence()
+            lc.syncthreads()
+            if tid < 128:  # the producer warpgroup
+                lc.warpgroup_reg_dealloc(40)
+                g2s_thr = g2s.get_slice(tid)
+                tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+                tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+                for k in lc.range(k_tiles):
+                    s = k % stages
+                    lc.mbarrier_wait(empty.iterator + s, 1 - (k // stages) % 2)
+                    lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
+                    lc.copy(g2s, tBgB[_, _, _, k], tBsB[_, _, _, s])
+                    lc.cp_async_commit()
+                    if k >= lag:  # K-tile k - lag has landed: announce it
+                        lc.cp_async_wait(lag)
+                        lc.fence_proxy_async()
+                        lc.mbarrier_arrive(full.iterator + (k - lag) % stages)
+                for j in range(lag):  # the last `lag` K-tiles
+                    lc.cp_async_wait(lag - 1 - j)
+                    lc.fence_proxy_async()
+                    lc.mbarrier_arrive(full.iterator + (k_tiles - lag + j) % stages)
+            else:  # the consumer warpgroups
+                lc.warpgroup_reg_alloc(232)
+                ct = tid - 128
+                thr_mma = mma.get_slice(ct)
+                tCsA, tCsB = thr_mma.partition_A(sA), thr_mma.partition_B(sB)
+                tCrC = thr_mma.partition_fragment_C(gC)
+                lc.clear(tCrC)
+                for k in lc.range(k_tiles):
+                    s = k % stages
+                    lc.mbarrier_wait(full.iterator + s, (k // stages) % 2)
+                    lc.warpgroup_fence_operand(tCrC)
+                    lc.warpgroup_arrive()
+                    lc.gemm(mma, tCsA[_, _, _, s], tCsB[_, _, _, s], tCrC)
+                    lc.warpgroup_commit_batch()
+                    lc.warpgroup_wait(in_flight)
+                    lc.warpgroup_fence_operand(tCrC)
+                    if in_flight:
+                        if k > 0:  # the wgmmas of K-tile k - 1 retired
+                            lc.mbarrier_arrive(empty.iterator + (k + stages - 1) % stages)
+                    else:
+                        lc.mbarrier_arrive(empty.iterator + s)
+                lc.warpgroup_wait(0)
+                lc.warpgroup_fence_operand(tCrC)
+                consumer_sync()  # every consumer's wgmmas retired: the stages may be reused
+                epilogue(tCrC, gC, ct, consumer_sync)
+
+    suffix = "_" + cfg.name.replace("-", "_")
+    bounds = 1 if cfg.specialized else None  # setmaxnreg needs a register cap at entry
+
+    @lc.kernel(name="conv3d_fprop_dense" + suffix, block=cfg.threads, min_blocks_per_sm=bounds)
+    def conv3d_fprop_dense_sm90(
+        activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
+        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
+        output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
+    ):
+        conv_mainloop_sm90(*dense_operands(activation, filter, output))
+
+    @lc.kernel(name="conv3d_fprop_gather" + suffix, block=cfg.threads, min_blocks_per_sm=bounds)
+    def conv3d_fprop_gather_sm90(
+        activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
+        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
+        output: lc.Tensor(lc.f32, "(B,128):(128,1)"),
+        gather: lc.Tensor(lc.i32, "(G):(1)"),
+        scatter: lc.Tensor(lc.i32, "(O):(1)"),
+    ):
+        conv_mainloop_sm90(*gather_operands(activation, filter, output, gather, scatter))
+
+    conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg
+    return conv3d_fprop_dense_sm90, conv3d_fprop_gather_sm90
 
 
 # -- the host function ----------------------------------------------------------------------------
@@ -345,6 +583,32 @@ def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA)
     return n
 
 
+# Hopper tilings conv3d_fprop uses on an sm_90 GPU, best first (benchmarks/conv.py); the last
+# one takes any N that is a multiple of 4.
+HOPPER_CONFIGS = (Sm90Config(images=8), Sm90Config(images=4))
+_hopper_pairs: dict = {}
+
+
+def default_target() -> str:
+    """Where a launch goes by default: ``sm_90a`` on an H100/H200, ``sm_80``... on other GPUs,
+    ``cpu`` without one (or as ``LAYOUTC_TARGET`` says)."""
+    from layoutc.driver.targets import resolve_target
+
+    return resolve_target(None).name
+
+
+def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
+    """The kernel pair for ``n`` images on ``target`` (the default target): the first of
+    :data:`HOPPER_CONFIGS` whose images divide ``n`` on sm_90a, else the seed's sm80 tiling."""
+    if (target or default_target()) == "sm_90a":
+        for cfg in HOPPER_CONFIGS:
+            if n % cfg.images == 0:
+                if cfg not in _hopper_pairs:
+                    _hopper_pairs[cfg] = make_conv3d_sm90(cfg)
+                return _hopper_pairs[cfg]
+    return conv3d_fprop_dense, conv3d_fprop_gather
+
+
 def conv3d_fprop(
     activation: Any,
     filter: Any,
@@ -363,16 +627,17 @@ def conv3d_fprop(
     row of every input position (n,d,h,w); ``output`` is a pool (rows, 128) and ``scatter``
     int32 (N*16,) names the row of every output position (n,z,p,q); other rows of ``output``
     are left as they are. N must be a multiple of 4. Every check runs before the launch.
-    The kernels are the seed's tiling, or ``kernels``: the pair :func:`make_conv3d` builds for
-    another :class:`ConvConfig` (benchmarks/conv.py compares them; on an H100 none beat the
-    seed's). ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
+    The kernels are chosen by target (:func:`default_kernels`: the wgmma kernels of
+    :func:`make_conv3d_sm90` on an H100/H200, the seed's sm80 tiling elsewhere), or
+    ``kernels``: the pair :func:`make_conv3d` or :func:`make_conv3d_sm90` builds for another
+    configuration (benchmarks/conv.py compares them). ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
     if (gather is None) != (scatter is None):
         raise ConvError("conv3d_fprop: give both gather and scatter, or neither")
     _check_array("filter", filter, (K, T, R, S, C), "float32")
     if gather is None:
         _check_array("activation", activation, (None, D, H, W, C), "float32")
         n = _images(_shape(activation)[0], 1, "activation")
-        dense, _gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+        dense, _gathered = kernels or default_kernels(n)
         cfg = dense.config
         n = _images(n, 1, "activation", cfg.images)
         _check_array("output", output, (n, Z, P, Q, K), "float32")
@@ -383,7 +648,7 @@ def conv3d_fprop(
     _check_array("gather", gather, (None,), "int32")
     _check_array("scatter", scatter, (None,), "int32")
     n = _images(_shape(gather)[0], D * H * W, "gather")
-    _dense, gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+    _dense, gathered = kernels or default_kernels(n)
     cfg = gathered.config
     n = _images(n, 1, "gather", cfg.images)
     if _shape(scatter)[0] != n * Z * P * Q:
