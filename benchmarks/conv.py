@@ -84,6 +84,10 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["specialized"] = True
             elif part.startswith("wg"):
                 kw["warpgroups"] = int(part[2:])
+            elif part == "direct":
+                kw["epilogue"] = "direct"
+            elif part == "ra":
+                kw["reg_alloc"] = True
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])
@@ -218,6 +222,9 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
         try:
             grid = (n // cfg.images,)
             hopper = isinstance(cfg, cv.Sm90Config)
+            if n % cfg.images:
+                log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
+                continue
             if hopper and torch.cuda.get_device_capability() != (9, 0):
                 log(f"   {cfg.name}: skipped (needs an sm_90 GPU)")
                 continue

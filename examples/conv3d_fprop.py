@@ -106,15 +106,28 @@ def filter_tensor(flt: Any) -> Any:
     return lc.make_tensor(flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss))))
 
 
-def dense_operands(activation: Any, filter: Any, output: Any) -> tuple[Any, Any, Any]:
+def positions(shape: tuple, stride: tuple, images_last: bool) -> tuple[tuple, tuple]:
+    """The output-position mode ``(N,Z,P,Q)``, or ``(Z,P,Q,N)`` with ``images_last`` (a CTA
+    tile of 12 images is then ``(4,2,2,12)``, which the 32-row copies divide; ``(12,4,2,2)``
+    they do not: 12 and 32 divide neither way)."""
+    if images_last:
+        return shape[1:] + shape[:1], stride[1:] + stride[:1]
+    return shape, stride
+
+
+def dense_operands(
+    activation: Any, filter: Any, output: Any, images_last: bool = False
+) -> tuple[Any, Any, Any]:
     """A, B and C of the dense problem: the filter, the im2col view of the activation, the
     output as (K,(N,Z,P,Q)); traced inside a kernel (N is the activation's run-time extent)."""
     n = activation.shape[0]
     sn, sd, sh, sw, sc = activation.stride
     # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
-    im2col = lc.make_layout(((n, Z, P, Q), (C, T, R, S)), ((sn, sd, sh, sw), (sc, sd, sh, sw)))
+    pos = positions((n, Z, P, Q), (sn, sd, sh, sw), images_last)
+    im2col = lc.make_layout((pos[0], (C, T, R, S)), (pos[1], (sc, sd, sh, sw)))
     on, oz, op, oq, ok = output.stride
-    out = lc.make_layout((K, (n, Z, P, Q)), (ok, (on, oz, op, oq)))
+    pos = positions((n, Z, P, Q), (on, oz, op, oq), images_last)
+    out = lc.make_layout((K, pos[0]), (ok, pos[1]))
     return (
         filter_tensor(filter),
         lc.make_tensor(activation.iterator, im2col),
@@ -123,21 +136,20 @@ def dense_operands(activation: Any, filter: Any, output: Any) -> tuple[Any, Any,
 
 
 def gather_operands(
-    activation: Any, filter: Any, output: Any, gather: Any, scatter: Any
+    activation: Any, filter: Any, output: Any, gather: Any, scatter: Any, images_last: bool = False
 ) -> tuple[Any, Any, Any]:
     """A, B and C of the gather/scatter problem: B and C are gather layouts (an IndexedGather
     outer layout over basis strides) over the pools; traced inside a kernel."""
     n = lc.size(scatter) // (Z * P * Q)
     EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
     # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
-    act_inner = lc.make_layout(
-        ((n, Z, P, Q), (C, T, R, S)),
-        ((D * H * W * EG, H * W * EG, W * EG, EG), (EC, H * W * EG, W * EG, EG)),
-    )
+    pos = positions((n, Z, P, Q), (D * H * W * EG, H * W * EG, W * EG, EG), images_last)
+    act_inner = lc.make_layout((pos[0], (C, T, R, S)), (pos[1], (EC, H * W * EG, W * EG, EG)))
     # (position, offset) -> gather[position] * C + offset
     act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
     act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
-    out_inner = lc.make_layout((K, (n, Z, P, Q)), (EC, (Z * P * Q * EG, P * Q * EG, Q * EG, EG)))
+    pos = positions((n, Z, P, Q), (Z * P * Q * EG, P * Q * EG, Q * EG, EG), images_last)
+    out_inner = lc.make_layout((K, pos[0]), (EC, pos[1]))
     out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
     out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
     return (
@@ -290,22 +302,34 @@ class Sm90Config:
     mainloop (``MainloopSm90CpAsyncGmmaWarpSpecialized``): warpgroup 0 produces (cp.async, then
     once its copies of a stage landed, ``fence.proxy.async`` and an arrival on the stage's
     ``full`` mbarrier), the consumer warpgroups wait on ``full``, run the wgmmas and arrive on
-    ``empty``; ``setmaxnreg`` moves registers from the producer to the consumers."""
+    ``empty`` (``reg_alloc``: ``setmaxnreg`` moves registers from the producer to the
+    consumers). ``epilogue``: ``smem`` stages C through a swizzled shared tile and leaves with
+    128-bit stores (as the sm80 kernel); ``direct`` stores the accumulators from registers
+    (32-bit stores: the output is channel-contiguous, an accumulator pair is not)."""
 
-    images: int = 8
+    images: int = 16
     stages: int = 4
     warpgroups: int = 2
     mma_in_flight: int = 1
     specialized: bool = False
+    epilogue: str = "smem"
+    reg_alloc: bool = False
 
     @property
     def name(self) -> str:
         name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
-        return name + ("-ws" if self.specialized else "")
+        name += "-ws" if self.specialized else ""
+        name += "-ra" if self.reg_alloc else ""
+        return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
     def consumers(self) -> int:
         return 128 * self.warpgroups
+
+    @property
+    def images_last(self) -> bool:
+        """Order the output positions (Z,P,Q,N) when ``images`` is not a power of 2."""
+        return bool(self.images & (self.images - 1))
 
     @property
     def threads(self) -> int:
@@ -321,8 +345,10 @@ class Sm90Config:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
-        if self.images not in (1, 2, 4, 8, 16):
-            raise ValueError(f"images must be 1, 2, 4, 8 or 16 (wgmma N <= 256): {self}")
+        if not 1 <= self.images <= 16:
+            raise ValueError(f"images must be 1 to 16 (wgmma N = 16 * images <= 256): {self}")
+        if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
+            raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
         if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
             raise ValueError(f"warpgroups must be 1 or 2, mma_in_flight 0 or 1: {self}")
         # the specialized producer announces a stage `stages - 2` K-tiles after issuing it
@@ -336,7 +362,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     """The Hopper dense and gather/scatter kernels of one tiling: two entry points building
     the same layouts as :func:`make_conv3d`'s, one body (``conv_mainloop_sm90``)."""
     cfg.check()
-    bm, bn, bk, stages = K, (cfg.images, Z, P, Q), (32, 1, 1, 1), cfg.stages
+    last = cfg.images_last
+    bm, bn, bk, stages = K, positions((cfg.images, Z, P, Q), (), last)[0], (32, 1, 1, 1), cfg.stages
     tile_n, consumers, in_flight = cfg.tile_n, cfg.consumers, cfg.mma_in_flight
     producers = 128 if cfg.specialized else consumers  # threads issuing the cp.async
     mma = lc.make_tiled_mma(
@@ -362,6 +389,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     lag = stages - 2
 
     def epilogue(tCrC: Any, gC: Any, ct: Any, sync: Any) -> None:
+        if cfg.epilogue == "direct":
+            lc.copy(tCrC, mma.get_slice(ct).partition_C(gC))
+            return
         sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
         r2s_copy = lc.make_tiled_copy_C(r2s, mma)
         r2s_thr = r2s_copy.get_slice(ct)
@@ -421,8 +451,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 write = lc.where(write == stages - 1, 0, write + 1)
             lc.warpgroup_wait(0)
             lc.warpgroup_fence_operand(tCrC)
-            lc.cp_async_wait(0)
-            lc.syncthreads()
+            if cfg.epilogue == "smem":  # C goes over the stages
+                lc.cp_async_wait(0)
+                lc.syncthreads()
             epilogue(tCrC, gC, tid, lc.syncthreads)
         else:
             full = lc.smem_tensor(lc.i64, lc.make_layout(stages), align=8)
@@ -434,7 +465,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.mbarrier_init_fence()
             lc.syncthreads()
             if tid < 128:  # the producer warpgroup
-                lc.warpgroup_reg_dealloc(40)
+                if cfg.reg_alloc:
+                    lc.warpgroup_reg_dealloc(40)
                 g2s_thr = g2s.get_slice(tid)
                 tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
                 tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
@@ -453,7 +485,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                     lc.fence_proxy_async()
                     lc.mbarrier_arrive(full.iterator + (k_tiles - lag + j) % stages)
             else:  # the consumer warpgroups
-                lc.warpgroup_reg_alloc(232)
+                if cfg.reg_alloc:
+                    lc.warpgroup_reg_alloc(232)
                 ct = tid - 128
                 thr_mma = mma.get_slice(ct)
                 tCsA, tCsB = thr_mma.partition_A(sA), thr_mma.partition_B(sB)
@@ -475,11 +508,12 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                         lc.mbarrier_arrive(empty.iterator + s)
                 lc.warpgroup_wait(0)
                 lc.warpgroup_fence_operand(tCrC)
-                consumer_sync()  # every consumer's wgmmas retired: the stages may be reused
+                if cfg.epilogue == "smem":  # every consumer's wgmmas retired: reuse the stages
+                    consumer_sync()
                 epilogue(tCrC, gC, ct, consumer_sync)
 
     suffix = "_" + cfg.name.replace("-", "_")
-    bounds = 1 if cfg.specialized else None  # setmaxnreg needs a register cap at entry
+    bounds = 1 if cfg.reg_alloc else None  # setmaxnreg needs a register cap at entry
 
     @lc.kernel(name="conv3d_fprop_dense" + suffix, block=cfg.threads, min_blocks_per_sm=bounds)
     def conv3d_fprop_dense_sm90(
@@ -487,7 +521,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
         output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
     ):
-        conv_mainloop_sm90(*dense_operands(activation, filter, output))
+        conv_mainloop_sm90(*dense_operands(activation, filter, output, last))
 
     @lc.kernel(name="conv3d_fprop_gather" + suffix, block=cfg.threads, min_blocks_per_sm=bounds)
     def conv3d_fprop_gather_sm90(
@@ -497,7 +531,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         gather: lc.Tensor(lc.i32, "(G):(1)"),
         scatter: lc.Tensor(lc.i32, "(O):(1)"),
     ):
-        conv_mainloop_sm90(*gather_operands(activation, filter, output, gather, scatter))
+        conv_mainloop_sm90(*gather_operands(activation, filter, output, gather, scatter, last))
 
     conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg
     return conv3d_fprop_dense_sm90, conv3d_fprop_gather_sm90
@@ -583,9 +617,14 @@ def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA)
     return n
 
 
-# Hopper tilings conv3d_fprop uses on an sm_90 GPU, best first (benchmarks/conv.py); the last
-# one takes any N that is a multiple of 4.
-HOPPER_CONFIGS = (Sm90Config(images=8), Sm90Config(images=4))
+# Hopper tilings conv3d_fprop chooses from on an sm_90 GPU, with their measured time per image
+# relative to the best (benchmarks/conv.py on an H100, N = 131072); 4 images take any N.
+HOPPER_CONFIGS = {
+    Sm90Config(images=16): 1.0,
+    Sm90Config(images=12): 1.05,
+    Sm90Config(images=8): 1.16,
+    Sm90Config(images=4): 1.45,
+}
 _hopper_pairs: dict = {}
 
 
@@ -597,15 +636,35 @@ def default_target() -> str:
     return resolve_target(None).name
 
 
+def _sm_count() -> int:
+    try:
+        from layoutc.runtime import cuda_driver
+
+        return cuda_driver.get_device(None).attribute("MULTIPROCESSOR_COUNT")
+    except Exception:
+        return 132  # an H100 SXM
+
+
+def hopper_config(n: int, sms: int) -> Sm90Config:
+    """The tiling of least predicted time for ``n`` images on ``sms`` SMs (one CTA per SM):
+    waves (the last one counts whole) x images per CTA x relative time per image. At N = 4320
+    on 132 SMs, 12 images make 360 CTAs in 3 waves where 16 make 270 in 3 (the last 6% full)."""
+
+    def predicted(cfg: Sm90Config) -> float:
+        waves = -(-(n // cfg.images) // sms)
+        return waves * cfg.images * HOPPER_CONFIGS[cfg]
+
+    return min((c for c in HOPPER_CONFIGS if n % c.images == 0), key=predicted)
+
+
 def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
-    """The kernel pair for ``n`` images on ``target`` (the default target): the first of
-    :data:`HOPPER_CONFIGS` whose images divide ``n`` on sm_90a, else the seed's sm80 tiling."""
+    """The kernel pair for ``n`` images on ``target`` (the default target): on sm_90a the
+    wgmma kernels of :func:`hopper_config`'s tiling, else the seed's sm80 tiling."""
     if (target or default_target()) == "sm_90a":
-        for cfg in HOPPER_CONFIGS:
-            if n % cfg.images == 0:
-                if cfg not in _hopper_pairs:
-                    _hopper_pairs[cfg] = make_conv3d_sm90(cfg)
-                return _hopper_pairs[cfg]
+        cfg = hopper_config(n, _sm_count())
+        if cfg not in _hopper_pairs:
+            _hopper_pairs[cfg] = make_conv3d_sm90(cfg)
+        return _hopper_pairs[cfg]
     return conv3d_fprop_dense, conv3d_fprop_gather
 
 
