@@ -339,9 +339,13 @@ class Sm90Config:
     def tile_n(self) -> int:
         return self.images * Z * P * Q
 
+    @property
+    def barrier_offset(self) -> int:
+        """Where the specialized kernel's mbarriers start: past the stages and the C tile."""
+        return max(self.stages * (K + self.tile_n) * 32 * 4, K * self.tile_n * 4)
+
     def smem_bytes(self) -> int:
-        pipeline = self.stages * (K + self.tile_n) * 32 * 4
-        return max(pipeline, K * self.tile_n * 4)
+        return self.barrier_offset + (16 * self.stages if self.specialized else 0)
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
@@ -456,12 +460,18 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.syncthreads()
             epilogue(tCrC, gC, tid, lc.syncthreads)
         else:
-            full = lc.smem_tensor(lc.i64, lc.make_layout(stages), align=8)
-            empty = lc.smem_tensor(lc.i64, lc.make_layout(stages), align=8)
+            # The mbarriers live in dynamic shared memory past the stages and the C tile: a
+            # static shared array would come first in the block's window and move the dynamic
+            # base off the 1024-byte alignment the 128B swizzle needs (the GPU aligns the
+            # dynamic base only to 16 bytes; CUTLASS keeps everything in one SharedStorage).
+            bars = lc.dynamic_smem_tensor(
+                lc.i64, lc.make_layout(2 * stages), align=8, offset=cfg.barrier_offset
+            )
+            full, empty = bars.iterator, bars.iterator + stages
             if tid == 0:
                 for s in range(stages):
-                    lc.mbarrier_init(full.iterator + s, producers)
-                    lc.mbarrier_init(empty.iterator + s, consumers)
+                    lc.mbarrier_init(full + s, producers)
+                    lc.mbarrier_init(empty + s, consumers)
                 lc.mbarrier_init_fence()
             lc.syncthreads()
             if tid < 128:  # the producer warpgroup
@@ -472,18 +482,18 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
                 for k in lc.range(k_tiles):
                     s = k % stages
-                    lc.mbarrier_wait(empty.iterator + s, 1 - (k // stages) % 2)
+                    lc.mbarrier_wait(empty + s, 1 - (k // stages) % 2)
                     lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
                     lc.copy(g2s, tBgB[_, _, _, k], tBsB[_, _, _, s])
                     lc.cp_async_commit()
                     if k >= lag:  # K-tile k - lag has landed: announce it
                         lc.cp_async_wait(lag)
                         lc.fence_proxy_async()
-                        lc.mbarrier_arrive(full.iterator + (k - lag) % stages)
+                        lc.mbarrier_arrive(full + (k - lag) % stages)
                 for j in range(lag):  # the last `lag` K-tiles
                     lc.cp_async_wait(lag - 1 - j)
                     lc.fence_proxy_async()
-                    lc.mbarrier_arrive(full.iterator + (k_tiles - lag + j) % stages)
+                    lc.mbarrier_arrive(full + (k_tiles - lag + j) % stages)
             else:  # the consumer warpgroups
                 if cfg.reg_alloc:
                     lc.warpgroup_reg_alloc(232)
@@ -494,7 +504,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.clear(tCrC)
                 for k in lc.range(k_tiles):
                     s = k % stages
-                    lc.mbarrier_wait(full.iterator + s, (k // stages) % 2)
+                    lc.mbarrier_wait(full + s, (k // stages) % 2)
                     lc.warpgroup_fence_operand(tCrC)
                     lc.warpgroup_arrive()
                     lc.gemm(mma, tCsA[_, _, _, s], tCsB[_, _, _, s], tCrC)
@@ -503,9 +513,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                     lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
                         if k > 0:  # the wgmmas of K-tile k - 1 retired
-                            lc.mbarrier_arrive(empty.iterator + (k + stages - 1) % stages)
+                            lc.mbarrier_arrive(empty + (k + stages - 1) % stages)
                     else:
-                        lc.mbarrier_arrive(empty.iterator + s)
+                        lc.mbarrier_arrive(empty + s)
                 lc.warpgroup_wait(0)
                 lc.warpgroup_fence_operand(tCrC)
                 if cfg.epilogue == "smem":  # every consumer's wgmmas retired: reuse the stages
