@@ -3,6 +3,13 @@ gather/scatter, side by side with cuDNN and torch in one process.
 
     python benchmarks/conv.py                       # N = 4320 and 131072, default configs
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
+    python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
+
+Configs: the sm80 kernel's ``s3-k32-i4-w2x2`` (stages, channels per K-block, images per CTA,
+warps), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct]`` (images per CTA, stages,
+consumer warpgroups, wgmma K-blocks in flight, warp-specialized, epilogue straight from the
+accumulators), and ``sm90``: what ``conv3d_fprop`` runs on an H100/H200 for that N (its
+dense and gather kernels, :func:`default_kernels`). Hopper rows are skipped on other GPUs.
 
 Needs an NVIDIA GPU and torch with CUDA. For each N:
 
@@ -51,6 +58,8 @@ def _example() -> Any:
 def config_from_name(cv: Any, name: str) -> Any:
     """``s3-k32-i4-w2x2`` -> ConvConfig(stages=3, bk=32, images=4, warps 2x2) (ConvConfig.name's
     spelling; trailing parts may be left out)."""
+    if name == "sm90":  # what conv3d_fprop runs on an H100/H200 for this N
+        return name
     if name.startswith("sm90"):
         return sm90_config_from_name(cv, name)
     try:
@@ -220,15 +229,21 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
 
     for cfg in configs:
         try:
-            grid = (n // cfg.images,)
-            hopper = isinstance(cfg, cv.Sm90Config)
-            if n % cfg.images:
-                log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
-                continue
+            hopper = cfg == "sm90" or isinstance(cfg, cv.Sm90Config)
             if hopper and torch.cuda.get_device_capability() != (9, 0):
-                log(f"   {cfg.name}: skipped (needs an sm_90 GPU)")
+                log(f"   {cfg}: skipped (needs an sm_90 GPU)")
                 continue
-            dense, gathered = cv.make_conv3d_sm90(cfg) if hopper else cv.make_conv3d(cfg)
+            if cfg == "sm90":  # conv3d_fprop's choice: its dense and gather kernels
+                dense, gathered = cv.default_kernels(n, "sm_90a")
+                cfg, gcfg = dense.config, gathered.config
+                name = f"{cfg.name} (conv3d_fprop)"
+            else:
+                if n % cfg.images:
+                    log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
+                    continue
+                dense, gathered = cv.make_conv3d_sm90(cfg) if hopper else cv.make_conv3d(cfg)
+                name, gcfg = cfg.name, cfg
+            grid = (n // cfg.images,)
             # dense: compiled with 32-bit indices (the offsets fit), checked, then timed
             out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
             args = (p.act, p.flt, out)
@@ -240,7 +255,7 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
             t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
             rows.append(
                 (
-                    f"layoutc dense {cfg.name}",
+                    f"layoutc dense {name}",
                     "dense",
                     n,
                     t,
@@ -252,35 +267,35 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
             # gather/scatter: the same, plus the rows the scatter does not name stay untouched
             opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
             args = (p.pool, p.flt, opool, p.gather, p.scatter)
-            ck = lc.compile(gathered, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
+            ck = lc.compile(gathered, *args, target="cuda", block=gcfg.threads, index_bitwidth=32)
             bound = ck.bind(args, {})
-            ck.launch_bound(bound, grid, cfg.threads, None, None)
+            ck.launch_bound(bound, grid, gcfg.threads, None, None)
             torch.cuda.synchronize()
             err = rel_error(torch, opool[s64].view(n, 4, 2, 2, 128), p.ref)
             untouched = torch.ones(p.out_rows, dtype=torch.bool, device="cuda")
             untouched[s64] = False
             if not bool((opool[untouched] == 7.0).all()):
-                log(f"   gather {cfg.name} N={n}: rows outside the scatter were written")
+                log(f"   gather {name} N={n}: rows outside the scatter were written")
                 err = float("inf")
-            t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+            t = bench(torch, launcher(ck, bound, grid, gcfg.threads), samples, batch)
             rows.append(
                 (
-                    f"layoutc gather {cfg.name}",
+                    f"layoutc gather {name}",
                     "gather",
                     n,
                     t,
                     p.flops,
-                    resources(ck, cfg.threads),
+                    resources(ck, gcfg.threads),
                     err,
                 )
             )
         except Exception:  # one tiling failing does not hide the others' numbers
             traceback.print_exc()
             for kind in ("dense", "gather"):
-                rows.append((f"layoutc {kind} {cfg.name}", kind, n, float("inf"), p.flops, "",
+                rows.append((f"layoutc {kind} {cfg}", kind, n, float("inf"), p.flops, "",
                              float("inf")))  # fmt: skip
             continue
-        log(f"   {cfg.name}: done", flush=True)
+        log(f"   {name}: done", flush=True)
     return rows
 
 
@@ -321,7 +336,7 @@ def ratios(rows: list[tuple]) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="4320,131072")
-    ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm90-i8-s4-wg2-f1,sm90-i8-s4-wg2-f1-ws")
+    ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm90")
     ap.add_argument("--samples", type=int, default=10)
     args = ap.parse_args()
     import torch

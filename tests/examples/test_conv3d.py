@@ -159,7 +159,7 @@ def test_another_tiling_checks_n_against_its_images_per_cta():
 # -- Hopper (wgmma) on the CPU runtime --------------------------------------------------------------
 HOPPER_CPU = [
     cv.Sm90Config(images=4),
-    cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True),
+    cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True, epilogue="direct"),
 ]
 
 
@@ -201,7 +201,9 @@ def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specia
 
 
 def test_the_target_chooses_the_kernels():
-    assert isinstance(cv.default_kernels(8, "sm_90a")[0].config, cv.Sm90Config)
+    dense, gathered = cv.default_kernels(8, "sm_90a")
+    assert isinstance(dense.config, cv.Sm90Config) and dense.config.epilogue == "direct"
+    assert gathered.config == cv.replace(dense.config, epilogue="smem")
     # waves x images x time per image: 16 images at 131072, 12 at 4320 (3 fuller waves),
     # 4 where fewer CTAs than SMs (smaller tiles, more SMs busy) or 8 does not divide N
     assert [cv.hopper_config(n, 132).images for n in (131072, 4320, 16, 4 * 133)] == [16, 12, 4, 4]
