@@ -69,6 +69,8 @@ def config_from_name(cv: Any, name: str) -> Any:
             key = {"s": "stages", "k": "bk", "i": "images"}.get(part[0])
             if key is not None:
                 kw[key] = int(part[1:])
+            elif part == "direct":
+                kw["epilogue"] = "direct"
             elif part[0] == "m":
                 kw["min_blocks"] = int(part[1:])
             elif part[0] == "w":

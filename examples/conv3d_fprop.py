@@ -69,11 +69,13 @@ class ConvConfig:
     warps_m: int = 2
     warps_n: int = 2
     min_blocks: int | None = None
+    epilogue: str = "smem"
 
     @property
     def name(self) -> str:
         name = f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
-        return name + (f"-m{self.min_blocks}" if self.min_blocks else "")
+        name += f"-m{self.min_blocks}" if self.min_blocks else ""
+        return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
     def threads(self) -> int:
@@ -91,6 +93,8 @@ class ConvConfig:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
+        if self.epilogue not in ("smem", "direct"):
+            raise ValueError(f"epilogue must be 'smem' or 'direct': {self}")
         if self.bk not in (16, 32) or self.stages < 2 or self.images not in (4, 8):
             raise ValueError(f"bk must be 16 or 32, stages >= 2, images 4 or 8: {self}")
         if K % (32 * self.warps_m) or self.tile_n % (16 * self.warps_n):
@@ -247,19 +251,22 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
                     write = lc.where(write == stages - 1, 0, write + 1)
                 lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
 
-        # epilogue: registers -> swizzled shared tile (over the pipeline) -> 128-bit stores
         lc.cp_async_wait(0)
-        lc.syncthreads()
-        sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
-        r2s_copy = lc.make_tiled_copy_C(r2s, mma)
-        r2s_thr = r2s_copy.get_slice(tid)
-        lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
-        lc.syncthreads()
-        s2g_thr = s2g.get_slice(tid)
-        tDsC = s2g_thr.partition_S(sC)
-        tDrC = lc.make_fragment_like(tDsC)
-        lc.copy(s2g, tDsC, tDrC)
-        lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
+        if cfg.epilogue == "direct":  # 32-bit stores straight from the accumulators
+            lc.copy(tCrC, thr_mma.partition_C(gC))
+        else:
+            # registers -> swizzled shared tile (over the pipeline) -> 128-bit stores
+            lc.syncthreads()
+            sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
+            r2s_copy = lc.make_tiled_copy_C(r2s, mma)
+            r2s_thr = r2s_copy.get_slice(tid)
+            lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
+            lc.syncthreads()
+            s2g_thr = s2g.get_slice(tid)
+            tDsC = s2g_thr.partition_S(sC)
+            tDrC = lc.make_fragment_like(tDsC)
+            lc.copy(s2g, tDsC, tDrC)
+            lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
 
     suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
 
@@ -455,8 +462,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 write = lc.where(write == stages - 1, 0, write + 1)
             lc.warpgroup_wait(0)
             lc.warpgroup_fence_operand(tCrC)
+            lc.cp_async_wait(0)  # the last (clamped) copies
             if cfg.epilogue == "smem":  # C goes over the stages
-                lc.cp_async_wait(0)
                 lc.syncthreads()
             epilogue(tCrC, gC, tid, lc.syncthreads)
         else:
