@@ -99,6 +99,8 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["epilogue"] = "direct"
             elif part == "ra":
                 kw["reg_alloc"] = True
+            elif part == "cf":
+                kw["mma_first"] = False
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])

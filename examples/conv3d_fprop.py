@@ -310,7 +310,9 @@ class Sm90Config:
     once its copies of a stage landed, ``fence.proxy.async`` and an arrival on the stage's
     ``full`` mbarrier), the consumer warpgroups wait on ``full``, run the wgmmas and arrive on
     ``empty`` (``reg_alloc``: ``setmaxnreg`` moves registers from the producer to the
-    consumers). ``epilogue``: ``smem`` stages C through a swizzled shared tile and leaves with
+    consumers). ``mma_first`` (not specialized): issue a K-block's wgmmas before the copies
+    of a later one, so that the copies' address math and gather-index loads run while the
+    tensor cores work (``-cf``: copies first, as the sm80 mainloop). ``epilogue``: ``smem`` stages C through a swizzled shared tile and leaves with
     128-bit stores (as the sm80 kernel); ``direct`` stores the accumulators from registers
     (32-bit stores: the output is channel-contiguous, an accumulator pair is not)."""
 
@@ -321,12 +323,14 @@ class Sm90Config:
     specialized: bool = False
     epilogue: str = "smem"
     reg_alloc: bool = False
+    mma_first: bool = True
 
     @property
     def name(self) -> str:
         name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
         name += "-ws" if self.specialized else ""
         name += "-ra" if self.reg_alloc else ""
+        name += "" if self.mma_first else "-cf"
         return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
@@ -449,13 +453,18 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.fence_proxy_async()  # ... and is visible to the wgmma
                 lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
                 kn = lc.min(k + ahead, k_tiles - 1)
-                lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
-                lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
-                lc.cp_async_commit()
+                if not cfg.mma_first:
+                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                    lc.cp_async_commit()
                 lc.warpgroup_fence_operand(tCrC)
                 lc.warpgroup_arrive()
                 lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
                 lc.warpgroup_commit_batch()
+                if cfg.mma_first:  # the copies' address math and index loads overlap the wgmma
+                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                    lc.cp_async_commit()
                 lc.warpgroup_wait(in_flight)
                 lc.warpgroup_fence_operand(tCrC)
                 read = lc.where(read == stages - 1, 0, read + 1)
