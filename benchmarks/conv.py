@@ -8,7 +8,7 @@ gather/scatter, side by side with cuDNN and torch in one process.
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2`` (stages, channels per K-block, images per CTA,
 warps), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct]`` (images per CTA, stages,
 consumer warpgroups, wgmma K-blocks in flight, warp-specialized, epilogue straight from the
-accumulators), and ``sm90``: what ``conv3d_fprop`` runs on an H100/H200 for that N (its
+accumulators, ``-mf`` wgmmas issued before the copies), and ``sm90``: what ``conv3d_fprop`` runs on an H100/H200 for that N (its
 dense and gather kernels, :func:`default_kernels`). Hopper rows are skipped on other GPUs.
 
 Needs an NVIDIA GPU and torch with CUDA. For each N:
@@ -99,8 +99,8 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["epilogue"] = "direct"
             elif part == "ra":
                 kw["reg_alloc"] = True
-            elif part == "cf":
-                kw["mma_first"] = False
+            elif part == "mf":
+                kw["mma_first"] = True
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])
