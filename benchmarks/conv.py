@@ -5,11 +5,13 @@ gather/scatter, side by side with cuDNN and torch in one process.
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
     python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
 
-Configs: the sm80 kernel's ``s3-k32-i4-w2x2`` (stages, channels per K-block, images per CTA,
-warps), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct]`` (images per CTA, stages,
-consumer warpgroups, wgmma K-blocks in flight, warp-specialized, epilogue straight from the
-accumulators, ``-mf`` wgmmas issued before the copies), and ``sm90``: what ``conv3d_fprop`` runs on an H100/H200 for that N (its
-dense and gather kernels, :func:`default_kernels`). Hopper rows are skipped on other GPUs.
+Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-direct]`` (stages, channels per K-block, images
+per CTA, warps, epilogue), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct][-mf]``
+(images per CTA, stages, consumer warpgroups, wgmma K-blocks in flight, warp-specialized,
+epilogue straight from the accumulators, wgmmas issued before the copies), and ``sm90``: what
+``conv3d_fprop`` runs on an H100/H200 for that N (its dense and its gather kernel,
+``default_kernels``). Hopper rows are skipped on other GPUs. The GPU is timed as found (its
+clock is printed); run-to-run spread on an H100 was up to 10% for the same kernel.
 
 Needs an NVIDIA GPU and torch with CUDA. For each N:
 
