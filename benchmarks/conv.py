@@ -242,7 +242,8 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
             if cfg == "sm90":  # conv3d_fprop's choice: its dense and gather kernels
                 dense, gathered = cv.default_kernels(n, "sm_90a")
                 cfg, gcfg = dense.config, gathered.config
-                name = f"{cfg.name} (conv3d_fprop)"
+                # dense: epilogue from registers; gather: through shared memory
+                name = f"sm90 conv3d_fprop i{cfg.images}-s{cfg.stages}"
             else:
                 if n % cfg.images:
                     log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
