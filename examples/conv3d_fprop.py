@@ -360,8 +360,8 @@ class Sm90Config:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
-        if not 1 <= self.images <= 16:
-            raise ValueError(f"images must be 1 to 16 (wgmma N = 16 * images <= 256): {self}")
+        if self.images not in range(2, 17, 2):  # 16 * images rows in 32-row copy passes
+            raise ValueError(f"images must be even, 2 to 16 (wgmma N = 16 * images): {self}")
         if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
             raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
         if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
@@ -378,7 +378,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     the same layouts as :func:`make_conv3d`'s, one body (``conv_mainloop_sm90``)."""
     cfg.check()
     last = cfg.images_last
-    bm, bn, bk, stages = K, positions((cfg.images, Z, P, Q), (), last)[0], (32, 1, 1, 1), cfg.stages
+    bn = (Z, P, Q, cfg.images) if last else (cfg.images, Z, P, Q)
+    bm, bk, stages = K, (32, 1, 1, 1), cfg.stages
     tile_n, consumers, in_flight = cfg.tile_n, cfg.consumers, cfg.mma_in_flight
     producers = 128 if cfg.specialized else consumers  # threads issuing the cp.async
     mma = lc.make_tiled_mma(

@@ -212,8 +212,9 @@ def test_the_target_chooses_the_kernels():
     assert all(n % cv.hopper_config(n, 132).images == 0 for n in range(4, 4000, 4))
     assert cv.default_kernels(8, "sm_80")[0] is cv.conv3d_fprop_dense
     assert cv.default_kernels(8, "cpu")[0] is cv.conv3d_fprop_dense
-    with pytest.raises(ValueError, match="images must be"):
-        cv.make_conv3d_sm90(cv.Sm90Config(images=32))
+    for images in (3, 32):
+        with pytest.raises(ValueError, match="images must be even"):
+            cv.make_conv3d_sm90(cv.Sm90Config(images=images))
 
 
 def test_traced_ir_shows_the_gather_as_a_layout():
