@@ -3,6 +3,15 @@ gather/scatter, side by side with cuDNN and torch in one process.
 
     python benchmarks/conv.py                       # N = 4320 and 131072, default configs
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
+    python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
+
+Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-direct]`` (stages, channels per K-block, images
+per CTA, warps, epilogue), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct][-mf]``
+(images per CTA, stages, consumer warpgroups, wgmma K-blocks in flight, warp-specialized,
+epilogue straight from the accumulators, wgmmas issued before the copies), and ``sm90``: what
+``conv3d_fprop`` runs on an H100/H200 for that N (its dense and its gather kernel,
+``default_kernels``). Hopper rows are skipped on other GPUs. The GPU is timed as found (its
+clock is printed); run-to-run spread on an H100 was up to 10% for the same kernel.
 
 Needs an NVIDIA GPU and torch with CUDA. For each N:
 
@@ -51,6 +60,10 @@ def _example() -> Any:
 def config_from_name(cv: Any, name: str) -> Any:
     """``s3-k32-i4-w2x2`` -> ConvConfig(stages=3, bk=32, images=4, warps 2x2) (ConvConfig.name's
     spelling; trailing parts may be left out)."""
+    if name == "sm90":  # what conv3d_fprop runs on an H100/H200 for this N
+        return name
+    if name.startswith("sm90"):
+        return sm90_config_from_name(cv, name)
     try:
         parts = name.split("-")
         kw: dict = {}
@@ -58,6 +71,8 @@ def config_from_name(cv: Any, name: str) -> Any:
             key = {"s": "stages", "k": "bk", "i": "images"}.get(part[0])
             if key is not None:
                 kw[key] = int(part[1:])
+            elif part == "direct":
+                kw["epilogue"] = "direct"
             elif part[0] == "m":
                 kw["min_blocks"] = int(part[1:])
             elif part[0] == "w":
@@ -69,6 +84,34 @@ def config_from_name(cv: Any, name: str) -> Any:
         raise SystemExit(
             f"config names look like s3-k32-i4-w2x2 (stages, channels per K-block, images per "
             f"CTA, warps): {name!r}"
+        ) from None
+
+
+def sm90_config_from_name(cv: Any, name: str) -> Any:
+    """``sm90-i8-s4-wg2-f1[-ws]`` -> Sm90Config(images=8, stages=4, warpgroups=2,
+    mma_in_flight=1, specialized=...) (Sm90Config.name's spelling)."""
+    try:
+        kw: dict = {}
+        for part in name.split("-")[1:]:
+            if part == "ws":
+                kw["specialized"] = True
+            elif part.startswith("wg"):
+                kw["warpgroups"] = int(part[2:])
+            elif part == "direct":
+                kw["epilogue"] = "direct"
+            elif part == "ra":
+                kw["reg_alloc"] = True
+            elif part == "mf":
+                kw["mma_first"] = True
+            else:
+                key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
+                kw[key] = int(part[1:])
+        return cv.Sm90Config(**kw)
+    except Exception:
+        raise SystemExit(
+            f"Hopper config names look like sm90-i8-s4-wg2-f1 or sm90-i8-s4-wg2-f1-ws (images "
+            f"per CTA, stages, consumer warpgroups, wgmma K-blocks in flight, warp-specialized): "
+            f"{name!r}"
         ) from None
 
 
@@ -191,50 +234,87 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
     rows.append(("torch index_select+conv3d+index_copy_", "gather", n, t_pipe, p.flops, "", err))
 
     for cfg in configs:
-        grid = (n // cfg.images,)
-        dense, gathered = cv.make_conv3d(cfg)
-        # dense: compiled with 32-bit indices (the offsets fit), checked, then timed
-        out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
-        args = (p.act, p.flt, out)
-        ck = lc.compile(dense, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
-        bound = ck.bind(args, {})
-        ck.launch_bound(bound, grid, cfg.threads, None, None)
-        torch.cuda.synchronize()
-        err = rel_error(torch, out, p.ref)
-        t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
-        rows.append(
-            (f"layoutc dense {cfg.name}", "dense", n, t, p.flops, resources(ck, cfg.threads), err)
-        )
-        # gather/scatter: the same, plus the rows the scatter does not name stay untouched
-        opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
-        args = (p.pool, p.flt, opool, p.gather, p.scatter)
-        ck = lc.compile(gathered, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
-        bound = ck.bind(args, {})
-        ck.launch_bound(bound, grid, cfg.threads, None, None)
-        torch.cuda.synchronize()
-        err = rel_error(torch, opool[s64].view(n, 4, 2, 2, 128), p.ref)
-        untouched = torch.ones(p.out_rows, dtype=torch.bool, device="cuda")
-        untouched[s64] = False
-        if not bool((opool[untouched] == 7.0).all()):
-            log(f"   gather {cfg.name} N={n}: rows outside the scatter were written")
-            err = float("inf")
-        t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
-        rows.append(
-            (f"layoutc gather {cfg.name}", "gather", n, t, p.flops, resources(ck, cfg.threads), err)
-        )
-        log(f"   {cfg.name}: done", flush=True)
+        try:
+            hopper = cfg == "sm90" or isinstance(cfg, cv.Sm90Config)
+            if hopper and torch.cuda.get_device_capability() != (9, 0):
+                log(f"   {cfg}: skipped (needs an sm_90 GPU)")
+                continue
+            if cfg == "sm90":  # conv3d_fprop's choice: its dense and gather kernels
+                dense, gathered = cv.default_kernels(n, "sm_90a")
+                cfg, gcfg = dense.config, gathered.config
+                # dense: epilogue from registers; gather: through shared memory
+                name = f"sm90 conv3d_fprop i{cfg.images}-s{cfg.stages}"
+            else:
+                if n % cfg.images:
+                    log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
+                    continue
+                dense, gathered = cv.make_conv3d_sm90(cfg) if hopper else cv.make_conv3d(cfg)
+                name, gcfg = cfg.name, cfg
+            grid = (n // cfg.images,)
+            # dense: compiled with 32-bit indices (the offsets fit), checked, then timed
+            out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
+            args = (p.act, p.flt, out)
+            ck = lc.compile(dense, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
+            bound = ck.bind(args, {})
+            ck.launch_bound(bound, grid, cfg.threads, None, None)
+            torch.cuda.synchronize()
+            err = rel_error(torch, out, p.ref)
+            t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+            rows.append(
+                (
+                    f"layoutc dense {name}",
+                    "dense",
+                    n,
+                    t,
+                    p.flops,
+                    resources(ck, cfg.threads),
+                    err,
+                )
+            )
+            # gather/scatter: the same, plus the rows the scatter does not name stay untouched
+            opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
+            args = (p.pool, p.flt, opool, p.gather, p.scatter)
+            ck = lc.compile(gathered, *args, target="cuda", block=gcfg.threads, index_bitwidth=32)
+            bound = ck.bind(args, {})
+            ck.launch_bound(bound, grid, gcfg.threads, None, None)
+            torch.cuda.synchronize()
+            err = rel_error(torch, opool[s64].view(n, 4, 2, 2, 128), p.ref)
+            untouched = torch.ones(p.out_rows, dtype=torch.bool, device="cuda")
+            untouched[s64] = False
+            if not bool((opool[untouched] == 7.0).all()):
+                log(f"   gather {name} N={n}: rows outside the scatter were written")
+                err = float("inf")
+            t = bench(torch, launcher(ck, bound, grid, gcfg.threads), samples, batch)
+            rows.append(
+                (
+                    f"layoutc gather {name}",
+                    "gather",
+                    n,
+                    t,
+                    p.flops,
+                    resources(ck, gcfg.threads),
+                    err,
+                )
+            )
+        except Exception:  # one tiling failing does not hide the others' numbers
+            traceback.print_exc()
+            for kind in ("dense", "gather"):
+                rows.append((f"layoutc {kind} {cfg}", kind, n, float("inf"), p.flops, "",
+                             float("inf")))  # fmt: skip
+            continue
+        log(f"   {name}: done", flush=True)
     return rows
 
 
 def table(rows: list[tuple]) -> list[str]:
     out = [
-        f"{'kernel':<40} {'N':>7} {'time':>10} {'TFLOP/s':>8} {'check':>9}  {'regs':>4} "
+        f"{'kernel':<44} {'N':>7} {'time':>10} {'TFLOP/s':>8} {'check':>9}  {'regs':>4} "
         f"{'local':>5} {'smem':>5} {'CTA/SM':>3}"
     ]
     for name, _kind, n, t, flops, res, err in rows:
         check = "" if err is None else (f"{err:.1e}" if err <= TOLERANCE else "FAILED")
         out.append(
-            f"{name:<40} {n:>7} {t * 1e3:>8.3f}ms {flops / t / 1e12:>8.1f} {check:>9}  {res}"
+            f"{name:<44} {n:>7} {t * 1e3:>8.3f}ms {flops / t / 1e12:>8.1f} {check:>9}  {res}"
         )
     return out
 
@@ -248,7 +328,8 @@ def ratios(rows: list[tuple]) -> list[str]:
         for name, t in at.items():
             if name.startswith("layoutc dense"):
                 twin = name.replace("dense", "gather")
-                line = f"N={n:>6} {name[8:]:<14} {cudnn / t:5.2f}x cuDNN (goal 1.0)"
+                goal = "1.5" if "sm90" in name else "1.0"
+                line = f"N={n:>6} {name[14:]:<22} {cudnn / t:5.2f}x cuDNN (goal {goal})"
                 if twin in at:
                     g = at[twin]
                     line += (
@@ -262,7 +343,7 @@ def ratios(rows: list[tuple]) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="4320,131072")
-    ap.add_argument("--configs", default="s3-k32-i4-w2x2,s4-k32-i4-w2x2,s3-k32-i8-w4x2")
+    ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm90")
     ap.add_argument("--samples", type=int, default=10)
     args = ap.parse_args()
     import torch

@@ -39,7 +39,7 @@ Run it:  layoutc run examples/conv3d_fprop.py [--size N]
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import layoutc as lc
@@ -69,11 +69,13 @@ class ConvConfig:
     warps_m: int = 2
     warps_n: int = 2
     min_blocks: int | None = None
+    epilogue: str = "smem"
 
     @property
     def name(self) -> str:
         name = f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
-        return name + (f"-m{self.min_blocks}" if self.min_blocks else "")
+        name += f"-m{self.min_blocks}" if self.min_blocks else ""
+        return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
     def threads(self) -> int:
@@ -91,12 +93,74 @@ class ConvConfig:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
+        if self.epilogue not in ("smem", "direct"):
+            raise ValueError(f"epilogue must be 'smem' or 'direct': {self}")
         if self.bk not in (16, 32) or self.stages < 2 or self.images not in (4, 8):
             raise ValueError(f"bk must be 16 or 32, stages >= 2, images 4 or 8: {self}")
         if K % (32 * self.warps_m) or self.tile_n % (16 * self.warps_n):
             raise ValueError(f"{self.warps_m}x{self.warps_n} warps do not tile {K}x{self.tile_n}")
         if (K * self.tile_n) % (4 * self.threads) or self.threads % (K // 4):
             raise ValueError(f"{self.threads} threads do not tile the epilogue")
+
+
+# -- the operands: the layouts of example 59 over the kernel arguments ------------------------------
+def filter_tensor(flt: Any) -> Any:
+    """A: (K,(C,T,R,S)) over the KTRSC filter."""
+    sk, st, sr, ss, sc = flt.stride
+    return lc.make_tensor(flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss))))
+
+
+def positions(shape: tuple, stride: tuple, images_last: bool) -> tuple[tuple, tuple]:
+    """The output-position mode ``(N,Z,P,Q)``, or ``(Z,P,Q,N)`` with ``images_last`` (a CTA
+    tile of 12 images is then ``(4,2,2,12)``, which the 32-row copies divide; ``(12,4,2,2)``
+    they do not: 12 and 32 divide neither way)."""
+    if images_last:
+        return shape[1:] + shape[:1], stride[1:] + stride[:1]
+    return shape, stride
+
+
+def dense_operands(
+    activation: Any, filter: Any, output: Any, images_last: bool = False
+) -> tuple[Any, Any, Any]:
+    """A, B and C of the dense problem: the filter, the im2col view of the activation, the
+    output as (K,(N,Z,P,Q)); traced inside a kernel (N is the activation's run-time extent)."""
+    n = activation.shape[0]
+    sn, sd, sh, sw, sc = activation.stride
+    # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
+    pos = positions((n, Z, P, Q), (sn, sd, sh, sw), images_last)
+    im2col = lc.make_layout((pos[0], (C, T, R, S)), (pos[1], (sc, sd, sh, sw)))
+    on, oz, op, oq, ok = output.stride
+    pos = positions((n, Z, P, Q), (on, oz, op, oq), images_last)
+    out = lc.make_layout((K, pos[0]), (ok, pos[1]))
+    return (
+        filter_tensor(filter),
+        lc.make_tensor(activation.iterator, im2col),
+        lc.make_tensor(output.iterator, out),
+    )
+
+
+def gather_operands(
+    activation: Any, filter: Any, output: Any, gather: Any, scatter: Any, images_last: bool = False
+) -> tuple[Any, Any, Any]:
+    """A, B and C of the gather/scatter problem: B and C are gather layouts (an IndexedGather
+    outer layout over basis strides) over the pools; traced inside a kernel."""
+    n = lc.size(scatter) // (Z * P * Q)
+    EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
+    # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
+    pos = positions((n, Z, P, Q), (D * H * W * EG, H * W * EG, W * EG, EG), images_last)
+    act_inner = lc.make_layout((pos[0], (C, T, R, S)), (pos[1], (EC, H * W * EG, W * EG, EG)))
+    # (position, offset) -> gather[position] * C + offset
+    act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
+    act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
+    pos = positions((n, Z, P, Q), (Z * P * Q * EG, P * Q * EG, Q * EG, EG), images_last)
+    out_inner = lc.make_layout((K, pos[0]), (EC, pos[1]))
+    out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
+    out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
+    return (
+        filter_tensor(filter),
+        lc.make_tensor(activation.iterator, act),
+        lc.make_tensor(output.iterator, out),
+    )
 
 
 def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
@@ -187,26 +251,22 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
                     write = lc.where(write == stages - 1, 0, write + 1)
                 lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
 
-        # epilogue: registers -> swizzled shared tile (over the pipeline) -> 128-bit stores
         lc.cp_async_wait(0)
-        lc.syncthreads()
-        sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
-        r2s_copy = lc.make_tiled_copy_C(r2s, mma)
-        r2s_thr = r2s_copy.get_slice(tid)
-        lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
-        lc.syncthreads()
-        s2g_thr = s2g.get_slice(tid)
-        tDsC = s2g_thr.partition_S(sC)
-        tDrC = lc.make_fragment_like(tDsC)
-        lc.copy(s2g, tDsC, tDrC)
-        lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
-
-    def filter_tensor(flt: Any) -> Any:
-        """A: (K,(C,T,R,S)) over the KTRSC filter."""
-        sk, st, sr, ss, sc = flt.stride
-        return lc.make_tensor(
-            flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss)))
-        )
+        if cfg.epilogue == "direct":  # 32-bit stores straight from the accumulators
+            lc.copy(tCrC, thr_mma.partition_C(gC))
+        else:
+            # registers -> swizzled shared tile (over the pipeline) -> 128-bit stores
+            lc.syncthreads()
+            sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
+            r2s_copy = lc.make_tiled_copy_C(r2s, mma)
+            r2s_thr = r2s_copy.get_slice(tid)
+            lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
+            lc.syncthreads()
+            s2g_thr = s2g.get_slice(tid)
+            tDsC = s2g_thr.partition_S(sC)
+            tDrC = lc.make_fragment_like(tDsC)
+            lc.copy(s2g, tDsC, tDrC)
+            lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
 
     suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
 
@@ -216,17 +276,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
         output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
     ):
-        n = activation.shape[0]
-        sn, sd, sh, sw, sc = activation.stride
-        # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
-        im2col = lc.make_layout(((n, Z, P, Q), (C, T, R, S)), ((sn, sd, sh, sw), (sc, sd, sh, sw)))
-        on, oz, op, oq, ok = output.stride
-        out = lc.make_layout((K, (n, Z, P, Q)), (ok, (on, oz, op, oq)))
-        conv_mainloop(
-            filter_tensor(filter),
-            lc.make_tensor(activation.iterator, im2col),
-            lc.make_tensor(output.iterator, out),
-        )
+        conv_mainloop(*dense_operands(activation, filter, output))
 
     @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
     def conv3d_fprop_gather(
@@ -236,26 +286,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         gather: lc.Tensor(lc.i32, "(G):(1)"),
         scatter: lc.Tensor(lc.i32, "(O):(1)"),
     ):
-        n = lc.size(scatter) // (Z * P * Q)
-        EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
-        # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
-        act_inner = lc.make_layout(
-            ((n, Z, P, Q), (C, T, R, S)),
-            ((D * H * W * EG, H * W * EG, W * EG, EG), (EC, H * W * EG, W * EG, EG)),
-        )
-        # (position, offset) -> gather[position] * C + offset
-        act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
-        act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
-        out_inner = lc.make_layout(
-            (K, (n, Z, P, Q)), (EC, (Z * P * Q * EG, P * Q * EG, Q * EG, EG))
-        )
-        out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
-        out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
-        conv_mainloop(
-            filter_tensor(filter),
-            lc.make_tensor(activation.iterator, act),
-            lc.make_tensor(output.iterator, out),
-        )
+        conv_mainloop(*gather_operands(activation, filter, output, gather, scatter))
 
     conv3d_fprop_dense.config = conv3d_fprop_gather.config = cfg
     return conv3d_fprop_dense, conv3d_fprop_gather
@@ -263,6 +294,274 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
 
 CONFIG = ConvConfig()  # the seed's tiling
 conv3d_fprop_dense, conv3d_fprop_gather = make_conv3d(CONFIG)
+
+
+# -- Hopper: wgmma ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sm90Config:
+    """A Hopper tiling: CTA tile ``K x (images,Z,P,Q) x (32,1,1,1)`` (one wgmma
+    ``SM90_64x(16*images)x8_F32TF32TF32F32_SS_TN`` per warpgroup and 8 channels, each
+    warpgroup 64 of the 128 output channels), ``stages`` of 128B-swizzled canonical GMMA
+    layouts filled by 128-bit ``cp.async``, ``mma_in_flight`` K-blocks of wgmmas kept running.
+
+    ``specialized=False``: every thread copies and computes (the sm80 mainloop with wgmma; a
+    block barrier per K-block). ``specialized=True``: CUTLASS's warp-specialized cp.async
+    mainloop (``MainloopSm90CpAsyncGmmaWarpSpecialized``): warpgroup 0 produces (cp.async, then
+    once its copies of a stage landed, ``fence.proxy.async`` and an arrival on the stage's
+    ``full`` mbarrier), the consumer warpgroups wait on ``full``, run the wgmmas and arrive on
+    ``empty`` (``reg_alloc``: ``setmaxnreg`` moves registers from the producer to the
+    consumers). ``mma_first`` (not specialized): issue a K-block's wgmmas before the copies
+    of a later one, so that the copies' address math and gather-index loads run while the
+    tensor cores work; measured slower on an H100 (dense 0.90x, gather 0.99x), so off. ``epilogue``: ``smem`` stages C through a swizzled shared tile and leaves with
+    128-bit stores (as the sm80 kernel); ``direct`` stores the accumulators from registers
+    (32-bit stores: the output is channel-contiguous, an accumulator pair is not)."""
+
+    images: int = 16
+    stages: int = 4
+    warpgroups: int = 2
+    mma_in_flight: int = 1
+    specialized: bool = False
+    epilogue: str = "smem"
+    reg_alloc: bool = False
+    mma_first: bool = False
+
+    @property
+    def name(self) -> str:
+        name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
+        name += "-ws" if self.specialized else ""
+        name += "-ra" if self.reg_alloc else ""
+        name += "-mf" if self.mma_first else ""
+        return name + ("-direct" if self.epilogue == "direct" else "")
+
+    @property
+    def consumers(self) -> int:
+        return 128 * self.warpgroups
+
+    @property
+    def images_last(self) -> bool:
+        """Order the output positions (Z,P,Q,N) when ``images`` is not a power of 2."""
+        return bool(self.images & (self.images - 1))
+
+    @property
+    def threads(self) -> int:
+        return self.consumers + (128 if self.specialized else 0)
+
+    @property
+    def tile_n(self) -> int:
+        return self.images * Z * P * Q
+
+    @property
+    def barrier_offset(self) -> int:
+        """Where the specialized kernel's mbarriers start: past the stages and the C tile."""
+        return max(self.stages * (K + self.tile_n) * 32 * 4, K * self.tile_n * 4)
+
+    def smem_bytes(self) -> int:
+        return self.barrier_offset + (16 * self.stages if self.specialized else 0)
+
+    def check(self) -> None:
+        """Raise ValueError for a tiling the kernel does not handle."""
+        if self.images not in range(2, 17, 2):  # 16 * images rows in 32-row copy passes
+            raise ValueError(f"images must be even, 2 to 16 (wgmma N = 16 * images): {self}")
+        if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
+            raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
+        if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
+            raise ValueError(f"warpgroups must be 1 or 2, mma_in_flight 0 or 1: {self}")
+        # the specialized producer announces a stage `stages - 2` K-tiles after issuing it
+        if self.stages < (3 if self.specialized else 2 + self.mma_in_flight):
+            raise ValueError(f"too few stages for the pipeline: {self}")
+        if self.smem_bytes() > 227 * 1024:
+            raise ValueError(f"{self.smem_bytes()} bytes of shared memory: {self}")
+
+
+def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
+    """The Hopper dense and gather/scatter kernels of one tiling: two entry points building
+    the same layouts as :func:`make_conv3d`'s, one body (``conv_mainloop_sm90``)."""
+    cfg.check()
+    last = cfg.images_last
+    bn = (Z, P, Q, cfg.images) if last else (cfg.images, Z, P, Q)
+    bm, bk, stages = K, (32, 1, 1, 1), cfg.stages
+    tile_n, consumers, in_flight = cfg.tile_n, cfg.consumers, cfg.mma_in_flight
+    producers = 128 if cfg.specialized else consumers  # threads issuing the cp.async
+    mma = lc.make_tiled_mma(
+        f"SM90_64x{tile_n}x8_F32TF32TF32F32_SS_TN", lc.make_layout((cfg.warpgroups, 1, 1))
+    )
+    atom = lc.gmma_layout_atom("K", "SW128", lc.tf32)  # Sw<3,2,3> o (8,32):(32,1)
+    s_a = lc.tile_to_shape(atom, (bm, 32, stages))
+    s_b = lc.tile_to_shape(atom, (tile_n, 32, stages))
+    g2s = lc.make_tiled_copy(
+        lc.make_copy_atom("cp.async.cg", lc.tf32),
+        lc.make_layout((producers // 8, 8), (8, 1)),
+        lc.make_layout((1, 4)),
+    )
+    # the epilogue as in the sm80 kernel: a channel-major swizzled tile over the pipeline
+    s_c = lc.composition(lc.Swizzle(3, 2, 5), lc.make_layout((bm, tile_n), (1, bm)))
+    r2s = lc.make_copy_atom("universal", lc.f32, bits=32)
+    s2g = lc.make_tiled_copy(
+        lc.make_copy_atom("universal", lc.f32, bits=128),
+        lc.make_layout((bm // 4, consumers // (bm // 4)), (1, bm // 4)),
+        lc.make_layout((4, 1)),
+    )
+    # the producer keeps `lag` stages of cp.async in flight before it announces one
+    lag = stages - 2
+
+    def epilogue(tCrC: Any, gC: Any, ct: Any, sync: Any) -> None:
+        if cfg.epilogue == "direct":
+            lc.copy(tCrC, mma.get_slice(ct).partition_C(gC))
+            return
+        sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
+        r2s_copy = lc.make_tiled_copy_C(r2s, mma)
+        r2s_thr = r2s_copy.get_slice(ct)
+        lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
+        sync()
+        s2g_thr = s2g.get_slice(ct)
+        tDsC = s2g_thr.partition_S(sC)
+        tDrC = lc.make_fragment_like(tDsC)
+        lc.copy(s2g, tDsC, tDrC)
+        lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
+
+    def consumer_sync() -> None:
+        lc.named_barrier_sync(1, consumers)
+
+    @lc.func
+    def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any) -> None:
+        """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma."""
+        tid = lc.thread_idx.x
+        where = (0, lc.block_idx.x, _)
+        gA = lc.local_tile(mA, (bm, bn, bk), where, proj=(1, None, 1))  # (BM,BK,k)
+        gB = lc.local_tile(mB, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
+        gC = lc.local_tile(mC, (bm, bn, bk), where, proj=(1, 1, None))  # (BM,BN)
+        sA = lc.dynamic_smem_tensor(lc.tf32, s_a, align=1024)  # (BM,BK,STAGES)
+        sB = lc.dynamic_smem_tensor(lc.tf32, s_b, align=1024)  # (BN,BK,STAGES)
+        k_tiles = lc.size(gA, 2)  # 54: 2 channel halves x 27 taps
+
+        if not cfg.specialized:
+            g2s_thr = g2s.get_slice(tid)
+            tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+            tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+            ahead = stages - 1 - in_flight
+            for s in range(ahead):
+                lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
+                lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
+                lc.cp_async_commit()
+            thr_mma = mma.get_slice(tid)
+            tCsA, tCsB = thr_mma.partition_A(sA), thr_mma.partition_B(sB)
+            tCrC = thr_mma.partition_fragment_C(gC)
+            lc.clear(tCrC)
+            read = 0
+            write = ahead
+            for k in lc.range(k_tiles):
+                lc.cp_async_wait(ahead - 1)  # stage `read` landed (this thread's copies)
+                lc.fence_proxy_async()  # ... and is visible to the wgmma
+                lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
+                kn = lc.min(k + ahead, k_tiles - 1)
+                if not cfg.mma_first:
+                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                    lc.cp_async_commit()
+                lc.warpgroup_fence_operand(tCrC)
+                lc.warpgroup_arrive()
+                lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
+                lc.warpgroup_commit_batch()
+                if cfg.mma_first:  # the copies' address math and index loads overlap the wgmma
+                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                    lc.cp_async_commit()
+                lc.warpgroup_wait(in_flight)
+                lc.warpgroup_fence_operand(tCrC)
+                read = lc.where(read == stages - 1, 0, read + 1)
+                write = lc.where(write == stages - 1, 0, write + 1)
+            lc.warpgroup_wait(0)
+            lc.warpgroup_fence_operand(tCrC)
+            lc.cp_async_wait(0)  # the last (clamped) copies
+            if cfg.epilogue == "smem":  # C goes over the stages
+                lc.syncthreads()
+            epilogue(tCrC, gC, tid, lc.syncthreads)
+        else:
+            # The mbarriers live in dynamic shared memory past the stages and the C tile: a
+            # static shared array would come first in the block's window and move the dynamic
+            # base off the 1024-byte alignment the 128B swizzle needs (the GPU aligns the
+            # dynamic base only to 16 bytes; CUTLASS keeps everything in one SharedStorage).
+            bars = lc.dynamic_smem_tensor(
+                lc.i64, lc.make_layout(2 * stages), align=8, offset=cfg.barrier_offset
+            )
+            full, empty = bars.iterator, bars.iterator + stages
+            if tid == 0:
+                for s in range(stages):
+                    lc.mbarrier_init(full + s, producers)
+                    lc.mbarrier_init(empty + s, consumers)
+                lc.mbarrier_init_fence()
+            lc.syncthreads()
+            if tid < 128:  # the producer warpgroup
+                if cfg.reg_alloc:
+                    lc.warpgroup_reg_dealloc(40)
+                g2s_thr = g2s.get_slice(tid)
+                tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+                tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+                for k in lc.range(k_tiles):
+                    s = k % stages
+                    lc.mbarrier_wait(empty + s, 1 - (k // stages) % 2)
+                    lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
+                    lc.copy(g2s, tBgB[_, _, _, k], tBsB[_, _, _, s])
+                    lc.cp_async_commit()
+                    if k >= lag:  # K-tile k - lag has landed: announce it
+                        lc.cp_async_wait(lag)
+                        lc.fence_proxy_async()
+                        lc.mbarrier_arrive(full + (k - lag) % stages)
+                for j in range(lag):  # the last `lag` K-tiles
+                    lc.cp_async_wait(lag - 1 - j)
+                    lc.fence_proxy_async()
+                    lc.mbarrier_arrive(full + (k_tiles - lag + j) % stages)
+            else:  # the consumer warpgroups
+                if cfg.reg_alloc:
+                    lc.warpgroup_reg_alloc(232)
+                ct = tid - 128
+                thr_mma = mma.get_slice(ct)
+                tCsA, tCsB = thr_mma.partition_A(sA), thr_mma.partition_B(sB)
+                tCrC = thr_mma.partition_fragment_C(gC)
+                lc.clear(tCrC)
+                for k in lc.range(k_tiles):
+                    s = k % stages
+                    lc.mbarrier_wait(full + s, (k // stages) % 2)
+                    lc.warpgroup_fence_operand(tCrC)
+                    lc.warpgroup_arrive()
+                    lc.gemm(mma, tCsA[_, _, _, s], tCsB[_, _, _, s], tCrC)
+                    lc.warpgroup_commit_batch()
+                    lc.warpgroup_wait(in_flight)
+                    lc.warpgroup_fence_operand(tCrC)
+                    if in_flight:
+                        if k > 0:  # the wgmmas of K-tile k - 1 retired
+                            lc.mbarrier_arrive(empty + (k + stages - 1) % stages)
+                    else:
+                        lc.mbarrier_arrive(empty + s)
+                lc.warpgroup_wait(0)
+                lc.warpgroup_fence_operand(tCrC)
+                if cfg.epilogue == "smem":  # every consumer's wgmmas retired: reuse the stages
+                    consumer_sync()
+                epilogue(tCrC, gC, ct, consumer_sync)
+
+    suffix = "_" + cfg.name.replace("-", "_")
+    bounds = 1 if cfg.reg_alloc else None  # setmaxnreg needs a register cap at entry
+
+    @lc.kernel(name="conv3d_fprop_dense" + suffix, block=cfg.threads, min_blocks_per_sm=bounds)
+    def conv3d_fprop_dense_sm90(
+        activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
+        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
+        output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
+    ):
+        conv_mainloop_sm90(*dense_operands(activation, filter, output, last))
+
+    @lc.kernel(name="conv3d_fprop_gather" + suffix, block=cfg.threads, min_blocks_per_sm=bounds)
+    def conv3d_fprop_gather_sm90(
+        activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
+        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
+        output: lc.Tensor(lc.f32, "(B,128):(128,1)"),
+        gather: lc.Tensor(lc.i32, "(G):(1)"),
+        scatter: lc.Tensor(lc.i32, "(O):(1)"),
+    ):
+        conv_mainloop_sm90(*gather_operands(activation, filter, output, gather, scatter, last))
+
+    conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg
+    return conv3d_fprop_dense_sm90, conv3d_fprop_gather_sm90
 
 
 # -- the host function ----------------------------------------------------------------------------
@@ -345,6 +644,60 @@ def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA)
     return n
 
 
+# Hopper tilings conv3d_fprop chooses from on an sm_90 GPU, with their measured time per image
+# relative to the best (benchmarks/conv.py on an H100); 4 images take any N. The dense kernel
+# stores C straight from the accumulators, the gather kernel through shared memory (its direct
+# scattered stores cost one index load per accumulator pair: 0.97x of its smem epilogue).
+HOPPER_CONFIGS = {
+    Sm90Config(images=16): 1.0,
+    Sm90Config(images=12, stages=5): 1.04,
+    Sm90Config(images=8): 1.16,
+    Sm90Config(images=4): 1.45,
+}
+_hopper_pairs: dict = {}
+
+
+def default_target() -> str:
+    """Where a launch goes by default: ``sm_90a`` on an H100/H200, ``sm_80``... on other GPUs,
+    ``cpu`` without one (or as ``LAYOUTC_TARGET`` says)."""
+    from layoutc.driver.targets import resolve_target
+
+    return resolve_target(None).name
+
+
+def _sm_count() -> int:
+    try:
+        from layoutc.runtime import cuda_driver
+
+        return cuda_driver.get_device(None).attribute("MULTIPROCESSOR_COUNT")
+    except Exception:
+        return 132  # an H100 SXM
+
+
+def hopper_config(n: int, sms: int) -> Sm90Config:
+    """The tiling of least predicted time for ``n`` images on ``sms`` SMs (one CTA per SM):
+    waves (the last one counts whole) x images per CTA x relative time per image. At N = 4320
+    on 132 SMs, 12 images make 360 CTAs in 3 waves where 16 make 270 in 3 (the last 6% full)."""
+
+    def predicted(cfg: Sm90Config) -> float:
+        waves = -(-(n // cfg.images) // sms)
+        return waves * cfg.images * HOPPER_CONFIGS[cfg]
+
+    return min((c for c in HOPPER_CONFIGS if n % c.images == 0), key=predicted)
+
+
+def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
+    """The kernel pair for ``n`` images on ``target`` (the default target): on sm_90a the
+    wgmma kernels of :func:`hopper_config`'s tiling, else the seed's sm80 tiling."""
+    if (target or default_target()) == "sm_90a":
+        cfg = hopper_config(n, _sm_count())
+        if cfg not in _hopper_pairs:
+            dense = make_conv3d_sm90(replace(cfg, epilogue="direct"))[0]
+            _hopper_pairs[cfg] = (dense, make_conv3d_sm90(replace(cfg, epilogue="smem"))[1])
+        return _hopper_pairs[cfg]
+    return conv3d_fprop_dense, conv3d_fprop_gather
+
+
 def conv3d_fprop(
     activation: Any,
     filter: Any,
@@ -363,16 +716,17 @@ def conv3d_fprop(
     row of every input position (n,d,h,w); ``output`` is a pool (rows, 128) and ``scatter``
     int32 (N*16,) names the row of every output position (n,z,p,q); other rows of ``output``
     are left as they are. N must be a multiple of 4. Every check runs before the launch.
-    The kernels are the seed's tiling, or ``kernels``: the pair :func:`make_conv3d` builds for
-    another :class:`ConvConfig` (benchmarks/conv.py compares them; on an H100 none beat the
-    seed's). ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
+    The kernels are chosen by target (:func:`default_kernels`: the wgmma kernels of
+    :func:`make_conv3d_sm90` on an H100/H200, the seed's sm80 tiling elsewhere), or
+    ``kernels``: the pair :func:`make_conv3d` or :func:`make_conv3d_sm90` builds for another
+    configuration (benchmarks/conv.py compares them). ``launch`` goes to the kernel call (``stream=`` ...). Returns ``output``."""
     if (gather is None) != (scatter is None):
         raise ConvError("conv3d_fprop: give both gather and scatter, or neither")
     _check_array("filter", filter, (K, T, R, S, C), "float32")
     if gather is None:
         _check_array("activation", activation, (None, D, H, W, C), "float32")
         n = _images(_shape(activation)[0], 1, "activation")
-        dense, _gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+        dense, _gathered = kernels or default_kernels(n)
         cfg = dense.config
         n = _images(n, 1, "activation", cfg.images)
         _check_array("output", output, (n, Z, P, Q, K), "float32")
@@ -383,7 +737,7 @@ def conv3d_fprop(
     _check_array("gather", gather, (None,), "int32")
     _check_array("scatter", scatter, (None,), "int32")
     n = _images(_shape(gather)[0], D * H * W, "gather")
-    _dense, gathered = kernels or (conv3d_fprop_dense, conv3d_fprop_gather)
+    _dense, gathered = kernels or default_kernels(n)
     cfg = gathered.config
     n = _images(n, 1, "gather", cfg.images)
     if _shape(scatter)[0] != n * Z * P * Q:

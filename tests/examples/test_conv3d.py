@@ -6,6 +6,7 @@ and on a GPU (marked) both variants at N = 4320 and 131072 against torch."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import numpy as np
@@ -155,6 +156,67 @@ def test_another_tiling_checks_n_against_its_images_per_cta():
         cv.make_conv3d(cv.ConvConfig(images=2))
 
 
+# -- Hopper (wgmma) on the CPU runtime --------------------------------------------------------------
+HOPPER_CPU = [
+    cv.Sm90Config(images=4),
+    cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True, epilogue="direct"),
+]
+
+
+@pytest.mark.parametrize("cfg", HOPPER_CPU, ids=lambda c: c.name)
+def test_hopper_dense_matches_numpy_on_the_cpu(cfg):
+    p = cv.random_problem(4, np.random.default_rng(11))
+    out = np.full((4, 4, 2, 2, 128), np.nan, np.float32)
+    cv.conv3d_fprop(p["act"], p["flt"], out, kernels=cv.make_conv3d_sm90(cfg))
+    _close(out, cv.reference_conv3d(p["act"], p["flt"]))
+
+
+@pytest.mark.parametrize("cfg", HOPPER_CPU, ids=lambda c: c.name)
+def test_hopper_gather_scatter_matches_numpy_and_leaves_other_rows(cfg):
+    rng = np.random.default_rng(12)
+    p = cv.random_problem(4, rng, spare=19)
+    out_pool = rng.standard_normal((p["out_rows"], 128)).astype(np.float32)
+    before = out_pool.copy()
+    pair = cv.make_conv3d_sm90(cfg)
+    cv.conv3d_fprop(p["pool"], p["flt"], out_pool, p["gather"], p["scatter"], kernels=pair)
+    _close(out_pool[p["scatter"]].reshape(4, 4, 2, 2, 128), cv.reference_conv3d(p["act"], p["flt"]))
+    others = np.setdiff1d(np.arange(p["out_rows"]), p["scatter"])
+    np.testing.assert_array_equal(out_pool[others], before[others])
+
+
+@pytest.mark.parametrize("specialized", [False, True], ids=["plain", "ws"])
+def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specialized):
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    import layoutc as lc
+    from layoutc.codegen.cubin import ptx_to_cubin
+
+    # conv3d_fprop's dense kernel (16 images, direct epilogue: 128 accumulators per thread)
+    # and the warp-specialized mainloop
+    cfg = cv.Sm90Config(specialized=specialized, epilogue="smem" if specialized else "direct")
+    dense, _ = cv.make_conv3d_sm90(cfg)
+    a, f, o = _dense(8)
+    ck = lc.compile(dense, a, f, o, block=cfg.threads, target="sm_90a")
+    assert "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32" in ck.ptx
+    assert ("mbarrier" in ck.ptx) == specialized
+    log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
+    assert re.search(r"\b0 bytes lmem\b", log), log
+
+
+def test_the_target_chooses_the_kernels():
+    dense, gathered = cv.default_kernels(8, "sm_90a")
+    assert isinstance(dense.config, cv.Sm90Config) and dense.config.epilogue == "direct"
+    assert gathered.config == cv.replace(dense.config, epilogue="smem")
+    # waves x images x time per image: 16 images at 131072, 12 at 4320 (3 fuller waves),
+    # 4 where fewer CTAs than SMs (smaller tiles, more SMs busy) or 8 does not divide N
+    assert [cv.hopper_config(n, 132).images for n in (131072, 4320, 16, 4 * 133)] == [16, 12, 4, 4]
+    assert all(n % cv.hopper_config(n, 132).images == 0 for n in range(4, 4000, 4))
+    assert cv.default_kernels(8, "sm_80")[0] is cv.conv3d_fprop_dense
+    assert cv.default_kernels(8, "cpu")[0] is cv.conv3d_fprop_dense
+    for images in (3, 32):
+        with pytest.raises(ValueError, match="images must be even"):
+            cv.make_conv3d_sm90(cv.Sm90Config(images=images))
+
+
 def test_traced_ir_shows_the_gather_as_a_layout():
     """The gather and the scatter are layouts of tensors (make_composed_layout of a custom
     stride over basis strides, the index buffers as make_tensor operands): the traced kernel
@@ -218,17 +280,24 @@ def _rel(torch, got, want):
     return float((got - want).abs().max() / want.abs().max())
 
 
-SEED = "seed"  # the seed's tiling (the default), else 8 images per CTA on 4x2 warps
+SEED = "seed"  # the seed's sm80 tiling; 8 images per CTA on 4x2 warps; the Hopper kernels
+HOPPER = ("sm90", "sm90-ws")
+GPU_KERNELS = [SEED, "i8-w4x2", *HOPPER]
 
 
 def _kernels(which):
+    if which in HOPPER:
+        torch = pytest.importorskip("torch")
+        if torch.cuda.get_device_capability() != (9, 0):
+            pytest.skip("the wgmma kernels need an sm_90 GPU")
+        return cv.make_conv3d_sm90(cv.Sm90Config(specialized=which == "sm90-ws"))  # 16 images
     if which == SEED:
-        return None
+        return cv.conv3d_fprop_dense, cv.conv3d_fprop_gather
     return cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", [SEED, "i8-w4x2"])
+@pytest.mark.parametrize("which", GPU_KERNELS)
 @pytest.mark.parametrize("n", [4320, 131072])
 def test_dense_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, _ = _torch_problem(n)
@@ -239,7 +308,7 @@ def test_dense_on_the_gpu_matches_torch(n, which):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", [SEED, "i8-w4x2"])
+@pytest.mark.parametrize("which", GPU_KERNELS)
 @pytest.mark.parametrize("n", [4320, 131072])
 def test_gather_scatter_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, g = _torch_problem(n)
@@ -263,3 +332,11 @@ def test_numpy_arrays_are_copied_to_the_gpu():
     out_pool = np.full((p["out_rows"], 128), 7.0, np.float32)
     cv.conv3d_fprop(p["pool"], p["flt"], out_pool, gather=p["gather"], scatter=p["scatter"])
     _close(out_pool[p["scatter"]].reshape(8, 4, 2, 2, 128), cv.reference_conv3d(p["act"], p["flt"]))
+
+
+@pytest.mark.gpu
+def test_conv3d_fprop_chooses_the_wgmma_kernels_on_hopper():
+    torch = pytest.importorskip("torch")
+    hopper = torch.cuda.get_device_capability() == (9, 0)
+    assert (cv.default_target() == "sm_90a") == hopper
+    assert isinstance(cv.default_kernels(8)[0].config, cv.Sm90Config) == hopper
