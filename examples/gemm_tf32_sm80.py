@@ -8,8 +8,9 @@ traced once per spec, and the trace reads the spec:
 
 - *majors*: an operand whose K stride is the static 1 is K-major (the tensor cores' own "TN"
   layout: swizzled K-major stages, ``ldmatrix.x4``); one whose M (N) stride is 1 is M- (N-)
-  major (M-major stages ``Sw o (W,8):(1,W)``, cp.async along M, 32/16-bit shared loads into
-  the fragments); any other strides work too, element by element. A column-major C is computed
+  major (M-major stages ``Sw o (W,8):(1,W)``, cp.async along M, ``ldmatrix.x4.trans`` into
+  the fragments for 16-bit types, 32-bit shared loads for tf32); any other strides work too,
+  element by element. A column-major C is computed
   as ``C^T = B A^T`` (the operands swap roles), so the epilogue always writes rows.
 - *alignment*: 128-bit cp.async where the spec proves every row of the operand 16-byte aligned
   (its divisibility facts), 64/32-bit cp.async or plain 16-bit copies otherwise.
@@ -222,8 +223,8 @@ def transposed(t: Any) -> Any:
 class _Operand:
     """How one of A (M,K) and B (N,K) travels from global to shared memory and on into the
     MMA's registers, decided per spec: K-major (``Sw o (8,BK):(BK,1)`` stages, cp.async along K,
-    ldmatrix.x4) or M/N-major (``Sw o (W,8):(1,W)`` stages, cp.async along M/N, 32-bit
-    (tf32) or 16-bit shared loads into the fragments); ``vector`` elements per global access
+    ldmatrix.x4) or M/N-major (``Sw o (W,8):(1,W)`` stages, cp.async along M/N, ldmatrix.x4.trans
+    for 16-bit types, 32-bit shared loads for tf32); ``vector`` elements per global access
     (the full 128 bits when the spec proves every row aligned, fewer otherwise)."""
 
     def __init__(self, cfg: GemmConfig, t: Any, extent: int):
@@ -254,7 +255,9 @@ class _Operand:
         self.g2s_pred = lc.make_tiled_copy(zfill, thr, val)
         if self.k_major:
             self.s2r = lc.make_copy_atom("ldmatrix.x4", elem)
-        else:
+        elif elem.bits == 16:  # CuTe's SM75_U16x8_LDSM_T: 8 M (N) values a row, transposed
+            self.s2r = lc.make_copy_atom("ldmatrix.x4.trans", elem)
+        else:  # no transposing ldmatrix for 32-bit values: one shared load each
             self.s2r = lc.make_copy_atom("universal", elem, bits=elem.bits)
 
 
