@@ -6,6 +6,7 @@ process.
     python benchmarks/gemm.py --configs tf32-128x128x32-s4-w2x2-smem,f16-128x256x32-s3-w2x4-smem
     python benchmarks/gemm.py --sizes 4096 --only f16 --index-bitwidth 32,64
     python benchmarks/gemm.py --device cpu --quick   # a dry run of this script on the CPU runtime
+    python benchmarks/gemm.py --only KKR --ragged-sizes 4000,8191 --index-bitwidth 32,64
 
 Needs an NVIDIA GPU and torch with CUDA. Rows:
 
@@ -17,6 +18,10 @@ Needs an NVIDIA GPU and torch with CUDA. Rows:
 - ``sm90``: examples/gemm_sm90.py's builder (wgmma m64nNk16 / m64nNk8 from shared memory,
   cp.async pipeline, f16/bf16/tf32 in, f32 out) on a Hopper GPU (``--sm90 on|off`` overrides),
   same baselines as the sm80 rows of the same type;
+- ``sm80 ...-KKR`` / ``-MNC``: the same builder at ragged sizes (``--ragged-sizes``, 4000 and
+  8191 by default: edge CTAs, or with K ragged all CTAs, run the predicated pipeline) with
+  K-major operands and row-major C (``KKR``) or M-major A, N-major B and column-major C
+  (``MNC``), at each index width (the builder's own choice is ``auto``: 32 bits here);
 - the teaching examples gemm_mma_tf32, gemm_mma_f16 and gemm_fma (4096 only: they are slow).
 
 Each row: fresh random inputs (rounded to tf32 for the tf32 rows, so that truncating and
@@ -85,6 +90,17 @@ def config_from_name(name: str) -> Any:
     cfg.check()
     return cfg
 
+
+# Ragged sizes (no multiple of any tile: every edge CTA runs the predicated pipeline, and with
+# K ragged every CTA does) and the other majors (A M-major, B N-major, C column-major), at both
+# index widths: (configuration, majors as in tests/examples/test_gemm_general.py)
+RAGGED = [
+    (sm80.GemmConfig("tf32"), "KKR"),
+    (sm80.GemmConfig("f16", bk=64), "KKR"),
+    (sm80.GemmConfig("tf32"), "MNC"),
+    (sm80.GemmConfig("f16", bk=64), "MNC"),
+]
+RAGGED_SIZES = "4000,8191"
 
 DEFAULTS = [
     sm80.GemmConfig("tf32"),
@@ -305,14 +321,21 @@ def _resources(row: Row, ck: Any, block: int) -> None:
         row.notes.append(f"resources unknown: {e}")
 
 
-def sm80_builder(cfg: Any) -> Any:
+def sm80_builder(cfg: Any, majors: str = "KKR") -> Any:
+    """Rows of ``make_gemm(cfg)``; ``majors``: A's contiguous mode (K or M), B's (K or N), C's
+    order (R or C), as tests/examples/test_gemm_general.py spells them."""
     kernel = sm80.make_gemm(cfg)
+
+    def operand(rows: int, cols: int, transposed: bool, gen: Any) -> Any:
+        if transposed:  # the same values, stored with ``rows`` contiguous
+            return random_operand((cols, rows), cfg.dtype, gen).t()
+        return random_operand((rows, cols), cfg.dtype, gen)
 
     def build(size: int, gen: Any) -> tuple[Any, dict, Any, int]:
         m = n = size
-        a = random_operand((m, size), cfg.dtype, gen)
-        b = random_operand((n, size), cfg.dtype, gen)
-        c = bench_gpu.nan((m, n))
+        a = operand(m, size, majors[0] == "M", gen)
+        b = operand(n, size, majors[1] == "N", gen)
+        c = bench_gpu.nan((n, m)).t() if majors[2] == "C" else bench_gpu.nan((m, n))
         return kernel, {"a": a, "b": b, "b_nk": b, "c": c}, cfg.grid(m, n), cfg.threads
 
     return build
@@ -399,6 +422,11 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="4096,8192", help="square sizes M = N = K (comma list)")
     p.add_argument("--sweep", action="store_true", help="add the tile/stage/warp variants")
+    p.add_argument(
+        "--ragged-sizes",
+        default=RAGGED_SIZES,
+        help="sizes of the ragged/major rows (RAGGED; empty: none)",
+    )
     p.add_argument("--configs", default="", help="configurations to add (GemmConfig.name)")
     p.add_argument("--only", default="", help="rows whose name contains this text")
     p.add_argument("--no-teaching", action="store_true", help="skip the teaching examples")
@@ -447,6 +475,14 @@ def main() -> int:
         for size in sizes:
             for bits in widths:
                 jobs.append((cfg.name, cfg.dtype, size, bits, sm80_builder(cfg)))
+    ragged = [int(s) for s in args.ragged_sizes.split(",") if s]
+    if args.device == "cpu" and ragged:
+        ragged = [200]  # the dry run: ragged against every tile, small
+    for cfg, majors in RAGGED:
+        for size in ragged:
+            for bits in bit_widths:
+                label = f"{cfg.name}-{majors}"
+                jobs.append((label, cfg.dtype, size, bits, sm80_builder(cfg, majors)))
     hopper = args.device == "cpu" or torch.cuda.get_device_capability()[0] == 9
     if args.sm90 == "on" or (args.sm90 == "auto" and hopper):
         for cfg in DEFAULTS_SM90:

@@ -1,11 +1,25 @@
 """A fast tensor-core GEMM for Ampere and Hopper's ``mma.sync``, written as CuTe's sm80 GEMMs are
 (CUTLASS ``examples/cute/tutorial/sgemm_sm80.cu``, the ``sm80_mma_multistage`` collective and
-example 59's TF32 configuration).
+example 59's TF32 configuration), for any M, N, K and any operand majors.
 
-``C = A @ B.T`` with A (M, K), B (N, K) and C (M, N) row-major: both operands are *K-major*
-("TN"), the layout the tensor cores read without transposing. In torch terms
-``c = a @ b.T`` (``torch.matmul(a, b.t())``). M and N must be multiples of the CTA tile, K of its
-K-block (no predication: the sizes are what the benchmark uses).
+``C = A @ B.T`` with A (M, K), B (N, K) and C (M, N), f32 C; in torch terms ``c = a @ b.T``.
+Batched: A (L, M, K), B (L, N, K), C (L, M, N), one batch per ``block_idx.z``. The kernel is
+traced once per spec, and the trace reads the spec:
+
+- *majors*: an operand whose K stride is the static 1 is K-major (the tensor cores' own "TN"
+  layout: swizzled K-major stages, ``ldmatrix.x4``); one whose M (N) stride is 1 is M- (N-)
+  major (M-major stages ``Sw o (W,8):(1,W)``, cp.async along M, ``ldmatrix.x4.trans`` into
+  the fragments for 16-bit types, 32-bit shared loads for tf32); any other strides work too,
+  element by element. A column-major C is computed
+  as ``C^T = B A^T`` (the operands swap roles), so the epilogue always writes rows.
+- *alignment*: 128-bit cp.async where the spec proves every row of the operand 16-byte aligned
+  (its divisibility facts), 64/32-bit cp.async or plain 16-bit copies otherwise.
+- *residue*: a CTA whose tile lies inside C and whose K is a multiple of BK runs the pipeline
+  below unpredicated. The others (the ragged edges, or every CTA when K is ragged) run a second
+  copy of it in which every global access is guarded by its coordinate, CuTe's way: identity
+  tensors tiled and partitioned exactly like the data, ``copy_if(..., bounds=shape)``, with
+  zero-filling cp.async (``cp.async.cg.zfill``: a predicated-off element reads nothing and
+  lands as 0, so it adds nothing to the sums) and predicated epilogue stores.
 
 Per CTA tile (128 x 128 by default) the kernel
 
@@ -31,7 +45,7 @@ same instructions; the check uses small integers, exact in TF32.
 
 Everything about the tile is in :class:`GemmConfig`: ``make_gemm(config)`` builds the kernel
 (examples/gemm_f16_sm80.py uses the same builder for f16 and bf16; benchmarks/gemm.py sweeps
-tiles, stages and warps with it).
+tiles, stages and warps with it); ``config.grid(m, n, batch)`` is its launch grid.
 
 Run it:  layoutc run examples/gemm_tf32_sm80.py [--size 4096]   (size = M = N = K)
 """
@@ -42,6 +56,7 @@ from typing import Any
 import layoutc as lc
 import numpy as np
 from layoutc import _
+from layoutc.ir.algebra.intops import divides
 
 ELEMENTS = {"tf32": lc.tf32, "f16": lc.f16, "bf16": lc.bf16}
 MMA_ATOMS = {
@@ -131,16 +146,13 @@ class GemmConfig:
                 f"raster must be 0 to 4 (log2 of N-tiles per group), got {self.raster}"
             )
 
-    def grid(self, m: int, n: int) -> tuple[int, int]:
-        """The launch grid for an M x N product (``raster`` folds N-tiles into x)."""
-        if m % self.bm or n % self.bn:
-            raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
+    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+        """The launch grid for an M x N product (``batch`` of them): one CTA per tile, the
+        ragged last ones included (``raster`` folds N-tiles into x; CTAs past the last N-tile
+        of a group find nothing to do)."""
         group = 1 << self.raster
-        if (n // self.bn) % group:
-            raise ValueError(
-                f"raster={self.raster} groups {group} N-tiles: {n // self.bn} tiles do not divide"
-            )
-        return ((m // self.bm) * group, n // self.bn // group)
+        tiles_m, tiles_n = -(-m // self.bm), -(-n // self.bn)
+        return (tiles_m * group, -(-tiles_n // group), batch)
 
 
 def smem_swizzle(cfg: GemmConfig) -> Any:
@@ -154,6 +166,17 @@ def smem_swizzle(cfg: GemmConfig) -> Any:
     return lc.composition(lc.Swizzle(b, chunk_bits, 3), lc.make_layout((8, cfg.bk), (cfg.bk, 1)))
 
 
+def smem_swizzle_mn(cfg: GemmConfig, extent: int) -> Any:
+    """The M- (or N-) major shared-memory atom for an operand whose global memory is contiguous
+    along M (N): ``Sw<3,M,3> o (W,8):(1,W)`` with ``W`` elements = 128 bytes of a column (CUTLASS's
+    ``Swizzle<3,2,3> o (32,8):(1,32)`` for tf32, ``Swizzle<3,3,3> o (64,8):(1,64)`` for 16-bit),
+    narrowed to the tile's extent."""
+    chunk_bits = cfg.vector.bit_length() - 1
+    width = min(1024 // cfg.element.bits, extent)
+    b = min(3, (width // cfg.vector).bit_length() - 1)
+    return lc.composition(lc.Swizzle(b, chunk_bits, 3), lc.make_layout((width, 8), (1, width)))
+
+
 def epilogue_swizzle(cfg: GemmConfig) -> Any:
     """The f32 C tile, row-major, 16-byte chunks XOR-ed with the row index mod 8: the MMA's
     64-bit writes (4 rows of 4 threads per half-warp) and the 128-bit row reads are both free
@@ -164,10 +187,93 @@ def epilogue_swizzle(cfg: GemmConfig) -> Any:
     )
 
 
+def unit_mode(t: Any) -> int | None:
+    """The mode of a rank-2 tensor whose stride is the static 1 (1 preferred: K-major for A
+    and B, row-major for C), or None when neither is."""
+    for mode in (1, 0):
+        d = t.stride[mode]
+        if isinstance(d, int) and d == 1:
+            return mode
+    return None
+
+
+def vector_width(t: Any, mode: int | None, limit: int) -> int:
+    """Elements per access along ``mode`` (a power of two up to ``limit``) that the spec's facts
+    allow everywhere: the base aligned to the access, the other mode's stride and the extent
+    along ``mode`` multiples of it (so one residue predicate covers a whole vector)."""
+    if mode is None:
+        return 1
+    lay = t.layout
+    extent, other = lay.shape[mode], lay.stride[1 - mode]
+    bits = t.element_type.bits
+    v = limit
+    while v > 1:
+        if (t.alignment * 8) % (v * bits) == 0 and divides(v, extent) and divides(v, other):
+            return v
+        v //= 2
+    return 1
+
+
+def transposed(t: Any) -> Any:
+    """The rank-2 tensor ``t`` with its modes swapped (CuTe's ``select<1,0>``)."""
+    shape, stride = t.shape, t.stride
+    return lc.make_tensor(t.iterator, lc.make_layout((shape[1], shape[0]), (stride[1], stride[0])))
+
+
+class _Operand:
+    """How one of A (M,K) and B (N,K) travels from global to shared memory and on into the
+    MMA's registers, decided per spec: K-major (``Sw o (8,BK):(BK,1)`` stages, cp.async along K,
+    ldmatrix.x4) or M/N-major (``Sw o (W,8):(1,W)`` stages, cp.async along M/N, ldmatrix.x4.trans
+    for 16-bit types, 32-bit shared loads for tf32); ``vector`` elements per global access
+    (the full 128 bits when the spec proves every row aligned, fewer otherwise)."""
+
+    def __init__(self, cfg: GemmConfig, t: Any, extent: int):
+        elem, threads = cfg.element, cfg.threads
+        self.major = unit_mode(t)
+        self.k_major = self.major != 0
+        self.vector = vector_width(t, self.major, cfg.vector)
+        if self.k_major:
+            atom = smem_swizzle(cfg)
+            per_row = cfg.bk // cfg.vector  # threads along K, a full vector each
+            thr = lc.make_layout((threads // per_row, per_row), (per_row, 1))
+            val = lc.make_layout((1, cfg.vector))
+        else:
+            atom = smem_swizzle_mn(cfg, extent)
+            per_col = min(extent // cfg.vector, threads)  # threads along M/N
+            thr = lc.make_layout((per_col, threads // per_col), (1, per_col))
+            val = lc.make_layout((cfg.vector, 1))
+        self.smem = lc.tile_to_shape(atom, (extent, cfg.bk, cfg.stages))
+        bits = self.vector * elem.bits
+        self.asynchronous = bits >= 32  # cp.async moves 4, 8 or 16 bytes
+        if self.asynchronous:
+            cache = "cg" if bits == 128 else "ca"
+            full = lc.make_copy_atom(f"cp.async.{cache}", elem, bits=bits)
+            zfill = lc.make_copy_atom(f"cp.async.{cache}.zfill", elem, bits=bits)
+        else:  # 16-bit elements on 2-byte aligned rows: plain loads and stores
+            full = zfill = lc.make_copy_atom("universal", elem, bits=bits)
+        self.g2s = lc.make_tiled_copy(full, thr, val)
+        self.g2s_pred = lc.make_tiled_copy(zfill, thr, val)
+        if self.k_major:
+            self.s2r = lc.make_copy_atom("ldmatrix.x4", elem)
+        elif elem.bits == 16:  # CuTe's SM75_U16x8_LDSM_T: 8 M (N) values a row, transposed
+            self.s2r = lc.make_copy_atom("ldmatrix.x4.trans", elem)
+        else:  # no transposing ldmatrix for 32-bit values: one shared load each
+            self.s2r = lc.make_copy_atom("universal", elem, bits=elem.bits)
+
+
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
-    """The kernel of one configuration (every size and layout bound when it is defined),
-    named ``name`` or after the configuration (``gemm_tf32_128x128x32_s3_w2x2_smem``), so that
-    several configurations can share one AOT artifact."""
+    """The kernel of one configuration, named ``name`` or after the configuration
+    (``gemm_tf32_128x128x32_s3_w2x2_smem``), so that several configurations can share one AOT
+    artifact.
+
+    ``C = A @ B.T`` for any M, N, K: A (M, K), B (N, K), C (M, N) of any strides, or batched:
+    A (L, M, K), B (L, N, K), C (L, M, N), batch ``block_idx.z``. Each spec is traced on its
+    own, and the trace reads the spec: which mode of each operand is contiguous (K-major or
+    M/N-major operands, row- or column-major C: a column-major C is computed as C^T = B A^T), how
+    wide its rows are provably aligned (128-bit accesses when they are). CTAs whose tile lies
+    inside C and whose K is a multiple of BK run the unpredicated pipeline; the others (the
+    residue) predicate every global access on identity-tensor coordinates (zero-filling
+    cp.async, predicated epilogue stores)."""
     cfg.check()
     elem, stages = cfg.element, cfg.stages
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
@@ -176,16 +282,6 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     # Two N atoms per warp in each 16*wm x 16*wn tile: a thread's B values for one K-block then
     # fill the four registers of an ldmatrix.x4 (CUTLASS's Tile<32,32,_> for 2x2 warps).
     mma = lc.make_tiled_mma(atom_name, lc.make_layout((wm, wn, 1)), (16 * wm, 16 * wn, atom_k))
-    sw = smem_swizzle(cfg)
-    s_a = lc.tile_to_shape(sw, (bm, bk, stages))
-    s_b = lc.tile_to_shape(sw, (bn, bk, stages))
-    per_row = bk // cfg.vector  # threads covering one row of a K-block, 128 bits each
-    g2s = lc.make_tiled_copy(
-        lc.make_copy_atom("cp.async.cg", elem),
-        lc.make_layout((cfg.threads // per_row, per_row), (per_row, 1)),
-        lc.make_layout((1, cfg.vector)),
-    )
-    ldsm = lc.make_copy_atom("ldmatrix.x4", elem)
     s_c = epilogue_swizzle(cfg)
     r2s = lc.make_copy_atom("universal", lc.f32, bits=64)
     per_row_c = bn // 4
@@ -196,37 +292,31 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     )
     smem_epilogue = cfg.epilogue == "smem"
     raster, group_mask = cfg.raster, (1 << cfg.raster) - 1
-    # annotations evaluated here (this file has no `from __future__ import annotations`), so
-    # they can name the configuration's element type
-    a_spec = lc.Tensor(elem, "(M,K):(K,1)")
-    b_spec = lc.Tensor(elem, "(N,K):(K,1)")
-    c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
 
-    @lc.kernel(name=name or "gemm_" + cfg.name.replace("-", "_"))
-    def gemm_sm80(a: a_spec, b: b_spec, c: c_spec):
+    @lc.kernel(name=name or "gemm_" + cfg.name.replace("-", "_"), index_bitwidth="auto")
+    def gemm_sm80(a: lc.Tensor[elem], b: lc.Tensor[elem], c: lc.Tensor[lc.f32]):
         tid = lc.thread_idx.x
         tile_m, tile_n = lc.block_idx.x, lc.block_idx.y
         if raster:  # static: consecutive CTAs walk 2^raster N-tiles of one M-tile
             tile_m, tile_n = tile_m >> raster, (tile_n << raster) + (tile_m & group_mask)
+        if lc.rank(c) == 3:  # batched: (L, M, K) x (L, N, K) -> (L, M, N), batch block_idx.z
+            batch = lc.block_idx.z
+            a, b, c = a[batch, _, _], b[batch, _, _], c[batch, _, _]
+        if unit_mode(c) == 0:  # column-major C: compute C^T = B A^T, row-major
+            a, b, c = b, a, transposed(c)
+            tile_m, tile_n = tile_n, tile_m
+        op_a, op_b = _Operand(cfg, a, bm), _Operand(cfg, b, bn)
         where = (tile_m, tile_n, _)
         gA = lc.local_tile(a, (bm, bn, bk), where, proj=(1, None, 1))  # (BM, BK, k)
         gB = lc.local_tile(b, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN, BK, k)
         gC = lc.local_tile(c, (bm, bn, bk), where, proj=(1, 1, None))  # (BM, BN)
-        sA = lc.dynamic_smem_tensor(elem, s_a)  # (BM, BK, STAGES)
-        sB = lc.dynamic_smem_tensor(elem, s_b)  # (BN, BK, STAGES), after sA
-
-        # global -> shared: cp.async, 128 bits per thread and copy
-        g2s_thr = g2s.get_slice(tid)
-        tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)  # (CPY, CPY_M, CPY_K, .)
-        tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+        # the coordinates of every element (CuTe's identity tensors), tiled the same way
+        cA = lc.local_tile(lc.make_identity_tensor(a.shape), (bm, bn, bk), where, (1, None, 1))
+        cB = lc.local_tile(lc.make_identity_tensor(b.shape), (bm, bn, bk), where, (None, 1, 1))
+        cC = lc.local_tile(lc.make_identity_tensor(c.shape), (bm, bn, bk), where, (1, 1, None))
+        sA = lc.dynamic_smem_tensor(elem, op_a.smem)  # (BM, BK, STAGES)
+        sB = lc.dynamic_smem_tensor(elem, op_b.smem)  # (BN, BK, STAGES), after sA
         k_tiles = lc.size(gA, 2)
-
-        # prologue: the first STAGES-1 K-blocks in flight (clamped: K may be a single block)
-        for s in range(stages - 1):
-            kn = lc.min(s, k_tiles - 1)
-            lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, s])
-            lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, s])
-            lc.cp_async_commit()
 
         # the tiled MMA's register fragments and accumulators
         thr_mma = mma.get_slice(tid)
@@ -235,52 +325,103 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         tCrC = thr_mma.partition_fragment_C(gC)  # (MMA, MMA_M, MMA_N)
         lc.clear(tCrC)
 
-        # shared -> registers: ldmatrix.x4 into the MMA's fragments
-        s2r_a, s2r_b = lc.make_tiled_copy_A(ldsm, mma), lc.make_tiled_copy_B(ldsm, mma)
+        # shared -> registers: ldmatrix.x4 (K-major) into the MMA's fragments
+        s2r_a, s2r_b = lc.make_tiled_copy_A(op_a.s2r, mma), lc.make_tiled_copy_B(op_b.s2r, mma)
         s2r_a_thr, s2r_b_thr = s2r_a.get_slice(tid), s2r_b.get_slice(tid)
         tXsA, tXrA = s2r_a_thr.partition_S(sA), s2r_a_thr.retile_D(tCrA)
         tXsB, tXrB = s2r_b_thr.partition_S(sB), s2r_b_thr.retile_D(tCrB)
         k_blocks = lc.size(tCrA, 2)
 
-        lc.cp_async_wait(stages - 2)  # the first K-block has landed
-        lc.syncthreads()
-        lc.copy(s2r_a, tXsA[_, _, 0, 0], tXrA[_, _, 0])
-        lc.copy(s2r_b, tXsB[_, _, 0, 0], tXrB[_, _, 0])
+        def mainloop(predicated):
+            """The cp.async pipeline over the K-blocks; ``predicated`` (static): every global
+            load is guarded by its coordinate (zero-filled outside A and B)."""
+            g2s_a = op_a.g2s_pred if predicated else op_a.g2s
+            g2s_b = op_b.g2s_pred if predicated else op_b.g2s
+            g2s_a_thr, g2s_b_thr = g2s_a.get_slice(tid), g2s_b.get_slice(tid)
+            tAgA, tAsA = g2s_a_thr.partition_S(gA), g2s_a_thr.partition_D(sA)
+            tBgB, tBsB = g2s_b_thr.partition_S(gB), g2s_b_thr.partition_D(sB)
+            tAcA, tBcB = g2s_a_thr.partition_S(cA), g2s_b_thr.partition_S(cB)
 
-        read = 0  # the stage the MMAs read
-        write = stages - 1  # the stage the next cp.async fills
-        for k in lc.range(k_tiles):
-            for kb in range(k_blocks):  # unrolled: fragments are registers
-                if kb == k_blocks - 1:  # the next stage must have landed, for every warp
-                    lc.cp_async_wait(stages - 2)
-                    lc.syncthreads()
-                    read = lc.where(read == stages - 1, 0, read + 1)
-                nxt = (kb + 1) % k_blocks  # load one K-block ahead of the MMAs
-                lc.copy(s2r_a, tXsA[_, _, nxt, read], tXrA[_, _, nxt])
-                lc.copy(s2r_b, tXsB[_, _, nxt, read], tXrB[_, _, nxt])
-                if kb == 0:  # refill the stage every warp has finished reading
-                    kn = lc.min(k + stages - 1, k_tiles - 1)
-                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
-                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
-                    lc.cp_async_commit()
-                    write = lc.where(write == stages - 1, 0, write + 1)
-                lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
+            def load(kn, stage):
+                if not predicated:
+                    lc.copy(g2s_a, tAgA[_, _, _, kn], tAsA[_, _, _, stage])
+                    lc.copy(g2s_b, tBgB[_, _, _, kn], tBsB[_, _, _, stage])
+                    return
+                # plain (2-byte) copies leave predicated-off elements alone: clear them first
+                if not op_a.asynchronous:
+                    lc.clear(tAsA[_, _, _, stage])
+                if not op_b.asynchronous:
+                    lc.clear(tBsB[_, _, _, stage])
+                lc.copy_if(g2s_a, tAcA[_, _, _, kn], tAgA[_, _, _, kn], tAsA[_, _, _, stage],
+                           bounds=a.shape)  # fmt: skip
+                lc.copy_if(g2s_b, tBcB[_, _, _, kn], tBgB[_, _, _, kn], tBsB[_, _, _, stage],
+                           bounds=b.shape)  # fmt: skip
 
-        if smem_epilogue:
-            lc.cp_async_wait(0)  # no copy may land in the pipeline buffers sC reuses
+            # prologue: the first STAGES-1 K-blocks in flight (clamped: K may be one block)
+            for s in range(stages - 1):
+                load(lc.min(s, k_tiles - 1), s)
+                lc.cp_async_commit()
+
+            lc.cp_async_wait(stages - 2)  # the first K-block has landed
             lc.syncthreads()
-            sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
-            r2s_copy = lc.make_tiled_copy_C(r2s, mma)
-            r2s_thr = r2s_copy.get_slice(tid)
-            lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
-            lc.syncthreads()
-            s2g_thr = s2g.get_slice(tid)
-            tDsC = s2g_thr.partition_S(sC)
-            tDrC = lc.make_fragment_like(tDsC)
-            lc.copy(s2g, tDsC, tDrC)
-            lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
-        else:
-            lc.copy(tCrC, thr_mma.partition_C(gC))
+            lc.copy(s2r_a, tXsA[_, _, 0, 0], tXrA[_, _, 0])
+            lc.copy(s2r_b, tXsB[_, _, 0, 0], tXrB[_, _, 0])
+
+            read = 0  # the stage the MMAs read
+            write = stages - 1  # the stage the next cp.async fills
+            for k in lc.range(k_tiles):
+                for kb in range(k_blocks):  # unrolled: fragments are registers
+                    if kb == k_blocks - 1:  # the next stage must have landed, for every warp
+                        lc.cp_async_wait(stages - 2)
+                        lc.syncthreads()
+                        read = lc.where(read == stages - 1, 0, read + 1)
+                    nxt = (kb + 1) % k_blocks  # load one K-block ahead of the MMAs
+                    lc.copy(s2r_a, tXsA[_, _, nxt, read], tXrA[_, _, nxt])
+                    lc.copy(s2r_b, tXsB[_, _, nxt, read], tXrB[_, _, nxt])
+                    if kb == 0:  # refill the stage every warp has finished reading
+                        load(lc.min(k + stages - 1, k_tiles - 1), write)
+                        lc.cp_async_commit()
+                        write = lc.where(write == stages - 1, 0, write + 1)
+                    lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
+
+        def epilogue(predicated):
+            """C from the accumulators; ``predicated``: only the elements inside C."""
+            if smem_epilogue:
+                lc.cp_async_wait(0)  # no copy may land in the pipeline buffers sC reuses
+                lc.syncthreads()
+                sC = lc.dynamic_smem_tensor(lc.f32, s_c, offset=0)
+                r2s_copy = lc.make_tiled_copy_C(r2s, mma)
+                r2s_thr = r2s_copy.get_slice(tid)
+                lc.copy(r2s_copy, r2s_thr.retile_S(tCrC), r2s_thr.partition_D(sC))
+                lc.syncthreads()
+                s2g_thr = s2g.get_slice(tid)
+                tDsC = s2g_thr.partition_S(sC)
+                tDrC = lc.make_fragment_like(tDsC)
+                lc.copy(s2g, tDsC, tDrC)
+                if predicated:
+                    tDcC = s2g_thr.partition_D(cC)
+                    lc.copy_if(tDcC, tDrC, s2g_thr.partition_D(gC), bounds=c.shape)
+                else:  # 128-bit stores where C's rows are aligned (the spec says)
+                    lc.copy(tDrC, s2g_thr.partition_D(gC))
+            elif predicated:
+                tCcC = thr_mma.partition_C(cC)
+                lc.copy_if(tCcC, tCrC, thr_mma.partition_C(gC), bounds=c.shape)
+            else:
+                lc.copy(tCrC, thr_mma.partition_C(gC))
+
+        m_size, n_size, k_size = a.shape[0], b.shape[0], a.shape[1]
+        sizes = (a.layout.shape[0], b.layout.shape[0], a.layout.shape[1])
+        if all(divides(t, x) for t, x in zip((bm, bn, bk), sizes)):
+            # the spec proves every tile full (lc.compile(..., assume=["M%128==0", ...])):
+            # no residue pipeline at all, half the code
+            mainloop(False)
+            epilogue(False)
+        elif (tile_m + 1) * bm <= m_size and (tile_n + 1) * bn <= n_size and k_size % bk == 0:
+            mainloop(False)  # a full tile: no predicates anywhere
+            epilogue(False)
+        else:  # the residue: M, N or K ragged
+            mainloop(True)
+            epilogue(True)
 
     return gemm_sm80
 
@@ -290,15 +431,13 @@ gemm_tf32_sm80 = make_gemm(CONFIG, "gemm_tf32_sm80")
 
 
 def make_example(cfg: GemmConfig, kernel: Any, description: str) -> lc.Example:
-    """The runnable problem of one configuration: square matrices of side ``size`` rounded up
-    to the tile, small integers (exact in tf32 and f16 and in the f32 sums). numpy has no
-    bf16, so bf16 runs from torch tensors only (benchmarks/gemm.py)."""
+    """The runnable problem of one configuration: square matrices of side ``size`` (any size:
+    ragged tiles are predicated), small integers (exact in tf32 and f16 and in the f32 sums).
+    numpy has no bf16, so bf16 runs from torch tensors only (benchmarks/gemm.py)."""
     numpy_type = {"tf32": np.float32, "f16": np.float16}[cfg.dtype]
 
     def inputs(size: int, rng: np.random.Generator) -> dict:
-        m = -(-size // cfg.bm) * cfg.bm
-        n = -(-size // cfg.bn) * cfg.bn
-        k = -(-size // cfg.bk) * cfg.bk
+        m = n = k = size
         a = rng.integers(-4, 5, (m, k)).astype(numpy_type)
         b = rng.integers(-4, 5, (n, k)).astype(numpy_type)
         return {"a": a, "b": b, "c": np.full((m, n), np.nan, np.float32)}

@@ -27,6 +27,7 @@ from layoutc.runtime.manifest_schema import KERNEL_NAME
 
 from .build import BuildProducts, lower_module
 from .dumps import DumpSink
+from .index_width import resolve_index_width
 from .options import CompileOptions, OutputOptions
 from .spec_facts import runtime_spec_with_facts
 from .targets import BuildTarget
@@ -124,7 +125,7 @@ def build_artifact(
                 name,
                 runtime_spec_with_facts(spec, abi),
                 target,
-                options,
+                resolve_index_width(options, spec),
                 output,
                 input_text=module.to_text(debug_info=True),
                 sink=sink,

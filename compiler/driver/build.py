@@ -172,6 +172,8 @@ def lower_module(
     from layoutc.codegen.errors import ToolchainError
 
     output = output or OutputOptions()
+    if options.index_bitwidth == "auto":  # no front-end spec here to choose from
+        options = replace(options, index_bitwidth=64)
     timings: dict[str, float] = {}
     try:
         pipeline = options.pipeline or default_pipeline(

@@ -8,11 +8,17 @@ the arrays' extents and strides (the runtime reads ``KernelSpec.index_bits``, ru
 Static constants are checked again where they are materialised: retyping in ``convert-to-llvm``
 refuses an index constant that does not fit instead of wrapping it, and a GEP constant past i32
 becomes an index operand.
+
+``index_bitwidth="auto"`` chooses from the spec's facts (:func:`choose_index_width`): 32 when
+every tensor argument provably fits (a static layout whose reach fits, or an array whose
+offsets the spec records as below 2^30: ``TensorSpec.index_bits``, derived from the arrays and
+part of the spec's key, so larger arrays derive another spec and compile at 64), 64 otherwise.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from layoutc.frontend.errors import CompileError
 from layoutc.runtime.abi import KernelSpec
@@ -23,6 +29,35 @@ def static_reach(layout: str) -> int:
     """The largest ``|offset|`` of a static layout: the sum of ``(extent - 1) * |stride|``."""
     shape, stride = parse_layout(layout)
     return sum(max(n - 1, 0) * abs(d) for n, d in zip(leaves(shape), leaves(stride)))  # type: ignore[operator]
+
+
+def choose_index_width(spec: Any) -> int:
+    """The ``"auto"`` width of a front-end spec: 32 when every tensor argument's offsets
+    provably fit (with the 2^30 margin of ``TensorSpec.index_bits``), else 64."""
+    from layoutc.frontend.spec import INDEX32_REACH, TensorSpec
+
+    for _, arg in spec.args:
+        if not isinstance(arg, TensorSpec) or arg.index_bits == 32:
+            continue
+        leaves = [*_flat(arg.shape), *_flat(arg.stride)]
+        if not all(isinstance(x, int) for x in leaves):
+            return 64  # a dynamic entry the spec knows nothing about
+        if static_reach(arg.layout_text(symbols=False)) >= INDEX32_REACH:
+            return 64
+    return 32
+
+
+def resolve_index_width(options: Any, spec: Any) -> Any:
+    """``options`` with ``index_bitwidth="auto"`` replaced by the spec's choice."""
+    if options.index_bitwidth != "auto":
+        return options
+    return replace(options, index_bitwidth=choose_index_width(spec))
+
+
+def _flat(tree: Any) -> list[Any]:
+    if isinstance(tree, tuple):
+        return [x for t in tree for x in _flat(t)]
+    return [tree]
 
 
 def require_index_width(spec: KernelSpec, index_bitwidth: int) -> KernelSpec:

@@ -29,6 +29,7 @@ from .argspecs import ArgSpec, build_spec
 from .build import lower_module
 from .compiled import CompiledKernel
 from .dumps import DumpSink
+from .index_width import resolve_index_width
 from .options import CompileOptions, OutputOptions
 from .remarks import print_remarks
 from .spec_facts import runtime_spec_with_facts
@@ -76,6 +77,8 @@ def split_options(kernel: Any, kwargs: Mapping[str, Any]) -> tuple[CompileOption
             f"kernel '{kernel.name}' has no such parameter and the compile options are "
             f"{', '.join(sorted(names))}"
         )
+    if "index_bitwidth" not in options and getattr(kernel, "index_bitwidth", None) is not None:
+        options["index_bitwidth"] = kernel.index_bitwidth  # the kernel's own default
     try:
         return CompileOptions(**options), rest
     except ValueError as e:
@@ -138,6 +141,7 @@ def compile_spec(
     spec_seconds: float = 0.0,
 ) -> CompiledKernel:
     """Compile ``kernel`` for a ready spec (what ``compile`` and direct calls share)."""
+    options = resolve_index_width(options, spec)
     memo_key = (spec.key, target.key(), options.memo_key())
     if not output.wants_ir:
         found = _memo_get(kernel, memo_key)
@@ -306,10 +310,13 @@ def resolve_call(
         if hit is not None:
             return hit.ck, values, hit, None
     spec, bound = kernel.bind(args, kwargs, block)
-    ck = _memo_get(kernel, (spec.key, target_key, _DEFAULT_OPTIONS.memo_key()))
+    options = _DEFAULT_OPTIONS
+    if getattr(kernel, "index_bitwidth", None) is not None:  # the kernel's own default
+        options = resolve_index_width(CompileOptions(index_bitwidth=kernel.index_bitwidth), spec)
+    ck = _memo_get(kernel, (spec.key, target_key, options.memo_key()))
     if ck is None:
         output = OutputOptions.from_environment()
-        ck = compile_spec(kernel, spec, target, _DEFAULT_OPTIONS, output)
+        ck = compile_spec(kernel, spec, target, options, output)
     if values is None:
         return ck, None, None, bound
     direct = DirectCall(ck)

@@ -42,7 +42,9 @@ class CompileOptions:
     ``opt_level``: LLVM's -O level for PTX and for the CPU JIT (0-3). ``ptx_backend``: ``auto``
     (libNVVM when installed), ``libnvvm`` or ``llvm``. ``cubin``: ``auto`` (when nvJitLink is
     installed), ``always`` or ``never``. ``index_bitwidth``: width of ``index`` in generated
-    code (32 or 64). ``pipeline``: a textual pass pipeline replacing the default one (for
+    code (32 or 64), or ``"auto"``: 32 where the spec proves every offset fits, else 64
+    (compiler/driver/index_width.py; a kernel may make it its default,
+    ``@lc.kernel(index_bitwidth="auto")``). ``pipeline``: a textual pass pipeline replacing the default one (for
     experiments; the default is docs/dialects.md's). ``verify_each``: verify the IR after every
     pass (on by default; it catches compiler bugs at the pass that made them).
     """
@@ -50,7 +52,7 @@ class CompileOptions:
     opt_level: int = 3
     ptx_backend: str = "auto"
     cubin: str = "auto"
-    index_bitwidth: int = 64
+    index_bitwidth: int | str = 64
     pipeline: str | None = None
     verify_each: bool = True
     check_bounds: bool | None = None
@@ -66,8 +68,10 @@ class CompileOptions:
             )
         if self.cubin not in _CUBIN_MODES:
             raise ValueError(f"cubin must be one of {_CUBIN_MODES}, not {self.cubin!r}")
-        if self.index_bitwidth not in (32, 64):
-            raise ValueError(f"index_bitwidth must be 32 or 64, not {self.index_bitwidth!r}")
+        if self.index_bitwidth not in (32, 64, "auto"):
+            raise ValueError(
+                f"index_bitwidth must be 32, 64 or 'auto', not {self.index_bitwidth!r}"
+            )
         if self.check_bounds not in (None, True, False):
             raise ValueError(f"check_bounds must be True, False or None, not {self.check_bounds!r}")
         if self.pipeline is not None and not isinstance(self.pipeline, str):

@@ -52,6 +52,7 @@ class Kernel:
         block: Any = None,
         name: str | None = None,
         min_blocks_per_sm: int | None = None,
+        index_bitwidth: int | str | None = None,
     ):
         if not isinstance(fn, FunctionType):
             raise TypeError(f"@layoutc.kernel needs a Python function, got {fn!r}")
@@ -65,6 +66,13 @@ class Kernel:
                 f"{min_blocks_per_sm!r}"
             )
         self.min_blocks_per_sm = min_blocks_per_sm
+        if index_bitwidth not in (None, 32, 64, "auto"):
+            raise TypeError(
+                f"@layoutc.kernel(index_bitwidth=...) must be 32, 64 or 'auto', got "
+                f"{index_bitwidth!r}"
+            )
+        self.index_bitwidth = index_bitwidth
+        """The kernel's default ``index_bitwidth`` compile option (None: the driver's)."""
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = name or fn.__name__
@@ -173,12 +181,21 @@ def kernel(
     block: Any = None,
     name: str | None = None,
     min_blocks_per_sm: int | None = None,
+    index_bitwidth: int | str | None = None,
 ) -> Any:
     """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256, min_blocks_per_sm=2)``.
 
     ``min_blocks_per_sm`` is the second half of CUDA's ``__launch_bounds__``: the compiler
-    limits registers so that many blocks fit on one SM (PTX ``.minnctapersm``)."""
-    options = {"block": block, "name": name, "min_blocks_per_sm": min_blocks_per_sm}
+    limits registers so that many blocks fit on one SM (PTX ``.minnctapersm``).
+    ``index_bitwidth`` is the kernel's default for the compile option of that name (32, 64 or
+    ``"auto"``: 32 where the spec proves every offset fits); ``lc.compile(...,
+    index_bitwidth=...)`` overrides it."""
+    options = {
+        "block": block,
+        "name": name,
+        "min_blocks_per_sm": min_blocks_per_sm,
+        "index_bitwidth": index_bitwidth,
+    }
     if fn is None:
         return lambda f: Kernel(f, **options)
     return Kernel(fn, **options)

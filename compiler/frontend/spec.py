@@ -56,6 +56,10 @@ class TensorSpec:
     stride: Nested
     align: int
     space: str = "gmem"
+    index_bits: int = 64
+    """32 when the array's element offsets provably fit a 32-bit index with room to spare
+    (below 2^30: a ragged tile's coordinates past the edge are computed too), else 64. Derived
+    from arrays; a spec written by hand proves it only through static layouts."""
 
     def layout_text(self, symbols: bool = True) -> str:
         """``(N,8):(8,1)``, or with ``symbols=False`` the IR form ``(?,8):(8,1)``."""
@@ -393,6 +397,7 @@ def _tensor_spec(
             "a scalar parameter"
         )
     align = pow2_divisor(facts.ptr)
+    bits = offset_bits(shape, strides)
     if ann is not None and ann.layout is not None:
         pshape, pstride = parse_layout_pattern(name, ann.layout)
         if len(pshape) != len(shape):
@@ -412,14 +417,25 @@ def _tensor_spec(
                     if n == 1 and isinstance(pd, int)
                     else _match(name, i, pd, st, "stride", symbols)
                 )
-        return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
+        return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align, index_bits=bits)
     where = f"argument '{name}'"
     s_out = [symbols.anonymous(f"?{name}.shape{i}", n, where) for i, n in enumerate(shape)]
     d_out = [
         1 if st == 1 else symbols.anonymous(f"?{name}.stride{i}", st, where)
         for i, st in enumerate(strides)
     ]
-    return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align)
+    return TensorSpec(dtype.name, tuple(s_out), tuple(d_out), align, index_bits=bits)
+
+
+#: The reach below which an array's offsets count as fitting a 32-bit index (half its range).
+INDEX32_REACH = 1 << 30
+
+
+def offset_bits(shape: Sequence[int], strides: Sequence[int]) -> int:
+    """32 when every element offset of an array (the sum of ``(extent - 1) * |stride|``) stays
+    below :data:`INDEX32_REACH`, else 64."""
+    reach = sum(max(n - 1, 0) * abs(d) for n, d in zip(shape, strides))
+    return 32 if reach < INDEX32_REACH else 64
 
 
 def _match(

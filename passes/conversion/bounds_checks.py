@@ -397,6 +397,10 @@ class _Instrumenter:
             inside = b.create(arith.AndIOp, ge, le).results[0]
             ok = inside if ok is None else b.create(arith.OrIOp, ok, inside).results[0]
         assert ok is not None
+        if kind == "cp.async load" and op.cpSize is not None:  # zero fill reads nothing
+            zero = b.insert(arith.ConstantOp.from_int(0, op.cpSize.type)).results[0]
+            off = b.create(arith.CmpIOp, CmpIPredicate.eq, op.cpSize, zero).results[0]
+            ok = b.create(arith.OrIOp, ok, off).results[0]
         redirected = b.create(arith.SelectOp, ok, ptr, safe).results[0]
         op.set_operand(operand, redirected)
         block = op.parent

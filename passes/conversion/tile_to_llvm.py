@@ -456,7 +456,14 @@ def _cp_async(lw: TileLowering, op: T.CpAsyncOp) -> None:
     src, _, _ = lw.address(op, op.src, C.parse_pattern(op.src_coord.value), iter(op.src_coords), b)
     dst, _, _ = lw.address(op, op.dst, C.parse_pattern(op.dst_coord.value), iter(op.dst_coords), b)
     cache = op.cache.value if op.cache is not None else "ca"
-    b.create(CpAsyncOp, dst, src, op.bytes.value, cache)
+    size = None
+    if op.pred is not None:  # zero fill: src-size = bytes where the predicate holds, else 0
+        from layoutc.ir.dialects import arith
+
+        full = b.insert(arith.ConstantOp.from_int(op.bytes.value, i32_t)).results[0]
+        none = b.insert(arith.ConstantOp.from_int(0, i32_t)).results[0]
+        size = b.create(arith.SelectOp, op.pred, full, none).results[0]
+    b.create(CpAsyncOp, dst, src, op.bytes.value, cache, size)
     op.erase()
 
 

@@ -12,7 +12,9 @@ that claims more than is legal gets a diagnostic instead of a wrong program. The
   first element of this thread's row, its values stored to the destination's value mode;
 - ``copy_if``: the accesses of each vector sit in ``scf.if`` on the predicate (an ``i1`` tensor
   element, or CuTe's ``elem_less`` of the coordinate and the bounds, computed from the analysis
-  as ``arith.cmpi``/``andi``).
+  as ``arith.cmpi``/``andi``); with a ``cp.async.*.zfill`` atom there is no branch: the
+  predicate becomes the ``tile.cp_async``'s zero-fill operand (CuTe's ``_ZFILL`` atoms: a
+  predicated-off copy writes zeros, which a GEMM's residue tiles need).
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ __all__ = ["lower_copy"]
 def _requested_bits(op: Any, src: TensorInfo) -> tuple[int | None, str]:
     """The width the op asks for and who asks (atom or vector_bits)."""
     atom = op.atom
-    if atom is not None and atom.atom_name in ("universal", "cp.async.ca", "cp.async.cg"):
+    if atom is not None and (
+        atom.atom_name == "universal" or atom.atom_name.startswith("cp.async")
+    ):
         return atom.bits, f"atom '{atom.atom_name}' ({atom.bits} bits)"
     vb = op.properties.get("vector_bits")
     if vb is not None:
@@ -94,10 +98,15 @@ def lower_copy(low: Lowering, op: Any) -> None:
     dims = _dims(walk, tensors)
     bounds = c.bounds
 
+    zfill = asynchronous and atom.atom_name.endswith(".zfill")
+
     def body(b: Any, point: list[Any]) -> None:
         sc = low.coordinate(walk.coordinate(0, point))
         dc = low.coordinate(walk.coordinate(1, point))
-        if pred is not None:
+        if pred is not None and zfill:  # no branch: a predicated-off copy writes zeros
+            cond = _predicate(low, pred, c.pred, walk.coordinate(2, point), bounds)
+            _move(low, op, plan, src, sc, dst, dc, asynchronous, cond)
+        elif pred is not None:
             cond = _predicate(low, pred, c.pred, walk.coordinate(2, point), bounds)
             guard = low.create(scf.IfOp, cond, with_else=False)
             saved = b.insertion_point
@@ -150,11 +159,12 @@ def _move(
     dst: Any,
     dc: Any,
     asynchronous: bool,
+    zfill_pred: Any = None,
 ) -> None:
     if asynchronous:
         nbytes = plan.bits // 8
-        cache = op.atom.atom_name.rsplit(".", 1)[1]
-        low.create(TD.CpAsyncOp, src, sc, dst, dc, nbytes, "cg" if cache == "cg" else None)
+        cache = "cg" if op.atom.atom_name.startswith("cp.async.cg") else None
+        low.create(TD.CpAsyncOp, src, sc, dst, dc, nbytes, cache, pred=zfill_pred)
         return
     if plan.width > 1:
         v = low.create(TD.LoadVectorOp, src, sc, plan.width, plan.alignments[0]).results[0]

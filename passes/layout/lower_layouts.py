@@ -324,7 +324,7 @@ class _Lowering:
                 sp, so = self._address(op, 0)
                 dp, do = self._address(op, 1)
                 cache = op.cache.value if op.cache is not None else None
-                new = TD.CpAsyncOp(sp, so, dp, do, op.bytes.value, cache, loc=loc)
+                new = TD.CpAsyncOp(sp, so, dp, do, op.bytes.value, cache, loc=loc, pred=op.pred)
         except LayoutError as e:
             raise _Failure(f"'{op.name}' op: {e}", op) from None
         for k, v in op.attributes.items():

@@ -109,7 +109,9 @@ def _atom_bits(copy: Any) -> int | None:
     """The width a copy's ``universal``/``cp.async`` atom moves per access (CuTe copies with
     the atom's width, narrower than the proof allows or not), or None."""
     atom = copy.atom
-    if atom is not None and atom.atom_name in ("universal", "cp.async.ca", "cp.async.cg"):
+    if atom is not None and (
+        atom.atom_name == "universal" or atom.atom_name.startswith("cp.async")
+    ):
         return atom.bits
     return None
 

@@ -70,19 +70,35 @@ def _compiled(module_name: str, arch: str):
     )  # fmt: skip
 
 
-def main_loop(ptx: str) -> list[str]:
-    """The instructions of the loop (between a label and the branch back to it) that holds the
-    most mma.sync."""
+def loops(ptx: str) -> list[list[str]]:
+    """The instructions of every loop (a label to the branch back to it) that holds mma.sync."""
     lines = [x.strip() for x in ptx.splitlines()]
     labels = {x[:-1]: i for i, x in enumerate(lines) if re.match(r"^\$L__\w+:$", x)}
-    best: list[str] = []
+    found = []
     for i, x in enumerate(lines):
         m = re.match(r"^@%p\d+ bra\s+(\$L__\w+);$", x)
         if m and labels.get(m.group(1), i) < i:
             body = lines[labels[m.group(1)] : i + 1]
-            if sum("mma.sync" in y for y in body) > sum("mma.sync" in y for y in best):
-                best = body
-    return best
+            if any("mma.sync" in y for y in body):
+                found.append(body)
+    return found
+
+
+ZFILL = re.compile(r"^cp\.async\.\w+\.shared\.global \[%rd\d+\], \[%rd\d+\], \d+, %r\d+;$")
+
+
+def main_loops(ptx: str) -> tuple[list[str], list[str]]:
+    """(the full tiles' main loop, the residue tiles' main loop): the residue's cp.async carry
+    a src-size operand (zero fill), the full tiles' do not."""
+    full = [x for x in loops(ptx) if not any(ZFILL.match(y) for y in x)]
+    residue = [x for x in loops(ptx) if any(ZFILL.match(y) for y in x)]
+    assert len(full) == 1 and len(residue) == 1, (len(full), len(residue))
+    return full[0], residue[0]
+
+
+def main_loop(ptx: str) -> list[str]:
+    """The full tiles' main loop (the one the benchmark's sizes run)."""
+    return main_loops(ptx)[0]
 
 
 INTEGER_OPS = re.compile(r"^(add|sub|mul|mad|shl|shr|and|or|xor|selp|setp|min|max|cvt|neg)\.")
@@ -100,21 +116,30 @@ IMMEDIATE = re.compile(r"^add\.s64\s+%rd\d+, %rd\d+, -?\d+;$")  # ptxas folds it
 def test_the_ptx_is_a_pipelined_tensor_core_loop(module_name, mma, arch):
     ck = _compiled(module_name, arch)
     ptx = ck.ptx
-    # 128x128 tile, 2x2 warps: a warp's 64x64 is 4x8 atoms per k-step, 4 k-steps per K-block
-    assert ptx.count(mma) == 128
+    # two copies of the pipeline (full tiles, residue tiles); 128x128 tile, 2x2 warps: a
+    # warp's 64x64 is 4x8 atoms per k-step, 4 k-steps per K-block
+    assert ptx.count(mma) == 2 * 128
     assert ".local" not in ptx and "ld.local" not in ptx and "st.local" not in ptx
     assert ".maxntid 128, 1, 1" in ptx
     loads = ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
-    assert loads == 40  # 8 per k-step: 4 in the loop, 1 ahead of it
+    assert loads == 2 * 40  # 8 per k-step: 4 in the loop, 1 ahead of it
     copies = ptx.count("cp.async.cg.shared.global")
-    assert copies == 48  # 16 per K-block: 2 ahead of the loop, 1 in it
+    assert copies == 2 * 48  # 16 per K-block: 2 ahead of the loop, 1 in it
     assert "cp.async.wait_group 1" in ptx and "cp.async.commit_group" in ptx
-    assert ptx.count("st.global.v4") == 32  # the epilogue's 128-bit stores: 128*128/128/4
+    # the epilogues' 128-bit stores: 128*128/128/4 each (the residue's predicated per vector:
+    # these specs prove N a multiple of 4)
+    assert ptx.count("st.global.v4") == 2 * 32
     assert "ld.global.nc" not in ptx
-    loop = main_loop(ptx)
+    loop, residue = main_loops(ptx)
     assert sum(mma in x for x in loop) == 128
     assert sum("ldmatrix" in x for x in loop) == 32
     assert sum("cp.async.cg" in x for x in loop) == 16
+    # the full tiles' loop has no predicates: no zero-filling copy, no guarded instruction but
+    # the branch back
+    assert not [x for x in loop if ZFILL.match(x)]
+    assert [x for x in loop if x.startswith("@")] == [loop[-1]]
+    # the residue's loop: every copy zero-fills by its coordinates' predicate
+    assert sum(bool(ZFILL.match(x)) for x in residue) == 16
     # 16-bit pairs stay in their 32-bit registers (no unpacking into %h halves and repacking)
     assert not [x for x in loop if "%h" in x]
     integer = [x for x in loop if INTEGER_OPS.match(x) and not IMMEDIATE.match(x)]
@@ -132,9 +157,9 @@ def test_the_sass_has_hmma_and_ldsm_and_no_local_memory(tmp_path):
     cubin.write_bytes(ck.cubin)
     sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True).stdout
     ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass)
-    assert ops.count("HMMA") == 128
-    assert ops.count("LDSM") == 40
-    assert ops.count("LDGSTS") == 48
+    assert ops.count("HMMA") == 2 * 128  # the full tiles' and the residue's pipelines
+    assert ops.count("LDSM") == 2 * 40
+    assert ops.count("LDGSTS") == 2 * 48
     assert "LDL" not in ops and "STL" not in ops
     usage = subprocess.run([cuobjdump, "-res-usage", str(cubin)], capture_output=True, text=True)
     registers = int(re.search(r"REG:(\d+)", usage.stdout).group(1))
@@ -148,8 +173,10 @@ def test_bf16_goes_through_the_same_kernel():
         sm80.make_gemm(cfg), *specs, lc.spec("f32[(M,N):(N,1)]"), target="sm_90",
         block=cfg.threads, assume=["M%128==0", "N%128==0", "K%64==0"],
     )  # fmt: skip
+    # the spec proves every tile full: one pipeline, no residue copy of it
     assert ck.ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == 128
     assert ck.ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == 40
+    assert not [x for x in ck.ptx.splitlines() if ZFILL.match(x.strip())]
 
 
 def test_bad_tilings_are_refused_with_the_reason():
@@ -157,11 +184,9 @@ def test_bad_tilings_are_refused_with_the_reason():
         sm80.make_gemm(sm80.GemmConfig("tf32", bk=64))
     with pytest.raises(ValueError, match="must be a multiple of it"):
         sm80.make_gemm(sm80.GemmConfig("f16", bm=96, warps_m=4))
-    with pytest.raises(ValueError, match="not a multiple of the 128x128 CTA tile"):
-        sm80.CONFIG.grid(100, 128)
-    with pytest.raises(ValueError, match="raster=2 groups 4 N-tiles: 2 tiles do not divide"):
-        sm80.GemmConfig(raster=2).grid(256, 256)
-    assert sm80.GemmConfig(raster=2).grid(256, 1024) == (8, 2)
+    assert sm80.CONFIG.grid(100, 129) == (1, 2, 1)  # the ragged tiles get CTAs too
+    assert sm80.GemmConfig(raster=2).grid(256, 256, 3) == (8, 1, 3)  # a group past N idles
+    assert sm80.GemmConfig(raster=2).grid(256, 1024) == (8, 2, 1)
 
 
 def test_the_benchmark_names_its_configurations():

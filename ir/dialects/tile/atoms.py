@@ -157,10 +157,17 @@ def _universal(bits: int) -> CopyOperation:
     )
 
 
-def _cp_async(cache: str, bits: int) -> CopyOperation:
+def _cp_async(cache: str, bits: int, zfill: bool = False) -> CopyOperation:
+    """``cp.async.{ca,cg}``; the ``zfill`` form (CuTe's ``SM80_CP_ASYNC_CACHE*_ZFILL``) takes
+    the copy_if predicate as its ``src-size``: a predicated-off copy reads nothing and fills its
+    destination with zeros (a GEMM's residue tiles then contribute 0 to the sum)."""
     one = Layout((1, bits))
+    suffix = ", $2" if zfill else ""
+    cute = (
+        f"SM80_CP_ASYNC_CACHE{'ALWAYS' if cache == 'ca' else 'GLOBAL'}{'_ZFILL' if zfill else ''}"
+    )
     return CopyOperation(
-        name=f"cp.async.{cache}",
+        name=f"cp.async.{cache}" + (".zfill" if zfill else ""),
         bits=bits,
         thr_id=Layout(1),
         src_bits=one,
@@ -171,12 +178,9 @@ def _cp_async(cache: str, bits: int) -> CopyOperation:
         element_bits=None,
         asynchronous=True,
         min_sm=80,
-        asm=f"cp.async.{cache}.shared.global.L2::128B [$0], [$1], {bits // 8};",
-        constraints="r,l",
-        origin=(
-            "cute/atom/copy_traits_sm80.hpp: Copy_Traits<SM80_CP_ASYNC_CACHE"
-            f"{'ALWAYS' if cache == 'ca' else 'GLOBAL'}<S,D>>"
-        ),
+        asm=f"cp.async.{cache}.shared.global.L2::128B [$0], [$1], {bits // 8}{suffix};",
+        constraints="r,l,r" if zfill else "r,l",
+        origin=f"cute/atom/copy_traits_sm80.hpp: Copy_Traits<{cute}<S,D>>",
     )
 
 
@@ -257,9 +261,10 @@ def _stmatrix(count: int, trans: bool) -> CopyOperation:
 
 def _build_copy_registry() -> dict[tuple[str, int], CopyOperation]:
     ops: list[CopyOperation] = [_universal(b) for b in _UNIVERSAL_BITS]
-    ops += [_cp_async("ca", b) for b in (32, 64, 128)]
-    # PTX ISA: cp.async.cg supports only a 16-byte copy size.
-    ops.append(_cp_async("cg", 128))
+    for zfill in (False, True):
+        ops += [_cp_async("ca", b, zfill) for b in (32, 64, 128)]
+        # PTX ISA: cp.async.cg supports only a 16-byte copy size.
+        ops.append(_cp_async("cg", 128, zfill))
     for count in (1, 2, 4):
         ops.append(_ldmatrix(count, trans=False))
         ops.append(_ldmatrix(count, trans=True))
@@ -291,9 +296,9 @@ def copy_operation(name: str, bits: int) -> CopyOperation:
             "or a CuTe name (UniversalCopy<uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, "
             "SM80_CP_ASYNC_CACHEALWAYS<uint32_t>, SM75_U32x4_LDSM_N, SM75_U16x8_LDSM_T, ...)"
         )
-    if name == "cp.async.cg":
+    if name in ("cp.async.cg", "cp.async.cg.zfill"):
         raise AtomError(
-            f"copy atom 'cp.async.cg' copies 128 bits (16 bytes) only, not {bits} "
+            f"copy atom '{name}' copies 128 bits (16 bytes) only, not {bits} "
             "(PTX: .cg requires cp-size 16); use 'cp.async.ca' for 32 or 64 bits"
         )
     choices = ", ".join(str(b) for b in widths)
@@ -329,8 +334,10 @@ def _build_cute_names() -> dict[str, tuple[str, int]]:
         names[f"UniversalCopy<{t}>"] = ("universal", bits)
         if bits in (32, 64, 128):
             names[f"SM80_CP_ASYNC_CACHEALWAYS<{t}>"] = ("cp.async.ca", bits)
+            names[f"SM80_CP_ASYNC_CACHEALWAYS_ZFILL<{t}>"] = ("cp.async.ca.zfill", bits)
         if bits == 128:
             names[f"SM80_CP_ASYNC_CACHEGLOBAL<{t}>"] = ("cp.async.cg", bits)
+            names[f"SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<{t}>"] = ("cp.async.cg.zfill", bits)
     for count in (1, 2, 4):
         names[f"SM75_U32x{count}_LDSM_N"] = (f"ldmatrix.x{count}", 32 * count)
         names[f"SM75_U16x{2 * count}_LDSM_T"] = (f"ldmatrix.x{count}.trans", 32 * count)

@@ -18,10 +18,10 @@ from ...core.attributes import Attribute, IntegerAttr, StringAttr
 from ...core.constraints import Constraint
 from ...core.errors import VerifyError
 from ...core.location import Location
-from ...core.opdef import operand, opt_prop, prop, result, var_operand, var_result
+from ...core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand, var_result
 from ...core.operation import Operation
 from ...core.traits import NoMemoryEffect
-from ...core.types import IndexType, Type, VectorType, i64, index
+from ...core.types import IndexType, Type, VectorType, i1, i64, index
 from ...core.values import Value
 from . import coords as C
 from .attributes import CopyAtomAttr, MMAAtomAttr
@@ -35,6 +35,7 @@ from .types import PtrType, TensorType, check_alignment, element_name
 __all__ = ["CpAsyncOp", "LdmatrixOp", "LoadVectorOp", "MmaOp", "StoreVectorOp"]
 
 _Index = Constraint(lambda t: isinstance(t, IndexType), "index")
+_I1 = Constraint(lambda t: t is i1, "i1")
 _Memory = Constraint(
     lambda t: (isinstance(t, TensorType) and t.space != COORD) or isinstance(t, PtrType),
     "a !tile.tensor in memory or a !tile.ptr",
@@ -522,7 +523,11 @@ class StmatrixOp(Operation):
 class CpAsyncOp(Operation):
     """``tile.cp_async %g[(%i)], %s[(%j)] {bytes = 16} : !tile.tensor<..., gmem, ...>,
     !tile.tensor<..., smem, ...>``: one asynchronous copy of ``bytes`` from global to shared
-    memory (``cache = "cg"`` bypasses L1; 16 bytes only). Completes at ``tile.cp_async_wait``."""
+    memory (``cache = "cg"`` bypasses L1; 16 bytes only). Completes at ``tile.cp_async_wait``.
+
+    With ``if %p`` (an ``i1``, after the coordinates) the copy zero-fills: where ``%p`` is false
+    nothing is read (the source address may lie outside the tensor) and the destination bytes
+    become zeros (PTX's ``src-size`` of 0; CuTe's ``SM80_CP_ASYNC_CACHE*_ZFILL``)."""
 
     name = "tile.cp_async"
     traits = (MemoryEffects(reads=("src",), writes=("dst",)),)
@@ -530,6 +535,7 @@ class CpAsyncOp(Operation):
     src_coords = var_operand(_Index)
     dst = operand(_Memory)
     dst_coords = var_operand(_Index)
+    pred = opt_operand(_I1)
     src_coord = prop(StringAttr)
     dst_coord = prop(StringAttr)
     bytes = prop(IntegerAttr)
@@ -544,6 +550,7 @@ class CpAsyncOp(Operation):
         bytes: int,
         cache: str | None = None,
         loc: Location | None = None,
+        pred: Value | None = None,
     ):
         sa, sd = _coord_builder(self.name, src_coord, loc)
         da, dd = _coord_builder(self.name, dst_coord, loc)
@@ -554,7 +561,8 @@ class CpAsyncOp(Operation):
         }
         if cache is not None:
             props["cache"] = StringAttr(cache)
-        super().__init__(operands=[src, sd, dst, dd], properties=props, loc=loc)
+        operands = [src, sd, dst, dd, [pred] if pred is not None else []]
+        super().__init__(operands=operands, properties=props, loc=loc)
 
     def verify_(self) -> None:
         st, dt = self.src.type, self.dst.type
@@ -588,6 +596,9 @@ class CpAsyncOp(Operation):
         p.write(", ")
         p.print_operand(self.dst)
         C.print_coordinate(p, C.parse_pattern(self.dst_coord.value), self.dst_coords)
+        if self.pred is not None:
+            p.write(" if ")
+            p.print_operand(self.pred)
         p.print_attr_dict(self, elided=("src_coord", "dst_coord", "operandSegmentSizes"))
         p.write(f" : {self.src.type.text}, {self.dst.type.text}")
 
@@ -598,21 +609,23 @@ class CpAsyncOp(Operation):
         p.expect(",")
         dst = p.parse_operand()
         dp, dc = C.parse_coordinate(p, allow_wildcard=False)
+        pred = p.parse_operand() if p.parse_optional_keyword("if") else None
         attrs = p.parse_optional_attr_dict()
         st = p.parse_colon_type()
         p.expect(",")
         dt = p.parse_type()
         svals = p.resolve_operands([src, *sc], [st] + [index] * len(sc))
         dvals = p.resolve_operands([dst, *dc], [dt] + [index] * len(dc))
+        pvals = [p.resolve_operand(pred, i1)] if pred is not None else []
         props: dict[str, Attribute] = {
             "src_coord": StringAttr(C.format_pattern(sp)),
             "dst_coord": StringAttr(C.format_pattern(dp)),
-            "operandSegmentSizes": _segments(1, len(sc), 1, len(dc)),
+            "operandSegmentSizes": _segments(1, len(sc), 1, len(dc), len(pvals)),
         }
         for k in ("bytes", "cache"):
             if k in attrs:
                 props[k] = attrs.pop(k)
-        return cls.create([*svals, *dvals], properties=props, attributes=attrs, loc=p.loc)
+        return cls.create([*svals, *dvals, *pvals], properties=props, attributes=attrs, loc=p.loc)
 
 
 LOWERED_OPS: tuple[type[Operation], ...] = (

@@ -48,3 +48,17 @@ func.func @far(%a: !tile.ptr<f32, gmem, 16>) attributes {gpu.kernel} {
   tile.store %cst, %a[2621440005] : !tile.ptr<f32, gmem, 16>
   return
 }
+
+// A zero-filling cp.async whose predicate is false reads nothing (src-size 0), so its source
+// address may lie anywhere: the load's check accepts it then.
+// CHECK-LABEL: func.func @zfill
+// CHECK: %[[SIZE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[SIZE]], %{{.*}} : i32
+// CHECK: %[[OK:.*]] = arith.ori %{{.*}}, %[[NONE]]
+// CHECK: arith.select %[[OK]]
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
+func.func @zfill(%g: !tile.tensor<f32, gmem, "(?):(1)", 16>, %i: index, %b: i1) attributes {gpu.kernel} {
+  %s = tile.alloc_smem : !tile.tensor<f32, smem, "(4):(1)", 16>
+  tile.cp_async %g[(%i)], %s[(0)] if %b {bytes = 16 : i64, cache = "cg"} : !tile.tensor<f32, gmem, "(?):(1)", 16>, !tile.tensor<f32, smem, "(4):(1)", 16>
+  return
+}

@@ -77,6 +77,18 @@ func.func @pipeline(%src: !tile.ptr<f16, gmem, 16>, %c: f32) -> f32
   return %d#3 : f32
 }
 
+// A zero-filling cp.async: the predicate becomes PTX's src-size (16 bytes or none).
+// CHECK-LABEL: func.func @cp_async_zfill
+// CHECK: %[[N:.*]] = arith.constant 16 : i32
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: %[[S:.*]] = arith.select %{{.*}}, %[[N]], %[[Z]] : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[S]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+func.func @cp_async_zfill(%src: !tile.ptr<f32, gmem, 16>, %s: !tile.tensor<f32, smem, "(32,4):(4,1)", 16>, %b: i1) {
+  %lane = gpu.lane_id
+  tile.cp_async %src[%lane], %s[(%lane, 0)] if %b {bytes = 16 : i64, cache = "cg"} : !tile.ptr<f32, gmem, 16>, !tile.tensor<f32, smem, "(32,4):(4,1)", 16>
+  return
+}
+
 // Dynamic shared memory is addressed directly (no casts left).
 // CHECK-LABEL: func.func @dynamic_smem
 func.func @dynamic_smem(%i: index) -> f32 attributes {gpu.kernel} {

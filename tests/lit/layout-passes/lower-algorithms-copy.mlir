@@ -153,3 +153,24 @@ func.func @copy_if_uniform_bound(%arg0: !tile.tensor<f32, gmem, "(8):(1)", 16>, 
   tile.copy_if %p, %arg0, %arg1, %b : !tile.tensor<coord, "((8)):((1@0))", origin = "(?)">, !tile.tensor<f32, gmem, "(8):(1)", 16>, !tile.tensor<f32, gmem, "(8):(1)", 16>, !layout.int_tuple<"(?)">
   return
 }
+
+// -----
+
+// copy_if with a zero-filling cp.async atom (CuTe's SM80_CP_ASYNC_CACHEGLOBAL_ZFILL): no
+// branch; each 128-bit copy carries its vector's predicate and writes zeros where it is false
+// (a GEMM's residue tiles then add nothing for the elements past the edge).
+// CHECK-LABEL: func.func @copy_if_zfill
+// CHECK: %[[C:.*]] = arith.cmpi slt, %{{.*}}, %n : index
+// CHECK-NOT: scf.if
+// CHECK: tile.cp_async %arg0[(0)], %arg1[(0)] if %[[C]] {bytes = 16 : i64, cache = "cg"}
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @copy_if_zfill(%arg0: !tile.tensor<f32, gmem, "(4):(1)", 16>, %arg1: !tile.tensor<f32, smem, "(4):(1)", 16>, %n: index {layoutc.divisible_by = 4 : i64}) {
+  %s = layout.constant #layout.int_tuple<"(1024)">
+  %c = tile.make_identity_tensor %s : !layout.int_tuple<"(1024)"> -> !tile.tensor<coord, "(1024):(1@0)">
+  %tid = gpu.thread_id x
+  %p = tile.local_tile %c[(%tid)] {tiler = #layout.int_tuple<"(4)">} : !tile.tensor<coord, "(1024):(1@0)"> -> !tile.tensor<coord, "((4)):((1@0))", origin = "(?)">
+  %b = layout.make_int_tuple %n : !layout.int_tuple<"(?)">
+  tile.copy_if %p, %arg0, %arg1, %b {atom = #tile.copy_atom<"cp.async.cg.zfill", 128>} : !tile.tensor<coord, "((4)):((1@0))", origin = "(?)">, !tile.tensor<f32, gmem, "(4):(1)", 16>, !tile.tensor<f32, smem, "(4):(1)", 16>, !layout.int_tuple<"(?)">
+  return
+}

@@ -42,7 +42,7 @@ func.func @vector(%t: !tile.tensor<vector<4xf32>, gmem, "4:1", 16>) {
 
 // -----
 
-// expected-error@+1 {{unknown copy atom 'tma'; expected one of cp.async.ca, cp.async.cg, ldmatrix.x1}}
+// expected-error@+1 {{unknown copy atom 'tma'; expected one of cp.async.ca, cp.async.ca.zfill, cp.async.cg, cp.async.cg.zfill, ldmatrix.x1}}
 func.func @atom() attributes {a = #tile.copy_atom<"tma", 128>} {
   return
 }

@@ -137,12 +137,21 @@ func.func @lowered(%g: !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, %s: !tile.t
   // CHECK: %{{.*}}:8 = tile.ldmatrix %{{.*}}[(%{{.*}}, 0)] {atom = #tile.copy_atom<"ldmatrix.x4", 128>} : !tile.tensor<f16, smem, "(32,64):(64,1)", 16> -> f16
   %m:8 = tile.ldmatrix %h[(%i, 0)] {atom = #tile.copy_atom<"ldmatrix.x4", 128>} : !tile.tensor<f16, smem, "(32,64):(64,1)", 16> -> f16
   // CHECK: tile.cp_async %{{.*}}[(%{{.*}}, 4)], %{{.*}}[(%{{.*}}, 0)] {bytes = 16 : i64, cache = "cg"} : !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, !tile.tensor<f32, smem, "(32,8):(8,1)", 16>
-  // GENERIC: "tile.cp_async"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{bytes = 16 : i64, cache = "cg", dst_coord = "(?,0)", operandSegmentSizes = array<i32: 1, 1, 1, 1>, src_coord = "(?,4)"}>
+  // GENERIC: "tile.cp_async"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{bytes = 16 : i64, cache = "cg", dst_coord = "(?,0)", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, src_coord = "(?,4)"}>
   tile.cp_async %g[(%i, 4)], %s[(%i, 0)] {bytes = 16 : i64, cache = "cg"} : !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, !tile.tensor<f32, smem, "(32,8):(8,1)", 16>
   return
 }
 
 // XDSL: "tile.cp_async"
+
+// A zero-filling cp.async: where %b is false nothing is read and the destination gets zeros.
+// CHECK-LABEL: func.func @cp_async_zfill
+// CHECK: tile.cp_async %{{.*}}[(%{{.*}}, 4)], %{{.*}}[(%{{.*}}, 0)] if %{{.*}} {bytes = 16 : i64, cache = "cg"} : !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, !tile.tensor<f32, smem, "(32,8):(8,1)", 16>
+// GENERIC: "tile.cp_async"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{bytes = 16 : i64, cache = "cg", dst_coord = "(?,0)", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, src_coord = "(?,4)"}>
+func.func @cp_async_zfill(%g: !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, %s: !tile.tensor<f32, smem, "(32,8):(8,1)", 16>, %i: index, %b: i1) {
+  tile.cp_async %g[(%i, 4)], %s[(%i, 0)] if %b {bytes = 16 : i64, cache = "cg"} : !tile.tensor<f32, gmem, "(?,64):(64,1)", 16>, !tile.tensor<f32, smem, "(32,8):(8,1)", 16>
+  return
+}
 
 // Dynamic sizes built from one value agree: the verifier sees the shared producer.
 // CHECK-LABEL: func.func @shared_extent
