@@ -1,0 +1,779 @@
+"""``layoutc.autotune``: pick the fastest of several configurations of a kernel, per problem.
+
+As Triton's ``@triton.autotune``: the first call with a new *key* (the values of the named
+arguments: an array's shape and element type, a scalar's value) compiles every configuration
+in parallel, launches each once (an optional ``check`` may reject its output), times it and
+keeps the fastest; later calls with that key launch the choice directly. The choice is stored
+in the on-disk compile cache (an authenticated entry, compiler/driver/cache.py), keyed by the
+kernel's identity (its source and the configurations), the key, the target and the compiler's
+version, so a new process does not tune again.
+
+Two forms::
+
+    @lc.autotune(configs=[lc.Config(tile=512, block=128), lc.Config(tile=1024, block=256)],
+                 key=["x"])
+    @lc.kernel
+    def scale(x, y, tile: lc.Constexpr): ...
+    scale(x, y, grid=lambda meta: x.size // meta["tile"])
+
+    tuned = lc.autotune(configs=[GemmConfig(bm=128), GemmConfig(bm=256)], key=["a", "b"],
+                        block=lambda cfg: cfg.threads)(make_gemm)      # config -> kernel
+    tuned(a, b, c, grid=lambda meta: meta["config"].grid(M, N))
+
+Compiling in parallel: the configurations go to a pool of spawned processes (as many as the
+machine's cores) or Ray tasks (``ray="local"`` or an address). A worker rebuilds the kernel
+from its module (by import, or from its file) and the configuration (pickled), compiles it for
+the argument facts the parent derived (plain data: shapes, strides, element types, pointer
+alignment), and sends back the compiled code as a cache entry (bytes), which the parent adopts
+under its own cache key. Timing happens in the calling process: CUDA events after warm-up
+launches, rotating through copies of the array arguments so that successive launches do not
+find their inputs in L2, median of the repeats; the CPU runtime's launches by wall clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import pickle
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .progress import Progress
+
+ENTRY_KIND = "layoutc-autotune"
+
+
+class AutotuneError(RuntimeError):
+    """Every configuration failed (the message lists each one and why)."""
+
+
+class AutotuneWarning(UserWarning):
+    """A configuration failed to compile, to launch or its check, and was skipped."""
+
+
+class Config:
+    """One configuration of a tuned ``@layoutc.kernel``: values of its compile-time parameters,
+    the block, and compile options (``opt_level``, ``index_bitwidth``, ...), e.g.
+    ``lc.Config(tile=1024, block=256, index_bitwidth=32)``."""
+
+    __slots__ = ("block", "kwargs", "options")
+
+    def __init__(self, block: Any = None, **values: Any) -> None:
+        from .options import CompileOptions
+
+        names = set(CompileOptions.names())
+        self.block = block
+        self.kwargs = {k: v for k, v in values.items() if k not in names}
+        self.options = {k: v for k, v in values.items() if k in names}
+
+    def __getstate__(self) -> tuple:
+        return (self.block, self.kwargs, self.options)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.block, self.kwargs, self.options = state
+
+    def __repr__(self) -> str:
+        items = {**self.kwargs, **({"block": self.block} if self.block is not None else {})}
+        items.update(self.options)
+        return "Config(" + ", ".join(f"{k}={v!r}" for k, v in items.items()) + ")"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Config) and repr(self) == repr(other)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+
+@dataclass
+class Measurement:
+    """What tuning found for one configuration."""
+
+    index: int
+    config: str
+    status: str = "ok"
+    """``ok``, ``compile failed``, ``launch failed`` or ``check failed``."""
+    reason: str = ""
+    seconds: float = float("nan")
+    compile_seconds: float = float("nan")
+    samples: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "index": self.index,
+            "config": self.config,
+            "status": self.status,
+            "reason": self.reason,
+            "seconds": self.seconds,
+            "compile_seconds": self.compile_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Measurement:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data and k != "samples"})
+
+
+@dataclass
+class Tuning:
+    """The outcome for one key."""
+
+    best: int
+    rows: list[Measurement]
+    cached: bool = False
+    """Read from the on-disk cache (no configuration was compiled or timed in this process)."""
+    seconds: float = 0.0
+
+
+def autotune(
+    configs: Sequence[Any],
+    key: Sequence[str] = (),
+    *,
+    check: Callable[[dict], Any] | None = None,
+    block: Any = None,
+    warmup: int | None = None,
+    repeat: int | None = None,
+    rotate: bool = True,
+    workers: int | None = None,
+    ray: str | None = None,
+    cache: bool = True,
+) -> Callable[[Any], Autotuner]:
+    """Decorator: tune a ``@layoutc.kernel`` over :class:`Config`s, or a kernel builder (a
+    function ``config -> kernel``) over any configurations it accepts.
+
+    ``key``: names of the arguments whose values select a tuning (arrays: shape and element
+    type; other values as they are). ``check(meta)``: called after a configuration's first
+    launch with ``meta`` (the arguments by name, the configuration's values, ``config``); a
+    false result or an exception rejects the configuration. ``block``: the block of a builder's
+    kernels, an int or ``config -> block`` (default: the kernel's own). ``warmup``/``repeat``:
+    launches before and while timing (default 3/20 on a GPU, 1/5 on the CPU). ``rotate``: time
+    on copies of the array arguments in turn (GPU). ``workers``: compile processes (default:
+    the machine's cores; 1 compiles in this process); ``ray``: compile on Ray (``"local"`` or an
+    address). ``cache=False``: neither read nor store choices on disk.
+    """
+    configs = list(configs)
+    if not configs:
+        raise ValueError("autotune needs at least one configuration")
+
+    def wrap(obj: Any) -> Autotuner:
+        return Autotuner(
+            obj,
+            configs,
+            tuple(key),
+            check=check,
+            block=block,
+            warmup=warmup,
+            repeat=repeat,
+            rotate=rotate,
+            workers=workers,
+            ray=ray,
+            cache=cache,
+        )
+
+    return wrap
+
+
+class Autotuner:
+    """A tuned kernel: call it as the kernel (``grid``, ``block``, ``smem`` and ``stream`` may
+    be functions of ``meta``); ``table()`` shows what tuning measured."""
+
+    def __init__(
+        self,
+        obj: Any,
+        configs: list[Any],
+        key: tuple[str, ...],
+        *,
+        check: Callable[[dict], Any] | None,
+        block: Any,
+        warmup: int | None,
+        repeat: int | None,
+        rotate: bool,
+        workers: int | None,
+        ray: str | None,
+        cache: bool,
+    ) -> None:
+        from layoutc.frontend.kernel import Kernel
+
+        if isinstance(obj, Kernel):
+            self.kernel, self.builder = obj, None
+            configs = [c if isinstance(c, Config) else Config(**c) for c in configs]
+        elif callable(obj):
+            self.kernel, self.builder = None, obj
+        else:
+            raise TypeError(f"autotune needs a @layoutc.kernel or a kernel builder, got {obj!r}")
+        self.configs = configs
+        self.key = key
+        self.check = check
+        self.block = block
+        self.warmup, self.repeat, self.rotate = warmup, repeat, rotate
+        self.workers, self.ray, self.use_cache = workers, ray, cache
+        self.tunings: dict[tuple, Tuning] = {}
+        self.last_key: tuple | None = None
+        self._kernels: dict[int, Any] = {}
+        self._compiled: dict[tuple, Any] = {}
+        fn = obj.fn if self.kernel is not None else obj
+        self.name = getattr(obj, "name", None) or getattr(fn, "__name__", "kernel")
+        self.__doc__ = getattr(fn, "__doc__", None)
+
+    def __repr__(self) -> str:
+        return f"<layoutc.autotune {self.name}: {len(self.configs)} configurations>"
+
+    # -- the configurations -------------------------------------------------------------------
+    def kernel_of(self, index: int) -> Any:
+        """The kernel of configuration ``index`` (built once)."""
+        found = self._kernels.get(index)
+        if found is None:
+            if self.builder is None:
+                found = self.kernel
+            else:
+                found = self.builder(self.configs[index])
+                from layoutc.frontend.kernel import Kernel
+
+                if not isinstance(found, Kernel):
+                    raise TypeError(
+                        f"the builder {self.name} returned {found!r} for {self.configs[index]!r},"
+                        " not a @layoutc.kernel"
+                    )
+            self._kernels[index] = found
+        return found
+
+    def _launch_values(self, index: int) -> tuple[dict[str, Any], Any, dict[str, Any]]:
+        """``(constexpr values, block, compile options)`` of configuration ``index``."""
+        config = self.configs[index]
+        if isinstance(config, Config):
+            return config.kwargs, config.block, config.options
+        block = self.block(config) if callable(self.block) else self.block
+        return {}, block, {}
+
+    # -- calling ----------------------------------------------------------------------------
+    def __call__(
+        self,
+        *args: Any,
+        grid: Any,
+        block: Any = None,
+        smem: Any = None,
+        stream: Any = None,
+        target: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        from .jit import _default_target
+        from .targets import resolve_target
+
+        build_target = _default_target()[0] if target is None else resolve_target(target)
+        bound = self._bind(args, kwargs)
+        tune_key = self._key(bound, build_target)
+        tuning = self.tunings.get(tune_key)
+        if tuning is None:
+            tuning = self._tune(tune_key, bound, build_target, grid, block, smem, stream)
+        self.last_key = tune_key
+        ck, meta = self._compiled_for(tuning.best, bound, build_target)
+        launch = _resolve_launch(meta, grid, block, smem, stream)
+        ck.launch_bound(self._all_args(ck, bound, tuning.best), *launch)
+
+    def best_config(self, *args: Any, target: Any = None, **kwargs: Any) -> Any:
+        """The configuration chosen for these arguments (None if not tuned yet)."""
+        from .jit import _default_target
+        from .targets import resolve_target
+
+        build_target = _default_target()[0] if target is None else resolve_target(target)
+        tuning = self.tunings.get(self._key(self._bind(args, kwargs), build_target))
+        return None if tuning is None else self.configs[tuning.best]
+
+    def _bind(self, args: tuple, kwargs: dict) -> dict[str, Any]:
+        signature = self.kernel_of(0).signature
+        constants = set(self._launch_values(0)[0])
+        params = [p for p in signature.parameters.values() if p.name not in constants]
+        try:
+            bound = signature.replace(parameters=params).bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"autotuned kernel '{self.name}': {e}") from None
+        bound.apply_defaults()
+        missing = [k for k in self.key if k not in bound.arguments]
+        if missing:
+            raise TypeError(
+                f"autotuned kernel '{self.name}': key names {', '.join(missing)}, which is not "
+                f"an argument (its arguments: {', '.join(bound.arguments)})"
+            )
+        return dict(bound.arguments)
+
+    def _key(self, bound: dict[str, Any], target: Any) -> tuple:
+        return (*(_key_value(bound[k]) for k in self.key), target.key())
+
+    def _all_args(self, ck: Any, bound: dict[str, Any], index: int) -> dict[str, Any]:
+        return {**bound, **self._launch_values(index)[0]}
+
+    def _compiled_for(self, index: int, bound: dict, target: Any) -> tuple[Any, dict]:
+        """The compiled kernel of configuration ``index`` for these arguments, and ``meta``."""
+        from .jit import compile_spec
+        from .options import CompileOptions, OutputOptions
+
+        values, block, options = self._launch_values(index)
+        kernel = self.kernel_of(index)
+        spec = kernel.bind((), {**bound, **values}, block)[0]
+        memo = (index, spec.key, target.key())
+        ck = self._compiled.get(memo)
+        if ck is None:
+            ck = compile_spec(kernel, spec, target, CompileOptions(**options), OutputOptions())
+            self._compiled[memo] = ck
+        meta = {**bound, **values, "config": self.configs[index]}
+        if block is not None:
+            meta.setdefault("block", block)
+        return ck, meta
+
+    # -- tuning -------------------------------------------------------------------------------
+    def _tune(
+        self, tune_key: tuple, bound: dict, target: Any, grid: Any, block: Any, smem: Any, stream: Any
+    ) -> Tuning:
+        stored = self._load(tune_key)
+        if stored is not None:
+            self.tunings[tune_key] = stored
+            self._maybe_print(stored)
+            return stored
+        start = time.perf_counter()
+        rows = [Measurement(i, repr(c)) for i, c in enumerate(self.configs)]
+        self._compile_all(rows, bound, target)
+        self._time_all(rows, bound, target, grid, block, smem, stream)
+        good = [r for r in rows if r.status == "ok"]
+        if not good:
+            lines = "\n".join(f"  {r.config}: {r.status}: {r.reason}" for r in rows)
+            raise AutotuneError(f"autotune '{self.name}': every configuration failed:\n{lines}")
+        best = min(good, key=lambda r: (r.seconds, r.index)).index
+        tuning = Tuning(best, rows, seconds=time.perf_counter() - start)
+        self.tunings[tune_key] = tuning
+        self._store(tune_key, tuning)
+        self._maybe_print(tuning)
+        return tuning
+
+    def _compile_all(self, rows: list[Measurement], bound: dict, target: Any) -> None:
+        """Compile every configuration (in parallel where it can), marking failures."""
+        from .cache import default_cache
+
+        jobs: dict[int, Any] = {}
+        for row in rows:
+            try:
+                values, block, options = self._launch_values(row.index)
+                kernel = self.kernel_of(row.index)
+                spec_args = {**bound, **values}
+                kernel.bind((), spec_args, block)  # spec errors show here, before any work
+                jobs[row.index] = (kernel, spec_args, block, options)
+            except Exception as e:
+                _fail(row, "compile failed", e, self.name)
+        workers = self.workers or _default_workers()
+        parallel = (
+            len(jobs) > 1 and (workers > 1 or self.ray is not None) and default_cache().enabled
+        )
+        payloads = {}
+        if parallel:
+            for i in jobs:
+                try:
+                    payloads[i] = self._job(i, bound, target)
+                except _NotShippable:
+                    payloads.clear()
+                    break
+        progress = Progress(len(jobs), f"autotune {self.name}: compiling")
+        if payloads:
+            entries = _run_compile_jobs(list(payloads.values()), workers, self.ray, progress)
+            for i, (ok, value, seconds) in zip(payloads, entries):
+                rows[i].compile_seconds = seconds
+                if not ok:
+                    _fail(rows[i], "compile failed", value, self.name)
+                    jobs.pop(i)
+                    continue
+                try:
+                    _adopt(jobs[i][0], bound, jobs[i], target, value)
+                except Exception as e:  # the parent could not use the worker's code
+                    _fail(rows[i], "compile failed", e, self.name)
+                    jobs.pop(i)
+        for i in list(jobs):
+            start = time.perf_counter()
+            try:
+                self._compiled_for(i, bound, target)
+            except Exception as e:
+                _fail(rows[i], "compile failed", e, self.name)
+                jobs.pop(i)
+            if not payloads:
+                rows[i].compile_seconds = time.perf_counter() - start
+                progress()
+
+    def _job(self, index: int, bound: dict, target: Any) -> tuple:
+        """What a worker needs to rebuild and compile configuration ``index`` (plain data)."""
+        values, block, options = self._launch_values(index)
+        obj = self.kernel if self.builder is None else self.builder
+        ref = _reference(obj.fn if self.builder is None else obj)
+        config = None
+        if self.builder is not None:
+            try:
+                config = pickle.dumps(self.configs[index])
+            except Exception as e:
+                raise _NotShippable(str(e)) from None
+        args = {k: _shippable(v) for k, v in {**bound, **values}.items()}
+        return (ref, self.builder is not None, config, args, block, target.name, options)
+
+    def _time_all(
+        self, rows: list[Measurement], bound: dict, target: Any, grid: Any, block: Any, smem: Any, stream: Any
+    ) -> None:
+        good = [r for r in rows if r.status == "ok"]
+        progress = Progress(len(good), f"autotune {self.name}: timing")
+        copies = _rotating_copies(bound) if self.rotate and target.is_gpu else [bound]
+        for row in good:
+            try:
+                ck, meta = self._compiled_for(row.index, bound, target)
+                launch = _resolve_launch(meta, grid, block, smem, stream)
+                ck.load()
+                ck.launch_bound(self._all_args(ck, bound, row.index), *launch)
+                _synchronize(target)
+            except Exception as e:
+                _fail(row, "launch failed", e, self.name)
+                progress()
+                continue
+            if self.check is not None:
+                try:
+                    ok = self.check(meta)
+                except Exception as e:
+                    _fail(row, "check failed", e, self.name)
+                    progress()
+                    continue
+                if ok is False or (ok is not True and ok is not None and not ok):
+                    _fail(row, "check failed", "the check returned False", self.name)
+                    progress()
+                    continue
+            every = [self._all_args(ck, c, row.index) for c in copies]
+            turn = [0]
+
+            def once(ck: Any = ck, every: list = every, launch: tuple = launch) -> None:
+                ck.launch_bound(every[turn[0] % len(every)], *launch)
+                turn[0] += 1
+
+            try:
+                row.samples = _time(once, target, self.warmup, self.repeat)
+                row.seconds = statistics.median(row.samples)
+            except Exception as e:
+                _fail(row, "launch failed", e, self.name)
+            progress()
+
+    # -- the on-disk choice -------------------------------------------------------------------
+    def _disk_key(self, tune_key: tuple) -> str:
+        from .versioning import compiler_version
+
+        fn = self.kernel.fn if self.builder is None else self.builder
+        try:
+            source = inspect.getsource(fn)
+        except (OSError, TypeError):
+            source = ""
+        identity = {
+            "kind": ENTRY_KIND,
+            "name": getattr(fn, "__qualname__", self.name),
+            "file": getattr(inspect.getmodule(fn), "__file__", None) or "",
+            "source": hashlib.sha256(source.encode()).hexdigest(),
+            "configs": [repr(c) for c in self.configs],
+            "key": repr(tune_key),
+            "compiler": compiler_version(),
+            "check": self.check is not None,
+        }
+        text = json.dumps(identity, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def _load(self, tune_key: tuple) -> Tuning | None:
+        from .cache import default_cache
+
+        cache = default_cache()
+        if not self.use_cache or not cache.enabled:
+            return None
+        entry = cache.get(self._disk_key(tune_key))
+        if entry is None or entry.meta.get("kind") != ENTRY_KIND:
+            return None
+        best = entry.meta.get("best")
+        if not isinstance(best, int) or not 0 <= best < len(self.configs):
+            return None
+        if entry.meta.get("config") != repr(self.configs[best]):
+            return None
+        try:
+            rows = [Measurement.from_json(r) for r in entry.meta.get("rows", [])]
+        except (TypeError, KeyError):
+            rows = []
+        if best >= len(rows) or rows[best].status != "ok":
+            return None
+        return Tuning(best, rows, cached=True)
+
+    def _store(self, tune_key: tuple, tuning: Tuning) -> None:
+        from .cache import CacheEntry, default_cache
+
+        cache = default_cache()
+        if not self.use_cache or not cache.enabled:
+            return
+        meta = {
+            "kind": ENTRY_KIND,
+            "best": tuning.best,
+            "config": repr(self.configs[tuning.best]),
+            "rows": [r.to_json() for r in tuning.rows],
+        }
+        cache.put(self._disk_key(tune_key), CacheEntry(json.loads(json.dumps(meta)), {}))
+
+    # -- reporting ----------------------------------------------------------------------------
+    def table(self, key: tuple | None = None) -> str:
+        """The measurements of the last tuning (or of ``key``): one row per configuration."""
+        tuning = self.tunings.get(key if key is not None else self.last_key)  # type: ignore[arg-type]
+        if tuning is None:
+            return f"autotune '{self.name}': not tuned yet"
+        return format_table(self.name, tuning)
+
+    def _maybe_print(self, tuning: Tuning) -> None:
+        if os.environ.get("LAYOUTC_AUTOTUNE_PRINT", "").strip() not in ("", "0"):
+            print(format_table(self.name, tuning), file=sys.stderr)
+
+
+def format_table(name: str, tuning: Tuning) -> str:
+    from .timing import format_seconds
+
+    best = tuning.rows[tuning.best].seconds if tuning.rows else float("nan")
+    head = ("", "config", "time", "vs best", "compile", "status")
+    body = []
+    for r in tuning.rows:
+        ok = r.status == "ok"
+        body.append(
+            (
+                "*" if r.index == tuning.best else "",
+                r.config,
+                format_seconds(r.seconds) if ok else "",
+                f"{r.seconds / best:.2f}x" if ok and best > 0 else "",
+                format_seconds(r.compile_seconds),
+                r.status if ok else f"{r.status}: {r.reason.splitlines()[0] if r.reason else ''}",
+            )
+        )
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    lines = [f"autotune '{name}'" + (" (cached choice)" if tuning.cached else "")]
+    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+    return "\n".join(lines)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+class _NotShippable(Exception):
+    """A configuration or argument that cannot go to another process."""
+
+
+def _fail(row: Measurement, status: str, why: Any, name: str) -> None:
+    row.status = status
+    row.reason = str(why).strip() or type(why).__name__
+    first = row.reason.splitlines()[0]
+    warnings.warn(
+        f"autotune '{name}': {row.config} skipped: {status}: {first}", AutotuneWarning, stacklevel=4
+    )
+
+
+def _default_workers() -> int:
+    from .library import default_jobs
+
+    return default_jobs()
+
+
+def _key_value(value: Any) -> Any:
+    from layoutc.runtime.arrays import array_facts
+
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_key_value(v) for v in value)
+    try:
+        facts = array_facts(value)
+    except ValueError:
+        facts = None
+    if facts is not None:
+        return (facts.dtype, tuple(facts.shape))
+    return repr(value)
+
+
+def _shippable(value: Any) -> Any:
+    """An argument as plain data: arrays become their facts (pointer, shape, strides, type)."""
+    from dataclasses import replace
+
+    from layoutc.runtime.arrays import array_facts
+
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return value
+    try:
+        facts = array_facts(value)
+    except ValueError:
+        facts = None
+    if facts is not None:
+        return replace(facts, keepalive=None)
+    try:
+        pickle.dumps(value)
+    except Exception as e:
+        raise _NotShippable(str(e)) from None
+    return value
+
+
+def _reference(fn: Any) -> tuple[str, str, str]:
+    """``(module name, file, qualified name)`` of a module-level function."""
+    qualname = getattr(fn, "__qualname__", "")
+    if "<locals>" in qualname or not qualname:
+        raise _NotShippable(f"{fn!r} is not defined at module level")
+    module = getattr(fn, "__module__", "") or ""
+    file = inspect.getsourcefile(fn) or ""
+    found: Any = sys.modules.get(module)
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    if isinstance(found, Autotuner):
+        found = found.kernel.fn if found.builder is None else found.builder
+    if getattr(found, "fn", found) is not fn:  # a worker would not find the same function
+        raise _NotShippable(f"{module}.{qualname} does not name {fn!r}")
+    return module, str(Path(file).resolve()) if file else "", qualname
+
+
+def _resolve_reference(ref: tuple[str, str, str]) -> Any:
+    """The object ``_reference`` named, in a worker: imported, or loaded from its file."""
+    module_name, file, qualname = ref
+    module = sys.modules.get(module_name)
+    if module is None or (file and getattr(module, "__file__", None) is None):
+        try:
+            if module_name in ("__main__", "__mp_main__"):
+                raise ImportError
+            module = importlib.import_module(module_name)
+        except ImportError:
+            if not file:
+                raise
+            spec = importlib.util.spec_from_file_location(module_name, file)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            folder = str(Path(file).parent)
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
+            spec.loader.exec_module(module)
+    value: Any = module
+    for part in qualname.split("."):
+        value = getattr(value, part)
+    if isinstance(value, Autotuner):
+        value = value.kernel if value.builder is None else value.builder
+    return value
+
+
+def compile_job(job: tuple) -> tuple[bool, Any, float]:
+    """Compile one configuration in a worker: ``(True, (meta, files), seconds)`` with the
+    cache entry's parts, or ``(False, message, seconds)``."""
+    from layoutc.runtime.arrays import ArrayFacts
+
+    from .jit import compile_spec
+    from .options import CompileOptions, OutputOptions
+    from .stored import to_entry
+    from .targets import resolve_target
+
+    start = time.perf_counter()
+    ref, is_builder, config, args, block, target, options = job
+    try:
+        obj = _resolve_reference(ref)
+        kernel = obj(pickle.loads(config)) if is_builder else obj
+        spec = kernel.bind(
+            (), args, block, facts=lambda v: v if isinstance(v, ArrayFacts) else None
+        )[0]
+        ck = compile_spec(
+            kernel, spec, resolve_target(target), CompileOptions(**options), OutputOptions()
+        )
+        entry = to_entry(ck.products)
+    except Exception as e:
+        return False, f"{type(e).__name__}: {e}" if not str(e) else str(e), 0.0
+    return True, (entry.meta, entry.files), time.perf_counter() - start
+
+
+def _run_compile_jobs(
+    jobs: list[tuple], workers: int, ray: str | None, progress: Callable[[], None]
+) -> list[tuple[bool, Any, float]]:
+    if ray is not None:
+        from .library import ray_session
+
+        stop = ray_session(ray)
+        import ray as ray_module
+
+        try:
+            task = ray_module.remote(num_cpus=1)(compile_job)
+            refs = [task.remote(j) for j in jobs]
+            out = []
+            for ref in refs:
+                out.append(ray_module.get(ref))
+                progress()
+            return out
+        finally:
+            stop()
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+        futures = [pool.submit(compile_job, j) for j in jobs]
+        out = []
+        for f in futures:
+            try:
+                out.append(f.result())
+            except Exception as e:  # a worker that died
+                out.append((False, f"the compile worker failed: {type(e).__name__}: {e}", 0.0))
+            progress()
+        return out
+
+
+def _adopt(kernel: Any, bound: dict, job: tuple, target: Any, parts: tuple) -> None:
+    """Store a worker's compiled code in this process's cache under this process's key (the
+    same source traced here), so that compiling the configuration here is a cache hit."""
+    from .cache import CacheEntry, default_cache
+    from .jit import _cache_key, _driver_version
+    from .options import CompileOptions
+
+    _, spec_args, block, options = job
+    spec = kernel.bind((), spec_args, block)[0]
+    module, _, _ = kernel.trace(spec)
+    key = _cache_key(
+        module.to_text(debug_info=True),
+        target,
+        CompileOptions(**options),
+        _driver_version(target),
+    )
+    meta, files = parts
+    default_cache().put(key, CacheEntry(meta, files))
+
+
+def _resolve_launch(meta: dict, grid: Any, block: Any, smem: Any, stream: Any) -> tuple:
+    def value(v: Any) -> Any:
+        return v(meta) if callable(v) else v
+
+    if block is None:
+        block = meta.get("block")
+    return value(grid), value(block), value(smem), value(stream)
+
+
+def _rotating_copies(bound: dict, budget: int = 256 << 20, l2: int = 64 << 20) -> list[dict]:
+    """Copies of the arguments whose arrays together exceed the L2 cache (at most 8 sets and
+    ``budget`` bytes), so that a launch does not find its inputs left in L2 by the last one."""
+    arrays = {k: v for k, v in bound.items() if hasattr(v, "clone") and hasattr(v, "nbytes")}
+    size = sum(int(v.nbytes) for v in arrays.values())
+    if not arrays or size == 0:
+        return [bound]
+    count = min(8, max(1, -(-2 * l2 // size)), max(1, budget // size))
+    out = [bound]
+    for _ in range(count - 1):
+        out.append({**bound, **{k: v.clone() for k, v in arrays.items()}})
+    return out
+
+
+def _synchronize(target: Any) -> None:
+    if target.is_gpu:
+        from layoutc.runtime import cuda_driver as cd
+
+        cd.current_device().synchronize()
+
+
+def _time(fn: Callable[[], None], target: Any, warmup: int | None, repeat: int | None) -> list[float]:
+    from .timing import time_cpu, time_gpu
+
+    if target.is_gpu:
+        return time_gpu(fn, repeat or 20, 3 if warmup is None else warmup)
+    return time_cpu(fn, repeat or 5, 1 if warmup is None else warmup)
