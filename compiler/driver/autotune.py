@@ -330,7 +330,14 @@ class Autotuner:
 
     # -- tuning -------------------------------------------------------------------------------
     def _tune(
-        self, tune_key: tuple, bound: dict, target: Any, grid: Any, block: Any, smem: Any, stream: Any
+        self,
+        tune_key: tuple,
+        bound: dict,
+        target: Any,
+        grid: Any,
+        block: Any,
+        smem: Any,
+        stream: Any,
     ) -> Tuning:
         stored = self._load(tune_key)
         if stored is not None:
@@ -418,7 +425,14 @@ class Autotuner:
         return (ref, self.builder is not None, config, args, block, target.name, options)
 
     def _time_all(
-        self, rows: list[Measurement], bound: dict, target: Any, grid: Any, block: Any, smem: Any, stream: Any
+        self,
+        rows: list[Measurement],
+        bound: dict,
+        target: Any,
+        grid: Any,
+        block: Any,
+        smem: Any,
+        stream: Any,
     ) -> None:
         good = [r for r in rows if r.status == "ok"]
         progress = Progress(len(good), f"autotune {self.name}: timing")
@@ -445,13 +459,7 @@ class Autotuner:
                     _fail(row, "check failed", "the check returned False", self.name)
                     progress()
                     continue
-            every = [self._all_args(ck, c, row.index) for c in copies]
-            turn = [0]
-
-            def once(ck: Any = ck, every: list = every, launch: tuple = launch) -> None:
-                ck.launch_bound(every[turn[0] % len(every)], *launch)
-                turn[0] += 1
-
+            once = _rotating_launch(ck, [self._all_args(ck, c, row.index) for c in copies], launch)
             try:
                 row.samples = _time(once, target, self.warmup, self.repeat)
                 row.seconds = statistics.median(row.samples)
@@ -764,6 +772,18 @@ def _rotating_copies(bound: dict, budget: int = 256 << 20, l2: int = 64 << 20) -
     return out
 
 
+def _rotating_launch(ck: Any, every: list[dict], launch: tuple) -> Callable[[], None]:
+    """A launch of ``ck`` on the next set of arguments each time it is called."""
+    turn = 0
+
+    def once() -> None:
+        nonlocal turn
+        ck.launch_bound(every[turn % len(every)], *launch)
+        turn += 1
+
+    return once
+
+
 def _synchronize(target: Any) -> None:
     if target.is_gpu:
         from layoutc.runtime import cuda_driver as cd
@@ -771,7 +791,9 @@ def _synchronize(target: Any) -> None:
         cd.current_device().synchronize()
 
 
-def _time(fn: Callable[[], None], target: Any, warmup: int | None, repeat: int | None) -> list[float]:
+def _time(
+    fn: Callable[[], None], target: Any, warmup: int | None, repeat: int | None
+) -> list[float]:
     from .timing import time_cpu, time_gpu
 
     if target.is_gpu:

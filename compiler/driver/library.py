@@ -174,7 +174,9 @@ def jobs_from_manifest(
     ``options`` are defaults the manifest's ``options`` table overrides.
     """
     _unknown(where, manifest, _TOP_KEYS)
-    default_targets = tuple(targets) if targets else _strings(f"{where}: targets", manifest.get("targets", []))
+    default_targets = (
+        tuple(targets) if targets else _strings(f"{where}: targets", manifest.get("targets", []))
+    )
     opts = dict(options or {})
     table = manifest.get("options", {})
     if not isinstance(table, dict):
@@ -217,7 +219,7 @@ def jobs_from_manifest(
                 else default_targets
             )
             if not kernel_targets:
-                raise ManifestError(f"{here}: no targets (set targets = [\"sm_90\"] or --target)")
+                raise ManifestError(f'{here}: no targets (set targets = ["sm_90"] or --target)')
             for target in kernel_targets:
                 jobs.append(
                     LibraryJob(
@@ -280,7 +282,7 @@ def resolve_kernel(root: str, source: str, expr: str) -> Any:
     module = load_source(path)
     _check_expression(source, expr)
     try:
-        value = eval(compile(expr, f"{source}::{expr}", "eval"), vars(module))  # noqa: S307
+        value = eval(compile(expr, f"{source}::{expr}", "eval"), vars(module))
     except Exception as e:
         raise SourceError(f"{source}::{expr}: {type(e).__name__}: {e}") from None
     if not isinstance(value, Kernel):
