@@ -284,7 +284,7 @@ def resolve_kernel(root: str, source: str, expr: str) -> Any:
     try:
         value = eval(compile(expr, f"{source}::{expr}", "eval"), vars(module))
     except Exception as e:
-        raise SourceError(f"{source}::{expr}: {type(e).__name__}: {e}") from None
+        raise SourceError(f"{type(e).__name__}: {e}") from None
     if not isinstance(value, Kernel):
         raise SourceError(f"{source}::{expr} is not a @layoutc.kernel (got {type(value).__name__})")
     return value
