@@ -138,7 +138,9 @@ def autotune(
     key: Sequence[str] = (),
     *,
     check: Callable[[dict], Any] | None = None,
+    prepare: Callable[[dict], Any] | None = None,
     block: Any = None,
+    options: dict[str, Any] | None = None,
     warmup: int | None = None,
     repeat: int | None = None,
     rotate: bool = True,
@@ -152,8 +154,11 @@ def autotune(
     ``key``: names of the arguments whose values select a tuning (arrays: shape and element
     type; other values as they are). ``check(meta)``: called after a configuration's first
     launch with ``meta`` (the arguments by name, the configuration's values, ``config``); a
-    false result or an exception rejects the configuration. ``block``: the block of a builder's
-    kernels, an int or ``config -> block`` (default: the kernel's own). ``warmup``/``repeat``:
+    false result or an exception rejects the configuration. ``prepare(meta)``: called before
+    that launch (poison the outputs there, so that a configuration which skips elements fails
+    the check). ``block``: the block of a builder's kernels, an int or ``config -> block``
+    (default: the kernel's own). ``options``: compile options of every configuration
+    (``index_bitwidth=32``; a :class:`Config`'s own win). ``warmup``/``repeat``:
     launches before and while timing (default 3/20 on a GPU, 1/5 on the CPU). ``rotate``: time
     on copies of the array arguments in turn (GPU). ``workers``: compile processes (default:
     the machine's cores; 1 compiles in this process); ``ray``: compile on Ray (``"local"`` or an
@@ -169,7 +174,9 @@ def autotune(
             configs,
             tuple(key),
             check=check,
+            prepare=prepare,
             block=block,
+            options=dict(options or {}),
             warmup=warmup,
             repeat=repeat,
             rotate=rotate,
@@ -192,7 +199,9 @@ class Autotuner:
         key: tuple[str, ...],
         *,
         check: Callable[[dict], Any] | None,
+        prepare: Callable[[dict], Any] | None,
         block: Any,
+        options: dict[str, Any],
         warmup: int | None,
         repeat: int | None,
         rotate: bool,
@@ -211,8 +220,9 @@ class Autotuner:
             raise TypeError(f"autotune needs a @layoutc.kernel or a kernel builder, got {obj!r}")
         self.configs = configs
         self.key = key
-        self.check = check
+        self.check, self.prepare = check, prepare
         self.block = block
+        self.options = options
         self.warmup, self.repeat, self.rotate = warmup, repeat, rotate
         self.workers, self.ray, self.use_cache = workers, ray, cache
         self.tunings: dict[tuple, Tuning] = {}
@@ -249,9 +259,12 @@ class Autotuner:
         """``(constexpr values, block, compile options)`` of configuration ``index``."""
         config = self.configs[index]
         if isinstance(config, Config):
-            return config.kwargs, config.block, config.options
+            block = config.block
+            if block is None:
+                block = self.block(config) if callable(self.block) else self.block
+            return config.kwargs, block, {**self.options, **config.options}
         block = self.block(config) if callable(self.block) else self.block
-        return {}, block, {}
+        return {}, block, dict(self.options)
 
     # -- calling ----------------------------------------------------------------------------
     def __call__(
@@ -373,7 +386,9 @@ class Autotuner:
                 jobs[row.index] = (kernel, spec_args, block, options)
             except Exception as e:
                 _fail(row, "compile failed", e, self.name)
-        workers = self.workers or _default_workers()
+        from .workers import in_worker
+
+        workers = 1 if in_worker() else self.workers or _default_workers()
         parallel = (
             len(jobs) > 1 and (workers > 1 or self.ray is not None) and default_cache().enabled
         )
@@ -442,6 +457,8 @@ class Autotuner:
                 ck, meta = self._compiled_for(row.index, bound, target)
                 launch = _resolve_launch(meta, grid, block, smem, stream)
                 ck.load()
+                if self.prepare is not None:
+                    self.prepare(meta)
                 ck.launch_bound(self._all_args(ck, bound, row.index), *launch)
                 _synchronize(target)
             except Exception as e:
@@ -485,6 +502,7 @@ class Autotuner:
             "key": repr(tune_key),
             "compiler": compiler_version(),
             "check": self.check is not None,
+            "options": sorted(self.options.items()),
         }
         text = json.dumps(identity, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -628,6 +646,8 @@ def _reference(fn: Any) -> tuple[str, str, str]:
     if "<locals>" in qualname or not qualname:
         raise _NotShippable(f"{fn!r} is not defined at module level")
     module = getattr(fn, "__module__", "") or ""
+    if module in ("__main__", "__mp_main__"):  # a worker would have to run the script again
+        raise _NotShippable(f"{fn!r} is defined in the script being run")
     file = inspect.getsourcefile(fn) or ""
     found: Any = sys.modules.get(module)
     for part in qualname.split("."):
@@ -643,10 +663,8 @@ def _resolve_reference(ref: tuple[str, str, str]) -> Any:
     """The object ``_reference`` named, in a worker: imported, or loaded from its file."""
     module_name, file, qualname = ref
     module = sys.modules.get(module_name)
-    if module is None or (file and getattr(module, "__file__", None) is None):
+    if module is None:
         try:
-            if module_name in ("__main__", "__mp_main__"):
-                raise ImportError
             module = importlib.import_module(module_name)
         except ImportError:
             if not file:
@@ -690,7 +708,8 @@ def compile_job(job: tuple) -> tuple[bool, Any, float]:
         )
         entry = to_entry(ck.products)
     except Exception as e:
-        return False, f"{type(e).__name__}: {e}" if not str(e) else str(e), 0.0
+        message = str(e) or type(e).__name__
+        return False, message, time.perf_counter() - start
     return True, (entry.meta, entry.files), time.perf_counter() - start
 
 
@@ -713,20 +732,12 @@ def _run_compile_jobs(
             return out
         finally:
             stop()
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from .workers import run_jobs
 
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        futures = [pool.submit(compile_job, j) for j in jobs]
-        out = []
-        for f in futures:
-            try:
-                out.append(f.result())
-            except Exception as e:  # a worker that died
-                out.append((False, f"the compile worker failed: {type(e).__name__}: {e}", 0.0))
-            progress()
-        return out
+    out = []
+    for ok, value in run_jobs(compile_job, jobs, min(workers, len(jobs)), progress):
+        out.append(value if ok else (False, f"the compile worker failed: {value}", 0.0))
+    return out
 
 
 def _adopt(kernel: Any, bound: dict, job: tuple, target: Any, parts: tuple) -> None:

@@ -367,18 +367,13 @@ def run_serial(jobs: Sequence[LibraryJob], progress: Callable[[], None]) -> list
 def run_pool(
     jobs: Sequence[LibraryJob], workers: int, progress: Callable[[], None]
 ) -> list[JobResult]:
-    """The jobs on ``workers`` fresh processes (spawned: no CUDA or LLVM state is inherited)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    """The jobs on ``workers`` fresh processes (compiler/driver/workers.py)."""
+    from .workers import run_jobs
 
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(build_job, job): i for i, job in enumerate(jobs)}
-        out: list[JobResult | None] = [None] * len(jobs)
-        for future in as_completed(futures):
-            out[futures[future]] = future.result()
-            progress()
-    return [r for r in out if r is not None]
+    out = []
+    for job, (ok, value) in zip(jobs, run_jobs(build_job, jobs, workers, progress)):
+        out.append(value if ok else JobResult(job, error=str(value)))
+    return out
 
 
 def ray_session(address: str, num_cpus: int | None = None) -> Any:
