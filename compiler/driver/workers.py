@@ -92,6 +92,7 @@ def run_jobs(
             with contextlib.suppress(OSError):
                 proc.stdin.close()
             proc.wait()
+            proc.stdout.close()
 
     threads = [threading.Thread(target=serve, daemon=True) for _ in range(max(1, workers))]
     for t in threads:
