@@ -20,14 +20,18 @@ Two forms::
                         block=lambda cfg: cfg.threads)(make_gemm)      # config -> kernel
     tuned(a, b, c, grid=lambda meta: meta["config"].grid(M, N))
 
-Compiling in parallel: the configurations go to a pool of spawned processes (as many as the
-machine's cores) or Ray tasks (``ray="local"`` or an address). A worker rebuilds the kernel
+Compiling in parallel: the configurations go to a pool of worker processes (as many as the
+machine's cores, compiler/driver/workers.py). A worker rebuilds the kernel
 from its module (by import, or from its file) and the configuration (pickled), compiles it for
 the argument facts the parent derived (plain data: shapes, strides, element types, pointer
 alignment), and sends back the compiled code as a cache entry (bytes), which the parent adopts
 under its own cache key. Timing happens in the calling process: CUDA events after warm-up
 launches, rotating through copies of the array arguments so that successive launches do not
 find their inputs in L2, median of the repeats; the CPU runtime's launches by wall clock.
+
+With ``ray=`` (``"local"`` or an address) each configuration is instead compiled, checked and
+timed by a Ray task holding one GPU (one CPU on the CPU target): a cluster's GPUs tune in
+parallel, and the winner's compiled code comes back to be launched here.
 """
 
 from __future__ import annotations
@@ -161,8 +165,9 @@ def autotune(
     (``index_bitwidth=32``; a :class:`Config`'s own win). ``warmup``/``repeat``:
     launches before and while timing (default 3/20 on a GPU, 1/5 on the CPU). ``rotate``: time
     on copies of the array arguments in turn (GPU). ``workers``: compile processes (default:
-    the machine's cores; 1 compiles in this process); ``ray``: compile on Ray (``"local"`` or an
-    address). ``cache=False``: neither read nor store choices on disk.
+    the machine's cores; 1 compiles in this process); ``ray``: compile, check and time each
+    configuration on a Ray task holding one GPU (``"local"`` or an address).
+    ``cache=False``: neither read nor store choices on disk.
     """
     configs = list(configs)
     if not configs:
@@ -359,13 +364,29 @@ class Autotuner:
             return stored
         start = time.perf_counter()
         rows = [Measurement(i, repr(c)) for i, c in enumerate(self.configs)]
-        self._compile_all(rows, bound, target)
-        self._time_all(rows, bound, target, grid, block, smem, stream)
+        entries = None
+        if self.ray is not None:
+            try:
+                entries = self._tune_on_ray(rows, bound, target, grid, block, smem)
+            except _NotShippable as e:
+                warnings.warn(
+                    f"autotune '{self.name}': tuning here, not on Ray: {e}",
+                    AutotuneWarning,
+                    stacklevel=3,
+                )
+                rows = [Measurement(i, repr(c)) for i, c in enumerate(self.configs)]
+        if entries is None:
+            self._compile_all(rows, bound, target)
+            self._time_all(rows, bound, target, grid, block, smem, stream)
         good = [r for r in rows if r.status == "ok"]
         if not good:
             lines = "\n".join(f"  {r.config}: {r.status}: {r.reason}" for r in rows)
             raise AutotuneError(f"autotune '{self.name}': every configuration failed:\n{lines}")
         best = min(good, key=lambda r: (r.seconds, r.index)).index
+        if entries is not None:  # the winner's code, compiled on the cluster
+            values, cfg_block, options = self._launch_values(best)
+            job = (None, {**bound, **values}, cfg_block, options)
+            _adopt(self.kernel_of(best), bound, job, target, entries[best])
         tuning = Tuning(best, rows, seconds=time.perf_counter() - start)
         self.tunings[tune_key] = tuning
         self._store(tune_key, tuning)
@@ -389,9 +410,7 @@ class Autotuner:
         from .workers import in_worker
 
         workers = 1 if in_worker() else self.workers or _default_workers()
-        parallel = (
-            len(jobs) > 1 and (workers > 1 or self.ray is not None) and default_cache().enabled
-        )
+        parallel = len(jobs) > 1 and workers > 1 and default_cache().enabled
         payloads = {}
         if parallel:
             for i in jobs:
@@ -402,7 +421,7 @@ class Autotuner:
                     break
         progress = Progress(len(jobs), f"autotune {self.name}: compiling")
         if payloads:
-            entries = _run_compile_jobs(list(payloads.values()), workers, self.ray, progress)
+            entries = _run_compile_jobs(list(payloads.values()), workers, progress)
             for i, (ok, value, seconds) in zip(payloads, entries):
                 rows[i].compile_seconds = seconds
                 if not ok:
@@ -453,36 +472,101 @@ class Autotuner:
         progress = Progress(len(good), f"autotune {self.name}: timing")
         copies = _rotating_copies(bound) if self.rotate and target.is_gpu else [bound]
         for row in good:
+            values = self._launch_values(row.index)[0]
             try:
                 ck, meta = self._compiled_for(row.index, bound, target)
                 launch = _resolve_launch(meta, grid, block, smem, stream)
-                ck.load()
-                if self.prepare is not None:
-                    self.prepare(meta)
-                ck.launch_bound(self._all_args(ck, bound, row.index), *launch)
-                _synchronize(target)
             except Exception as e:
                 _fail(row, "launch failed", e, self.name)
                 progress()
                 continue
-            if self.check is not None:
-                try:
-                    ok = self.check(meta)
-                except Exception as e:
-                    _fail(row, "check failed", e, self.name)
-                    progress()
-                    continue
-                if ok is False or (ok is not True and ok is not None and not ok):
-                    _fail(row, "check failed", "the check returned False", self.name)
-                    progress()
-                    continue
-            once = _rotating_launch(ck, [self._all_args(ck, c, row.index) for c in copies], launch)
-            try:
-                row.samples = _time(once, target, self.warmup, self.repeat)
-                row.seconds = statistics.median(row.samples)
-            except Exception as e:
-                _fail(row, "launch failed", e, self.name)
+            status, reason, samples = measure_config(
+                ck, meta, [{**c, **values} for c in copies], launch, target, self._how()
+            )
+            if status != "ok":
+                _fail(row, status, reason, self.name)
+            else:
+                row.samples, row.seconds = samples, statistics.median(samples)
             progress()
+
+    def _how(self) -> dict[str, Any]:
+        """How to check and time a configuration (what a remote worker needs too)."""
+        return {
+            "check": self.check,
+            "prepare": self.prepare,
+            "warmup": self.warmup,
+            "repeat": self.repeat,
+            "rotate": self.rotate,
+        }
+
+    def _tune_on_ray(
+        self,
+        rows: list[Measurement],
+        bound: dict,
+        target: Any,
+        grid: Any,
+        block: Any,
+        smem: Any,
+    ) -> dict[int, tuple]:
+        """Compile, check and time every configuration as a Ray task holding one GPU (or one
+        CPU for the CPU target): the cluster's GPUs tune in parallel. Returns the compiled
+        code of each configuration that worked (to adopt the winner's)."""
+        from .library import ray_session
+
+        jobs = {}
+        for row in rows:
+            values, cfg_block, options = self._launch_values(row.index)
+            try:
+                self.kernel_of(row.index).bind((), {**bound, **values}, cfg_block)
+                ship = self._job(row.index, bound, target)
+            except _NotShippable:
+                raise
+            except Exception as e:
+                _fail(row, "compile failed", e, self.name)
+                continue
+            ref, is_builder, _, _, _, target_name, _ = ship
+            try:
+                config = pickle.dumps(self.configs[row.index])
+            except Exception as e:
+                raise _NotShippable(str(e)) from None
+            jobs[row.index] = {
+                "ref": ref,
+                "builder": is_builder,
+                "config": config,
+                "args": {k: _depart(v) for k, v in bound.items()},
+                "values": values,
+                "block": cfg_block,
+                "target": target_name,
+                "options": options,
+                "launch": (grid, block, smem),
+                "how": self._how(),
+            }
+        stop = ray_session(self.ray)
+        import ray
+
+        entries: dict[int, tuple] = {}
+        try:
+            resources = {"num_gpus": 1} if target.is_gpu else {"num_cpus": 1}
+            task = ray.remote(**resources)(tune_job)
+            refs = {i: task.remote(job) for i, job in jobs.items()}
+            progress = Progress(len(refs), f"autotune {self.name}: tuning on Ray")
+            for i, ref in refs.items():
+                try:
+                    out = ray.get(ref)
+                except Exception as e:  # the task could not run (e.g. unpickling its job)
+                    message = str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)
+                    out = {"status": "compile failed", "reason": message, "compile_seconds": 0.0}
+                progress()
+                rows[i].compile_seconds = out["compile_seconds"]
+                if out["status"] != "ok":
+                    _fail(rows[i], out["status"], out["reason"], self.name)
+                    continue
+                rows[i].samples = out["samples"]
+                rows[i].seconds = statistics.median(out["samples"])
+                entries[i] = out["entry"]
+        finally:
+            stop()
+        return entries
 
     # -- the on-disk choice -------------------------------------------------------------------
     def _disk_key(self, tune_key: tuple) -> str:
@@ -714,24 +798,8 @@ def compile_job(job: tuple) -> tuple[bool, Any, float]:
 
 
 def _run_compile_jobs(
-    jobs: list[tuple], workers: int, ray: str | None, progress: Callable[[], None]
+    jobs: list[tuple], workers: int, progress: Callable[[], None]
 ) -> list[tuple[bool, Any, float]]:
-    if ray is not None:
-        from .library import ray_session
-
-        stop = ray_session(ray)
-        import ray as ray_module
-
-        try:
-            task = ray_module.remote(num_cpus=1)(compile_job)
-            refs = [task.remote(j) for j in jobs]
-            out = []
-            for ref in refs:
-                out.append(ray_module.get(ref))
-                progress()
-            return out
-        finally:
-            stop()
     from .workers import run_jobs
 
     out = []
@@ -758,6 +826,100 @@ def _adopt(kernel: Any, bound: dict, job: tuple, target: Any, parts: tuple) -> N
     )
     meta, files = parts
     default_cache().put(key, CacheEntry(meta, files))
+
+
+def measure_config(
+    ck: Any, meta: dict, every: list[dict], launch: tuple, target: Any, how: dict
+) -> tuple[str, str, list[float]]:
+    """Launch a compiled configuration once (after ``prepare``), ``check`` it, then time it
+    rotating through ``every`` (sets of all its arguments): ``(status, reason, samples)``."""
+    try:
+        ck.load()
+        if how["prepare"] is not None:
+            how["prepare"](meta)
+        ck.launch_bound(every[0], *launch)
+        _synchronize(target)
+    except Exception as e:
+        return "launch failed", str(e) or type(e).__name__, []
+    if how["check"] is not None:
+        try:
+            ok = how["check"](meta)
+        except Exception as e:
+            return "check failed", f"{type(e).__name__}: {e}", []
+        if ok is not None and not bool(ok):
+            return "check failed", "the check returned False", []
+    try:
+        samples = _time(_rotating_launch(ck, every, launch), target, how["warmup"], how["repeat"])
+    except Exception as e:
+        return "launch failed", str(e) or type(e).__name__, []
+    return "ok", "", samples
+
+
+class _OnDevice:
+    """A CUDA torch tensor on its way to a Ray worker: its host copy, moved to the worker's GPU."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+
+
+def _depart(value: Any) -> Any:
+    if getattr(value, "is_cuda", False) and hasattr(value, "cpu"):
+        return _OnDevice(value.cpu())
+    return value
+
+
+def _arrive(value: Any) -> Any:
+    if isinstance(value, _OnDevice):
+        return value.host.cuda()
+    flags = getattr(value, "flags", None)  # Ray hands numpy arrays over read-only
+    if flags is not None and not getattr(flags, "writeable", True):
+        return value.copy()
+    return value
+
+
+def tune_job(job: dict) -> dict:
+    """A Ray task: compile, check and time one configuration on this worker's device."""
+    from .jit import compile_spec
+    from .options import CompileOptions, OutputOptions
+    from .stored import to_entry
+    from .targets import resolve_target
+
+    out: dict[str, Any] = {"status": "ok", "reason": "", "samples": [], "entry": None}
+    start = time.perf_counter()
+    try:
+        obj = _resolve_reference(job["ref"])
+        config = pickle.loads(job["config"])
+        kernel = obj(config) if job["builder"] else obj
+        args = {k: _arrive(v) for k, v in job["args"].items()}
+        values = job["values"]
+        target = resolve_target(job["target"])
+        spec = kernel.bind((), {**args, **values}, job["block"])[0]
+        options = CompileOptions(**job["options"])
+        # no disk cache on the worker: the caller keeps the winner's code in its own
+        ck = compile_spec(kernel, spec, target, options, OutputOptions(), use_cache=False)
+        entry = to_entry(ck.products)
+        out["entry"] = (entry.meta, entry.files)
+    except Exception as e:
+        out.update(status="compile failed", reason=str(e) or type(e).__name__)
+        return out
+    finally:
+        out["compile_seconds"] = time.perf_counter() - start
+    meta = {**args, **values, "config": config}
+    if job["block"] is not None:
+        meta.setdefault("block", job["block"])
+    grid, block, smem = job["launch"]
+    how = job["how"]
+    try:
+        launch = _resolve_launch(meta, grid, block, smem, None)
+    except Exception as e:
+        out.update(status="launch failed", reason=str(e) or type(e).__name__)
+        return out
+    copies = _rotating_copies(args) if how["rotate"] and target.is_gpu else [args]
+    every = [{**c, **values} for c in copies]
+    out["status"], out["reason"], out["samples"] = measure_config(
+        ck, meta, every, launch, target, how
+    )
+    return out
 
 
 def _resolve_launch(meta: dict, grid: Any, block: Any, smem: Any, stream: Any) -> tuple:

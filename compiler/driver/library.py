@@ -388,8 +388,11 @@ def ray_session(address: str, num_cpus: int | None = None) -> Any:
     if ray.is_initialized():
         return lambda: None
     if address == "local":
+        # the workers import what this process can (kernels next to a script, tests' helpers)
+        path = os.pathsep.join(p for p in sys.path if p)
         ray.init(
             num_cpus=num_cpus or default_jobs(),
+            runtime_env={"env_vars": {"PYTHONPATH": path}},
             include_dashboard=False,
             log_to_driver=False,
             configure_logging=False,

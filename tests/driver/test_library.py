@@ -73,8 +73,7 @@ def test_the_cli_builds_a_library_and_a_process_pool_gives_the_same_bytes(
     assert contents(pool.directory) == contents(serial)
 
 
-def test_a_local_ray_with_two_workers_gives_the_same_bytes(manifest, tmp_path):
-    pytest.importorskip("ray")
+def test_a_local_ray_with_two_workers_gives_the_same_bytes(manifest, tmp_path, local_ray):
     serial = build_library(tmp_path / "serial", jobs(manifest), workers=1)
     on_ray = build_library(tmp_path / "ray", jobs(manifest), workers=2, ray="local")
     assert on_ray.executor == "ray"
