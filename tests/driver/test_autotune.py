@@ -161,3 +161,47 @@ def test_the_choice_is_cached_on_disk_for_the_next_process(tmp_path):
     assert second.stdout.strip() == "cached True best Config(tile=256, reps=1, block=32)"
     assert "autotune 'knob_copy' (cached choice)" in second.stderr
     assert "* " in second.stderr
+
+
+def test_a_kernel_workers_cannot_rebuild_is_tuned_in_this_process():
+    """A kernel defined in a function cannot be imported by a worker: with workers=2 its
+    configurations still compile (here, one after the other) and the fastest wins."""
+
+    @lc.kernel
+    def local_copy(
+        src: lc.Tensor[lc.f32, "(N):(1)"],  # noqa: F722
+        dst: lc.Tensor[lc.f32, "(N):(1)"],  # noqa: F722
+        reps: lc.Constexpr,
+    ):
+        tv = lc.make_layout((THREADS, 8), (1, THREADS))
+        s = lc.partition_tv(lc.local_tile(src, (256,), (lc.block_idx.x,)), tv, lc.thread_idx.x)
+        d = lc.partition_tv(lc.local_tile(dst, (256,), (lc.block_idx.x,)), tv, lc.thread_idx.x)
+        for _ in lc.range(reps):
+            lc.copy(s, d)
+
+    configs = [lc.Config(reps=64, block=THREADS), lc.Config(reps=1, block=THREADS)]
+    tuned = lc.autotune(configs=configs, key=["src"], workers=2)(local_copy)
+    src, dst = arrays()
+    tuned(src, dst, grid=N // 256, target="cpu")
+    assert (dst == src).all()
+    assert tuned.best_config(src, dst, target="cpu") is configs[1]
+
+
+def test_the_progress_bar_draws_only_on_a_terminal():
+    import io
+
+    from layoutc.driver.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    bar = Progress(2, "compiling", screen)
+    bar()
+    assert screen.getvalue() == "\rcompiling [" + "#" * 15 + "." * 15 + "] 1/2"
+    bar()
+    assert screen.getvalue().endswith("] 2/2\r" + " " * 59 + "\r")
+    piped = io.StringIO()
+    Progress(2, "compiling", piped)()
+    assert piped.getvalue() == ""

@@ -86,6 +86,9 @@ def test_json_and_toml_manifests_are_the_same_library(manifest, tmp_path):
     as_json = tmp_path / "lib.json"
     as_json.write_text(json.dumps(tomllib.loads(manifest.read_text())))
     assert jobs(as_json) == jobs(manifest)
+    assert [j.target for j in jobs(manifest)] == ["sm_80", "sm_90", "sm_80", "sm_90", "sm_90"]
+    override = jobs_from_manifest(read_manifest(manifest), tmp_path, targets=["sm_86"])
+    assert [j.target for j in override] == ["sm_86", "sm_86", "sm_90"]  # a kernel's own stay
 
 
 @pytest.mark.parametrize(
