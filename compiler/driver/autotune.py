@@ -307,7 +307,9 @@ class Autotuner:
 
     def _bind(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         signature = self.kernel_of(0).signature
-        constants = set(self._launch_values(0)[0])
+        constants: set[str] = set()  # every value some configuration sets
+        for i in range(len(self.configs)):
+            constants.update(self._launch_values(i)[0])
         params = [p for p in signature.parameters.values() if p.name not in constants]
         try:
             bound = signature.replace(parameters=params).bind(*args, **kwargs)
