@@ -273,6 +273,7 @@ def run_library(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from layoutc.driver.library import (
+        LibraryError,
         build_library,
         jobs_from_manifest,
         read_manifest,
@@ -304,7 +305,7 @@ def run_library(args: argparse.Namespace) -> int:
             manifest, Path(args.manifest).parent, args.manifest, args.target, defaults
         )
         result = build_library(args.output, jobs, workers=args.jobs, ray=args.ray)
-    except CompileError as e:
+    except (CompileError, LibraryError) as e:
         return report_error(e)
     from layoutc.driver.remarks import Remark, print_remarks
 

@@ -45,7 +45,11 @@ _SPEC_KEYS = {"name", "block", "assume", "args", "targets"}
 _OPTION_KEYS = {"opt_level", "ptx_backend", "cubin", "index_bitwidth", "check_bounds", "pipeline"}
 
 
-class ManifestError(CompileError):
+class LibraryError(Exception):
+    """A library that cannot be built: a bad manifest, or kernels that failed (each listed)."""
+
+
+class ManifestError(LibraryError):
     """A library manifest that cannot be read or says something inconsistent."""
 
 
@@ -468,7 +472,7 @@ def build_library(
     if failed:
         lines = [f"{len(failed)} of {len(results)} builds failed:"]
         lines += [f"{r.job.where} [{r.job.target}]: {r.error}" for r in failed]
-        raise CompileError("\n".join(lines))
+        raise LibraryError("\n".join(lines))
     out = _output_directory(directory)
     files = write_library(out, results)
     return LibraryResult(out, results, files, workers, executor, time.perf_counter() - start)
@@ -493,7 +497,7 @@ def write_library(out: Path, results: Iterable[JobResult]) -> list[Path]:
         sources = {r.job.where for r in group}
         targets = [r.job.target for r in group]
         if len(sources) > 1 or len(set(targets)) < len(targets):
-            raise CompileError(
+            raise LibraryError(
                 f"two kernels named '{name}' in one library ({', '.join(sorted(sources))}): "
                 "give the variants names (name = ...)"
             )

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from layoutc.cli.main import main
 from layoutc.driver.library import (
+    LibraryError,
     ManifestError,
     build_library,
     jobs_from_manifest,
     read_manifest,
 )
-from layoutc.frontend.errors import CompileError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HERE = Path(__file__).resolve().parent
@@ -145,7 +145,7 @@ def test_failing_kernels_are_listed_and_nothing_is_written(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["compile", "--manifest", str(path), "-o", str(out), "-j", "1"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: 2 of 3 builds failed:\n")
+    assert err.startswith("layoutc: error: 2 of 3 builds failed:\n")
     assert "copy_1d.py::no_such_kernel [sm_90]: " in err
     assert "NameError: name 'no_such_kernel' is not defined" in err
     assert "autotune_kernels.py:" in err and "no_such_function" in err
@@ -155,7 +155,7 @@ def test_failing_kernels_are_listed_and_nothing_is_written(tmp_path, capsys):
 def test_two_kernels_of_one_name_are_refused(tmp_path):
     copy = f"{EXAMPLES / 'copy_1d.py'}::copy_1d"
     manifest = {"targets": ["sm_90"], "kernel": [{"source": copy}, {"source": copy}]}
-    with pytest.raises(CompileError, match="two kernels named 'copy_1d' in one library"):
+    with pytest.raises(LibraryError, match="two kernels named 'copy_1d' in one library"):
         build_library(tmp_path / "out", jobs_from_manifest(manifest, tmp_path), workers=1)
 
 
