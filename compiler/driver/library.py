@@ -451,7 +451,7 @@ def build_library(
 ) -> LibraryResult:
     """Build every job and write one artifact directory.
 
-    ``workers``: 1 builds in this process, more in a spawned process pool (default: the local
+    ``workers``: 1 builds in this process, more on worker processes (default: the local
     cores); ``ray``: an address (or ``local``) to build on Ray instead. Raises a
     :class:`CompileError` listing every job that failed (nothing is written then).
     """
