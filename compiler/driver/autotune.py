@@ -430,9 +430,9 @@ class Autotuner:
                     _fail(rows[i], "compile failed", value, self.name)
                     jobs.pop(i)
                     continue
-                try:
+                try:  # when not adopted, the loop below compiles it here
                     _adopt(jobs[i][0], bound, jobs[i], target, value)
-                except Exception as e:  # the parent could not use the worker's code
+                except Exception as e:  # tracing it here failed
                     _fail(rows[i], "compile failed", e, self.name)
                     jobs.pop(i)
         for i in list(jobs):
@@ -793,10 +793,17 @@ def compile_job(job: tuple) -> tuple[bool, Any, float]:
             kernel, spec, resolve_target(target), CompileOptions(**options), OutputOptions()
         )
         entry = to_entry(ck.products)
+        traced = _traced_hash(kernel, spec)
     except Exception as e:
         message = str(e) or type(e).__name__
         return False, message, time.perf_counter() - start
-    return True, (entry.meta, entry.files), time.perf_counter() - start
+    return True, (entry.meta, entry.files, traced), time.perf_counter() - start
+
+
+def _traced_hash(kernel: Any, spec: Any) -> str:
+    """What the compiled code is a function of: the traced IR (with locations), hashed."""
+    text = kernel.trace(spec)[0].to_text(debug_info=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _run_compile_jobs(
@@ -810,24 +817,23 @@ def _run_compile_jobs(
     return out
 
 
-def _adopt(kernel: Any, bound: dict, job: tuple, target: Any, parts: tuple) -> None:
-    """Store a worker's compiled code in this process's cache under this process's key (the
-    same source traced here), so that compiling the configuration here is a cache hit."""
+def _adopt(kernel: Any, bound: dict, job: tuple, target: Any, parts: tuple) -> bool:
+    """Store a worker's compiled code in this process's cache under this process's key, so
+    that compiling the configuration here is a cache hit; only when the worker traced exactly
+    the IR this process traces (else nothing is stored, and this process compiles itself)."""
     from .cache import CacheEntry, default_cache
     from .jit import _cache_key, _driver_version
     from .options import CompileOptions
 
     _, spec_args, block, options = job
+    meta, files, traced = parts
     spec = kernel.bind((), spec_args, block)[0]
-    module, _, _ = kernel.trace(spec)
-    key = _cache_key(
-        module.to_text(debug_info=True),
-        target,
-        CompileOptions(**options),
-        _driver_version(target),
-    )
-    meta, files = parts
+    text = kernel.trace(spec)[0].to_text(debug_info=True)
+    if hashlib.sha256(text.encode()).hexdigest() != traced:
+        return False
+    key = _cache_key(text, target, CompileOptions(**options), _driver_version(target))
     default_cache().put(key, CacheEntry(meta, files))
+    return True
 
 
 def measure_config(
@@ -900,7 +906,7 @@ def tune_job(job: dict) -> dict:
         # no disk cache on the worker: the caller keeps the winner's code in its own
         ck = compile_spec(kernel, spec, target, options, OutputOptions(), use_cache=False)
         entry = to_entry(ck.products)
-        out["entry"] = (entry.meta, entry.files)
+        out["entry"] = (entry.meta, entry.files, _traced_hash(kernel, spec))
     except Exception as e:
         out.update(status="compile failed", reason=str(e) or type(e).__name__)
         return out
