@@ -29,14 +29,3 @@ def isolated_caches(tmp_path, monkeypatch):
     clear_memory_cache()
     yield directory
     clear_memory_cache()
-
-
-@pytest.fixture(scope="session")
-def local_ray():
-    """One local Ray with two CPUs for the whole session (starting one costs seconds)."""
-    pytest.importorskip("ray")
-    from layoutc.driver.library import ray_session
-
-    stop = ray_session("local", num_cpus=2)
-    yield
-    stop()

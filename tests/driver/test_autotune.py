@@ -89,31 +89,6 @@ def test_every_configuration_failing_is_one_clear_error():
     assert "Config(tile=256, wrong=True): check failed:" in message
 
 
-def test_tuning_on_ray_times_each_configuration_on_a_worker(local_ray):
-    """With ray=, every configuration is compiled, checked and timed by a Ray task (one CPU
-    here, one GPU each on a GPU target); the caller adopts the winner's code."""
-    slow = lc.Config(tile=256, reps=64, block=THREADS)
-    fast = lc.Config(tile=256, reps=1, block=THREADS)
-    wrong = lc.Config(tile=256, wrong=True, block=THREADS)
-    broken = lc.Config(tile=256, broken=True, block=THREADS)
-    tuned = lc.autotune(
-        configs=[slow, fast, wrong, broken],
-        key=["src"],
-        prepare=lambda meta: meta["dst"].fill(np.nan),
-        check=lambda meta: bool((meta["dst"] == meta["src"]).all()),
-        ray="local",
-    )(knob_copy)
-    src, dst = arrays()
-    with pytest.warns(AutotuneWarning):
-        tuned(src, dst, grid=lambda meta: N // meta["tile"], target="cpu")
-    assert (dst == src).all()
-    assert tuned.best_config(src, dst, target="cpu") is fast
-    rows = tuned.tunings[tuned.last_key].rows
-    assert [r.status for r in rows] == ["ok", "ok", "check failed", "compile failed"]
-    assert "no_such_function" in rows[3].reason
-    assert rows[0].seconds > rows[1].seconds
-
-
 def test_the_choice_is_cached_on_disk_for_the_next_process(tmp_path):
     """The first process compiles on a pool of two processes and tunes; the second reads the
     choice (and the compiled code) from the cache and neither compiles nor times."""

@@ -73,13 +73,6 @@ def test_the_cli_builds_a_library_and_a_process_pool_gives_the_same_bytes(
     assert contents(pool.directory) == contents(serial)
 
 
-def test_a_local_ray_with_two_workers_gives_the_same_bytes(manifest, tmp_path, local_ray):
-    serial = build_library(tmp_path / "serial", jobs(manifest), workers=1)
-    on_ray = build_library(tmp_path / "ray", jobs(manifest), workers=2, ray="local")
-    assert on_ray.executor == "ray"
-    assert contents(on_ray.directory) == contents(serial.directory)
-
-
 def test_json_and_toml_manifests_are_the_same_library(manifest, tmp_path):
     import tomllib
 
