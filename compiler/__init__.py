@@ -314,6 +314,8 @@ _LAZY.update(
         "InternalCompilerError": "layoutc.driver",
         "spec": "layoutc.driver",
         "Example": "layoutc.driver.example",
+        "autotune": "layoutc.driver.autotune",
+        "Config": "layoutc.driver.autotune",
     }
 )
 

@@ -29,7 +29,27 @@ def add_parser(sub: Any) -> None:
         description="Compile @layoutc.kernel functions for one or more GPU architectures into a "
         "directory that layoutc.runtime.load() reads with only cuda-bindings installed.",
     )
-    p.add_argument("kernels", nargs="+", metavar="FILE.py::KERNEL", help="kernel(s) to compile")
+    p.add_argument("kernels", nargs="*", metavar="FILE.py::KERNEL", help="kernel(s) to compile")
+    p.add_argument(
+        "--manifest",
+        metavar="FILE",
+        help="build the library a manifest lists (kernels x specs x targets; .toml or .json, "
+        "docs/driver.md) instead of FILE.py::KERNEL references",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="with --manifest: build on N local processes (default: the local cores; 1: in "
+        "this process)",
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="with --manifest: build on the Ray cluster at ADDRESS ('auto', 'ray://host:10001') "
+        "or on a Ray started for this run ('local'); needs pip install 'layoutc[ray]'",
+    )
     p.add_argument(
         "--target",
         action="append",
@@ -201,6 +221,12 @@ def run(args: argparse.Namespace) -> int:
     from layoutc.frontend.errors import CompileError
     from layoutc.frontend.spec import SpecError
 
+    if args.manifest is not None:
+        return run_library(args)
+    if args.jobs is not None or args.ray is not None:
+        raise UsageError("-j and --ray build a library: give them with --manifest FILE")
+    if not args.kernels:
+        raise UsageError("give FILE.py::KERNEL reference(s) or --manifest FILE")
     specs = parse_spec_items(args.spec)
     block = parse_block(args.block)
     options = _options(args)
@@ -239,4 +265,59 @@ def run(args: argparse.Namespace) -> int:
         except EmitCError as e:
             return report_error(e)
         print(f"wrote {header} and {source}")
+    return 0
+
+
+def run_library(args: argparse.Namespace) -> int:
+    """``layoutc compile --manifest FILE -o DIR [-j N | --ray ADDRESS]``."""
+    from pathlib import Path
+
+    from layoutc.driver.library import (
+        LibraryError,
+        build_library,
+        jobs_from_manifest,
+        read_manifest,
+        resolve_arch,
+    )
+    from layoutc.frontend.errors import CompileError
+
+    if args.kernels or args.spec or args.assume or args.block:
+        raise UsageError(
+            "--manifest names the kernels, their specs and blocks: leave out FILE.py::KERNEL, "
+            "--spec, --assume and --block"
+        )
+    if args.emit_c or args.dump_dir or args.print_ir_after_all:
+        raise UsageError("--emit-c, --dump-dir and --print-ir-after-all apply to FILE.py::KERNEL")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"-j {args.jobs}: expected a positive number of processes")
+    defaults = {
+        "opt_level": args.opt_level,
+        "ptx_backend": args.ptx_backend,
+        "cubin": args.cubin,
+    }
+    if args.pipeline is not None:
+        defaults["pipeline"] = args.pipeline
+    if args.check_bounds is not None:
+        defaults["check_bounds"] = args.check_bounds
+    try:
+        manifest = read_manifest(args.manifest)
+        jobs = jobs_from_manifest(
+            manifest, Path(args.manifest).parent, args.manifest, args.target, defaults
+        )
+        result = build_library(args.output, jobs, workers=args.jobs, ray=args.ray)
+    except (CompileError, LibraryError) as e:
+        return report_error(e)
+    from layoutc.driver.remarks import Remark, print_remarks
+
+    for r in sorted(result.results, key=lambda r: (r.name, r.job.target)):
+        widths = r.vector_bits
+        vec = f", copies {'/'.join(map(str, widths))}-bit" if widths else ""
+        payload = "cubin+ptx" if r.cubin is not None else "ptx"
+        assumes = f"; assumes {', '.join(r.facts)}" if r.facts else "; assumes nothing"
+        arch = resolve_arch(r.job.target)
+        print(f"{r.name} [{arch}]: {payload} (PTX ISA {r.ptx_isa}){vec}{assumes}")
+        if args.remarks:
+            print_remarks([Remark.from_json(m) for m in r.remarks], f"{r.name} [{arch}]")
+    kernels = len({r.name for r in result.results})
+    print(f"wrote {len(result.files)} files ({kernels} kernels) to {result.directory}")
     return 0

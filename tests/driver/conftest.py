@@ -22,6 +22,7 @@ def isolated_caches(tmp_path, monkeypatch):
         "LAYOUTC_PRINT_IR_AFTER_ALL",
         "LAYOUTC_REMARKS",
         "LAYOUTC_CACHE",
+        "LAYOUTC_AUTOTUNE_PRINT",
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(cache, "_default", cache.CompileCache(directory))
