@@ -29,6 +29,7 @@ from .argspecs import ArgSpec, build_spec
 from .build import lower_module
 from .compiled import CompiledKernel
 from .dumps import DumpSink
+from .gc_pause import gc_paused
 from .options import CompileOptions, OutputOptions
 from .remarks import print_remarks
 from .spec_facts import runtime_spec_with_facts
@@ -143,7 +144,8 @@ def compile_spec(
         found = _memo_get(kernel, memo_key)
         if found is not None:
             return found
-    ck = _compile_uncached(kernel, spec, target, options, output, use_cache)
+    with gc_paused():
+        ck = _compile_uncached(kernel, spec, target, options, output, use_cache)
     if spec_seconds:
         ck.timings = {"spec": spec_seconds, **ck.timings}
     if output.print_remarks:
