@@ -27,9 +27,9 @@ from layoutc.runtime.manifest_schema import KERNEL_NAME
 
 from .build import BuildProducts, lower_module
 from .dumps import DumpSink
+from .flow import trace_kernel
 from .gc_pause import gc_paused
 from .options import CompileOptions, OutputOptions
-from .spec_facts import runtime_spec_with_facts
 from .targets import BuildTarget
 
 
@@ -105,7 +105,8 @@ def build_artifact(
         runtime_spec = None
         for target in targets:
             with gc_paused():
-                module, name, abi = kernel.trace(spec)
+                traced = trace_kernel(kernel, spec)
+            module, name = traced.module, traced.name
             item.name = name
             if not KERNEL_NAME.fullmatch(name):
                 raise CompileError(
@@ -125,11 +126,11 @@ def build_artifact(
                 products = lower_module(
                     module,
                     name,
-                    runtime_spec_with_facts(spec, abi),
+                    traced.runtime_spec,
                     target,
                     options,
                     output,
-                    input_text=module.to_text(debug_info=True),
+                    input_text=traced.input_text,
                     sink=sink,
                     keep_final_mlir=True,
                 )
