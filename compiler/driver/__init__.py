@@ -1,7 +1,9 @@
 """The compile driver: from a ``@layoutc.kernel`` to loadable code, through the caches.
 
 - ``jit``: ``layoutc.compile`` and direct kernel calls (``k(x, y, grid=..., block=...)``);
-- ``build``: the stages after tracing (passes, translation, PTX/cubin or host LLVM IR);
+- ``flow``: a compile's stages in order (spec -> trace -> cache -> passes -> codegen -> cache ->
+  loaded kernel), each handing the next what it needs;
+- ``build``: the passes and codegen stages (pipeline; translation, PTX/cubin or host LLVM IR);
 - ``compiled``: ``CompiledKernel``, the callable result; ``requirements``: call checks;
 - ``argspecs``: argument specs without arrays (``lc.spec``); ``aot``: artifact directories;
 - ``targets``, ``options``, ``pipeline``, ``dumps``, ``recorder``, ``remarks``, ``errors``;

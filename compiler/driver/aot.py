@@ -27,9 +27,10 @@ from layoutc.runtime.manifest_schema import KERNEL_NAME
 
 from .build import BuildProducts, lower_module
 from .dumps import DumpSink
+from .flow import trace_kernel
+from .gc_pause import gc_paused
 from .index_width import resolve_index_width
 from .options import CompileOptions, OutputOptions
-from .spec_facts import runtime_spec_with_facts
 from .targets import BuildTarget
 
 
@@ -104,7 +105,9 @@ def build_artifact(
         variants = []
         runtime_spec = None
         for target in targets:
-            module, name, abi = kernel.trace(spec)
+            with gc_paused():
+                traced = trace_kernel(kernel, spec)
+            module, name = traced.module, traced.name
             item.name = name
             if not KERNEL_NAME.fullmatch(name):
                 raise CompileError(
@@ -120,17 +123,18 @@ def build_artifact(
                 sink.ir(
                     "traced", "Trace (layoutc-trace)", module.to_text(debug_info=output.debug_info)
                 )
-            products = lower_module(
-                module,
-                name,
-                runtime_spec_with_facts(spec, abi),
-                target,
-                resolve_index_width(options, spec),
-                output,
-                input_text=module.to_text(debug_info=True),
-                sink=sink,
-                keep_final_mlir=True,
-            )
+            with gc_paused():
+                products = lower_module(
+                    module,
+                    name,
+                    traced.runtime_spec,
+                    target,
+                    resolve_index_width(options, spec),
+                    output,
+                    input_text=traced.input_text,
+                    sink=sink,
+                    keep_final_mlir=True,
+                )
             item.products[target.name] = products
             if runtime_spec is None:
                 runtime_spec = products.runtime_spec

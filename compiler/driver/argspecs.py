@@ -195,6 +195,25 @@ def _is_array(value: Any) -> bool:
     )
 
 
+def spec_of_call(
+    kernel: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    block: Any = None,
+    assume: Sequence[str] | str | Mapping[str, Mapping[str, int]] | None = None,
+) -> KernelSpec:
+    """Stage *spec* of ``layoutc.compile``: the KernelSpec for what the kernel is compiled with,
+    argument specs (``lc.spec``, with ``assume``'s facts) or real arguments (arrays, scalars,
+    constants: as a call derives it)."""
+    if any(isinstance(a, ArgSpec) for a in (*args, *kwargs.values())):
+        return build_spec(kernel, args, kwargs, block, assume)
+    if assume:
+        raise SpecError(
+            "assume= applies to specs (lc.spec(...)); with arrays the facts come from them"
+        )
+    return kernel.bind(tuple(args), dict(kwargs), block)[0]
+
+
 def build_spec(
     kernel: Any,
     args: Sequence[Any],

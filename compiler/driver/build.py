@@ -1,9 +1,13 @@
-"""From a traced module to code: the pass pipeline, the LLVM IR translation, then PTX and
-cubin (GPU) or LLVM IR for the host JIT (CPU).
+"""From a traced module to code, the two middle stages of a compile (flow.py chains them all):
 
-:func:`lower_module` is the one place where the stages are chained; it times each one, collects
-remarks, writes dumps, and turns every failure into a :class:`CompileError` (a user's mistake at
-their line) or an :class:`InternalCompilerError` (a layoutc bug, with a reproducer file).
+- *passes* (:func:`run_passes` -> :class:`Lowered`): the pass pipeline, its remarks and timings,
+  the ABI completed with what the lowered kernel writes;
+- *codegen* (:func:`generate_code` -> :class:`BuildProducts`): the LLVM IR translation, then PTX
+  and cubin (GPU) or LLVM IR for the host JIT (CPU).
+
+Each times itself, writes its dumps, and turns every failure into a :class:`CompileError` (a
+user's mistake at their line) or an :class:`InternalCompilerError` (a layoutc bug, with a
+reproducer file). :func:`lower_module` is both in one call.
 """
 
 from __future__ import annotations
@@ -149,7 +153,25 @@ def translate(module: Any, target: BuildTarget, options: CompileOptions) -> Any:
         raise crash("the translation to LLVM IR", e, path) from e
 
 
-def lower_module(
+@dataclass
+class Lowered:
+    """What the passes stage hands code generation: the LLVM-level module and what the passes
+    said about it."""
+
+    module: Any
+    """The module after the pipeline (llvm/nvvm dialects), mutated in place from the trace."""
+    kernel: str
+    runtime_spec: RuntimeKernelSpec
+    """The ABI with the facts, written parameters and bounds record (launch bounds and static
+    shared memory are completed by the translation)."""
+    pipeline: str
+    remarks: list[Remark]
+    vector_bits: list[int] | None
+    timings: dict[str, float]
+    final_mlir: str | None = None
+
+
+def run_passes(
     module: Any,
     kernel: str,
     spec: RuntimeKernelSpec,
@@ -159,18 +181,13 @@ def lower_module(
     *,
     input_text: str | None = None,
     sink: DumpSink | None = None,
-    driver_version: int | None = None,
     keep_final_mlir: bool = False,
-) -> BuildProducts:
-    """Compile the traced ``module`` (mutated in place) whose kernel is ``kernel``.
+) -> Lowered:
+    """Stage *passes*: the pass pipeline on the traced ``module`` (mutated in place).
 
-    ``spec`` is the kernel's ABI from the front end; its shared-memory size and launch bounds
-    are completed from the translation. ``input_text`` is the module's text, when the caller
-    has it (it becomes the crash reproducer's input). ``driver_version`` is the CUDA driver
-    that will load the code (None for AOT builds): it decides whether PTX alone would do.
+    ``spec`` is the kernel's ABI from the front end (with its facts). ``input_text`` is the
+    module's text, when the caller has it (it becomes the crash reproducer's input).
     """
-    from layoutc.codegen.errors import ToolchainError
-
     output = output or OutputOptions()
     if options.index_bitwidth == "auto":  # no front-end spec here to choose from
         options = replace(options, index_bitwidth=64)
@@ -199,9 +216,28 @@ def lower_module(
     sites = bounds_sites(module, kernel)
     if sites is not None:
         spec = with_bounds_record(spec, sites)
+    return Lowered(
+        module, kernel, spec, pipeline, remarks, recorder.vector_bits, timings, final_mlir
+    )
 
+
+def generate_code(
+    lowered: Lowered,
+    target: BuildTarget,
+    options: CompileOptions,
+    *,
+    sink: DumpSink | None = None,
+    driver_version: int | None = None,
+) -> BuildProducts:
+    """Stage *codegen*: LLVM IR from the lowered module, then PTX and cubin (GPU) or the host
+    LLVM IR as it is (CPU). ``driver_version`` is the CUDA driver that will load the code (None
+    for AOT builds): it decides whether PTX alone would do."""
+    from layoutc.codegen.errors import ToolchainError
+
+    kernel, spec = lowered.kernel, lowered.runtime_spec
+    timings = dict(lowered.timings)
     start = time.perf_counter()
-    translation = translate(module, target, options)
+    translation = translate(lowered.module, target, options)
     info = translation.kernels.get(kernel)
     if info is None:
         raise internal(
@@ -220,11 +256,11 @@ def lower_module(
         target=target,
         runtime_spec=runtime_spec,
         llvm_ir=llvm_ir,
-        remarks=remarks,
-        vector_bits=recorder.vector_bits,
-        pipeline=pipeline,
+        remarks=lowered.remarks,
+        vector_bits=lowered.vector_bits,
+        pipeline=lowered.pipeline,
         timings=timings,
-        final_mlir=final_mlir,
+        final_mlir=lowered.final_mlir,
     )
     if target.is_gpu:
         from layoutc.codegen.toolchain import ToolchainOptions, compile_gpu
@@ -252,6 +288,36 @@ def lower_module(
     if sink is not None:
         write_products(sink, products)
     return products
+
+
+def lower_module(
+    module: Any,
+    kernel: str,
+    spec: RuntimeKernelSpec,
+    target: BuildTarget,
+    options: CompileOptions,
+    output: OutputOptions | None = None,
+    *,
+    input_text: str | None = None,
+    sink: DumpSink | None = None,
+    driver_version: int | None = None,
+    keep_final_mlir: bool = False,
+) -> BuildProducts:
+    """The stages *passes* and *codegen* in one call, for a traced ``module`` (mutated in place)
+    whose kernel is ``kernel`` (what AOT builds and embedding use; ``layoutc.compile`` walks
+    the stages in flow.py)."""
+    lowered = run_passes(
+        module,
+        kernel,
+        spec,
+        target,
+        options,
+        output,
+        input_text=input_text,
+        sink=sink,
+        keep_final_mlir=keep_final_mlir,
+    )
+    return generate_code(lowered, target, options, sink=sink, driver_version=driver_version)
 
 
 def write_products(sink: DumpSink, products: BuildProducts) -> None:

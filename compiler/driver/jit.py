@@ -1,6 +1,8 @@
-"""``layoutc.compile``: trace a kernel for a spec and compile it, through the caches.
+"""``layoutc.compile`` and direct kernel calls: the public entry points of the driver.
 
-Two caches, from fastest to slowest:
+``compile`` derives the spec (argspecs.spec_of_call), looks it up in memory, and otherwise hands
+it to flow.compile_kernel, which walks the stages down to a loadable kernel (trace, cache,
+passes, codegen: flow.py). Two caches, from fastest to slowest:
 
 1. in memory, per kernel: (spec key, target, options) -> CompiledKernel. A repeated
    ``compile`` with arguments of the same spec costs a spec derivation and a dictionary
@@ -22,18 +24,17 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from layoutc.frontend.spec import KernelSpec, SpecError
+from layoutc.frontend.spec import KernelSpec
 from layoutc.frontend.tracebacks import api_boundary
 
-from .argspecs import ArgSpec, build_spec
-from .build import lower_module
+from .argspecs import spec_of_call
 from .compiled import CompiledKernel
-from .dumps import DumpSink
+from .flow import cache_key as _cache_key  # noqa: F401 (the library builder's import)
+from .flow import compile_kernel
+from .flow import driver_version as _driver_version  # noqa: F401 (ditto)
 from .index_width import resolve_index_width
 from .options import CompileOptions, OutputOptions
 from .remarks import print_remarks
-from .spec_facts import runtime_spec_with_facts
-from .stored import from_entry, to_entry
 from .targets import BuildTarget, resolve_target
 
 _memo: weakref.WeakKeyDictionary[Any, dict[tuple, CompiledKernel]] = weakref.WeakKeyDictionary()
@@ -113,16 +114,8 @@ def compile(
         raise TypeError(f"layoutc.compile needs a @layoutc.kernel function, got {kernel!r}")
     options, kernel_kwargs = split_options(kernel, kwargs)
     build_target = resolve_target(target)
-    uses_specs = any(isinstance(a, ArgSpec) for a in (*args, *kernel_kwargs.values()))
     start = time.perf_counter()
-    if uses_specs:
-        spec = build_spec(kernel, args, kernel_kwargs, block, assume)
-    else:
-        if assume:
-            raise SpecError(
-                "assume= applies to specs (lc.spec(...)); with arrays the facts come from them"
-            )
-        spec = kernel.bind(args, kernel_kwargs, block)[0]
+    spec = spec_of_call(kernel, args, kernel_kwargs, block, assume)
     spec_seconds = time.perf_counter() - start
     output = OutputOptions.from_environment(dump_dir)
     return compile_spec(
@@ -140,108 +133,21 @@ def compile_spec(
     use_cache: bool = True,
     spec_seconds: float = 0.0,
 ) -> CompiledKernel:
-    """Compile ``kernel`` for a ready spec (what ``compile`` and direct calls share)."""
+    """Compile ``kernel`` for a ready spec (what ``compile`` and direct calls share): the
+    in-memory table, then the stages of flow.py (trace, disk cache, passes, codegen)."""
     options = resolve_index_width(options, spec)
     memo_key = (spec.key, target.key(), options.memo_key())
     if not output.wants_ir:
         found = _memo_get(kernel, memo_key)
         if found is not None:
             return found
-    ck = _compile_uncached(kernel, spec, target, options, output, use_cache)
+    ck = compile_kernel(kernel, spec, target, options, output, use_cache=use_cache)
     if spec_seconds:
         ck.timings = {"spec": spec_seconds, **ck.timings}
     if output.print_remarks:
         print_remarks(ck.remarks, ck.name)
     _memo_put(kernel, memo_key, ck)
     return ck
-
-
-def _driver_version(target: BuildTarget) -> int | None:
-    if not target.is_gpu:
-        return None
-    from .targets import gpu_available
-
-    if not gpu_available():
-        return None
-    from layoutc.runtime.cuda_driver import driver_version
-
-    return driver_version()
-
-
-def _cache_key(
-    input_text: str, target: BuildTarget, options: CompileOptions, driver: int | None
-) -> str:
-    from .cache import cache_key
-    from .versioning import compiler_version
-
-    return cache_key(
-        input_text, target.key(), {**options.key(), "driver": driver}, compiler_version()
-    )
-
-
-def _compile_uncached(
-    kernel: Any,
-    spec: KernelSpec,
-    target: BuildTarget,
-    options: CompileOptions,
-    output: OutputOptions,
-    use_cache: bool,
-) -> CompiledKernel:
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
-    module, name, abi = kernel.trace(spec)
-    timings["trace"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    input_text = module.to_text(debug_info=True)  # the cache key and the crash reproducer
-    timings["print_ir"] = time.perf_counter() - start
-    driver = _driver_version(target)
-
-    def compiled(products: Any, hit: bool) -> CompiledKernel:
-        return CompiledKernel(
-            products,
-            kernel=kernel,
-            spec=spec,
-            abi=abi,
-            cache_hit=hit,
-            timings=timings,
-            opt_level=options.opt_level,
-        )
-
-    from .cache import default_cache
-
-    cache = default_cache() if use_cache else None
-    key = None
-    if cache is not None and cache.enabled:
-        start = time.perf_counter()
-        key = _cache_key(input_text, target, options, driver)
-        entry = None if output.wants_ir else cache.get(key)
-        products = from_entry(entry, target) if entry is not None else None
-        timings["cache_lookup"] = time.perf_counter() - start
-        if products is not None:
-            return compiled(products, True)
-
-    sink = None
-    if output.wants_ir:
-        sink = DumpSink(output, f"{name}.{target.name}.{(key or spec.fingerprint())[:10]}")
-        sink.ir("traced", "Trace (layoutc-trace)", module.to_text(debug_info=output.debug_info))
-    products = lower_module(
-        module,
-        name,
-        runtime_spec_with_facts(spec, abi),
-        target,
-        options,
-        output,
-        input_text=input_text,
-        sink=sink,
-        driver_version=driver,
-    )
-    timings.update(products.timings)
-    if key is not None:
-        start = time.perf_counter()
-        cache.put(key, to_entry(products))
-        timings["cache_store"] = time.perf_counter() - start
-    return compiled(products, False)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -56,6 +56,12 @@ class BlockOps:
         return ops[i if i >= 0 else -i - 1]
 
 
+# Ops of a block carry sparse order indices (as MLIR's ``Operation::orderIndex``): an op inserted
+# between two others takes the midpoint of their indices, so the order stays valid through
+# insertions until a gap is used up; only then is the block renumbered (O(n)).
+_ORDER_STRIDE = 1 << 16
+
+
 class Block:
     """A list of ops with typed arguments, inside a region."""
 
@@ -138,7 +144,7 @@ class Block:
             op._order = 0
         else:
             last._next = op
-            op._order = last._order + 1
+            op._order = last._order + _ORDER_STRIDE
         self._last = op
         return op
 
@@ -162,7 +168,12 @@ class Block:
             self._first = op
         else:
             prev._next = op
-        self._order_valid = False
+        if self._order_valid:
+            low = prev._order if prev is not None else anchor._order - 2 * _ORDER_STRIDE
+            if anchor._order - low > 1:
+                op._order = (low + anchor._order) // 2
+            else:
+                self._order_valid = False
         return op
 
     def insert_after(self, op: Operation, anchor: Operation) -> Operation:
@@ -189,7 +200,7 @@ class Block:
         op = self._first
         while op is not None:
             op._order = n
-            n += 1
+            n += _ORDER_STRIDE
             op = op._next
         self._order_valid = True
 

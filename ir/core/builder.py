@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .block import Block, Region
 from .errors import IRError
-from .location import Location
+from .location import Location, UnknownLoc
 from .operation import Operation
 
 if TYPE_CHECKING:
@@ -151,6 +151,4 @@ class Builder:
 
 
 def _is_unknown(op: Operation) -> bool:
-    from .location import UnknownLoc
-
     return isinstance(op._loc, UnknownLoc)

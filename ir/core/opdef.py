@@ -394,6 +394,25 @@ def _group_accessor(layout: GroupLayout, k: int, operands: bool) -> property:
 
             return property(get_single, set_single)
 
+        variable = layout.variable
+        if layout.segment_attr is None and len(variable) == 1:
+            # One variable group and no segment sizes (the common case): the group's place
+            # follows from the operand count alone.
+            v, fixed = variable[0], layout.num_fixed
+
+            def get_operands_fast(self: Any) -> Any:
+                ops = self._operands
+                if k < v:
+                    return ops[k].value
+                extra = len(ops) - fixed
+                if k > v:
+                    return ops[k + extra - 1].value
+                if arity is Arity.OPTIONAL:
+                    return ops[k].value if extra > 0 else None
+                return tuple([u.value for u in ops[k : k + extra]])
+
+            return property(get_operands_fast)
+
         def get_operands(self: Any) -> Any:
             start, n = layout.ranges(self, len(self._operands))[k]
             if arity is Arity.SINGLE:

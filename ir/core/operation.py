@@ -531,13 +531,26 @@ class Operation:
         """Pre-order generator over nested ops (do not erase ops while iterating)."""
         if include_self:
             yield self
-        for r in self.regions:
-            for b in r.blocks:
-                op = b._first
-                while op is not None:
-                    nxt = op._next
-                    yield from op.walk_ops()
-                    op = nxt
+        # Iterative (a generator per nesting level, not per op): each stack entry is the next
+        # op to visit in the current block and the blocks still to visit at that level. The
+        # next op is read before an op is yielded, its regions after.
+        stack: list[tuple[Operation | None, Iterator[Block]]] = [
+            (None, (b for r in self.regions for b in r.blocks))
+        ]
+        while stack:
+            op, blocks = stack[-1]
+            if op is None:
+                block = next(blocks, None)
+                if block is None:
+                    stack.pop()
+                    continue
+                op = block._first
+                if op is None:
+                    continue
+            stack[-1] = (op._next, blocks)
+            yield op
+            if op.regions:
+                stack.append((None, (b for r in op.regions for b in r.blocks)))
 
     # -- printing and verification -----------------------------------------------------------
     def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:

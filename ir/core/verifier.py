@@ -8,7 +8,9 @@ tree order for multi-block regions, so the cost is linear in the size of the IR.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .attributes import Attribute
 from .block import Block, Region
@@ -19,12 +21,37 @@ from .operation import Operation
 from .traits import GraphRegions, IsolatedFromAbove, NoTerminator, Terminator
 from .values import BlockArgument, Value
 
+_T = TypeVar("_T")
+_walk = threading.local()
+
 
 def verify_op(op: Operation) -> list[Diagnostic]:
     """All diagnostics for ``op`` and everything nested in it (empty when valid)."""
     v = _Verifier()
-    v.check_op(op, None)
+    saved = getattr(_walk, "memo", None)
+    _walk.memo = {}
+    try:
+        v.check_op(op, None)
+    finally:
+        _walk.memo = saved
     return v.diagnostics
+
+
+def walk_memo(key: Any, make: Callable[[], _T]) -> _T:
+    """A value the op verifiers of one :func:`verify_op` walk share, made by ``make`` on first
+    use (outside a walk, a fresh one per call).
+
+    The IR does not change while it is verified, so an analysis memoised per value (the tile
+    dialect's layouts of tensor values, traced through their producers) can serve every op of
+    the walk instead of being recomputed per op.
+    """
+    memo = getattr(_walk, "memo", None)
+    if memo is None:
+        return make()
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = make()
+    return found
 
 
 class _Verifier:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...algebra import rank, size
 from ...core.values import Value
+from ...core.verifier import walk_memo
 from .atoms import MMAOperation
 from .checks import gemm_form, provably_equal, size_problem
 from .inference import operand_arg
@@ -32,11 +33,11 @@ __all__ = [
 
 def operand_layouts(values: Sequence[Value], symbols: ValueSymbols | None = None) -> list[Any]:
     """The layouts of tensor operands: the types' when all are static, else evaluated through
-    the producers (one symbol per SSA value)."""
+    the producers (one symbol per SSA value; within a verifier walk, the walk's symbols)."""
     types = [v.type for v in values]
     if symbols is None and all(isinstance(t, TensorType) and t.is_static for t in types):
         return [operand_arg(t, k) for k, t in enumerate(types)]
-    vs = symbols if symbols is not None else ValueSymbols()
+    vs = symbols if symbols is not None else walk_memo(ValueSymbols, ValueSymbols)
     return [vs.tensor(v) for v in values]
 
 

@@ -9,6 +9,7 @@ place: ``tile.slice %t[(_, (1, %j))]``; the generic form keeps the pattern:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,8 +47,10 @@ class PatternError(LayoutError):
     """A coordinate pattern that does not parse or does not fit its operands."""
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_pattern(text: str) -> Pattern:
-    """``"(_,(1,?))"`` -> ``(_, (1, DYNAMIC))`` (spaces allowed)."""
+    """``"(_,(1,?))"`` -> ``(_, (1, DYNAMIC))`` (spaces allowed). Memoised: every verifier walk
+    reads the pattern of every element access."""
     pos = 0
     n = len(text)
 

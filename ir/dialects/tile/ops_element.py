@@ -47,13 +47,21 @@ _Source = Constraint(lambda t: isinstance(t, (TensorType, PtrType)), "!tile.tens
 
 
 def element_address(
-    source: Type, pattern: Any, coord_types: Sequence[Type], facts: Sequence[Any]
+    source: Type,
+    pattern: Any,
+    coord_types: Sequence[Type],
+    facts: Sequence[Any],
+    text: str | None = None,
 ) -> Any:
     """The layout's value at the coordinate (an element offset; ``plain + Sw(arg)`` for a
     swizzled layout at a run-time coordinate, :mod:`.swizzled`), or for a coordinate tensor the
     coordinate there (its origin plus the layout's value, CuTe's ``*(iter + layout(c))``);
-    LayoutError when the coordinate does not fit. Memoised on types and facts."""
-    key = ("element", source, C.format_pattern(pattern), tuple(coord_types), tuple(facts))
+    LayoutError when the coordinate does not fit. Memoised on types and facts, and on the
+    pattern's ``text`` when the caller has it (the op's ``coord`` property: saves formatting
+    it again on every verification)."""
+    if text is None:
+        text = C.format_pattern(pattern)
+    key = ("element", source, text, tuple(coord_types), tuple(facts))
 
     def go() -> Any:
         if C.has_wildcard(pattern):
@@ -110,7 +118,8 @@ class _AccessOp(Operation):
         return C.parse_pattern(self.coord.value)
 
     def _address(self) -> Any:
-        pattern = self.pattern
+        text = self.coord.value
+        pattern = C.parse_pattern(text)
         n = C.count_dynamic(pattern)
         coords = self.coords
         if n != len(coords):
@@ -119,7 +128,11 @@ class _AccessOp(Operation):
                 f"has {len(coords)} index operands"
             )
         return element_address(
-            self.source.type, pattern, [v.type for v in coords], [index_fact(v) for v in coords]
+            self.source.type,
+            pattern,
+            [v.type for v in coords],
+            [index_fact(v) for v in coords],
+            text,
         )
 
     def _verify_address(self) -> Any:

@@ -63,7 +63,11 @@ def _check_address(
                 f"has {len(coords)} index operands"
             )
         element_address(
-            source.type, pattern, [v.type for v in coords], [index_fact(v) for v in coords]
+            source.type,
+            pattern,
+            [v.type for v in coords],
+            [index_fact(v) for v in coords],
+            coord_attr.value,
         )
     except LayoutError as e:
         message = diagnostic_message(e)
