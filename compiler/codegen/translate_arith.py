@@ -1,11 +1,13 @@
-"""arith -> LLVM IR: every op of the arith dialect, with MLIR's semantics.
+"""The llvm dialect's arithmetic -> LLVM IR (what ``convert-arith-to-llvm`` produces).
 
-Integer ops map to their LLVM instruction (overflow flags kept); ``ceildivui``,
-``ceildivsi`` and ``floordivsi`` expand to a division plus a remainder correction (MLIR's
-arith-expand semantics, exact wherever the quotient is defined); min/max are compare+select;
-``maximumf``/``minimumf`` are compare/select sequences (NaN-propagating, -0 < +0; libNVVM has
-no ``llvm.maximum``), ``maxnumf``/``minnumf`` LLVM's ``maxnum``/``minnum``; ``negf`` flips the
-sign bit (libNVVM has no ``fneg``); fast-math flags become LLVM's.
+Each op is its LLVM instruction with LLVM's meaning (overflow flags, ``exact``, ``disjoint``,
+``nneg`` and fast-math flags kept): the cases LLVM leaves undefined (division by zero, shifts
+by the width) were made defined by convert-arith-to-llvm already. Where libNVVM's older IR
+lacks an instruction, the same value is computed another way, in both flavours so that the
+CPU tests check the GPU's code: ``llvm.intr.smin``/``smax``/``umin``/``umax`` are
+compare+select; ``llvm.intr.maximum``/``minimum`` compare/select sequences (NaN-propagating,
+-0 < +0); ``llvm.fneg`` flips the sign bit; ``llvm.frem`` is an exact IEEE fmod (NVPTX's
+``frem`` is not).
 
 bf16 values are their ``i16`` bits (translate_types.py): bf16 arithmetic and comparisons run
 in f32 (exact widening) and round back to nearest even once; conversions from f64 round to odd
@@ -20,6 +22,7 @@ from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.types import bf16, element_type
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
+from layoutc.ir.dialects.llvm import arith_ops as L
 from llvmlite import ir
 
 from . import ptx_semantics as ptx
@@ -85,65 +88,59 @@ def narrowed(ft: FunctionTranslator, op: Any, value: ir.Value) -> ir.Value:
 
 
 _INT_BINARY = {
-    "arith.addi": "add",
-    "arith.subi": "sub",
-    "arith.muli": "mul",
-    "arith.shli": "shl",
-    "arith.divui": "udiv",
-    "arith.divsi": "sdiv",
-    "arith.remui": "urem",
-    "arith.remsi": "srem",
-    "arith.andi": "and_",
-    "arith.ori": "or_",
-    "arith.xori": "xor",
-    "arith.shrui": "lshr",
-    "arith.shrsi": "ashr",
+    L.AddOp: "add",
+    L.SubOp: "sub",
+    L.MulOp: "mul",
+    L.ShlOp: "shl",
+    L.UDivOp: "udiv",
+    L.SDivOp: "sdiv",
+    L.URemOp: "urem",
+    L.SRemOp: "srem",
+    L.AndOp: "and_",
+    L.OrOp: "or_",
+    L.XOrOp: "xor",
+    L.LShrOp: "lshr",
+    L.AShrOp: "ashr",
 }
 _WITH_OVERFLOW_FLAGS = frozenset({"add", "sub", "mul", "shl"})
-_DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
-_SHIFTS = frozenset({"shl", "lshr", "ashr"})
 
 _FLOAT_BINARY = {
-    "arith.addf": "fadd",
-    "arith.subf": "fsub",
-    "arith.mulf": "fmul",
-    "arith.divf": "fdiv",
-    "arith.remf": "frem",
+    L.FAddOp: "fadd",
+    L.FSubOp: "fsub",
+    L.FMulOp: "fmul",
+    L.FDivOp: "fdiv",
+    L.FRemOp: "frem",
 }
 
 _FLOAT_INTRINSIC = {
-    "arith.maximumf": "llvm.maximum",
-    "arith.minimumf": "llvm.minimum",
-    "arith.maxnumf": "llvm.maxnum",
-    "arith.minnumf": "llvm.minnum",
+    L.MaximumOp: "llvm.maximum",
+    L.MinimumOp: "llvm.minimum",
+    L.MaxNumOp: "llvm.maxnum",
+    L.MinNumOp: "llvm.minnum",
 }
 
 
 def fastmath(op: Any) -> tuple[str, ...]:
-    """LLVM fast-math flag names of an op's ``fastmath`` property."""
-    attr = op.properties.get("fastmath")
+    """LLVM fast-math flag names of an op's ``fastmathFlags`` property."""
+    attr = op.properties.get("fastmathFlags")
     return tuple(attr.flags) if attr is not None else ()
 
 
 def _overflow_flags(op: Any) -> tuple[str, ...]:
     attr = op.properties.get("overflowFlags")
-    return tuple(attr.flags) if attr is not None else ()
+    bits = attr.value if attr is not None else 0
+    return tuple(name for name, bit in (("nsw", L.NSW), ("nuw", L.NUW)) if bits & bit)
 
 
 @ARITH.register(*_INT_BINARY)
 def _int_binary(ft: FunctionTranslator, op: Any) -> None:
-    kind = _INT_BINARY[op.name]
+    kind = _INT_BINARY[type(op)]
     a, b = ft.operands(op)
-    if kind in _DIVISIONS:  # defined for every operand, as PTX (ptx_semantics.py)
-        ft.set_result(op, ptx.division(ft.builder, kind, a, b, name=ft.name(op)))
-        return
-    if kind in _SHIFTS:
-        flags = _overflow_flags(op) if kind == "shl" else ()
-        ft.set_result(op, ptx.shift(ft.builder, kind, a, b, name=ft.name(op), flags=flags))
-        return
     fn = getattr(ft.builder, kind)
     if kind in _WITH_OVERFLOW_FLAGS:
         ft.set_result(op, fn(a, b, name=ft.name(op), flags=_overflow_flags(op)))
+    elif op.properties.get("isExact") is not None:
+        ft.set_result(op, fn(a, b, name=ft.name(op), flags=("exact",)))
     else:
         ft.set_result(op, fn(a, b, name=ft.name(op)))
 
@@ -154,49 +151,17 @@ def _zero_like(t: ir.Type, value: int = 0) -> ir.Constant:
     return ir.Constant(t, value)
 
 
-@ARITH.register("arith.ceildivui")
-def _ceildivui(ft: FunctionTranslator, op: Any) -> None:
-    b = ft.builder
-    x, y = ft.operands(op)
-    q = ptx.division(b, "udiv", x, y)
-    r = ptx.division(b, "urem", x, y)
-    t = x.type
-    bump = b.zext(b.icmp_unsigned("!=", r, _zero_like(t)), t)
-    ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, b.add(q, bump), name=ft.name(op)))
-
-
-@ARITH.register("arith.ceildivsi", "arith.floordivsi")
-def _rounded_sdiv(ft: FunctionTranslator, op: Any) -> None:
-    """q = x sdiv y, r = x srem y; ceil adds 1 when r != 0 and r, y share a sign, floor
-    subtracts 1 when r != 0 and their signs differ."""
-    b = ft.builder
-    x, y = ft.operands(op)
-    t = x.type
-    zero = _zero_like(t)
-    q = ptx.division(b, "sdiv", x, y)
-    r = ptx.division(b, "srem", x, y)
-    nonzero = b.icmp_signed("!=", r, zero)
-    differ = b.icmp_signed("<", b.xor(r, y), zero)
-    if op.name == "arith.ceildivsi":
-        adjust = b.and_(nonzero, b.not_(differ))
-        result = b.add(q, b.zext(adjust, t))
-    else:
-        adjust = b.and_(nonzero, differ)
-        result = b.sub(q, b.zext(adjust, t))
-    ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, result, name=ft.name(op)))
-
-
 _MINMAX = {
-    "arith.minsi": ("<", True),
-    "arith.maxsi": (">", True),
-    "arith.minui": ("<", False),
-    "arith.maxui": (">", False),
+    L.SMinOp: ("<", True),
+    L.SMaxOp: (">", True),
+    L.UMinOp: ("<", False),
+    L.UMaxOp: (">", False),
 }
 
 
 @ARITH.register(*_MINMAX)
 def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
-    pred, signed = _MINMAX[op.name]
+    pred, signed = _MINMAX[type(op)]
     a, b_ = ft.operands(op)
     b = ft.builder
     cmp = b.icmp_signed(pred, a, b_) if signed else b.icmp_unsigned(pred, a, b_)
@@ -206,8 +171,8 @@ def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
 @ARITH.register(*_FLOAT_BINARY)
 def _float_binary(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
-    fn = getattr(ft.builder, _FLOAT_BINARY[op.name])
-    if op.name == "arith.remf":
+    fn = getattr(ft.builder, _FLOAT_BINARY[type(op)])
+    if isinstance(op, L.FRemOp):
         value = _fmod(ft, a, b)
     else:
         value = fn(a, b, name=ft.name(op), flags=fastmath(op))
@@ -299,10 +264,10 @@ def intrinsic_suffix(t: ir.Type) -> str:
 def _float_minmax(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
     t = a.type
-    if op.name in ("arith.maximumf", "arith.minimumf"):
-        value = _maximum_minimum(ft, a, b, op.name == "arith.maximumf")
+    if isinstance(op, (L.MaximumOp, L.MinimumOp)):
+        value = _maximum_minimum(ft, a, b, isinstance(op, L.MaximumOp))
     else:
-        fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[op.name]}.{intrinsic_suffix(t)}", t, [t, t])
+        fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[type(op)]}.{intrinsic_suffix(t)}", t, [t, t])
         value = ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op))
     ft.set_result(op, narrowed(ft, op, value))
 
@@ -326,10 +291,10 @@ def _maximum_minimum(ft: FunctionTranslator, a: ir.Value, b: ir.Value, is_max: b
     return bld.select(bld.fcmp_unordered("uno", a, b), bld.fadd(a, b), equal)
 
 
-@ARITH.register("arith.negf")
+@ARITH.register(L.FNegOp)
 def _negf(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
-    if is_bf16(op.operand.type):
+    if is_bf16(op.operands[0].type):
         ft.set_result(op, ft.builder.xor(a, _zero_like(a.type, 0x8000 - 0x10000), name=ft.name(op)))
         return
     # libNVVM's IR predates `fneg`: flip the sign bit (exact for every value, NaNs included;
@@ -354,7 +319,7 @@ _ICMP = {
 }
 
 
-@ARITH.register("arith.cmpi")
+@ARITH.register(L.ICmpOp)
 def _cmpi(ft: FunctionTranslator, op: Any) -> None:
     pred, signed = _ICMP[op.predicate_enum]
     a, b_ = ft.operands(op)
@@ -385,7 +350,7 @@ _FCMP = {
 }
 
 
-@ARITH.register("arith.cmpf")
+@ARITH.register(L.FCmpOp)
 def _cmpf(ft: FunctionTranslator, op: Any) -> None:
     pred = op.predicate_enum
     a, b_ = widened(ft, op)
@@ -398,15 +363,10 @@ def _cmpf(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, fn(cmp, a, b_, name=ft.name(op), flags=fastmath(op)))
 
 
-@ARITH.register("arith.select")
+@ARITH.register(L.SelectOp)
 def _select(ft: FunctionTranslator, op: Any) -> None:
     c, a, b_ = ft.operands(op)
     ft.set_result(op, ft.builder.select(c, a, b_, name=ft.name(op)))
-
-
-@ARITH.register("arith.constant")
-def _constant(ft: FunctionTranslator, op: Any) -> None:
-    ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
 
 
 def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Constant:
@@ -424,55 +384,45 @@ def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Cons
     raise fail(op, f"not supported: constant {value.text}")
 
 
-@ARITH.register("arith.extsi", "arith.extui", "arith.trunci")
+_INT_RESIZE = {L.SExtOp: "sext", L.ZExtOp: "zext", L.TruncOp: "trunc"}
+
+
+@ARITH.register(*_INT_RESIZE)
 def _int_resize(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
-    b = ft.builder
-    t = ft.result_type(op)
-    fn = {"arith.extsi": b.sext, "arith.extui": b.zext, "arith.trunci": b.trunc}[op.name]
-    ft.set_result(op, fn(a, t, name=ft.name(op)))
+    fn = getattr(ft.builder, _INT_RESIZE[type(op)])
+    ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
 
 
-@ARITH.register("arith.index_cast", "arith.index_castui")
-def _index_cast(ft: FunctionTranslator, op: Any) -> None:
+@ARITH.register(L.FPToSIOp, L.FPToUIOp)
+def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
+    (a,) = widened(ft, op)
+    fn = ft.builder.fptosi if isinstance(op, L.FPToSIOp) else ft.builder.fptoui
+    ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
+
+
+def saturating_float_to_int(ft: FunctionTranslator, op: Any, signed: bool) -> None:
+    """``llvm.fpto[su]i.sat`` (convert-arith-to-llvm's ``fptosi``): round toward zero, clamp,
+    NaN to 0. The host calls the intrinsic (x86 gives INT_MIN for NaN and out-of-range
+    values); the GPU's ``cvt.rzi`` saturates already, but NaN must be explicit: measured on an
+    H200, f64 -> i32 gave INT_MIN (LLVM's fptosi of NaN is poison)."""
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
-    src = a.type.element.width if isinstance(a.type, ir.VectorType) else a.type.width
-    dst = t.element.width if isinstance(t, ir.VectorType) else t.width
-    if src == dst:
-        ft.set_result(op, a)
-    elif dst < src:
-        ft.set_result(op, b.trunc(a, t, name=ft.name(op)))
-    elif op.name == "arith.index_cast":
-        ft.set_result(op, b.sext(a, t, name=ft.name(op)))
-    else:
-        ft.set_result(op, b.zext(a, t, name=ft.name(op)))
-
-
-@ARITH.register("arith.fptosi", "arith.fptoui")
-def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
-    (a,) = widened(ft, op)
-    b = ft.builder
-    t = ft.result_type(op)
-    signed = op.name == "arith.fptosi"
-    if ft.types.host:  # x86 gives INT_MIN for NaN and out-of-range values; PTX saturates
+    if ft.types.host:
         fn = ft.module.intrinsic(ptx.saturating_conversion_name(a.type, t, signed), t, [a.type])
         ft.set_result(op, b.call(fn, [a], name=ft.name(op)))
         return
-    fn = b.fptosi if signed else b.fptoui  # cvt.rzi: saturating already
-    # ... but NaN must convert to 0 as PTX says: measured on an H200, f64 -> i32 gave INT_MIN
-    # (LLVM's fptosi of NaN is poison), so the NaN case is explicit.
-    converted = fn(a, t)
+    converted = (b.fptosi if signed else b.fptoui)(a, t)
     nan = b.fcmp_unordered("uno", a, a)
     ft.set_result(op, b.select(nan, _zero_like(t, 0), converted, name=ft.name(op)))
 
 
-@ARITH.register("arith.sitofp", "arith.uitofp")
+@ARITH.register(L.SIToFPOp, L.UIToFPOp)
 def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
-    fn = b.sitofp if op.name == "arith.sitofp" else b.uitofp
+    fn = b.sitofp if isinstance(op, L.SIToFPOp) else b.uitofp
     if not is_bf16(op.results[0].type):
         ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
         return
@@ -484,18 +434,11 @@ def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
     ft.set_result(op, f32_to_bf16(b, f64_to_f32_round_to_odd(ft, wide)))
 
 
-@ARITH.register("arith.bitcast")
-def _bitcast(ft: FunctionTranslator, op: Any) -> None:
-    (a,) = ft.operands(op)
-    t = ft.result_type(op)
-    ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
-
-
 def _is(t: ir.Type, cls: type) -> bool:
     return isinstance(t.element if isinstance(t, ir.VectorType) else t, cls)
 
 
-@ARITH.register("arith.extf", "arith.truncf")
+@ARITH.register(L.FPExtOp, L.FPTruncOp)
 def _float_resize(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
@@ -518,10 +461,10 @@ def _float_resize(ft: FunctionTranslator, op: Any) -> None:
             x = a
         ft.set_result(op, f32_to_bf16(b, x))
         return
-    if op.name == "arith.extf":
+    if isinstance(op, L.FPExtOp):
         ft.set_result(op, b.fpext(a, t, name=ft.name(op)))
     else:
         ft.set_result(op, b.fptrunc(a, t, name=ft.name(op)))
 
 
-__all__ = ["ARITH", "constant", "fastmath", "intrinsic_suffix"]
+__all__ = ["ARITH", "constant", "fastmath", "intrinsic_suffix", "saturating_float_to_int"]

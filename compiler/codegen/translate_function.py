@@ -25,12 +25,15 @@ Handler = Callable[["FunctionTranslator", Any], None]
 
 
 class HandlerTable:
-    """Op name -> translation handler; modules fill one each with :meth:`register`."""
+    """Op -> translation handler; modules fill one each with :meth:`register`, given op
+    classes (or, for ops without a class, names); dispatch is by the op's name."""
 
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {}
 
-    def register(self, *names: str) -> Callable[[Handler], Handler]:
+    def register(self, *ops: type[Operation] | str) -> Callable[[Handler], Handler]:
+        names = [op if isinstance(op, str) else op.name for op in ops]
+
         def wrap(fn: Handler) -> Handler:
             for name in names:
                 if name in self.handlers:

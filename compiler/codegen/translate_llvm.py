@@ -6,12 +6,13 @@ instruction classes below print them exactly as LLVM IR spells them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
-from .translate_arith import constant
+from .translate_arith import constant, saturating_float_to_int
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I32, fail
 
@@ -341,11 +342,18 @@ def inline_asm(
     return ft.builder.call(code, args)
 
 
+_SATURATING = re.compile(r"llvm\.fpto([su])i\.sat\.")
+
+
 @LLVM_OPS.register("llvm.call_intrinsic")
 def _call_intrinsic(ft: FunctionTranslator, op: Any) -> None:
     name = op.intrin.value
     if ft.types.host and name.startswith(("llvm.nvvm.", "llvm.nvptx.")):
         raise fail(op, f"not supported: GPU intrinsic '{name}' in the host flavour")
+    sat = _SATURATING.match(name)
+    if sat is not None and op.results:
+        saturating_float_to_int(ft, op, signed=sat.group(1) == "s")
+        return
     args = ft.operands(op)
     ret = ft.result_type(op) if op.results else ir.VoidType()
     fn = ft.module.intrinsic(name, ret, [a.type for a in args])

@@ -47,6 +47,7 @@ from layoutc.ir.dialects.llvm import (
     PtrToIntOp,
     StoreOp,
 )
+from layoutc.ir.dialects.llvm.arith_ops import SelectOp
 from layoutc.ir.dialects.llvm.types import LLVMArrayType, LLVMPointerType, LLVMStructType
 from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS, CpAsyncOp
 
@@ -261,7 +262,7 @@ def written_parameters(func: Any) -> set[int]:
             while pending:
                 root = _root(pending.pop())
                 select = root.defining_op
-                if isinstance(select, arith.SelectOp):  # the bounds check's redirection
+                if isinstance(select, (arith.SelectOp, SelectOp)):  # the check's redirection
                     pending += select.operands[1:]
                 elif isinstance(root, BlockArgument) and root.owner is entry:
                     written.add(root.index)
