@@ -23,6 +23,7 @@ from llvmlite import ir
 
 from .translate_function import FunctionTranslator
 from .translate_host import NVVM_HOST, _runtime_helper, context_field
+from .translate_nvvm_sm90 import refuse_tma_extras
 from .translate_types import I32, I64, VOID
 
 _NO_EFFECT = (
@@ -146,6 +147,7 @@ def _coords5(ft: FunctionTranslator, op: Any) -> list[Any]:
 
 @NVVM_HOST.register("nvvm.cp.async.bulk.tensor.shared.cluster.global")
 def _tma_load(ft: FunctionTranslator, op: Any) -> None:
+    refuse_tma_extras(op)
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
     args = [_i8p(ft, op.dstMem), _i8p(ft, op.tmaDescriptor), _i8p(ft, op.mbar)]
@@ -154,6 +156,7 @@ def _tma_load(ft: FunctionTranslator, op: Any) -> None:
 
 @NVVM_HOST.register("nvvm.cp.async.bulk.tensor.global.shared.cta")
 def _tma_store(ft: FunctionTranslator, op: Any) -> None:
+    refuse_tma_extras(op)
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_STORE, VOID, [p, p, *[I32] * 5])
     args = [_i8p(ft, op.tmaDescriptor), _i8p(ft, op.srcMem)]

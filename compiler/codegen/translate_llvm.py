@@ -236,7 +236,15 @@ def _bitcast(ft: FunctionTranslator, op: Any) -> None:
 def _addrspacecast(ft: FunctionTranslator, op: Any) -> None:
     a = ft.get(op.arg)
     t = ft.result_type(op)
-    ft.set_result(op, a if a.type == t else ft.builder.addrspacecast(a, t, name=ft.name(op)))
+    if a.type == t:
+        ft.set_result(op, a)
+    elif {a.type.addrspace, t.addrspace} == {3, 7}:
+        # shared::cta <-> shared::cluster: a block's own shared address is the same number in
+        # both windows (PTX ISA, "Shared memory"); libNVVM's IR has no such cast.
+        raw = ft.builder.ptrtoint(a, ir.IntType(64))
+        ft.set_result(op, ft.builder.inttoptr(raw, t, name=ft.name(op)))
+    else:
+        ft.set_result(op, ft.builder.addrspacecast(a, t, name=ft.name(op)))
 
 
 @LLVM_OPS.register("llvm.ptrtoint")

@@ -25,12 +25,10 @@ from ..core.location import Location
 from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
 from ..core.operation import Operation
 from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
-from ..core.types import IntegerType, i1, i32, i64
+from ..core.types import i1, i16, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType
 from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
-
-i16 = IntegerType(16)
 
 SM90_ELECT = RequiresTarget("sm_90", "elect.sync")
 SM90_FENCE = RequiresTarget("sm_90", "proxy and mbarrier-init fences")
@@ -410,21 +408,72 @@ class MBarrierTryWaitParityOp(Operation):
 # ---------------------------------------------------------------------------------------------
 
 
+class TMALoadModeAttr(_EnumAttr):
+    """``#nvvm.tma_load_mode<tile>``: how a TMA load reads the tensor."""
+
+    __slots__ = ()
+    name = "nvvm.tma_load_mode"
+    VALUES = ("tile", "im2col", "im2col_w", "im2col_w_128", "tile_gather4")
+
+
+class TMAStoreModeAttr(_EnumAttr):
+    """``#nvvm.tma_store_mode<tile>``: how a TMA store writes the tensor."""
+
+    __slots__ = ()
+    name = "nvvm.tma_store_mode"
+    VALUES = ("tile", "im2col", "tile_scatter4")
+
+
+_Cluster = Constraint(
+    lambda t: isinstance(t, LLVMPointerType) and t.address_space in (3, 7),
+    "shared::cta (3) or shared::cluster (7) pointer",
+)
+_BoolProp = Constraint(
+    lambda a: isinstance(a, IntegerAttr) and a.type is i1, "bool attribute (true/false)"
+)
+
+
+def _parse_keyword_operand(p: OpAsmParser, keyword: str) -> object | None:
+    """`` keyword = %v`` if present."""
+    if not p.parse_optional_keyword(keyword):
+        return None
+    p.expect("=")
+    return p.parse_operand()
+
+
+def _parse_llvm_pointer(p: OpAsmParser) -> object:
+    """A pointer type, also in the short ``<3>`` form upstream prints after a pointer."""
+    if p.peek() == "<":
+        p.expect("<")
+        space = p.parse_integer()
+        p.expect(">")
+        return LLVMPointerType(space)
+    return p.parse_type()
+
+
 class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
     """``nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %mbar, box[%c0, %c1]
-    (multicast_mask = %m)? : !llvm.ptr<3>, !llvm.ptr``: PTX
+    (multicast_mask = %m)? (l2_cache_hint = %h)? (predicate = %p)? : !llvm.ptr<7>, !llvm.ptr``
+    (MLIR 22's operands: the destination in shared::cluster memory, address space 7, unless
+    ``isCTAOnly``; PTX
     ``cp.async.bulk.tensor.{1-5}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-    [.multicast::cluster]``: copy the box at ``coordinates`` (innermost first) of the tensor
+    [.multicast::cluster]``): copy the box at ``coordinates`` (innermost first) of the tensor
     the descriptor describes into shared memory, completing ``mbar``'s transaction count by
     the box's bytes (in every block of ``multicast_mask``)."""
 
     name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
     traits = (AttrSizedOperandSegments, SM90_TMA)
-    dstMem = operand(_Shared)
+    dstMem = operand(_Cluster)
     tmaDescriptor = operand(_AnyPtr)
     coordinates = var_operand(i32)
     mbar = operand(_Shared)
+    im2colOffsets = var_operand(i16)
     multicastMask = opt_operand(i16)
+    l2CacheHint = opt_operand(i64)
+    predicate = opt_operand(i1)
+    isCTAOnly = prop(_BoolProp, default=IntegerAttr(0, i1))
+    mode = prop(TMALoadModeAttr, default=TMALoadModeAttr("tile"))
+    group = opt_prop(Attribute)
 
     def __init__(
         self,
@@ -441,7 +490,10 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
                 desc,
                 list(coordinates),
                 mbar,
+                [],
                 [multicast_mask] if multicast_mask is not None else [],
+                [],
+                [],
             ],
             loc=loc,
         )
@@ -451,6 +503,18 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
             raise VerifyError(
                 f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
             )
+        cta_only = bool(self.isCTAOnly.value)
+        if not cta_only and self.dstMem.type.address_space != 7:
+            raise VerifyError("Shared::cluster destination requires address-space 7.")
+        if cta_only and self.dstMem.type.address_space != 3:
+            raise VerifyError("Shared::cta destination requires address-space 3.")
+        if cta_only and self.multicastMask is not None:
+            raise VerifyError("Multicast is not supported with shared::cta mode.")
+        expected = len(self.coordinates) - 2 if self.mode.value == "im2col" else 0
+        if self.mode.value == "tile" and self.im2colOffsets:
+            raise VerifyError(
+                f"im2col offsets expected {expected} (provided {len(self.im2colOffsets)})"
+            )
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -458,10 +522,24 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
         p.write(", box[")
         p.print_operands(self.coordinates)
         p.write("]")
-        if self.multicastMask is not None:
-            p.write(" multicast_mask = ")
-            p.print_operand(self.multicastMask)
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+        if self.im2colOffsets:
+            p.write(" im2col[")
+            p.print_operands(self.im2colOffsets)
+            p.write("]")
+        for keyword, value in (
+            ("multicast_mask", self.multicastMask),
+            ("l2_cache_hint", self.l2CacheHint),
+            ("predicate", self.predicate),
+        ):
+            if value is not None:
+                p.write(f" {keyword} = ")
+                p.print_operand(value)
+        elided = ["operandSegmentSizes"]
+        if not self.isCTAOnly.value:
+            elided.append("isCTAOnly")
+        if self.mode.value == "tile":
+            elided.append("mode")
+        p.print_attr_dict(self, elided=elided)
         p.write(f" : {self.dstMem.type.text}, {self.tmaDescriptor.type.text}")
 
     @classmethod
@@ -474,21 +552,26 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
         p.expect(",")
         p.parse_keyword("box")
         coords = p.parse_operand_list("[")
-        mask = None
-        if p.parse_optional_keyword("multicast_mask"):
-            p.expect("=")
-            mask = p.parse_operand()
+        im2col = []
+        if p.parse_optional_keyword("im2col"):
+            im2col = p.parse_operand_list("[")
+        mask = _parse_keyword_operand(p, "multicast_mask")
+        hint = _parse_keyword_operand(p, "l2_cache_hint")
+        pred = _parse_keyword_operand(p, "predicate")
         attrs = p.parse_optional_attr_dict()
         p.expect(":")
         dt = p.parse_type()
         p.expect(",")
-        desc_t = p.parse_type()
+        desc_t = _parse_llvm_pointer(p)
         groups = [
             [p.resolve_operand(dst, dt)],
             [p.resolve_operand(desc, desc_t)],
             p.resolve_operands(coords, [i32] * len(coords)),
-            [p.resolve_operand(mbar, dt)],
+            [p.resolve_operand(mbar, LLVMPointerType(3))],
+            p.resolve_operands(im2col, [i16] * len(im2col)),
             [p.resolve_operand(mask, i16)] if mask is not None else [],
+            [p.resolve_operand(hint, i64)] if hint is not None else [],
+            [p.resolve_operand(pred, i1)] if pred is not None else [],
         ]
         return cls.create(
             [v for g in groups for v in g],
@@ -499,26 +582,32 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
 
 
 class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
-    """``nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %src, box[%c0, %c1] : !llvm.ptr,
-    !llvm.ptr<3>``: PTX ``cp.async.bulk.tensor.{1-5}d.global.shared::cta.tile.bulk_group``:
-    store a shared-memory box to the tensor (elements outside it are not written)."""
+    """``nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %src, box[%c0, %c1]
+    (l2_cache_hint = %h)? (, predicate = %p)? : !llvm.ptr, !llvm.ptr<3>`` (MLIR 22's
+    operands; PTX ``cp.async.bulk.tensor.{1-5}d.global.shared::cta.tile.bulk_group``): store
+    a shared-memory box to the tensor (elements outside it are not written)."""
 
     name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
-    traits = (SM90_TMA,)
+    traits = (AttrSizedOperandSegments, SM90_TMA)
     tmaDescriptor = operand(_AnyPtr)
     srcMem = operand(_Shared)
     coordinates = var_operand(i32)
+    l2CacheHint = opt_operand(i64)
+    predicate = opt_operand(i1)
+    mode = prop(TMAStoreModeAttr, default=TMAStoreModeAttr("tile"))
 
     def __init__(
         self, desc: Value, src: Value, coordinates: list[Value], loc: Location | None = None
     ):
-        super().__init__(operands=[desc, src, list(coordinates)], loc=loc)
+        super().__init__(operands=[desc, src, list(coordinates), [], []], loc=loc)
 
     def verify_(self) -> None:
         if not 1 <= len(self.coordinates) <= 5:
             raise VerifyError(
                 f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
             )
+        if self.predicate is not None and self.l2CacheHint is not None:
+            raise VerifyError("Inline-ptx lowering unsupported with L2 cache-hint.")
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -526,7 +615,14 @@ class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
         p.write(", box[")
         p.print_operands(self.coordinates)
         p.write("]")
-        p.print_attr_dict(self, elided=("operandSegmentSizes",))
+        if self.l2CacheHint is not None:
+            p.write(" l2_cache_hint = ")
+            p.print_operand(self.l2CacheHint)
+        if self.predicate is not None:
+            p.write(", predicate = ")
+            p.print_operand(self.predicate)
+        elided = ["operandSegmentSizes"] + (["mode"] if self.mode.value == "tile" else [])
+        p.print_attr_dict(self, elided=elided)
         p.write(f" : {self.tmaDescriptor.type.text}, {self.srcMem.type.text}")
 
     @classmethod
@@ -537,17 +633,30 @@ class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
         p.expect(",")
         p.parse_keyword("box")
         coords = p.parse_operand_list("[")
+        hint = _parse_keyword_operand(p, "l2_cache_hint")
+        pred = None
+        if p.accept(","):
+            p.parse_keyword("predicate")
+            p.expect("=")
+            pred = p.parse_operand()
         attrs = p.parse_optional_attr_dict()
         p.expect(":")
         desc_t = p.parse_type()
         p.expect(",")
-        st = p.parse_type()
-        values = [
-            p.resolve_operand(desc, desc_t),
-            p.resolve_operand(src, st),
-            *p.resolve_operands(coords, [i32] * len(coords)),
+        st = _parse_llvm_pointer(p)
+        groups = [
+            [p.resolve_operand(desc, desc_t)],
+            [p.resolve_operand(src, st)],
+            p.resolve_operands(coords, [i32] * len(coords)),
+            [p.resolve_operand(hint, i64)] if hint is not None else [],
+            [p.resolve_operand(pred, i1)] if pred is not None else [],
         ]
-        return cls.create(values, attributes=attrs, loc=p.loc)
+        return cls.create(
+            [v for g in groups for v in g],
+            properties={"operandSegmentSizes": _segments(groups)},
+            attributes=attrs,
+            loc=p.loc,
+        )
 
 
 class CpAsyncBulkCommitGroupOp(_NoOperandOp):
@@ -626,4 +735,10 @@ SM90_OPS: list[type[Operation]] = [
     PrefetchTensorMapOp,
 ]
 
-SM90_ATTRIBUTES = [SetMaxRegisterActionAttr, ProxyKindAttr, SharedSpaceAttr]
+SM90_ATTRIBUTES = [
+    SetMaxRegisterActionAttr,
+    ProxyKindAttr,
+    SharedSpaceAttr,
+    TMALoadModeAttr,
+    TMAStoreModeAttr,
+]

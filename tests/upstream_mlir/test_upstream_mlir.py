@@ -46,32 +46,49 @@ def lit_generic() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def stage_generic(tmp_path_factory) -> dict[str, str]:
-    """The generic form of every dumped stage of every example, for the CPU and sm_90."""
+def compiled_stages(tmp_path_factory) -> tuple[dict[str, str], dict[str, tuple[str, str, str]]]:
+    """The generic form of every dumped stage of every example for the CPU, sm_80 and sm_90
+    (sm_80 where the kernel compiles for it), and per GPU compile the last stage:
+    name -> (arch, its generic form, layoutc's own PTX)."""
     import layoutc as lc
     from layoutc.driver.example import find_examples
     from layoutc.driver.loading import load_source
 
     root = tmp_path_factory.mktemp("stages")
-    out = {}
+    out: dict[str, str] = {}
+    finals: dict[str, tuple[str, str, str]] = {}
     for path in sorted((ROOT / "examples").glob("*.py")):
         for ex in find_examples(vars(load_source(path)), str(path)):
             args = ex.inputs(ex.size, np.random.default_rng(0))
             block = dict(ex.launch(args)).get("block")
-            for target in ("cpu", "sm_90"):
+            for target in ("cpu", "sm_80", "sm_90"):
                 d = root / f"{ex.kernel.name}.{target}"
-                lc.compile(
-                    ex.kernel,
-                    *ex.ordered_arguments(args),
-                    target=target,
-                    block=block,
-                    dump_dir=str(d),
-                )
-                for stage in sorted(d.glob("*.mlir")):
+                try:
+                    compiled = lc.compile(
+                        ex.kernel,
+                        *ex.ordered_arguments(args),
+                        target=target,
+                        block=block,
+                        dump_dir=str(d),
+                    )
+                except lc.CompileError:
+                    if target == "sm_80":
+                        continue  # a kernel for sm_90 only (wgmma, TMA)
+                    raise
+                stages = sorted(d.glob("*.mlir"))
+                for stage in stages:
                     name = f"{d.name}/{stage.name}"
                     out[name] = _generic(stage.read_text(), name)
-    assert len(out) > 100
-    return out
+                if target != "cpu":
+                    last = f"{d.name}/{stages[-1].name}"
+                    finals[last] = (target, out[last], compiled.ptx)
+    assert len(out) > 100 and len(finals) > 20
+    return out, finals
+
+
+@pytest.fixture(scope="module")
+def stage_generic(compiled_stages) -> dict[str, str]:
+    return compiled_stages[0]
 
 
 #: Ops whose upstream signature layoutc does not match yet (op name -> what differs). Inputs
@@ -101,6 +118,39 @@ def test_valid_lit_files_verify_upstream(lit_generic, run_upstream):
 
 def test_every_pipeline_stage_verifies_upstream(stage_generic, run_upstream):
     _check(_failures(run_upstream(stage_generic)))
+
+
+def test_final_gpu_stage_translates_upstream_and_assembles(compiled_stages, run_upstream):
+    """The last stage is pure llvm + nvvm: upstream's translate_module_to_llvmir takes it, and
+    that LLVM IR through layoutc's PTX back end (LLVM's NVPTX) assembles for the kernel's
+    target, with the same kernel entry and parameters as layoutc's own PTX."""
+    from layoutc.codegen.cubin import nvjitlink_max_ptx_isa
+    from layoutc.codegen.target import Target
+    from layoutc.codegen.toolchain import ToolchainOptions, compile_gpu
+
+    finals = compiled_stages[1]
+    for name, (_, text, _) in finals.items():
+        dialects = set(re.findall(r'^\s*(?:%\S+ = )?"(\w+)\.', text, re.M))
+        assert dialects <= {"builtin", "llvm", "nvvm"}, f"{name}: {sorted(dialects)}"
+    answers = run_upstream({n: t for n, (_, t, _) in finals.items()}, llvmir=True)
+    assert not _failures(answers), "\n".join(_failures(answers))
+    cubin = "always" if nvjitlink_max_ptx_isa() is not None else "never"
+    for name, (arch, _, own_ptx) in sorted(finals.items()):
+        llvm_ir = answers[name]["llvmir"]
+        assert "ptx_kernel" in llvm_ir, name
+        binary = compile_gpu(
+            llvm_ir, Target.parse(arch), ToolchainOptions(ptx_backend="llvm", cubin=cubin)
+        )
+        assert cubin == "never" or binary.cubin[:4] == b"\x7fELF", name
+        assert _entries(binary.ptx) == _entries(own_ptx), name
+
+
+def _entries(ptx: str) -> list[tuple[str, int]]:
+    """Each kernel entry of a PTX text with its number of parameters."""
+    out = []
+    for m in re.finditer(r"\.entry\s+(\w+)\s*\((.*?)\)", ptx, re.S):
+        out.append((m.group(1), m.group(2).count(".param")))
+    return sorted(out)
 
 
 def _round_trip_failures(generic: dict[str, str], answers: dict[str, dict]) -> list[str]:

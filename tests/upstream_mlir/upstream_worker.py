@@ -1,7 +1,8 @@
 """Runs upstream MLIR (its Python bindings) on layoutc's output, in a process of its own so that
 an upstream assertion cannot take the test session down. Reads one JSON request per line:
-``{"name": ..., "text": generic IR}``; answers one JSON line each:
-``{"name": ..., "error": None | message, "custom": upstream's custom-form print}``."""
+``{"name": ..., "text": generic IR, "llvmir": bool}``; answers one JSON line each:
+``{"name": ..., "error": None | message, "custom": upstream's custom-form print, "llvmir":
+upstream's translate_module_to_llvmir of it when asked}``."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ def main() -> None:
                     answer["error"] = "verification failed"
                 else:
                     answer["custom"] = str(module)
+                    if request.get("llvmir"):
+                        from mlir.dialects.llvm import translate_module_to_llvmir
+
+                        answer["llvmir"] = str(translate_module_to_llvmir(module.operation))
             except Exception as e:  # upstream's diagnostics
                 answer["error"] = str(e)
         print(json.dumps(answer), flush=True)
