@@ -33,7 +33,14 @@ from ..core.traits import RequiresTarget
 from ..core.types import Type, f32, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
-from .nvvm import MMALayoutAttr, MMAShapeAttr, _EnumAttr, _NoOperandOp
+from .nvvm import (
+    LdStMatrixEltTypeAttr,
+    LdStMatrixShapeAttr,
+    MMALayoutAttr,
+    MMAShapeAttr,
+    _EnumAttr,
+    _NoOperandOp,
+)
 
 __all__ = [
     "WGMMA_ATTRIBUTES",
@@ -147,9 +154,9 @@ class WgmmaMmaAsyncOp(Operation):
 
     name = "nvvm.wgmma.mma_async"
     traits = (WGMMA,)
+    inouts = operand(_Struct)  # first, as upstream's operand order (its custom form differs)
     descriptorA = operand(_I64)
     descriptorB = operand(_I64)
-    inouts = operand(_Struct)
     res = result()
     shape = prop(MMAShapeAttr)
     typeA = prop(WGMMATypesAttr)
@@ -186,7 +193,7 @@ class WgmmaMmaAsyncOp(Operation):
             "layoutB": MMALayoutAttr("col" if b_k_major else "row"),
         }
         super().__init__(
-            operands=[desc_a, desc_b, acc], result_types=[acc.type], properties=props, loc=loc
+            operands=[acc, desc_a, desc_b], result_types=[acc.type], properties=props, loc=loc
         )
 
     @property
@@ -249,7 +256,12 @@ class WgmmaMmaAsyncOp(Operation):
             p.expect(",")
             operands.append(p.parse_operand())
         p.expect(",")
-        props: dict[str, Attribute] = {"shape": p.parse_attribute()}
+        # Upstream prints the attributes without their names (`<m = 64, n = 8, k = 16>`,
+        # `<one>`); both spellings are read.
+        if p.peek() == "<":
+            props: dict[str, Attribute] = {"shape": MMAShapeAttr.parse_parameters(p)}
+        else:
+            props = {"shape": p.parse_attribute()}
         p.expect(",")
 
         def short(attr_cls: type[_EnumAttr]) -> _EnumAttr:
@@ -258,11 +270,14 @@ class WgmmaMmaAsyncOp(Operation):
             p.expect(">")
             return value
 
+        def scale(attr_cls: type[_EnumAttr]) -> Attribute:
+            return short(attr_cls) if p.peek() == "<" else p.parse_attribute()
+
         p.parse_keyword("D")
         p.expect("[")
         props["typeD"] = short(WGMMATypesAttr)
         p.expect(",")
-        props["scaleD"] = p.parse_attribute()
+        props["scaleD"] = scale(WGMMAScaleOutAttr)
         p.expect("]")
         for label in ("A", "B"):
             p.expect(",")
@@ -270,7 +285,7 @@ class WgmmaMmaAsyncOp(Operation):
             p.expect("[")
             props[f"type{label}"] = short(WGMMATypesAttr)
             p.expect(",")
-            props[f"scale{label}"] = p.parse_attribute()
+            props[f"scale{label}"] = scale(WGMMAScaleInAttr)
             p.expect(",")
             props[f"layout{label}"] = short(MMALayoutAttr)
             p.expect("]")
@@ -278,8 +293,8 @@ class WgmmaMmaAsyncOp(Operation):
         t = p.parse_colon_type()
         p.expect("->")
         rt = p.parse_type()
-        values = p.resolve_operands(operands, [i64, i64, t])
-        return cls.create(values, [rt], properties=props, attributes=attrs, loc=p.loc)
+        a, b, acc = p.resolve_operands(operands, [i64, i64, t])
+        return cls.create([acc, a, b], [rt], properties=props, attributes=attrs, loc=p.loc)
 
 
 def _i32_list(n: int) -> list[Type]:
@@ -287,9 +302,11 @@ def _i32_list(n: int) -> list[Type]:
 
 
 class StMatrixOp(Operation):
-    """``nvvm.stmatrix %ptr, %r0, %r1 {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32,
+    """``nvvm.stmatrix %ptr, %r0, %r1 {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout =
+    #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32,
     i32``: PTX ``stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`` (``col`` =
-    ``.trans``). Lane ``8*i + r`` gives the address of row ``r`` of matrix ``i``; each lane's
+    ``.trans``; MLIR 22 requires ``shape`` and ``eltType``, of which code generation supports
+    m8n8 b16). Lane ``8*i + r`` gives the address of row ``r`` of matrix ``i``; each lane's
     register ``i`` holds two b16 values of matrix ``i`` (ldmatrix's fragment)."""
 
     name = "nvvm.stmatrix"
@@ -297,13 +314,19 @@ class StMatrixOp(Operation):
     ptr = operand(_Shared)
     sources = var_operand(_I32)
     layout = prop(MMALayoutAttr)
+    shape = prop(LdStMatrixShapeAttr)
+    eltType = prop(LdStMatrixEltTypeAttr)
 
     def __init__(
         self, ptr: Value, sources: Sequence[Value], layout: str = "row", loc: Location | None = None
     ):
         super().__init__(
             operands=[ptr, list(sources)],
-            properties={"layout": MMALayoutAttr(layout)},
+            properties={
+                "layout": MMALayoutAttr(layout),
+                "shape": LdStMatrixShapeAttr(8, 8),
+                "eltType": LdStMatrixEltTypeAttr("b16"),
+            },
             loc=loc,
         )
 
@@ -314,6 +337,12 @@ class StMatrixOp(Operation):
     def verify_(self) -> None:
         if len(self.sources) not in (1, 2, 4):
             raise VerifyError(f"expected 1, 2 or 4 source registers, got {len(self.sources)}")
+        shape, elt = self.shape, self.eltType
+        if (shape.m, shape.n) != (8, 8) or elt.value != "b16":
+            raise VerifyError(
+                f"not supported: stmatrix of shape m{shape.m}n{shape.n} with {elt.value} "
+                "elements (layoutc supports m8n8 b16)"
+            )
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -327,7 +356,7 @@ class StMatrixOp(Operation):
         while p.accept(","):
             operands.append(p.parse_operand())
         attrs = p.parse_optional_attr_dict()
-        props = {"layout": attrs.pop("layout")} if "layout" in attrs else {}
+        props = {k: attrs.pop(k) for k in ("layout", "shape", "eltType") if k in attrs}
         types = p.parse_colon_type_list()
         values = p.resolve_operands(operands, types)
         return cls.create(values, properties=props, attributes=attrs, loc=p.loc)

@@ -48,7 +48,8 @@ def lit_generic() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def compiled_stages(tmp_path_factory) -> tuple[dict[str, str], dict[str, tuple[str, str, str]]]:
     """The generic form of every dumped stage of every example for the CPU, sm_80 and sm_90
-    (sm_80 where the kernel compiles for it), and per GPU compile the last stage:
+    (sm_80 where the kernel compiles for it, sm_90a where it needs it), and per GPU compile
+    the last stage:
     name -> (arch, its generic form, layoutc's own PTX)."""
     import layoutc as lc
     from layoutc.driver.example import find_examples
@@ -73,8 +74,18 @@ def compiled_stages(tmp_path_factory) -> tuple[dict[str, str], dict[str, tuple[s
                     )
                 except lc.CompileError:
                     if target == "sm_80":
-                        continue  # a kernel for sm_90 only (wgmma, TMA)
-                    raise
+                        continue  # a kernel for sm_90 only (TMA, clusters)
+                    if target != "sm_90":
+                        raise
+                    target = "sm_90a"  # wgmma: an arch-specific feature
+                    d = root / f"{ex.kernel.name}.{target}"
+                    compiled = lc.compile(
+                        ex.kernel,
+                        *ex.ordered_arguments(args),
+                        target=target,
+                        block=block,
+                        dump_dir=str(d),
+                    )
                 stages = sorted(d.glob("*.mlir"))
                 for stage in stages:
                     name = f"{d.name}/{stage.name}"
@@ -93,11 +104,7 @@ def stage_generic(compiled_stages) -> dict[str, str]:
 
 #: Ops whose upstream signature layoutc does not match yet (op name -> what differs). Inputs
 #: failing only on these make the test an expected failure; remove an entry once it is fixed.
-KNOWN_GAPS = {
-    "nvvm.cp.async.bulk.tensor": "MLIR 22's TMA ops have 8 operand segments (im2col offsets, "
-    "L2 cache hint, predicate), isCTAOnly and mode properties, and a shared::cluster "
-    "(address space 7) destination for multicast; layoutc's still have the older 5 (issue 9)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _failures(answers: dict[str, dict]) -> list[str]:

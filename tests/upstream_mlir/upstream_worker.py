@@ -12,6 +12,17 @@ import sys
 from mlir.ir import Context, Module
 
 
+def _llvm_ir(module: Module) -> str:
+    """Upstream's LLVM IR: ``convert-nvvm-to-llvm`` first (as upstream's own GPU pipeline
+    does: the nvvm ops that are PTX templates, wgmma and some mbarrier forms, become inline
+    assembly there), then ``translate_module_to_llvmir``."""
+    from mlir.dialects.llvm import translate_module_to_llvmir
+    from mlir.passmanager import PassManager
+
+    PassManager.parse("builtin.module(convert-nvvm-to-llvm)").run(module.operation)
+    return str(translate_module_to_llvmir(module.operation))
+
+
 def main() -> None:
     for line in sys.stdin:
         request = json.loads(line)
@@ -26,9 +37,7 @@ def main() -> None:
                 else:
                     answer["custom"] = str(module)
                     if request.get("llvmir"):
-                        from mlir.dialects.llvm import translate_module_to_llvmir
-
-                        answer["llvmir"] = str(translate_module_to_llvmir(module.operation))
+                        answer["llvmir"] = _llvm_ir(module)
             except Exception as e:  # upstream's diagnostics
                 answer["error"] = str(e)
         print(json.dumps(answer), flush=True)
