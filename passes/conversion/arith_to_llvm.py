@@ -79,6 +79,8 @@ class _Converter:
         self._types: dict[Type, Type] = {}
         self.b = Builder(None)
         self.unsupported: list[Operation] = []
+        self._consts: dict[tuple[Any, Type, int], Value] = {}
+        self.block: Any = None
 
     # -- types --------------------------------------------------------------------------------
     def conv(self, t: Type) -> Type:
@@ -105,11 +107,17 @@ class _Converter:
         return self.b.insert(cls(*args, **kwargs)).results[0]
 
     def const(self, t: Type, value: int) -> Value:
-        if isinstance(t, VectorType):
-            attr: Any = DenseElementsAttr(t, [value] * t.num_elements)
-        else:
-            attr = IntegerAttr(value, t)
-        return self.emit(llvm.ConstantOp, attr)
+        """An integer constant, made once per block (ops are converted in program order, so
+        the first one made in a block dominates the later uses there)."""
+        key = (self.block, t, value)
+        got = self._consts.get(key)
+        if got is None:
+            if isinstance(t, VectorType):
+                attr: Any = DenseElementsAttr(t, [value] * t.num_elements)
+            else:
+                attr = IntegerAttr(value, t)
+            got = self._consts[key] = self.emit(llvm.ConstantOp, attr)
+        return got
 
     def replace(self, op: Operation, value: Value) -> None:
         op.results[0].replace_all_uses_with(value)
@@ -123,6 +131,7 @@ class _Converter:
             elif op.name.startswith("arith."):
                 self.unsupported.append(op)
         for op in todo:
+            self.block = op.parent
             self.b.loc = op.location
             self.b.insertion_point = InsertionPoint.before_op(op)
             for v in op.operands:

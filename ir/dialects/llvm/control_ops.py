@@ -192,7 +192,7 @@ class LLVMFuncOp(Operation):
             text = ftype.result.text
             res_attrs = list(self.res_attrs) if self.res_attrs is not None else []
             if res_attrs and isinstance(res_attrs[0], DictionaryAttr) and len(res_attrs[0]):
-                text += " {" + dict_body_text(res_attrs[0].entries) + "}"
+                text = f"({text} {{{dict_body_text(res_attrs[0].entries)}}})"
             p.write(f" -> {text}")
         p.print_optional_attr_dict_with_keyword(
             {**self.attributes, **self.properties}, elided=self._ELIDED
@@ -242,8 +242,12 @@ class LLVMFuncOp(Operation):
         result: Type | None = None
         res_attrs: DictionaryAttr | None = None
         if p.accept("->"):
-            result = p.parse_type()
-            res_attrs = DictionaryAttr(p.parse_optional_attr_dict())
+            if p.accept("("):  # `-> (T {attrs})`: a result with attributes
+                result = p.parse_type()
+                res_attrs = DictionaryAttr(p.parse_optional_attr_dict())
+                p.expect(")", "to end the function result")
+            else:
+                result = p.parse_type()
         attrs = p.parse_optional_attr_dict_with_keyword()
         at = p.pos
         try:
