@@ -186,3 +186,63 @@ def test_upstream_prints_read_back_to_the_same_ir(lit_generic, stage_generic, ru
     generic = {**lit_generic, **stage_generic}
     failures = _round_trip_failures(generic, run_upstream(generic))
     assert not failures, "\n".join(failures[:40]) + f"\n({len(failures)} in all)"
+
+
+@pytest.mark.gpu
+def test_upstream_llvm_ir_computes_what_layoutc_computes(tmp_path, run_upstream):
+    """Every example on this machine's GPU twice: once as layoutc builds it, once with the
+    cubin made from upstream MLIR's LLVM IR of the same last stage; both must match the
+    example's numpy reference, as `layoutc run` checks it."""
+    import dataclasses
+
+    import layoutc as lc
+    from layoutc.codegen.toolchain import ToolchainOptions, compile_gpu
+    from layoutc.driver.example import find_examples
+    from layoutc.driver.loading import load_source
+    from layoutc.driver.run_example import DeviceCopy, _copy_arguments, compare
+    from layoutc.driver.targets import resolve_target
+    from layoutc.runtime import cuda_driver
+
+    target = resolve_target("cuda")
+    failures = []
+    for path in sorted((ROOT / "examples").glob("*.py")):
+        for ex in find_examples(vars(load_source(path)), str(path)):
+            args = ex.inputs(ex.size, np.random.default_rng(0))
+            want = dict(ex.reference(_copy_arguments(args)))
+            launch = dict(ex.launch(args))
+            block = launch.pop("block", None)
+            ck = None
+            for t in (target, resolve_target("sm_90a")) if target.name == "sm_90" else (target,):
+                d = tmp_path / f"{ex.kernel.name}.{t.name}"
+                try:
+                    ck = lc.compile(
+                        ex.kernel,
+                        *ex.ordered_arguments(args),
+                        target=t,
+                        block=block,
+                        dump_dir=str(d),
+                        cache=False,
+                    )
+                    break
+                except lc.CompileError:
+                    continue
+            if ck is None:
+                continue  # needs another GPU (sm_90 features on an sm_80 card)
+            last = sorted(d.glob("*.mlir"))[-1]
+            name = f"{ex.kernel.name}/{last.name}"
+            answer = run_upstream({name: _generic(last.read_text(), name)}, llvmir=True)[name]
+            assert answer["error"] is None, answer["error"]
+            binary = compile_gpu(
+                answer["llvmir"],
+                ck.target.gpu,
+                ToolchainOptions(ptx_backend="llvm", cubin="always"),
+            )
+            ck.products = dataclasses.replace(ck.products, cubin=binary.cubin, ptx=binary.ptx)
+            device = {k: DeviceCopy(v) if isinstance(v, np.ndarray) else v for k, v in args.items()}
+            ck(*[device[k] for k in ex.kernel.signature.parameters], block=block, **launch)
+            cuda_driver.current_device().synchronize()
+            for k, expected in want.items():
+                check = compare(k, device[k].to_host(), expected, ex.rtol, ex.atol)
+                if not check.ok:
+                    failures.append(f"{name}: {check.detail}")
+    assert not failures, "\n".join(failures)
