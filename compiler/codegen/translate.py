@@ -109,7 +109,7 @@ def translate_nvvm(
     failures = check_target_features(module_op, target.arch)
     if failures:
         raise TranslationError([op.diagnostic(message) for op, message in failures])
-    lower_to_llvm_dialect(module_op, index_bitwidth)
+    lower_to_llvm_dialect(module_op, index_bitwidth, gpu=True)
     return ModuleTranslator(module_op, NVVM, index_bitwidth, target).run()
 
 
@@ -122,23 +122,28 @@ def translate_host(module_op: Operation, *, index_bitwidth: int = 64) -> Transla
 _CONVERTED_DIALECTS = ("arith.", "cf.", "func.")
 
 
-def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int) -> None:
-    """Run convert-arith/cf/func-to-llvm in place when ``module_op`` still holds such ops."""
-    if not any(op.name.startswith(_CONVERTED_DIALECTS) for op in module_op.walk_ops()):
-        return
-    from layoutc.passes.conversion.arith_to_llvm import ArithToLLVMError, convert_arith_to_llvm
-    from layoutc.passes.conversion.cf_to_llvm import convert_cf_to_llvm
-    from layoutc.passes.conversion.func_to_llvm import FuncToLLVMError, convert_func_to_llvm
+def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool = False) -> None:
+    """Run convert-arith/cf/func-to-llvm in place when ``module_op`` still holds such ops (and
+    for the GPU, lower ``gpu.printf`` to ``vprintf`` as convert-to-llvm does)."""
+    names = {op.name for op in module_op.walk_ops()}
+    if any(name.startswith(_CONVERTED_DIALECTS) for name in names):
+        from layoutc.passes.conversion.arith_to_llvm import (
+            ArithToLLVMError,
+            convert_arith_to_llvm,
+        )
+        from layoutc.passes.conversion.cf_to_llvm import convert_cf_to_llvm
+        from layoutc.passes.conversion.func_to_llvm import FuncToLLVMError, convert_func_to_llvm
 
-    try:
-        convert_arith_to_llvm(module_op, index_bitwidth)
-    except ArithToLLVMError as e:
-        raise fail(e.op, e.message) from None
-    convert_cf_to_llvm(module_op)
-    try:
-        convert_func_to_llvm(module_op, index_bitwidth)
-    except FuncToLLVMError as e:
-        raise fail(e.op, e.message) from None
+        try:
+            convert_arith_to_llvm(module_op, index_bitwidth)
+            convert_cf_to_llvm(module_op)
+            convert_func_to_llvm(module_op, index_bitwidth)
+        except (ArithToLLVMError, FuncToLLVMError) as e:
+            raise fail(e.op, e.message) from None
+    if gpu and "gpu.printf" in names:
+        from layoutc.passes.conversion.printf_to_llvm import lower_printf_to_vprintf
+
+        lower_printf_to_vprintf(module_op)
 
 
 _PASS_HINTS = {
@@ -208,7 +213,7 @@ class ModuleTranslator:
         self.helpers: dict[str, Any] = {}  # per-module generated helpers (host emulation)
 
     def _handlers(self) -> dict[str, Handler]:
-        from . import translate_printf  # noqa: F401 (registers gpu.printf in both tables)
+        from . import translate_printf  # noqa: F401 (registers gpu.printf for the host)
 
         table: dict[str, Handler] = {}
         for part in (ARITH, CONTROL, LLVM_OPS):
