@@ -34,6 +34,9 @@ PASS_MODULES: list[str] = [
     "layoutc.passes.conversion.to_llvm",
     "layoutc.passes.target_features",
     "layoutc.passes.conversion.bounds_checks",
+    "layoutc.passes.conversion.arith_to_llvm",
+    "layoutc.passes.conversion.cf_to_llvm",
+    "layoutc.passes.conversion.func_to_llvm",
 ]
 """Modules that register passes when imported (add one line per new pass module)."""
 

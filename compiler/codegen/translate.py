@@ -1,9 +1,12 @@
 """LLVM-level IR -> ``llvmlite.ir.Module``, in the NVVM (GPU) or the host (CPU) flavour.
 
-Input: a ``builtin.module`` of ``func.func`` (kernels carry ``gpu.kernel``) and
-``llvm.mlir.global`` ops whose bodies hold ``arith``, ``cf``, ``func``, ``llvm`` and ``nvvm`` ops
-(what ``convert-to-llvm`` produces; docs/codegen.md). Output: a :class:`Translation` with the
-LLVM module and, per kernel, its launch bounds and shared-memory use.
+Input: a ``builtin.module`` of ``llvm.func`` (kernels carry ``gpu.kernel`` or ``nvvm.kernel``)
+and ``llvm.mlir.global`` ops whose bodies hold ``llvm`` and ``nvvm`` ops (the end of the
+driver's pipeline: ``convert-to-llvm`` then ``convert-arith-to-llvm``, ``convert-cf-to-llvm``,
+``convert-func-to-llvm``; docs/codegen.md). A module still holding ``arith``, ``cf`` or
+``func`` ops is lowered by those three conversions first, in place. Output: a
+:class:`Translation` with the LLVM module and, per kernel, its launch bounds and shared-memory
+use.
 
 - :func:`translate_nvvm`: triple ``nvptx64-nvidia-cuda``, NVVM data layout, kernel
   annotations and launch bounds (``prepare_nvvm_module``); nvvm ops become NVVM intrinsics or
@@ -32,7 +35,7 @@ from layoutc.ir.core.attributes import (
     UnitAttr,
 )
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.dialects import builtin, func, llvm
+from layoutc.ir.dialects import builtin, llvm
 from layoutc.ir.dialects.llvm.types import LLVMArrayType
 from layoutc.runtime.abi import LaunchBounds
 from llvmlite import ir
@@ -68,6 +71,7 @@ HOST = "host"
 CONTEXT_ARG_ATTR = "layoutc.thread_context"
 
 _KERNEL_ATTR = "gpu.kernel"
+_NVVM_KERNEL_ATTR = "nvvm.kernel"
 _SHARED = 3
 
 
@@ -106,12 +110,41 @@ def translate_nvvm(
     failures = check_target_features(module_op, target.arch)
     if failures:
         raise TranslationError([op.diagnostic(message) for op, message in failures])
+    lower_to_llvm_dialect(module_op, index_bitwidth, gpu=True)
     return ModuleTranslator(module_op, NVVM, index_bitwidth, target).run()
 
 
 def translate_host(module_op: Operation, *, index_bitwidth: int = 64) -> Translation:
     """Translate for this machine's CPU (the CPU kernel ABI of docs/runtime.md)."""
+    lower_to_llvm_dialect(module_op, index_bitwidth)
     return ModuleTranslator(module_op, HOST, index_bitwidth, None).run()
+
+
+_CONVERTED_DIALECTS = ("arith.", "cf.", "func.")
+
+
+def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool = False) -> None:
+    """Run convert-arith/cf/func-to-llvm in place when ``module_op`` still holds such ops (and
+    for the GPU, lower ``gpu.printf`` to ``vprintf`` as convert-to-llvm does)."""
+    names = {op.name for op in module_op.walk_ops()}
+    if any(name.startswith(_CONVERTED_DIALECTS) for name in names):
+        from layoutc.passes.conversion.arith_to_llvm import (
+            ArithToLLVMError,
+            convert_arith_to_llvm,
+        )
+        from layoutc.passes.conversion.cf_to_llvm import convert_cf_to_llvm
+        from layoutc.passes.conversion.func_to_llvm import FuncToLLVMError, convert_func_to_llvm
+
+        try:
+            convert_arith_to_llvm(module_op, index_bitwidth)
+            convert_cf_to_llvm(module_op)
+            convert_func_to_llvm(module_op, index_bitwidth)
+        except (ArithToLLVMError, FuncToLLVMError) as e:
+            raise fail(e.op, e.message) from None
+    if gpu and "gpu.printf" in names:
+        from layoutc.passes.conversion.printf_to_llvm import lower_printf_to_vprintf
+
+        lower_printf_to_vprintf(module_op)
 
 
 _PASS_HINTS = {
@@ -188,7 +221,7 @@ class ModuleTranslator:
         table = _TABLES.get(self.flavour)
         if table is not None:
             return table
-        from . import translate_printf  # noqa: F401 (registers gpu.printf in both tables)
+        from . import translate_printf  # noqa: F401 (registers gpu.printf for the host)
 
         table = HandlerTable(f"translation ({self.flavour})")
         for part in (ARITH, CONTROL, LLVM_OPS):
@@ -209,7 +242,7 @@ class ModuleTranslator:
     # -- driver -------------------------------------------------------------------------------
     def run(self) -> Translation:
         body = self._top_level_ops()
-        funcs = [op for op in body if isinstance(op, func.FuncOp)]
+        funcs = [op for op in body if isinstance(op, llvm.LLVMFuncOp)]
         for op in body:
             if isinstance(op, llvm.GlobalOp):
                 self._declare_global(op)
@@ -238,7 +271,7 @@ class ModuleTranslator:
             raise fail(self.op, "expected a 'builtin.module' to translate")
         ops = list(self.op.regions[0].blocks[0].ops) if self.op.regions[0].blocks else []
         for op in ops:
-            if not isinstance(op, (func.FuncOp, llvm.GlobalOp)):
+            if not isinstance(op, (llvm.LLVMFuncOp, llvm.GlobalOp)):
                 raise fail(op, self.unsupported_message(op, top_level=True))
         return ops
 
@@ -248,7 +281,7 @@ class ModuleTranslator:
         if hint is not None:
             return f"cannot be translated to LLVM IR: {hint}"
         if top_level:
-            return "cannot be translated to LLVM IR at module level (expected func.func or llvm.mlir.global)"
+            return "cannot be translated to LLVM IR at module level (expected llvm.func or llvm.mlir.global)"
         if dialect == "nvvm" or dialect == "llvm":
             return f"not supported: no LLVM IR translation for '{op.name}' in the {self.flavour} flavour"
         return f"not supported: no LLVM IR translation for '{op.name}'"
@@ -312,13 +345,7 @@ class ModuleTranslator:
         name = f.sym_name.value
         ftype = f.type
         params = [self.types.convert(t, f) for t in ftype.inputs]
-        results = [self.types.convert(t, f) for t in ftype.results]
-        if not results:
-            ret: ir.Type = VOID
-        elif len(results) == 1:
-            ret = results[0]
-        else:
-            ret = ir.LiteralStructType(results)
+        ret: ir.Type = VOID if ftype.result is None else self.types.convert(ftype.result, f)
         defined = bool(f.body.blocks)
         if self.types.host and defined:
             marked = _marked_context_arg(f)
@@ -330,10 +357,10 @@ class ModuleTranslator:
         if name in self.functions:
             raise fail(f, f"redefinition of function '{name}'")
         fn = ir.Function(self.llvm, ir.FunctionType(ret, params), name)
-        vis = f.sym_visibility
-        if defined and vis is not None and vis.value == "private":
-            fn.linkage = "internal"
-        if _KERNEL_ATTR in f.attributes and ftype.results:
+        linkage = f.linkage.value
+        if linkage != "external":
+            fn.linkage = _LINKAGES[linkage]
+        if _is_kernel(f) and ftype.result is not None:
             raise fail(f, "a kernel (gpu.kernel) must not return values")
         self.functions[name] = fn
         self.func_ops[name] = f
@@ -369,7 +396,7 @@ class ModuleTranslator:
     def _kernels(self, funcs: list[Any]) -> dict[str, KernelInfo]:
         out: dict[str, KernelInfo] = {}
         for f in funcs:
-            if _KERNEL_ATTR not in f.attributes:
+            if not _is_kernel(f):
                 continue
             if not f.body.blocks:
                 raise fail(f, "a kernel (gpu.kernel) needs a body")
@@ -388,7 +415,7 @@ class ModuleTranslator:
             for op in f.walk_ops():
                 if isinstance(op, llvm.AddressOfOp):
                     used.add(op.global_name.root)
-                elif isinstance(op, func.CallOp):
+                elif isinstance(op, llvm.LLVMCallOp):
                     callee = self.func_ops.get(op.callee.root)
                     if callee is not None and callee.sym_name.value not in seen:
                         seen.add(callee.sym_name.value)
@@ -406,6 +433,10 @@ class ModuleTranslator:
             align = max(natural, g.alignment.value if g.alignment is not None else 1)
             total = (total + align - 1) // align * align + size
         return total, dynamic
+
+
+def _is_kernel(f: Any) -> bool:
+    return _KERNEL_ATTR in f.attributes or _NVVM_KERNEL_ATTR in f.attributes
 
 
 def _ptx_bounds(bounds: LaunchBounds) -> LaunchBounds:

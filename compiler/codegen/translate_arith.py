@@ -1,11 +1,13 @@
-"""arith -> LLVM IR: every op of the arith dialect, with MLIR's semantics.
+"""The llvm dialect's arithmetic -> LLVM IR (what ``convert-arith-to-llvm`` produces).
 
-Integer ops map to their LLVM instruction (overflow flags kept); ``ceildivui``,
-``ceildivsi`` and ``floordivsi`` expand to a division plus a remainder correction (MLIR's
-arith-expand semantics, exact wherever the quotient is defined); min/max are compare+select;
-``maximumf``/``minimumf`` are compare/select sequences (NaN-propagating, -0 < +0; libNVVM has
-no ``llvm.maximum``), ``maxnumf``/``minnumf`` LLVM's ``maxnum``/``minnum``; ``negf`` flips the
-sign bit (libNVVM has no ``fneg``); fast-math flags become LLVM's.
+Each op is its LLVM instruction with LLVM's meaning (overflow flags, ``exact``, ``disjoint``,
+``nneg`` and fast-math flags kept): the cases LLVM leaves undefined (division by zero, shifts
+by the width) were made defined by convert-arith-to-llvm already. Where libNVVM's older IR
+lacks an instruction, the same value is computed another way, in both flavours so that the
+CPU tests check the GPU's code: ``llvm.intr.smin``/``smax``/``umin``/``umax`` are
+compare+select; ``llvm.intr.maximum``/``minimum`` compare/select sequences (NaN-propagating,
+-0 < +0); ``llvm.fneg`` flips the sign bit; ``llvm.frem`` is an exact IEEE fmod (NVPTX's
+``frem`` is not).
 
 bf16 values are their ``i16`` bits (translate_types.py): bf16 arithmetic and comparisons run
 in f32 (exact widening) and round back to nearest even once; conversions from f64 round to odd
@@ -19,8 +21,8 @@ from typing import Any
 from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.types import bf16, element_type
-from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.arith.attributes import CmpFPredicate, CmpIPredicate
+from layoutc.ir.dialects.llvm import arith_ops as L
 from llvmlite import ir
 
 from . import ptx_semantics as ptx
@@ -86,65 +88,59 @@ def narrowed(ft: FunctionTranslator, op: Any, value: ir.Value) -> ir.Value:
 
 
 _INT_BINARY = {
-    arith.AddIOp: "add",
-    arith.SubIOp: "sub",
-    arith.MulIOp: "mul",
-    arith.ShLIOp: "shl",
-    arith.DivUIOp: "udiv",
-    arith.DivSIOp: "sdiv",
-    arith.RemUIOp: "urem",
-    arith.RemSIOp: "srem",
-    arith.AndIOp: "and_",
-    arith.OrIOp: "or_",
-    arith.XOrIOp: "xor",
-    arith.ShRUIOp: "lshr",
-    arith.ShRSIOp: "ashr",
+    L.AddOp: "add",
+    L.SubOp: "sub",
+    L.MulOp: "mul",
+    L.ShlOp: "shl",
+    L.UDivOp: "udiv",
+    L.SDivOp: "sdiv",
+    L.URemOp: "urem",
+    L.SRemOp: "srem",
+    L.AndOp: "and_",
+    L.OrOp: "or_",
+    L.XOrOp: "xor",
+    L.LShrOp: "lshr",
+    L.AShrOp: "ashr",
 }
 _WITH_OVERFLOW_FLAGS = frozenset({"add", "sub", "mul", "shl"})
-_DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
-_SHIFTS = frozenset({"shl", "lshr", "ashr"})
 
 _FLOAT_BINARY = {
-    arith.AddFOp: "fadd",
-    arith.SubFOp: "fsub",
-    arith.MulFOp: "fmul",
-    arith.DivFOp: "fdiv",
-    arith.RemFOp: "frem",
+    L.FAddOp: "fadd",
+    L.FSubOp: "fsub",
+    L.FMulOp: "fmul",
+    L.FDivOp: "fdiv",
+    L.FRemOp: "frem",
 }
 
 _FLOAT_INTRINSIC = {
-    arith.MaximumFOp: "llvm.maximum",
-    arith.MinimumFOp: "llvm.minimum",
-    arith.MaxNumFOp: "llvm.maxnum",
-    arith.MinNumFOp: "llvm.minnum",
+    L.MaximumOp: "llvm.maximum",
+    L.MinimumOp: "llvm.minimum",
+    L.MaxNumOp: "llvm.maxnum",
+    L.MinNumOp: "llvm.minnum",
 }
 
 
 def fastmath(op: Any) -> tuple[str, ...]:
-    """LLVM fast-math flag names of an op's ``fastmath`` property."""
-    attr = op.properties.get("fastmath")
+    """LLVM fast-math flag names of an op's ``fastmathFlags`` property."""
+    attr = op.properties.get("fastmathFlags")
     return tuple(attr.flags) if attr is not None else ()
 
 
 def _overflow_flags(op: Any) -> tuple[str, ...]:
     attr = op.properties.get("overflowFlags")
-    return tuple(attr.flags) if attr is not None else ()
+    bits = attr.value if attr is not None else 0
+    return tuple(name for name, bit in (("nsw", L.NSW), ("nuw", L.NUW)) if bits & bit)
 
 
 @ARITH.register(*_INT_BINARY)
 def _int_binary(ft: FunctionTranslator, op: Any) -> None:
     kind = _INT_BINARY[type(op)]
     a, b = ft.operands(op)
-    if kind in _DIVISIONS:  # defined for every operand, as PTX (ptx_semantics.py)
-        ft.set_result(op, ptx.division(ft.builder, kind, a, b, name=ft.name(op)))
-        return
-    if kind in _SHIFTS:
-        flags = _overflow_flags(op) if kind == "shl" else ()
-        ft.set_result(op, ptx.shift(ft.builder, kind, a, b, name=ft.name(op), flags=flags))
-        return
     fn = getattr(ft.builder, kind)
     if kind in _WITH_OVERFLOW_FLAGS:
         ft.set_result(op, fn(a, b, name=ft.name(op), flags=_overflow_flags(op)))
+    elif op.properties.get("isExact") is not None:
+        ft.set_result(op, fn(a, b, name=ft.name(op), flags=("exact",)))
     else:
         ft.set_result(op, fn(a, b, name=ft.name(op)))
 
@@ -155,43 +151,11 @@ def _zero_like(t: ir.Type, value: int = 0) -> ir.Constant:
     return ir.Constant(t, value)
 
 
-@ARITH.register(arith.CeilDivUIOp)
-def _ceildivui(ft: FunctionTranslator, op: arith.CeilDivUIOp) -> None:
-    b = ft.builder
-    x, y = ft.operands(op)
-    q = ptx.division(b, "udiv", x, y)
-    r = ptx.division(b, "urem", x, y)
-    t = x.type
-    bump = b.zext(b.icmp_unsigned("!=", r, _zero_like(t)), t)
-    ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, b.add(q, bump), name=ft.name(op)))
-
-
-@ARITH.register(arith.CeilDivSIOp, arith.FloorDivSIOp)
-def _rounded_sdiv(ft: FunctionTranslator, op: arith.CeilDivSIOp | arith.FloorDivSIOp) -> None:
-    """q = x sdiv y, r = x srem y; ceil adds 1 when r != 0 and r, y share a sign, floor
-    subtracts 1 when r != 0 and their signs differ."""
-    b = ft.builder
-    x, y = ft.operands(op)
-    t = x.type
-    zero = _zero_like(t)
-    q = ptx.division(b, "sdiv", x, y)
-    r = ptx.division(b, "srem", x, y)
-    nonzero = b.icmp_signed("!=", r, zero)
-    differ = b.icmp_signed("<", b.xor(r, y), zero)
-    if isinstance(op, arith.CeilDivSIOp):
-        adjust = b.and_(nonzero, b.not_(differ))
-        result = b.add(q, b.zext(adjust, t))
-    else:
-        adjust = b.and_(nonzero, differ)
-        result = b.sub(q, b.zext(adjust, t))
-    ft.set_result(op, ptx.by_zero_gives_all_ones(b, y, result, name=ft.name(op)))
-
-
 _MINMAX = {
-    arith.MinSIOp: ("<", True),
-    arith.MaxSIOp: (">", True),
-    arith.MinUIOp: ("<", False),
-    arith.MaxUIOp: (">", False),
+    L.SMinOp: ("<", True),
+    L.SMaxOp: (">", True),
+    L.UMinOp: ("<", False),
+    L.UMaxOp: (">", False),
 }
 
 
@@ -208,7 +172,7 @@ def _int_minmax(ft: FunctionTranslator, op: Any) -> None:
 def _float_binary(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
     fn = getattr(ft.builder, _FLOAT_BINARY[type(op)])
-    if isinstance(op, arith.RemFOp):
+    if isinstance(op, L.FRemOp):
         value = _fmod(ft, a, b)
     else:
         value = fn(a, b, name=ft.name(op), flags=fastmath(op))
@@ -300,8 +264,8 @@ def intrinsic_suffix(t: ir.Type) -> str:
 def _float_minmax(ft: FunctionTranslator, op: Any) -> None:
     a, b = widened(ft, op)
     t = a.type
-    if isinstance(op, (arith.MaximumFOp, arith.MinimumFOp)):
-        value = _maximum_minimum(ft, a, b, isinstance(op, arith.MaximumFOp))
+    if isinstance(op, (L.MaximumOp, L.MinimumOp)):
+        value = _maximum_minimum(ft, a, b, isinstance(op, L.MaximumOp))
     else:
         fn = ft.module.intrinsic(f"{_FLOAT_INTRINSIC[type(op)]}.{intrinsic_suffix(t)}", t, [t, t])
         value = ft.builder.call(fn, [a, b], name=ft.name(op), fastmath=fastmath(op))
@@ -327,10 +291,10 @@ def _maximum_minimum(ft: FunctionTranslator, a: ir.Value, b: ir.Value, is_max: b
     return bld.select(bld.fcmp_unordered("uno", a, b), bld.fadd(a, b), equal)
 
 
-@ARITH.register(arith.NegFOp)
-def _negf(ft: FunctionTranslator, op: arith.NegFOp) -> None:
+@ARITH.register(L.FNegOp)
+def _negf(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
-    if is_bf16(op.operand.type):
+    if is_bf16(op.operands[0].type):
         ft.set_result(op, ft.builder.xor(a, _zero_like(a.type, 0x8000 - 0x10000), name=ft.name(op)))
         return
     # libNVVM's IR predates `fneg`: flip the sign bit (exact for every value, NaNs included;
@@ -355,8 +319,8 @@ _ICMP = {
 }
 
 
-@ARITH.register(arith.CmpIOp)
-def _cmpi(ft: FunctionTranslator, op: arith.CmpIOp) -> None:
+@ARITH.register(L.ICmpOp)
+def _cmpi(ft: FunctionTranslator, op: Any) -> None:
     pred, signed = _ICMP[op.predicate_enum]
     a, b_ = ft.operands(op)
     b = ft.builder
@@ -386,8 +350,8 @@ _FCMP = {
 }
 
 
-@ARITH.register(arith.CmpFOp)
-def _cmpf(ft: FunctionTranslator, op: arith.CmpFOp) -> None:
+@ARITH.register(L.FCmpOp)
+def _cmpf(ft: FunctionTranslator, op: Any) -> None:
     pred = op.predicate_enum
     a, b_ = widened(ft, op)
     b = ft.builder
@@ -399,15 +363,10 @@ def _cmpf(ft: FunctionTranslator, op: arith.CmpFOp) -> None:
     ft.set_result(op, fn(cmp, a, b_, name=ft.name(op), flags=fastmath(op)))
 
 
-@ARITH.register(arith.SelectOp)
-def _select(ft: FunctionTranslator, op: arith.SelectOp) -> None:
+@ARITH.register(L.SelectOp)
+def _select(ft: FunctionTranslator, op: Any) -> None:
     c, a, b_ = ft.operands(op)
     ft.set_result(op, ft.builder.select(c, a, b_, name=ft.name(op)))
-
-
-@ARITH.register(arith.ConstantOp)
-def _constant(ft: FunctionTranslator, op: arith.ConstantOp) -> None:
-    ft.set_result(op, constant(ft, op, op.value, ft.result_type(op)))
 
 
 def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Constant:
@@ -425,55 +384,45 @@ def constant(ft: FunctionTranslator, op: Any, value: Any, t: ir.Type) -> ir.Cons
     raise fail(op, f"not supported: constant {value.text}")
 
 
-@ARITH.register(arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
-def _int_resize(ft: FunctionTranslator, op: arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp) -> None:
+_INT_RESIZE = {L.SExtOp: "sext", L.ZExtOp: "zext", L.TruncOp: "trunc"}
+
+
+@ARITH.register(*_INT_RESIZE)
+def _int_resize(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
-    b = ft.builder
-    t = ft.result_type(op)
-    fn = {arith.ExtSIOp: b.sext, arith.ExtUIOp: b.zext, arith.TruncIOp: b.trunc}[type(op)]
-    ft.set_result(op, fn(a, t, name=ft.name(op)))
+    fn = getattr(ft.builder, _INT_RESIZE[type(op)])
+    ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
 
 
-@ARITH.register(arith.IndexCastOp, arith.IndexCastUIOp)
-def _index_cast(ft: FunctionTranslator, op: arith.IndexCastOp | arith.IndexCastUIOp) -> None:
-    (a,) = ft.operands(op)
-    b = ft.builder
-    t = ft.result_type(op)
-    src = a.type.element.width if isinstance(a.type, ir.VectorType) else a.type.width
-    dst = t.element.width if isinstance(t, ir.VectorType) else t.width
-    if src == dst:
-        ft.set_result(op, a)
-    elif dst < src:
-        ft.set_result(op, b.trunc(a, t, name=ft.name(op)))
-    elif isinstance(op, arith.IndexCastOp):
-        ft.set_result(op, b.sext(a, t, name=ft.name(op)))
-    else:
-        ft.set_result(op, b.zext(a, t, name=ft.name(op)))
-
-
-@ARITH.register(arith.FPToSIOp, arith.FPToUIOp)
-def _float_to_int(ft: FunctionTranslator, op: arith.FPToSIOp | arith.FPToUIOp) -> None:
+@ARITH.register(L.FPToSIOp, L.FPToUIOp)
+def _float_to_int(ft: FunctionTranslator, op: Any) -> None:
     (a,) = widened(ft, op)
+    fn = ft.builder.fptosi if isinstance(op, L.FPToSIOp) else ft.builder.fptoui
+    ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
+
+
+def saturating_float_to_int(ft: FunctionTranslator, op: Any, signed: bool) -> None:
+    """``llvm.fpto[su]i.sat`` (convert-arith-to-llvm's ``fptosi``): round toward zero, clamp,
+    NaN to 0. The host calls the intrinsic (x86 gives INT_MIN for NaN and out-of-range
+    values); the GPU's ``cvt.rzi`` saturates already, but NaN must be explicit: measured on an
+    H200, f64 -> i32 gave INT_MIN (LLVM's fptosi of NaN is poison)."""
+    (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
-    signed = isinstance(op, arith.FPToSIOp)
-    if ft.types.host:  # x86 gives INT_MIN for NaN and out-of-range values; PTX saturates
+    if ft.types.host:
         fn = ft.module.intrinsic(ptx.saturating_conversion_name(a.type, t, signed), t, [a.type])
         ft.set_result(op, b.call(fn, [a], name=ft.name(op)))
         return
-    fn = b.fptosi if signed else b.fptoui  # cvt.rzi: saturating already
-    # ... but NaN must convert to 0 as PTX says: measured on an H200, f64 -> i32 gave INT_MIN
-    # (LLVM's fptosi of NaN is poison), so the NaN case is explicit.
-    converted = fn(a, t)
+    converted = (b.fptosi if signed else b.fptoui)(a, t)
     nan = b.fcmp_unordered("uno", a, a)
     ft.set_result(op, b.select(nan, _zero_like(t, 0), converted, name=ft.name(op)))
 
 
-@ARITH.register(arith.SIToFPOp, arith.UIToFPOp)
-def _int_to_float(ft: FunctionTranslator, op: arith.SIToFPOp | arith.UIToFPOp) -> None:
+@ARITH.register(L.SIToFPOp, L.UIToFPOp)
+def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
-    fn = b.sitofp if isinstance(op, arith.SIToFPOp) else b.uitofp
+    fn = b.sitofp if isinstance(op, L.SIToFPOp) else b.uitofp
     if not is_bf16(op.results[0].type):
         ft.set_result(op, fn(a, ft.result_type(op), name=ft.name(op)))
         return
@@ -485,19 +434,12 @@ def _int_to_float(ft: FunctionTranslator, op: arith.SIToFPOp | arith.UIToFPOp) -
     ft.set_result(op, f32_to_bf16(b, f64_to_f32_round_to_odd(ft, wide)))
 
 
-@ARITH.register(arith.BitcastOp)
-def _bitcast(ft: FunctionTranslator, op: arith.BitcastOp) -> None:
-    (a,) = ft.operands(op)
-    t = ft.result_type(op)
-    ft.set_result(op, a if a.type == t else ft.builder.bitcast(a, t, name=ft.name(op)))
-
-
 def _is(t: ir.Type, cls: type) -> bool:
     return isinstance(t.element if isinstance(t, ir.VectorType) else t, cls)
 
 
-@ARITH.register(arith.ExtFOp, arith.TruncFOp)
-def _float_resize(ft: FunctionTranslator, op: arith.ExtFOp | arith.TruncFOp) -> None:
+@ARITH.register(L.FPExtOp, L.FPTruncOp)
+def _float_resize(ft: FunctionTranslator, op: Any) -> None:
     (a,) = ft.operands(op)
     b = ft.builder
     t = ft.result_type(op)
@@ -519,10 +461,10 @@ def _float_resize(ft: FunctionTranslator, op: arith.ExtFOp | arith.TruncFOp) -> 
             x = a
         ft.set_result(op, f32_to_bf16(b, x))
         return
-    if isinstance(op, arith.ExtFOp):
+    if isinstance(op, L.FPExtOp):
         ft.set_result(op, b.fpext(a, t, name=ft.name(op)))
     else:
         ft.set_result(op, b.fptrunc(a, t, name=ft.name(op)))
 
 
-__all__ = ["ARITH", "constant", "fastmath", "intrinsic_suffix"]
+__all__ = ["ARITH", "constant", "fastmath", "intrinsic_suffix", "saturating_float_to_int"]

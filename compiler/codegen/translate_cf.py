@@ -1,24 +1,33 @@
-"""cf and func ops -> LLVM IR: branches feed the target blocks' phis; returns and calls."""
+"""The llvm dialect's control flow -> LLVM IR: branches feed the target blocks' phis;
+returns, calls, unreachable (what convert-cf-to-llvm and convert-func-to-llvm produce)."""
 
 from __future__ import annotations
 
-from layoutc.ir.dialects import cf, func
-from llvmlite import ir
+from typing import Any
 
+from layoutc.ir.dialects.llvm import (
+    LLVMBrOp,
+    LLVMCallOp,
+    LLVMCondBrOp,
+    LLVMReturnOp,
+    UnreachableOp,
+)
+
+from .translate_arith import fastmath
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
 CONTROL = HandlerTable("translate cf")
 
 
-@CONTROL.register(cf.BranchOp)
-def _br(ft: FunctionTranslator, op: cf.BranchOp) -> None:
+@CONTROL.register(LLVMBrOp)
+def _br(ft: FunctionTranslator, op: Any) -> None:
     target = ft.branch_args(op, op.dest, op.operands)
     ft.builder.branch(target)
 
 
-@CONTROL.register(cf.CondBranchOp)
-def _cond_br(ft: FunctionTranslator, op: cf.CondBranchOp) -> None:
+@CONTROL.register(LLVMCondBrOp)
+def _cond_br(ft: FunctionTranslator, op: Any) -> None:
     cond = ft.get(op.condition)
     b = ft.builder
     if op.trueDest is op.falseDest:
@@ -38,23 +47,22 @@ def _cond_br(ft: FunctionTranslator, op: cf.CondBranchOp) -> None:
     b.cbranch(cond, true_target, false_target)
 
 
-@CONTROL.register(func.ReturnOp)
-def _return(ft: FunctionTranslator, op: func.ReturnOp) -> None:
+@CONTROL.register(LLVMReturnOp)
+def _return(ft: FunctionTranslator, op: Any) -> None:
     values = ft.operands(op)
-    b = ft.builder
-    if not values:
-        b.ret_void()
-    elif len(values) == 1:
-        b.ret(values[0])
+    if values:
+        ft.builder.ret(values[0])
     else:
-        agg: ir.Value = ir.Constant(ft.fn.function_type.return_type, ir.Undefined)
-        for i, v in enumerate(values):
-            agg = b.insert_value(agg, v, i)
-        b.ret(agg)
+        ft.builder.ret_void()
 
 
-@CONTROL.register(func.CallOp)
-def _call(ft: FunctionTranslator, op: func.CallOp) -> None:
+@CONTROL.register(UnreachableOp)
+def _unreachable(ft: FunctionTranslator, op: Any) -> None:
+    ft.builder.unreachable()
+
+
+@CONTROL.register(LLVMCallOp)
+def _call(ft: FunctionTranslator, op: Any) -> None:
     callee_name = op.callee.root
     callee = ft.module.function(callee_name)
     if callee is None:
@@ -62,9 +70,6 @@ def _call(ft: FunctionTranslator, op: func.CallOp) -> None:
     args = ft.operands(op)
     if ft.module.takes_context(callee_name):
         args.append(ft.require_context(op))
-    result = ft.builder.call(callee, args, name=ft.name(op) if len(op.results) == 1 else "")
-    if len(op.results) == 1:
+    result = ft.builder.call(callee, args, name=ft.name(op), fastmath=fastmath(op))
+    if op.results:
         ft.set_result(op, result)
-    elif op.results:
-        for i, r in enumerate(op.results):
-            ft.set(r, ft.builder.extract_value(result, i))

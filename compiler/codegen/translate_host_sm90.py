@@ -24,6 +24,7 @@ from llvmlite import ir
 
 from .translate_function import FunctionTranslator
 from .translate_host import NVVM_HOST, _runtime_helper, context_field
+from .translate_nvvm_sm90 import refuse_tma_extras
 from .translate_types import I32, I64, VOID
 
 _NO_EFFECT = (
@@ -149,6 +150,7 @@ def _coords5(ft: FunctionTranslator, op: Any) -> list[Any]:
 def _tma_load(
     ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp
 ) -> None:
+    refuse_tma_extras(op)
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
     args = [_i8p(ft, op.dstMem), _i8p(ft, op.tmaDescriptor), _i8p(ft, op.mbar)]
@@ -157,6 +159,7 @@ def _tma_load(
 
 @NVVM_HOST.register(nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp)
 def _tma_store(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp) -> None:
+    refuse_tma_extras(op)
     p = ir.PointerType(ir.IntType(8))
     fn = _runtime_helper(ft, cc.TMA_STORE, VOID, [p, p, *[I32] * 5])
     args = [_i8p(ft, op.tmaDescriptor), _i8p(ft, op.srcMem)]

@@ -6,13 +6,14 @@ instruction classes below print them exactly as LLVM IR spells them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from layoutc.ir.dialects import llvm
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
-from .translate_arith import constant
+from .translate_arith import constant, saturating_float_to_int
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I32, fail
 
@@ -236,7 +237,15 @@ def _bitcast(ft: FunctionTranslator, op: llvm.BitcastOp) -> None:
 def _addrspacecast(ft: FunctionTranslator, op: llvm.AddrSpaceCastOp) -> None:
     a = ft.get(op.arg)
     t = ft.result_type(op)
-    ft.set_result(op, a if a.type == t else ft.builder.addrspacecast(a, t, name=ft.name(op)))
+    if a.type == t:
+        ft.set_result(op, a)
+    elif {a.type.addrspace, t.addrspace} == {3, 7}:
+        # shared::cta <-> shared::cluster: a block's own shared address is the same number in
+        # both windows (PTX ISA, "Shared memory"); libNVVM's IR has no such cast.
+        raw = ft.builder.ptrtoint(a, ir.IntType(64))
+        ft.set_result(op, ft.builder.inttoptr(raw, t, name=ft.name(op)))
+    else:
+        ft.set_result(op, ft.builder.addrspacecast(a, t, name=ft.name(op)))
 
 
 @LLVM_OPS.register(llvm.PtrToIntOp)
@@ -342,11 +351,18 @@ def inline_asm(
     return ft.builder.call(code, args)
 
 
+_SATURATING = re.compile(r"llvm\.fpto([su])i\.sat\.")
+
+
 @LLVM_OPS.register(llvm.CallIntrinsicOp)
 def _call_intrinsic(ft: FunctionTranslator, op: llvm.CallIntrinsicOp) -> None:
     name = op.intrin.value
     if ft.types.host and name.startswith(("llvm.nvvm.", "llvm.nvptx.")):
         raise fail(op, f"not supported: GPU intrinsic '{name}' in the host flavour")
+    sat = _SATURATING.match(name)
+    if sat is not None and op.results:
+        saturating_float_to_int(ft, op, signed=sat.group(1) == "s")
+        return
     args = ft.operands(op)
     ret = ft.result_type(op) if op.results else ir.VoidType()
     fn = ft.module.intrinsic(name, ret, [a.type for a in args])

@@ -17,7 +17,7 @@ from llvmlite import ir
 from .translate_function import FunctionTranslator
 from .translate_llvm import inline_asm
 from .translate_nvvm import NVVM_GPU
-from .translate_types import I1, I32, VOID
+from .translate_types import I1, I32, VOID, fail
 
 _MEM = "~{memory}"
 
@@ -147,10 +147,25 @@ def _box(first: int, n: int) -> str:
     return "{" + ", ".join(f"${first + i}" for i in range(n)) + "}"
 
 
+def refuse_tma_extras(op: Any) -> None:
+    """The parts of MLIR 22's TMA ops code generation does not implement yet."""
+    extras = []
+    if op.mode.value != "tile":
+        extras.append(f"mode {op.mode.value}")
+    for what in ("l2CacheHint", "predicate"):
+        if getattr(op, what) is not None:
+            extras.append(what)
+    if op.properties.get("isCTAOnly") is not None and op.isCTAOnly.value:
+        extras.append("isCTAOnly")
+    if extras:
+        raise fail(op, f"not supported: TMA with {', '.join(extras)}")
+
+
 @NVVM_GPU.register(nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp)
 def _tma_load(
     ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp
 ) -> None:
+    refuse_tma_extras(op)
     n = len(op.coordinates)
     args = [ft.get(op.dstMem), ft.get(op.tmaDescriptor), ft.get(op.mbar)]
     args += [ft.get(c) for c in op.coordinates]
@@ -167,6 +182,7 @@ def _tma_load(
 
 @NVVM_GPU.register(nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp)
 def _tma_store(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorSharedCTAToGlobalOp) -> None:
+    refuse_tma_extras(op)
     n = len(op.coordinates)
     args = [ft.get(op.tmaDescriptor), ft.get(op.srcMem)] + [ft.get(c) for c in op.coordinates]
     text = f"cp.async.bulk.tensor.{n}d.global.shared::cta.tile.bulk_group [$0, {_box(2, n)}], [$1];"

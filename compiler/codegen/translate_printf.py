@@ -1,14 +1,10 @@
-"""``gpu.printf`` in both flavours, with one output format (C's printf conversions).
+"""``gpu.printf`` on the CPU, with the GPU's output format (C's printf conversions).
 
-- GPU: CUDA's device ``vprintf(const char *fmt, void *args)`` ABI, as MLIR's NVVM lowering and
-  clang emit it: the arguments after C's default promotions (integers narrower than 32 bits to
-  ``i32``, floats to ``double``) packed in a stack struct of natural alignment, its address and
-  a global constant format string passed to ``vprintf`` (declared, resolved by the CUDA driver).
-- CPU: the C library's variadic ``printf`` with the same promoted arguments, then
-  ``fflush(NULL)`` so the text reaches the file descriptor before Python writes after it.
-
-``gpu.printf`` survives convert-to-llvm (as MLIR lowers it in a pattern of its own); this
-module is where it becomes calls.
+On the GPU, convert-to-llvm lowers ``gpu.printf`` to CUDA's ``vprintf(const char *fmt, void
+*args)`` in llvm ops (passes/conversion/printf_to_llvm.py). On the CPU it survives
+convert-to-llvm and becomes here the C library's variadic ``printf`` with the same promoted
+arguments (integers narrower than 32 bits to ``i32``, floats to ``double``), then
+``fflush(NULL)`` so the text reaches the file descriptor before Python writes after it.
 """
 
 from __future__ import annotations
@@ -20,7 +16,6 @@ from llvmlite import ir
 
 from .translate_function import FunctionTranslator
 from .translate_host import NVVM_HOST
-from .translate_nvvm import NVVM_GPU
 from .translate_types import I32
 
 _I8 = ir.IntType(8)
@@ -64,24 +59,6 @@ def _args(ft: FunctionTranslator, op: Any) -> list[ir.Value]:
             value = b.bitcast(b.shl(b.zext(value, I32), I32(16)), ir.FloatType())
         out.append(_promote(ft, value))
     return out
-
-
-@NVVM_GPU.register(gpu.PrintfOp)
-def _printf_gpu(ft: FunctionTranslator, op: gpu.PrintfOp) -> None:
-    b = ft.builder
-    fmt = _format_pointer(ft, op.format.value)
-    args = _args(ft, op)
-    if args:
-        struct = ir.LiteralStructType([a.type for a in args])
-        with b.goto_entry_block():
-            buf = b.alloca(struct, name="printf.args")
-        for i, a in enumerate(args):
-            b.store(a, b.gep(buf, [I32(0), I32(i)], inbounds=True))
-        buf_ptr = b.bitcast(buf, _I8P)
-    else:
-        buf_ptr = ir.Constant(_I8P, None)
-    vprintf = ft.module.intrinsic("vprintf", I32, [_I8P, _I8P])
-    b.call(vprintf, [fmt, buf_ptr])
 
 
 @NVVM_HOST.register(gpu.PrintfOp)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from layoutc.frontend.errors import CompileError
-from layoutc.ir.dialects import func
+from layoutc.ir.dialects import func, llvm
 from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
 from layoutc.runtime.abi import with_bounds_record
 
@@ -87,13 +87,17 @@ def run_pipeline(
     return [from_diagnostic(d) for d in diagnostics if d.severity.label in ("remark", "warning")]
 
 
+#: Function ops a kernel may be at the end of the pipeline (llvm.func) or in a partial one.
+_FUNCTIONS = (llvm.LLVMFuncOp, func.FuncOp)
+
+
 def with_written_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -> RuntimeKernelSpec:
     """``spec`` stating, per pointer, whether ``kernel`` (at the LLVM level) may write it: the
     runtime refuses read-only arrays for those."""
     from layoutc.passes.conversion.bounds_checks import written_parameters
 
     for op in module.walk_ops(include_self=False):
-        if isinstance(op, func.FuncOp) and op.sym_name.value == kernel and op.body.blocks:
+        if isinstance(op, _FUNCTIONS) and op.sym_name.value == kernel and op.body.blocks:
             written = written_parameters(op)
             params = tuple(
                 replace(p, writes=i in written) if p.kind == "pointer" else p
@@ -109,7 +113,7 @@ def bounds_sites(module: Any, kernel: str) -> list[str] | None:
     from layoutc.passes.conversion.bounds_checks import SITES_ATTR
 
     for op in module.walk_ops(include_self=False):
-        if isinstance(op, func.FuncOp) and op.sym_name.value == kernel:
+        if isinstance(op, _FUNCTIONS) and op.sym_name.value == kernel:
             sites = op.attributes.get(SITES_ATTR)
             return None if sites is None else [a.value for a in sites.elements]
     return None

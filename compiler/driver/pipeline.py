@@ -24,6 +24,9 @@ DEFAULT_PASSES: tuple[str, ...] = (
     "convert-to-llvm",
     "canonicalize",
     "cse",
+    "convert-arith-to-llvm",
+    "convert-cf-to-llvm",
+    "convert-func-to-llvm",
 )
 """docs/dialects.md: the driver's default pipeline, in order."""
 
@@ -38,6 +41,8 @@ def target_options(target: BuildTarget, index_bitwidth: int) -> dict[str, dict[s
     return {
         "verify-target": {"arch": arch},
         "convert-to-llvm": {"target": target.flavour, "index-bitwidth": index_bitwidth},
+        "convert-arith-to-llvm": {"index-bitwidth": index_bitwidth},
+        "convert-func-to-llvm": {"index-bitwidth": index_bitwidth},
         "select-atoms": {"arch": arch, "target": target.flavour},
         "prove-vectorization": {"arch": arch, "target": target.flavour},
         "lower-algorithms": {"arch": arch, "target": target.flavour},

@@ -31,6 +31,7 @@ from ..ir.algebra.swizzle import Swizzle
 from ..ir.core.types import IntegerType, i32, index
 from ..ir.dialects import nvvm_sm90 as N
 from ..ir.dialects import tile as T
+from ..ir.dialects.llvm import AddrSpaceCastOp, LLVMPointerType
 from . import scalars, state, symbols
 from .hopper import barrier_pointer
 from .tensor import IntTuple, Pointer, Tensor
@@ -272,7 +273,10 @@ def tma_copy(tma: TmaCopy, src: Any, dst: Any, mbar: Any = None, mcast_mask: Any
         if tma.op != "SM90_TMA_LOAD_MULTICAST":
             raise state.error(f"{what}: mcast_mask needs an SM90_TMA_LOAD_MULTICAST copy")
         mask = scalars.as_value(mcast_mask, IntegerType(16))
-    state.emit(N.CpAsyncBulkTensorGlobalToSharedClusterOp(ptr, tma.desc, coords, bar, mask))
+    # MLIR 22's TMA load writes shared::cluster memory (address space 7): the block's own
+    # buffer is the same address there.
+    cluster = state.emit(AddrSpaceCastOp(ptr, LLVMPointerType(7))).results[0]
+    state.emit(N.CpAsyncBulkTensorGlobalToSharedClusterOp(cluster, tma.desc, coords, bar, mask))
 
 
 def tma_store_arrive() -> None:

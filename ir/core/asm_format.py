@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from .attributes import Attribute, DialectAttribute
 from .opdef import Arity, OpDef
 from .traits import SameOperandsAndResultType, SameTypeOperands
-from .types import FunctionType, Type
+from .types import DialectType, FunctionType, Type
 
 
 def _short_form(constraint: Any) -> Any:
@@ -420,8 +420,10 @@ class AssemblyFormat:
                 state["attrs"].update(attrs)
             elif isinstance(e, _TypeOf):
                 key = "types" if e.var.kind == "operand" else "result_types"
-                arity = (d.operands if e.var.kind == "operand" else d.results).arities[e.var.index]
-                state[key][e.var.name] = self._parse_types(p, arity)
+                layout = d.operands if e.var.kind == "operand" else d.results
+                arity = layout.arities[e.var.index]
+                storage = getattr(layout.constraints[e.var.index], "storage", None)
+                state[key][e.var.name] = self._parse_types(p, arity, storage)
             elif isinstance(e, _FunctionalType):
                 at = p.pos
                 ftype = p.parse_type()
@@ -467,8 +469,12 @@ class AssemblyFormat:
                 else:
                     state["successors"][e.name] = [p.parse_successor()]
 
-    def _parse_types(self, p: Parser, arity: Arity) -> list[Type]:
+    def _parse_types(self, p: Parser, arity: Arity, storage: Any = None) -> list[Type]:
         if arity is Arity.SINGLE:
+            if isinstance(storage, type) and issubclass(storage, DialectType) and p.peek() == "<":
+                # MLIR prints a type its constraint fixes the class of stripped (``<3>`` for
+                # ``!llvm.ptr<3>``): read that too.
+                return [storage.parse_parameters(p)]
             return [p.parse_type()]
         first = p.parse_optional_type()
         if first is None:

@@ -30,7 +30,9 @@ class Constraint:
         # The one value accepted, when there is only one (lets custom forms omit its type).
         self.exact = exact
         # What an accepted attribute is stored as, when that is one thing: an attribute class,
-        # or the Type of an IntegerAttr (lets assembly formats print the attribute's short form).
+        # or the Type of an IntegerAttr (lets assembly formats print the attribute's short form);
+        # for a type constraint, the DialectType class (assembly formats also read the type
+        # stripped of its name, ``<3>``, as MLIR prints it).
         self.storage = storage
         # Types and attributes are interned and immutable, so answers can be remembered.
         self.memo: dict[Any, bool] = {}

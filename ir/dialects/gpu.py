@@ -36,6 +36,7 @@ from ..core.traits import NoMemoryEffect, Pure
 from ..core.types import FloatType, IndexType, IntegerType, Type, i1, i32, index
 from ..core.values import Value
 from .func import FuncOp
+from .llvm.control_ops import LLVMFuncOp
 
 __all__ = [
     "DIALECT",
@@ -150,10 +151,14 @@ def known_block_size(op: Operation) -> tuple[int, int, int] | None:
         attr = cur.attributes.get(KNOWN_BLOCK_SIZE_ATTR)
         if attr is not None:
             return _size_triple(attr)
-        if isinstance(cur, FuncOp):
+        if isinstance(cur, _FUNCTIONS):
             return None
         cur = cur.parent_op
     return None
+
+
+#: Function ops the kernel attributes may sit on (``convert-func-to-llvm`` keeps them).
+_FUNCTIONS = (FuncOp, LLVMFuncOp)
 
 
 def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> None:
@@ -161,8 +166,8 @@ def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> No
     if name == KERNEL_ATTR:
         if not isinstance(attr, UnitAttr):
             raise VerifyError(f"'{name}' must be a unit attribute, got {attr.text}")
-        if not isinstance(op, FuncOp):
-            raise VerifyError(f"'{name}' is only allowed on 'func.func'")
+        if not isinstance(op, _FUNCTIONS):
+            raise VerifyError(f"'{name}' is only allowed on 'func.func' or 'llvm.func'")
         return
     if name in (KNOWN_BLOCK_SIZE_ATTR, KNOWN_GRID_SIZE_ATTR):
         if _size_triple(attr) is None:
@@ -170,8 +175,8 @@ def _verify_operation_attribute(op: Operation, name: str, attr: Attribute) -> No
                 f"'{name}' must be an array of 3 positive i32 values (array<i32: x, y, z>), "
                 f"got {attr.text}"
             )
-        if not isinstance(op, FuncOp):
-            raise VerifyError(f"'{name}' is only allowed on 'func.func'")
+        if not isinstance(op, _FUNCTIONS):
+            raise VerifyError(f"'{name}' is only allowed on 'func.func' or 'llvm.func'")
         return
     raise VerifyError(f"unknown gpu attribute '{name}'")
 

@@ -25,12 +25,10 @@ from ..core.location import Location
 from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
 from ..core.operation import Operation
 from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
-from ..core.types import IntegerType, i1, i32, i64
+from ..core.types import i1, i16, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType
 from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
-
-i16 = IntegerType(16)
 
 SM90_ELECT = RequiresTarget("sm_90", "elect.sync")
 SM90_FENCE = RequiresTarget("sm_90", "proxy and mbarrier-init fences")
@@ -43,6 +41,7 @@ _Shared = Constraint(
     lambda t: isinstance(t, LLVMPointerType) and t.address_space == 3,
     "shared-memory pointer",
     exact=LLVMPointerType(3),
+    storage=LLVMPointerType,  # upstream's LLVM_PointerShared: printed stripped (`<3>`) there
 )
 _SharedOrGeneric = Constraint(
     lambda t: isinstance(t, LLVMPointerType) and t.address_space in (0, 3),
@@ -401,22 +400,55 @@ class MBarrierTryWaitParityOp(Operation):
 # ---------------------------------------------------------------------------------------------
 
 
+class TMALoadModeAttr(_EnumAttr):
+    """``#nvvm.tma_load_mode<tile>``: how a TMA load reads the tensor."""
+
+    __slots__ = ()
+    name = "nvvm.tma_load_mode"
+    VALUES = ("tile", "im2col", "im2col_w", "im2col_w_128", "tile_gather4")
+
+
+class TMAStoreModeAttr(_EnumAttr):
+    """``#nvvm.tma_store_mode<tile>``: how a TMA store writes the tensor."""
+
+    __slots__ = ()
+    name = "nvvm.tma_store_mode"
+    VALUES = ("tile", "im2col", "tile_scatter4")
+
+
+_Cluster = Constraint(
+    lambda t: isinstance(t, LLVMPointerType) and t.address_space in (3, 7),
+    "shared::cta (3) or shared::cluster (7) pointer",
+)
+_BoolProp = Constraint(
+    lambda a: isinstance(a, IntegerAttr) and a.type is i1, "bool attribute (true/false)"
+)
+
+
 class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
     """``nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %mbar, box[%c0, %c1]
-    (multicast_mask = %m)? : !llvm.ptr<3>, !llvm.ptr``: PTX
+    (multicast_mask = %m)? (l2_cache_hint = %h)? (predicate = %p)? : !llvm.ptr<7>, !llvm.ptr``
+    (MLIR 22's operands: the destination in shared::cluster memory, address space 7, unless
+    ``isCTAOnly``; PTX
     ``cp.async.bulk.tensor.{1-5}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-    [.multicast::cluster]``: copy the box at ``coordinates`` (innermost first) of the tensor
+    [.multicast::cluster]``): copy the box at ``coordinates`` (innermost first) of the tensor
     the descriptor describes into shared memory, completing ``mbar``'s transaction count by
     the box's bytes (in every block of ``multicast_mask``)."""
 
     name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
-    assembly_format = "$dstMem `,` $tmaDescriptor `,` $mbar `,` `box` `[` $coordinates `]` (`multicast_mask` `=` $multicastMask^)? attr-dict `:` type($dstMem) `,` type($tmaDescriptor)"
+    assembly_format = "$dstMem `,` $tmaDescriptor `,` $mbar `,` `box` `[` $coordinates `]` (`im2col` `[` $im2colOffsets^ `]`)? (`multicast_mask` `=` $multicastMask^)? (`l2_cache_hint` `=` $l2CacheHint^)? (`predicate` `=` $predicate^)? attr-dict `:` type($dstMem) `,` type($tmaDescriptor)"
     traits = (AttrSizedOperandSegments, SM90_TMA)
-    dstMem = operand(_Shared)
+    dstMem = operand(_Cluster)
     tmaDescriptor = operand(_AnyPtr)
     coordinates = var_operand(i32)
     mbar = operand(_Shared)
+    im2colOffsets = var_operand(i16)
     multicastMask = opt_operand(i16)
+    l2CacheHint = opt_operand(i64)
+    predicate = opt_operand(i1)
+    isCTAOnly = prop(_BoolProp, default=IntegerAttr(0, i1))
+    mode = prop(TMALoadModeAttr, default=TMALoadModeAttr("tile"))
+    group = opt_prop(Attribute)
 
     def __init__(
         self,
@@ -433,7 +465,10 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
                 desc,
                 list(coordinates),
                 mbar,
+                [],
                 [multicast_mask] if multicast_mask is not None else [],
+                [],
+                [],
             ],
             loc=loc,
         )
@@ -443,30 +478,48 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
             raise VerifyError(
                 f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
             )
+        cta_only = bool(self.isCTAOnly.value)
+        if not cta_only and self.dstMem.type.address_space != 7:
+            raise VerifyError("Shared::cluster destination requires address-space 7.")
+        if cta_only and self.dstMem.type.address_space != 3:
+            raise VerifyError("Shared::cta destination requires address-space 3.")
+        if cta_only and self.multicastMask is not None:
+            raise VerifyError("Multicast is not supported with shared::cta mode.")
+        expected = len(self.coordinates) - 2 if self.mode.value == "im2col" else 0
+        if self.mode.value == "tile" and self.im2colOffsets:
+            raise VerifyError(
+                f"im2col offsets expected {expected} (provided {len(self.im2colOffsets)})"
+            )
 
 
 class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):
-    """``nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %src, box[%c0, %c1] : !llvm.ptr,
-    !llvm.ptr<3>``: PTX ``cp.async.bulk.tensor.{1-5}d.global.shared::cta.tile.bulk_group``:
-    store a shared-memory box to the tensor (elements outside it are not written)."""
+    """``nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %src, box[%c0, %c1]
+    (l2_cache_hint = %h)? (, predicate = %p)? : !llvm.ptr, !llvm.ptr<3>`` (MLIR 22's
+    operands; PTX ``cp.async.bulk.tensor.{1-5}d.global.shared::cta.tile.bulk_group``): store
+    a shared-memory box to the tensor (elements outside it are not written)."""
 
     name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
-    assembly_format = "$tmaDescriptor `,` $srcMem `,` `box` `[` $coordinates `]` attr-dict `:` type($tmaDescriptor) `,` type($srcMem)"
-    traits = (SM90_TMA,)
+    assembly_format = "$tmaDescriptor `,` $srcMem `,` `box` `[` $coordinates `]` (`l2_cache_hint` `=` $l2CacheHint^)? (`,` `predicate` `=` $predicate^)? attr-dict `:` type($tmaDescriptor) `,` type($srcMem)"
+    traits = (AttrSizedOperandSegments, SM90_TMA)
     tmaDescriptor = operand(_AnyPtr)
     srcMem = operand(_Shared)
     coordinates = var_operand(i32)
+    l2CacheHint = opt_operand(i64)
+    predicate = opt_operand(i1)
+    mode = prop(TMAStoreModeAttr, default=TMAStoreModeAttr("tile"))
 
     def __init__(
         self, desc: Value, src: Value, coordinates: list[Value], loc: Location | None = None
     ):
-        super().__init__(operands=[desc, src, list(coordinates)], loc=loc)
+        super().__init__(operands=[desc, src, list(coordinates), [], []], loc=loc)
 
     def verify_(self) -> None:
         if not 1 <= len(self.coordinates) <= 5:
             raise VerifyError(
                 f"expects 1 to 5 coordinates (a tensor of rank 1-5), got {len(self.coordinates)}"
             )
+        if self.predicate is not None and self.l2CacheHint is not None:
+            raise VerifyError("Inline-ptx lowering unsupported with L2 cache-hint.")
 
 
 class CpAsyncBulkCommitGroupOp(_NoOperandOp):
@@ -533,4 +586,10 @@ SM90_OPS: list[type[Operation]] = [
     PrefetchTensorMapOp,
 ]
 
-SM90_ATTRIBUTES = [SetMaxRegisterActionAttr, ProxyKindAttr, SharedSpaceAttr]
+SM90_ATTRIBUTES = [
+    SetMaxRegisterActionAttr,
+    ProxyKindAttr,
+    SharedSpaceAttr,
+    TMALoadModeAttr,
+    TMAStoreModeAttr,
+]

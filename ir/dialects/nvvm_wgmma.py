@@ -33,7 +33,14 @@ from ..core.traits import RequiresTarget
 from ..core.types import Type, f32, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
-from .nvvm import MMALayoutAttr, MMAShapeAttr, _EnumAttr, _NoOperandOp
+from .nvvm import (
+    LdStMatrixEltTypeAttr,
+    LdStMatrixShapeAttr,
+    MMALayoutAttr,
+    MMAShapeAttr,
+    _EnumAttr,
+    _NoOperandOp,
+)
 
 __all__ = [
     "WGMMA_ATTRIBUTES",
@@ -138,9 +145,9 @@ class WgmmaMmaAsyncOp(Operation):
 
     name = "nvvm.wgmma.mma_async"
     traits = (WGMMA,)
+    inouts = operand(_Struct)  # first, as upstream's operand order (its custom form differs)
     descriptorA = operand(_I64)
     descriptorB = operand(_I64)
-    inouts = operand(_Struct)
     res = result()
     shape = prop(MMAShapeAttr)
     typeA = prop(WGMMATypesAttr)
@@ -177,7 +184,7 @@ class WgmmaMmaAsyncOp(Operation):
             "layoutB": MMALayoutAttr("col" if b_k_major else "row"),
         }
         super().__init__(
-            operands=[desc_a, desc_b, acc], result_types=[acc.type], properties=props, loc=loc
+            operands=[acc, desc_a, desc_b], result_types=[acc.type], properties=props, loc=loc
         )
 
     @property
@@ -240,7 +247,12 @@ class WgmmaMmaAsyncOp(Operation):
             p.expect(",")
             operands.append(p.parse_operand())
         p.expect(",")
-        props: dict[str, Attribute] = {"shape": p.parse_attribute()}
+        # Upstream prints the attributes without their names (`<m = 64, n = 8, k = 16>`,
+        # `<one>`); both spellings are read.
+        if p.peek() == "<":
+            props: dict[str, Attribute] = {"shape": MMAShapeAttr.parse_parameters(p)}
+        else:
+            props = {"shape": p.parse_attribute()}
         p.expect(",")
 
         def short(attr_cls: type[_EnumAttr]) -> _EnumAttr:
@@ -249,11 +261,14 @@ class WgmmaMmaAsyncOp(Operation):
             p.expect(">")
             return value
 
+        def scale(attr_cls: type[_EnumAttr]) -> Attribute:
+            return short(attr_cls) if p.peek() == "<" else p.parse_attribute()
+
         p.parse_keyword("D")
         p.expect("[")
         props["typeD"] = short(WGMMATypesAttr)
         p.expect(",")
-        props["scaleD"] = p.parse_attribute()
+        props["scaleD"] = scale(WGMMAScaleOutAttr)
         p.expect("]")
         for label in ("A", "B"):
             p.expect(",")
@@ -261,7 +276,7 @@ class WgmmaMmaAsyncOp(Operation):
             p.expect("[")
             props[f"type{label}"] = short(WGMMATypesAttr)
             p.expect(",")
-            props[f"scale{label}"] = p.parse_attribute()
+            props[f"scale{label}"] = scale(WGMMAScaleInAttr)
             p.expect(",")
             props[f"layout{label}"] = short(MMALayoutAttr)
             p.expect("]")
@@ -269,8 +284,8 @@ class WgmmaMmaAsyncOp(Operation):
         t = p.parse_colon_type()
         p.expect("->")
         rt = p.parse_type()
-        values = p.resolve_operands(operands, [i64, i64, t])
-        return cls.create(values, [rt], properties=props, attributes=attrs, loc=p.loc)
+        a, b, acc = p.resolve_operands(operands, [i64, i64, t])
+        return cls.create([acc, a, b], [rt], properties=props, attributes=attrs, loc=p.loc)
 
 
 def _i32_list(n: int) -> list[Type]:
@@ -278,9 +293,11 @@ def _i32_list(n: int) -> list[Type]:
 
 
 class StMatrixOp(Operation):
-    """``nvvm.stmatrix %ptr, %r0, %r1 {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32,
+    """``nvvm.stmatrix %ptr, %r0, %r1 {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout =
+    #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32,
     i32``: PTX ``stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`` (``col`` =
-    ``.trans``). Lane ``8*i + r`` gives the address of row ``r`` of matrix ``i``; each lane's
+    ``.trans``; MLIR 22 requires ``shape`` and ``eltType``, of which code generation supports
+    m8n8 b16). Lane ``8*i + r`` gives the address of row ``r`` of matrix ``i``; each lane's
     register ``i`` holds two b16 values of matrix ``i`` (ldmatrix's fragment)."""
 
     name = "nvvm.stmatrix"
@@ -289,13 +306,19 @@ class StMatrixOp(Operation):
     ptr = operand(_Shared)
     sources = var_operand(_I32)
     layout = prop(MMALayoutAttr)
+    shape = prop(LdStMatrixShapeAttr)
+    eltType = prop(LdStMatrixEltTypeAttr)
 
     def __init__(
         self, ptr: Value, sources: Sequence[Value], layout: str = "row", loc: Location | None = None
     ):
         super().__init__(
             operands=[ptr, list(sources)],
-            properties={"layout": MMALayoutAttr(layout)},
+            properties={
+                "layout": MMALayoutAttr(layout),
+                "shape": LdStMatrixShapeAttr(8, 8),
+                "eltType": LdStMatrixEltTypeAttr("b16"),
+            },
             loc=loc,
         )
 
@@ -306,6 +329,12 @@ class StMatrixOp(Operation):
     def verify_(self) -> None:
         if len(self.sources) not in (1, 2, 4):
             raise VerifyError(f"expected 1, 2 or 4 source registers, got {len(self.sources)}")
+        shape, elt = self.shape, self.eltType
+        if (shape.m, shape.n) != (8, 8) or elt.value != "b16":
+            raise VerifyError(
+                f"not supported: stmatrix of shape m{shape.m}n{shape.n} with {elt.value} "
+                "elements (layoutc supports m8n8 b16)"
+            )
 
 
 WGMMA_OPS: list[type[Operation]] = [

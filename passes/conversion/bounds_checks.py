@@ -59,6 +59,7 @@ from layoutc.ir.dialects.llvm import (
     StoreOp,
 )
 from layoutc.ir.dialects.llvm import ConstantOp as LLVMConstantOp
+from layoutc.ir.dialects.llvm.arith_ops import SelectOp as LLVMSelectOp
 from layoutc.ir.dialects.llvm.types import LLVMArrayType, LLVMPointerType, LLVMStructType
 from layoutc.ir.dialects.nvvm import SPECIAL_REGISTERS, CpAsyncOp, LdMatrixOp
 from layoutc.ir.dialects.nvvm_sm90 import (
@@ -204,8 +205,8 @@ def _roots(v: Value, entry: Block) -> list[Value] | None:
             continue
         seen.add(r)
         op = r.defining_op
-        if isinstance(op, arith.SelectOp):
-            pending += [op.true_value, op.false_value]
+        if isinstance(op, (arith.SelectOp, LLVMSelectOp)):
+            pending += list(op.operands[1:])
         elif isinstance(r, BlockArgument) and r.owner is not entry:
             incoming = _incoming(r)
             if incoming is None:
@@ -496,7 +497,7 @@ def written_parameters(func: Any) -> set[int]:
             while pending:
                 root = _root(pending.pop())
                 select = root.defining_op
-                if isinstance(select, arith.SelectOp):  # the bounds check's redirection
+                if isinstance(select, (arith.SelectOp, LLVMSelectOp)):  # the check's redirection
                     pending += select.operands[1:]
                 elif isinstance(root, BlockArgument) and root.owner is entry:
                     written.add(root.index)

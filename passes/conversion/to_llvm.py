@@ -4,8 +4,9 @@ level that compiler/codegen/translate.py reads (docs/codegen.md).
 Steps, in order: structured control flow to blocks (``convert-scf-to-cf``), gpu ops to nvvm
 (``convert-gpu-to-nvvm``), the kernel ABI (tensor parameters flattened; the host's context
 parameter), the tile dialect's lowered forms to llvm/nvvm ops, and finally the types of every
-value (``index`` -> ``iN``, ``!tile.ptr`` -> ``!llvm.ptr``). arith and cf stay: the translation
-handles them directly.
+value (``index`` -> ``iN``, ``!tile.ptr`` -> ``!llvm.ptr``); for the GPU, ``gpu.printf`` becomes a
+``vprintf`` call (printf_to_llvm.py). arith, cf and func stay for canonicalize and cse; the
+pipeline's convert-arith-to-llvm, convert-cf-to-llvm and convert-func-to-llvm finish the job.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..registry import register_pass
 from .gpu_to_nvvm import convert_gpu_to_nvvm
 from .kernel_abi import HOST, convert_signature, erase_retired
 from .llvm_types import LLVMTypeConverter
+from .printf_to_llvm import lower_printf_to_vprintf
 from .retype import retype
 from .scf_to_cf import LoweringError, lower_scf_to_cf
 from .tensor_access import AccessError
@@ -50,6 +52,8 @@ def convert_to_llvm(module: Operation, target: str = "nvvm", index_bitwidth: int
                 )
         erase_retired(f, retired[f])
     retype(module, types)
+    if target == "nvvm":
+        lower_printf_to_vprintf(module)
 
 
 @register_pass

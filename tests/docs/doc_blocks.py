@@ -1,7 +1,7 @@
 """Find the fenced code blocks of README.md and docs/*.md, and what each one claims.
 
 The convention (docs/conventions.md, "Executed docs"): a fence's info string is
-``LANG [gpu] [file=NAME] [norun: REASON]``. LANG is one of ``LANGUAGES``; ``text`` is not run,
+``LANG [gpu] [mlir] [file=NAME] [norun: REASON]``. LANG is one of ``LANGUAGES``; ``text`` is not run,
 except that a ``text`` block right after a code block (only blank lines between) is that block's
 expected output. In ``sh`` blocks, ``$ `` lines are commands (``\\`` continues one) and the lines
 up to the next ``$ `` are what it prints; a block without ``$ `` lines is a list of commands that
@@ -28,6 +28,7 @@ class Block:
     info: str
     code: str
     gpu: bool = False
+    mlir: bool = False  # needs upstream MLIR's Python bindings (tests marked mlir)
     norun: str | None = None  # the reason, when the block is not run
     file: str | None = None  # saved under this name in the page's working directory
     output: str | None = None  # the following ``text`` block, when there is one
@@ -55,6 +56,8 @@ def _parse_info(block: Block) -> None:
     for word in words[1:]:
         if word == "gpu":
             block.gpu = True
+        elif word == "mlir":
+            block.mlir = True
         elif word.startswith("file="):
             block.file = word[len("file=") :]
         else:

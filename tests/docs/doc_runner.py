@@ -88,6 +88,16 @@ def _instrument(tree: ast.Module, shown: dict[int, str]) -> set[int]:
     return used
 
 
+def have_upstream_mlir() -> bool:
+    """Upstream MLIR's bindings (``mlir.ir``) are installed."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("mlir.ir") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 class PageSession:
     """The state of one page while its blocks run: working directory, namespace, results."""
 
@@ -128,6 +138,10 @@ class PageSession:
             if b.lang == "python":  # at least well-formed where it cannot run
                 compile(b.code, b.id, "exec")
             return "needs a GPU"
+        if b.mlir and not have_upstream_mlir():
+            if b.lang == "python":
+                compile(b.code, b.id, "exec")
+            return "needs upstream MLIR's Python bindings (docs/ir.md)"
         if b.file is not None:
             (self.workdir / b.file).write_text(b.code)
             if b.lang != "mlir":

@@ -14,6 +14,8 @@ BLOCKS = all_blocks()
 
 def _param(block):
     marks = [pytest.mark.gpu] if block.gpu else []
+    if block.mlir:
+        marks.append(pytest.mark.mlir)
     return pytest.param(block, id=block.id, marks=marks)
 
 

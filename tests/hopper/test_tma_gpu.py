@@ -58,7 +58,8 @@ module {{
     nvvm.mbarrier.init %b, %one : !llvm.ptr<3>, i32
     nvvm.fence.mbarrier.init
     nvvm.mbarrier.arrive.expect_tx %b, %tx : !llvm.ptr<3>, i32
-    nvvm.cp.async.bulk.tensor.shared.cluster.global %s, %d, %b, box[%c0, %c1] : !llvm.ptr<3>, !llvm.ptr
+    %s7 = llvm.addrspacecast %s : !llvm.ptr<3> to !llvm.ptr<7>
+    nvvm.cp.async.bulk.tensor.shared.cluster.global %s7, %d, %b, box[%c0, %c1] : !llvm.ptr<7>, !llvm.ptr
     cf.br ^wait
   ^wait:
     nvvm.barrier0

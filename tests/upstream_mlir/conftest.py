@@ -47,12 +47,15 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def upstream(texts: dict[str, str]) -> dict[str, dict]:
-    """name -> upstream's answer for each generic-form text (a crash is an answer too)."""
+def upstream(texts: dict[str, str], llvmir: bool = False) -> dict[str, dict]:
+    """name -> upstream's answer for each generic-form text (a crash is an answer too); with
+    ``llvmir``, also upstream's LLVM IR translation of each."""
     results: dict[str, dict] = {}
     todo = list(texts)
     while todo:
-        request = "".join(json.dumps({"name": n, "text": texts[n]}) + "\n" for n in todo)
+        request = "".join(
+            json.dumps({"name": n, "text": texts[n], "llvmir": llvmir}) + "\n" for n in todo
+        )
         proc = subprocess.run(
             [sys.executable, str(WORKER)],
             input=request,

@@ -1,7 +1,8 @@
 """Runs upstream MLIR (its Python bindings) on layoutc's output, in a process of its own so that
 an upstream assertion cannot take the test session down. Reads one JSON request per line:
-``{"name": ..., "text": generic IR}``; answers one JSON line each:
-``{"name": ..., "error": None | message, "custom": upstream's custom-form print}``."""
+``{"name": ..., "text": generic IR, "llvmir": bool}``; answers one JSON line each:
+``{"name": ..., "error": None | message, "custom": upstream's custom-form print, "llvmir":
+upstream's translate_module_to_llvmir of it when asked}``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,17 @@ import json
 import sys
 
 from mlir.ir import Context, Module
+
+
+def _llvm_ir(module: Module) -> str:
+    """Upstream's LLVM IR: ``convert-nvvm-to-llvm`` first (as upstream's own GPU pipeline
+    does: the nvvm ops that are PTX templates, wgmma and some mbarrier forms, become inline
+    assembly there), then ``translate_module_to_llvmir``."""
+    from mlir.dialects.llvm import translate_module_to_llvmir
+    from mlir.passmanager import PassManager
+
+    PassManager.parse("builtin.module(convert-nvvm-to-llvm)").run(module.operation)
+    return str(translate_module_to_llvmir(module.operation))
 
 
 def main() -> None:
@@ -24,6 +36,8 @@ def main() -> None:
                     answer["error"] = "verification failed"
                 else:
                     answer["custom"] = str(module)
+                    if request.get("llvmir"):
+                        answer["llvmir"] = _llvm_ir(module)
             except Exception as e:  # upstream's diagnostics
                 answer["error"] = str(e)
         print(json.dumps(answer), flush=True)

@@ -1,8 +1,9 @@
 """The LLVM dialect: MLIR's ``llvm`` ops, types and attributes that code generation uses.
 
 What convert-to-llvm produces and compiler/codegen/translate.py turns into LLVM IR, with MLIR's
-op names, operands, properties and custom forms (docs/codegen.md). Integer and float arithmetic
-stay in ``arith`` and control flow in ``cf``; functions stay ``func.func``.
+op names, operands, properties and custom forms (docs/codegen.md): memory, values, atomics,
+globals, calls, and (produced by ``convert-arith-to-llvm``, ``convert-cf-to-llvm`` and
+``convert-func-to-llvm``) arithmetic, functions and branches.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ...core.dense import DenseElementsAttr
 from ...core.location import Location
 from ...core.operation import Operation
 from ...core.types import Type
+from .arith_ops import ARITH_OPS
 from .atomic_ops import ATOMIC_OPS, AtomicRMWOp, CmpXchgOp, FenceOp
 from .attributes import (
     FASTMATH_NONE,
@@ -23,15 +25,31 @@ from .attributes import (
     AsmDialect,
     AtomicBinOp,
     AtomicOrdering,
+    CConvAttr,
     LinkageAttr,
     LLVMFastmathFlagsAttr,
     TailCallKindAttr,
 )
 from .call_ops import CALL_OPS, CallIntrinsicOp, InlineAsmOp
 from .cast_ops import CAST_OPS, AddrSpaceCastOp, BitcastOp, IntToPtrOp, PtrToIntOp
+from .control_ops import (
+    CONTROL_OPS,
+    LLVMBrOp,
+    LLVMCallOp,
+    LLVMCondBrOp,
+    LLVMFuncOp,
+    LLVMReturnOp,
+    UnreachableOp,
+)
 from .global_ops import GLOBAL_OPS, AddressOfOp, GlobalOp
 from .memory_ops import DYNAMIC_INDEX, MEMORY_OPS, AllocaOp, GEPOp, LoadOp, StoreOp
-from .types import LLVMArrayType, LLVMPointerType, LLVMStructType, is_llvm_type
+from .types import (
+    LLVMArrayType,
+    LLVMFunctionType,
+    LLVMPointerType,
+    LLVMStructType,
+    is_llvm_type,
+)
 from .value_ops import (
     VALUE_OPS,
     ConstantOp,
@@ -56,13 +74,13 @@ def materialize_constant(
 
 
 ALL_OPS: list[type[Operation]] = [*VALUE_OPS, *CAST_OPS, *MEMORY_OPS, *ATOMIC_OPS, *GLOBAL_OPS]
-ALL_OPS += CALL_OPS
+ALL_OPS += CALL_OPS + ARITH_OPS + CONTROL_OPS
 
 DIALECT = Dialect(
     "llvm",
     ops=ALL_OPS,
-    types=[LLVMPointerType, LLVMStructType, LLVMArrayType],
-    attributes=[LinkageAttr, TailCallKindAttr, LLVMFastmathFlagsAttr],
+    types=[LLVMPointerType, LLVMStructType, LLVMArrayType, LLVMFunctionType],
+    attributes=[LinkageAttr, TailCallKindAttr, LLVMFastmathFlagsAttr, CConvAttr],
     materialize_constant=materialize_constant,
 )
 
@@ -82,6 +100,14 @@ __all__ = [
     "AtomicRMWOp",
     "CmpXchgOp",
     "BitcastOp",
+    "CConvAttr",
+    "LLVMBrOp",
+    "LLVMCallOp",
+    "LLVMCondBrOp",
+    "LLVMFuncOp",
+    "LLVMFunctionType",
+    "LLVMReturnOp",
+    "UnreachableOp",
     "CallIntrinsicOp",
     "ConstantOp",
     "ExtractElementOp",

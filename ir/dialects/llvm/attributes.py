@@ -80,6 +80,25 @@ class TailCallKindAttr(_KeywordAttr):
     KEYWORDS = ("none", "tail", "musttail", "notail")
 
 
+class CConvAttr(_KeywordAttr):
+    """``#llvm.cconv<ccc>``: the calling convention of a function or call."""
+
+    __slots__ = ()
+    name = "llvm.cconv"
+    KEYWORDS = (
+        "ccc",
+        "fastcc",
+        "coldcc",
+        "tailcc",
+        "swiftcc",
+        "ptx_kernel",
+        "ptx_device",
+        "spir_func",
+        "spir_kernel",
+        "amdgpu_kernel",
+    )
+
+
 class LLVMFastmathFlagsAttr(_FlagsAttr):
     """``#llvm.fastmath<nnan, ninf>`` (``fast`` stands for all flags)."""
 

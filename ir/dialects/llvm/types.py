@@ -147,3 +147,44 @@ def is_llvm_type(t: Type) -> bool:
     if isinstance(t, IndexType):
         return False
     return isinstance(t, (LLVMPointerType, LLVMStructType, LLVMArrayType))
+
+
+class LLVMFunctionType(DialectType):
+    """``!llvm.func<i32 (f32, ptr<1>)>``, ``!llvm.func<void ()>``: the type of an ``llvm.func``
+    (one result or none; variadic functions are not supported)."""
+
+    __slots__ = ("inputs", "result")
+    name = "llvm.func"
+    inputs: tuple[Type, ...]
+    result: Type | None
+
+    def __new__(cls, inputs: Iterable[Type], result: Type | None = None) -> LLVMFunctionType:
+        key = (tuple(inputs), result)
+        inst = cls._instances.get(key)
+        if inst is not None:
+            return inst
+        for t in (*key[0], *((result,) if result is not None else ())):
+            if not is_llvm_type(t):
+                raise ValueError(f"invalid LLVM function parameter or result type '{t.text}'")
+        return cls._unique(key, inputs=key[0], result=result)
+
+    def __reduce__(self):
+        return (LLVMFunctionType, (self.inputs, self.result))
+
+    @property
+    def results(self) -> tuple[Type, ...]:
+        return () if self.result is None else (self.result,)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> LLVMFunctionType:
+        parser.expect("<", "after '!llvm.func'")
+        result = None if parser.accept("void") else parse_llvm_type(parser)
+        if parser.peek() == "(" and parser.peek(1) == "...":
+            raise parser.error("not supported: variadic LLVM functions")
+        inputs = parser.parse_comma_separated("(", lambda: parse_llvm_type(parser), "in arguments")
+        parser.expect(">", "to close '!llvm.func'")
+        return cls(inputs, result)
+
+    def print_parameters(self) -> str:
+        result = "void" if self.result is None else llvm_type_text(self.result)
+        return f"<{result} ({', '.join(llvm_type_text(t) for t in self.inputs)})>"

@@ -29,7 +29,7 @@ func.func @kernel_value() attributes {gpu.kernel = true} {
 // -----
 
 func.func @kernel_on_op() {
-  // expected-error@+1 {{'arith.constant' op 'gpu.kernel' is only allowed on 'func.func'}}
+  // expected-error@+1 {{'arith.constant' op 'gpu.kernel' is only allowed on 'func.func' or 'llvm.func'}}
   %c = arith.constant {gpu.kernel} 1 : i32
   return
 }

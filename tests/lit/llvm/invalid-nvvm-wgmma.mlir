@@ -34,7 +34,7 @@ func.func @wait() {
 
 func.func @stmatrix(%p: !llvm.ptr<3>, %r: i32) {
   // expected-error@+1 {{'nvvm.stmatrix' op expected 1, 2 or 4 source registers, got 3}}
-  nvvm.stmatrix %p, %r, %r, %r {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32
+  nvvm.stmatrix %p, %r, %r, %r {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32
   return
 }
 

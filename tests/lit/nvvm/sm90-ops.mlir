@@ -6,8 +6,12 @@
 // GENERIC: "nvvm.setmaxregister"() <{action = #nvvm<action increase>, regCount = 232 : i32}> : () -> ()
 // GENERIC: "nvvm.barrier"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (i32, i32) -> ()
 // GENERIC: "nvvm.fence.proxy"() <{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}> : () -> ()
-// GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}> : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i16) -> ()
-func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, %m: i16) attributes {gpu.kernel} {
+// GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 0, 0>}> : (!llvm.ptr<7>, !llvm.ptr, i32, !llvm.ptr<3>, i16) -> ()
+// GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 1, 1>}> : (!llvm.ptr<7>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i16, i64, i1) -> ()
+// GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = true, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}> : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>) -> ()
+// GENERIC: "nvvm.cp.async.bulk.tensor.global.shared.cta"(%{{.*}}) <{mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 3, 0, 0>}> : (!llvm.ptr, !llvm.ptr<3>, i32, i32, i32) -> ()
+// GENERIC: "nvvm.cp.async.bulk.tensor.global.shared.cta"(%{{.*}}) <{mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}> : (!llvm.ptr, !llvm.ptr<3>, i32, i1) -> ()
+func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, %m: i16, %h: i64, %pr: i1, %cl: !llvm.ptr<7>) attributes {gpu.kernel} {
   // CHECK: nvvm.setmaxregister increase 232
   nvvm.setmaxregister increase 232
   // CHECK: nvvm.setmaxregister decrease 40
@@ -40,12 +44,18 @@ func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, 
   nvvm.mbarrier.arrive.expect_tx %bar, %c : !llvm.ptr<3>, i32
   // CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
   nvvm.mbarrier.try_wait.parity %bar, %c, %c : !llvm.ptr<3>, i32, i32
-  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<3>, !llvm.ptr
-  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c, %c] : !llvm.ptr<3>, !llvm.ptr
-  // CHECK: box[%{{.*}}] multicast_mask = %{{.*}} : !llvm.ptr<3>, !llvm.ptr
-  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c] multicast_mask = %m : !llvm.ptr<3>, !llvm.ptr
+  // MLIR 22: the destination is shared::cluster memory (7) unless isCTAOnly.
+  // CHECK: box[%{{.*}}] multicast_mask = %{{.*}} : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %cl, %desc, %bar, box[%c] multicast_mask = %m : !llvm.ptr<7>, !llvm.ptr
+  // CHECK: box[%{{.*}}, %{{.*}}] multicast_mask = %{{.*}} l2_cache_hint = %{{.*}} predicate = %{{.*}} : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %cl, %desc, %bar, box[%c, %c] multicast_mask = %m l2_cache_hint = %h predicate = %pr : !llvm.ptr<7>, !llvm.ptr
+  // CHECK: box[%{{.*}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
   // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %dst, box[%c, %c, %c] : !llvm.ptr, !llvm.ptr<3>
+  // Upstream prints the source type of the store as `<3>`: read too.
+  // CHECK: box[%{{.*}}], predicate = %{{.*}} : !llvm.ptr, !llvm.ptr<3>
+  nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %dst, box[%c], predicate = %pr : !llvm.ptr, <3>
   // CHECK: nvvm.cp.async.bulk.commit.group
   nvvm.cp.async.bulk.commit.group
   // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
