@@ -36,11 +36,12 @@ def parse_shape(text: str) -> tuple[int, int, int]:
 
 
 DEFAULT_CONFIGS = (
+    "bf16:bm=256,bn=128,stages=4",
     "bf16:bm=128,bn=256,stages=4",
-    "bf16:bm=128,bn=256,stages=4,c_dtype=f32",
-    "bf16:bm=128,bn=128,stages=5,schedule=pingpong",
-    "f16:bm=128,bn=256,stages=4",
-    "tf32:bm=128,bn=256,bk=32,stages=4,c_dtype=f32",
+    "f16:bm=256,bn=128,stages=4",
+    "tf32:bm=256,bn=128,bk=32,stages=4",
+    "bf16:bm=256,bn=128,stages=4,c_dtype=f32",
+    "bf16:bm=64,bn=256,stages=5,schedule=pingpong",
 )
 
 
@@ -146,22 +147,53 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
     return out
 
 
-def timed(torch: Any, fn: Any, sets: list, warmup: int = 3, reps: int = 15) -> float:
-    """Median seconds per launch; each launch takes the next input set."""
+def timed(torch: Any, fn: Any, sets: list, warmup: int = 3, reps: int = 15) -> tuple:
+    """Median seconds per launch (each launch takes the next input set), from CUDA events
+    around batches of direct calls and around replays of a CUDA graph of the same batch (no
+    host launch cost: the GPU's own time), and the host's seconds per direct call."""
+    import time
+
     per_batch = len(sets) * max(1, 8 // len(sets))
     for i in range(warmup * len(sets)):
         fn(*sets[i % len(sets)])
     torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
+    t0 = time.perf_counter()
+    for i in range(per_batch):
+        fn(*sets[i % len(sets)])
+    host = (time.perf_counter() - t0) / per_batch
+    torch.cuda.synchronize()
+
+    def events(run: Any, launches: int) -> float:
+        times = []
+        for _ in range(reps):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            run()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end) / 1e3 / launches)
+        return statistics.median(times)
+
+    def direct() -> None:
         for i in range(per_batch):
             fn(*sets[i % len(sets)])
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3 / per_batch)
-    return statistics.median(times)
+
+    direct_s = events(direct, per_batch)
+    graph_s = float("nan")
+    try:
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+            direct()
+        torch.cuda.current_stream().wait_stream(stream)
+        graph.replay()
+        torch.cuda.synchronize()
+        graph_s = events(graph.replay, per_batch)
+    except Exception as e:  # capture refused: the direct numbers stand alone
+        print(f"  (no CUDA graph: {type(e).__name__}: {str(e)[:120]})", flush=True)
+    return direct_s, graph_s, host
 
 
 def main() -> int:
@@ -188,7 +220,6 @@ def main() -> int:
         except Exception as e:  # a configuration that does not build: its row says why
             print(f"{cfg.name}: build failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
             continue
-        res = ours.resources()
         for line in check(ours, torch, [parse_shape(s) for s in args.check.split(",") if s]):
             print(f"{cfg.name}: {line}", flush=True)
         for m, n, k in shapes:
@@ -200,7 +231,7 @@ def main() -> int:
             for _ in range(n_sets):
                 a, b = operands(torch, cfg.dtype, m, n, k, gen)
                 sets.append((a, b, torch.empty((m, n), device="cuda", dtype=ours.c_type(torch))))
-            mine = timed(torch, ours, sets, reps=args.reps)
+            mine, mine_g, host = timed(torch, ours, sets, reps=args.reps)
             if cfg.dtype == "tf32":
                 torch.backends.cuda.matmul.allow_tf32 = True
 
@@ -215,11 +246,14 @@ def main() -> int:
                 def theirs(a: Any, b: Any, c: Any) -> None:
                     torch.mm(a, b.t(), out=c)
 
-            ref = timed(torch, theirs, sets, reps=args.reps)
+            ref, ref_g, _ = timed(torch, theirs, sets, reps=args.reps)
+            res = ours.resources()
             flops = 2 * m * n * k
             row = (
-                f"{cfg.name:<42} {m}x{n}x{k:<5} {res} "
-                f"{flops / mine / 1e12:>7.1f} {flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x"
+                f"{cfg.name:<44} {m}x{n}x{k:<5} {res} "
+                f"{flops / mine / 1e12:>7.1f} {flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x "
+                f"{flops / mine_g / 1e12:>7.1f} {flops / ref_g / 1e12:>7.1f} "
+                f"{ref_g / mine_g:>6.3f}x {host * 1e6:>6.0f}"
             )
             rows.append(row)
             print(row, flush=True)
@@ -227,7 +261,10 @@ def main() -> int:
             torch.cuda.empty_cache()
     print()
     print(gpu_header(torch))
-    print(f"{'kernel':<42} {'MxNxK':<15} regs  lmem smem occ  TFLOP/s  cuBLAS  ratio")
+    print(
+        f"{'kernel':<44} {'MxNxK':<15} regs  lmem smem occ  TFLOP/s  cuBLAS  ratio  "
+        "graph: TFLOP/s cuBLAS  ratio  host-us"
+    )
     print("\n".join(rows))
     return 0
 
