@@ -67,6 +67,7 @@ class GemmConfig:
     raster: int = 8
     registers: tuple[int, int] = (40, 232)
     full_tiles: bool = False
+    cluster: int = 1
 
     @property
     def threads(self) -> int:
@@ -80,7 +81,8 @@ class GemmConfig:
         if self.loads != "tma":
             return name
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
-        return name + ("" if self.c_dtype == "f32" else f"-c{self.c_dtype}") + f"-r{self.raster}"
+        name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
+        return name + f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
 
     @property
     def element(self) -> Any:
@@ -117,6 +119,8 @@ class GemmConfig:
             raise ValueError(f"schedule must be 'cooperative' or 'pingpong', got {self.schedule!r}")
         if pingpong and self.warpgroups != 2:
             raise ValueError("the ping-pong schedule takes two consumer warpgroups")
+        if self.cluster not in (1, 2) or (self.cluster > 1 and self.loads != "tma"):
+            raise ValueError(f"cluster must be 1 or 2 (TMA loads only), got {self.cluster!r}")
         if self.c_dtype not in ("f32", "f16", "bf16"):
             raise ValueError(f"c_dtype must be f32, f16 or bf16, got {self.c_dtype!r}")
         if self.loads != "tma" and self.c_dtype != "f32":
@@ -140,8 +144,9 @@ class GemmConfig:
         """cp.async: one block per tile (sizes must be multiples of the tile). TMA: the
         persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``)."""
         if self.loads == "tma":
-            tiles = -(-m // self.bm) * -(-n // self.bn)
-            return (tiles if sms is None else max(1, min(tiles, sms)),)
+            cl = self.cluster
+            groups = -(-m // self.bm) * -(-n // (self.bn * cl))  # tiles of `cl` blocks
+            return (cl * (groups if sms is None else max(1, min(groups, sms // cl))),)
         if m % self.bm or n % self.bn:
             raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
         return (m // self.bm, n // self.bn)
@@ -251,7 +256,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     consumer_warps = 4 * wgs
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
-    box_a = lc.tile_to_shape(atom, (bm, bk))  # one stage of A: the TMA box, canonical for wgmma
+    cl = cfg.cluster  # blocks along N sharing A: each loads bm / cl rows, multicast to all
+    box_a = lc.tile_to_shape(atom, (bm, bk))  # one stage of A, canonical for wgmma
+    half_a = lc.tile_to_shape(atom, (bm // cl, bk))  # the TMA box of A
     box_b = lc.tile_to_shape(atom, (bn, bk))
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
     ring_b = lc.tile_to_shape(atom, (bn, bk, stages))
@@ -263,16 +270,37 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
 
-    @lc.kernel(name=name or "gemm_sm90_" + cfg.name.replace("-", "_"), min_blocks_per_sm=1)
+    kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
+
+    def release(pipe: Any, count: Any, csize: Any) -> None:
+        """A consumer warp is done with use ``count`` of the ring: one arrival on the stage's
+        empty barrier of every block of the cluster (each one's producer multicasts into all;
+        on the CPU, a single-block cluster, ``cl`` arrivals on its own)."""
+        if cl == 1:
+            pipe.consumer_release(count)
+            return
+        for r in range(cl):
+            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=r % csize)
+
+    @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(a: a_spec, b: b_spec, c: c_spec):
         tid = lc.thread_idx.x
-        tma_a = lc.make_tma_copy("SM90_TMA_LOAD", a, box_a, (bm, bk))
+        op_a = "SM90_TMA_LOAD_MULTICAST" if cl > 1 else "SM90_TMA_LOAD"
+        tma_a = lc.make_tma_copy(op_a, a, half_a, (bm // cl, bk), multicast=cl)
         tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, box_b, (bn, bk))
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
-        pipe = lc.PipelineTmaAsync(stages, tma_a.tx_bytes + tma_b.tx_bytes, consumer_warps, bars)
+        # every block of the cluster releases every block's stage (the multicast writes both)
+        tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
+        pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
+        # The cluster: `csize` blocks (1 on the CPU runtime, `cl` on the GPU) take the tiles
+        # (tile_m, csize * pn + rank) of tile pair (tile_m, pn) together.
+        csize = lc.cluster_size()
+        rank = lc.block_rank_in_cluster()
+        if cl > 1:
+            lc.cluster_sync()  # the peers' barriers are initialised before any remote use
         if pingpong:
             if tid == 0:
                 lc.mbarrier_init(order.iterator, 128)
@@ -282,37 +310,48 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        tiles = tiles_m * tiles_n
-        group = raster * tiles_n  # tiles of one group of `raster` tile rows
-        # The block's tiles: block_idx.x, + grid_dim.x, ...; `mine` of them.
-        mine = (tiles - lc.block_idx.x + (lc.grid_dim.x - 1)) // lc.grid_dim.x
+        pairs_n = (tiles_n + csize - 1) // csize
+        tiles = tiles_m * pairs_n  # tile groups of one cluster
+        group = raster * pairs_n  # of one group of `raster` tile rows
+        cid = lc.block_idx.x // csize
+        clusters = lc.grid_dim.x // csize
+        # The cluster's tile groups: cid, + clusters, ...; `mine` of them.
+        mine = (tiles - cid + (clusters - 1)) // clusters
         if tid < 128:  # the producer warpgroup
             lc.warpgroup_reg_dealloc(regs_producer)
             if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
                 if lc.elect_one_sync():
                     mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
                     for i in lc.range(mine):
-                        t = lc.block_idx.x + i * lc.grid_dim.x
+                        t = cid + i * clusters
                         first = (t // group) * raster
                         rows = lc.min(tiles_m - first, raster)
                         tile_m = first + (t % group) % rows
-                        tile_n = (t % group) // rows
+                        tile_n = ((t % group) // rows) * csize + rank
                         for k in lc.range(k_tiles):
                             count = i * k_tiles + k
                             pipe.producer_acquire(count)
                             s = count % stages
-                            stage_a = lc.make_tensor(
-                                sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk),
-                                box_a,
-                            )
                             stage_b = lc.make_tensor(
                                 sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk),
                                 box_b,
                             )
                             bar = pipe.producer_mbar(count)
-                            gA = lc.local_tile(mA, (bm, bk), (tile_m, k))
+                            hm = bm // cl
+                            for h in range(cl):  # this block's parts of A (all on the CPU)
+                                if h % csize == rank:
+                                    off = s * (bm * bk) + h * (hm * bk)
+                                    part = lc.make_tensor(
+                                        sA.iterator + lc.assume(off, divisible_by=hm * bk),
+                                        half_a,
+                                    )
+                                    gA = lc.local_tile(mA, (hm, bk), (tile_m * cl + h, k))
+                                    if cl > 1:  # into every block of the cluster
+                                        mask = 2 * csize - 1
+                                        lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
+                                    else:
+                                        lc.tma_copy(tma_a, gA, part, mbar=bar)
                             gB = lc.local_tile(mB, (bn, bk), (tile_n, k))
-                            lc.tma_copy(tma_a, gA, stage_a, mbar=bar)
                             lc.tma_copy(tma_b, gB, stage_b, mbar=bar)
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
@@ -327,14 +366,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
             lane0 = ct % 32 == 0
+
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
             for i in lc.range(me, mine, step):
-                t = lc.block_idx.x + i * lc.grid_dim.x
+                t = cid + i * clusters
                 first = (t // group) * raster
                 rows = lc.min(tiles_m - first, raster)
                 tile_m = first + (t % group) % rows
-                tile_n = (t % group) // rows
+                tile_n = ((t % group) // rows) * csize + rank
                 gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
                 tCgC = thr_mma.partition_C(gC)
                 tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
@@ -361,15 +401,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if in_flight:
                         if k > 0:  # noqa: SIM102 (both dynamic)
                             if lane0:
-                                pipe.consumer_release(count - 1)
+                                release(pipe, count - 1, csize)
                     else:
                         if lane0:
-                            pipe.consumer_release(count)
+                            release(pipe, count, csize)
                 if in_flight:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
                     if lane0:
-                        pipe.consumer_release(base + k_tiles - 1)
+                        release(pipe, base + k_tiles - 1, csize)
                 if pingpong:
                     lc.mbarrier_arrive(order.iterator + (1 - me))
                 j = j + 1
@@ -384,6 +424,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.copy(tCrD, tCgC)
                 else:
                     lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+        if cl > 1:
+            lc.cluster_sync()  # no block leaves while a peer may still write its smem
 
     return gemm_sm90_ws
 

@@ -220,6 +220,7 @@ class ModuleTranslator:
                 self.target,
                 {k: _ptx_bounds(info.launch_bounds) for k, info in kernels.items()},
                 {k: _grid_constant_args(self.func_ops[k]) for k in kernels},
+                {k: _cluster_dims(self.func_ops[k]) for k in kernels},
             )
         else:
             self._set_host_target()
@@ -430,6 +431,17 @@ def _byval_args(f: Any) -> dict[int, Any]:
         if t is not None:
             out[i] = t.type
     return out
+
+
+def _cluster_dims(f: Any) -> tuple[int, ...] | None:
+    """``nvvm.cluster_dim`` (upstream's kernel attribute): the required cluster shape."""
+    attr = f.attributes.get("nvvm.cluster_dim")
+    if attr is None:
+        return None
+    dims = tuple(int(x) for x in attr.values)
+    if len(dims) != 3 or min(dims) < 1:
+        raise fail(f, f"'nvvm.cluster_dim' must be three positive integers, got {dims}")
+    return dims
 
 
 def _grid_constant_args(f: Any) -> list[int]:

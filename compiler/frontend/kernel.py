@@ -52,6 +52,7 @@ class Kernel:
         block: Any = None,
         name: str | None = None,
         min_blocks_per_sm: int | None = None,
+        cluster: Any = None,
     ):
         if not isinstance(fn, FunctionType):
             raise TypeError(f"@layoutc.kernel needs a Python function, got {fn!r}")
@@ -65,6 +66,20 @@ class Kernel:
                 f"{min_blocks_per_sm!r}"
             )
         self.min_blocks_per_sm = min_blocks_per_sm
+        if cluster is not None:
+            dims = tuple(cluster) if isinstance(cluster, (tuple, list)) else (cluster,)
+            dims = dims + (1,) * (3 - len(dims))
+            if (
+                len(dims) != 3
+                or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims)
+                or dims[0] * dims[1] * dims[2] > 8
+            ):
+                raise TypeError(
+                    "@layoutc.kernel(cluster=...) needs up to three positive ints with a "
+                    f"product of at most 8 (a portable cluster), got {cluster!r}"
+                )
+            cluster = dims
+        self.cluster = cluster
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = name or fn.__name__
@@ -173,12 +188,21 @@ def kernel(
     block: Any = None,
     name: str | None = None,
     min_blocks_per_sm: int | None = None,
+    cluster: Any = None,
 ) -> Any:
     """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256, min_blocks_per_sm=2)``.
 
     ``min_blocks_per_sm`` is the second half of CUDA's ``__launch_bounds__``: the compiler
-    limits registers so that many blocks fit on one SM (PTX ``.minnctapersm``)."""
-    options = {"block": block, "name": name, "min_blocks_per_sm": min_blocks_per_sm}
+    limits registers so that many blocks fit on one SM (PTX ``.minnctapersm``). ``cluster``
+    (sm_90) is CUDA's ``__cluster_dims__``: blocks are launched in clusters of that shape (PTX
+    ``.reqnctapercluster``; the grid must be a multiple of it). The CPU runtime runs every
+    block as its own cluster (rank 0 of 1)."""
+    options = {
+        "block": block,
+        "name": name,
+        "min_blocks_per_sm": min_blocks_per_sm,
+        "cluster": cluster,
+    }
     if fn is None:
         return lambda f: Kernel(f, **options)
     return Kernel(fn, **options)

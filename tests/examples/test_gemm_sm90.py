@@ -48,6 +48,9 @@ WS_CPU = [
     ),
     GEMM["GemmConfig"](bm=64, bn=32, stages=2, loads="tma", schedule="pingpong"),
     GEMM["GemmConfig"]("tf32", bm=64, bn=32, bk=32, stages=2, warpgroups=1, loads="tma"),
+    # a cluster of 2 (on the CPU a single-block cluster: it loads both halves of A itself and
+    # releases its stages twice, the code path the GPU's pair runs with its peer)
+    GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=2),
 ]
 
 
@@ -86,8 +89,8 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
     [
         GEMM["CONFIG"],
         GEMM["GemmConfig"]("tf32", bn=256, bk=32, stages=4),
-        GEMM["GemmConfig"](bn=256, stages=4, loads="tma"),
         GEMM["GemmConfig"](bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
+        GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
     ],
     ids=lambda c: c.name,
 )
@@ -112,6 +115,10 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     if cfg.loads == "tma":  # the producer gives registers to the consumers
         assert "setmaxnreg.dec.sync.aligned.u32 40" in ck.ptx
         assert "setmaxnreg.inc.sync.aligned.u32 232" in ck.ptx
+    if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
+        assert ".reqnctapercluster 2, 1, 1" in ck.ptx
+        assert ".multicast::cluster" in ck.ptx
+        assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in ck.ptx
 
 
 @pytest.mark.gpu
@@ -141,6 +148,8 @@ WS_GPU = [
     ("f16", dict(bn=128, stages=5, schedule="pingpong", c_dtype="f16")),
     ("bf16", dict(bm=256, bn=128, stages=4, mma_in_flight=0)),
     ("tf32", dict(bn=256, bk=32, stages=4)),
+    ("bf16", dict(bm=256, bn=128, stages=4, cluster=2, c_dtype="bf16")),
+    ("f16", dict(bm=64, bn=256, stages=5, schedule="pingpong", cluster=2)),
 ]
 
 
