@@ -272,15 +272,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
     kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
 
-    def release(pipe: Any, count: Any, csize: Any) -> None:
-        """A consumer warp is done with use ``count`` of the ring: one arrival on the stage's
-        empty barrier of every block of the cluster (each one's producer multicasts into all;
-        on the CPU, a single-block cluster, ``cl`` arrivals on its own)."""
+    def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
+        """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
+        arrival on the stage's empty barrier of block ``lane`` of the cluster (each block's
+        producer multicasts into all; on the CPU, a single-block cluster, the ``cl`` arrivals
+        go to its own)."""
         if cl == 1:
             pipe.consumer_release(count)
-            return
-        for r in range(cl):
-            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=r % csize)
+        else:
+            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=lane % csize)
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(a: a_spec, b: b_spec, c: c_spec):
@@ -365,7 +365,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if me == 1:  # lets warpgroup 0 run its first mainloop
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
-            lane0 = ct % 32 == 0
+            lane = ct % 32
 
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
@@ -400,16 +400,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
                         if k > 0:  # noqa: SIM102 (both dynamic)
-                            if lane0:
-                                release(pipe, count - 1, csize)
+                            if lane < cl:
+                                release(pipe, count - 1, csize, lane)
                     else:
-                        if lane0:
-                            release(pipe, count, csize)
+                        if lane < cl:
+                            release(pipe, count, csize, lane)
                 if in_flight:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
-                    if lane0:
-                        release(pipe, base + k_tiles - 1, csize)
+                    if lane < cl:
+                        release(pipe, base + k_tiles - 1, csize, lane)
                 if pingpong:
                     lc.mbarrier_arrive(order.iterator + (1 - me))
                 j = j + 1

@@ -165,7 +165,7 @@ def mbarrier_arrive(bar: Any, cta_id: Any = None) -> None:
     """``mbarrier.arrive``: one arrival on the current phase. With ``cta_id`` (the CuTe DSL's
     ``mbarrier_arrive(mbar, peer_cta_rank_in_cluster)``, CuTe's ``ClusterBarrier::arrive(
     cta_id)``): on the same mbarrier of block ``cta_id`` of the cluster (``mapa``, then
-    ``mbarrier.arrive.release.cluster.shared::cluster``)."""
+    ``mbarrier.arrive.shared::cluster``)."""
     what = "lc.mbarrier_arrive"
     ptr = barrier_pointer(bar, what)
     if cta_id is None:

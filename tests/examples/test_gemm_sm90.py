@@ -118,7 +118,7 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
         assert ".reqnctapercluster 2, 1, 1" in ck.ptx
         assert ".multicast::cluster" in ck.ptx
-        assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in ck.ptx
+        assert "mbarrier.arrive.shared::cluster.b64" in ck.ptx
 
 
 @pytest.mark.gpu
