@@ -16,8 +16,10 @@ Needs an NVIDIA GPU and torch with CUDA. Rows:
   ``torch.mm(a, b.t(), out_dtype=torch.float32)`` (f16/bf16 inputs, f32 accumulation and output;
   where this torch has no ``out_dtype``, the f16/bf16-output matmul, said in the row);
 - ``sm90``: examples/gemm_sm90.py's builder (wgmma m64nNk16 / m64nNk8 from shared memory,
-  cp.async pipeline, f16/bf16/tf32 in, f32 out) on a Hopper GPU (``--sm90 on|off`` overrides),
-  same baselines as the sm80 rows of the same type;
+  cp.async pipeline or, ``-tma-`` rows, the warp-specialized persistent TMA kernel; f16/bf16/
+  tf32 in, f32 out) on a Hopper GPU (``--sm90 on|off`` overrides), same baselines as the sm80
+  rows of the same type (benchmarks/gemm_sm90_ws.py has the TMA kernel's own table: C in the
+  input type, non-square shapes, residues, CUDA graphs);
 - ``sm80 ...-KKR`` / ``-MNC``: the same builder at ragged sizes (``--ragged-sizes``, 4000 and
   8191 by default: edge CTAs, or with K ragged all CTAs, run the predicated pipeline) with
   K-major operands and row-major C (``KKR``) or M-major A, N-major B and column-major C
@@ -149,6 +151,11 @@ DEFAULTS_SM90 = [
     sm90.GemmConfig("bf16", bn=256, stages=4),
     sm90.GemmConfig("tf32", bk=32, stages=3),
     sm90.GemmConfig("tf32", bn=256, bk=32, stages=4),
+    # the warp-specialized persistent TMA kernel (benchmarks/gemm_sm90_ws.py times it with C in
+    # the input type, shapes with residues and CUDA graphs)
+    sm90.GemmConfig("bf16", bm=256, bn=128, stages=4, loads="tma"),
+    sm90.GemmConfig("f16", bm=256, bn=128, stages=4, loads="tma"),
+    sm90.GemmConfig("tf32", bm=256, bn=128, bk=32, stages=4, loads="tma"),
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)
@@ -356,7 +363,11 @@ def sm90_builder(cfg: Any) -> Any:
         a = random_operand((size, size), cfg.dtype, gen)
         b = random_operand((size, size), cfg.dtype, gen)
         c = bench_gpu.nan((size, size))
-        return kernel, {"a": a, "b": b, "b_nk": b, "c": c}, cfg.grid(size, size), cfg.threads
+        sms = None
+        if cfg.loads == "tma" and bench_gpu.DEVICE != "cpu":  # persistent: one block per SM
+            sms = _torch().cuda.get_device_properties(0).multi_processor_count
+        grid = cfg.grid(size, size, sms) if cfg.loads == "tma" else cfg.grid(size, size)
+        return kernel, {"a": a, "b": b, "b_nk": b, "c": c}, grid, cfg.threads
 
     return build
 

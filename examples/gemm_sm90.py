@@ -37,6 +37,7 @@ import numpy as np
 from layoutc import _
 
 ELEMENTS = {"f16": lc.f16, "bf16": lc.bf16, "tf32": lc.tf32}
+C_ELEMENTS = {"f32": lc.f32, "f16": lc.f16, "bf16": lc.bf16}
 ATOMS = {  # dtype -> (CuTe's wgmma atom with N = {n}, K of one wgmma)
     "f16": ("SM90_64x{n}x16_F32F16F16_SS", 16),
     "bf16": ("SM90_64x{n}x16_F32BF16BF16_SS", 16),
@@ -61,6 +62,12 @@ class GemmConfig:
     warpgroups: int = 2
     mma_in_flight: int = 1
     loads: str = "cp.async"
+    schedule: str = "cooperative"
+    c_dtype: str = "f32"
+    raster: int = 8
+    registers: tuple[int, int] = (40, 232)
+    full_tiles: bool = False
+    cluster: int = 1
 
     @property
     def threads(self) -> int:
@@ -71,7 +78,11 @@ class GemmConfig:
     def name(self) -> str:
         name = f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
         name += f"-f{self.mma_in_flight}"
-        return name + ("-tma" if self.loads == "tma" else "")
+        if self.loads != "tma":
+            return name
+        name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
+        name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
+        return name + f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
 
     @property
     def element(self) -> Any:
@@ -87,7 +98,8 @@ class GemmConfig:
         return 128 // self.element.bits
 
     def smem_bytes(self) -> int:
-        return self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
+        tiles = self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
+        return tiles + (16 * self.stages + 16) * (self.loads == "tma")  # + the mbarriers
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle (with the reason)."""
@@ -98,10 +110,21 @@ class GemmConfig:
                 f"bk must make 128-byte rows ({1024 // self.element.bits} {self.dtype}), "
                 f"got {self.bk}"
             )
-        if self.bm % (64 * self.warpgroups):
+        pingpong = self.loads == "tma" and self.schedule == "pingpong"
+        if self.bm % (64 * (1 if pingpong else self.warpgroups)):
             raise ValueError(
                 f"{self.warpgroups} warpgroups of 64-row wgmmas do not tile bm={self.bm}"
             )
+        if self.schedule not in ("cooperative", "pingpong"):
+            raise ValueError(f"schedule must be 'cooperative' or 'pingpong', got {self.schedule!r}")
+        if pingpong and self.warpgroups != 2:
+            raise ValueError("the ping-pong schedule takes two consumer warpgroups")
+        if self.cluster not in (1, 2) or (self.cluster > 1 and self.loads != "tma"):
+            raise ValueError(f"cluster must be 1 or 2 (TMA loads only), got {self.cluster!r}")
+        if self.c_dtype not in ("f32", "f16", "bf16"):
+            raise ValueError(f"c_dtype must be f32, f16 or bf16, got {self.c_dtype!r}")
+        if self.loads != "tma" and self.c_dtype != "f32":
+            raise ValueError("the cp.async kernel writes f32 C (c_dtype needs loads='tma')")
         if self.bn % 8 or not 8 <= self.bn <= 256:
             raise ValueError(f"bn must be a multiple of 8 in [8, 256], got {self.bn}")
         rows = self.threads * self.vector // self.bk
@@ -109,17 +132,21 @@ class GemmConfig:
             raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
         if self.loads not in ("cp.async", "tma"):
             raise ValueError(f"loads must be 'cp.async' or 'tma', got {self.loads!r}")
-        if self.loads == "tma" and self.mma_in_flight:
-            raise ValueError("the TMA mainloop keeps no wgmma in flight yet (mma_in_flight=0)")
         if self.mma_in_flight not in (0, 1):
             raise ValueError(f"mma_in_flight must be 0 or 1, got {self.mma_in_flight}")
-        if self.stages < 2 + self.mma_in_flight:
+        if self.stages < 2 + self.mma_in_flight * (self.loads != "tma"):
             raise ValueError(
                 f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
                 f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
             )
 
-    def grid(self, m: int, n: int) -> tuple[int, int]:
+    def grid(self, m: int, n: int, sms: int | None = None) -> tuple[int, ...]:
+        """cp.async: one block per tile (sizes must be multiples of the tile). TMA: the
+        persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``)."""
+        if self.loads == "tma":
+            cl = self.cluster
+            groups = -(-m // self.bm) * -(-n // (self.bn * cl))  # tiles of `cl` blocks
+            return (cl * (groups if sms is None else max(1, min(groups, sms // cl))),)
         if m % self.bm or n % self.bn:
             raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
         return (m // self.bm, n // self.bn)
@@ -204,75 +231,203 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
 
 
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
-    """The TMA mainloop (CPU runtime only for now: TMA descriptors are not yet kernel
-    parameters on the GPU): warpgroup 0 is the producer (one elected thread issues a TMA load of
-    A and of B per stage, completing on the stage's ``full`` mbarrier of an
-    ``lc.PipelineTmaAsync``), warpgroups 1.. consume (wait for ``full``, wgmma, wait for the
-    wgmma, release the stage's ``empty`` barrier): CUTLASS's warp-specialized sm90 mainloop
-    without register reallocation or persistence."""
+    """The warp-specialized persistent TMA GEMM (CUTLASS's ``KernelTmaWarpSpecialized
+    {Cooperative,Pingpong}``): grid = min(tiles, SMs) blocks of ``cfg.threads`` threads.
+
+    - warpgroup 0 is the producer: it lowers its register limit (``setmaxnreg.dec``) and one
+      elected thread walks the block's tiles (tile ``t = block_idx.x + i * grid_dim.x``, in
+      grouped raster order) issuing a TMA load of A and of B per K-block into an
+      ``lc.PipelineTmaAsync`` ring of ``stages`` (TMA fills the box past the tensor's edge
+      with zeros: any M, N, K);
+    - warpgroups 1.. are consumers (``setmaxnreg.inc``): they wait for a stage's ``full``
+      barrier, issue its wgmmas, keep ``mma_in_flight`` K-blocks of wgmmas in flight and
+      release the stage read before (one arrival per consumer warp), then write their tile
+      with predicated stores (C's element type: f32, bf16 or f16);
+    - ``cooperative``: both consumer warpgroups share each tile (64-row slices, a tiled MMA
+      of (2, 1, 1)); ``pingpong``: they take alternate tiles, each a whole tile, and an
+      mbarrier pair orders their mainloops so that one's epilogue overlaps the other's MMAs
+      (and no consumer runs a phase ahead of the ring).
+    """
     elem, stages = cfg.element, cfg.stages
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
-    consumers = 128 * cfg.warpgroups
-    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((cfg.warpgroups, 1, 1)))
+    in_flight = cfg.mma_in_flight
+    pingpong = cfg.schedule == "pingpong"
+    wgs = 1 if pingpong else cfg.warpgroups
+    consumer_warps = 4 * wgs
+    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
-    box_a = lc.tile_to_shape(atom, (bm, bk))  # one stage of A: the TMA box, canonical for wgmma
+    cl = cfg.cluster  # blocks along N sharing A: each loads bm / cl rows, multicast to all
+    box_a = lc.tile_to_shape(atom, (bm, bk))  # one stage of A, canonical for wgmma
+    half_a = lc.tile_to_shape(atom, (bm // cl, bk))  # the TMA box of A
     box_b = lc.tile_to_shape(atom, (bn, bk))
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
     ring_b = lc.tile_to_shape(atom, (bn, bk, stages))
     a_spec = lc.Tensor(elem, "(M,K):(K,1)")
     b_spec = lc.Tensor(elem, "(N,K):(K,1)")
-    c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
+    c_spec = lc.Tensor(C_ELEMENTS[cfg.c_dtype], "(M,N):(N,1)")
+    raster = cfg.raster
+    regs_producer, regs_consumer = cfg.registers
+    c_elem = C_ELEMENTS[cfg.c_dtype]
+    full_tiles = cfg.full_tiles
 
-    @lc.kernel(name=name or "gemm_sm90_" + cfg.name.replace("-", "_"))
-    def gemm_sm90_tma(a: a_spec, b: b_spec, c: c_spec):
+    kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
+
+    def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
+        """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
+        arrival on the stage's empty barrier of block ``lane`` of the cluster (each block's
+        producer multicasts into all; on the CPU, a single-block cluster, the ``cl`` arrivals
+        go to its own)."""
+        if cl == 1:
+            pipe.consumer_release(count)
+        else:
+            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=lane % csize)
+
+    @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
+    def gemm_sm90_ws(a: a_spec, b: b_spec, c: c_spec):
         tid = lc.thread_idx.x
-        tile_m, tile_n = lc.block_idx.x, lc.block_idx.y
-        tma_a = lc.make_tma_copy("SM90_TMA_LOAD", a, box_a, (bm, bk))
+        op_a = "SM90_TMA_LOAD_MULTICAST" if cl > 1 else "SM90_TMA_LOAD"
+        tma_a = lc.make_tma_copy(op_a, a, half_a, (bm // cl, bk), multicast=cl)
         tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, box_b, (bn, bk))
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
-        pipe = lc.PipelineTmaAsync(stages, tma_a.tx_bytes + tma_b.tx_bytes, consumers)
-        k_tiles = lc.size(a, 1) // bk
-        if tid < 32:  # the producer warp
-            if lc.elect_one_sync():
-                mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
+        bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
+        # every block of the cluster releases every block's stage (the multicast writes both)
+        tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
+        pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
+        order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
+        # The cluster: `csize` blocks (1 on the CPU runtime, `cl` on the GPU) take the tiles
+        # (tile_m, csize * pn + rank) of tile pair (tile_m, pn) together.
+        csize = lc.cluster_size()
+        rank = lc.block_rank_in_cluster()
+        if cl > 1:
+            lc.cluster_sync()  # the peers' barriers are initialised before any remote use
+        if pingpong:
+            if tid == 0:
+                lc.mbarrier_init(order.iterator, 128)
+                lc.mbarrier_init(order.iterator + 1, 128)
+                lc.mbarrier_init_fence()
+            lc.syncthreads()
+        tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
+        tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
+        k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
+        pairs_n = (tiles_n + csize - 1) // csize
+        tiles = tiles_m * pairs_n  # tile groups of one cluster
+        group = raster * pairs_n  # of one group of `raster` tile rows
+        cid = lc.block_idx.x // csize
+        clusters = lc.grid_dim.x // csize
+        # The cluster's tile groups: cid, + clusters, ...; `mine` of them.
+        mine = (tiles - cid + (clusters - 1)) // clusters
+        if tid < 128:  # the producer warpgroup
+            lc.warpgroup_reg_dealloc(regs_producer)
+            if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
+                if lc.elect_one_sync():
+                    mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
+                    for i in lc.range(mine):
+                        t = cid + i * clusters
+                        first = (t // group) * raster
+                        rows = lc.min(tiles_m - first, raster)
+                        tile_m = first + (t % group) % rows
+                        tile_n = ((t % group) // rows) * csize + rank
+                        for k in lc.range(k_tiles):
+                            count = i * k_tiles + k
+                            pipe.producer_acquire(count)
+                            s = count % stages
+                            stage_b = lc.make_tensor(
+                                sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk),
+                                box_b,
+                            )
+                            bar = pipe.producer_mbar(count)
+                            hm = bm // cl
+                            for h in range(cl):  # this block's parts of A (all on the CPU)
+                                if h % csize == rank:
+                                    off = s * (bm * bk) + h * (hm * bk)
+                                    part = lc.make_tensor(
+                                        sA.iterator + lc.assume(off, divisible_by=hm * bk),
+                                        half_a,
+                                    )
+                                    gA = lc.local_tile(mA, (hm, bk), (tile_m * cl + h, k))
+                                    if cl > 1:  # into every block of the cluster
+                                        mask = 2 * csize - 1
+                                        lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
+                                    else:
+                                        lc.tma_copy(tma_a, gA, part, mbar=bar)
+                            gB = lc.local_tile(mB, (bn, bk), (tile_n, k))
+                            lc.tma_copy(tma_b, gB, stage_b, mbar=bar)
+        else:  # the consumer warpgroups
+            lc.warpgroup_reg_alloc(regs_consumer)
+            ct = tid - 128
+            me = 0
+            step = 1
+            if pingpong:
+                me = ct // 128  # this warpgroup takes the block's tiles me, me + 2, ...
+                step = 2
+                ct = ct % 128
+                if me == 1:  # lets warpgroup 0 run its first mainloop
+                    lc.mbarrier_arrive(order.iterator)
+            thr_mma = mma.get_slice(ct)
+            lane = ct % 32
+
+            cC = lc.make_identity_tensor(c.shape)
+            j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
+            for i in lc.range(me, mine, step):
+                t = cid + i * clusters
+                first = (t // group) * raster
+                rows = lc.min(tiles_m - first, raster)
+                tile_m = first + (t % group) % rows
+                tile_n = ((t % group) // rows) * csize + rank
+                gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
+                tCgC = thr_mma.partition_C(gC)
+                tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
+                lc.clear(tCrC)
+                if pingpong:
+                    lc.mbarrier_wait(order.iterator + me, j % 2)
+                base = i * k_tiles
                 for k in lc.range(k_tiles):
-                    pipe.producer_acquire(k)
-                    s = k % stages
+                    count = base + k
+                    pipe.consumer_wait(count)
+                    s = count % stages
                     stage_a = lc.make_tensor(
                         sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
                     )
                     stage_b = lc.make_tensor(
                         sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
                     )
-                    bar = pipe.producer_mbar(k)
-                    lc.tma_copy(tma_a, lc.local_tile(mA, (bm, bk), (tile_m, k)), stage_a, mbar=bar)
-                    lc.tma_copy(tma_b, lc.local_tile(mB, (bn, bk), (tile_n, k)), stage_b, mbar=bar)
-        elif tid >= 128:  # the consumer warpgroups
-            ct = tid - 128
-            gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
-            thr_mma = mma.get_slice(ct)
-            tCrC = thr_mma.partition_fragment_C(gC)
-            lc.clear(tCrC)
-            for k in lc.range(k_tiles):
-                pipe.consumer_wait(k)
-                s = k % stages
-                stage_a = lc.make_tensor(
-                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
-                )
-                stage_b = lc.make_tensor(
-                    sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
-                )
-                lc.warpgroup_fence_operand(tCrC)
-                lc.warpgroup_arrive()
-                lc.gemm(mma, thr_mma.partition_A(stage_a), thr_mma.partition_B(stage_b), tCrC)
-                lc.warpgroup_commit_batch()
-                lc.warpgroup_wait(0)
-                lc.warpgroup_fence_operand(tCrC)
-                pipe.consumer_release(k)
-            lc.copy(tCrC, thr_mma.partition_C(gC))
+                    lc.warpgroup_fence_operand(tCrC)
+                    lc.warpgroup_arrive()
+                    lc.gemm(mma, thr_mma.partition_A(stage_a), thr_mma.partition_B(stage_b), tCrC)
+                    lc.warpgroup_commit_batch()
+                    lc.warpgroup_wait(in_flight)
+                    lc.warpgroup_fence_operand(tCrC)
+                    if in_flight:
+                        if k > 0:  # noqa: SIM102 (both dynamic)
+                            if lane < cl:
+                                release(pipe, count - 1, csize, lane)
+                    else:
+                        if lane < cl:
+                            release(pipe, count, csize, lane)
+                if in_flight:
+                    lc.warpgroup_wait(0)
+                    lc.warpgroup_fence_operand(tCrC)
+                    if lane < cl:
+                        release(pipe, base + k_tiles - 1, csize, lane)
+                if pingpong:
+                    lc.mbarrier_arrive(order.iterator + (1 - me))
+                j = j + 1
+                tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                if c_elem is lc.f32:
+                    tCrD = tCrC
+                else:
+                    tCrD = lc.make_fragment_like(tCrC, c_elem)
+                    for e in range(lc.size(tCrC)):
+                        tCrD[e] = tCrC[e]
+                if full_tiles:
+                    lc.copy(tCrD, tCgC)
+                else:
+                    lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+        if cl > 1:
+            lc.cluster_sync()  # no block leaves while a peer may still write its smem
 
-    return gemm_sm90_tma
+    return gemm_sm90_ws
 
 
 CONFIG = GemmConfig()

@@ -21,6 +21,61 @@ from .layout_text import LayoutTextError, count_dynamic
 
 POINTER = "pointer"
 SCALAR = "scalar"
+TMA = "tma"
+
+
+@dataclass(frozen=True)
+class TmaSource:
+    """What the runtime encodes a TMA descriptor parameter from (runtime/tma.py).
+
+    ``source`` names the tensor parameter; ``box`` and ``dims`` are the box extents and the
+    tensor mode of each TMA dimension (innermost first), ``swizzle`` the shared-memory swizzle
+    span in bytes; ``extents`` and ``strides`` (in elements, tensor mode order) are constants
+    or the names of the scalar parameters that carry them.
+    """
+
+    source: str
+    box: tuple[int, ...]
+    dims: tuple[int, ...]
+    swizzle: int
+    extents: tuple[int | str, ...]
+    strides: tuple[int | str, ...]
+
+    def __post_init__(self) -> None:
+        n = len(self.dims)
+        if sorted(self.dims) != list(range(n)) or not 1 <= n <= 5:
+            raise ValueError(f"TMA descriptor of {self.source!r}: bad dims {self.dims}")
+        if len(self.box) != n or len(self.extents) != n or len(self.strides) != n:
+            raise ValueError(
+                f"TMA descriptor of {self.source!r}: one box extent, extent and stride per "
+                f"dimension (dims {self.dims}, box {self.box})"
+            )
+        if self.swizzle not in (0, 32, 64, 128):
+            raise ValueError(f"TMA descriptor of {self.source!r}: swizzle {self.swizzle}")
+
+    def carriers(self) -> list[str]:
+        return [e for e in (*self.extents, *self.strides) if isinstance(e, str)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "box": list(self.box),
+            "dims": list(self.dims),
+            "swizzle": self.swizzle,
+            "extents": list(self.extents),
+            "strides": list(self.strides),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TmaSource:
+        return cls(
+            data["source"],
+            tuple(data["box"]),
+            tuple(data["dims"]),
+            int(data["swizzle"]),
+            tuple(data["extents"]),
+            tuple(data["strides"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -28,7 +83,9 @@ class Param:
     """One kernel parameter.
 
     ``kind`` is ``pointer`` (a tensor's or raw buffer's base address; ``dtype`` is the element
-    type) or ``scalar`` (passed by value). A pointer with ``layout`` is a tensor: ``layout`` is
+    type), ``scalar`` (passed by value) or ``tma`` (a 128-byte TMA descriptor passed by value,
+    64-byte aligned, that the runtime encodes at launch from ``tma``; ``dtype`` is the source
+    tensor's element type; the caller does not pass it). A pointer with ``layout`` is a tensor: ``layout`` is
     its CuTe layout text with ``?`` for dynamic entries and ``dynamic`` names, in the order the
     ``?`` appear (shape entries first, then strides), the scalar parameters that carry them.
 
@@ -51,10 +108,15 @@ class Param:
     writes: bool | None = None
     """Pointers: whether the kernel may store through it (None: unknown, so assumed). A
     read-only array is refused for a parameter the kernel writes."""
+    tma: TmaSource | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in (POINTER, SCALAR):
-            raise ValueError(f"parameter {self.name!r}: kind must be 'pointer' or 'scalar'")
+        if self.kind not in (POINTER, SCALAR, TMA):
+            raise ValueError(f"parameter {self.name!r}: kind must be 'pointer', 'scalar' or 'tma'")
+        if (self.kind == TMA) != (self.tma is not None):
+            raise ValueError(f"parameter {self.name!r}: a 'tma' parameter, and only one, has 'tma'")
+        if self.kind == TMA and (self.layout is not None or self.dynamic):
+            raise ValueError(f"TMA parameter {self.name!r} cannot carry a layout")
         dtype(self.dtype)  # validates the name
         if self.kind == SCALAR and (self.layout is not None or self.dynamic):
             raise ValueError(f"scalar parameter {self.name!r} cannot carry a layout")
@@ -109,6 +171,8 @@ class Param:
         if self.layout is not None:
             out["layout"] = self.layout
             out["dynamic"] = list(self.dynamic)
+        if self.tma is not None:
+            out["tma"] = self.tma.to_json()
         if self.is_integer:
             out["divisible_by"] = self.divisible_by
             if self.lower is not None:
@@ -133,6 +197,7 @@ class Param:
             upper=data.get("max"),
             symbol=data.get("symbol"),
             writes=data.get("writes"),
+            tma=TmaSource.from_json(data["tma"]) if "tma" in data else None,
         )
 
 
@@ -247,6 +312,21 @@ class KernelSpec:
                 if d in carried:
                     raise ValueError(f"kernel {self.name!r}: {d!r} carries two layout entries")
                 carried.add(d)
+        for p in self.params:
+            if p.tma is None:
+                continue
+            src = by_name.get(p.tma.source)
+            if src is None or src.kind != POINTER:
+                raise ValueError(
+                    f"kernel {self.name!r}: TMA parameter {p.name!r} names {p.tma.source!r} as "
+                    "its tensor, but no pointer parameter has that name"
+                )
+            for c in p.tma.carriers():
+                if c not in by_name or by_name[c].kind != SCALAR:
+                    raise ValueError(
+                        f"kernel {self.name!r}: TMA parameter {p.name!r} reads {c!r}, which is "
+                        "not a scalar parameter"
+                    )
         grouped: set[str] = set()
         for group in self.equal:
             if len(group) < 2:
@@ -263,11 +343,11 @@ class KernelSpec:
 
     @property
     def arguments(self) -> tuple[Param, ...]:
-        """Parameters the caller passes (everything but layout-entry carriers and the bounds
-        record), in order."""
+        """Parameters the caller passes (everything but layout-entry carriers, TMA descriptors
+        and the bounds record), in order."""
         carried = {d for p in self.params for d in p.dynamic}
         carried.add(BOUNDS_RECORD)
-        return tuple(p for p in self.params if p.name not in carried)
+        return tuple(p for p in self.params if p.name not in carried and p.kind != TMA)
 
     def describe_facts(self) -> list[str]:
         """The facts the code assumes, in ``--spec``/``--assume`` notation, for summaries:

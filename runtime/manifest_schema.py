@@ -147,13 +147,28 @@ def _kernel(c: _Checker, k: Any, path: str, version: int) -> None:
 
 
 def _param(c: _Checker, p: Any, path: str) -> None:
-    optional = {"layout", "dynamic", "align", "divisible_by", "min", "max", "symbol", "writes"}
+    optional = {
+        "layout",
+        "dynamic",
+        "align",
+        "divisible_by",
+        "min",
+        "max",
+        "symbol",
+        "writes",
+        "tma",
+    }
     c.obj(p, path, {"name", "kind", "dtype"}, optional)
     if "writes" in p and not isinstance(p["writes"], bool):
         raise c.fail(f"{path}.writes", f"expected true or false, got {_kind(p['writes'])}")
     c.str_(p["name"], f"{path}.name")
-    if p["kind"] not in ("pointer", "scalar"):
-        raise c.fail(f"{path}.kind", f"expected 'pointer' or 'scalar', got {p['kind']!r}")
+    if p["kind"] not in ("pointer", "scalar", "tma"):
+        raise c.fail(f"{path}.kind", f"expected 'pointer', 'scalar' or 'tma', got {p['kind']!r}")
+    if (p["kind"] == "tma") != ("tma" in p):
+        raise c.fail(f"{path}.tma", "a 'tma' parameter, and only one, describes its descriptor")
+    if "tma" in p:
+        keys = {"source", "box", "dims", "swizzle", "extents", "strides"}
+        c.obj(p["tma"], f"{path}.tma", keys, set())
     if not isinstance(p["dtype"], str) or p["dtype"] not in DTYPES:
         raise c.fail(f"{path}.dtype", f"{p['dtype']!r} is not one of {', '.join(DTYPES)}")
     if "layout" in p and p["layout"] is not None:

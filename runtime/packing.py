@@ -16,7 +16,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .abi import POINTER, KernelSpec, Param
+from .abi import POINTER, TMA, KernelSpec, Param
 from .array_probes import HOST, probe_for
 from .arrays import CPU, CUDA, ArrayFacts, array_facts
 from .dtypes import DTYPES, bf16_bits
@@ -44,9 +44,15 @@ class ParamBuffer:
         offset = 0
         offsets = []
         for p in params:
-            size = 8 if p.kind == POINTER else DTYPES[p.dtype].itemsize
-            pad = (-offset) % size
-            fmt += "x" * pad + ("Q" if p.kind == POINTER else DTYPES[p.dtype].struct_format)
+            if p.kind == TMA:  # 128 bytes, 64-byte aligned (the driver copies them as they are)
+                size, align, code = 128, 64, "128s"
+            elif p.kind == POINTER:
+                size, align, code = 8, 8, "Q"
+            else:
+                size = align = DTYPES[p.dtype].itemsize
+                code = DTYPES[p.dtype].struct_format
+            pad = (-offset) % align
+            fmt += "x" * pad + code
             offset += pad
             offsets.append(offset)
             offset += size
@@ -78,7 +84,7 @@ class ArgumentBinder:
         self.buffer = ParamBuffer(spec.params)
         self._pack_into = self.buffer.packer.pack_into
         self._raw = self.buffer.buffer
-        self.values: list[Any] = [0] * len(spec.params)
+        self.values: list[Any] = [b"" if p.kind == TMA else 0 for p in spec.params]
         arguments = spec.arguments
         self.argument_names = tuple(p.name for p in arguments)
         # carrier slot -> (argument index, tensor parameter, dimension, "extent" or "stride")
@@ -97,6 +103,39 @@ class ArgumentBinder:
         self._fast = fast_binder(
             self._fast_args, self._equal_pairs, self._memos, self.values, self._pack_into, self._raw
         )
+        self._tma = [(i, p) for i, p in enumerate(spec.params) if p.kind == TMA]
+        if self._tma:
+            fast = self._fast
+
+            def fast_with_descriptors(args: Sequence[Any]) -> bool:
+                if not fast(args):
+                    return False
+                self._encode_descriptors()
+                return True
+
+            self._fast = fast_with_descriptors
+
+    def _encode_descriptors(self) -> None:
+        """Write each TMA descriptor parameter, encoded (or found in the cache) from its source
+        tensor's address, extents and strides as bound (runtime/tma.py)."""
+        from .tma import DESCRIPTORS, TmaBox
+
+        values, slots = self.values, self.slots
+        base = ctypes.addressof(self._raw)
+        for i, p in self._tma:
+            t = p.tma
+            src = self.spec.params[slots[t.source]]
+            elem = DTYPES[src.dtype].itemsize
+
+            def entry(e: Any) -> int:
+                return values[slots[e]] if isinstance(e, str) else e
+
+            extents = tuple(entry(t.extents[m]) for m in t.dims)
+            strides = tuple(entry(t.strides[m]) * elem for m in t.dims)
+            box = TmaBox(src.dtype, t.box, t.swizzle)
+            data = DESCRIPTORS.get(t.source, box, values[slots[t.source]], extents, strides)
+            values[i] = data
+            ctypes.memmove(base + self.buffer.offsets[i], data, len(data))
 
     # -- errors ---------------------------------------------------------------------------
     def _where(self, index: int, param: Param) -> str:
@@ -428,6 +467,8 @@ class ArgumentBinder:
             self._pack_into(self._raw, 0, *values)
         except (OverflowError, struct.error):
             raise self._overflow() from None
+        if self._tma:
+            self._encode_descriptors()
         for i, memo in enumerate(learned):  # only an accepted call teaches the fast path
             if memo is not None:
                 key = memo[:6]
@@ -451,6 +492,8 @@ class ArgumentBinder:
     def _overflow(self) -> ArgumentError:
         """Name the parameter whose value does not fit its type (e.g. 1e40 for an f32)."""
         for p, v in zip(self.spec.params, self.values):
+            if p.kind == TMA:
+                continue
             fmt = "<Q" if p.kind == POINTER else "<" + DTYPES[p.dtype].struct_format
             try:
                 struct.pack(fmt, v)

@@ -55,3 +55,25 @@ def private_compile_cache(tmp_path_factory):
     mp.setattr(cache, "_default", cache.CompileCache(directory))
     yield directory
     mp.undo()
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_gpu_answer():
+    """Each test starts with the process's real answer to "is there a GPU?": a test that runs
+    on the fake CUDA driver must not leave that driver, or the GPU it reported, to the tests
+    that run after it in the same worker (pytest-xdist runs many files in one process)."""
+    from layoutc.driver import jit, targets
+    from layoutc.runtime import cuda_driver
+
+    present, defaults, driver = (
+        targets._gpu_present,
+        dict(jit._default_targets),
+        cuda_driver._driver,
+    )
+    yield
+    if cuda_driver._driver is not driver:
+        cuda_driver.use_driver(driver)
+    if targets._gpu_present != present:
+        targets._gpu_present = present
+        jit._default_targets.clear()
+        jit._default_targets.update(defaults)

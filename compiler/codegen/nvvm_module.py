@@ -48,11 +48,14 @@ def prepare_nvvm_module(
     kernels: Sequence[str],
     target: Target,
     launch_bounds: Mapping[str, LaunchBounds] | None = None,
+    grid_constants: Mapping[str, Sequence[int]] | None = None,
+    clusters: Mapping[str, Sequence[int] | None] | None = None,
 ) -> Any:
     """Make ``module`` (an ``llvmlite.ir.Module``) a finished NVVM IR module; returns it.
 
     ``kernels`` names the functions to mark as kernels; ``launch_bounds`` maps some of them
-    to their bounds. Idempotent for the module-level settings; call it once per module.
+    to their bounds, ``grid_constants`` to the indices of their grid-constant (``byval``,
+    read in place) parameters, ``clusters`` to their required cluster shapes. Idempotent for the module-level settings; call it once per module.
     """
     from llvmlite import ir
 
@@ -75,6 +78,16 @@ def prepare_nvvm_module(
             annotations.add(module.add_metadata([fn, ir.MetaDataString(module, key), i32(value)]))
 
         note("kernel", 1)
+        constants = (grid_constants or {}).get(name)
+        if constants:  # 1-based parameter indices, as NVVM and LLVM's NVPTX read them
+            indices = module.add_metadata([i32(i + 1) for i in constants])
+            annotations.add(
+                module.add_metadata([fn, ir.MetaDataString(module, "grid_constant"), indices])
+            )
+        cluster = (clusters or {}).get(name)
+        if cluster is not None:  # PTX .reqnctapercluster (CUDA's __cluster_dims__)
+            for axis, extent in zip("xyz", cluster):
+                note(f"cluster_dim_{axis}", extent)
         b = bounds.get(name)
         if b is None:
             continue

@@ -23,6 +23,7 @@ LIBNVVM = "libnvvm"
 LLVM = "llvm"
 
 _OPAQUE_POINTER = re.compile(r"(?<![%@\w.\"])ptr\b")
+_TYPED_BYVAL = re.compile(r"\bbyval\((?:\[[^\]]*\]|%[\w.\"]+|\{[^}]*\})\)")
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ def compile_ptx_libnvvm(ir_text: str, target: Target, opt_level: int = 3) -> Ptx
         raise ToolchainError(
             "libNVVM", "the module has no !nvvmir.version; finish it with prepare_nvvm_module"
         )
+    # libNVVM's IR predates typed ``byval(<type>)``: the pointee type says it.
+    ir_text = _TYPED_BYVAL.sub("byval", ir_text)
     options = [f"-arch={target.compute_name}", f"-opt={max(0, min(opt_level, 3))}"]
     start = time.perf_counter()
     try:

@@ -261,6 +261,8 @@ class ModuleTranslator:
                 list(kernels),
                 self.target,
                 {k: _ptx_bounds(info.launch_bounds) for k, info in kernels.items()},
+                {k: _grid_constant_args(self.func_ops[k]) for k in kernels},
+                {k: _cluster_dims(self.func_ops[k]) for k in kernels},
             )
         else:
             self._set_host_target()
@@ -356,7 +358,15 @@ class ModuleTranslator:
             self.context_index[name] = marked
         if name in self.functions:
             raise fail(f, f"redefinition of function '{name}'")
+        byval = _byval_args(f) if not self.types.host else {}
+        for i, t in byval.items():
+            params[i] = ir.PointerType(self.types.convert(t, f))
         fn = ir.Function(self.llvm, ir.FunctionType(ret, params), name)
+        for i in byval:
+            fn.args[i].add_attribute("byval")
+            align = _arg_attr(f, i, "llvm.align")
+            if align is not None:
+                fn.args[i].attributes.align = int(align.value)
         linkage = f.linkage.value
         if linkage != "external":
             fn.linkage = _LINKAGES[linkage]
@@ -444,6 +454,40 @@ def _ptx_bounds(bounds: LaunchBounds) -> LaunchBounds:
     MLIR lowers it) and ``.minnctapersm``; never ``.reqntid`` too, which ptxas refuses next to
     ``.maxntid``. The exact block stays in :class:`KernelInfo` for the runtimes to enforce."""
     return LaunchBounds(max_threads=bounds.max_threads, min_blocks=bounds.min_blocks)
+
+
+def _arg_attr(f: Any, i: int, name: str) -> Any:
+    attrs = f.arg_attrs
+    if attrs is None or i >= len(attrs.elements):
+        return None
+    return attrs.elements[i].get(name)
+
+
+def _byval_args(f: Any) -> dict[int, Any]:
+    """Arguments passed by value (``llvm.byval = <type>``): index -> the value's type."""
+    out = {}
+    for i in range(len(f.type.inputs)):
+        t = _arg_attr(f, i, "llvm.byval")
+        if t is not None:
+            out[i] = t.type
+    return out
+
+
+def _cluster_dims(f: Any) -> tuple[int, ...] | None:
+    """``nvvm.cluster_dim`` (upstream's kernel attribute): the required cluster shape."""
+    attr = f.attributes.get("nvvm.cluster_dim")
+    if attr is None:
+        return None
+    dims = tuple(int(x) for x in attr.values)
+    if len(dims) != 3 or min(dims) < 1:
+        raise fail(f, f"'nvvm.cluster_dim' must be three positive integers, got {dims}")
+    return dims
+
+
+def _grid_constant_args(f: Any) -> list[int]:
+    """Indices of the ``nvvm.grid_constant`` arguments (read-only by-value parameters whose
+    address the kernel takes in the parameter space, e.g. TMA descriptors)."""
+    return [i for i in range(len(f.type.inputs)) if _arg_attr(f, i, "nvvm.grid_constant")]
 
 
 def _is_dynamic_shared(g: Any) -> bool:

@@ -101,6 +101,11 @@ class FunctionTranslator:
         for arg, param in zip(entry.args, params):
             if arg.name_hint:
                 param.name = arg.name_hint.translate(_HINT_CHARS)
+            want = self.convert(arg.type, arg.loc)
+            if param.type != want:  # a by-value parameter: its pointer as the argument's type
+                self.builder.position_at_end(self.blocks[entry])
+                self.values[arg] = self.builder.bitcast(param, want)
+                continue
             self.values[arg] = param
         for block in order[1:]:
             self.builder.position_at_end(self.blocks[block])

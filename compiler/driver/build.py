@@ -107,6 +107,46 @@ def with_written_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -
     return spec
 
 
+def with_tma_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -> RuntimeKernelSpec:
+    """``spec`` with the TMA descriptor parameters that convert-to-llvm appended to ``kernel``
+    for a GPU target (passes/conversion/tma_descriptor.py): the runtime encodes them at launch
+    from the source tensor's parameters."""
+    from layoutc.passes.conversion.tma_descriptor import TMA_ATTR
+    from layoutc.runtime.abi import TMA, Param, TmaSource
+
+    for op in module.walk_ops(include_self=False):
+        if not isinstance(op, _FUNCTIONS) or op.sym_name.value != kernel or op.arg_attrs is None:
+            continue
+        added: list[Param] = []
+        names = [p.name for p in spec.params]
+        for i, attrs in enumerate(op.arg_attrs.elements):
+            t = attrs.get(TMA_ATTR)
+            if t is None:
+                continue
+            if i != len(spec.params) + len(added):
+                raise internal(f"TMA descriptor argument {i} of '{kernel}' is not after the ABI's")
+
+            def entry(e: int, names: list[str] = names) -> int | str:
+                return e if e >= 0 else names[-1 - e]
+
+            src = spec.params[t["source"].value]
+            tma = TmaSource(
+                src.name,
+                tuple(int(x) for x in t["box"].values),
+                tuple(int(x) for x in t["dims"].values),
+                int(t["swizzle"].value),
+                tuple(entry(int(x)) for x in t["extents"].values),
+                tuple(entry(int(x)) for x in t["strides"].values),
+            )
+            name = f"{src.name}_tma{len(added)}"
+            while name in names:
+                name += "_"
+            added.append(Param(name, TMA, src.dtype, tma=tma))
+        if added:
+            return replace(spec, params=(*spec.params, *added))
+    return spec
+
+
 def bounds_sites(module: Any, kernel: str) -> list[str] | None:
     """The access sites of ``kernel`` if insert-bounds-checks instrumented it (then its last
     parameter before the CPU context is the bounds record), else None."""
@@ -217,6 +257,7 @@ def run_passes(
         timings[f"pass:{name}"] = seconds
     final_mlir = module.to_text() if keep_final_mlir else None
     spec = with_written_parameters(spec, module, kernel)
+    spec = with_tma_parameters(spec, module, kernel)
     sites = bounds_sites(module, kernel)
     if sites is not None:
         spec = with_bounds_record(spec, sites)

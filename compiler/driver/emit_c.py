@@ -115,6 +115,11 @@ def _c_name(name: str, what: str) -> str:
 
 
 def _c_type(param: Param) -> str:
+    if param.kind == "tma":
+        raise EmitCError(
+            f"parameter {param.name!r}: not supported yet: C launchers for kernels with TMA "
+            "descriptors (the descriptor is encoded at launch by the Python runtime)"
+        )
     try:
         base = C_TYPES[param.dtype]
     except KeyError:

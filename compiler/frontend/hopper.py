@@ -161,9 +161,18 @@ def mbarrier_init_fence() -> None:
     fence_barrier_init()
 
 
-def mbarrier_arrive(bar: Any) -> None:
-    """``mbarrier.arrive``: one arrival on the current phase."""
-    state.emit(N.MBarrierArriveOp(barrier_pointer(bar, "lc.mbarrier_arrive")))
+def mbarrier_arrive(bar: Any, cta_id: Any = None) -> None:
+    """``mbarrier.arrive``: one arrival on the current phase. With ``cta_id`` (the CuTe DSL's
+    ``mbarrier_arrive(mbar, peer_cta_rank_in_cluster)``, CuTe's ``ClusterBarrier::arrive(
+    cta_id)``): on the same mbarrier of block ``cta_id`` of the cluster (``mapa``, then
+    ``mbarrier.arrive.shared::cluster``)."""
+    what = "lc.mbarrier_arrive"
+    ptr = barrier_pointer(bar, what)
+    if cta_id is None:
+        state.emit(N.MBarrierArriveOp(ptr))
+        return
+    remote = state.emit(N.MapaSharedClusterOp(ptr, _i32_operand(cta_id, what, "cta_id")))
+    state.emit(N.MBarrierArriveClusterOp(remote.results[0]))
 
 
 def mbarrier_arrive_and_expect_tx(bar: Any, tx_bytes: Any) -> None:

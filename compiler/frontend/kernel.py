@@ -53,6 +53,7 @@ class Kernel:
         name: str | None = None,
         min_blocks_per_sm: int | None = None,
         index_bitwidth: int | str | None = None,
+        cluster: Any = None,
     ):
         if not isinstance(fn, FunctionType):
             raise TypeError(f"@layoutc.kernel needs a Python function, got {fn!r}")
@@ -73,6 +74,20 @@ class Kernel:
             )
         self.index_bitwidth = index_bitwidth
         """The kernel's default ``index_bitwidth`` compile option (None: the driver's)."""
+        if cluster is not None:
+            dims = tuple(cluster) if isinstance(cluster, (tuple, list)) else (cluster,)
+            dims = dims + (1,) * (3 - len(dims))
+            if (
+                len(dims) != 3
+                or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims)
+                or dims[0] * dims[1] * dims[2] > 8
+            ):
+                raise TypeError(
+                    "@layoutc.kernel(cluster=...) needs up to three positive ints with a "
+                    f"product of at most 8 (a portable cluster), got {cluster!r}"
+                )
+            cluster = dims
+        self.cluster = cluster
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = name or fn.__name__
@@ -182,6 +197,7 @@ def kernel(
     name: str | None = None,
     min_blocks_per_sm: int | None = None,
     index_bitwidth: int | str | None = None,
+    cluster: Any = None,
 ) -> Any:
     """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256, min_blocks_per_sm=2)``.
 
@@ -189,12 +205,15 @@ def kernel(
     limits registers so that many blocks fit on one SM (PTX ``.minnctapersm``).
     ``index_bitwidth`` is the kernel's default for the compile option of that name (32, 64 or
     ``"auto"``: 32 where the spec proves every offset fits); ``lc.compile(...,
-    index_bitwidth=...)`` overrides it."""
+    index_bitwidth=...)`` overrides it. ``cluster`` (sm_90) is CUDA's ``__cluster_dims__``:
+    blocks are launched in clusters of that shape (PTX ``.reqnctapercluster``; the grid must be
+    a multiple of it). The CPU runtime runs every block as its own cluster (rank 0 of 1)."""
     options = {
         "block": block,
         "name": name,
         "min_blocks_per_sm": min_blocks_per_sm,
         "index_bitwidth": index_bitwidth,
+        "cluster": cluster,
     }
     if fn is None:
         return lambda f: Kernel(f, **options)

@@ -43,17 +43,31 @@ class PipelineTmaAsync:
     with the buffer, ``consumer_release(k)`` (``consumer_arrivals`` arrivals release a stage).
     Construct it in the kernel body where every thread runs (it initialises the barriers with
     one thread, fences and synchronises the block).
+
+    ``barriers`` (optional) is an ``i64`` shared-memory tensor of at least ``2 * stages``
+    mbarriers to use instead of static shared memory: a kernel whose buffers are all in
+    dynamic shared memory keeps no static shared memory, so its dynamic buffers start at the
+    window's (1024-byte aligned) base, as a 128B-swizzled TMA or wgmma buffer needs.
     """
 
-    def __init__(self, stages: int, tx_bytes: int, consumer_arrivals: int):
+    def __init__(self, stages: int, tx_bytes: int, consumer_arrivals: int, barriers: Any = None):
         what = "lc.PipelineTmaAsync"
         for name, v in (("stages", stages), ("consumer_arrivals", consumer_arrivals)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise state.error(f"{what}: {name} must be a positive static int, got {v!r}")
         self.stages = stages
         self.tx_bytes = tx_bytes
-        self.full = smem_tensor_i64(stages)
-        self.empty = smem_tensor_i64(stages)
+        if barriers is None:
+            self.full = smem_tensor_i64(stages)
+            self.empty = smem_tensor_i64(stages)
+        else:
+            from .tensor import Tensor, make_tensor
+
+            ok = isinstance(barriers, Tensor) and barriers.memspace == "smem"
+            if not ok or barriers.type.element_bits != 64:
+                raise state.error(f"{what}: barriers must be an i64 smem tensor, got {barriers!r}")
+            self.full = barriers
+            self.empty = make_tensor(barriers.iterator + stages, make_layout(stages))
 
         def init() -> tuple:
             for s in range(stages):

@@ -67,6 +67,9 @@ def trace(
     min_blocks = getattr(kernel, "min_blocks_per_sm", None)
     if min_blocks is not None:
         attributes["nvvm.minctasm"] = IntegerAttr(min_blocks, i32)
+    cluster = getattr(kernel, "cluster", None)
+    if cluster is not None:
+        attributes["nvvm.cluster_dim"] = DenseArrayAttr(i32, list(cluster))
     func = FuncOp(kname, FunctionType(inputs, []), attributes=attributes, loc=def_loc)
     func.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
     carrier_of = {c.param: c.arg for c in abi.carriers}

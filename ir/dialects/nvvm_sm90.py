@@ -346,8 +346,9 @@ class MBarrierArriveOp(Operation):
 
 class MBarrierArriveClusterOp(Operation):
     """``nvvm.mbarrier.arrive.cluster %addr : !llvm.ptr<7>``: PTX
-    ``mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]``: one arrival on an
-    mbarrier of another block of the cluster (an address from ``nvvm.mapa``)."""
+    ``mbarrier.arrive.shared::cluster.b64 _, [addr]`` (release at CTA scope, CUTLASS's form):
+    one arrival on an mbarrier of another block of the cluster (an address from
+    ``nvvm.mapa``)."""
 
     name = "nvvm.mbarrier.arrive.cluster"
     traits = (SM90_CLUSTER,)

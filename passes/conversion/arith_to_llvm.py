@@ -40,7 +40,7 @@ from layoutc.ir.core.types import (
     f32,
 )
 from layoutc.ir.core.values import BlockArgument, Value
-from layoutc.ir.dialects import arith, llvm
+from layoutc.ir.dialects import arith, func, llvm
 from layoutc.ir.dialects.llvm import arith_ops as L
 
 from ..base import Option, Pass, Statistic
@@ -149,7 +149,7 @@ def retype_block_args(block: Any, conv: Callable[[Type], Type]) -> None:
         a.type = conv(a.type)
     region = block.parent
     owner = region.parent if region is not None else None
-    if owner is not None and owner.name == "func.func" and block is region.blocks[0]:
+    if isinstance(owner, func.FuncOp) and block is region.blocks[0]:
         ft = owner.type
         owner.function_type = TypeAttr(
             FunctionType([conv(t) for t in ft.inputs], [conv(t) for t in ft.results])

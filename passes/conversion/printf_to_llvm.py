@@ -20,6 +20,7 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import FloatType, IntegerType, Type, f64, i8, i32, i64
 from layoutc.ir.core.values import Value
+from layoutc.ir.dialects.func import FuncOp
 from layoutc.ir.dialects.gpu import PrintfOp
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
@@ -100,7 +101,7 @@ def _lower(op: Any, fmt: GlobalOp) -> None:
     if args:
         struct = LLVMStructType([a.type for a in args])
         func = op.parent_op
-        while func is not None and func.name not in ("func.func", "llvm.func"):
+        while func is not None and not isinstance(func, (FuncOp, LLVMFuncOp)):
             func = func.parent_op
         assert func is not None, "gpu.printf outside a function"
         entry = Builder(InsertionPoint.at_start(func.body.blocks[0]), op.location)

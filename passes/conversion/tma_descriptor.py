@@ -15,8 +15,13 @@ runs both against a numpy model of the hardware):
 | 14 | box extents, 12 bits each, dimension 0 in the low bits (unused: 1) |
 
 GPU target: the descriptor is a grid-constant kernel parameter the runtime encodes with
-``cuTensorMapEncodeTiled``; that parameter is not part of the kernel ABI yet, so a GPU build
-is refused with a clear diagnostic (docs/hopper.md, "Not done").
+``cuTensorMapEncodeTiled`` at launch (runtime/tma.py). The op becomes a new argument of the
+kernel, appended after the others, with upstream's argument attributes ``llvm.byval``
+(``!llvm.array<128 x i8>``), ``llvm.align = 64`` and ``nvvm.grid_constant`` (PTX
+``.param .align 64 .b8 p[128]``, its generic address taken with ``cvta.param``), plus
+``layoutc.tma``: what the runtime needs to encode it (the source argument's index, the box,
+the TMA dimension order, the swizzle, and each extent and stride as a constant or the index
+of the argument carrying it). Descriptors of one tensor with the same box share an argument.
 """
 
 from __future__ import annotations
@@ -37,18 +42,117 @@ BASE, RANK, ELEM_BYTES, SWIZZLE, DIMS, STRIDES, BOX = 0, 1, 2, 3, 4, 9, 14
 BOX_BITS = 12
 
 
-def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
-    """Replace ``op`` by the CPU descriptor (host) or refuse (nvvm)."""
-    if lw.target != "host":
-        raise error(
-            op,
-            "not supported yet: TMA on the GPU (the descriptor as a grid-constant kernel "
-            "parameter is not part of the kernel ABI yet); run TMA kernels with target='cpu'",
-        )
-    elem_bytes = op.ptr.type.element_bits // 8
+TMA_ATTR = "layoutc.tma"
+DESCRIPTOR_BYTES = 128
+
+
+def _enclosing_func(op: Any) -> Any:
     func = op.parent_op
     while func is not None and not isinstance(func, FuncOp):
         func = func.parent_op
+    return func
+
+
+def _argument_source(value: Any, entry: Any) -> int | None:
+    """``k >= 0`` for a constant ``k``, ``-1 - i`` for argument ``i`` of the kernel (through
+    integer casts), None for anything computed."""
+    from layoutc.ir.core.folding import constant_value
+    from layoutc.ir.core.values import BlockArgument
+
+    for _ in range(8):
+        if isinstance(value, BlockArgument):
+            return -1 - value.index if value.block is entry else None
+        c = constant_value(value)
+        if isinstance(c, IntegerAttr):
+            return int(c.value) if c.value >= 0 else None
+        d = value.defining_op
+        if d is None or d.name not in _CASTS or len(d.operands) != 1:
+            return None
+        value = d.operands[0]
+    return None
+
+
+_CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "llvm.sext")
+
+
+def _gpu_descriptor(op: Any, error: Any) -> None:
+    """The descriptor as a grid-constant kernel argument (see the module docstring)."""
+    from layoutc.ir.core.attributes import (
+        ArrayAttr,
+        DenseArrayAttr,
+        DictionaryAttr,
+        TypeAttr,
+        UnitAttr,
+    )
+    from layoutc.ir.core.types import FunctionType, i8
+    from layoutc.ir.core.values import BlockArgument
+    from layoutc.ir.dialects.llvm.types import LLVMPointerType
+
+    func = _enclosing_func(op)
+    entry = func.regions[0].blocks[0]
+    if not isinstance(op.ptr, BlockArgument) or op.ptr.block is not entry:
+        raise error(
+            op,
+            "TMA on the GPU needs the descriptor of a kernel-argument tensor (the runtime "
+            "encodes it at launch from the argument): make the copy of the argument itself and "
+            "tile its lc.get_tma_tensor() instead of a view",
+        )
+    entries = []
+    for what, values in (("extent", op.extents), ("stride", op.strides)):
+        for i, v in enumerate(values):
+            src = _argument_source(v, entry)
+            if src is None:
+                raise error(
+                    op,
+                    f"TMA on the GPU: {what} {i} of the descriptor is computed in the kernel; "
+                    "the runtime encodes descriptors from the argument tensor's own layout",
+                )
+            entries.append(src)
+    n = len(op.extents)
+    spec = DictionaryAttr(
+        {
+            "source": IntegerAttr(op.ptr.index, i64),
+            "box": DenseArrayAttr(i64, op.box_extents),
+            "dims": DenseArrayAttr(i64, op.dim_modes),
+            "swizzle": IntegerAttr(op.swizzle.value, i64),
+            "extents": DenseArrayAttr(i64, entries[:n]),
+            "strides": DenseArrayAttr(i64, entries[n:]),
+        }
+    )
+    attrs = list(func.arg_attrs) if func.arg_attrs is not None else []
+    attrs += [DictionaryAttr()] * (len(entry.args) - len(attrs))
+    for i, a in enumerate(attrs):
+        if dict(a.entries).get(TMA_ATTR) == spec:
+            op.replace_all_uses_with([entry.args[i]])
+            op.erase()
+            return
+    t = LLVMPointerType(0)
+    arg = entry.add_argument(t, op.location)
+    arg.name_hint = f"tma{sum(TMA_ATTR in dict(a.entries) for a in attrs)}"
+    attrs.append(
+        DictionaryAttr(
+            {
+                "llvm.byval": TypeAttr(LLVMArrayType(DESCRIPTOR_BYTES, i8)),
+                "llvm.align": IntegerAttr(64, i64),
+                "nvvm.grid_constant": UnitAttr(),
+                TMA_ATTR: spec,
+            }
+        )
+    )
+    ftype = func.type
+    func.function_type = TypeAttr(FunctionType([*ftype.inputs, t], ftype.results))
+    func.arg_attrs = ArrayAttr(attrs)
+    op.replace_all_uses_with([arg])
+    op.erase()
+
+
+def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
+    """Replace ``op`` by the CPU descriptor (host) or a grid-constant kernel argument (nvvm)."""
+    if lw.target != "host":
+        _gpu_descriptor(op, error)
+        return
+    elem_bytes = op.ptr.type.element_bits // 8
+    func = _enclosing_func(op)
     entry = func.regions[0].blocks[0]
     eb = Builder(InsertionPoint.at_start(entry), op.location)
     one = eb.create(ConstantOp, IntegerAttr(1, i64)).results[0]

@@ -37,7 +37,7 @@ def test_hopper_ops_assemble_for_sm90a(backend):
         "barrier.cluster.wait.aligned",
         "%cluster_ctarank",
         "mapa.shared::cluster.u64",
-        "mbarrier.arrive.release.cluster.shared::cluster.b64",
+        "mbarrier.arrive.shared::cluster.b64",
         "mbarrier.init.shared.b64",
         "mbarrier.arrive.expect_tx.shared.b64",
         "mbarrier.try_wait.parity.shared.b64",

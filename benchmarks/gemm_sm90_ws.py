@@ -1,0 +1,299 @@
+"""The warp-specialized persistent TMA GEMM (examples/gemm_sm90.py, ``loads="tma"``) against
+cuBLAS (``torch.mm``) in the same process, on a Hopper GPU.
+
+For each configuration and element type: a correctness check against a float64 reference at
+sizes with residues (every element written, relative error bounded), then timings at the
+benchmark shapes: random normal inputs, rotating input sets larger than L2 (each launch reads
+a different set, for ours and for cuBLAS alike), CUDA events around batches of launches after
+a warm-up, medians. C is in the input type (bf16/f16; tf32: f32), as ``torch.mm`` writes it,
+unless the configuration says ``-cf32``. Printed per row: registers, local memory (spills),
+shared memory, blocks per SM; the GPU's name and clocks first.
+
+    python benchmarks/gemm_sm90_ws.py [--shapes 4096,8192,8192x4096x6144,4000] [--configs ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _gemm_module() -> Any:
+    from layoutc.driver.loading import load_source
+
+    return load_source(ROOT / "examples" / "gemm_sm90.py")
+
+
+def parse_shape(text: str) -> tuple[int, int, int]:
+    parts = [int(x) for x in text.lower().split("x")]
+    return (parts[0],) * 3 if len(parts) == 1 else tuple(parts)  # type: ignore[return-value]
+
+
+DEFAULT_CONFIGS = (
+    "bf16:bm=256,bn=128,stages=4,cluster=2",
+    "bf16:bm=128,bn=256,stages=4,cluster=2",
+    "f16:bm=256,bn=128,stages=4,cluster=2",
+    "tf32:bm=256,bn=128,bk=32,stages=4,cluster=2",
+    "bf16:bm=256,bn=128,stages=4,cluster=2,c_dtype=f32",
+    "bf16:bm=256,bn=128,stages=4",
+    "bf16:bm=128,bn=256,stages=4",
+    "f16:bm=256,bn=128,stages=4",
+    "tf32:bm=256,bn=128,bk=32,stages=4",
+    "bf16:bm=256,bn=128,stages=4,c_dtype=f32",
+    "bf16:bm=64,bn=256,stages=5,schedule=pingpong",
+)
+
+
+def make_config(g: Any, text: str) -> Any:
+    dtype, _, rest = text.partition(":")
+    kw: dict[str, Any] = {"loads": "tma"}
+    if dtype != "tf32":
+        kw["c_dtype"] = dtype
+    for item in filter(None, rest.split(",")):
+        k, v = item.split("=")
+        kw[k] = int(v) if v.isdigit() else v
+    return g.GemmConfig(dtype, **kw)
+
+
+def gpu_header(torch: Any) -> str:
+    name = torch.cuda.get_device_name()
+    try:
+        q = "clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu"
+        out = subprocess.run(
+            ["nvidia-smi", f"--query-gpu={q}", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        out = "nvidia-smi unavailable"
+    return f"GPU: {name}; sm clock, max sm clock, mem clock, power, temp: {out}"
+
+
+def torch_type(torch: Any, dtype: str) -> Any:
+    return {"bf16": torch.bfloat16, "f16": torch.float16, "tf32": torch.float32}[dtype]
+
+
+def operands(torch: Any, dtype: str, m: int, n: int, k: int, gen: Any) -> tuple[Any, Any]:
+    t = torch_type(torch, dtype)
+    a = torch.randn((m, k), device="cuda", generator=gen).to(t)
+    b = torch.randn((n, k), device="cuda", generator=gen).to(t)
+    if dtype == "tf32":  # exact in tf32: both tensor-core paths agree
+        a = (a.view(torch.int32) & ~0x1FFF).view(torch.float32)
+        b = (b.view(torch.int32) & ~0x1FFF).view(torch.float32)
+    return a, b
+
+
+class Ours:
+    """One compiled configuration (the spec is dynamic in M, N, K: one build for all shapes)."""
+
+    def __init__(self, g: Any, cfg: Any, torch: Any):
+        import layoutc as lc
+
+        self.cfg = cfg
+        self.sms = torch.cuda.get_device_properties(0).multi_processor_count
+        kernel = g.make_gemm(cfg)
+        # M odd, N and K multiples of 8 only: the spec assumes no more than that (TMA needs
+        # 16-byte row pitches; C's rows stay aligned for paired stores)
+        a, b = operands(torch, cfg.dtype, 257, 264, 264, None)
+        c = torch.empty((257, 264), device="cuda", dtype=self.c_type(torch))
+        self.ck = lc.compile(kernel, a, b, c, block=cfg.threads, index_bitwidth=32)
+        self.kernel = self.ck.load()
+        self.slots: int | None = None  # resident blocks, known after the first launch
+
+    def c_type(self, torch: Any) -> Any:
+        return {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[
+            self.cfg.c_dtype
+        ]
+
+    def __call__(self, a: Any, b: Any, c: Any) -> None:
+        m, n = c.shape
+        self.ck(a, b, c, grid=self.cfg.grid(m, n, self.slots), block=self.cfg.threads,
+                smem=self.cfg.smem_bytes())  # fmt: skip
+        if self.slots is None:  # after the first launch (which set the smem limit)
+            self.slots = self.resident_blocks()
+
+    def resident_blocks(self) -> int:
+        """Blocks the persistent grid may have: one per SM, or with clusters as many whole
+        clusters as fit at once (``cuOccupancyMaxActiveClusters``: SMs of a GPC that cannot
+        take a whole cluster stay idle; a grid of one block per SM would run a second wave)."""
+        from layoutc.runtime import cuda_driver as cd
+
+        cl = self.cfg.cluster
+        if cl == 1:
+            return self.sms
+        drv = cd.api()
+        config = drv.CUlaunchConfig()
+        config.gridDimX, config.gridDimY, config.gridDimZ = cl * (self.sms // cl), 1, 1
+        config.blockDimX, config.blockDimY, config.blockDimZ = self.cfg.threads, 1, 1
+        config.sharedMemBytes = self.cfg.smem_bytes()
+        config.numAttrs = 0
+        n = cd.check(drv.cuOccupancyMaxActiveClusters(self.kernel.function, config), "clusters")
+        return cl * int(n)
+
+    def resources(self) -> str:
+        from layoutc.runtime import cuda_driver as cd
+
+        k = self.kernel
+        regs = k.attribute("NUM_REGS")
+        local = k.attribute("LOCAL_SIZE_BYTES")
+        smem = k.attribute("SHARED_SIZE_BYTES") + self.cfg.smem_bytes()
+        occ = cd.check(
+            cd.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                k.function, self.cfg.threads, self.cfg.smem_bytes()
+            ),
+            "occupancy",
+        )
+        return f"{regs:>4} {local:>5} {smem // 1024:>4}K {occ:>3}"
+
+
+def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[str]:
+    out = []
+    for m, n, k in shapes:
+        gen = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
+        a, b = operands(torch, ours.cfg.dtype, m, n, k, gen)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=ours.c_type(torch))
+        ours(a, b, c)
+        torch.cuda.synchronize()
+        ref = a.double() @ b.double().t()
+        got = c.double()
+        unwritten = int(torch.isnan(got).sum())
+        err = ((got - ref).norm() / ref.norm()).item()
+        limit = {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[ours.cfg.c_dtype]
+        ok = unwritten == 0 and err < limit
+        out.append(f"{m}x{n}x{k}: rel err {err:.2e} {'ok' if ok else 'FAIL'}")
+        if not ok:
+            out[-1] += f" ({unwritten} unwritten)"
+    return out
+
+
+def timed(torch: Any, fn: Any, sets: list, warmup: int = 3, reps: int = 15) -> tuple:
+    """Median seconds per launch (each launch takes the next input set), from CUDA events
+    around batches of direct calls and around replays of a CUDA graph of the same batch (no
+    host launch cost: the GPU's own time), and the host's seconds per direct call."""
+    import time
+
+    per_batch = len(sets) * max(1, 8 // len(sets))
+    for i in range(warmup * len(sets)):
+        fn(*sets[i % len(sets)])
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for i in range(per_batch):
+        fn(*sets[i % len(sets)])
+    host = (time.perf_counter() - t0) / per_batch
+    torch.cuda.synchronize()
+
+    def events(run: Any, launches: int) -> float:
+        times = []
+        for _ in range(reps):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            run()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end) / 1e3 / launches)
+        return statistics.median(times)
+
+    def direct() -> None:
+        for i in range(per_batch):
+            fn(*sets[i % len(sets)])
+
+    direct_s = events(direct, per_batch)
+    graph_s = float("nan")
+    try:
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+            direct()
+        torch.cuda.current_stream().wait_stream(stream)
+        graph.replay()
+        torch.cuda.synchronize()
+        graph_s = events(graph.replay, per_batch)
+    except Exception as e:  # capture refused: the direct numbers stand alone
+        print(f"  (no CUDA graph: {type(e).__name__}: {str(e)[:120]})", flush=True)
+    return direct_s, graph_s, host
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--shapes", default="4096,8192,8192x4096x6144,4000")
+    p.add_argument("--configs", default=";".join(DEFAULT_CONFIGS), help="';'-separated")
+    p.add_argument("--check", default="4000,1000x520x264,256x384x136")
+    p.add_argument("--reps", type=int, default=15)
+    args = p.parse_args()
+    import torch
+
+    if not torch.cuda.is_available():
+        print("no CUDA GPU: nothing to measure")
+        return 0
+    g = _gemm_module()
+    print(gpu_header(torch), flush=True)
+    shapes = [parse_shape(s) for s in args.shapes.split(",") if s]
+    rows = []
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    for text in filter(None, args.configs.split(";")):
+        cfg = make_config(g, text)
+        try:
+            ours = Ours(g, cfg, torch)
+        except Exception as e:  # a configuration that does not build: its row says why
+            print(f"{cfg.name}: build failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
+            continue
+        for line in check(ours, torch, [parse_shape(s) for s in args.check.split(",") if s]):
+            print(f"{cfg.name}: {line}", flush=True)
+        for m, n, k in shapes:
+            elem = 4 if cfg.dtype == "tf32" else 2
+            per_set = (m + n) * k * elem
+            n_sets = max(2, -(-3 * l2 // per_set))
+            gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+            sets = []
+            for _ in range(n_sets):
+                a, b = operands(torch, cfg.dtype, m, n, k, gen)
+                sets.append((a, b, torch.empty((m, n), device="cuda", dtype=ours.c_type(torch))))
+            mine, mine_g, host = timed(torch, ours, sets, reps=args.reps)
+            if cfg.dtype == "tf32":
+                torch.backends.cuda.matmul.allow_tf32 = True
+
+                def theirs(a: Any, b: Any, c: Any) -> None:
+                    torch.mm(a, b.t(), out=c)
+            elif cfg.c_dtype == "f32":
+
+                def theirs(a: Any, b: Any, c: Any) -> None:
+                    torch.mm(a, b.t(), out_dtype=torch.float32)
+            else:
+
+                def theirs(a: Any, b: Any, c: Any) -> None:
+                    torch.mm(a, b.t(), out=c)
+
+            ref, ref_g, _ = timed(torch, theirs, sets, reps=args.reps)
+            res = ours.resources() + f" {ours.slots:>4}"
+            flops = 2 * m * n * k
+            row = (
+                f"{cfg.name:<44} {m}x{n}x{k:<5} {res} "
+                f"{flops / mine / 1e12:>7.1f} {flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x "
+                f"{flops / mine_g / 1e12:>7.1f} {flops / ref_g / 1e12:>7.1f} "
+                f"{ref_g / mine_g:>6.3f}x {host * 1e6:>6.0f}"
+            )
+            rows.append(row)
+            print(row, flush=True)
+            del sets
+            torch.cuda.empty_cache()
+    print()
+    print(gpu_header(torch))
+    print(
+        f"{'kernel':<44} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
+        "graph: TFLOP/s cuBLAS  ratio  host-us"
+    )
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
