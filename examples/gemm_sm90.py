@@ -456,7 +456,6 @@ def make_example(cfg: GemmConfig, kernel: Any, description: str) -> lc.Example:
         launch=lambda args: {
             "grid": cfg.grid(*args["c"].shape),
             "block": cfg.threads,
-            "smem": cfg.smem_bytes(),
         },
         reference=reference,
         size=cfg.bm,
