@@ -40,8 +40,8 @@ from .errors import CompileError
 from .locations import is_internal_file, traceback_location
 from .scalars import Float, Int
 from .smem_formula import smem_formula
-from .tensor import dynamic_smem_padding_of
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
+from .tensor import dynamic_smem_padding_of
 from .thread_bounds import check_partitions, recorded
 from .tracebacks import full_traceback_wanted
 
