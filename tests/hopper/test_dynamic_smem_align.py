@@ -212,7 +212,7 @@ def test_a_swizzled_tma_box_in_dynamic_smem_after_an_mbarrier_on_the_cpu(
 def make_dynamic_tile_gemm(n: int):
     """tests/hopper/wgmma_kernels.py's wgmma tile (C(64,N) = A(64,BK) @ B(N,BK).T, f16, SW128
     GMMA atoms) with A and B in *dynamic* shared memory, ``align=1024``, after a static
-    array: the layout the bug hit (TMA is CPU-only in the DSL so far; the wgmma descriptors'
+    array: the layout the bug hit (as with TMA, the wgmma descriptors'
     128-byte swizzle follows address bits just the same)."""
     bk = 64
     mma = lc.make_tiled_mma(f"SM90_64x{n}x16_F32F16F16_SS")
