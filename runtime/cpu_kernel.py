@@ -28,7 +28,10 @@ LaunchConfig = CFG.ctypes_struct("LaunchConfig")
 
 
 _GRID_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
-_SMEM_ALIGN = 128
+_SMEM_ALIGN = 1024
+"""The block's shared-memory window starts 1024-byte aligned, as the GPU's does (address 0 of
+its shared window): a kernel's run-time realignment of the dynamic base (``ptrtoint``, the
+absolute address here) then agrees with the window offsets the wgmma and TMA models use."""
 
 
 def worker_count() -> int:

@@ -631,6 +631,7 @@ def smem_tensor(dtype: ElementType, layout: Any, align: int = 16) -> Tensor:
     st = state.current()
     size_bytes = _storage_elements(lay, "lc.smem_tensor") * max(dtype.bits // 8, 1)
     st.smem_bytes = -(-st.smem_bytes // align) * align + size_bytes
+    check_smem_limit(st)
     return Tensor(op.results[0])
 
 
@@ -647,6 +648,10 @@ def dynamic_smem_tensor(
     tensors that are never live at the same time share their bytes (CUTLASS's
     ``SharedStorage`` union, e.g. a GEMM's epilogue tile over its pipeline buffers; a
     barrier must separate their uses).
+
+    An ``align`` over 16 bytes is realigned at run time (the GPU puts the dynamic bytes right
+    after the static ones, 16-byte aligned only), and the launch gets ``align - 16`` more bytes
+    for it (:func:`dynamic_smem_padding_of`).
     """
     _check_dtype(dtype, "lc.dynamic_smem_tensor")
     if align not in (4, 8, 16, 32, 64, 128, 256, 512, 1024) or align * 8 < dtype.bits:
@@ -656,6 +661,7 @@ def dynamic_smem_tensor(
         )
     lay = _as_layout(layout, "lc.dynamic_smem_tensor")
     st = state.current()
+    st.extras["dynamic_smem_align"] = max(st.extras.get("dynamic_smem_align", 1), align)
     n = _storage_elements(lay, "lc.dynamic_smem_tensor")
     elem_bytes = max(dtype.bits // 8, 1)
     if offset is not None:
@@ -682,7 +688,31 @@ def dynamic_smem_tensor(
         st.dynamic_smem_bytes = None
         # what a launch needs: stated over the kernel's parameters by the tracer (smem_need.py)
         st.extras["dynamic_smem_need"] = start + n * elem_bytes
+    check_smem_limit(st)
     return Tensor(state.emit(T.MakeTensorOp(ptr, layout_value(lay))).results[0])
+
+
+def dynamic_smem_padding_of(st: Any) -> int:
+    """Bytes a launch of the kernel being traced adds to its dynamic shared memory, for
+    convert-to-llvm to realign the base to the widest ``lc.dynamic_smem_tensor`` alignment
+    (``T.dynamic_smem_padding``: the one decision the lowering reads too)."""
+    return T.dynamic_smem_padding(st.extras.get("dynamic_smem_align", 1))
+
+
+def check_smem_limit(st: Any) -> None:
+    """A compile-time error at the user's line when the shared memory known so far (static,
+    dynamic tensors of static size, the realignment's padding) exceeds what a block has."""
+    from ..runtime.launch_config import MAX_SMEM_BYTES
+
+    pad = dynamic_smem_padding_of(st)
+    total = st.smem_bytes + st.dynamic_smem_min + pad
+    if total > MAX_SMEM_BYTES:
+        how = f", {pad} of them padding to align the dynamic base" if pad else ""
+        raise state.error(
+            f"the kernel's shared memory is {total} bytes ({st.smem_bytes} static, "
+            f"{st.dynamic_smem_min + pad} dynamic{how}), more than a block has "
+            f"({MAX_SMEM_BYTES} bytes)"
+        )
 
 
 def _storage_elements(lay: Any, what: str) -> Any:

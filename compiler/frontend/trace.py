@@ -41,6 +41,7 @@ from .locations import is_internal_file, traceback_location
 from .scalars import Float, Int
 from .smem_formula import smem_formula
 from .spec import ConstexprSpec, KernelSpec, ScalarSpec, TensorSpec
+from .tensor import dynamic_smem_padding_of
 from .thread_bounds import check_partitions, recorded
 from .tracebacks import full_traceback_wanted
 
@@ -104,9 +105,16 @@ def trace(
         raise CompileError(first.message, first.location, notes)
     check_partitions(func, recorded(st), spec.block)
     need = st.extras.get("dynamic_smem_need")
-    formula = smem_formula(need, func, abi.params, st.extras) if need is not None else None
-    if st.smem_bytes or st.dynamic_smem_min or min_blocks is not None or formula is not None:
-        abi = build_abi(kname, spec, st.smem_bytes, st.dynamic_smem_min, min_blocks, formula)
+    # the bytes convert-to-llvm realigns the dynamic base in go to every launch: the default,
+    # the need formula, and a check that a given smem= holds them (an int formula)
+    pad = dynamic_smem_padding_of(st)
+    dynamic_min = st.dynamic_smem_min + pad
+    if need is not None:
+        formula = smem_formula(need + pad, func, abi.params, st.extras)
+    else:
+        formula = dynamic_min if pad else None
+    if st.smem_bytes or dynamic_min or min_blocks is not None or formula is not None:
+        abi = build_abi(kname, spec, st.smem_bytes, dynamic_min, min_blocks, formula)
     return module, kname, abi
 
 

@@ -50,6 +50,7 @@ from layoutc.ir.dialects.llvm import (
     GlobalOp,
     LLVMArrayType,
     LoadOp,
+    PtrToIntOp,
     StoreOp,
 )
 from layoutc.ir.dialects.llvm.attributes import AtomicBinOp, AtomicOrdering
@@ -100,9 +101,26 @@ class TileLowering:
         self.types = types
         self.target = target
         self.tensors: dict[Value, TensorDesc] = {}
+        self._dynamic_smem: dict[Operation, Value] = {}  # each function's aligned base
+        self._dynamic_smem_align: int | None = None
+        self._func: Operation | None = None  # the function run() lowers
+
+    def dynamic_smem_base(self, op: T.DynamicSmemOp) -> Value:
+        """The dynamic shared-memory base of ``op``'s function, aligned to the module's widest
+        ``tile.dynamic_smem`` alignment (one base for all, made once per function)."""
+        if self._dynamic_smem_align is None:
+            self._dynamic_smem_align = dynamic_smem_alignment(self.module)
+        func = self._func
+        base = self._dynamic_smem.get(func)
+        if base is None:
+            align = self._dynamic_smem_align
+            base = realigned_dynamic_smem(self, func, align, op.location)
+            self._dynamic_smem[func] = base
+        return base
 
     # -- driver ---------------------------------------------------------------------------------
     def run(self, func: Operation) -> None:
+        self._func = func
         pair_register_halves(func)
         ops = [op for op in func.walk_ops(include_self=False) if op.dialect is T.DIALECT]
         for op in ops:
@@ -414,7 +432,20 @@ DYNAMIC_SHARED_MEMORY = "__dynamic_shmem__"
 
 @TILE_TO_LLVM.register(T.DynamicSmemOp)
 def _dynamic_smem(lw: TileLowering, op: T.DynamicSmemOp) -> None:
-    align = max(16, op.result.type.alignment)
+    base = lw.dynamic_smem_base(op)
+    if base.type != op.result.type:
+        # keeps the !tile.ptr alignment until retyping, as _ptr_offset does
+        gep = _builder(op).create(GEPOp, base, [0], lw.types.element(op.result.type.element))
+        gep.results[0].type = op.result.type
+        base = gep.results[0]
+    op.replace_all_uses_with([base])
+    op.erase()
+
+
+def _dynamic_smem_global(lw: TileLowering, loc: Any) -> GlobalOp:
+    """``@__dynamic_shmem__``, declared 16-byte aligned: all the hardware guarantees (its
+    ``.align`` does not move it past the static shared memory), and a wider declared alignment
+    would let LLVM fold the run-time realignment away."""
     g = lookup_symbol_in(lw.module, DYNAMIC_SHARED_MEMORY)
     if g is None:
         g = GlobalOp(
@@ -422,16 +453,41 @@ def _dynamic_smem(lw: TileLowering, op: T.DynamicSmemOp) -> None:
             LLVMArrayType(0, IntegerType(8)),
             linkage="external",
             addr_space=ADDRESS_SPACES["smem"],
-            alignment=align,
-            loc=op.location,
+            alignment=T.DYNAMIC_SMEM_BASE_ALIGN,
+            loc=loc,
         )
         lw.module.regions[0].blocks[0].insert_at_start(g)
-    elif g.alignment is not None and g.alignment.value < align:
-        g.properties["alignment"] = IntegerAttr(align, i64)
-    base = _builder(op).create(AddressOfOp, g).results[0]
-    base.type = op.result.type  # keeps the !tile.ptr alignment until retyping, as _ptr_offset
-    op.replace_all_uses_with([base])
-    op.erase()
+    return g
+
+
+def dynamic_smem_alignment(module: Operation) -> int:
+    """The one alignment every ``tile.dynamic_smem`` of ``module`` shares: the widest."""
+    aligns = [
+        op.result.type.alignment
+        for op in module.walk_ops(include_self=False)
+        if isinstance(op, T.DynamicSmemOp)
+    ]
+    return max([T.DYNAMIC_SMEM_BASE_ALIGN, *aligns])
+
+
+def realigned_dynamic_smem(lw: TileLowering, func: Operation, align: int, loc: Any) -> Value:
+    """The dynamic shared-memory base of ``func`` aligned to ``align`` bytes, at the start of
+    its entry block: ``@__dynamic_shmem__ + ((-ptrtoint) & (align - 1))`` bytes when the
+    padding is positive (:func:`~layoutc.ir.dialects.tile.ops_tensor.dynamic_smem_padding`,
+    which the launch adds), the global itself otherwise. A GEP keeps the global's provenance
+    (bounds check, alias analysis); the CPU runtime's base is aligned, so the offset is 0
+    there."""
+    g = _dynamic_smem_global(lw, loc)
+    b = Builder(InsertionPoint.at_start(func.regions[0].blocks[0]), loc)
+    base = b.create(AddressOfOp, g).results[0]
+    if T.dynamic_smem_padding(align) == 0:
+        return base
+    address = b.create(PtrToIntOp, base, i32_t).results[0]
+    zero = b.create(arith.ConstantOp, IntegerAttr(0, i32_t)).results[0]
+    mask = b.create(arith.ConstantOp, IntegerAttr(align - 1, i32_t)).results[0]
+    negated = b.create(arith.SubIOp, zero, address).results[0]
+    offset = b.create(arith.AndIOp, negated, mask).results[0]
+    return b.create(GEPOp, base, [offset], IntegerType(8)).results[0]
 
 
 @TILE_TO_LLVM.register(T.RecastPtrOp)

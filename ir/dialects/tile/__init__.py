@@ -55,6 +55,7 @@ from .ops_lowered import (
     StoreVectorOp,
 )
 from .ops_tensor import (
+    DYNAMIC_SMEM_BASE_ALIGN,
     TENSOR_OPS,
     AllocFragmentOp,
     AllocSmemOp,
@@ -65,6 +66,7 @@ from .ops_tensor import (
     MakeTensorOp,
     PtrOffsetOp,
     RecastPtrOp,
+    dynamic_smem_padding,
 )
 from .ops_tma import TMA_OPS, TmaDescriptorOp
 from .ops_view import (
@@ -149,6 +151,8 @@ __all__ = [
     "AllocSmemOp",
     "AssumeOp",
     "DynamicSmemOp",
+    "DYNAMIC_SMEM_BASE_ALIGN",
+    "dynamic_smem_padding",
     "AtomError",
     "AtomicCASOp",
     "AtomicRMWOp",

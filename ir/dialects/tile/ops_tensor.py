@@ -26,9 +26,11 @@ from .spaces import COORD, RMEM, SMEM
 from .types import PtrType, TensorType, is_element_type, natural_alignment
 
 __all__ = [
+    "DYNAMIC_SMEM_BASE_ALIGN",
     "AllocFragmentOp",
     "AllocSmemOp",
     "DynamicSmemOp",
+    "dynamic_smem_padding",
     "GetLayoutOp",
     "GetPtrOp",
     "MakeIdentityTensorOp",
@@ -226,6 +228,21 @@ class AllocSmemOp(_AllocOp):
     traits = (MemoryEffects(allocates=True),)
     space = SMEM
     align = prop(IntegerAttr)
+
+
+DYNAMIC_SMEM_BASE_ALIGN = 16
+"""Bytes the dynamic shared-memory base is aligned to on every target. On the GPU it starts
+right after the static shared memory (``tile.alloc_smem``: mbarriers, pipelines), and ptxas
+does not pad that to the ``.align`` the extern array declares: a 1024-byte alignment is not
+guaranteed, only 16."""
+
+
+def dynamic_smem_padding(align: int) -> int:
+    """Bytes a launch adds to the dynamic shared memory of a kernel whose widest
+    ``tile.dynamic_smem`` alignment is ``align``: convert-to-llvm realigns the base at run time
+    exactly when this is positive, and the front end adds it to the launch's bytes. The one
+    decision both read, so that they cannot disagree."""
+    return max(align - DYNAMIC_SMEM_BASE_ALIGN, 0)
 
 
 class DynamicSmemOp(Operation):
