@@ -86,6 +86,12 @@ class ConvConfig:
         """Output positions per CTA: ``images`` x Z*P*Q."""
         return self.images * Z * P * Q
 
+    @property
+    def images_last(self) -> bool:
+        """Order the output positions (Z,P,Q,N) when ``images`` is not a power of 2 (the
+        MMA's 32-row blocks of a ``(6,4,2,2)`` tile would split its first mode)."""
+        return bool(self.images & (self.images - 1))
+
     def smem_bytes(self) -> int:
         """Dynamic shared memory: the pipeline, or the epilogue tile if larger."""
         pipeline = self.stages * (K + self.tile_n) * self.bk * 4
@@ -95,12 +101,17 @@ class ConvConfig:
         """Raise ValueError for a tiling the kernel does not handle."""
         if self.epilogue not in ("smem", "direct"):
             raise ValueError(f"epilogue must be 'smem' or 'direct': {self}")
-        if self.bk not in (16, 32) or self.stages < 2 or self.images not in (4, 8):
-            raise ValueError(f"bk must be 16 or 32, stages >= 2, images 4 or 8: {self}")
+        if self.bk not in (16, 32) or self.stages < 2 or self.images not in range(2, 17, 2):
+            raise ValueError(f"bk must be 16 or 32, stages >= 2, images even, 2 to 16: {self}")
         if K % (32 * self.warps_m) or self.tile_n % (16 * self.warps_n):
             raise ValueError(f"{self.warps_m}x{self.warps_n} warps do not tile {K}x{self.tile_n}")
+        rows = self.threads * 4 // self.bk  # rows per pass of the 128-bit copies
+        if K % rows or self.tile_n % rows:
+            raise ValueError(f"{self.threads} threads' copies do not tile {K}x{self.tile_n}")
         if (K * self.tile_n) % (4 * self.threads) or self.threads % (K // 4):
             raise ValueError(f"{self.threads} threads do not tile the epilogue")
+        if self.smem_bytes() > 227 * 1024:
+            raise ValueError(f"{self.smem_bytes()} bytes of shared memory: {self}")
 
 
 # -- the operands: the layouts of example 59 over the kernel arguments ------------------------------
@@ -167,7 +178,9 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     """The dense and the gather/scatter kernel of one configuration: two entry points that
     build their tensors' layouts, one body (:func:`conv_mainloop`)."""
     cfg.check()
-    bm, bn, bk, stages = K, (cfg.images, Z, P, Q), (cfg.bk, 1, 1, 1), cfg.stages
+    bm, bk, stages = K, (cfg.bk, 1, 1, 1), cfg.stages
+    last = cfg.images_last
+    bn = (Z, P, Q, cfg.images) if last else (cfg.images, Z, P, Q)
     tile_n, threads = cfg.tile_n, cfg.threads
     wm, wn = cfg.warps_m, cfg.warps_n
     mma = lc.make_tiled_mma(
@@ -276,7 +289,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
         output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
     ):
-        conv_mainloop(*dense_operands(activation, filter, output))
+        conv_mainloop(*dense_operands(activation, filter, output, last))
 
     @lc.kernel(name="conv3d_fprop_gather" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
     def conv3d_fprop_gather(
@@ -286,7 +299,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         gather: lc.Tensor(lc.i32, "(G):(1)"),
         scatter: lc.Tensor(lc.i32, "(O):(1)"),
     ):
-        conv_mainloop(*gather_operands(activation, filter, output, gather, scatter))
+        conv_mainloop(*gather_operands(activation, filter, output, gather, scatter, last))
 
     conv3d_fprop_dense.config = conv3d_fprop_gather.config = cfg
     return conv3d_fprop_dense, conv3d_fprop_gather
