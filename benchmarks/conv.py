@@ -1,15 +1,16 @@
 """CUTLASS example 59 on the GPU: layoutc's conv3d fprop (examples/conv3d_fprop.py), dense and
 gather/scatter, side by side with cuDNN and torch in one process.
 
-    python benchmarks/conv.py                       # N = 4320 and 131072, default configs
+    python benchmarks/conv.py                       # N = 4320 and 131072: seed, sm80, sm90
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
     python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-direct]`` (stages, channels per K-block, images
 per CTA, warps, epilogue), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct][-mf]``
 (images per CTA, stages, consumer warpgroups, wgmma K-blocks in flight, warp-specialized,
-epilogue straight from the accumulators, wgmmas issued before the copies), and ``sm90``: what
-``conv3d_fprop`` runs on an H100/H200 for that N (its dense and its gather kernel,
+epilogue straight from the accumulators, wgmmas issued before the copies), ``sm80``: the sm80
+tiling ``conv3d_fprop`` runs for that N on a GPU without wgmma (``sm80_config``), and ``sm90``:
+what ``conv3d_fprop`` runs on an H100/H200 for that N (its dense and its gather kernel,
 ``default_kernels``). Hopper rows are skipped on other GPUs. The GPU is timed as found (its
 clock is printed); run-to-run spread on an H100 was up to 10% for the same kernel.
 
@@ -61,7 +62,7 @@ def _example() -> Any:
 def config_from_name(cv: Any, name: str) -> Any:
     """``s3-k32-i4-w2x2`` -> ConvConfig(stages=3, bk=32, images=4, warps 2x2) (ConvConfig.name's
     spelling; trailing parts may be left out)."""
-    if name == "sm90":  # what conv3d_fprop runs on an H100/H200 for this N
+    if name in ("sm80", "sm90"):  # what conv3d_fprop runs on an sm_80 / sm_90 GPU for this N
         return name
     if name.startswith("sm90"):
         return sm90_config_from_name(cv, name)
@@ -76,6 +77,8 @@ def config_from_name(cv: Any, name: str) -> Any:
                 kw["epilogue"] = "direct"
             elif part[0] == "m":
                 kw["min_blocks"] = int(part[1:])
+            elif part.startswith("ca"):
+                kw["l1"] = part[2:]
             elif part[0] == "w":
                 kw["warps_m"], kw["warps_n"] = (int(x) for x in part[1:].split("x"))
             else:
@@ -246,6 +249,10 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
                 cfg, gcfg = dense.config, gathered.config
                 # dense: epilogue from registers; gather: through shared memory
                 name = f"sm90 conv3d_fprop i{cfg.images}-s{cfg.stages}"
+            elif cfg == "sm80":  # conv3d_fprop's choice on a GPU without wgmma
+                dense, gathered = cv.default_kernels(n, "sm_80")
+                cfg = gcfg = dense.config
+                name = f"sm80 conv3d_fprop {cfg.name}"
             else:
                 if n % cfg.images:
                     log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
@@ -350,7 +357,7 @@ def ratios(rows: list[tuple]) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="4320,131072")
-    ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm90")
+    ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm80,sm90")
     ap.add_argument("--samples", type=int, default=10)
     args = ap.parse_args()
     import torch

@@ -28,7 +28,10 @@ K loop walks 54 blocks of 32 channels of one filter tap through a 3-stage ``cp.a
 pipeline (128-bit copies, proven by prove-vectorization also through the gather), swizzled
 shared memory ``Sw<3,2,3> o (8,32):(32,1)``, ``ldmatrix.x4``, ``mma.sync.m16n8k8`` TF32; the
 epilogue goes through a swizzled shared tile and leaves with 128-bit stores (scattered rows
-for the gather variant).
+for the gather variant). That is the seed's tiling (:data:`SEED_CONFIG`, the module's kernels);
+:class:`ConvConfig` builds others (:func:`make_conv3d`), and on a GPU without wgmma
+``conv3d_fprop`` runs the one :func:`sm80_config` picks for N: 16 images on 2x4 warps (the
+default, a 128x256 tile) or 6 images on 2x2 warps where that fills the waves better.
 
 Call it:  ``conv3d_fprop(activation, filter, output)`` (dense) or
 ``conv3d_fprop(pool, filter, out_pool, gather=g, scatter=s)``; numpy arrays run on the CPU
@@ -60,21 +63,24 @@ class ConvConfig:
     """A tiling of example 59: CTA tile ``K x (images,Z,P,Q) x (bk,1,1,1)`` (bk channels of one
     filter tap per K-block), ``stages`` of the cp.async pipeline, ``warps_m x warps_n`` warps
     of m16n8k8 TF32, and ``min_blocks`` CTAs per SM promised to ptxas (``nvvm.minctasm``: it
-    caps the registers so that they fit). The default is the seed's: 4 images, 32 channels,
-    3 stages, 2x2 warps."""
+    caps the registers so that they fit). The default is the fastest measured on an H100 at
+    large N: 16 images (a 128x256 tile), 32 channels, 3 stages, 2x4 warps of 64x64 each; the
+    seed's tiling (4 images on 2x2 warps of 64x32) is :data:`SEED_CONFIG`."""
 
     stages: int = 3
     bk: int = 32
-    images: int = 4
+    images: int = 16
     warps_m: int = 2
-    warps_n: int = 2
+    warps_n: int = 4
     min_blocks: int | None = None
     epilogue: str = "smem"
+    l1: str = ""  # the operands ("a", "b", "ab") copied with cp.async.ca (kept in L1), not .cg
 
     @property
     def name(self) -> str:
         name = f"s{self.stages}-k{self.bk}-i{self.images}-w{self.warps_m}x{self.warps_n}"
         name += f"-m{self.min_blocks}" if self.min_blocks else ""
+        name += f"-ca{self.l1}" if self.l1 else ""
         return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
@@ -99,8 +105,8 @@ class ConvConfig:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
-        if self.epilogue not in ("smem", "direct"):
-            raise ValueError(f"epilogue must be 'smem' or 'direct': {self}")
+        if self.epilogue not in ("smem", "direct") or self.l1 not in ("", "a", "b", "ab"):
+            raise ValueError(f"epilogue must be 'smem' or 'direct', l1 '', a, b or ab: {self}")
         if self.bk not in (16, 32) or self.stages < 2 or self.images not in range(2, 17, 2):
             raise ValueError(f"bk must be 16 or 32, stages >= 2, images even, 2 to 16: {self}")
         if K % (32 * self.warps_m) or self.tile_n % (16 * self.warps_n):
@@ -192,11 +198,15 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     s_a = lc.tile_to_shape(atom, (bm, cfg.bk, stages))
     s_b = lc.tile_to_shape(atom, (tile_n, cfg.bk, stages))
     per_row = cfg.bk // 4
-    g2s = lc.make_tiled_copy(
-        lc.make_copy_atom("cp.async.cg", lc.tf32),
-        lc.make_layout((threads // per_row, per_row), (per_row, 1)),
-        lc.make_layout((1, 4)),
-    )
+
+    def g2s_copy(operand: str) -> Any:  # 128-bit copies, 8 threads per 32-channel row
+        return lc.make_tiled_copy(
+            lc.make_copy_atom("cp.async.ca" if operand in cfg.l1 else "cp.async.cg", lc.tf32, 128),
+            lc.make_layout((threads // per_row, per_row), (per_row, 1)),
+            lc.make_layout((1, 4)),
+        )
+
+    g2s, g2s_b = g2s_copy("a"), g2s_copy("b")  # the same partitions, maybe other caching
     ldsm = lc.make_copy_atom("ldmatrix.x4", lc.tf32)
     # The C tile is channel-major (K contiguous, like the output): 16-byte chunks of a column
     # XOR-ed with bits 1-3 of the column, so that the accumulators' 32-bit writes (8 rows x 4
@@ -227,7 +237,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         k_tiles = lc.size(gA, 2)  # 54 with bk=32: 2 channel blocks x 27 taps
         for s in range(stages - 1):  # prologue
             lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
-            lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
+            lc.copy(g2s_b, tBgB[_, _, _, s], tBsB[_, _, _, s])
             lc.cp_async_commit()
 
         thr_mma = mma.get_slice(tid)
@@ -259,7 +269,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
                 if kb == 0:
                     kn = lc.min(k + stages - 1, k_tiles - 1)
                     lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
-                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                    lc.copy(g2s_b, tBgB[_, _, _, kn], tBsB[_, _, _, write])
                     lc.cp_async_commit()
                     write = lc.where(write == stages - 1, 0, write + 1)
                 lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
@@ -281,7 +291,7 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
             lc.copy(s2g, tDsC, tDrC)
             lc.copy(s2g, tDrC, s2g_thr.partition_D(gC))
 
-    suffix = "" if cfg == ConvConfig() else "_" + cfg.name.replace("-", "_")
+    suffix = "" if cfg == SEED_CONFIG else "_" + cfg.name.replace("-", "_")
 
     @lc.kernel(name="conv3d_fprop_dense" + suffix, block=threads, min_blocks_per_sm=cfg.min_blocks)
     def conv3d_fprop_dense(
@@ -305,7 +315,8 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     return conv3d_fprop_dense, conv3d_fprop_gather
 
 
-CONFIG = ConvConfig()  # the seed's tiling
+SEED_CONFIG = ConvConfig(images=IMAGES_PER_CTA, warps_n=2)  # the seed's tiling
+CONFIG = SEED_CONFIG  # the module's kernels (EXAMPLES, `layoutc run`): the seed's
 conv3d_fprop_dense, conv3d_fprop_gather = make_conv3d(CONFIG)
 
 
@@ -669,6 +680,19 @@ HOPPER_CONFIGS = {
 }
 _hopper_pairs: dict = {}
 
+# sm80 tilings conv3d_fprop chooses from off Hopper: (time per image relative to the best, CTAs
+# per SM), measured with benchmarks/conv.py on an H100 (registers and shared memory decide the
+# CTAs: 242 registers and 144 KiB for 16 images, 200 and 84 KiB for 6, 236 and 96 KiB for 8,
+# 158 and 72 KiB for the seed's 4). The 64x64 warp tiles of 16, 8 and 6 images read shared
+# memory a third less per FLOP than the seed's 64x32; 4 images take any N.
+SM80_CONFIGS = {
+    ConvConfig(): (1.0, 1),
+    ConvConfig(images=8, warps_n=2): (1.04, 2),
+    ConvConfig(images=6, warps_n=2): (1.06, 2),
+    SEED_CONFIG: (1.22, 3),
+}
+_sm80_pairs: dict = {SEED_CONFIG: (conv3d_fprop_dense, conv3d_fprop_gather)}
+
 
 def default_target() -> str:
     """Where a launch goes by default: ``sm_90a`` on an H100/H200, ``sm_80``... on other GPUs,
@@ -699,16 +723,38 @@ def hopper_config(n: int, sms: int) -> Sm90Config:
     return min((c for c in HOPPER_CONFIGS if n % c.images == 0), key=predicted)
 
 
+def sm80_config(n: int, sms: int) -> ConvConfig:
+    """The sm80 tiling of least predicted time for ``n`` images on ``sms`` SMs: waves of
+    ``ctas`` CTAs per SM (the last one counts whole) x images per SM in a wave x relative time
+    per image. At N = 4320 on 132 SMs, 6 images make 720 CTAs in 3 waves of 12 images per SM
+    (the last 73% full) where 16 make 270 CTAs in 3 waves of 16 (the last 5% full); at
+    N = 131072 16 images fill 63 waves."""
+
+    def predicted(cfg: ConvConfig) -> float:
+        time, ctas = SM80_CONFIGS[cfg]
+        waves = -(-(n // cfg.images) // (sms * ctas))
+        return waves * ctas * cfg.images * time
+
+    return min((c for c in SM80_CONFIGS if n % c.images == 0), key=predicted)
+
+
 def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
     """The kernel pair for ``n`` images on ``target`` (the default target): on sm_90a the
-    wgmma kernels of :func:`hopper_config`'s tiling, else the seed's sm80 tiling."""
-    if (target or default_target()) == "sm_90a":
+    wgmma kernels of :func:`hopper_config`'s tiling, on other GPUs the sm80 kernels of
+    :func:`sm80_config`'s, on the CPU runtime the module's kernels (the seed's tiling)."""
+    target = target or default_target()
+    if target == "sm_90a":
         cfg = hopper_config(n, _sm_count())
         if cfg not in _hopper_pairs:
             dense = make_conv3d_sm90(replace(cfg, epilogue="direct"))[0]
             _hopper_pairs[cfg] = (dense, make_conv3d_sm90(replace(cfg, epilogue="smem"))[1])
         return _hopper_pairs[cfg]
-    return conv3d_fprop_dense, conv3d_fprop_gather
+    if target == "cpu":
+        return conv3d_fprop_dense, conv3d_fprop_gather
+    cfg = sm80_config(n, _sm_count())
+    if cfg not in _sm80_pairs:
+        _sm80_pairs[cfg] = make_conv3d(cfg)
+    return _sm80_pairs[cfg]
 
 
 def conv3d_fprop(

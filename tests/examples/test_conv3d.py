@@ -152,8 +152,41 @@ def test_another_tiling_checks_n_against_its_images_per_cta():
     pair = cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
     assert pair[0].config == pair[1].config and pair[0].config.threads == 256
     _refused(r"N = 12 images; N must be a positive multiple of 8", *_dense(12), kernels=pair)
-    with pytest.raises(ValueError, match="images 4 or 8"):
-        cv.make_conv3d(cv.ConvConfig(images=2))
+    with pytest.raises(ValueError, match="images even"):
+        cv.make_conv3d(cv.ConvConfig(images=3))
+    with pytest.raises(ValueError, match="copies do not tile"):  # 24 rows per pass, K = 128
+        cv.make_conv3d(cv.ConvConfig(images=6, warps_n=3))
+
+
+def test_a_tiling_of_6_images_orders_positions_images_last_on_the_cpu():
+    """6 images per CTA: the output positions are ordered (Z,P,Q,N) (the MMA's 32-row blocks
+    would split a first mode of 6); dense against numpy at N = 12 (the gather kernel of this
+    tiling runs in the GPU tests: conv3d_fprop's sm80 choice at N = 4320)."""
+    cfg = cv.ConvConfig(images=6, warps_n=2)
+    assert cfg.images_last and not cv.ConvConfig().images_last
+    p = cv.random_problem(12, np.random.default_rng(6))
+    out = np.full((12, 4, 2, 2, 128), np.nan, np.float32)
+    cv.conv3d_fprop(p["act"], p["flt"], out, kernels=cv.make_conv3d(cfg))
+    _close(out, cv.reference_conv3d(p["act"], p["flt"]))
+
+
+@pytest.mark.parametrize(
+    "cfg, kind, arch",
+    [(cv.ConvConfig(), 1, "sm_80"), (cv.ConvConfig(images=6, warps_n=2), 0, "sm_90a")],
+    ids=["i16-gather-sm80", "i6-dense-sm90a"],
+)
+def test_sm80_tilings_assemble_without_local_memory(cfg, kind, arch):
+    """The tilings conv3d_fprop picks off Hopper keep their 128 or 96 accumulators per thread
+    in registers (64x64 and 64x48 warp tiles): ptxas reports no local memory."""
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    import layoutc as lc
+    from layoutc.codegen.cubin import ptx_to_cubin
+
+    args = _gathered(48) if kind else _dense(48)
+    ck = lc.compile(cv.make_conv3d(cfg)[kind], *args, block=cfg.threads, target=arch)
+    assert ck.ptx.count("mma.sync.aligned.m16n8k8") >= 64
+    log = ptx_to_cubin(ck.ptx, arch, verbose=True).log
+    assert re.search(r"\b0 bytes lmem\b", log), log
 
 
 # -- Hopper (wgmma) on the CPU runtime --------------------------------------------------------------
@@ -212,6 +245,14 @@ def test_the_target_chooses_the_kernels():
     assert all(n % cv.hopper_config(n, 132).images == 0 for n in range(4, 4000, 4))
     assert cv.default_kernels(8, "sm_80")[0] is cv.conv3d_fprop_dense
     assert cv.default_kernels(8, "cpu")[0] is cv.conv3d_fprop_dense
+    assert cv.default_kernels(131072, "cpu")[0] is cv.conv3d_fprop_dense  # the CPU: the seed's
+    # off Hopper: 16 images at 131072, 6 at 4320 (3 waves of 12 images per SM, not 3 of 16),
+    # the seed's 4 where fewer CTAs than SMs or nothing else divides N
+    sm80 = [cv.sm80_config(n, 132) for n in (131072, 4320, 16, 4 * 133)]
+    i6 = cv.ConvConfig(images=6, warps_n=2)
+    assert sm80 == [cv.ConvConfig(), i6, cv.SEED_CONFIG, cv.SEED_CONFIG]
+    assert all(n % cv.sm80_config(n, 132).images == 0 for n in range(4, 4000, 4))
+    assert cv.default_kernels(4320, "sm_80")[1].config == i6
     for images in (3, 32):
         with pytest.raises(ValueError, match="images must be even"):
             cv.make_conv3d_sm90(cv.Sm90Config(images=images))
@@ -280,12 +321,12 @@ def _rel(torch, got, want):
     return float((got - want).abs().max() / want.abs().max())
 
 
-SEED = "seed"  # the seed's sm80 tiling; 8 images per CTA on 4x2 warps; the Hopper kernels
+SEED = "seed"  # the seed's sm80 tiling; conv3d_fprop's sm80 choice for N; the Hopper kernels
 HOPPER = ("sm90", "sm90-ws")
-GPU_KERNELS = [SEED, "i8-w4x2", *HOPPER]
+GPU_KERNELS = [SEED, "sm80", *HOPPER]
 
 
-def _kernels(which):
+def _kernels(which, n):
     if which in HOPPER:
         torch = pytest.importorskip("torch")
         if torch.cuda.get_device_capability() != (9, 0):
@@ -293,7 +334,7 @@ def _kernels(which):
         return cv.make_conv3d_sm90(cv.Sm90Config(specialized=which == "sm90-ws"))  # 16 images
     if which == SEED:
         return cv.conv3d_fprop_dense, cv.conv3d_fprop_gather
-    return cv.make_conv3d(cv.ConvConfig(images=8, warps_m=4, warps_n=2))
+    return cv.default_kernels(n, "sm_80")  # 6 images at 4320, 16 at 131072
 
 
 @pytest.mark.gpu
@@ -302,7 +343,7 @@ def _kernels(which):
 def test_dense_on_the_gpu_matches_torch(n, which):
     torch, act, flt, ref, _ = _torch_problem(n)
     out = torch.full((n, 4, 2, 2, 128), float("nan"), device="cuda")
-    cv.conv3d_fprop(act, flt, out, kernels=_kernels(which))
+    cv.conv3d_fprop(act, flt, out, kernels=_kernels(which, n))
     torch.cuda.synchronize()
     assert _rel(torch, out, ref) <= TOL
 
@@ -318,7 +359,7 @@ def test_gather_scatter_on_the_gpu_matches_torch(n, which):
     pool = torch.randn((rows, 64), device="cuda", generator=g)
     pool[gather.long()] = act.reshape(-1, 64)
     opool = torch.full((orows, 128), 7.0, device="cuda")
-    cv.conv3d_fprop(pool, flt, opool, gather, scatter, kernels=_kernels(which))
+    cv.conv3d_fprop(pool, flt, opool, gather, scatter, kernels=_kernels(which, n))
     torch.cuda.synchronize()
     assert _rel(torch, opool[scatter.long()].view(n, 4, 2, 2, 128), ref) <= TOL
     others = torch.ones(orows, dtype=torch.bool, device="cuda")
