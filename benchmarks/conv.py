@@ -252,7 +252,7 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
             elif cfg == "sm80":  # conv3d_fprop's choice on a GPU without wgmma
                 dense, gathered = cv.default_kernels(n, "sm_80")
                 cfg = gcfg = dense.config
-                name = f"sm80 conv3d_fprop {cfg.name}"
+                name = f"sm80 {cfg.name}"
             else:
                 if n % cfg.images:
                     log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
