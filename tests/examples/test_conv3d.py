@@ -255,6 +255,8 @@ def test_the_target_chooses_the_kernels():
     assert sm80 == [cv.ConvConfig(), i6, cv.SEED_CONFIG, cv.SEED_CONFIG]
     assert all(n % cv.sm80_config(n, 132).images == 0 for n in range(4, 4000, 4))
     assert cv.default_kernels(4320, "sm_80")[1].config == i6
+    # a GPU with 99 KiB of shared memory per CTA (sm_86): 16 images (144 KiB) do not fit
+    assert cv.sm80_config(131072, 84, 99 * 1024) == cv.ConvConfig(images=8, warps_n=2)
     for images in (3, 32):
         with pytest.raises(ValueError, match="images must be even"):
             cv.make_conv3d_sm90(cv.Sm90Config(images=images))
