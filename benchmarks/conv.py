@@ -5,8 +5,8 @@ gather/scatter, side by side with cuDNN and torch in one process.
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
     python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
 
-Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-direct]`` (stages, channels per K-block, images
-per CTA, warps, epilogue), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct][-mf]``
+Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
+images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct][-mf]``
 (images per CTA, stages, consumer warpgroups, wgmma K-blocks in flight, warp-specialized,
 epilogue straight from the accumulators, wgmmas issued before the copies), ``sm80``: the sm80
 tiling ``conv3d_fprop`` runs for that N on a GPU without wgmma (``sm80_config``), and ``sm90``:
