@@ -6,11 +6,13 @@ gather/scatter, side by side with cuDNN and torch in one process.
     python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
-images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's ``sm90-i16-s4-wg2-f1[-ws][-direct][-mf]``
-(images per CTA, stages, consumer warpgroups, wgmma K-blocks in flight, warp-specialized,
-epilogue straight from the accumulators, wgmmas issued before the copies), ``sm80``: the sm80
-tiling ``conv3d_fprop`` runs for that N on a GPU without wgmma (``sm80_config``), and ``sm90``:
-what ``conv3d_fprop`` runs on an H100/H200 for that N (its dense and its gather kernel,
+images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's
+``sm90-i16-s4-wg2-f1[-ws][-mf][-gidx][-direct]`` (images per CTA, stages, consumer
+warpgroups, wgmma K-blocks in flight, warp-specialized, wgmmas issued before the copies, gather
+indices read from global memory instead of the CTA's slices staged in shared memory, epilogue
+straight from the accumulators), ``sm80``: the sm80 tiling ``conv3d_fprop`` runs for that N on
+a GPU without wgmma (``sm80_config``), and ``sm90``: what ``conv3d_fprop`` runs on an
+H100/H200 for that N (its dense and its gather kernel,
 ``default_kernels``). Hopper rows are skipped on other GPUs. The GPU is timed as found (its
 clock is printed); run-to-run spread on an H100 was up to 10% for the same kernel.
 
@@ -22,11 +24,11 @@ Needs an NVIDIA GPU and torch with CUDA. For each N:
 2. every layoutc kernel runs once through ``conv3d_fprop`` (its checks included) and is compared
    with torch's FP32 conv3d (TF32 off): relative error (max |diff| / max |ref|) at most 1e-4,
    and the output rows the scatter does not name must be untouched;
-3. timing with CUDA events (warm-up, then the median over samples of back-to-back batches):
+3. timing with CUDA events (warm-up, then the median over samples of back-to-back batches,
+   every kernel of one N taking turns batch by batch):
    cuDNN = ``torch.nn.functional.conv3d`` on channels-last-3d tensors with TF32 enabled; the
    torch gather pipeline = ``index_select`` + conv3d + ``index_copy_`` on the same index sets;
-   layoutc's kernels launched with their bound arguments; cuDNN once more at the end (the
-   ratios use its faster time).
+   layoutc's kernels launched with their bound arguments.
 
 The table gives TFLOP/s (``7,077,888 * N`` FLOP per convolution) and the ratios the issue's goals
 name: dense / cuDNN, gather / its dense twin, gather / the torch pipeline; and per kernel the
@@ -107,6 +109,8 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["reg_alloc"] = True
             elif part == "mf":
                 kw["mma_first"] = True
+            elif part == "gidx":
+                kw["index_smem"] = False
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])
@@ -130,21 +134,26 @@ def gpu_clock() -> str:
         return f"SM clock unknown ({e})"
 
 
-def bench(torch: Any, fn: Any, samples: int, batch: int) -> float:
-    """Median seconds per call over ``samples`` batches of ``batch`` back-to-back calls."""
-    for _ in range(3):
-        fn()
+def bench(torch: Any, fns: list, samples: int, batch: int) -> list[float]:
+    """Median seconds per call of each function over ``samples`` batches of ``batch``
+    back-to-back calls, the functions taking turns batch by batch (round robin), so that
+    clock changes during the run (an H100 moved 10% between runs) hit all of them alike and
+    the ratios hold."""
+    for fn in fns:
+        for _ in range(3):
+            fn()
     torch.cuda.synchronize()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(samples):
-        start.record()
-        for _ in range(batch):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3 / batch)
-    return statistics.median(times)
+        for fn, got in zip(fns, times):
+            start.record()
+            for _ in range(batch):
+                fn()
+            end.record()
+            end.synchronize()
+            got.append(start.elapsed_time(end) / 1e3 / batch)
+    return [statistics.median(t) for t in times]
 
 
 def tf32(torch: Any, x: Any) -> Any:
@@ -213,6 +222,11 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
     p = Problem(torch, cv, n, seed=n)
     batch = max(2, min(20, int(3e12 // p.flops)))
     rows: list[tuple] = []
+    fns: list = []  # timed together at the end (bench): rows hold their index until then
+
+    def later(fn: Any) -> int:
+        fns.append(fn)
+        return len(fns) - 1
 
     # cuDNN, dense (TF32)
     torch.backends.cudnn.allow_tf32 = True
@@ -220,8 +234,7 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
     def cudnn() -> None:
         torch.nn.functional.conv3d(p.x, p.w)
 
-    t_cudnn = bench(torch, cudnn, samples, batch)
-    log(f"   cuDNN: {p.flops / t_cudnn / 1e12:.1f} TFLOP/s", flush=True)
+    t_cudnn = later(cudnn)
     rows.append(("cuDNN conv3d (TF32, NDHWC)", "dense", n, t_cudnn, p.flops, "", None))
 
     # torch pipeline, gather/scatter
@@ -235,7 +248,7 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
 
     pipeline()
     err = rel_error(torch, out_pool_t[s64].view(n, 4, 2, 2, 128), p.ref)
-    t_pipe = bench(torch, pipeline, samples, batch)
+    t_pipe = later(pipeline)
     rows.append(("torch index_select+conv3d+index_copy_", "gather", n, t_pipe, p.flops, "", err))
 
     for cfg in configs:
@@ -268,7 +281,7 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
             ck.launch_bound(bound, grid, cfg.threads, None, None)
             torch.cuda.synchronize()
             err = rel_error(torch, out, p.ref)
-            t = bench(torch, launcher(ck, bound, grid, cfg.threads), samples, batch)
+            t = later(launcher(ck, bound, grid, cfg.threads))
             rows.append(
                 (
                     f"layoutc dense {name}",
@@ -293,7 +306,7 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
             if not bool((opool[untouched] == 7.0).all()):
                 log(f"   gather {name} N={n}: rows outside the scatter were written")
                 err = float("inf")
-            t = bench(torch, launcher(ck, bound, grid, gcfg.threads), samples, batch)
+            t = later(launcher(ck, bound, grid, gcfg.threads))
             rows.append(
                 (
                     f"layoutc gather {name}",
@@ -311,12 +324,11 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
                 rows.append((f"layoutc {kind} {cfg}", kind, n, float("inf"), p.flops, "",
                              float("inf")))  # fmt: skip
             continue
-        log(f"   {name}: " + ", ".join(f"{r[1]} {r[4] / r[3] / 1e12:.1f}" for r in rows[-2:]) +
-            " TFLOP/s", flush=True)  # fmt: skip
-    # cuDNN once more after the layoutc kernels (clocks drift over a run); ratios use its
-    # faster time, so that the drift never flatters layoutc
-    t_again = bench(torch, cudnn, samples, batch)
-    rows.append(("cuDNN conv3d (TF32, NDHWC), again", "dense", n, t_again, p.flops, "", None))
+        log(f"   {name}: checked", flush=True)
+    times = bench(torch, fns, samples, batch)
+    rows = [(*r[:3], times[r[3]] if type(r[3]) is int else r[3], *r[4:]) for r in rows]
+    for r in rows:
+        log(f"   {r[0]}: {r[4] / r[3] / 1e12:.1f} TFLOP/s", flush=True)
     return rows
 
 

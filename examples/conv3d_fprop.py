@@ -348,6 +348,7 @@ class Sm90Config:
     epilogue: str = "smem"
     reg_alloc: bool = False
     mma_first: bool = False
+    index_smem: bool = True
 
     @property
     def name(self) -> str:
@@ -355,6 +356,7 @@ class Sm90Config:
         name += "-ws" if self.specialized else ""
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
+        name += "" if self.index_smem else "-gidx"
         return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
@@ -379,8 +381,20 @@ class Sm90Config:
         """Where the specialized kernel's mbarriers start: past the stages and the C tile."""
         return max(self.stages * (K + self.tile_n) * 32 * 4, K * self.tile_n * 4)
 
-    def smem_bytes(self) -> int:
+    @property
+    def index_offset(self) -> int:
+        """Where the gather kernel's staged index slices start: past the mbarriers."""
         return self.barrier_offset + (16 * self.stages if self.specialized else 0)
+
+    def smem_bytes(self) -> int:
+        """The dense kernel's; the gather kernel's with ``index_smem`` is
+        :meth:`gather_smem_bytes`."""
+        return self.index_offset
+
+    def gather_smem_bytes(self) -> int:
+        """The gather kernel's: plus the CTA's gather and scatter index slices."""
+        staged = self.images * (D * H * W + Z * P * Q) * 4 if self.index_smem else 0
+        return self.index_offset + staged
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle."""
@@ -393,8 +407,8 @@ class Sm90Config:
         # the specialized producer announces a stage `stages - 2` K-tiles after issuing it
         if self.stages < (3 if self.specialized else 2 + self.mma_in_flight):
             raise ValueError(f"too few stages for the pipeline: {self}")
-        if self.smem_bytes() > 227 * 1024:
-            raise ValueError(f"{self.smem_bytes()} bytes of shared memory: {self}")
+        if self.gather_smem_bytes() > 227 * 1024:
+            raise ValueError(f"{self.gather_smem_bytes()} bytes of shared memory: {self}")
 
 
 def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
@@ -427,6 +441,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     )
     # the producer keeps `lag` stages of cp.async in flight before it announces one
     lag = stages - 2
+    b_offset = stages * bm * 32 * 4  # sB right after sA (a multiple of 1024 bytes)
 
     def epilogue(tCrC: Any, gC: Any, ct: Any, sync: Any) -> None:
         if cfg.epilogue == "direct":
@@ -446,6 +461,44 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     def consumer_sync() -> None:
         lc.named_barrier_sync(1, consumers)
 
+    # The gather kernel's index slices in shared memory: the CTA's images' entries of the
+    # gather vector (images x D*H*W) and of the scatter vector (images x Z*P*Q), copied once
+    # with 128-bit loads by as many threads as divide them.
+    staged = {
+        name: (per_image * cfg.images, offset)
+        for name, per_image, offset in (
+            ("gather", D * H * W, cfg.index_offset),
+            ("scatter", Z * P * Q, cfg.index_offset + cfg.images * D * H * W * 4),
+        )
+    }
+
+    def index_copy(count: int) -> Any:
+        chunks = count // 4
+        copiers = max(t for t in range(1, min(chunks, cfg.threads) + 1) if chunks % t == 0)
+        atom = lc.make_copy_atom("universal", lc.i32, bits=128)
+        return lc.make_tiled_copy(atom, lc.make_layout(copiers), lc.make_layout(4)), copiers
+
+    copies = {name: index_copy(count) for name, (count, _) in staged.items()}
+
+    @lc.func
+    def copy_indices(src: Any, dst: Any, name: str) -> None:
+        tiled, copiers = copies[name]
+        tid = lc.thread_idx.x
+        if tid < copiers:
+            thr = tiled.get_slice(tid)
+            lc.copy(tiled, thr.partition_S(src), thr.partition_D(dst))
+
+    def stage_indices(index: Any, name: str) -> Any:
+        """The CTA's slice of ``index`` in shared memory, seen as the whole vector: a tensor
+        of ``index``'s extent whose pointer is the slice's minus its first position, so that
+        the gather layout over it is the global one (positions outside the CTA's images are
+        never formed: the CTA reads only its own images' entries)."""
+        count, offset = staged[name]
+        s_index = lc.dynamic_smem_tensor(lc.i32, lc.make_layout(count), offset=offset)
+        first = lc.block_idx.x * count
+        copy_indices(lc.local_tile(index, (count,), (lc.block_idx.x,)), s_index, name)
+        return lc.make_tensor(s_index.iterator + (0 - first), lc.make_layout(lc.size(index)))
+
     @lc.func
     def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any) -> None:
         """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma."""
@@ -454,8 +507,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         gA = lc.local_tile(mA, (bm, bn, bk), where, proj=(1, None, 1))  # (BM,BK,k)
         gB = lc.local_tile(mB, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
         gC = lc.local_tile(mC, (bm, bn, bk), where, proj=(1, 1, None))  # (BM,BN)
-        sA = lc.dynamic_smem_tensor(lc.tf32, s_a, align=1024)  # (BM,BK,STAGES)
-        sB = lc.dynamic_smem_tensor(lc.tf32, s_b, align=1024)  # (BN,BK,STAGES)
+        # at fixed offsets: the gather kernel's index slices were placed before (past them)
+        sA = lc.dynamic_smem_tensor(lc.tf32, s_a, align=1024, offset=0)  # (BM,BK,STAGES)
+        sB = lc.dynamic_smem_tensor(lc.tf32, s_b, align=1024, offset=b_offset)  # (BN,BK,STAGES)
         k_tiles = lc.size(gA, 2)  # 54: 2 channel halves x 27 taps
 
         if not cfg.specialized:
@@ -582,6 +636,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         gather: lc.Tensor(lc.i32, "(G):(1)"),
         scatter: lc.Tensor(lc.i32, "(O):(1)"),
     ):
+        if cfg.index_smem:  # the producers and the epilogue read the indices from smem
+            gather, scatter = stage_indices(gather, "gather"), stage_indices(scatter, "scatter")
+            lc.syncthreads()
         conv_mainloop_sm90(*gather_operands(activation, filter, output, gather, scatter, last))
 
     conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg
@@ -757,17 +814,22 @@ def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
     :func:`sm80_config`'s, on the CPU runtime the module's kernels (the seed's tiling)."""
     target = target or default_target()
     if target == "sm_90a":
-        cfg = hopper_config(n, _sm_count())
-        if cfg not in _hopper_pairs:
-            dense = make_conv3d_sm90(replace(cfg, epilogue="direct"))[0]
-            _hopper_pairs[cfg] = (dense, make_conv3d_sm90(replace(cfg, epilogue="smem"))[1])
-        return _hopper_pairs[cfg]
+        return hopper_pair(hopper_config(n, _sm_count()))
     if target == "cpu":
         return conv3d_fprop_dense, conv3d_fprop_gather
     cfg = sm80_config(n, _sm_count(), _smem_per_block())
     if cfg not in _sm80_pairs:
         _sm80_pairs[cfg] = make_conv3d(cfg)
     return _sm80_pairs[cfg]
+
+
+def hopper_pair(cfg: Sm90Config) -> tuple[Any, Any]:
+    """The Hopper pair conv3d_fprop runs for a tiling: the dense kernel with the direct
+    epilogue, the gather kernel through shared memory (cached: built once per tiling)."""
+    if cfg not in _hopper_pairs:
+        dense = make_conv3d_sm90(replace(cfg, epilogue="direct"))[0]
+        _hopper_pairs[cfg] = (dense, make_conv3d_sm90(replace(cfg, epilogue="smem"))[1])
+    return _hopper_pairs[cfg]
 
 
 def conv3d_fprop(
@@ -865,15 +927,20 @@ def random_problem(n: int, rng: np.random.Generator, spare: int = 0) -> dict:
             "out_rows": o_rows}  # fmt: skip
 
 
-def _dense_inputs(n: int, rng: np.random.Generator) -> dict:
-    n = max(IMAGES_PER_CTA, n // IMAGES_PER_CTA * IMAGES_PER_CTA)
+def _images_of(n: int, images: int) -> int:
+    """``n`` rounded down to a positive multiple of ``images`` (the kernel's images per CTA)."""
+    return max(images, n // images * images)
+
+
+def _dense_inputs(n: int, rng: np.random.Generator, images: int = IMAGES_PER_CTA) -> dict:
+    n = _images_of(n, images)
     p = random_problem(n, rng)
     out = np.full((n, Z, P, Q, K), np.nan, np.float32)
     return {"activation": p["act"], "filter": p["flt"], "output": out}
 
 
-def _gather_inputs(n: int, rng: np.random.Generator) -> dict:
-    n = max(IMAGES_PER_CTA, n // IMAGES_PER_CTA * IMAGES_PER_CTA)
+def _gather_inputs(n: int, rng: np.random.Generator, images: int = IMAGES_PER_CTA) -> dict:
+    n = _images_of(n, images)
     p = random_problem(n, rng, spare=37)
     out = np.full((p["out_rows"], K), 7.0, np.float32)  # rows not scattered to stay 7
     return {"activation": p["pool"], "filter": p["flt"], "output": out,
@@ -888,34 +955,54 @@ def _gather_reference(args: dict) -> dict:
     return {"output": out}
 
 
-def _launch(args: dict) -> dict:
-    n = args["gather"].shape[0] // (D * H * W) if "gather" in args else args["activation"].shape[0]
-    return {"grid": (n // IMAGES_PER_CTA,), "block": 128}
+def _images_in(args: dict) -> int:
+    return args["gather"].shape[0] // (D * H * W) if "gather" in args else len(args["activation"])
 
 
-EXAMPLES = [
-    lc.Example(
-        kernel=conv3d_fprop_dense,
-        inputs=_dense_inputs,
-        launch=_launch,
-        reference=lambda a: {"output": reference_conv3d(a["activation"], a["filter"])},
-        size=4,
-        gpu_size=4320,  # the numpy reference in float64 is the slow part
-        description="example 59, dense: conv3d fprop as an implicit GEMM over the im2col layout",
-        flops=lambda a: FLOPS_PER_IMAGE * a["activation"].shape[0],
-        rtol=1e-4,
-        atol=1e-3,
-    ),
-    lc.Example(
-        kernel=conv3d_fprop_gather,
-        inputs=_gather_inputs,
-        launch=_launch,
-        reference=_gather_reference,
-        size=4,
-        gpu_size=4320,  # the numpy reference in float64 is the slow part
-        description="example 59, gather/scatter: the same kernel body over gather layouts",
-        flops=lambda a: FLOPS_PER_IMAGE * a["gather"].shape[0] // (D * H * W),
-        rtol=1e-4,
-        atol=1e-3,
-    ),
-]
+def examples_of(pair: tuple[Any, Any], gpu_size: int | None = 4320) -> list:
+    """``layoutc run``'s problems for a kernel pair (dense, gather/scatter): N = 4 on the CPU
+    (rounded to the kernels' images per CTA), ``gpu_size`` on a GPU (the numpy reference in
+    float64 is the slow part); grid and block from the kernels' configuration."""
+    dense, gathered = pair
+    cfg = dense.config
+    images = cfg.images
+
+    def launch(args: dict) -> dict:
+        return {"grid": (_images_in(args) // images,), "block": cfg.threads}
+
+    arch = "Hopper wgmma" if isinstance(cfg, Sm90Config) else "sm80 mma.sync"
+    common = {"launch": launch, "size": images, "gpu_size": gpu_size, "rtol": 1e-4, "atol": 1e-3}
+    return [
+        lc.Example(
+            kernel=dense,
+            inputs=lambda n, rng: _dense_inputs(n, rng, images),
+            reference=lambda a: {"output": reference_conv3d(a["activation"], a["filter"])},
+            description=f"example 59, dense ({arch}): conv3d fprop as an implicit GEMM over "
+            "the im2col layout",
+            flops=lambda a: FLOPS_PER_IMAGE * _images_in(a),
+            **common,
+        ),
+        lc.Example(
+            kernel=gathered,
+            inputs=lambda n, rng: _gather_inputs(n, rng, images),
+            reference=_gather_reference,
+            description=f"example 59, gather/scatter ({arch}): the same kernel body over "
+            "gather layouts",
+            flops=lambda a: FLOPS_PER_IMAGE * _images_in(a),
+            **common,
+        ),
+    ]
+
+
+def examples_for(target: str) -> list:
+    """The problems ``layoutc run`` runs on ``target``: on a GPU the pair the target picks
+    (:func:`default_kernels` at N = 4320: the wgmma kernels on an H100/H200); on the CPU both
+    the sm80 pair and a Hopper pair (the CPU runtime runs wgmma kernels too) at small N."""
+    if target != "cpu":
+        return examples_of(default_kernels(4320, target))
+    return examples_of((conv3d_fprop_dense, conv3d_fprop_gather)) + examples_of(
+        hopper_pair(Sm90Config(images=4))
+    )
+
+
+EXAMPLES = examples_for(default_target())

@@ -498,10 +498,10 @@ def _bind_gathers(layout: Any) -> tuple[Any, list[Value]]:
                 f"pointer (t.iterator) of the kernel, got {handle!r}"
             )
         t = handle.value.type
-        if t.element.text not in ("i32", "i64") or t.space != "gmem":
+        if t.element.text not in ("i32", "i64") or t.space not in ("gmem", "smem"):
             raise state.error(
-                f"lc.make_tensor: a gather's index buffer must hold i32 or i64 in global memory, "
-                f"got {t.text}"
+                f"lc.make_tensor: a gather's index buffer must hold i32 or i64 in global or "
+                f"shared memory, got {t.text}"
             )
         key = id(handle.value)
         if key not in names:

@@ -206,7 +206,11 @@ def test_hopper_dense_matches_numpy_on_the_cpu(cfg):
     _close(out, cv.reference_conv3d(p["act"], p["flt"]))
 
 
-@pytest.mark.parametrize("cfg", HOPPER_CPU, ids=lambda c: c.name)
+# the gather kernels also with their indices read from global memory (no staging)
+HOPPER_GATHER_CPU = [*HOPPER_CPU, cv.Sm90Config(images=4, index_smem=False)]
+
+
+@pytest.mark.parametrize("cfg", HOPPER_GATHER_CPU, ids=lambda c: c.name)
 def test_hopper_gather_scatter_matches_numpy_and_leaves_other_rows(cfg):
     rng = np.random.default_rng(12)
     p = cv.random_problem(4, rng, spare=19)
@@ -235,6 +239,82 @@ def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specia
     assert ("mbarrier" in ck.ptx) == specialized
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
+
+
+def test_hopper_gather_stages_its_indices_in_shared_memory():
+    """The Hopper gather kernel copies the CTA's slices of the gather and scatter vectors to
+    shared memory (128-bit loads, the only global loads of indices) and its producers and
+    epilogue read the row numbers there; ptxas keeps it out of local memory."""
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    import layoutc as lc
+    from layoutc.codegen.cubin import ptx_to_cubin
+
+    cfg = cv.Sm90Config(images=4)
+    _, gathered = cv.make_conv3d_sm90(cfg)
+    ck = lc.compile(gathered, *_gathered(8), block=cfg.threads, target="sm_90a")
+    loads = re.findall(r"ld\.global\S*", ck.ptx)
+    assert loads and all(".v4." in ld for ld in loads), loads  # the staged slices only
+    assert re.search(r"ld\.shared(\.\w+)*\.(u32|b32|s32)\s", ck.ptx)  # row numbers
+    _, unstaged = cv.make_conv3d_sm90(cv.replace(cfg, index_smem=False))
+    ck2 = lc.compile(unstaged, *_gathered(8), block=cfg.threads, target="sm_90a")
+    assert any(".v4." not in ld for ld in re.findall(r"ld\.global\S*", ck2.ptx))
+    log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
+    assert re.search(r"\b0 bytes lmem\b", log), log
+
+
+def test_traced_hopper_ir_shows_the_staged_gather_as_a_layout():
+    """Staged or not, the gather is a layout: the slices are copied with tile.copy, and the
+    same composed layouts as the global kernel's are made over the shared-memory copies (the
+    index buffers are make_tensor operands in smem); no index element is read by hand."""
+    pytest.importorskip("filecheck")
+    sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
+    from frontend_helpers import filecheck
+
+    cfg = cv.Sm90Config(images=4)
+    _, kernel = cv.make_conv3d_sm90(cfg)
+    a = cv._gather_inputs(4, np.random.default_rng(0))
+    order = ("activation", "filter", "output", "gather", "scatter")
+    text = kernel.trace(kernel.specialize(*(a[k] for k in order), block=cfg.threads))[0].to_text()
+    filecheck(
+        text,
+        """
+CHECK: func.func @conv3d_fprop_gather_sm90_i4_s4_wg2_f1(
+CHECK-SAME: %gather: !tile.ptr<i32, gmem, 16>
+CHECK-SAME: %scatter: !tile.ptr<i32, gmem, 16>
+CHECK-NOT: tile.load
+CHECK: tile.copy {{.*}} : !tile.tensor<i32, gmem, {{.*}}>, !tile.tensor<i32, smem,
+CHECK-NOT: tile.load
+CHECK: tile.copy {{.*}} : !tile.tensor<i32, gmem, {{.*}}>, !tile.tensor<i32, smem,
+CHECK: gpu.barrier
+CHECK-NOT: tile.load
+CHECK: %[[COMP:.+]] = layout.make_composed_layout {{.*}} -> !layout.layout<"(1,1):(Custom{idx0,64},1) o (0,0) o ((?,4,2,2),(64,3,3,3)):((96@0,16@0,4@0,1@0),(1@1,16@0,4@0,1@0))">
+CHECK: tile.make_tensor %{{.+}}, %[[COMP]], %{{.+}} : (!tile.ptr<tf32, gmem, 16>, {{.*}}, !tile.ptr<i32, smem, {{[0-9]+}}>) -> !tile.tensor<tf32, gmem,
+CHECK-NOT: tile.load
+CHECK: %[[OUT:.+]] = layout.make_composed_layout {{.*}} -> !layout.layout<"(1,1):(Custom{idx0,128},1) o (0,0) o (128,(?,4,2,2)):(1@1,(16@0,4@0,2@0,1@0))">
+CHECK: tile.make_tensor %{{.+}}, %[[OUT]], %{{.+}} : (!tile.ptr<f32, gmem, 16>, {{.*}}, !tile.ptr<i32, smem, {{[0-9]+}}>)
+CHECK: wgmma
+""",
+    )
+    # the only tile.load are of register fragments (the wgmma operand fences), none of indices
+    assert not re.search(r"tile\.load .*: !tile\.tensor<i32", text)
+    assert all("rmem" in line for line in text.splitlines() if "tile.load" in line)
+
+
+def test_layoutc_run_runs_the_variants_the_target_picks():
+    cpu = cv.examples_for("cpu")  # the sm80 pair and a Hopper pair
+    assert [e.kernel for e in cpu[:2]] == [cv.conv3d_fprop_dense, cv.conv3d_fprop_gather]
+    assert [type(e.kernel.config) for e in cpu[2:]] == [cv.Sm90Config] * 2
+    sm80 = cv.examples_for("sm_80")  # sm80_config's tiling for N = 4320
+    assert tuple(e.kernel for e in sm80) == cv.default_kernels(4320, "sm_80")
+    hopper = cv.examples_for("sm_90a")
+    assert tuple(e.kernel for e in hopper) == cv.default_kernels(4320, "sm_90a")
+    for example in cpu + sm80 + hopper:
+        cfg = example.kernel.config
+        args = example.inputs(4 * cfg.images + 1, np.random.default_rng(1))  # rounded down
+        assert example.launch(args) == {"grid": (4,), "block": cfg.threads}
+    # the module's list is the default target's (the CPU here: no GPU in CI)
+    if cv.default_target() == "cpu":
+        assert [e.kernel for e in cv.EXAMPLES] == [e.kernel for e in cpu]
 
 
 def test_the_target_chooses_the_kernels():

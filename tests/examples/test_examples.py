@@ -13,6 +13,15 @@ from layoutc.driver.run_example import format_result, run_example
 
 IDS = [p.stem for p in EXAMPLE_FILES]
 SM90A_EXAMPLES = {"gemm_sm90"}  # their assembly for sm_90a: tests/examples/test_gemm_sm90.py
+# one case per example (a file may hold several: conv3d_fprop's sm80 and Hopper pairs)
+CASES = [(path, i) for path in EXAMPLE_FILES for i in range(len(load_examples(path)))]
+CASE_IDS = [f"{path.stem}-{i}" for path, i in CASES]
+
+
+def needs_sm90a(path, example):
+    """wgmma kernels: the sm_90a examples, and conv3d_fprop's Hopper kernels (named ``_sm90``;
+    assembled for sm_90a in tests/examples/test_conv3d.py)."""
+    return path.stem in SM90A_EXAMPLES or "_sm90" in example.kernel.name
 
 
 def test_every_example_file_is_covered():
@@ -21,12 +30,12 @@ def test_every_example_file_is_covered():
         assert load_examples(path), path
 
 
-@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
-def test_example_runs_on_the_cpu_and_matches_numpy(path):
-    for example in load_examples(path):
-        result = run_example(example, target="cpu", repeat=0)
-        assert result.check is not None and result.check.ok, format_result(result)
-        assert result.target.name == "cpu"
+@pytest.mark.parametrize(("path", "index"), CASES, ids=CASE_IDS)
+def test_example_runs_on_the_cpu_and_matches_numpy(path, index):
+    example = load_examples(path)[index]
+    result = run_example(example, target="cpu", repeat=0)
+    assert result.check is not None and result.check.ok, format_result(result)
+    assert result.target.name == "cpu"
 
 
 def build(example, arch):
@@ -39,17 +48,17 @@ def build(example, arch):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
-def test_example_assembles_to_cubin(path, arch):
-    for example in load_examples(path):
-        if path.stem in SM90A_EXAMPLES:  # wgmma: refused before sm_90a, at the user's line
-            with pytest.raises(lc.CompileError, match=r"needs target sm_90a"):
-                build(example, arch)
-            continue
-        ck = build(example, arch)
-        assert f".target {arch}" in ck.ptx
-        assert re.search(rf"\.entry\s+{example.kernel.name}\b", ck.ptx)
-        assert ck.cubin is not None and ck.cubin[:4] == b"\x7fELF"  # nvJitLink (test extra)
+@pytest.mark.parametrize(("path", "index"), CASES, ids=CASE_IDS)
+def test_example_assembles_to_cubin(path, index, arch):
+    example = load_examples(path)[index]
+    if needs_sm90a(path, example):  # wgmma: refused before sm_90a, at the user's line
+        with pytest.raises(lc.CompileError, match=r"needs target sm_90a"):
+            build(example, arch)
+        return
+    ck = build(example, arch)
+    assert f".target {arch}" in ck.ptx
+    assert re.search(rf"\.entry\s+{example.kernel.name}\b", ck.ptx)
+    assert ck.cubin is not None and ck.cubin[:4] == b"\x7fELF"  # nvJitLink (test extra)
 
 
 def example_named(stem):

@@ -93,3 +93,42 @@ def test_a_host_list_is_not_a_kernel_index_buffer():
                        "tensor or a pointer") as info:  # fmt: skip
         lc.compile(bad, pool, target="cpu")
     assert "test_gather_tensors.py" in str(info.value) and "t = lc.make_tensor" in str(info.value)
+
+
+@lc.kernel(block=32)
+def gather_rows_smem_indices(pool: lc.Tensor(lc.f32, "(P,16):(16,1)"),
+                             idx: lc.Tensor(lc.i32, "(16):(1)"),
+                             out: lc.Tensor(lc.f32, "(16,16):(16,1)")):  # fmt: skip
+    # block b gathers rows idx[8b .. 8b+7]: its slice of idx is staged in shared memory, and the
+    # gather layout (over the whole of idx's positions) reads the smem copy: its pointer is the
+    # slice's minus the slice's first position (CuTe: the outer layout's buffer lives in smem)
+    tid = lc.thread_idx.x
+    s_idx = lc.smem_tensor(lc.i32, lc.make_layout(ROWS))
+    if tid < ROWS:
+        s_idx[tid] = idx[lc.block_idx.x * ROWS + tid]
+    lc.syncthreads()
+    staged = lc.make_tensor(s_idx.iterator + (0 - lc.block_idx.x * ROWS), lc.make_layout(16))
+    inner = lc.make_layout((16, COLS), (lc.E(0), lc.E(1)))
+    outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(staged), COLS), 1))
+    src = lc.make_tensor(
+        pool.iterator, lc.composition(outer, lc.make_arithmetic_tuple(0, 0), inner)
+    )
+    tile = lc.local_tile(src, (ROWS, COLS), (lc.block_idx.x, 0))
+    dst = lc.local_tile(out, (ROWS, COLS), (lc.block_idx.x, 0))
+    tv = lc.make_layout(((8, 4), 4), ((1, 32), 8))
+    lc.copy(lc.partition_tv(tile, tv, tid), lc.partition_tv(dst, tv, tid))
+
+
+def test_an_index_buffer_in_shared_memory_gathers_like_numpy():
+    rng = np.random.default_rng(5)
+    pool = rng.standard_normal((3 * ROWS, COLS)).astype(np.float32)
+    idx = rng.permutation(3 * ROWS)[: 2 * ROWS].astype(np.int32)
+    out = np.full((2 * ROWS, COLS), np.nan, np.float32)
+    ck = lc.compile(gather_rows_smem_indices, pool, idx, out, target="cpu")
+    ck(pool, idx, out, grid=2, block=32)
+    np.testing.assert_array_equal(out, pool[idx])
+    # the traced kernel: the gather's buffer operand is the shared-memory copy
+    spec = gather_rows_smem_indices.specialize(pool, idx, out, block=32)
+    text = gather_rows_smem_indices.trace(spec)[0].to_text()
+    made = [line for line in text.splitlines() if "tile.make_tensor" in line and "Custom{" in line]
+    assert len(made) == 1 and "!tile.ptr<i32, smem, 4>) -> !tile.tensor<f32, gmem," in made[0]

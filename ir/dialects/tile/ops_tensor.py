@@ -47,8 +47,9 @@ class MakeTensorOp(Operation):
     -> !tile.tensor<f32, gmem, "(4,?):(1,?)", 16>``: a pointer viewed through a layout.
 
     A gather layout names its index buffers (``(1,1):(Custom{idx0,64},1) o (0,0) o ...``,
-    CUTLASS's ``IndexedGather``); each buffer is one more operand, a pointer to integers, in
-    the order the names first appear in the layout's text:
+    CUTLASS's ``IndexedGather``); each buffer is one more operand, a pointer to integers in
+    global or shared memory (a CTA's slice of the indices staged once per tile), in the order
+    the names first appear in the layout's text:
     ``tile.make_tensor %p, %l, %idx0 : (ptr, layout, !tile.ptr<i32, gmem, 4>) -> tensor``."""
 
     name = "tile.make_tensor"
@@ -94,9 +95,9 @@ class MakeTensorOp(Operation):
             )
         for name, g in zip(names, self.gathers):
             el = g.type.element  # type: ignore[attr-defined]
-            if el.text not in ("i32", "i64") or g.type.space != "gmem":  # type: ignore[attr-defined]
+            if el.text not in ("i32", "i64") or g.type.space not in ("gmem", "smem"):  # type: ignore[attr-defined]
                 raise VerifyError(
-                    f"the index buffer '{name}' must be a pointer to i32 or i64 in gmem, got "
+                    f"the index buffer '{name}' must be a pointer to i32 or i64 in gmem or smem, got "
                     f"'{g.type.text}'"
                 )
 

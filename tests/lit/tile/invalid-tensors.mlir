@@ -106,8 +106,16 @@ func.func @make_tensor_gather_count(%p: !tile.ptr<f32, gmem, 16>, %l: !layout.la
 // -----
 
 func.func @make_tensor_gather_type(%p: !tile.ptr<f32, gmem, 16>, %l: !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, %g: !tile.ptr<f32, gmem, 16>) {
-  // expected-error@+1 {{'tile.make_tensor' op the index buffer 'rows' must be a pointer to i32 or i64 in gmem, got '!tile.ptr<f32, gmem, 16>'}}
+  // expected-error@+1 {{'tile.make_tensor' op the index buffer 'rows' must be a pointer to i32 or i64 in gmem or smem, got '!tile.ptr<f32, gmem, 16>'}}
   %t = tile.make_tensor %p, %l, %g : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, !tile.ptr<f32, gmem, 16>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)", 16>
+  return
+}
+
+// -----
+
+func.func @make_tensor_gather_space(%p: !tile.ptr<f32, gmem, 16>, %l: !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, %g: !tile.ptr<i32, rmem, 4>) {
+  // expected-error@+1 {{'tile.make_tensor' op the index buffer 'rows' must be a pointer to i32 or i64 in gmem or smem, got '!tile.ptr<i32, rmem, 4>'}}
+  %t = tile.make_tensor %p, %l, %g : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)">, !tile.ptr<i32, rmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (8,64):(1@0,1@1)", 16>
   return
 }
 
