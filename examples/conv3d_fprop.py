@@ -426,6 +426,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     atom = lc.gmma_layout_atom("K", "SW128", lc.tf32)  # Sw<3,2,3> o (8,32):(32,1)
     s_a = lc.tile_to_shape(atom, (bm, 32, stages))
     s_b = lc.tile_to_shape(atom, (tile_n, 32, stages))
+    # 8 threads per 32-channel row, 16 bytes each (4 threads with two chunks each, which
+    # loads a gathered row's number once for both, measured 1.6x slower on an H100)
     g2s = lc.make_tiled_copy(
         lc.make_copy_atom("cp.async.cg", lc.tf32),
         lc.make_layout((producers // 8, 8), (8, 1)),

@@ -87,6 +87,7 @@ class LowerLayouts(Pass):
     )
 
     num_accesses = Statistic("Tensor accesses rewritten to pointer + offset")
+    num_gather_reuses = Statistic("Index-buffer entries reused from an earlier load")
     num_index_ops = Statistic("arith ops emitted for index arithmetic")
     num_erased = Statistic("Layout and tensor ops erased")
 
@@ -126,6 +127,9 @@ class _Lowering:
         self.emitter = emitter
         self._alloc_ptrs: dict[Value, Value] = {}
         self._addresses: dict[Operation, list[tuple[Value, Any, str]]] = {}
+        # index-buffer entries loaded so far: (buffer, position) -> (its symbol, the load op);
+        # dropped by any op that may write them (see _clobber)
+        self._entries: dict[tuple[int, Any], tuple[Any, Operation, GatherPointer, Any]] = {}
 
     def at(self, op: Operation) -> None:
         self.builder.insertion_point = InsertionPoint.before_op(op)
@@ -150,14 +154,18 @@ class _Lowering:
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
+            effect = self._effect(op)
             if isinstance(op, _ACCESSES) and self._addresses_memory(op):
                 self._access(op)
+                self._forget(effect)  # after the access: its own index loads come first
             elif isinstance(op, LD.ElemLessOp):
                 self._elem_less(op)
             elif op.dialect is LD.DIALECT and any(_is_int(r) for r in op.results):
                 self._index_results(op)
             elif isinstance(op, TD.GetPtrOp) and self._get_ptr(op):
                 pass
+            if op.parent is not None:
+                self._forget(effect)
         for op in ops:
             if op.parent is not None and isinstance(op, TD.AssumeOp):
                 op.results[0].replace_all_uses_with(op.operands[0])
@@ -279,6 +287,12 @@ class _Lowering:
                     f"not supported: the gather function {func} has no index buffer", self._op
                 )
             at = buf.info.offset + position
+            key = (id(buf.value), at)
+            found = self._entries.get(key)
+            if found is not None and found[1].parent is self._op.parent:
+                self.p.num_gather_reuses += 1
+                total = total + found[0] * scale
+                continue
             root = self._base_pointer(buf.info.base)
             where = at if type(at) is int else self.emitter.emit(at)
             load = self.builder.insert(TD.LoadOp(root, where, loc=self.builder.loc))
@@ -288,8 +302,40 @@ class _Lowering:
                     arith.IndexCastOp(entry, index, loc=self.builder.loc)
                 ).results[0]
             sym = self.analysis.bind(entry, f"{buf.name}_entry", (1, 0, None))
+            self._entries[key] = (sym, load, buf, at)
             total = total + sym * scale
         return total
+
+    def _effect(self, op: Operation) -> Any:
+        """What ``op`` may write, for :meth:`_forget`: None (nothing), ``"all"`` (anything:
+        a barrier, after which other threads' writes are visible; a call; an unknown op), or
+        the (base, offset, space, bytes) of an access's write. Asked before the op is
+        rewritten."""
+        from layoutc.ir.core.traits import RecursiveMemoryEffects, is_memory_effect_free
+
+        if isinstance(op, _READS) or is_memory_effect_free(op):
+            return None
+        if op.has_trait(RecursiveMemoryEffects) and op.regions:
+            return None  # its nested ops are visited in turn
+        written = _written(op, self._addresses.get(op))
+        return "all" if written is None else written
+
+    def _forget(self, effect: Any) -> None:
+        """Drop the loaded index-buffer entries a write may change.
+
+        An entry is reused (the same row number for another access of the same block, e.g.
+        the second 16-byte chunk of a gathered row) only while every op since its load
+        provably leaves it alone: ops without memory effects, reads, and writes to another
+        memory space or, in the same memory, to bytes the analysis proves disjoint from the
+        entry's."""
+        if effect is None or not self._entries:
+            return
+        if effect == "all":
+            self._entries.clear()
+            return
+        for key, (_sym, _load, buf, at) in list(self._entries.items()):
+            if not _disjoint(effect, buf, at):
+                del self._entries[key]
 
     def _access(self, op: Any) -> None:
         self.at(op)
@@ -415,6 +461,87 @@ class _Lowering:
                 "(layouts and tensors may not cross control flow or function boundaries)",
                 user,
             )
+
+
+_READS = (TD.LoadOp, TD.LoadVectorOp, TD.LdmatrixOp)
+
+
+def _written(op: Any, addresses: list | None) -> tuple[Value, Any, str, int] | None:
+    """(base, element offset, space, bytes from the offset) an access writes; None when
+    unknown (not an access this pass lowers, or a write of unknown extent)."""
+    if addresses is None:
+        return None
+    if isinstance(op, TD.CpAsyncOp):
+        base, offset, space = addresses[1]
+        return base, offset, space, op.bytes.value
+    if isinstance(op, (TD.StoreOp, TD.StoreVectorOp, *TD.ATOMIC_OPS)):
+        base, offset, space = addresses[0]
+        element = _element_bytes(op.dest)
+        if element is None:
+            return None
+        width = op.width.value if isinstance(op, TD.StoreVectorOp) else 1
+        return base, offset, space, width * element
+    return None
+
+
+def _same_memory(a: Value, b: Value) -> bool | None:
+    """Whether two bases are the same memory (True), disjoint memories (False), or may
+    overlap anywhere (None: two global pointers)."""
+    if a is b:
+        return True
+    dyn_a = isinstance(a.defining_op, TD.DynamicSmemOp)
+    dyn_b = isinstance(b.defining_op, TD.DynamicSmemOp)
+    if dyn_a and dyn_b:
+        return True  # every tile.dynamic_smem is the block's dynamic shared memory
+    if isinstance(a.defining_op, (TD.DynamicSmemOp, TD.AllocSmemOp, TD.AllocFragmentOp)) and (
+        isinstance(b.defining_op, (TD.DynamicSmemOp, TD.AllocSmemOp, TD.AllocFragmentOp))
+    ):
+        return False  # distinct allocations
+    return None
+
+
+def _byte_range(offset: Any, element_bytes: int, span: int) -> tuple[int, int] | None:
+    """[lo, hi) bytes from the base of ``offset`` elements and ``span`` bytes; None if the
+    analysis cannot bound it."""
+    if isinstance(offset, GatheredOffset):
+        return None
+    if type(offset) is int:
+        lo = hi = offset
+    else:
+        bounds = getattr(offset, "bounds", None)
+        if bounds is None or bounds[0] is None or bounds[1] is None:
+            return None
+        lo, hi = bounds
+    return lo * element_bytes, hi * element_bytes + span
+
+
+def _disjoint(written: tuple[Value, Any, str, int], buf: GatherPointer, at: Any) -> bool:
+    """Whether a write provably leaves the index-buffer entry ``buf[at]`` alone."""
+    base, offset, space, span = written
+    buf_type = buf.value.type
+    if space != buf_type.space:  # type: ignore[attr-defined]
+        return True
+    same = _same_memory(base, buf.info.base)
+    if same is False:
+        return True
+    if same is None:
+        return False
+    w_bytes = _element_bytes(base)
+    e_bytes = max(buf_type.element_bits // 8, 1)  # type: ignore[attr-defined]
+    if w_bytes is None:
+        return False
+    w = _byte_range(offset, w_bytes, span)
+    e = _byte_range(at, e_bytes, e_bytes)
+    return w is not None and e is not None and (w[1] <= e[0] or e[1] <= w[0])
+
+
+def _element_bytes(memory: Value) -> int | None:
+    """Bytes of an element of a pointer or tensor (None for coordinates)."""
+    t = memory.type
+    if not isinstance(t, (PtrType, TensorType)) or getattr(t, "is_coord", False) is True:
+        return None
+    bits = t.element_bits
+    return max(bits // 8, 1) if isinstance(bits, int) else None
 
 
 def _addressed(op: Any) -> list[tuple[Value, Any, str]]:

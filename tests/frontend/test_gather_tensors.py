@@ -5,6 +5,8 @@ them), and a handle that is not a kernel buffer is a diagnostic at the user's li
 
 from __future__ import annotations
 
+import re
+
 import layoutc as lc
 import numpy as np
 import pytest
@@ -132,3 +134,75 @@ def test_an_index_buffer_in_shared_memory_gathers_like_numpy():
     text = gather_rows_smem_indices.trace(spec)[0].to_text()
     made = [line for line in text.splitlines() if "tile.make_tensor" in line and "Custom{" in line]
     assert len(made) == 1 and "!tile.ptr<i32, smem, 4>) -> !tile.tensor<f32, gmem," in made[0]
+
+
+@lc.kernel(block=16)
+def gather_two_chunks_per_row(pool: lc.Tensor(lc.f32, "(P,16):(16,1)"),
+                              idx: lc.Tensor(lc.i32, "(8):(1)"),
+                              out: lc.Tensor(lc.f32, "(8,16):(16,1)")):  # fmt: skip
+    inner = lc.make_layout((ROWS, COLS), (lc.E(0), lc.E(1)))
+    outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(idx), COLS), 1))
+    src = lc.make_tensor(
+        pool.iterator, lc.composition(outer, lc.make_arithmetic_tuple(0, 0), inner)
+    )
+    # thread (i, j): row i, columns 4j..4j+3 and 8+4j..8+4j+3: two accesses of one row,
+    # into shared memory (a write to another space than idx's leaves its entries alone)
+    tv = lc.make_layout(((8, 2), (4, 2)), ((1, 32), (8, 64)))
+    tid = lc.thread_idx.x
+    staged = lc.smem_tensor(lc.f32, lc.make_layout((ROWS, COLS), (COLS, 1)))
+    lc.copy(lc.partition_tv(src, tv, tid), lc.partition_tv(staged, tv, tid))
+    lc.syncthreads()
+    lc.copy(lc.partition_tv(staged, tv, tid), lc.partition_tv(out, tv, tid))
+
+
+@lc.kernel(block=8)
+def gather_around_an_index_store(pool: lc.Tensor(lc.f32, "(P,16):(16,1)"),
+                                 idx: lc.Tensor(lc.i32, "(8):(1)"),
+                                 new: lc.Tensor(lc.i32, "(8):(1)"),
+                                 out: lc.Tensor(lc.f32, "(8,16):(16,1)")):  # fmt: skip
+    inner = lc.make_layout((ROWS, COLS), (lc.E(0), lc.E(1)))
+    outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(idx), COLS), 1))
+    src = lc.make_tensor(
+        pool.iterator, lc.composition(outer, lc.make_arithmetic_tuple(0, 0), inner)
+    )
+    tid = lc.thread_idx.x
+    tv = lc.make_layout((8, 8), (1, 8))  # thread t: row t, one half of its columns
+    lc.copy(lc.partition_tv(src, tv, tid), lc.partition_tv(out, tv, tid))
+    idx[tid] = new[tid]  # the row number changes between the two halves
+    src2 = lc.make_tensor(
+        pool.iterator, lc.composition(outer, lc.make_arithmetic_tuple(0, 0), inner)
+    )
+    tail = lc.local_tile(src2, (ROWS, 8), (0, 1))
+    out2 = lc.local_tile(out, (ROWS, 8), (0, 1))
+    lc.copy(lc.partition_tv(tail, tv, tid), lc.partition_tv(out2, tv, tid))
+
+
+def _index_loads(ck):
+    """i32 loads through a pointer (the thread and block ids are loads of named slots)."""
+    return len(re.findall(r'load i32, i32\* %"\.\d+"', ck.llvm_ir))
+
+
+def test_a_gathered_row_number_is_loaded_once_for_two_accesses_of_the_row():
+    pool, idx = _problem(6)
+    out = np.full((ROWS, COLS), np.nan, np.float32)
+    ck = lc.compile(gather_two_chunks_per_row, pool, idx, out, target="cpu")
+    ck(pool, idx, out, grid=1, block=16)
+    np.testing.assert_array_equal(out, pool[idx])
+    assert _index_loads(ck) == 1  # both 128-bit loads of a row use one entry of idx
+    # (a write to global memory in between may change idx: tests below)
+
+
+def test_a_row_number_is_loaded_again_after_a_store_that_may_change_it():
+    pool, idx = _problem(7)
+    before = idx.copy()
+    new = np.random.default_rng(8).permutation(3 * ROWS)[:ROWS].astype(np.int32)
+    assert (new != before).any()
+    out = np.full((ROWS, COLS), np.nan, np.float32)
+    ck = lc.compile(gather_around_an_index_store, pool, idx, new, out, target="cpu")
+    ck(pool, idx, new, out, grid=1, block=8)
+    np.testing.assert_array_equal(out[:, :8], pool[before][:, :8])
+    np.testing.assert_array_equal(out[:, 8:], pool[new][:, 8:])  # the stored row numbers
+    np.testing.assert_array_equal(idx, new)
+    # every 128-bit access loads its row number again: the stores to `out` between them may
+    # change idx (two kernel arguments may overlap), and so does the store to idx; plus new
+    assert _index_loads(ck) == 5
