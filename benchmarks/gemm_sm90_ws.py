@@ -15,6 +15,7 @@ shared memory, blocks per SM; the GPU's name and clocks first.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -50,15 +51,29 @@ DEFAULT_CONFIGS = (
 )
 
 
-def make_config(g: Any, text: str) -> Any:
+#: Build options a configuration may add (not GemmConfig fields): ``asm=nvjitlink`` assembles
+#: with nvJitLink even where setmaxnreg needs a whole program (the code before whole-program
+#: assembly: the producer keeps the consumers' registers), ``backend=llvm|libnvvm`` the PTX.
+BUILD_KEYS = ("asm", "backend")
+
+
+def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
     dtype, _, rest = text.partition(":")
     kw: dict[str, Any] = {"loads": "tma"}
+    build: dict[str, str] = {}
     if dtype != "tf32":
         kw["c_dtype"] = dtype
     for item in filter(None, rest.split(",")):
         k, v = item.split("=")
-        kw[k] = int(v) if v.isdigit() else v
-    return g.GemmConfig(dtype, **kw)
+        if k in BUILD_KEYS:
+            build[k] = v
+        else:
+            kw[k] = int(v) if v.isdigit() else v
+    return g.GemmConfig(dtype, **kw), build
+
+
+def build_label(cfg: Any, build: dict[str, str]) -> str:
+    return cfg.name + "".join(f"-{v}" for v in build.values())
 
 
 def gpu_header(torch: Any) -> str:
@@ -93,17 +108,35 @@ def operands(torch: Any, dtype: str, m: int, n: int, k: int, gen: Any) -> tuple[
 class Ours:
     """One compiled configuration (the spec is dynamic in M, N, K: one build for all shapes)."""
 
-    def __init__(self, g: Any, cfg: Any, torch: Any):
+    def __init__(self, g: Any, cfg: Any, torch: Any, build: dict[str, str] | None = None):
         import layoutc as lc
 
         self.cfg = cfg
+        options: dict[str, Any] = {}
+        build = build or {}
+        if build.get("backend"):
+            options["ptx_backend"] = build["backend"]
+        if build.get("asm") == "nvjitlink":
+            from layoutc.codegen import cubin
+
+            os.environ["LAYOUTC_PTXAS"] = "none"  # no ptxas, and cubin="always": no driver JIT
+            cubin.find_ptxas.cache_clear()
+            options["cubin"] = "always"
         self.sms = torch.cuda.get_device_properties(0).multi_processor_count
         kernel = g.make_gemm(cfg)
         # M odd, N and K multiples of 8 only: the spec assumes no more than that (TMA needs
         # 16-byte row pitches; C's rows stay aligned for paired stores)
         a, b = operands(torch, cfg.dtype, 257, 264, 264, None)
         c = torch.empty((257, 264), device="cuda", dtype=self.c_type(torch))
-        self.ck = lc.compile(kernel, a, b, c, block=cfg.threads, index_bitwidth=32)
+        try:
+            self.ck = lc.compile(
+                kernel, a, b, c, block=cfg.threads, index_bitwidth=32, cache=False, **options
+            )
+        finally:
+            if build.get("asm") == "nvjitlink":
+                os.environ.pop("LAYOUTC_PTXAS", None)
+                cubin.find_ptxas.cache_clear()
+        self.notes = [n for n in self.ck.products.notes if "setmaxnreg" in n]
         self.kernel = self.ck.load()
         self.slots: int | None = None  # resident blocks, known after the first launch
 
@@ -240,14 +273,17 @@ def main() -> int:
     rows = []
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     for text in filter(None, args.configs.split(";")):
-        cfg = make_config(g, text)
+        cfg, build = make_config(g, text)
+        label = build_label(cfg, build)
         try:
-            ours = Ours(g, cfg, torch)
+            ours = Ours(g, cfg, torch, build)
         except Exception as e:  # a configuration that does not build: its row says why
-            print(f"{cfg.name}: build failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
+            print(f"{label}: build failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
             continue
+        for note in ours.notes:
+            print(f"{label}: {note}", flush=True)
         for line in check(ours, torch, [parse_shape(s) for s in args.check.split(",") if s]):
-            print(f"{cfg.name}: {line}", flush=True)
+            print(f"{label}: {line}", flush=True)
         for m, n, k in shapes:
             elem = 4 if cfg.dtype == "tf32" else 2
             per_set = (m + n) * k * elem
@@ -276,7 +312,7 @@ def main() -> int:
             res = ours.resources() + f" {ours.slots:>4}"
             flops = 2 * m * n * k
             row = (
-                f"{cfg.name:<44} {m}x{n}x{k:<5} {res} "
+                f"{label:<56} {m}x{n}x{k:<5} {res} "
                 f"{flops / mine / 1e12:>7.1f} {flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x "
                 f"{flops / mine_g / 1e12:>7.1f} {flops / ref_g / 1e12:>7.1f} "
                 f"{ref_g / mine_g:>6.3f}x {host * 1e6:>6.0f}"
@@ -288,7 +324,7 @@ def main() -> int:
     print()
     print(gpu_header(torch))
     print(
-        f"{'kernel':<44} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
+        f"{'kernel':<56} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
         "graph: TFLOP/s cuBLAS  ratio  host-us"
     )
     print("\n".join(rows))

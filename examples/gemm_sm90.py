@@ -68,6 +68,7 @@ class GemmConfig:
     registers: tuple[int, int] = (40, 232)
     full_tiles: bool = False
     cluster: int = 1
+    epilogue: str = "store"
 
     @property
     def threads(self) -> int:
@@ -82,7 +83,8 @@ class GemmConfig:
             return name
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
-        return name + f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
+        name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
+        return name + ("-etma" if self.epilogue == "tma" else "")
 
     @property
     def element(self) -> Any:
@@ -97,8 +99,16 @@ class GemmConfig:
         """Elements in one 128-bit cp.async."""
         return 128 // self.element.bits
 
+    @property
+    def epilogue_buffers(self) -> int:
+        """C tiles the TMA-store epilogue stages in shared memory: one per consumer tile."""
+        if self.epilogue != "tma":
+            return 0
+        return 2 if self.schedule == "pingpong" else 1
+
     def smem_bytes(self) -> int:
         tiles = self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
+        tiles += self.epilogue_buffers * self.bm * self.bn * C_ELEMENTS[self.c_dtype].bits // 8
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
@@ -125,6 +135,18 @@ class GemmConfig:
             raise ValueError(f"cluster must be 1 or 2 (TMA loads only), got {self.cluster!r}")
         if self.c_dtype not in ("f32", "f16", "bf16"):
             raise ValueError(f"c_dtype must be f32, f16 or bf16, got {self.c_dtype!r}")
+        if self.epilogue not in ("store", "tma") or (
+            self.epilogue == "tma" and self.loads != "tma"
+        ):
+            raise ValueError(
+                f"epilogue must be 'store' or 'tma' (TMA loads only), got {self.epilogue!r}"
+            )
+        box = 1024 // C_ELEMENTS.get(self.c_dtype, lc.f32).bits
+        if self.epilogue == "tma" and self.bn % box:
+            raise ValueError(
+                f"the TMA epilogue stores {box}-column boxes of {self.c_dtype}: bn={self.bn} "
+                "is not a multiple"
+            )
         if self.loads != "tma" and self.c_dtype != "f32":
             raise ValueError("the cp.async kernel writes f32 C (c_dtype needs loads='tma')")
         if self.bn % 8 or not 8 <= self.bn <= 256:
@@ -271,6 +293,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     regs_producer, regs_consumer = cfg.registers
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
+    epi_tma = cfg.epilogue == "tma"
+    ec = 1024 // c_elem.bits  # columns of C in one 128-byte swizzled row: one TMA box's width
+    atom_c = lc.gmma_layout_atom("K", "SW128", c_elem)
+    tile_c = lc.tile_to_shape(atom_c, (bm, bn))  # the staged C tile: bn / ec boxes, back to back
+    box_c = lc.tile_to_shape(atom_c, (bm, ec))
+    epi_threads = 128 * wgs  # the consumers that write one staged tile
 
     kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
 
@@ -292,6 +320,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, box_b, (bn, bk))
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
+        if epi_tma:
+            tma_c = lc.make_tma_copy("SM90_TMA_STORE", c, box_c, (bm, ec))
+            buffers = cfg.epilogue_buffers
+            sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(buffers * bm * bn), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
         # every block of the cluster releases every block's stage (the multicast writes both)
         tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
@@ -422,10 +454,33 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     tCrD = lc.make_fragment_like(tCrC, c_elem)
                     for e in range(lc.size(tCrC)):
                         tCrD[e] = tCrC[e]
-                if full_tiles:
+                if epi_tma:
+                    # CUTLASS's sm90 TMA epilogue: the tile through (128B-swizzled) shared
+                    # memory, then one TMA store per 128-byte-wide column box; TMA clips
+                    # the boxes at C's edges (any M, N). The buffer is free again once the
+                    # previous tile's stores have read it.
+                    off = lc.assume(me * (bm * bn), divisible_by=bm * bn) if pingpong else 0
+                    sCt = lc.make_tensor(sC.iterator + off, tile_c)
+                    if ct == 0:
+                        lc.tma_store_wait(0)
+                    lc.named_barrier_sync(1 + me, epi_threads)
+                    lc.copy(tCrD, thr_mma.partition_C(sCt))
+                    lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
+                    lc.named_barrier_sync(1 + me, epi_threads)
+                    if ct == 0:
+                        mC = tma_c.get_tma_tensor()
+                        for jc in range(bn // ec):
+                            part = lc.make_tensor(sC.iterator + (off + jc * (bm * ec)), box_c)
+                            gD = lc.local_tile(mC, (bm, ec), (tile_m, tile_n * (bn // ec) + jc))
+                            lc.tma_copy(tma_c, part, gD)
+                        lc.tma_store_arrive()
+                elif full_tiles:
                     lc.copy(tCrD, tCgC)
                 else:
                     lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+            if epi_tma:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                if ct == 0:  # the last stores have read shared memory before the block exits
+                    lc.tma_store_wait(0)
         if cl > 1:
             lc.cluster_sync()  # no block leaves while a peer may still write its smem
 

@@ -51,6 +51,14 @@ WS_CPU = [
     # a cluster of 2 (on the CPU a single-block cluster: it loads both halves of A itself and
     # releases its stages twice, the code path the GPU's pair runs with its peer)
     GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=2),
+    # the TMA-store epilogue (smem staging, column boxes clipped at C's edges)
+    GEMM["GemmConfig"](
+        bm=64, bn=64, stages=2, warpgroups=1, loads="tma", c_dtype="f16", epilogue="tma"
+    ),
+    GEMM["GemmConfig"](bm=128, bn=64, stages=2, loads="tma", epilogue="tma"),
+    GEMM["GemmConfig"](
+        bm=64, bn=64, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
+    ),
 ]
 
 
