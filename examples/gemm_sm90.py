@@ -100,15 +100,29 @@ class GemmConfig:
         return 128 // self.element.bits
 
     @property
+    def epilogue_box(self) -> tuple[int, int]:
+        """The TMA epilogue's box of C: 64 rows (one warpgroup's wgmma slice) by one 128-byte
+        swizzled row of columns."""
+        return 64, 1024 // C_ELEMENTS[self.c_dtype].bits
+
+    @property
     def epilogue_buffers(self) -> int:
-        """C tiles the TMA-store epilogue stages in shared memory: one per consumer tile."""
+        """Boxes of C each consumer warpgroup stages in shared memory: two (one is written
+        while the TMA stores the other) when a tile has an even number of them."""
         if self.epilogue != "tma":
             return 0
-        return 2 if self.schedule == "pingpong" else 1
+        rows, cols = self.epilogue_box
+        slices = self.bm // (rows * (1 if self.schedule == "pingpong" else self.warpgroups))
+        return 2 if (slices * (self.bn // cols)) % 2 == 0 else 1
+
+    def epilogue_bytes(self) -> int:
+        rows, cols = self.epilogue_box
+        box = rows * cols * C_ELEMENTS[self.c_dtype].bits // 8
+        return self.warpgroups * self.epilogue_buffers * box
 
     def smem_bytes(self) -> int:
         tiles = self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
-        tiles += self.epilogue_buffers * self.bm * self.bn * C_ELEMENTS[self.c_dtype].bits // 8
+        tiles += self.epilogue_bytes()
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
@@ -294,11 +308,14 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
-    ec = 1024 // c_elem.bits  # columns of C in one 128-byte swizzled row: one TMA box's width
-    atom_c = lc.gmma_layout_atom("K", "SW128", c_elem)
-    tile_c = lc.tile_to_shape(atom_c, (bm, bn))  # the staged C tile: bn / ec boxes, back to back
-    box_c = lc.tile_to_shape(atom_c, (bm, ec))
-    epi_threads = 128 * wgs  # the consumers that write one staged tile
+    _, ec = cfg.epilogue_box  # columns of C in one 128-byte swizzled row
+    box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
+    # the accumulators of one box are those of a 64 x ec wgmma: partitions the box
+    mma_epi = lc.make_tiled_mma(ATOMS[cfg.dtype][0].format(n=ec), lc.make_layout((1, 1, 1)))
+    slices = bm // (64 * wgs)  # 64-row wgmma slices of a tile per warpgroup
+    boxes_n = bn // ec
+    epi_bufs = cfg.epilogue_buffers
+    box_elems = 64 * ec
 
     kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
 
@@ -321,9 +338,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
         if epi_tma:
-            tma_c = lc.make_tma_copy("SM90_TMA_STORE", c, box_c, (bm, ec))
-            buffers = cfg.epilogue_buffers
-            sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(buffers * bm * bn), align=1024)
+            tma_c = lc.make_tma_copy("SM90_TMA_STORE", c, box_c, (64, ec))
+            epi_elems = cfg.warpgroups * epi_bufs * box_elems
+            sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(epi_elems), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
         # every block of the cluster releases every block's stage (the multicast writes both)
         tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
@@ -400,6 +417,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
             lane = ct % 32
+            wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
+            wct = tid % 128
 
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
@@ -447,39 +466,52 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if pingpong:
                     lc.mbarrier_arrive(order.iterator + (1 - me))
                 j = j + 1
-                tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
-                if c_elem is lc.f32:
-                    tCrD = tCrC
-                else:
-                    tCrD = lc.make_fragment_like(tCrC, c_elem)
-                    for e in range(lc.size(tCrC)):
-                        tCrD[e] = tCrC[e]
                 if epi_tma:
-                    # CUTLASS's sm90 TMA epilogue: the tile through (128B-swizzled) shared
-                    # memory, then one TMA store per 128-byte-wide column box; TMA clips
-                    # the boxes at C's edges (any M, N). The buffer is free again once the
-                    # previous tile's stores have read it.
-                    off = lc.assume(me * (bm * bn), divisible_by=bm * bn) if pingpong else 0
-                    sCt = lc.make_tensor(sC.iterator + off, tile_c)
-                    if ct == 0:
-                        lc.tma_store_wait(0)
-                    lc.named_barrier_sync(1 + me, epi_threads)
-                    lc.copy(tCrD, thr_mma.partition_C(sCt))
-                    lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
-                    lc.named_barrier_sync(1 + me, epi_threads)
-                    if ct == 0:
-                        mC = tma_c.get_tma_tensor()
-                        for jc in range(bn // ec):
-                            part = lc.make_tensor(sC.iterator + (off + jc * (bm * ec)), box_c)
-                            gD = lc.local_tile(mC, (bm, ec), (tile_m, tile_n * (bn // ec) + jc))
-                            lc.tma_copy(tma_c, part, gD)
-                        lc.tma_store_arrive()
-                elif full_tiles:
-                    lc.copy(tCrD, tCgC)
+                    # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
+                    # ``wct`` of it): each 64 x ec box of its accumulators goes to a
+                    # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
+                    # it, clipped at C's edges (any M, N). Two buffers alternate: one is
+                    # written while the other is stored. The accumulator fragment is
+                    # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
+                    # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
+                    if lc.size(tCrC) != (bn // 2) * slices:
+                        raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
+                    mC = tma_c.get_tma_tensor()
+                    thr_epi = mma_epi.get_slice(wct)
+                    for q in range(slices * boxes_n):
+                        mi, jc = q // boxes_n, q % boxes_n
+                        off = wg * (epi_bufs * box_elems) + (q % epi_bufs) * box_elems
+                        sbuf = lc.make_tensor(
+                            sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                        )
+                        frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                        for v in range(ec // 2):
+                            frag[v] = tCrC[v + (ec // 2) * jc + (bn // 2) * mi]
+                        if wct == 0:  # the store that last read this buffer is done
+                            lc.tma_store_wait(epi_bufs - 1)
+                        lc.named_barrier_sync(1 + wg, 128)
+                        lc.copy(frag, thr_epi.partition_C(sbuf))
+                        lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
+                        lc.named_barrier_sync(1 + wg, 128)
+                        if wct == 0:
+                            row = tile_m * (bm // 64) + mi * wgs + (0 if pingpong else wg)
+                            gD = lc.local_tile(mC, (64, ec), (row, tile_n * boxes_n + jc))
+                            lc.tma_copy(tma_c, sbuf, gD)
+                            lc.tma_store_arrive()
                 else:
-                    lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+                    tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                    if c_elem is lc.f32:
+                        tCrD = tCrC
+                    else:
+                        tCrD = lc.make_fragment_like(tCrC, c_elem)
+                        for e in range(lc.size(tCrC)):
+                            tCrD[e] = tCrC[e]
+                    if full_tiles:
+                        lc.copy(tCrD, tCgC)
+                    else:
+                        lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
             if epi_tma:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                if ct == 0:  # the last stores have read shared memory before the block exits
+                if wct == 0:  # the last stores have read shared memory before the block exits
                     lc.tma_store_wait(0)
         if cl > 1:
             lc.cluster_sync()  # no block leaves while a peer may still write its smem

@@ -55,7 +55,7 @@ WS_CPU = [
     GEMM["GemmConfig"](
         bm=64, bn=64, stages=2, warpgroups=1, loads="tma", c_dtype="f16", epilogue="tma"
     ),
-    GEMM["GemmConfig"](bm=128, bn=64, stages=2, loads="tma", epilogue="tma"),
+    GEMM["GemmConfig"](bm=256, bn=64, stages=2, loads="tma", epilogue="tma"),
     GEMM["GemmConfig"](
         bm=64, bn=64, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
     ),
@@ -99,6 +99,7 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"]("tf32", bn=256, bk=32, stages=4),
         GEMM["GemmConfig"](bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
+        GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
     ],
     ids=lambda c: c.name,
 )
