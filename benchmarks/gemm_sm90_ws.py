@@ -206,53 +206,64 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
     return out
 
 
-def timed(torch: Any, fn: Any, sets: list, warmup: int = 3, reps: int = 15) -> tuple:
-    """Median seconds per launch (each launch takes the next input set), from CUDA events
-    around batches of direct calls and around replays of a CUDA graph of the same batch (no
-    host launch cost: the GPU's own time), and the host's seconds per direct call."""
+def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) -> list:
+    """Per function of ``fns``: median seconds per launch (each launch takes the next input
+    set), from CUDA events around batches of direct calls and around replays of a CUDA graph
+    of the same batch (no host launch cost: the GPU's own time), and the host's seconds per
+    direct call. The functions' batches alternate within each repetition, so ours and
+    cuBLAS see the same clocks (a power-limited H100 drifts by 10% over a run)."""
     import time
 
     per_batch = len(sets) * max(1, 8 // len(sets))
-    for i in range(warmup * len(sets)):
-        fn(*sets[i % len(sets)])
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for i in range(per_batch):
-        fn(*sets[i % len(sets)])
-    host = (time.perf_counter() - t0) / per_batch
-    torch.cuda.synchronize()
 
-    def events(run: Any, launches: int) -> float:
-        times = []
-        for _ in range(reps):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            run()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) / 1e3 / launches)
-        return statistics.median(times)
+    def batch(fn: Any) -> Any:
+        def run() -> None:
+            for i in range(per_batch):
+                fn(*sets[i % len(sets)])
 
-    def direct() -> None:
-        for i in range(per_batch):
+        return run
+
+    host = []
+    for fn in fns:
+        for i in range(warmup * len(sets)):
             fn(*sets[i % len(sets)])
-
-    direct_s = events(direct, per_batch)
-    graph_s = float("nan")
-    try:
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
-            direct()
-        torch.cuda.current_stream().wait_stream(stream)
-        graph.replay()
         torch.cuda.synchronize()
-        graph_s = events(graph.replay, per_batch)
+        t0 = time.perf_counter()
+        batch(fn)()
+        host.append((time.perf_counter() - t0) / per_batch)
+        torch.cuda.synchronize()
+
+    def events(runs: list) -> list:
+        times: list[list[float]] = [[] for _ in runs]
+        for _ in range(reps):
+            for j, run in enumerate(runs):
+                start = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                start.record()
+                run()
+                end.record()
+                end.synchronize()
+                times[j].append(start.elapsed_time(end) / 1e3 / per_batch)
+        return [statistics.median(t) for t in times]
+
+    direct = events([batch(fn) for fn in fns])
+    graphs = [float("nan")] * len(fns)
+    try:
+        replays = []
+        for fn in fns:
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+                batch(fn)()
+            torch.cuda.current_stream().wait_stream(stream)
+            graph.replay()
+            torch.cuda.synchronize()
+            replays.append(graph.replay)
+        graphs = events(replays)
     except Exception as e:  # capture refused: the direct numbers stand alone
         print(f"  (no CUDA graph: {type(e).__name__}: {str(e)[:120]})", flush=True)
-    return direct_s, graph_s, host
+    return list(zip(direct, graphs, host))
 
 
 def main() -> int:
@@ -293,7 +304,6 @@ def main() -> int:
             for _ in range(n_sets):
                 a, b = operands(torch, cfg.dtype, m, n, k, gen)
                 sets.append((a, b, torch.empty((m, n), device="cuda", dtype=ours.c_type(torch))))
-            mine, mine_g, host = timed(torch, ours, sets, reps=args.reps)
             if cfg.dtype == "tf32":
                 torch.backends.cuda.matmul.allow_tf32 = True
 
@@ -308,7 +318,9 @@ def main() -> int:
                 def theirs(a: Any, b: Any, c: Any) -> None:
                     torch.mm(a, b.t(), out=c)
 
-            ref, ref_g, _ = timed(torch, theirs, sets, reps=args.reps)
+            (mine, mine_g, host), (ref, ref_g, _) = timed(
+                torch, [ours, theirs], sets, reps=args.reps
+            )
             res = ours.resources() + f" {ours.slots:>4}"
             flops = 2 * m * n * k
             row = (
