@@ -37,17 +37,17 @@ def parse_shape(text: str) -> tuple[int, int, int]:
 
 
 DEFAULT_CONFIGS = (
-    "bf16:bm=256,bn=128,stages=4,cluster=2",
-    "bf16:bm=128,bn=256,stages=4,cluster=2",
-    "f16:bm=256,bn=128,stages=4,cluster=2",
-    "tf32:bm=256,bn=128,bk=32,stages=4,cluster=2",
-    "bf16:bm=256,bn=128,stages=4,cluster=2,c_dtype=f32",
+    # the tuned ones: TMA-store epilogue, one K-block of wgmmas at a time (the stage is
+    # released a K-block earlier: 3 of 4 stages in flight), no cluster
+    "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
+    "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
+    "f16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
+    "f16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
+    "tf32:bm=128,bn=256,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
+    "tf32:bm=256,bn=128,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
+    # for comparison: predicated stores and one K-block in flight; a cluster of 2
     "bf16:bm=256,bn=128,stages=4",
-    "bf16:bm=128,bn=256,stages=4",
-    "f16:bm=256,bn=128,stages=4",
-    "tf32:bm=256,bn=128,bk=32,stages=4",
-    "bf16:bm=256,bn=128,stages=4,c_dtype=f32",
-    "bf16:bm=64,bn=256,stages=5,schedule=pingpong",
+    "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma,cluster=2",
 )
 
 

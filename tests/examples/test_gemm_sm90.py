@@ -159,6 +159,9 @@ WS_GPU = [
     ("tf32", dict(bn=256, bk=32, stages=4)),
     ("bf16", dict(bm=256, bn=128, stages=4, cluster=2, c_dtype="bf16")),
     ("f16", dict(bm=64, bn=256, stages=5, schedule="pingpong", cluster=2)),
+    ("bf16", dict(bm=256, bn=128, stages=4, mma_in_flight=0, epilogue="tma", c_dtype="bf16")),
+    ("tf32", dict(bn=256, bk=32, stages=4, mma_in_flight=0, epilogue="tma")),
+    ("f16", dict(bm=128, bn=128, stages=5, schedule="pingpong", epilogue="tma", cluster=2)),
 ]
 
 
