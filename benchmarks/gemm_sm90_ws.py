@@ -53,8 +53,9 @@ DEFAULT_CONFIGS = (
 
 #: Build options a configuration may add (not GemmConfig fields): ``asm=nvjitlink`` assembles
 #: with nvJitLink even where setmaxnreg needs a whole program (the code before whole-program
-#: assembly: the producer keeps the consumers' registers), ``backend=llvm|libnvvm`` the PTX.
-BUILD_KEYS = ("asm", "backend")
+#: assembly: the producer keeps the consumers' registers), ``backend=llvm|libnvvm`` the PTX,
+#: ``grid=balanced`` the fewest blocks for as many rounds of tiles (``GemmConfig.grid``).
+BUILD_KEYS = ("asm", "backend", "grid")
 
 
 def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
@@ -114,6 +115,7 @@ class Ours:
         self.cfg = cfg
         options: dict[str, Any] = {}
         build = build or {}
+        self.balanced = build.get("grid") == "balanced"
         if build.get("backend"):
             options["ptx_backend"] = build["backend"]
         if build.get("asm") == "nvjitlink":
@@ -147,8 +149,8 @@ class Ours:
 
     def __call__(self, a: Any, b: Any, c: Any) -> None:
         m, n = c.shape
-        self.ck(a, b, c, grid=self.cfg.grid(m, n, self.slots), block=self.cfg.threads,
-                smem=self.cfg.smem_bytes())  # fmt: skip
+        grid = self.cfg.grid(m, n, self.slots, balanced=self.balanced)
+        self.ck(a, b, c, grid=grid, block=self.cfg.threads, smem=self.cfg.smem_bytes())
         if self.slots is None:  # after the first launch (which set the smem limit)
             self.slots = self.resident_blocks()
 
@@ -321,7 +323,10 @@ def main() -> int:
             (mine, mine_g, host), (ref, ref_g, _) = timed(
                 torch, [ours, theirs], sets, reps=args.reps
             )
-            res = ours.resources() + f" {ours.slots:>4}"
+            res = (
+                ours.resources()
+                + f" {ours.cfg.grid(m, n, ours.slots, balanced=ours.balanced)[0]:>4}"
+            )
             flops = 2 * m * n * k
             row = (
                 f"{label:<56} {m}x{n}x{k:<5} {res} "

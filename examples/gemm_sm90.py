@@ -178,13 +178,23 @@ class GemmConfig:
                 f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
             )
 
-    def grid(self, m: int, n: int, sms: int | None = None) -> tuple[int, ...]:
+    def grid(
+        self, m: int, n: int, sms: int | None = None, balanced: bool = False
+    ) -> tuple[int, ...]:
         """cp.async: one block per tile (sizes must be multiples of the tile). TMA: the
-        persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``)."""
+        persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``);
+        ``balanced``: the fewest blocks that still take the tiles in as many rounds (512
+        tiles on 132 SMs: 128 blocks of 4 tiles, not 116 of 4 and 16 of 3; the idle SMs let
+        a power-limited GPU clock the others higher)."""
         if self.loads == "tma":
             cl = self.cluster
             groups = -(-m // self.bm) * -(-n // (self.bn * cl))  # tiles of `cl` blocks
-            return (cl * (groups if sms is None else max(1, min(groups, sms // cl))),)
+            if sms is None:
+                return (cl * groups,)
+            blocks = max(1, min(groups, sms // cl))
+            if balanced:
+                blocks = -(-groups // -(-groups // blocks))
+            return (cl * blocks,)
         if m % self.bm or n % self.bn:
             raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
         return (m // self.bm, n // self.bn)

@@ -189,3 +189,17 @@ def test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     assert not torch.isnan(c).any()
     err = ((c.double() - ref).norm() / ref.norm()).item()
     assert err < {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+
+
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_balanced_persistent_grid_keeps_the_rounds_with_fewer_blocks(cluster):
+    cfg = GEMM["GemmConfig"](bm=128, bn=64, loads="tma", cluster=cluster)
+    for m in range(1, 2000, 97):
+        for n in range(1, 3000, 131):
+            for sms in (2, 66, 132):
+                groups = -(-m // cfg.bm) * -(-n // (cfg.bn * cluster))
+                (plain,) = cfg.grid(m, n, sms)
+                (balanced,) = cfg.grid(m, n, sms, balanced=True)
+                rounds = -(-groups // (plain // cluster))
+                assert balanced <= plain and balanced % cluster == 0
+                assert -(-groups // (balanced // cluster)) == rounds, (m, n, sms)
