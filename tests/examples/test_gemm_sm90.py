@@ -124,6 +124,10 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     if cfg.loads == "tma":  # the producer gives registers to the consumers
         assert "setmaxnreg.dec.sync.aligned.u32 40" in ck.ptx
         assert "setmaxnreg.inc.sync.aligned.u32 232" in ck.ptx
+    if cfg.epilogue == "tma":  # stmatrix into shared memory, TMA stores out of it
+        assert "stmatrix.sync.aligned.x4.m8n8.shared.b16" in ck.ptx
+        assert "cp.async.bulk.tensor.2d.global.shared::cta" in ck.ptx
+        assert "cp.async.bulk.wait_group.read 1" in ck.ptx
     if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
         assert ".reqnctapercluster 2, 1, 1" in ck.ptx
         assert ".multicast::cluster" in ck.ptx
