@@ -15,6 +15,7 @@ shared memory, blocks per SM; the GPU's name and clocks first.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -36,29 +37,44 @@ def parse_shape(text: str) -> tuple[int, int, int]:
 
 
 DEFAULT_CONFIGS = (
-    "bf16:bm=256,bn=128,stages=4,cluster=2",
-    "bf16:bm=128,bn=256,stages=4,cluster=2",
-    "f16:bm=256,bn=128,stages=4,cluster=2",
-    "tf32:bm=256,bn=128,bk=32,stages=4,cluster=2",
-    "bf16:bm=256,bn=128,stages=4,cluster=2,c_dtype=f32",
+    # the tuned ones: TMA-store epilogue, one K-block of wgmmas at a time (the stage is
+    # released a K-block earlier: 3 of 4 stages in flight), no cluster
+    "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
+    "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
+    "f16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
+    "f16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
+    "tf32:bm=128,bn=256,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
+    "tf32:bm=256,bn=128,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
+    # for comparison: predicated stores and one K-block in flight; a cluster of 2
     "bf16:bm=256,bn=128,stages=4",
-    "bf16:bm=128,bn=256,stages=4",
-    "f16:bm=256,bn=128,stages=4",
-    "tf32:bm=256,bn=128,bk=32,stages=4",
-    "bf16:bm=256,bn=128,stages=4,c_dtype=f32",
-    "bf16:bm=64,bn=256,stages=5,schedule=pingpong",
+    "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma,cluster=2",
 )
 
 
-def make_config(g: Any, text: str) -> Any:
+#: Build options a configuration may add (not GemmConfig fields): ``asm=nvjitlink`` assembles
+#: with nvJitLink even where setmaxnreg needs a whole program (the code before whole-program
+#: assembly: the producer keeps the consumers' registers), ``backend=llvm|libnvvm`` the PTX,
+#: ``grid=balanced`` the fewest blocks for as many rounds of tiles (``GemmConfig.grid``).
+BUILD_KEYS = ("asm", "backend", "grid")
+
+
+def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
     dtype, _, rest = text.partition(":")
     kw: dict[str, Any] = {"loads": "tma"}
+    build: dict[str, str] = {}
     if dtype != "tf32":
         kw["c_dtype"] = dtype
     for item in filter(None, rest.split(",")):
         k, v = item.split("=")
-        kw[k] = int(v) if v.isdigit() else v
-    return g.GemmConfig(dtype, **kw)
+        if k in BUILD_KEYS:
+            build[k] = v
+        else:
+            kw[k] = int(v) if v.isdigit() else v
+    return g.GemmConfig(dtype, **kw), build
+
+
+def build_label(cfg: Any, build: dict[str, str]) -> str:
+    return cfg.name + "".join(f"-{v}" for v in build.values())
 
 
 def gpu_header(torch: Any) -> str:
@@ -93,17 +109,36 @@ def operands(torch: Any, dtype: str, m: int, n: int, k: int, gen: Any) -> tuple[
 class Ours:
     """One compiled configuration (the spec is dynamic in M, N, K: one build for all shapes)."""
 
-    def __init__(self, g: Any, cfg: Any, torch: Any):
+    def __init__(self, g: Any, cfg: Any, torch: Any, build: dict[str, str] | None = None):
         import layoutc as lc
 
         self.cfg = cfg
+        options: dict[str, Any] = {}
+        build = build or {}
+        self.balanced = build.get("grid") == "balanced"
+        if build.get("backend"):
+            options["ptx_backend"] = build["backend"]
+        if build.get("asm") == "nvjitlink":
+            from layoutc.codegen import cubin
+
+            os.environ["LAYOUTC_PTXAS"] = "none"  # no ptxas, and cubin="always": no driver JIT
+            cubin.find_ptxas.cache_clear()
+            options["cubin"] = "always"
         self.sms = torch.cuda.get_device_properties(0).multi_processor_count
         kernel = g.make_gemm(cfg)
         # M odd, N and K multiples of 8 only: the spec assumes no more than that (TMA needs
         # 16-byte row pitches; C's rows stay aligned for paired stores)
         a, b = operands(torch, cfg.dtype, 257, 264, 264, None)
         c = torch.empty((257, 264), device="cuda", dtype=self.c_type(torch))
-        self.ck = lc.compile(kernel, a, b, c, block=cfg.threads, index_bitwidth=32)
+        try:
+            self.ck = lc.compile(
+                kernel, a, b, c, block=cfg.threads, index_bitwidth=32, cache=False, **options
+            )
+        finally:
+            if build.get("asm") == "nvjitlink":
+                os.environ.pop("LAYOUTC_PTXAS", None)
+                cubin.find_ptxas.cache_clear()
+        self.notes = [n for n in self.ck.products.notes if "setmaxnreg" in n]
         self.kernel = self.ck.load()
         self.slots: int | None = None  # resident blocks, known after the first launch
 
@@ -114,8 +149,8 @@ class Ours:
 
     def __call__(self, a: Any, b: Any, c: Any) -> None:
         m, n = c.shape
-        self.ck(a, b, c, grid=self.cfg.grid(m, n, self.slots), block=self.cfg.threads,
-                smem=self.cfg.smem_bytes())  # fmt: skip
+        grid = self.cfg.grid(m, n, self.slots, balanced=self.balanced)
+        self.ck(a, b, c, grid=grid, block=self.cfg.threads, smem=self.cfg.smem_bytes())
         if self.slots is None:  # after the first launch (which set the smem limit)
             self.slots = self.resident_blocks()
 
@@ -173,53 +208,64 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
     return out
 
 
-def timed(torch: Any, fn: Any, sets: list, warmup: int = 3, reps: int = 15) -> tuple:
-    """Median seconds per launch (each launch takes the next input set), from CUDA events
-    around batches of direct calls and around replays of a CUDA graph of the same batch (no
-    host launch cost: the GPU's own time), and the host's seconds per direct call."""
+def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) -> list:
+    """Per function of ``fns``: median seconds per launch (each launch takes the next input
+    set), from CUDA events around batches of direct calls and around replays of a CUDA graph
+    of the same batch (no host launch cost: the GPU's own time), and the host's seconds per
+    direct call. The functions' batches alternate within each repetition, so ours and
+    cuBLAS see the same clocks (a power-limited H100 drifts by 10% over a run)."""
     import time
 
     per_batch = len(sets) * max(1, 8 // len(sets))
-    for i in range(warmup * len(sets)):
-        fn(*sets[i % len(sets)])
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for i in range(per_batch):
-        fn(*sets[i % len(sets)])
-    host = (time.perf_counter() - t0) / per_batch
-    torch.cuda.synchronize()
 
-    def events(run: Any, launches: int) -> float:
-        times = []
-        for _ in range(reps):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            run()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) / 1e3 / launches)
-        return statistics.median(times)
+    def batch(fn: Any) -> Any:
+        def run() -> None:
+            for i in range(per_batch):
+                fn(*sets[i % len(sets)])
 
-    def direct() -> None:
-        for i in range(per_batch):
+        return run
+
+    host = []
+    for fn in fns:
+        for i in range(warmup * len(sets)):
             fn(*sets[i % len(sets)])
-
-    direct_s = events(direct, per_batch)
-    graph_s = float("nan")
-    try:
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
-            direct()
-        torch.cuda.current_stream().wait_stream(stream)
-        graph.replay()
         torch.cuda.synchronize()
-        graph_s = events(graph.replay, per_batch)
+        t0 = time.perf_counter()
+        batch(fn)()
+        host.append((time.perf_counter() - t0) / per_batch)
+        torch.cuda.synchronize()
+
+    def events(runs: list) -> list:
+        times: list[list[float]] = [[] for _ in runs]
+        for _ in range(reps):
+            for j, run in enumerate(runs):
+                start = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                start.record()
+                run()
+                end.record()
+                end.synchronize()
+                times[j].append(start.elapsed_time(end) / 1e3 / per_batch)
+        return [statistics.median(t) for t in times]
+
+    direct = events([batch(fn) for fn in fns])
+    graphs = [float("nan")] * len(fns)
+    try:
+        replays = []
+        for fn in fns:
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+                batch(fn)()
+            torch.cuda.current_stream().wait_stream(stream)
+            graph.replay()
+            torch.cuda.synchronize()
+            replays.append(graph.replay)
+        graphs = events(replays)
     except Exception as e:  # capture refused: the direct numbers stand alone
         print(f"  (no CUDA graph: {type(e).__name__}: {str(e)[:120]})", flush=True)
-    return direct_s, graph_s, host
+    return list(zip(direct, graphs, host))
 
 
 def main() -> int:
@@ -240,14 +286,17 @@ def main() -> int:
     rows = []
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     for text in filter(None, args.configs.split(";")):
-        cfg = make_config(g, text)
+        cfg, build = make_config(g, text)
+        label = build_label(cfg, build)
         try:
-            ours = Ours(g, cfg, torch)
+            ours = Ours(g, cfg, torch, build)
         except Exception as e:  # a configuration that does not build: its row says why
-            print(f"{cfg.name}: build failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
+            print(f"{label}: build failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
             continue
+        for note in ours.notes:
+            print(f"{label}: {note}", flush=True)
         for line in check(ours, torch, [parse_shape(s) for s in args.check.split(",") if s]):
-            print(f"{cfg.name}: {line}", flush=True)
+            print(f"{label}: {line}", flush=True)
         for m, n, k in shapes:
             elem = 4 if cfg.dtype == "tf32" else 2
             per_set = (m + n) * k * elem
@@ -257,7 +306,6 @@ def main() -> int:
             for _ in range(n_sets):
                 a, b = operands(torch, cfg.dtype, m, n, k, gen)
                 sets.append((a, b, torch.empty((m, n), device="cuda", dtype=ours.c_type(torch))))
-            mine, mine_g, host = timed(torch, ours, sets, reps=args.reps)
             if cfg.dtype == "tf32":
                 torch.backends.cuda.matmul.allow_tf32 = True
 
@@ -272,11 +320,16 @@ def main() -> int:
                 def theirs(a: Any, b: Any, c: Any) -> None:
                     torch.mm(a, b.t(), out=c)
 
-            ref, ref_g, _ = timed(torch, theirs, sets, reps=args.reps)
-            res = ours.resources() + f" {ours.slots:>4}"
+            (mine, mine_g, host), (ref, ref_g, _) = timed(
+                torch, [ours, theirs], sets, reps=args.reps
+            )
+            res = (
+                ours.resources()
+                + f" {ours.cfg.grid(m, n, ours.slots, balanced=ours.balanced)[0]:>4}"
+            )
             flops = 2 * m * n * k
             row = (
-                f"{cfg.name:<44} {m}x{n}x{k:<5} {res} "
+                f"{label:<56} {m}x{n}x{k:<5} {res} "
                 f"{flops / mine / 1e12:>7.1f} {flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x "
                 f"{flops / mine_g / 1e12:>7.1f} {flops / ref_g / 1e12:>7.1f} "
                 f"{ref_g / mine_g:>6.3f}x {host * 1e6:>6.0f}"
@@ -288,7 +341,7 @@ def main() -> int:
     print()
     print(gpu_header(torch))
     print(
-        f"{'kernel':<44} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
+        f"{'kernel':<56} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
         "graph: TFLOP/s cuBLAS  ratio  host-us"
     )
     print("\n".join(rows))

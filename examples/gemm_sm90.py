@@ -68,6 +68,7 @@ class GemmConfig:
     registers: tuple[int, int] = (40, 232)
     full_tiles: bool = False
     cluster: int = 1
+    epilogue: str = "store"
 
     @property
     def threads(self) -> int:
@@ -82,7 +83,8 @@ class GemmConfig:
             return name
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
-        return name + f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
+        name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
+        return name + ("-etma" if self.epilogue == "tma" else "")
 
     @property
     def element(self) -> Any:
@@ -97,8 +99,30 @@ class GemmConfig:
         """Elements in one 128-bit cp.async."""
         return 128 // self.element.bits
 
+    @property
+    def epilogue_box(self) -> tuple[int, int]:
+        """The TMA epilogue's box of C: 64 rows (one warpgroup's wgmma slice) by one 128-byte
+        swizzled row of columns."""
+        return 64, 1024 // C_ELEMENTS[self.c_dtype].bits
+
+    @property
+    def epilogue_buffers(self) -> int:
+        """Boxes of C each consumer warpgroup stages in shared memory: two (one is written
+        while the TMA stores the other) when a tile has an even number of them."""
+        if self.epilogue != "tma":
+            return 0
+        rows, cols = self.epilogue_box
+        slices = self.bm // (rows * (1 if self.schedule == "pingpong" else self.warpgroups))
+        return 2 if (slices * (self.bn // cols)) % 2 == 0 else 1
+
+    def epilogue_bytes(self) -> int:
+        rows, cols = self.epilogue_box
+        box = rows * cols * C_ELEMENTS[self.c_dtype].bits // 8
+        return self.warpgroups * self.epilogue_buffers * box
+
     def smem_bytes(self) -> int:
         tiles = self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
+        tiles += self.epilogue_bytes()
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
@@ -125,6 +149,18 @@ class GemmConfig:
             raise ValueError(f"cluster must be 1 or 2 (TMA loads only), got {self.cluster!r}")
         if self.c_dtype not in ("f32", "f16", "bf16"):
             raise ValueError(f"c_dtype must be f32, f16 or bf16, got {self.c_dtype!r}")
+        if self.epilogue not in ("store", "tma") or (
+            self.epilogue == "tma" and self.loads != "tma"
+        ):
+            raise ValueError(
+                f"epilogue must be 'store' or 'tma' (TMA loads only), got {self.epilogue!r}"
+            )
+        box = 1024 // C_ELEMENTS.get(self.c_dtype, lc.f32).bits
+        if self.epilogue == "tma" and self.bn % box:
+            raise ValueError(
+                f"the TMA epilogue stores {box}-column boxes of {self.c_dtype}: bn={self.bn} "
+                "is not a multiple"
+            )
         if self.loads != "tma" and self.c_dtype != "f32":
             raise ValueError("the cp.async kernel writes f32 C (c_dtype needs loads='tma')")
         if self.bn % 8 or not 8 <= self.bn <= 256:
@@ -142,13 +178,23 @@ class GemmConfig:
                 f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
             )
 
-    def grid(self, m: int, n: int, sms: int | None = None) -> tuple[int, ...]:
+    def grid(
+        self, m: int, n: int, sms: int | None = None, balanced: bool = False
+    ) -> tuple[int, ...]:
         """cp.async: one block per tile (sizes must be multiples of the tile). TMA: the
-        persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``)."""
+        persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``);
+        ``balanced``: the fewest blocks that still take the tiles in as many rounds (512
+        tiles on 132 SMs: 128 blocks of 4 tiles, not 116 of 4 and 16 of 3; the idle SMs let
+        a power-limited GPU clock the others higher)."""
         if self.loads == "tma":
             cl = self.cluster
             groups = -(-m // self.bm) * -(-n // (self.bn * cl))  # tiles of `cl` blocks
-            return (cl * (groups if sms is None else max(1, min(groups, sms // cl))),)
+            if sms is None:
+                return (cl * groups,)
+            blocks = max(1, min(groups, sms // cl))
+            if balanced:
+                blocks = -(-groups // -(-groups // blocks))
+            return (cl * blocks,)
         if m % self.bm or n % self.bn:
             raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
         return (m // self.bm, n // self.bn)
@@ -271,6 +317,22 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     regs_producer, regs_consumer = cfg.registers
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
+    epi_tma = cfg.epilogue == "tma"
+    _, ec = cfg.epilogue_box  # columns of C in one 128-byte swizzled row
+    box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
+    # the accumulators of one box are those of a 64 x ec wgmma: partitions the box
+    mma_epi = lc.make_tiled_mma(ATOMS[cfg.dtype][0].format(n=ec), lc.make_layout((1, 1, 1)))
+    slices = bm // (64 * wgs)  # 64-row wgmma slices of a tile per warpgroup
+    boxes_n = bn // ec
+    epi_bufs = cfg.epilogue_buffers
+    box_elems = 64 * ec
+    # 16-bit C goes to shared memory with stmatrix (CuTe's SM90_U32x4_STSM_N through
+    # make_tiled_copy_C: four 8x8 matrices, 16 bytes per thread and instruction, 4 of them
+    # per box); f32 C with 32-bit stores (stmatrix moves 16-bit elements). The partitions
+    # are flattened so that mode 0 is one stmatrix's 8 values and the rest its repetitions.
+    r2s = None
+    if epi_tma and c_elem.bits == 16:
+        r2s = lc.make_tiled_copy_C(lc.make_copy_atom("SM90_U32x4_STSM_N", c_elem), mma_epi)
 
     kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
 
@@ -292,6 +354,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, box_b, (bn, bk))
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
+        if epi_tma:
+            tma_c = lc.make_tma_copy("SM90_TMA_STORE", c, box_c, (64, ec))
+            epi_elems = cfg.warpgroups * epi_bufs * box_elems
+            sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(epi_elems), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
         # every block of the cluster releases every block's stage (the multicast writes both)
         tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
@@ -368,6 +434,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
             lane = ct % 32
+            wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
+            wct = tid % 128
 
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
@@ -415,17 +483,59 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if pingpong:
                     lc.mbarrier_arrive(order.iterator + (1 - me))
                 j = j + 1
-                tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
-                if c_elem is lc.f32:
-                    tCrD = tCrC
+                if epi_tma:
+                    # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
+                    # ``wct`` of it): each 64 x ec box of its accumulators goes to a
+                    # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
+                    # it, clipped at C's edges (any M, N). Two buffers alternate: one is
+                    # written while the other is stored. The accumulator fragment is
+                    # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
+                    # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
+                    if lc.size(tCrC) != (bn // 2) * slices:
+                        raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
+                    mC = tma_c.get_tma_tensor()
+                    thr_epi = mma_epi.get_slice(wct)
+                    for q in range(slices * boxes_n):
+                        mi, jc = q // boxes_n, q % boxes_n
+                        off = wg * (epi_bufs * box_elems) + (q % epi_bufs) * box_elems
+                        sbuf = lc.make_tensor(
+                            sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                        )
+                        frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                        for v in range(ec // 2):
+                            frag[v] = tCrC[v + (ec // 2) * jc + (bn // 2) * mi]
+                        if wct == 0:  # the store that last read this buffer is done
+                            lc.tma_store_wait(epi_bufs - 1)
+                        lc.named_barrier_sync(1 + wg, 128)
+                        if r2s is None:  # f32 C
+                            lc.copy(frag, thr_epi.partition_C(sbuf))
+                        else:
+                            r2s_thr = r2s.get_slice(wct)
+                            src = lc.flatten(r2s_thr.retile_S(frag))
+                            dst = lc.flatten(r2s_thr.partition_D(sbuf))
+                            lc.copy(r2s, src, dst)
+                        lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
+                        lc.named_barrier_sync(1 + wg, 128)
+                        if wct == 0:
+                            row = tile_m * (bm // 64) + mi * wgs + (0 if pingpong else wg)
+                            gD = lc.local_tile(mC, (64, ec), (row, tile_n * boxes_n + jc))
+                            lc.tma_copy(tma_c, sbuf, gD)
+                            lc.tma_store_arrive()
                 else:
-                    tCrD = lc.make_fragment_like(tCrC, c_elem)
-                    for e in range(lc.size(tCrC)):
-                        tCrD[e] = tCrC[e]
-                if full_tiles:
-                    lc.copy(tCrD, tCgC)
-                else:
-                    lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+                    tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                    if c_elem is lc.f32:
+                        tCrD = tCrC
+                    else:
+                        tCrD = lc.make_fragment_like(tCrC, c_elem)
+                        for e in range(lc.size(tCrC)):
+                            tCrD[e] = tCrC[e]
+                    if full_tiles:
+                        lc.copy(tCrD, tCgC)
+                    else:
+                        lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+            if epi_tma:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                if wct == 0:  # the last stores have read shared memory before the block exits
+                    lc.tma_store_wait(0)
         if cl > 1:
             lc.cluster_sync()  # no block leaves while a peer may still write its smem
 

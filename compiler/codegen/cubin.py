@@ -1,14 +1,31 @@
-"""PTX -> cubin with nvJitLink (``cuda.bindings.nvjitlink``, pip ``nvidia-nvjitlink``).
+"""PTX -> cubin with nvJitLink (``cuda.bindings.nvjitlink``, pip ``nvidia-nvjitlink``), or with
+a ``ptxas`` executable for PTX that needs whole-program compilation.
 
 nvJitLink runs on machines without a GPU, is what users can install from pip (ptxas is not),
 and the cubin it writes sidesteps the PTX-version trap: a driver loads a cubin for its
 architecture whatever PTX ISA it came from.
+
+But nvJitLink (like the driver's cuLink*) compiles its PTX as *relocatable* code (``ptxas
+-c``), and in that mode ptxas drops ``setmaxnreg`` ("C7504: 'setmaxnreg' ignored to maintain
+compatibility across compilation units"): a warp-specialized kernel's producer keeps the
+consumers' register budget. Only whole-program compilation (``ptxas`` without ``-c``, the
+driver's own JIT of a module's PTX, nvcc without ``-rdc``) honours it; ``.maxnreg`` on the
+entry does not help. So PTX that uses such an instruction (:func:`whole_program_reason`) is
+assembled by a ``ptxas`` found on this machine (:func:`find_ptxas`) when there is one.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
 
 from layoutc.runtime.compat import PtxIsa, max_ptx_isa_for_cuda, parse_arch
 
@@ -85,3 +102,103 @@ def ptx_to_cubin(ptx: str, arch: str, opt_level: int = 3, verbose: bool = False)
     finally:
         nvjitlink.destroy(handle)
     return CubinResult(bytes(buf), arch, log, time.perf_counter() - start)
+
+
+#: Instructions relocatable compilation drops (ptxas's C7504 for ``setmaxnreg``).
+WHOLE_PROGRAM_INSTRUCTIONS = ("setmaxnreg",)
+_WHOLE_PROGRAM_RE = re.compile(
+    r"^\s*(?:@!?%\w+\s+)?(" + "|".join(WHOLE_PROGRAM_INSTRUCTIONS) + r")\.", re.M
+)
+
+
+def whole_program_reason(ptx: str) -> str | None:
+    """The instruction of ``ptx`` that only whole-program compilation honours, or None."""
+    m = _WHOLE_PROGRAM_RE.search(ptx)
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class Ptxas:
+    """A ``ptxas`` executable and the newest PTX ISA it assembles."""
+
+    path: str
+    version: tuple[int, int]
+
+    @property
+    def max_isa(self) -> PtxIsa:
+        return max_ptx_isa_for_cuda(*self.version)
+
+    @property
+    def identity(self) -> str:
+        return f"{self.path}@{self.version[0]}.{self.version[1]}"
+
+
+def _ptxas_candidates() -> list[Path]:
+    """``$LAYOUTC_PTXAS``; ``ptxas`` on PATH; ``$CUDA_HOME``/``$CUDA_PATH``/bin; the ptxas of
+    the pip packages that ship one (``nvidia-cuda-nvcc``, Triton's), found without importing
+    them."""
+    found: list[Path] = []
+    if os.environ.get("LAYOUTC_PTXAS"):
+        return [Path(os.environ["LAYOUTC_PTXAS"])]
+    if which := shutil.which("ptxas"):
+        found.append(Path(which))
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            found.append(Path(os.environ[var]) / "bin" / "ptxas")
+    for package, rel in (
+        ("nvidia", ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas")),
+        ("triton", ("backends/nvidia/bin/ptxas",)),
+    ):
+        try:
+            spec = find_spec(package)
+        except (ImportError, ValueError):
+            continue
+        for root in (spec.submodule_search_locations or []) if spec else []:
+            found.extend(Path(root) / r for r in rel)
+    return found
+
+
+@cache
+def find_ptxas() -> Ptxas | None:
+    """The first working ``ptxas`` of :func:`_ptxas_candidates` (``LAYOUTC_PTXAS=none``: none)."""
+    if os.environ.get("LAYOUTC_PTXAS", "").lower() == "none":
+        return None
+    for path in _ptxas_candidates():
+        if not path.is_file():
+            continue
+        try:
+            out = subprocess.run(
+                [str(path), "--version"], capture_output=True, text=True, timeout=30
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        m = re.search(r"release (\d+)\.(\d+)", out)
+        if m:
+            return Ptxas(str(path), (int(m.group(1)), int(m.group(2))))
+    return None
+
+
+def ptxas_to_cubin(
+    ptx: str, arch: str, ptxas: Ptxas, opt_level: int = 3, verbose: bool = False
+) -> CubinResult:
+    """Assemble ``ptx`` as a whole program (no ``-c``) with the executable ``ptxas``."""
+    parse_arch(arch)
+    options = [f"-arch={arch}", f"-O{max(0, min(opt_level, 3))}"] + (["-v"] if verbose else [])
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="layoutc-ptxas-") as tmp:
+        src, out = Path(tmp) / "layoutc.ptx", Path(tmp) / "layoutc.cubin"
+        src.write_text(ptx)
+        try:
+            run = subprocess.run(
+                [ptxas.path, *options, str(src), "-o", str(out)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+        except (OSError, subprocess.SubprocessError) as e:
+            raise ToolchainError("ptxas", f"cannot run {ptxas.path}: {e}") from None
+        log = (run.stdout + run.stderr).strip()
+        if run.returncode != 0 or not out.is_file():
+            raise ToolchainError("ptxas", f"assembling PTX for {arch} failed", log)
+        cubin = out.read_bytes()
+    return CubinResult(cubin, arch, log, time.perf_counter() - start)

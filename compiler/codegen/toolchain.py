@@ -8,6 +8,11 @@ The PTX-version trap (FACTS.md): libNVVM 13.5 writes ``.version 9.5``, which a C
 driver rejects. So what reaches the driver is a cubin whenever nvJitLink is present; without
 nvJitLink it is PTX of an ISA the driver accepts (re-emitted by LLVM at the target's ISA if
 libNVVM's is too new), and if neither is possible the error says so before any launch.
+
+PTX with ``setmaxnreg`` needs whole-program compilation, which nvJitLink does not do (see
+``cubin.py``): it is assembled by a ``ptxas`` executable when one is found, else handed to the
+driver as PTX when the driver is known (its JIT compiles whole programs), else assembled by
+nvJitLink with a note that the register reallocation is lost.
 """
 
 from __future__ import annotations
@@ -18,7 +23,13 @@ from typing import Any
 
 from layoutc.runtime.compat import PtxIsa, format_isa, max_ptx_isa_for_driver
 
-from .cubin import nvjitlink_max_ptx_isa, ptx_to_cubin
+from .cubin import (
+    find_ptxas,
+    nvjitlink_max_ptx_isa,
+    ptx_to_cubin,
+    ptxas_to_cubin,
+    whole_program_reason,
+)
 from .errors import ToolchainError
 from .ptx import (
     LIBNVVM,
@@ -58,8 +69,15 @@ class ToolchainOptions:
             raise ValueError(f"cubin must be one of {CUBIN_MODES}, not {self.cubin!r}")
 
     def key(self) -> dict[str, Any]:
-        """The options that change the output (for cache keys)."""
-        return {"ptx_backend": self.ptx_backend, "cubin": self.cubin, "opt_level": self.opt_level}
+        """The options that change the output (for cache keys); the ``ptxas`` that assembles
+        whole-program PTX is one (``find_ptxas`` runs it once per process)."""
+        ptxas = find_ptxas() if self.cubin != "never" else None
+        return {
+            "ptx_backend": self.ptx_backend,
+            "cubin": self.cubin,
+            "opt_level": self.opt_level,
+            "ptxas": ptxas.identity if ptxas else None,
+        }
 
 
 @dataclass
@@ -182,6 +200,26 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
     timings["ptx"] = result.seconds
     logs = [result.log] if result.log else []
 
+    driver_max = (
+        max_ptx_isa_for_driver(opts.driver_version) if opts.driver_version is not None else None
+    )
+    whole = whole_program_reason(result.ptx) if opts.cubin != "never" else None
+    if whole is not None:
+        wp = _whole_program(result, text, target, opts, whole, driver_max, notes, timings, logs)
+        if wp is not None:
+            result, cubin = wp
+            timings["total"] = time.perf_counter() - start
+            return GpuBinary(
+                target=target,
+                ptx=result.ptx,
+                ptx_backend=result.backend,
+                ptx_isa=result.isa,
+                cubin=cubin,
+                log="\n".join(logs),
+                timings=timings,
+                notes=notes,
+            )
+
     link_max = nvjitlink_max_ptx_isa() if opts.cubin != "never" else None
     if opts.cubin == "always" and link_max is None:
         raise ToolchainError("nvJitLink", "cubin='always' but nvJitLink is not installed")
@@ -210,10 +248,12 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
         timings["cubin"] = linked.seconds
         if linked.log:
             logs.append(linked.log)
-
-    driver_max = (
-        max_ptx_isa_for_driver(opts.driver_version) if opts.driver_version is not None else None
-    )
+        if whole is not None:
+            notes.append(
+                f"{whole} needs whole-program compilation; no ptxas was found (set "
+                f"LAYOUTC_PTXAS) and the driver cannot take the PTX: nvJitLink's relocatable cubin "
+                f"ignores {whole} (ptxas C7504)"
+            )
     payload = choose_payload(
         have_cubin=cubin is not None,
         ptx_isa=result.isa,
@@ -237,3 +277,47 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
         timings=timings,
         notes=notes,
     )
+
+
+def _whole_program(
+    result: PtxResult,
+    text: str,
+    target: Target,
+    opts: ToolchainOptions,
+    whole: str,
+    driver_max: PtxIsa | None,
+    notes: list[str],
+    timings: dict[str, float],
+    logs: list[str],
+) -> tuple[PtxResult, bytes | None] | None:
+    """PTX and cubin for PTX using ``whole`` (``setmaxnreg``): a cubin from a ``ptxas``
+    executable, or (``cubin != 'always'``, driver known) the PTX for the driver's JIT; LLVM
+    re-emits libNVVM's PTX at the target's ISA when the tool is older than it. None: neither
+    way is open (the caller assembles with nvJitLink and says what is lost)."""
+    why = f"{whole} needs whole-program compilation (nvJitLink's relocatable code ignores it)"
+    can_reemit = result.backend == LIBNVVM and opts.ptx_backend == AUTO
+
+    def at_isa(limit: PtxIsa) -> PtxResult | None:
+        if result.isa <= limit:
+            return result
+        if not can_reemit or target.ptx_isa > limit:
+            return None
+        redone = _run_backend(LLVM, text, target, opts.opt_level)
+        timings["ptx_llvm"] = redone.seconds
+        notes.append(f"PTX re-emitted by LLVM at ISA {format_isa(redone.isa)}")
+        return redone
+
+    ptxas = find_ptxas()
+    if ptxas is not None and (ptx := at_isa(ptxas.max_isa)) is not None:
+        linked = ptxas_to_cubin(ptx.ptx, target.arch, ptxas, opts.opt_level)
+        timings["cubin"] = linked.seconds
+        if linked.log:
+            logs.append(linked.log)
+        notes.append(f"{why}: cubin from {ptxas.path} ({ptxas.version[0]}.{ptxas.version[1]})")
+        return ptx, linked.cubin
+    if opts.cubin != "always" and driver_max is not None:
+        ptx = at_isa(driver_max)
+        if ptx is not None:
+            notes.append(f"{why}: PTX for the driver's JIT (no ptxas found)")
+            return ptx, None
+    return None

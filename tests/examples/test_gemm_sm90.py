@@ -51,6 +51,14 @@ WS_CPU = [
     # a cluster of 2 (on the CPU a single-block cluster: it loads both halves of A itself and
     # releases its stages twice, the code path the GPU's pair runs with its peer)
     GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=2),
+    # the TMA-store epilogue (smem staging, column boxes clipped at C's edges)
+    GEMM["GemmConfig"](
+        bm=64, bn=64, stages=2, warpgroups=1, loads="tma", c_dtype="f16", epilogue="tma"
+    ),
+    GEMM["GemmConfig"](bm=256, bn=64, stages=2, loads="tma", epilogue="tma"),
+    GEMM["GemmConfig"](
+        bm=64, bn=64, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
+    ),
 ]
 
 
@@ -91,6 +99,7 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"]("tf32", bn=256, bk=32, stages=4),
         GEMM["GemmConfig"](bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
+        GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
     ],
     ids=lambda c: c.name,
 )
@@ -115,6 +124,10 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     if cfg.loads == "tma":  # the producer gives registers to the consumers
         assert "setmaxnreg.dec.sync.aligned.u32 40" in ck.ptx
         assert "setmaxnreg.inc.sync.aligned.u32 232" in ck.ptx
+    if cfg.epilogue == "tma":  # stmatrix into shared memory, TMA stores out of it
+        assert "stmatrix.sync.aligned.x4.m8n8.shared.b16" in ck.ptx
+        assert "cp.async.bulk.tensor.2d.global.shared::cta" in ck.ptx
+        assert "cp.async.bulk.wait_group.read 1" in ck.ptx
     if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
         assert ".reqnctapercluster 2, 1, 1" in ck.ptx
         assert ".multicast::cluster" in ck.ptx
@@ -150,6 +163,9 @@ WS_GPU = [
     ("tf32", dict(bn=256, bk=32, stages=4)),
     ("bf16", dict(bm=256, bn=128, stages=4, cluster=2, c_dtype="bf16")),
     ("f16", dict(bm=64, bn=256, stages=5, schedule="pingpong", cluster=2)),
+    ("bf16", dict(bm=256, bn=128, stages=4, mma_in_flight=0, epilogue="tma", c_dtype="bf16")),
+    ("tf32", dict(bn=256, bk=32, stages=4, mma_in_flight=0, epilogue="tma")),
+    ("f16", dict(bm=128, bn=128, stages=5, schedule="pingpong", epilogue="tma", cluster=2)),
 ]
 
 
@@ -177,3 +193,17 @@ def test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     assert not torch.isnan(c).any()
     err = ((c.double() - ref).norm() / ref.norm()).item()
     assert err < {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+
+
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_balanced_persistent_grid_keeps_the_rounds_with_fewer_blocks(cluster):
+    cfg = GEMM["GemmConfig"](bm=128, bn=64, loads="tma", cluster=cluster)
+    for m in range(1, 2000, 97):
+        for n in range(1, 3000, 131):
+            for sms in (2, 66, 132):
+                groups = -(-m // cfg.bm) * -(-n // (cfg.bn * cluster))
+                (plain,) = cfg.grid(m, n, sms)
+                (balanced,) = cfg.grid(m, n, sms, balanced=True)
+                rounds = -(-groups // (plain // cluster))
+                assert balanced <= plain and balanced % cluster == 0
+                assert -(-groups // (balanced // cluster)) == rounds, (m, n, sms)
