@@ -505,7 +505,11 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any) -> None:
         """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma."""
         tid = lc.thread_idx.x
-        where = (0, lc.block_idx.x, _)
+        # the CTA's tile of positions by a coordinate of each mode of the tile grid: a scalar
+        # is split over the grid's modes by a 64-bit division, and ptxas serializes every
+        # wgmma of a function that calls one (C7509)
+        bid = lc.block_idx.x
+        where = (0, (0, 0, 0, bid) if last else (bid, 0, 0, 0), _)
         gA = lc.local_tile(mA, (bm, bn, bk), where, proj=(1, None, 1))  # (BM,BK,k)
         gB = lc.local_tile(mB, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
         gC = lc.local_tile(mC, (bm, bn, bk), where, proj=(1, 1, None))  # (BM,BN)

@@ -223,6 +223,22 @@ def test_hopper_gather_scatter_matches_numpy_and_leaves_other_rows(cfg):
     np.testing.assert_array_equal(out_pool[others], before[others])
 
 
+def test_hopper_kernels_take_each_blocks_images_on_the_cpu():
+    """Two CTAs (8 images, 4 per CTA): each CTA's tile is the images its block index names
+    (the tile coordinate is given per mode of the tile grid, no division)."""
+    cfg = cv.Sm90Config(images=4)
+    rng = np.random.default_rng(13)
+    p = cv.random_problem(8, rng, spare=5)
+    pair = cv.make_conv3d_sm90(cfg)
+    want = cv.reference_conv3d(p["act"], p["flt"])
+    out = np.full((8, 4, 2, 2, 128), np.nan, np.float32)
+    cv.conv3d_fprop(p["act"], p["flt"], out, kernels=pair)
+    _close(out, want)
+    out_pool = np.full((p["out_rows"], 128), np.nan, np.float32)
+    cv.conv3d_fprop(p["pool"], p["flt"], out_pool, p["gather"], p["scatter"], kernels=pair)
+    _close(out_pool[p["scatter"]].reshape(8, 4, 2, 2, 128), want)
+
+
 @pytest.mark.parametrize("specialized", [False, True], ids=["plain", "ws"])
 def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specialized):
     pytest.importorskip("cuda.bindings.nvjitlink")
@@ -239,6 +255,8 @@ def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specia
     assert ("mbarrier" in ck.ptx) == specialized
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
+    # no 64-bit division (a call into ptxas's runtime): it serializes every wgmma (C7509)
+    assert "C7509" not in log and "rem.u64" not in ck.ptx, log
 
 
 def test_hopper_gather_stages_its_indices_in_shared_memory():
@@ -260,6 +278,7 @@ def test_hopper_gather_stages_its_indices_in_shared_memory():
     assert any(".v4." not in ld for ld in re.findall(r"ld\.global\S*", ck2.ptx))
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
+    assert "C7509" not in log, log  # wgmmas not serialized by a call
 
 
 def test_traced_hopper_ir_shows_the_staged_gather_as_a_layout():
