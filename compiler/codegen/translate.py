@@ -120,14 +120,18 @@ def translate_host(module_op: Operation, *, index_bitwidth: int = 64) -> Transla
     return ModuleTranslator(module_op, HOST, index_bitwidth, None).run()
 
 
-_CONVERTED_DIALECTS = ("arith.", "cf.", "func.")
-
-
 def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool = False) -> None:
     """Run convert-arith/cf/func-to-llvm in place when ``module_op`` still holds such ops (and
     for the GPU, lower ``gpu.printf`` to ``vprintf`` as convert-to-llvm does)."""
-    names = {op.name for op in module_op.walk_ops()}
-    if any(name.startswith(_CONVERTED_DIALECTS) for name in names):
+    from layoutc.ir.dialects import arith, cf, func
+    from layoutc.ir.dialects import gpu as gpu_dialect
+
+    converted = (arith.DIALECT, cf.DIALECT, func.DIALECT)
+    needs_conversion = printf = False
+    for op in module_op.walk_ops():
+        needs_conversion = needs_conversion or any(op.dialect is d for d in converted)
+        printf = printf or isinstance(op, gpu_dialect.PrintfOp)
+    if needs_conversion:
         from layoutc.passes.conversion.arith_to_llvm import (
             ArithToLLVMError,
             convert_arith_to_llvm,
@@ -141,7 +145,7 @@ def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool =
             convert_func_to_llvm(module_op, index_bitwidth)
         except (ArithToLLVMError, FuncToLLVMError) as e:
             raise fail(e.op, e.message) from None
-    if gpu and "gpu.printf" in names:
+    if gpu and printf:
         from layoutc.passes.conversion.printf_to_llvm import lower_printf_to_vprintf
 
         lower_printf_to_vprintf(module_op)

@@ -6,8 +6,8 @@ by the width) were made defined by convert-arith-to-llvm already. Where libNVVM'
 lacks an instruction, the same value is computed another way, in both flavours so that the
 CPU tests check the GPU's code: ``llvm.intr.smin``/``smax``/``umin``/``umax`` are
 compare+select; ``llvm.intr.maximum``/``minimum`` compare/select sequences (NaN-propagating,
--0 < +0); ``llvm.fneg`` flips the sign bit; ``llvm.frem`` is an exact IEEE fmod (NVPTX's
-``frem`` is not).
+-0 < +0); ``llvm.fneg`` flips the sign bit; ``llvm.frem`` is C's ``fmod``, exactly, the same
+definition as ``arith.remf`` (passes/conversion/fmod.py; NVPTX's ``frem`` is not exact).
 
 bf16 values are their ``i16`` bits (translate_types.py): bf16 arithmetic and comparisons run
 in f32 (exact widening) and round back to nearest even once; conversions from f64 round to odd

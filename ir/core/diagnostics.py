@@ -191,3 +191,7 @@ class DiagnosticError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.format() for d in diagnostics) or "failed")
+
+    def __reduce__(self) -> tuple:
+        """Pickled with its diagnostics (a process pool sends it back to the caller)."""
+        return (type(self), (self.diagnostics,))

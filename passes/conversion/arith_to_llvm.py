@@ -16,7 +16,9 @@ same thing:
   (MLIR's arith-expand);
 - shifts by the width or more give 0 (``ashr``: the sign);
 - ``fptosi``/``fptoui`` saturate and map NaN to 0: ``llvm.fpto[su]i.sat`` through
-  ``llvm.call_intrinsic``.
+  ``llvm.call_intrinsic``;
+- ``remf`` is C ``fmod`` exactly: a call of an internal helper function (fmod.py), not
+  ``llvm.frem``, which LLVM's NVPTX back end lowers inexactly.
 
 A divisor or shift amount that is a constant in range compiles to the plain instruction.
 """
@@ -45,6 +47,7 @@ from layoutc.ir.dialects.llvm import arith_ops as L
 
 from ..base import Option, Pass, Statistic
 from ..registry import register_pass
+from .fmod import compute_type, ensure_fmod_function
 
 Rule = Callable[["_Converter", Any], None]
 _RULES: dict[type[Operation], Rule] = {}
@@ -128,7 +131,7 @@ class _Converter:
         for op in root.walk_ops():
             if type(op) in _RULES:
                 todo.append(op)
-            elif op.name.startswith("arith."):
+            elif op.dialect is arith.DIALECT:
                 self.unsupported.append(op)
         for op in todo:
             self.block = op.parent
@@ -205,7 +208,6 @@ _FLOAT = {
     arith.SubFOp: L.FSubOp,
     arith.MulFOp: L.FMulOp,
     arith.DivFOp: L.FDivOp,
-    arith.RemFOp: L.FRemOp,
     arith.MaximumFOp: L.MaximumOp,
     arith.MinimumFOp: L.MinimumOp,
     arith.MaxNumFOp: L.MaxNumOp,
@@ -244,6 +246,32 @@ def _plain_int(c: _Converter, op: Any) -> None:
 @_rule(*_FLOAT)
 def _float(c: _Converter, op: Any) -> None:
     _make(c, op, _FLOAT[type(op)], {"fastmathFlags": _fastmath(op)})
+
+
+@_rule(arith.RemFOp)
+def _remf(c: _Converter, op: Any) -> None:
+    """C ``fmod`` through a helper function (fmod.py: NVPTX's ``frem`` is not exact)."""
+    x, y = op.operands
+    t = _result_type(c, op)
+    scalar = _scalar(t)
+    wide = compute_type(scalar)
+    callee = ensure_fmod_function(op, wide)
+
+    def one(a: Value, b: Value) -> Value:
+        if scalar is not wide:
+            a, b = c.emit(L.FPExtOp, a, wide), c.emit(L.FPExtOp, b, wide)
+        r = c.emit(llvm.LLVMCallOp, callee, [a, b], wide)
+        return r if scalar is wide else c.emit(L.FPTruncOp, r, scalar)
+
+    if not isinstance(t, VectorType):
+        c.replace(op, one(x, y))
+        return
+    out = c.emit(llvm.UndefOp, t)
+    for k in range(t.num_elements):
+        i = c.const(IntegerType(32), k)
+        e = one(c.emit(llvm.ExtractElementOp, x, i), c.emit(llvm.ExtractElementOp, y, i))
+        out = c.emit(llvm.InsertElementOp, out, e, i)
+    c.replace(op, out)
 
 
 @_rule(arith.NegFOp)

@@ -34,6 +34,7 @@ from layoutc.ir.core.types import i64, index
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.func import FuncOp
 from layoutc.ir.dialects.llvm import AllocaOp, ConstantOp, GEPOp, LLVMArrayType, PtrToIntOp, StoreOp
+from layoutc.ir.dialects.llvm.arith_ops import SExtOp
 
 from .tensor_access import IndexEmitter
 
@@ -66,13 +67,14 @@ def _argument_source(value: Any, entry: Any) -> int | None:
         if isinstance(c, IntegerAttr):
             return int(c.value) if c.value >= 0 else None
         d = value.defining_op
-        if d is None or d.name not in _CASTS or len(d.operands) != 1:
+        if not isinstance(d, _CASTS) or len(d.operands) != 1:
             return None
         value = d.operands[0]
     return None
 
 
-_CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "llvm.sext")
+#: Integer casts an extent or stride may go through between the argument and the descriptor.
+_CASTS = (arith.IndexCastOp, arith.IndexCastUIOp, arith.ExtSIOp, arith.ExtUIOp, SExtOp)
 
 
 def _gpu_descriptor(op: Any, error: Any) -> None:

@@ -122,3 +122,18 @@ def test_clipped_excerpt_keeps_the_caret_on_its_character(column: int) -> None:
     if column <= len(line):
         assert shown[caret] == line[column - 1]
     assert clip_source_line("short", 3) == ("short", 3)
+
+
+def test_diagnostic_error_survives_pickling() -> None:
+    """A process pool sends a worker's DiagnosticError back pickled: same text, same
+    diagnostics (its constructor takes diagnostics, not the message)."""
+    import pickle
+
+    from layoutc.ir.core import DiagnosticError, parse
+
+    with pytest.raises(DiagnosticError) as info:
+        parse("func.func @f(", buffer_name="in.mlir")
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is DiagnosticError
+    assert str(again) == str(info.value) and "in.mlir:1:" in str(again)
+    assert [d.format() for d in again.diagnostics] == [d.format() for d in info.value.diagnostics]

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -47,14 +48,20 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def upstream(texts: dict[str, str], llvmir: bool = False) -> dict[str, dict]:
+def upstream(texts: dict[str, str], llvmir: bool | Collection[str] = False) -> dict[str, dict]:
     """name -> upstream's answer for each generic-form text (a crash is an answer too); with
-    ``llvmir``, also upstream's LLVM IR translation of each."""
+    ``llvmir`` (True, or the names that want it), also upstream's LLVM IR translation. One
+    worker process (one upstream context) answers them all, each distinct text once; a crash
+    restarts it after the text that crashed it."""
+    wants = set(texts) if llvmir is True else set(llvmir or ())
+    first: dict[tuple[str, bool], str] = {}  # (text, llvmir) -> the name that asks for it
+    for n, t in texts.items():
+        first.setdefault((t, n in wants), n)
     results: dict[str, dict] = {}
-    todo = list(texts)
+    todo = list(first.values())
     while todo:
         request = "".join(
-            json.dumps({"name": n, "text": texts[n], "llvmir": llvmir}) + "\n" for n in todo
+            json.dumps({"name": n, "text": texts[n], "llvmir": n in wants}) + "\n" for n in todo
         )
         proc = subprocess.run(
             [sys.executable, str(WORKER)],
@@ -80,7 +87,7 @@ def upstream(texts: dict[str, str], llvmir: bool = False) -> dict[str, dict]:
         elif started is None:
             raise RuntimeError(f"the upstream worker failed to start: {proc.stderr[-2000:]}")
         todo = [n for n in todo if n not in results]
-    return results
+    return {n: {**results[first[(t, n in wants)]], "name": n} for n, t in texts.items()}
 
 
 @pytest.fixture(scope="session")
