@@ -275,8 +275,19 @@ class KernelSpec:
     #: bytes of dynamic shared memory a launch needs, as a formula over the integer parameters
     #: (runtime/smem_need.py), when the last dynamic shared-memory tensor has a run-time size
     dynamic_smem_formula: Any = None
+    cluster: tuple[int, int, int] | None = None
+    """The cluster shape the code was compiled for (``@lc.kernel(cluster=...)``, PTX
+    ``.reqnctapercluster``): every launch runs in clusters of this shape. ``None``: the kernel
+    has no fixed cluster and a launch may choose one (``cluster=`` at launch, sm_90)."""
 
     def __post_init__(self) -> None:
+        if self.cluster is not None:
+            dims = tuple(self.cluster)
+            if len(dims) != 3 or not all(_is_int(d) and d >= 1 for d in dims):
+                raise ValueError(
+                    f"kernel {self.name!r}: cluster must be three positive ints, got {dims}"
+                )
+            object.__setattr__(self, "cluster", dims)
         if self.index_bits not in (32, 64):
             raise ValueError(f"kernel {self.name!r}: index_bits must be 32 or 64")
         has_record = bool(self.params) and self.params[-1].name == BOUNDS_RECORD
@@ -387,6 +398,7 @@ class KernelSpec:
             }
             | ({} if self.index_bits == 64 else {"index_bits": self.index_bits})
             | ({} if self.bounds_sites is None else {"bounds_sites": list(self.bounds_sites)})
+            | ({} if self.cluster is None else {"cluster": list(self.cluster)})
         )
 
     def _smem_json(self) -> dict[str, Any]:
@@ -409,6 +421,7 @@ class KernelSpec:
             index_bits=data.get("index_bits", 64),
             bounds_sites=None if sites is None else tuple(str(x) for x in sites),
             dynamic_smem_formula=smem.get("dynamic_formula"),
+            cluster=None if data.get("cluster") is None else tuple(data["cluster"]),
         )
 
 

@@ -99,7 +99,13 @@ class CpuKernel:
         return self.program.uses_collectives
 
     def __call__(
-        self, *args: Any, grid: Any, block: Any = None, smem: int | None = None, stream: Any = None
+        self,
+        *args: Any,
+        grid: Any,
+        block: Any = None,
+        smem: int | None = None,
+        stream: Any = None,
+        cluster: Any = None,
     ) -> None:
         name = self.spec.name
         g = dim3(grid, "grid", name)

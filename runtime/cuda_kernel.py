@@ -5,7 +5,9 @@ parameter buffer and its pointer table, the function handle, the launch-bounds c
 last block shape) is prepared once; a call binds the arguments into the reused parameter buffer
 (packing.py: a repeated kind of array costs a probe and a pointer check) and issues one
 ``cuLaunchKernel`` with the buffer's ``void**`` table as an int, the cheapest form the
-bindings accept (no per-call ctypes arrays or parameter tuples).
+bindings accept (no per-call ctypes arrays or parameter tuples). A launch in thread block
+clusters (the kernel's compiled cluster shape, or ``cluster=`` at launch) goes through
+``cuLaunchKernelEx`` with the cluster-dimension launch attribute.
 """
 
 from __future__ import annotations
@@ -21,7 +23,15 @@ from .bounds import BoundsRecord
 from .cuda_memory import DeviceBuffer
 from .cuda_module import CudaModule, set_max_dynamic_smem
 from .errors import ArgumentError
-from .launch_config import Dim3, check_block, check_smem, dim3, framework_stream, stream_handle
+from .launch_config import (
+    Dim3,
+    check_block,
+    check_smem,
+    dim3,
+    framework_stream,
+    launch_cluster,
+    stream_handle,
+)
 from .packing import ArgumentBinder
 from .smem_need import smem_need_of
 
@@ -56,6 +66,8 @@ class CudaKernel:
         self._default_smem = spec.dynamic_smem
         self._static_smem = spec.static_smem
         self._smem_need = smem_need_of(spec, self.binder)
+        # the compiled cluster shape (None: clusters only when a launch asks for them)
+        self._clusters: Dim3 | None = spec.cluster
         # Per-call staging state, only touched under the lock: the stream host arrays are copied
         # on and the device copies made, or None while the call staged nothing (the usual case).
         self._stream = 0
@@ -73,12 +85,16 @@ class CudaKernel:
         block: Any = None,
         smem: int | None = None,
         stream: Any = None,
+        cluster: Any = None,
     ) -> None:
         shape = self._last_shape
         if grid is shape[0] and block is shape[1]:  # the same int/tuple objects as last time
             g, b = shape[2], shape[3]
         else:
             g, b = self._launch_shape(grid, block)
+        clusters = self._clusters
+        if cluster is not None or clusters is not None:
+            clusters = launch_cluster(cluster, g, self.spec.cluster, self.spec.name)
         dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
@@ -101,27 +117,28 @@ class CudaKernel:
                     set_max_dynamic_smem(self.function, dyn, self.spec.name)
                     self._smem_allowed = dyn
             self.device.activate()
-            # The default stream goes as None: the bindings then build no CUstream object.
-            result = self._launch(
-                self.function,
-                g[0],
-                g[1],
-                g[2],
-                b[0],
-                b[1],
-                b[2],
-                dyn,
-                handle or None,
-                self._table,
-                0,
-            )
+            if clusters is not None:
+                result = launch_in_clusters(self.function, g, b, clusters, dyn, handle, self._table)
+            else:
+                # The default stream goes as None: the bindings then build no CUstream object.
+                result = self._launch(
+                    self.function,
+                    g[0],
+                    g[1],
+                    g[2],
+                    b[0],
+                    b[1],
+                    b[2],
+                    dyn,
+                    handle or None,
+                    self._table,
+                    0,
+                )
         if result[0]:  # CUDA_SUCCESS is 0 (the bindings' CUresult is an int)
             if staged:
                 for buf, _, _ in staged:
                     buf.free()
-            raise cd.error_for(
-                result[0], f"launching kernel {self.spec.name!r} grid={g} block={b} smem={dyn}"
-            )
+            raise cd.error_for(result[0], _launching(self.spec.name, g, b, dyn, clusters))
         if staged:
             self._unstage(staged, handle)
         del keep
@@ -226,8 +243,10 @@ class CheckedCudaKernel(CudaKernel):
         block: Any = None,
         smem: int | None = None,
         stream: Any = None,
+        cluster: Any = None,
     ) -> None:
         g, b = self._launch_shape(grid, block)
+        clusters = launch_cluster(cluster, g, self.spec.cluster, self.spec.name)
         dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
@@ -240,13 +259,14 @@ class CheckedCudaKernel(CudaKernel):
             bounds.prepare(values, args, dyn)
             self.device.activate()
             self._record.copy_from_host(bounds.address, bounds.nbytes, handle)
-            result = self._launch(self.function, *g, *b, dyn, handle or None, self._table, 0)
+            if clusters is not None:
+                result = launch_in_clusters(self.function, g, b, clusters, dyn, handle, self._table)
+            else:
+                result = self._launch(self.function, *g, *b, dyn, handle or None, self._table, 0)
             if result[0]:
                 for buf, _, _ in staged or ():
                     buf.free()
-                raise cd.error_for(
-                    result[0], f"launching kernel {self.spec.name!r} grid={g} block={b} smem={dyn}"
-                )
+                raise cd.error_for(result[0], _launching(self.spec.name, g, b, dyn, clusters))
             self._record.copy_to_host(bounds.address, bounds.nbytes, handle)
             if staged:
                 self._unstage(staged, handle)
@@ -259,6 +279,32 @@ class CheckedCudaKernel(CudaKernel):
         del keep
         if failure is not None:
             raise failure
+
+
+def _launching(name: str, g: Dim3, b: Dim3, dyn: int, clusters: Dim3 | None) -> str:
+    where = f"launching kernel {name!r} grid={g} block={b} smem={dyn}"
+    return where if clusters is None else f"{where} cluster={clusters}"
+
+
+def launch_in_clusters(
+    function: Any, g: Dim3, b: Dim3, cluster: Dim3, smem: int, stream: int, table: int
+) -> Any:
+    """``cuLaunchKernelEx`` with ``CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`` set to ``cluster``:
+    the grid runs in thread block clusters of that shape (the kernel's ``.reqnctapercluster``
+    one, or any shape for a kernel compiled without it). Returns the bindings' result tuple."""
+    drv = cd.api()
+    config = drv.CUlaunchConfig()
+    config.gridDimX, config.gridDimY, config.gridDimZ = g
+    config.blockDimX, config.blockDimY, config.blockDimZ = b
+    config.sharedMemBytes = smem
+    config.hStream = stream
+    attr = drv.CUlaunchAttribute()
+    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    dim = attr.value.clusterDim
+    dim.x, dim.y, dim.z = cluster
+    config.attrs = [attr]
+    config.numAttrs = 1
+    return drv.cuLaunchKernelEx(config, function, table, 0)
 
 
 def load_kernel(

@@ -133,6 +133,54 @@ def dim3(value: Any, what: str, kernel: str) -> Dim3:
     return full  # type: ignore[return-value]
 
 
+MAX_CLUSTER_BLOCKS = 8
+"""Blocks in one cluster: CUDA's portable cluster size (16 needs a non-portable opt-in)."""
+
+
+def launch_cluster(cluster: Any, grid: Dim3, fixed: Dim3 | None, kernel: str) -> Dim3 | None:
+    """The cluster shape a launch runs with: ``cluster=`` as given (1 to 3 positive ints, at
+    most 8 blocks), or the kernel's compiled one (``fixed``; a different shape is refused), or
+    ``None`` for a launch without clusters. The grid must be a multiple of it on every axis,
+    as the GPU requires."""
+    if cluster is None:
+        shape = fixed
+    else:
+        if isinstance(cluster, int) and not isinstance(cluster, bool):
+            dims: tuple = (cluster,)
+        else:
+            try:
+                dims = tuple(cluster)
+            except TypeError:
+                dims = ()
+        if not 1 <= len(dims) <= 3 or not all(
+            isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims
+        ):
+            raise ArgumentError(
+                f"kernel {kernel!r}: cluster must be 1 to 3 positive ints, got {cluster!r}"
+            )
+        shape = (*(int(d) for d in dims), 1, 1)[:3]  # type: ignore[assignment]
+        if fixed is not None and tuple(fixed) != shape:
+            raise ArgumentError(
+                f"kernel {kernel!r} was compiled for clusters of {tuple(fixed)} blocks "
+                f"(@lc.kernel(cluster=...)), launched with cluster={shape}"
+            )
+    if shape is None:
+        return None
+    n = shape[0] * shape[1] * shape[2]
+    if n > MAX_CLUSTER_BLOCKS:
+        raise ArgumentError(
+            f"kernel {kernel!r}: a cluster of {shape} is {n} blocks, more than the "
+            f"{MAX_CLUSTER_BLOCKS} of a portable cluster"
+        )
+    for axis, g, c in zip("xyz", grid, shape):
+        if g % c:
+            raise ArgumentError(
+                f"kernel {kernel!r}: grid {grid} is not divisible by the cluster shape "
+                f"{shape}: grid.{axis} = {g} is not a multiple of {c}"
+            )
+    return shape  # type: ignore[return-value]
+
+
 def check_block(block: Dim3, bounds: LaunchBounds, kernel: str) -> None:
     """Refuse a block shape that breaks the kernel's launch bounds (a GPU would refuse too)."""
     threads = block[0] * block[1] * block[2]

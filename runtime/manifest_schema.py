@@ -21,6 +21,8 @@ from .errors import ArtifactError
 #: Limits of CUDA's launch API: threads per block, and shared memory bytes (an unsigned int).
 MAX_THREADS_PER_BLOCK = 1024
 MAX_SHARED_BYTES = (1 << 32) - 1
+#: Blocks in one cluster: 8 is portable, 16 with the non-portable cluster size attribute.
+MAX_CLUSTER_BLOCKS = 16
 #: A plain file name inside the artifact: no separators, no leading dot.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$.+-]*")
 #: A kernel symbol as layoutc emits it (and as a file name prefix it stays inside the artifact).
@@ -101,8 +103,16 @@ def validate(manifest: Any, where: str) -> None:
 
 
 def _kernel(c: _Checker, k: Any, path: str, version: int) -> None:
-    optional = {"equal", "launch_bounds", "shared_memory", "index_bits", "bounds_sites"}
+    optional = {"equal", "launch_bounds", "shared_memory", "index_bits", "bounds_sites", "cluster"}
     c.obj(k, path, {"name", "params", "variants"}, optional)
+    if "cluster" in k:
+        q = f"{path}.cluster"
+        if len(c.list_(k["cluster"], q)) != 3:
+            raise c.fail(q, "expected three extents (x, y, z)")
+        c.each(k["cluster"], q, lambda v, r: c.int_(v, r, 1, MAX_CLUSTER_BLOCKS))
+        x, y, z = k["cluster"]
+        if x * y * z > MAX_CLUSTER_BLOCKS:
+            raise c.fail(q, f"{x * y * z} blocks, more than the {MAX_CLUSTER_BLOCKS} allowed")
     if "index_bits" in k and k["index_bits"] not in (32, 64):
         raise c.fail(f"{path}.index_bits", f"expected 32 or 64, got {k['index_bits']!r}")
     if "bounds_sites" in k:

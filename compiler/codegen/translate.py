@@ -84,6 +84,8 @@ class KernelInfo:
     static_smem: int
     """Bytes of static shared memory the kernel (and what it calls) uses."""
     uses_dynamic_smem: bool
+    cluster: tuple[int, int, int] | None = None
+    """The compiled cluster shape (``nvvm.cluster_dim``), launched in clusters of it."""
 
 
 @dataclass
@@ -416,7 +418,8 @@ class ModuleTranslator:
                 raise fail(f, "a kernel (gpu.kernel) needs a body")
             name = f.sym_name.value
             static, dynamic = self._shared_memory_use(f)
-            out[name] = KernelInfo(name, launch_bounds(f), static, dynamic)
+            cluster = _cluster_dims(f)
+            out[name] = KernelInfo(name, launch_bounds(f), static, dynamic, cluster)  # type: ignore[arg-type]
         return out
 
     def _shared_memory_use(self, kernel: Any) -> tuple[int, bool]:

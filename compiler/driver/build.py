@@ -295,7 +295,9 @@ def generate_code(
     bounds = info.launch_bounds
     if bounds.block is None and spec.launch_bounds.block is not None:
         bounds = spec.launch_bounds
-    runtime_spec = replace(spec, launch_bounds=bounds, static_smem=info.static_smem)
+    runtime_spec = replace(
+        spec, launch_bounds=bounds, static_smem=info.static_smem, cluster=info.cluster
+    )
     products = BuildProducts(
         kernel=kernel,
         target=target,

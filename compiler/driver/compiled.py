@@ -131,12 +131,16 @@ class CompiledKernel:
         block: Any = None,
         smem: int | None = None,
         stream: Any = None,
+        cluster: Any = None,
         **kwargs: Any,
     ) -> None:
+        """Launch; ``cluster=`` runs the grid in thread block clusters of that shape (sm_90;
+        the grid must be a multiple of it): any shape for a kernel compiled without
+        ``@lc.kernel(cluster=...)``, the compiled one otherwise."""
         if self.kernel is None:  # compiled from IR: arguments are the runtime ABI's
             if kwargs:
                 raise TypeError(f"kernel '{self.name}' takes positional arguments only")
-            self.load()(*args, grid=grid, block=block, smem=smem, stream=stream)
+            self.load()(*args, grid=grid, block=block, smem=smem, stream=stream, cluster=cluster)
             return
         positional = self._positional
         if positional is None:
@@ -149,7 +153,7 @@ class CompiledKernel:
             if block is None:
                 block = self.spec.block  # type: ignore[union-attr]
             try:
-                runtime(*args, grid=grid, block=block, smem=smem, stream=stream)
+                runtime(*args, grid=grid, block=block, smem=smem, stream=stream, cluster=cluster)
             except ArgumentError as e:
                 raise SpecError(str(e)) from None
             return
@@ -157,7 +161,7 @@ class CompiledKernel:
         assert self.spec is not None
         check_call(self.spec, bound, self.name)
         try:  # the runtime checks the arguments against the compiled facts (spec_facts.py)
-            self.launch_bound(bound, grid, block, smem, stream)
+            self.launch_bound(bound, grid, block, smem, stream, cluster)
         except ArgumentError as e:
             raise SpecError(str(e)) from None
 
@@ -200,10 +204,23 @@ class CompiledKernel:
         return self._runtime_signature
 
     def launch_bound(
-        self, bound: Mapping[str, Any], grid: Any, block: Any, smem: int | None, stream: Any
+        self,
+        bound: Mapping[str, Any],
+        grid: Any,
+        block: Any,
+        smem: int | None,
+        stream: Any,
+        cluster: Any = None,
     ) -> None:
         """Launch with already-checked arguments by name (the direct-call fast path)."""
         runtime = self._runtime or self.load()
         if block is None and self.spec is not None and self.spec.block is not None:
             block = self.spec.block
-        runtime(*self.abi.call_arguments(bound), grid=grid, block=block, smem=smem, stream=stream)
+        runtime(
+            *self.abi.call_arguments(bound),
+            grid=grid,
+            block=block,
+            smem=smem,
+            stream=stream,
+            cluster=cluster,
+        )

@@ -86,6 +86,9 @@ _C_KEYWORDS = frozenset(
     ]
 )
 
+#: Blocks in one cluster: CUDA's portable cluster size.
+MAX_CLUSTER = 8
+
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -135,6 +138,10 @@ def _c_range(dtype: str) -> tuple[int, int]:
     return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
 
 
+def _dim3_literal(dims: Sequence[int]) -> str:
+    return "(layoutc_dim3){" + ", ".join(str(d) for d in dims) + "}"
+
+
 def _bytes_literal(data: bytes) -> str:
     """``data`` as the body of a C array initialiser, 16 bytes a line."""
     lines = []
@@ -155,18 +162,26 @@ class _Writer:
         self.guard = f"{self.prefix.upper()}_KERNELS_H"
 
     # -- the header ---------------------------------------------------------------------------
-    def signature(self, k: CKernel) -> str:
-        params = [
+    def c_params(self, k: CKernel) -> list[str]:
+        """The kernel's parameters as C declarations (the caller's arguments)."""
+        return [
             f"{_c_type(p)}{_c_name(p.name, 'parameter')}"
             if p.kind == POINTER
             else f"{_c_type(p)} {_c_name(p.name, 'parameter')}"
             for p in k.spec.params
         ]
+
+    def signature(self, k: CKernel, clustered: bool = False) -> str:
+        """The public launcher; ``clustered``: the one of a kernel without a compiled cluster
+        shape that launches in clusters of ``lc_cluster`` (``<name>_cluster``)."""
+        params = self.c_params(k)
         params.append("layoutc_dim3 lc_grid")
         if k.spec.launch_bounds.block is None:
             params.append("layoutc_dim3 lc_block")
+        if clustered:
+            params.append("layoutc_dim3 lc_cluster")
         params.append("CUstream lc_stream")
-        name = f"{self.prefix}_{_c_name(k.spec.name, 'kernel')}"
+        name = f"{self.prefix}_{_c_name(k.spec.name, 'kernel')}" + ("_cluster" if clustered else "")
         return f"CUresult {name}({', '.join(params)})"
 
     def facts_comment(self, k: CKernel) -> str:
@@ -182,6 +197,15 @@ class _Writer:
         lines.append(f" * assumes: {', '.join(facts) if facts else 'nothing'}")
         if spec.dynamic_smem:
             lines.append(f" * dynamic shared memory: {spec.dynamic_smem} bytes")
+        if spec.cluster is not None:
+            x, y, z = spec.cluster
+            lines.append(
+                f" * launched in clusters of ({x}, {y}, {z}) blocks: the grid must be a multiple"
+            )
+        else:
+            lines.append(
+                " * the _cluster launcher runs it in thread block clusters of lc_cluster (sm_90)"
+            )
         lines.append(" * Pointers are device pointers. */")
         return "\n".join(lines)
 
@@ -211,7 +235,10 @@ class _Writer:
             "",
         ]
         for k in self.kernels:
-            out += [self.facts_comment(k), self.signature(k) + ";", ""]
+            out += [self.facts_comment(k), self.signature(k) + ";"]
+            if k.spec.cluster is None:
+                out.append(self.signature(k, clustered=True) + ";")
+            out.append("")
         out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {self.guard} */", ""]
         return "\n".join(out)
 
@@ -287,7 +314,38 @@ class _Writer:
     def launcher(self, k: CKernel, index: int) -> list[str]:
         spec = k.spec
         block = spec.launch_bounds.block
-        bx, by, bz = ("lc_block.x", "lc_block.y", "lc_block.z") if block is None else block
+        names = [_c_name(p.name, "parameter") for p in spec.params]
+        impl = f"lc_launch_k{index}"
+        lc_block = "lc_block" if block is None else _dim3_literal(block)
+        fixed = spec.cluster
+        cluster = _dim3_literal((0, 0, 0) if fixed is None else fixed)
+        args = ", ".join([*names, "lc_grid", lc_block])
+        out = self.implementation(k, index)
+        out += [
+            self.signature(k),
+            "{",
+            f"    return {impl}({args}, {cluster}, lc_stream);",
+            "}",
+            "",
+        ]
+        if fixed is None:
+            out += [
+                self.signature(k, clustered=True),
+                "{",
+                "    if (lc_cluster.x == 0 || lc_cluster.y == 0 || lc_cluster.z == 0)",
+                f'        return lc_refuse("{spec.name}: cluster (%u, %u, %u) has an empty '
+                'dimension", lc_cluster.x, lc_cluster.y, lc_cluster.z);',
+                f"    return {impl}({args}, lc_cluster, lc_stream);",
+                "}",
+                "",
+            ]
+        return out
+
+    def implementation(self, k: CKernel, index: int) -> list[str]:
+        """``lc_launch_k<index>``: the checks and the launch; ``lc_cluster`` (0, 0, 0) launches
+        without clusters (``cuLaunchKernel``), anything else in clusters of that shape
+        (``cuLaunchKernelEx`` with the cluster-dimension attribute)."""
+        spec = k.spec
         values = [f"(void *)&{_c_name(p.name, 'parameter')}" for p in spec.params]
         # Device pointers travel as CUdeviceptr values, 8 bytes, as the kernel's ABI wants.
         locals_ = []
@@ -297,20 +355,58 @@ class _Writer:
                 locals_.append(f"    CUdeviceptr lc_p{j} = (CUdeviceptr)(uintptr_t){c};")
                 values[j] = f"(void *)&lc_p{j}"
         n = max(len(values), 1)
+        params = [*self.c_params(k), "layoutc_dim3 lc_grid", "layoutc_dim3 lc_block"]
+        params += ["layoutc_dim3 lc_cluster", "CUstream lc_stream"]
+        smem = f"{spec.dynamic_smem}u"
         return [
-            self.signature(k),
+            f"static CUresult lc_launch_k{index}({', '.join(params)})",
             "{",
             *self.checks(k),
             "    if (lc_grid.x == 0 || lc_grid.y == 0 || lc_grid.z == 0)",
             f'        return lc_refuse("{spec.name}: grid (%u, %u, %u) has an empty dimension", '
             "lc_grid.x, lc_grid.y, lc_grid.z);",
+            "    if (lc_cluster.x != 0) {",
+            f"        if ((uint64_t)lc_cluster.x * lc_cluster.y * lc_cluster.z > {MAX_CLUSTER}u)",
+            f'            return lc_refuse("{spec.name}: cluster (%u, %u, %u) has more than '
+            f'{MAX_CLUSTER} blocks", lc_cluster.x, lc_cluster.y, lc_cluster.z);',
+            "        if (lc_grid.x % lc_cluster.x || lc_grid.y % lc_cluster.y || "
+            "lc_grid.z % lc_cluster.z)",
+            f'            return lc_refuse("{spec.name}: grid (%u, %u, %u) is not divisible by '
+            'the cluster shape (%u, %u, %u)", lc_grid.x, lc_grid.y, lc_grid.z, lc_cluster.x, '
+            "lc_cluster.y, lc_cluster.z);",
+            "    }",
             "    CUfunction lc_fn;",
             f"    CUresult lc_rc = lc_function(&lc_kernels[{index}], &lc_fn);",
             "    if (lc_rc != CUDA_SUCCESS) return lc_rc;",
             *locals_,
             f"    void *lc_args[{n}] = {{{', '.join(values) or '0'}}};",
-            f"    lc_rc = cuLaunchKernel(lc_fn, lc_grid.x, lc_grid.y, lc_grid.z, {bx}, {by}, {bz},",
-            f"                           {spec.dynamic_smem}u, lc_stream, lc_args, 0);",
+            "    if (lc_cluster.x != 0) {",
+            "        CUlaunchAttribute lc_attr;",
+            "        memset(&lc_attr, 0, sizeof lc_attr);",
+            "        lc_attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;",
+            "        lc_attr.value.clusterDim.x = lc_cluster.x;",
+            "        lc_attr.value.clusterDim.y = lc_cluster.y;",
+            "        lc_attr.value.clusterDim.z = lc_cluster.z;",
+            "        CUlaunchConfig lc_cfg;",
+            "        memset(&lc_cfg, 0, sizeof lc_cfg);",
+            "        lc_cfg.gridDimX = lc_grid.x;",
+            "        lc_cfg.gridDimY = lc_grid.y;",
+            "        lc_cfg.gridDimZ = lc_grid.z;",
+            "        lc_cfg.blockDimX = lc_block.x;",
+            "        lc_cfg.blockDimY = lc_block.y;",
+            "        lc_cfg.blockDimZ = lc_block.z;",
+            f"        lc_cfg.sharedMemBytes = {smem};",
+            "        lc_cfg.hStream = lc_stream;",
+            "        lc_cfg.attrs = &lc_attr;",
+            "        lc_cfg.numAttrs = 1;",
+            "        lc_rc = cuLaunchKernelEx(&lc_cfg, lc_fn, lc_args, 0);",
+            "        if (lc_rc != CUDA_SUCCESS)",
+            f'            return lc_fail(lc_rc, "{spec.name}: cuLaunchKernelEx");',
+            "        return CUDA_SUCCESS;",
+            "    }",
+            "    lc_rc = cuLaunchKernel(lc_fn, lc_grid.x, lc_grid.y, lc_grid.z, lc_block.x, "
+            "lc_block.y,",
+            f"                           lc_block.z, {smem}, lc_stream, lc_args, 0);",
             "    if (lc_rc != CUDA_SUCCESS)",
             f'        return lc_fail(lc_rc, "{spec.name}: cuLaunchKernel");',
             "    return CUDA_SUCCESS;",
@@ -328,6 +424,7 @@ class _Writer:
             "#include <stdarg.h>",
             "#include <stddef.h>",
             "#include <stdio.h>",
+            "#include <string.h>",
             "",
             "typedef struct lc_image {",
             "    const char *arch;",

@@ -184,7 +184,9 @@ class DirectCall:
         self.runtime_positions = None if len(runtime) == len(abi_args) else tuple(runtime)
         self.default_block = ck.spec.block if ck.spec is not None else None
 
-    def launch(self, values: tuple, grid: Any, block: Any, smem: Any, stream: Any) -> None:
+    def launch(
+        self, values: tuple, grid: Any, block: Any, smem: Any, stream: Any, cluster: Any = None
+    ) -> None:
         """``CompiledKernel.launch_bound`` for the arguments in parameter order."""
         runtime = self.runtime
         if runtime is None:
@@ -194,7 +196,7 @@ class DirectCall:
         positions = self.runtime_positions
         if positions is not None:
             values = tuple([values[i] for i in positions])
-        runtime(*values, grid=grid, block=block, smem=smem, stream=stream)
+        runtime(*values, grid=grid, block=block, smem=smem, stream=stream, cluster=cluster)
 
 
 def resolve_call(
@@ -232,12 +234,13 @@ def resolve_call(
 
 
 def launch(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """``kernel(*args, grid=..., block=..., smem=..., stream=...)``: compile on first use for
-    the call's spec (then reuse it), and launch."""
+    """``kernel(*args, grid=..., block=..., smem=..., stream=..., cluster=...)``: compile on
+    first use for the call's spec (then reuse it), and launch."""
     grid = kwargs.pop("grid", _MISSING)
     block = kwargs.pop("block", None)
     smem = kwargs.pop("smem", None)
     stream = kwargs.pop("stream", None)
+    cluster = kwargs.pop("cluster", None)
     if grid is _MISSING:
         raise TypeError(
             f"calling kernel '{kernel.name}' launches it: give grid= (and block= unless the "
@@ -245,6 +248,6 @@ def launch(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         )
     ck, values, direct, bound = resolve_call(kernel, args, kwargs, block)
     if direct is not None:
-        direct.launch(values, grid, block, smem, stream)  # type: ignore[arg-type]
+        direct.launch(values, grid, block, smem, stream, cluster)  # type: ignore[arg-type]
     else:
-        ck.launch_bound(bound, grid, block, smem, stream)  # type: ignore[arg-type]
+        ck.launch_bound(bound, grid, block, smem, stream, cluster)  # type: ignore[arg-type]

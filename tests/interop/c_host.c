@@ -1,5 +1,6 @@
 /* A C host calling a layoutc kernel through the generated launcher, as a user's program does.
-   argv[1]: "ok", "misaligned", "unequal", "block" or "twice". */
+   argv[1]: "ok", "misaligned", "unequal", "block", "twice", "cluster" (clusters of 2 blocks),
+   "cluster-grid" (a grid that is no multiple of the cluster) or "cluster-empty". */
 #include "layoutc_kernels.h"
 
 #include <stdio.h>
@@ -23,7 +24,15 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "misaligned")) s = src + 1;
     if (!strcmp(mode, "unequal")) n_dst = N - 4;
     if (!strcmp(mode, "block")) block.x = 2048;
-    CUresult rc = layoutc_copy_1d(s, N, dst, n_dst, grid, block, (CUstream)0);
+    CUresult rc;
+    if (!strncmp(mode, "cluster", 7)) {
+        layoutc_dim3 cluster = {2, 1, 1};
+        if (!strcmp(mode, "cluster-grid")) grid.x = 3;
+        if (!strcmp(mode, "cluster-empty")) cluster.y = 0;
+        rc = layoutc_copy_1d_cluster(s, N, dst, n_dst, grid, block, cluster, (CUstream)0);
+    } else {
+        rc = layoutc_copy_1d(s, N, dst, n_dst, grid, block, (CUstream)0);
+    }
     if (rc == CUDA_SUCCESS && !strcmp(mode, "twice"))
         rc = layoutc_copy_1d(s, N, dst, n_dst, grid, block, (CUstream)0);
     if (rc != CUDA_SUCCESS) {

@@ -84,16 +84,40 @@ CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attr, int value)
     return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                        unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params,
-                        void **extra)
+static CUresult fake_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                            unsigned bz, unsigned smem, CUstream stream, void **params)
 {
-    (void)f;
-    (void)extra;
     CUdeviceptr src = *(CUdeviceptr *)params[0], dst = *(CUdeviceptr *)params[2];
     int32_t n = *(int32_t *)params[1];
     printf("launch grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u stream=%p n=%d loads=%d\n", gx, gy,
            gz, bx, by, bz, smem, (void *)stream, n, loads);
     memcpy((void *)(uintptr_t)dst, (void *)(uintptr_t)src, (size_t)n * sizeof(float));
     return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params,
+                        void **extra)
+{
+    (void)f;
+    (void)extra;
+    return fake_launch(gx, gy, gz, bx, by, bz, smem, stream, params);
+}
+
+/* Prints the launch attributes first: "cluster=(x,y,z)" for the cluster dimension. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    (void)f;
+    (void)extra;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            printf("cluster=(%u,%u,%u) ", a->value.clusterDim.x, a->value.clusterDim.y,
+                   a->value.clusterDim.z);
+        else
+            printf("attribute %d ", (int)a->id);
+    }
+    return fake_launch(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
+                       config->blockDimY, config->blockDimZ, config->sharedMemBytes,
+                       config->hStream, params);
 }

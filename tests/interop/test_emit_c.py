@@ -139,6 +139,37 @@ def test_arguments_that_break_the_facts_are_refused(host, tmp_path, mode, messag
 
 
 @needs_c
+def test_cluster_launcher_launches_in_clusters(host, generated):
+    """A kernel compiled without a cluster shape gets a ``_cluster`` launcher that launches
+    through cuLaunchKernelEx with the cluster dimension; the plain one does not."""
+    header = (generated / "c" / "layoutc_kernels.h").read_text()
+    assert (
+        "CUresult layoutc_copy_1d_cluster(float *src, int32_t src_shape0, float *dst, "
+        "int32_t dst_shape0, layoutc_dim3 lc_grid, layoutc_dim3 lc_block, layoutc_dim3 "
+        "lc_cluster, CUstream lc_stream);" in header
+    )
+    proc, _ = _run(host, "cluster", generated)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "cluster=(2,1,1) launch grid=(4,1,1) block=(128,1,1)" in proc.stdout
+    proc, _ = _run(host, "ok", generated)
+    assert "cluster=" not in proc.stdout
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("cluster-grid", "copy_1d: grid (3, 1, 1) is not divisible by the cluster shape (2, 1, 1)"),
+        ("cluster-empty", "copy_1d: cluster (2, 0, 1) has an empty dimension"),
+    ],
+)
+def test_cluster_launches_that_break_the_rules_are_refused(host, tmp_path, mode, message):
+    proc, _ = _run(host, mode, tmp_path)
+    assert proc.returncode == 3, proc.stdout
+    assert message in proc.stdout and "launch" not in proc.stdout
+
+
+@needs_c
 def test_no_image_for_the_device_and_no_context_are_errors(host, tmp_path):
     proc, _ = _run(host, "ok", tmp_path, "75")
     assert proc.returncode == 3

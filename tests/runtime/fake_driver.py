@@ -197,6 +197,43 @@ def cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra):
     return (SUCCESS,)
 
 
+class CUlaunchAttributeID:
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class CUlaunchAttribute:
+    """The bindings' attribute: ``id`` and a ``value`` union (only ``clusterDim`` here)."""
+
+    def __init__(self) -> None:
+        self.id = None
+        self.value = SimpleNamespace(clusterDim=SimpleNamespace(x=0, y=0, z=0))
+
+
+class CUlaunchConfig:
+    def __init__(self) -> None:
+        self.gridDimX = self.gridDimY = self.gridDimZ = 0
+        self.blockDimX = self.blockDimY = self.blockDimZ = 0
+        self.sharedMemBytes = 0
+        self.hStream = 0
+        self.attrs: list = []
+        self.numAttrs = 0
+
+
+def cuLaunchKernelEx(config, f, params, extra):
+    """Records the attributes it is given (``cluster``: the cluster dimension), then launches
+    as ``cuLaunchKernel``."""
+    attrs = {}
+    for a in config.attrs[: config.numAttrs]:
+        if a.id == CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+            d = a.value.clusterDim
+            attrs["cluster"] = (d.x, d.y, d.z)
+    grid = (config.gridDimX, config.gridDimY, config.gridDimZ)
+    block = (config.blockDimX, config.blockDimY, config.blockDimZ)
+    result = cuLaunchKernel(f, *grid, *block, config.sharedMemBytes, config.hStream, params, extra)
+    launches[-1].update(attrs)
+    return result
+
+
 def copy_model(values, grid, block):
     """The grid-stride copy kernel: dst[i] = src[i] for i < n (f32)."""
     src, dst, n = values

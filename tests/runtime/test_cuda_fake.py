@@ -246,3 +246,71 @@ def test_a_refused_call_frees_the_copies_it_staged():
     dst = np.zeros(64, np.float32)
     k(host, dst, 64, grid=1, block=64)  # staged both ways, then freed
     assert np.array_equal(dst, host) and len(fake._buffers) == before
+
+
+def test_cluster_launches_go_through_cuLaunchKernelEx():
+    """``cluster=`` at launch (a kernel without a compiled shape) and a compiled cluster shape
+    both launch through cuLaunchKernelEx with the cluster-dimension attribute."""
+    from dataclasses import replace
+
+    k = load_kernel(b"// copy", "cubin", COPY)
+    src = np.arange(64, dtype=np.float32)
+    dst = np.zeros(64, dtype=np.float32)
+    k(src, dst, 64, grid=4, block=32, cluster=2)
+    k(src, dst, 64, grid=4, block=32)
+    assert fake.launches[0]["cluster"] == (2, 1, 1) and "cluster" not in fake.launches[1]
+    assert np.array_equal(dst, src)
+    fixed = load_kernel(b"// copy", "cubin", replace(COPY, cluster=(2, 1, 1)))
+    fixed(src, dst, 64, grid=(2, 3), block=32)
+    fixed(src, dst, 64, grid=(2, 3), block=32, cluster=(2,))
+    assert [x["cluster"] for x in fake.launches[2:]] == [(2, 1, 1), (2, 1, 1)]
+
+
+@pytest.mark.parametrize(
+    ("cluster", "grid", "fixed", "message"),
+    [
+        (
+            2,
+            3,
+            None,
+            r"grid \(3, 1, 1\) is not divisible by the cluster shape \(2, 1, 1\): "
+            r"grid.x = 3 is not a multiple of 2",
+        ),
+        ((1, 2), (4, 3), None, r"grid.y = 3 is not a multiple of 2"),
+        (None, 3, (2, 1, 1), r"grid \(3, 1, 1\) is not divisible by the cluster shape"),
+        (
+            4,
+            4,
+            (2, 1, 1),
+            r"compiled for clusters of \(2, 1, 1\) blocks .* launched with "
+            r"cluster=\(4, 1, 1\)",
+        ),
+        (16, 16, None, r"a cluster of \(16, 1, 1\) is 16 blocks, more than the 8"),
+        ((2, 0), 4, None, r"cluster must be 1 to 3 positive ints, got \(2, 0\)"),
+    ],
+)
+def test_cluster_launches_that_break_the_rules_are_refused(cluster, grid, fixed, message):
+    from dataclasses import replace
+
+    k = load_kernel(b"// copy", "cubin", replace(COPY, cluster=fixed))
+    src = np.arange(64, dtype=np.float32)
+    with pytest.raises(ArgumentError, match=message):
+        k(src, src.copy(), 64, grid=grid, block=32, cluster=cluster)
+    assert fake.launches == []
+
+
+def test_cluster_shape_is_in_the_manifest_entry():
+    from dataclasses import replace
+
+    from layoutc.runtime.errors import ArtifactError
+    from layoutc.runtime.manifest_schema import validate
+
+    spec = replace(COPY, cluster=(2, 1, 1))
+    data = spec.to_json()
+    assert data["cluster"] == [2, 1, 1] and "cluster" not in COPY.to_json()
+    assert KernelSpec.from_json(data) == spec
+    manifest = {"format": "layoutc-artifact", "version": 2, "kernels": [{**data, "variants": []}]}
+    validate(manifest, "m.json")
+    manifest["kernels"][0]["cluster"] = [4, 4, 2]
+    with pytest.raises(ArtifactError, match=r"kernels\[0\].cluster: 32 blocks, more than the 16"):
+        validate(manifest, "m.json")
