@@ -339,8 +339,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
         """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
         arrival on the stage's empty barrier of block ``lane`` of the cluster (each block's
-        producer multicasts into all; on the CPU, a single-block cluster, the ``cl`` arrivals
-        go to its own)."""
+        producer multicasts into all; in a single-block cluster the ``cl`` arrivals go to its
+        own)."""
         if cl == 1:
             pipe.consumer_release(count)
         else:
@@ -363,7 +363,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
         pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
-        # The cluster: `csize` blocks (1 on the CPU runtime, `cl` on the GPU) take the tiles
+        # The cluster: `csize` blocks (`cl`, on the GPU and the CPU runtime alike) take the tiles
         # (tile_m, csize * pn + rank) of tile pair (tile_m, pn) together.
         csize = lc.cluster_size()
         rank = lc.block_rank_in_cluster()
@@ -406,7 +406,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             )
                             bar = pipe.producer_mbar(count)
                             hm = bm // cl
-                            for h in range(cl):  # this block's parts of A (all on the CPU)
+                            for h in range(cl):  # this block's parts of A
                                 if h % csize == rank:
                                     off = s * (bm * bk) + h * (hm * bk)
                                     part = lc.make_tensor(

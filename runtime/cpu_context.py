@@ -37,6 +37,12 @@ CONTEXT_FIELDS: tuple[tuple[str, str], ...] = (
     ("warp_scratch", "ptr"),  # 32 x 8 bytes per warp, used by the warp-collective helpers
     ("fiber", "ptr"),  # runtime-private: this thread's fiber record (null on the fast path)
     ("scheduler", "ptr"),  # runtime-private: the block's scheduler
+    ("cluster_rank", "i32"),  # %cluster_ctarank: the block's rank in its cluster
+    ("cluster_x", "i32"),  # the cluster shape (%cluster_nctaid), 1 1 1 without clusters
+    ("cluster_y", "i32"),
+    ("cluster_z", "i32"),
+    ("cluster_phase", "i32"),  # runtime-private: the cluster barrier phase this thread joined
+    ("cluster", "ptr"),  # runtime-private: the cluster record (fiber path; null otherwise)
 )
 
 #: The context as a record (``%Ctx`` in the support IR; see :mod:`.cpu_records`).
@@ -61,6 +67,12 @@ YIELD = "__layoutc_yield"  # void (ctx*): let the block's other fibers run
 NAMED_BARRIER = "__layoutc_named_barrier"  # void (ctx*, i32 id, i32 nthreads): bar.sync id, n
 TMA_LOAD = "__layoutc_tma_load"  # void (ctx*, ptr dst, ptr desc, ptr mbar, i32 c0..c4)
 TMA_STORE = "__layoutc_tma_store"  # void (ctx*, ptr desc, ptr src, i32 c0..c4)
+#: void (ctx*, ptr dst, ptr desc, ptr mbar, i32 mask, i32 c0..c4): a TMA load into every block
+#: of the cluster in ``mask``, each completing its own mbarrier at the same offset
+TMA_LOAD_MULTICAST = "__layoutc_tma_load_multicast"
+MAPA = "__layoutc_mapa"  # ptr (ctx*, ptr p, i32 rank): p in block ``rank``'s shared window
+CLUSTER_ARRIVE = "__layoutc_cluster_arrive"  # void (ctx*): barrier.cluster.arrive
+CLUSTER_WAIT = "__layoutc_cluster_wait"  # void (ctx*): barrier.cluster.wait
 COLLECTIVE_HELPERS: tuple[str, ...] = (
     BARRIER,
     WARP_SYNC,
@@ -75,6 +87,10 @@ COLLECTIVE_HELPERS: tuple[str, ...] = (
     NAMED_BARRIER,
     TMA_LOAD,
     TMA_STORE,
+    TMA_LOAD_MULTICAST,
+    MAPA,
+    CLUSTER_ARRIVE,
+    CLUSTER_WAIT,
 )
 
 #: ``mode`` operand of the shuffle helpers (PTX shfl.sync modes).

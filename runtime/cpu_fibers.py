@@ -1,8 +1,9 @@
-"""Fibers for the CPU runtime: one per GPU thread of a block, on glibc's ucontext.
+"""Fibers for the CPU runtime: one per GPU thread of a block (of every block of a thread block
+cluster, which run together), on glibc's ucontext.
 
-A ``FiberPool`` owns, for one block shape, every thread's context struct, fiber record,
-``ucontext_t`` and stack (with a guard page), plus the scheduler record the JIT-compiled
-scheduler (cpu_support_ir.py) works on. Pools are per OS thread and reused across launches and
+A ``FiberPool`` owns, for one block shape and cluster size, every thread's context struct,
+fiber record, ``ucontext_t`` and stack (with a guard page), plus the scheduler and cluster
+records the JIT-compiled scheduler (cpu_support_ir.py) works on. Pools are per OS thread and reused across launches and
 kernels; they are rebuilt only after a launch failed mid-block.
 """
 
@@ -15,7 +16,7 @@ import sys
 from functools import cache
 
 from .cpu_context import WARP_SCRATCH_BYTES, WARP_SIZE, ThreadContext
-from .cpu_records import FIBER, SCHED
+from .cpu_records import CLUSTER, FIBER, SCHED
 from .cpu_support_ir import DONE
 from .errors import NotSupportedError
 from .launch_config import cpu_stack_bytes
@@ -36,6 +37,7 @@ def stack_bytes() -> int:
 
 SchedRecord = SCHED.ctypes_struct("SchedRecord")
 FiberRecord = FIBER.ctypes_struct("FiberRecord")
+ClusterRecord = CLUSTER.ctypes_struct("ClusterRecord")
 
 
 @cache
@@ -58,15 +60,18 @@ def _libc() -> ctypes.CDLL:
 
 
 class FiberPool:
-    """Everything the fibers of one block shape need, owned by one OS thread."""
+    """Everything the fibers of one block shape need, owned by one OS thread: ``nblocks``
+    blocks (a cluster's, rank by rank) of ``block`` threads each."""
 
-    def __init__(self, block: tuple[int, int, int]) -> None:
+    def __init__(self, block: tuple[int, int, int], nblocks: int = 1) -> None:
         libc = _libc()
         bx, by, bz = block
-        n = bx * by * bz
+        bn = bx * by * bz
+        n = bn * nblocks
         self.block = block
+        self.nblocks = nblocks
         self.nthreads = n
-        self.nwarps = (n + WARP_SIZE - 1) // WARP_SIZE
+        self.nwarps = (bn + WARP_SIZE - 1) // WARP_SIZE  # of one block
         self.ctxs = (ThreadContext * n)()
         self.fibers = (FiberRecord * n)()
         self.sched = SchedRecord()
@@ -78,23 +83,32 @@ class FiberPool:
         self._stacks = mmap.mmap(-1, slot * n, prot=mmap.PROT_READ | mmap.PROT_WRITE)
         self._stacks_anchor = ctypes.c_char.from_buffer(self._stacks)
         stacks = ctypes.addressof(self._stacks_anchor)
-        self.warp_scratch = ctypes.create_string_buffer(self.nwarps * WARP_SCRATCH_BYTES)
+        self.warp_scratch = ctypes.create_string_buffer(self.nwarps * nblocks * WARP_SCRATCH_BYTES)
         sched_addr = ctypes.addressof(self.sched)
         fibers_addr = ctypes.addressof(self.fibers)
         self.sched.main_uctx = base
         self.sched.fibers = fibers_addr
         self.sched.nthreads = n
         self.sched.nwarps = self.nwarps
-        self.named_barriers = (ctypes.c_int32 * 32)()
+        self.sched.block_threads = bn
+        self.sched.nblocks = nblocks
+        self.named_barriers = (ctypes.c_int32 * (32 * nblocks))()
         self.sched.named_barriers = ctypes.addressof(self.named_barriers)
+        self.cluster = ClusterRecord()
+        self.cluster_smem = (ctypes.c_void_p * nblocks)()
+        self.cluster.threads = n
+        self.cluster.nblocks = nblocks
+        self.cluster.smem = ctypes.addressof(self.cluster_smem)
         self._stack_tops = []
         for t in range(n):
-            tx, ty, tz = t % bx, (t // bx) % by, t // (bx * by)
+            rank, local = divmod(t, bn)
+            tx, ty, tz = local % bx, (local // bx) % by, local // (bx * by)
             c = self.ctxs[t]
             c.tid_x, c.tid_y, c.tid_z = tx, ty, tz
             c.ntid_x, c.ntid_y, c.ntid_z = bx, by, bz
-            c.lane_id, c.warp_id, c.linear_tid = t % WARP_SIZE, t // WARP_SIZE, t
-            c.block_threads = n
+            c.lane_id, c.warp_id, c.linear_tid = local % WARP_SIZE, local // WARP_SIZE, local
+            c.block_threads = bn
+            c.cluster_rank = rank
             c.fiber = fibers_addr + t * ctypes.sizeof(FiberRecord)
             c.scheduler = sched_addr
             f = self.fibers[t]
@@ -107,6 +121,14 @@ class FiberPool:
                 raise OSError(ctypes.get_errno(), "mprotect of a fiber stack guard page failed")
             self._stack_tops.append(guard + _PAGE)
         self.ready = False
+
+    def prepare_cluster(self, smem: int, stride: int) -> int:
+        """Point the cluster record at the blocks' shared windows (``smem + rank * stride``)
+        and start its barrier afresh; returns the record's address."""
+        for r in range(self.nblocks):
+            self.cluster_smem[r] = smem + r * stride
+        self.cluster.arrived = 0
+        return ctypes.addressof(self.cluster)
 
     def make_fibers(self, entry: int) -> None:
         """(Re)create every fiber at ``entry`` (``__layoutc_fiber_entry``)."""

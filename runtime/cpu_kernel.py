@@ -2,7 +2,10 @@
 
 Blocks are independent, so they are split across worker threads (the JIT code runs without
 the GIL); inside a block, kernels without collectives run as a loop over threads, kernels with
-barriers or warp collectives run each thread as a fiber (cpu_fibers.py). Arrays are host
+barriers or warp collectives run each thread as a fiber (cpu_fibers.py). A launch in thread
+block clusters runs each cluster's blocks together, as the fibers of one scheduler, each block
+with its own shared window (distributed shared memory: ``mapa``, remote mbarrier arrivals,
+TMA multicast) and a cluster barrier across them. Arrays are host
 arrays (numpy, CPU torch tensors, DLPack/array-interface objects), used in place.
 """
 
@@ -20,7 +23,7 @@ from .cpu_fibers import FiberPool
 from .cpu_records import CFG
 from .cpu_support_ir import ERROR_TEXT
 from .errors import CpuExecutionError
-from .launch_config import check_block, check_smem, cpu_threads, dim3
+from .launch_config import check_block, check_smem, cpu_threads, dim3, launch_cluster
 from .packing import ArgumentBinder
 from .smem_need import smem_need_of
 
@@ -45,7 +48,7 @@ class _WorkerState(threading.local):
     def __init__(self) -> None:
         self.smem = ctypes.create_string_buffer(_SMEM_ALIGN)
         self.scratch = ctypes.create_string_buffer(WARP_SCRATCH_BYTES * 32)
-        self.pools: dict[tuple[int, int, int], FiberPool] = {}
+        self.pools: dict[tuple[tuple[int, int, int], int], FiberPool] = {}
 
     def smem_for(self, nbytes: int) -> int:
         if ctypes.sizeof(self.smem) < nbytes + _SMEM_ALIGN:
@@ -122,7 +125,8 @@ class CpuKernel:
             if smem is None
             else check_smem(smem, self.spec.static_smem, name)
         )
-        nblocks = g[0] * g[1] * g[2]
+        c = launch_cluster(cluster, g, self.spec.cluster, name) or (1, 1, 1)
+        nclusters = (g[0] // c[0]) * (g[1] // c[1]) * (g[2] // c[2])
         with self._lock:
             keep = self.binder.bind(args)
             if self._smem_need is not None:
@@ -131,15 +135,16 @@ class CpuKernel:
             if bounds is not None:
                 bounds.prepare(self.binder.values, args, dyn)
             table = self.binder.buffer.table_address
-            workers = min(nblocks, worker_count())
+            workers = min(nclusters, worker_count())
             chunks = [
-                (nblocks * i // workers, nblocks * (i + 1) // workers) for i in range(workers)
+                (nclusters * i // workers, nclusters * (i + 1) // workers) for i in range(workers)
             ]
             if workers == 1:
-                results = [self._run_range(table, g, b, dyn, *chunks[0])]
+                results = [self._run_range(table, g, b, c, dyn, *chunks[0])]
             else:
                 futures = [
-                    _pool().submit(self._run_range, table, g, b, dyn, lo, hi) for lo, hi in chunks
+                    _pool().submit(self._run_range, table, g, b, c, dyn, lo, hi)
+                    for lo, hi in chunks
                 ]
                 results = [f.result() for f in futures]
             bad_access = bounds.failure(self.binder.values) if bounds is not None else None
@@ -151,25 +156,30 @@ class CpuKernel:
                 raise failure
 
     def _run_range(
-        self, table: int, g: tuple, b: tuple, dyn: int, begin: int, end: int
+        self, table: int, g: tuple, b: tuple, c: tuple, dyn: int, begin: int, end: int
     ) -> CpuExecutionError | None:
+        """Run clusters ``[begin, end)`` of shape ``c`` (blocks when ``c`` is 1 x 1 x 1)."""
         state = _state
+        nb = c[0] * c[1] * c[2]
         # dynamic shared memory starts 1024-byte aligned in the block's window, as the GPU
-        # places it for the largest .align a kernel declares (128B-swizzled GMMA tiles)
+        # places it for the largest .align a kernel declares (128B-swizzled GMMA tiles); the
+        # windows of a cluster's blocks follow each other, each 1024-byte aligned
         static = (self.spec.static_smem + 1023) & ~1023
-        base = state.smem_for(static + dyn)
-        cfg = LaunchConfig(*g, *b, begin, end, base, base + static, 0, -1, 0)
-        if not self.program.uses_collectives:
+        stride = (static + dyn + 1023) & ~1023
+        base = state.smem_for(max(stride * nb, static + dyn))
+        cfg = LaunchConfig(*g, *b, begin, end, base, base + static, 0, -1, 0, *c, stride, None)
+        if not self.program.uses_collectives and nb == 1:
             cfg.warp_scratch = ctypes.addressof(state.scratch)
             self._grid(table, ctypes.addressof(cfg))
             return None
-        pool = state.pools.get(b)
+        pool = state.pools.get((b, nb))
         if pool is None:
-            pool = state.pools[b] = FiberPool(b)
+            pool = state.pools[(b, nb)] = FiberPool(b, nb)
         if not pool.ready:
             pool.make_fibers(self.program.fiber_entry)
         nwarps = (b[0] * b[1] * b[2] + WARP_SIZE - 1) // WARP_SIZE
         cfg.warp_scratch = ctypes.addressof(pool.warp_scratch)
+        cfg.cluster = pool.prepare_cluster(base, stride)
         assert nwarps == pool.nwarps
         pool.sched.thread_main = self.program.main
         pool.sched.params = table
@@ -178,13 +188,23 @@ class CpuKernel:
         if rc == 0:
             return None
         pool.ready = False  # fibers were abandoned mid-kernel: rebuild before the next launch
-        blk = cfg.error_block
-        gx, gy = g[0], g[1]
-        where_b = (blk % gx, (blk // gx) % gy, blk // (gx * gy))
+        cl = cfg.error_block
+        ncx, ncy = g[0] // c[0], g[1] // c[1]
+        origin = (cl % ncx * c[0], (cl // ncx) % ncy * c[1], cl // (ncx * ncy) * c[2])
         t = pool.sched.error_thread
-        where_t = (t % b[0], (t // b[0]) % b[1], t // (b[0] * b[1])) if t >= 0 else None
+        bn = b[0] * b[1] * b[2]
+        rank, local = divmod(t, bn) if t >= 0 else (0, -1)
+        where_b = (
+            origin[0] + rank % c[0],
+            origin[1] + (rank // c[0]) % c[1],
+            origin[2] + rank // (c[0] * c[1]),
+        )
+        where_t = (
+            (local % b[0], (local // b[0]) % b[1], local // (b[0] * b[1])) if local >= 0 else None
+        )
         return CpuExecutionError(
             f"kernel {self.spec.name!r} on the CPU, block {where_b}"
             + (f", thread {where_t}" if where_t else "")
+            + (f" (cluster of {c})" if nb > 1 else "")
             + f": {ERROR_TEXT.get(rc, f'error {rc}')}"
         )

@@ -64,7 +64,22 @@ SCHED = Record(
         ("thread_main", "ptr"),
         ("params", "ptr"),
         ("progress", "i32"),  # bumped by every state change (mbarriers, parking)
-        ("named_barriers", "ptr"),  # 16 x {arrived, generation}: bar.sync id, n
+        ("named_barriers", "ptr"),  # per block, 16 x {arrived, generation}: bar.sync id, n
+        ("block_threads", "i32"),  # threads of one block (nthreads is the cluster's)
+        ("nblocks", "i32"),  # blocks of the cluster run together (1 without clusters)
+    ),
+)
+
+#: The thread block cluster the scheduler runs: its blocks' shared-memory windows (``mapa``,
+#: TMA multicast, remote mbarrier arrivals) and the cluster barrier (``barrier.cluster``).
+CLUSTER = Record(
+    "Cluster",
+    (
+        ("threads", "i32"),  # the threads a cluster barrier phase waits for
+        ("arrived", "i32"),
+        ("generation", "i32"),  # bumped when a cluster barrier phase completes
+        ("nblocks", "i32"),
+        ("smem", "ptr"),  # nblocks pointers: each rank's shared-memory window
     ),
 )
 
@@ -80,7 +95,8 @@ FIBER = Record(
     ),
 )
 
-#: What a kernel's grid launcher is given: the grid, the blocks to run, the block's memory.
+#: What a kernel's grid launcher is given: the grid, the blocks (clusters on the fiber path)
+#: to run, the blocks' memory.
 CFG = Record(
     "Cfg",
     (
@@ -95,7 +111,12 @@ CFG = Record(
         ("smem", "ptr"),
         ("dynamic_smem", "ptr"),
         ("warp_scratch", "ptr"),
-        ("error_block", "i32"),
+        ("error_block", "i32"),  # the cluster (= the block without clusters) that failed
         ("pad", "i32"),
+        ("cx", "i32"),  # the cluster shape (1, 1, 1 without clusters)
+        ("cy", "i32"),
+        ("cz", "i32"),
+        ("smem_stride", "i32"),  # bytes between the shared windows of a cluster's blocks
+        ("cluster", "ptr"),  # the Cluster record (fiber path)
     ),
 )

@@ -12,6 +12,7 @@
 %Sched = type $Sched
 %Fiber = type $Fiber
 %Cfg = type $Cfg
+%Cluster = type $Cluster
 
 declare i32 @swapcontext(ptr, ptr)
 
@@ -39,7 +40,13 @@ define internal void @__lc_fail(ptr %ctx, i32 %code) noinline {
   %ep = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_error
   store i32 %code, ptr %ep
   %tp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_linear_tid
-  %t = load i32, ptr %tp
+  %tl = load i32, ptr %tp
+  %rkp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_rank
+  %rk = load i32, ptr %rkp
+  %btp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_block_threads
+  %bt = load i32, ptr %btp
+  %rkt = mul i32 %rk, %bt
+  %t = add i32 %rkt, %tl
   %etp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_error_thread
   store i32 %t, ptr %etp
   %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_state
@@ -197,8 +204,12 @@ entry:
   %tp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_named_barriers
   %tab = load ptr, ptr %tp
   %idm = and i32 %id, 15
-  %cp = getelementptr inbounds [2 x i32], ptr %tab, i32 %idm, i32 0
-  %gp = getelementptr inbounds [2 x i32], ptr %tab, i32 %idm, i32 1
+  %rkp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_rank
+  %rk = load i32, ptr %rkp
+  %rk16 = mul i32 %rk, 16
+  %slot = add i32 %rk16, %idm
+  %cp = getelementptr inbounds [2 x i32], ptr %tab, i32 %slot, i32 0
+  %gp = getelementptr inbounds [2 x i32], ptr %tab, i32 %slot, i32 1
   %gen = load i32, ptr %gp
   %c = load i32, ptr %cp
   %c1 = add i32 %c, 1
@@ -224,6 +235,120 @@ park:
   call void @__lc_yield(ptr %f)
   br label %check
 out:
+  ret void
+}
+
+; Clusters: the blocks of a cluster run as fibers of one scheduler, each with its own shared
+; window (the cluster record lists them by rank). mapa maps an address of this block's window
+; to the same offset in block %rank's.
+define ptr @__layoutc_mapa(ptr %ctx, ptr %p, i32 %rank) {
+entry:
+  %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  %c = load ptr, ptr %cp
+  %nbp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_nblocks
+  %nb = load i32, ptr %nbp
+  %ok = icmp ult i32 %rank, %nb
+  br i1 %ok, label %good, label %bad
+bad:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_BAD_CLUSTER_RANK)
+  unreachable
+good:
+  %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_smem
+  %sm = load ptr, ptr %smp
+  %pi = ptrtoint ptr %p to i64
+  %si = ptrtoint ptr %sm to i64
+  %off = sub i64 %pi, %si
+  %tp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_smem
+  %tab = load ptr, ptr %tp
+  %bp = getelementptr inbounds ptr, ptr %tab, i32 %rank
+  %base = load ptr, ptr %bp
+  %r = getelementptr i8, ptr %base, i64 %off
+  ret ptr %r
+}
+
+; barrier.cluster.arrive: join the current phase (remembered in the context); the arrival that
+; completes it (every thread of every block of the cluster) starts the next.
+define void @__layoutc_cluster_arrive(ptr %ctx) {
+entry:
+  %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  %c = load ptr, ptr %cp
+  %gp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_generation
+  %gen = load i32, ptr %gp
+  %php = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_phase
+  store i32 %gen, ptr %php
+  %ap = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_arrived
+  %a = load i32, ptr %ap
+  %a1 = add i32 %a, 1
+  %tp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_threads
+  %t = load i32, ptr %tp
+  call void @__lc_progress(ptr %ctx)
+  %full = icmp uge i32 %a1, %t
+  br i1 %full, label %release, label %keep
+release:
+  store i32 0, ptr %ap
+  %g1 = add i32 %gen, 1
+  store i32 %g1, ptr %gp
+  ret void
+keep:
+  store i32 %a1, ptr %ap
+  ret void
+}
+
+; barrier.cluster.wait: park until the phase this thread joined has completed.
+define void @__layoutc_cluster_wait(ptr %ctx) {
+entry:
+  %f = call ptr @__lc_fiber(ptr %ctx)
+  %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  %c = load ptr, ptr %cp
+  %gp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_generation
+  %php = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_phase
+  %want = load i32, ptr %php
+  %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_state
+  br label %check
+check:
+  %g = load volatile i32, ptr %gp
+  %moved = icmp ne i32 %g, %want
+  br i1 %moved, label %out, label %park
+park:
+  store i32 $AT_YIELD, ptr %stp
+  call void @__lc_yield(ptr %f)
+  br label %check
+out:
+  ret void
+}
+
+; TMA load with .multicast::cluster: the box into every block of %mask (bit r: rank r) at the
+; same shared-memory offset, completing the mbarrier at the same offset in each of them.
+define void @__layoutc_tma_load_multicast(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %mask, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4) {
+entry:
+  %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  %c = load ptr, ptr %cp
+  %nbp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_nblocks
+  %nb = load i32, ptr %nbp
+  %out = lshr i32 %mask, %nb
+  %bad = icmp ne i32 %out, 0
+  br i1 %bad, label %fail, label %loop
+fail:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_BAD_CLUSTER_RANK)
+  unreachable
+loop:
+  %r = phi i32 [ 0, %entry ], [ %r1, %next ]
+  %more = icmp ult i32 %r, %nb
+  br i1 %more, label %body, label %done
+body:
+  %sh = lshr i32 %mask, %r
+  %bit = and i32 %sh, 1
+  %on = icmp ne i32 %bit, 0
+  br i1 %on, label %copy, label %next
+copy:
+  %d = call ptr @__layoutc_mapa(ptr %ctx, ptr %dst, i32 %r)
+  %m = call ptr @__layoutc_mapa(ptr %ctx, ptr %mbar, i32 %r)
+  call void @__layoutc_tma_load(ptr %ctx, ptr %d, ptr %desc, ptr %m, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4)
+  br label %next
+next:
+  %r1 = add i32 %r, 1
+  br label %loop
+done:
   ret void
 }
 
@@ -712,6 +837,16 @@ entry:
   %n = load i32, ptr %np
   %nwp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_nwarps
   %nwarps = load i32, ptr %nwp
+  %bnp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_block_threads
+  %bn = load i32, ptr %bnp
+  %nbp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_nblocks
+  %nb = load i32, ptr %nbp
+  %twarps = mul i32 %nwarps, %nb
+  %b.a = alloca i32
+  %j.a = alloca i32
+  %bat.a = alloca i32
+  %bdn.a = alloca i32
+  %bfd.a = alloca i32
   %mp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_main_uctx
   %main = load ptr, ptr %mp
   %ep = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_error
@@ -839,11 +974,15 @@ warps:
   br label %warp_loop
 warp_loop:
   %w = load i32, ptr %w.a
-  %warp_more = icmp slt i32 %w, %nwarps
+  %warp_more = icmp slt i32 %w, %twarps
   br i1 %warp_more, label %warp_body, label %warps_done
 warp_body:
-  %base = mul i32 %w, 32
-  %left = sub i32 %n, %base
+  %wblk = udiv i32 %w, %nwarps
+  %wloc = urem i32 %w, %nwarps
+  %base0 = mul i32 %wloc, 32
+  %left = sub i32 %bn, %base0
+  %wbs = mul i32 %wblk, %bn
+  %base = add i32 %wbs, %base0
   %full = icmp sge i32 %left, 32
   %cnt = select i1 %full, i32 32, i32 %left
   %vsh = shl i32 1, %cnt
@@ -922,43 +1061,97 @@ warp_exited:
   br label %ret_err
 
 warps_done:
+  store i32 0, ptr %b.a
+  br label %blk_loop
+; Block barriers release per block: every thread of the block at the barrier (one that exited
+; while others wait there is an error), whatever the cluster's other blocks do.
+blk_loop:
+  %bb = load i32, ptr %b.a
+  %bmore = icmp slt i32 %bb, %nb
+  br i1 %bmore, label %blk_body, label %blocks_done
+blk_body:
+  %bbase = mul i32 %bb, %bn
+  store i32 0, ptr %bat.a
+  store i32 0, ptr %bdn.a
+  store i32 -1, ptr %bfd.a
+  store i32 0, ptr %j.a
+  br label %bcount
+bcount:
+  %j = load i32, ptr %j.a
+  %jm = icmp slt i32 %j, %bn
+  br i1 %jm, label %bcbody, label %bcdone
+bcbody:
+  %bti = add i32 %bbase, %j
+  %bst = call i32 @__lc_state(ptr %fibers, i32 %bti)
+  %bisdone = icmp eq i32 %bst, $DONE
+  %bisbar = icmp eq i32 %bst, $AT_BARRIER
+  %bd0 = load i32, ptr %bdn.a
+  %bdz = zext i1 %bisdone to i32
+  %bd1 = add i32 %bd0, %bdz
+  store i32 %bd1, ptr %bdn.a
+  %ba0 = load i32, ptr %bat.a
+  %baz = zext i1 %bisbar to i32
+  %ba1 = add i32 %ba0, %baz
+  store i32 %ba1, ptr %bat.a
+  %bfd = load i32, ptr %bfd.a
+  %bfdnone = icmp slt i32 %bfd, 0
+  %bsetfd = and i1 %bfdnone, %bisdone
+  %bfd1 = select i1 %bsetfd, i32 %bti, i32 %bfd
+  store i32 %bfd1, ptr %bfd.a
+  %j1 = add i32 %j, 1
+  store i32 %j1, ptr %j.a
+  br label %bcount
+bcdone:
+  %bat = load i32, ptr %bat.a
+  %bdn = load i32, ptr %bdn.a
+  %anyb = icmp ne i32 %bat, 0
+  %bsum = add i32 %bat, %bdn
+  %bfull = icmp eq i32 %bsum, %bn
+  %brel = and i1 %anyb, %bfull
+  br i1 %brel, label %barrier_full, label %blk_next
+barrier_full:
+  %someexit = icmp ne i32 %bdn, 0
+  br i1 %someexit, label %barrier_exited, label %release_all
+barrier_exited:
+  store i32 $ERR_BARRIER_EXITED, ptr %ep
+  %fd2 = load i32, ptr %bfd.a
+  store i32 %fd2, ptr %etp
+  br label %ret_err
+release_all:
+  store i32 0, ptr %j.a
+  br label %ra_loop
+ra_loop:
+  %ri = load i32, ptr %j.a
+  %ra_more = icmp slt i32 %ri, %bn
+  br i1 %ra_more, label %ra_body, label %ra_done
+ra_body:
+  %rti = add i32 %bbase, %ri
+  call void @__lc_set_state(ptr %fibers, i32 %rti, i32 $RUNNABLE)
+  %ri1 = add i32 %ri, 1
+  store i32 %ri1, ptr %j.a
+  br label %ra_loop
+ra_done:
+  %rb0 = load i32, ptr %rel.a
+  %rb1 = add i32 %rb0, 1
+  store i32 %rb1, ptr %rel.a
+  br label %blk_next
+blk_next:
+  %bb1 = add i32 %bb, 1
+  store i32 %bb1, ptr %b.a
+  br label %blk_loop
+blocks_done:
   %released = load i32, ptr %rel.a
   %anyrel = icmp ne i32 %released, 0
   br i1 %anyrel, label %pass, label %yield_check
 yield_check:
   %ny = load i32, ptr %yield.a
   %anyy = icmp ne i32 %ny, 0
-  br i1 %anyy, label %yield_progress, label %barrier_check
+  br i1 %anyy, label %yield_progress, label %maybe_deadlock
 yield_progress:
   %pg3 = load i32, ptr %pgp
   %snap = load i32, ptr %snap.a
   %progressed = icmp ne i32 %pg3, %snap
   br i1 %progressed, label %pass, label %deadlock
-barrier_check:
-  %atbar = load i32, ptr %atbar.a
-  %parked = add i32 %atbar, %done
-  %allparked = icmp eq i32 %parked, %n
-  br i1 %allparked, label %barrier_full, label %maybe_deadlock
-barrier_full:
-  %someexit = icmp ne i32 %done, 0
-  br i1 %someexit, label %barrier_exited, label %release_all
-barrier_exited:
-  store i32 $ERR_BARRIER_EXITED, ptr %ep
-  %fd2 = load i32, ptr %firstdone.a
-  store i32 %fd2, ptr %etp
-  br label %ret_err
-release_all:
-  store i32 0, ptr %i.a
-  br label %ra_loop
-ra_loop:
-  %ri = load i32, ptr %i.a
-  %ra_more = icmp slt i32 %ri, %n
-  br i1 %ra_more, label %ra_body, label %pass
-ra_body:
-  call void @__lc_set_state(ptr %fibers, i32 %ri, i32 $RUNNABLE)
-  %ri1 = add i32 %ri, 1
-  store i32 %ri1, ptr %i.a
-  br label %ra_loop
 maybe_deadlock:
   %ranc = load i32, ptr %ran.a
   %stuck = icmp eq i32 %ranc, 0
@@ -976,8 +1169,10 @@ ret_err:
   ret i32 %code
 }
 
-; Run blocks [cfg.begin, cfg.end) with fibers. The scheduler's fibers and contexts were set up
-; by the runtime (thread indices, fiber/scheduler pointers); this fills the per-block fields.
+; Run clusters [cfg.begin, cfg.end) with fibers (a cluster of one block without clusters): the
+; scheduler's fibers are the cluster's blocks' threads, rank by rank. Their contexts were set up
+; by the runtime (thread indices, rank, fiber/scheduler pointers); this fills the per-cluster
+; fields: block indices, each rank's shared window and warp scratch, the cluster shape.
 define i32 @__layoutc_run_fibers(ptr %s, ptr %cfg) {
 entry:
   %gxp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_gx
@@ -996,11 +1191,28 @@ entry:
   %dsmem = load ptr, ptr %dsp
   %wsp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_warp_scratch
   %wscr = load ptr, ptr %wsp
+  %cxp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_cx
+  %cx = load i32, ptr %cxp
+  %cyp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_cy
+  %cy = load i32, ptr %cyp
+  %czp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_cz
+  %cz = load i32, ptr %czp
+  %ssp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_smem_stride
+  %stride = load i32, ptr %ssp
+  %clp = getelementptr inbounds %Cfg, ptr %cfg, i32 0, i32 $Cfg_cluster
+  %cluster = load ptr, ptr %clp
   %fsp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_fibers
   %fibers = load ptr, ptr %fsp
   %np = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_nthreads
   %n = load i32, ptr %np
-  %gxy = mul i32 %gx, %gy
+  %bnp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_block_threads
+  %bn = load i32, ptr %bnp
+  %nwp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_nwarps
+  %nwarps = load i32, ptr %nwp
+  %ncx = udiv i32 %gx, %cx
+  %ncy = udiv i32 %gy, %cy
+  %ncxy = mul i32 %ncx, %ncy
+  %cxy = mul i32 %cx, %cy
   %blk.a = alloca i32
   %t.a = alloca i32
   store i32 %begin, ptr %blk.a
@@ -1010,10 +1222,13 @@ blocks:
   %more = icmp slt i32 %blk, %end
   br i1 %more, label %block, label %finished
 block:
-  %bx = urem i32 %blk, %gx
-  %q = udiv i32 %blk, %gx
-  %by = urem i32 %q, %gy
-  %bz = udiv i32 %blk, %gxy
+  %kx = urem i32 %blk, %ncx
+  %q = udiv i32 %blk, %ncx
+  %ky = urem i32 %q, %ncy
+  %kz = udiv i32 %blk, %ncxy
+  %ox = mul i32 %kx, %cx
+  %oy = mul i32 %ky, %cy
+  %oz = mul i32 %kz, %cz
   store i32 0, ptr %t.a
   br label %threads
 threads:
@@ -1021,6 +1236,14 @@ threads:
   %tmore = icmp slt i32 %t, %n
   br i1 %tmore, label %thread, label %run
 thread:
+  %r = udiv i32 %t, %bn
+  %rx = urem i32 %r, %cx
+  %rq = udiv i32 %r, %cx
+  %ry = urem i32 %rq, %cy
+  %rz = udiv i32 %r, %cxy
+  %bx = add i32 %ox, %rx
+  %by = add i32 %oy, %ry
+  %bz = add i32 %oz, %rz
   %cp = getelementptr inbounds %Fiber, ptr %fibers, i32 %t, i32 $Fiber_ctx
   %ctx = load ptr, ptr %cp
   %p0 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_ctaid_x
@@ -1035,13 +1258,26 @@ thread:
   store i32 %gy, ptr %p4
   %p5 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_nctaid_z
   store i32 %gz, ptr %p5
+  %soff = mul i32 %r, %stride
+  %smr = getelementptr inbounds i8, ptr %smem, i32 %soff
+  %dsr = getelementptr inbounds i8, ptr %dsmem, i32 %soff
   %p6 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_smem
-  store ptr %smem, ptr %p6
+  store ptr %smr, ptr %p6
   %p7 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_dynamic_smem
-  store ptr %dsmem, ptr %p7
+  store ptr %dsr, ptr %p7
+  %q0 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_x
+  store i32 %cx, ptr %q0
+  %q1 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_y
+  store i32 %cy, ptr %q1
+  %q2 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_z
+  store i32 %cz, ptr %q2
+  %q3 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  store ptr %cluster, ptr %q3
   %wp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_warp_id
   %w = load i32, ptr %wp
-  %woff = mul i32 %w, $WARP_SCRATCH_BYTES
+  %rw = mul i32 %r, %nwarps
+  %wg = add i32 %rw, %w
+  %woff = mul i32 %wg, $WARP_SCRATCH_BYTES
   %wptr = getelementptr inbounds i8, ptr %wscr, i32 %woff
   %p8 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_warp_scratch
   store ptr %wptr, ptr %p8
@@ -1260,6 +1496,16 @@ entry:
   store ptr null, ptr %f9
   %f10 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_scheduler
   store ptr null, ptr %f10
+  %f11 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_rank
+  store i32 0, ptr %f11
+  %f12 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_x
+  store i32 1, ptr %f12
+  %f13 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_y
+  store i32 1, ptr %f13
+  %f14 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_z
+  store i32 1, ptr %f14
+  %f15 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  store ptr null, ptr %f15
   br label %blocks
 blocks:
   %blk = phi i32 [ %begin, %entry ], [ %blk1, %block_done ]

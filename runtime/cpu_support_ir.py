@@ -18,7 +18,7 @@ from importlib.resources import files
 from string import Template
 
 from .cpu_context import CONTEXT
-from .cpu_records import CFG, FIBER, SCHED
+from .cpu_records import CFG, CLUSTER, FIBER, SCHED
 
 # Fiber states.
 RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED, AT_YIELD = 0, 1, 2, 3, 4, 5
@@ -31,6 +31,7 @@ ERR_DEADLOCK = 3  # threads wait at different kinds of synchronisation forever
 ERR_BAD_MASK = 4  # a warp collective's mask does not include the calling lane
 ERR_BAD_SHFL_SOURCE = 5  # a shuffle reads a lane outside the mask or the block
 ERR_MBARRIER_OVERFLOW = 6  # more arrivals on an mbarrier phase than its expected count
+ERR_BAD_CLUSTER_RANK = 7  # mapa / multicast names a block outside the cluster
 
 ERROR_TEXT = {
     ERR_BARRIER_EXITED: "a block barrier was reached by some threads after others had exited "
@@ -44,6 +45,8 @@ ERROR_TEXT = {
     ERR_BAD_SHFL_SOURCE: "a shuffle reads from a lane outside its member mask or the block",
     ERR_MBARRIER_OVERFLOW: "an mbarrier received more arrivals in one phase than the count it "
     "was initialised with (undefined behaviour on the GPU: a phase/parity bookkeeping bug)",
+    ERR_BAD_CLUSTER_RANK: "a cluster rank (mapa, a remote mbarrier arrive or a TMA multicast "
+    "mask) names a block outside the cluster",
 }
 
 
@@ -51,7 +54,7 @@ def _substitutions() -> dict[str, object]:
     from .cpu_context import WARP_SCRATCH_BYTES
 
     subs: dict[str, object] = {}
-    for record in (CONTEXT, SCHED, FIBER, CFG):
+    for record in (CONTEXT, SCHED, FIBER, CFG, CLUSTER):
         subs.update(record.substitutions())
     subs.update(
         RUNNABLE=RUNNABLE,
@@ -61,6 +64,7 @@ def _substitutions() -> dict[str, object]:
         FAILED=FAILED,
         AT_YIELD=AT_YIELD,
         ERR_MBARRIER_OVERFLOW=ERR_MBARRIER_OVERFLOW,
+        ERR_BAD_CLUSTER_RANK=ERR_BAD_CLUSTER_RANK,
         ERR_BARRIER_EXITED=ERR_BARRIER_EXITED,
         ERR_WARP_EXITED=ERR_WARP_EXITED,
         ERR_DEADLOCK=ERR_DEADLOCK,

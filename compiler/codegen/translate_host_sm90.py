@@ -10,8 +10,12 @@ semantics on the CPU runtime (docs/hopper.md, "On the CPU").
 - ``elect.sync`` elects lane 0 (the lowest lane of a converged warp);
 - ``setmaxnreg`` and the proxy/mbarrier-init fences have no effect on the CPU (there is one
   proxy, memory is coherent, and TMA transfers complete when issued);
-- clusters are single blocks on the CPU (rank 0 of 1; the runtime refuses launches with a
-  larger cluster), and the cluster barrier is the block barrier.
+- a thread block cluster's blocks run together (the runtime's scheduler holds all their
+  threads): the cluster registers come from the thread context, ``mapa`` maps an address to
+  the same offset of another block's shared window, a remote mbarrier arrival is an arrival on
+  that address, a TMA multicast copies the box into every block of the mask (each completing
+  its own mbarrier) and ``barrier.cluster.arrive/wait`` is a barrier of every thread of the
+  cluster.
 """
 
 from __future__ import annotations
@@ -31,8 +35,6 @@ _NO_EFFECT = (
     nvvm_sm90.SetMaxRegisterOp,
     nvvm_sm90.FenceMBarrierInitOp,
     nvvm_sm90.FenceProxyOp,
-    nvvm_sm90.ClusterArriveOp,
-    nvvm_sm90.ClusterArriveRelaxedOp,
     nvvm_sm90.PrefetchTensorMapOp,
 )
 
@@ -42,9 +44,14 @@ def _no_effect(ft: FunctionTranslator, op: Any) -> None:
     return None
 
 
+@NVVM_HOST.register(nvvm_sm90.ClusterArriveOp, nvvm_sm90.ClusterArriveRelaxedOp)
+def _cluster_arrive(ft: FunctionTranslator, op: Any) -> None:
+    ft.builder.call(_runtime_helper(ft, cc.CLUSTER_ARRIVE, VOID, []), [ft.context_struct])
+
+
 @NVVM_HOST.register(nvvm_sm90.ClusterWaitOp)
 def _cluster_wait(ft: FunctionTranslator, op: nvvm_sm90.ClusterWaitOp) -> None:
-    ft.builder.call(_runtime_helper(ft, cc.BARRIER, VOID, []), [ft.context_struct])
+    ft.builder.call(_runtime_helper(ft, cc.CLUSTER_WAIT, VOID, []), [ft.context_struct])
 
 
 @NVVM_HOST.register(nvvm_sm90.ElectSyncOp)
@@ -67,22 +74,28 @@ def _barrier(ft: FunctionTranslator, op: nvvm_sm90.BarrierOp) -> None:
     ft.builder.call(fn, [ft.context_struct, bar_id, count])
 
 
-_CLUSTER_VALUES = {
-    "cluster.ctarank": 0,
-    "cluster.nctarank": 1,
-    **{f"cluster.ctaid.{a}": 0 for a in "xyz"},
-    **{f"cluster.nctaid.{a}": 1 for a in "xyz"},
-}
-
-
 def _cluster_sreg(ft: FunctionTranslator, op: Any) -> None:
+    """The cluster registers from the context: the rank and the cluster shape, the block's
+    position in its cluster (``cluster.ctaid``) and the cluster's in the grid (``clusterid``)."""
     reg = op.register
-    if reg in _CLUSTER_VALUES:
-        ft.set_result(op, I32(_CLUSTER_VALUES[reg]))
-    elif reg.startswith("clusterid."):
-        ft.set_result(op, context_field(ft, op, f"ctaid_{reg[-1]}"))
-    else:  # nclusterid
-        ft.set_result(op, context_field(ft, op, f"nctaid_{reg[-1]}"))
+    b = ft.builder
+    if reg == "cluster.ctarank":
+        value = context_field(ft, op, "cluster_rank")
+    elif reg == "cluster.nctarank":
+        x, y, z = (context_field(ft, op, f"cluster_{a}") for a in "xyz")
+        value = b.mul(b.mul(x, y), z)
+    else:
+        kind, axis = reg.rsplit(".", 1)
+        shape = context_field(ft, op, f"cluster_{axis}")
+        if kind == "cluster.nctaid":
+            value = shape
+        elif kind == "cluster.ctaid":
+            value = b.urem(context_field(ft, op, f"ctaid_{axis}"), shape)
+        elif kind == "clusterid":
+            value = b.udiv(context_field(ft, op, f"ctaid_{axis}"), shape)
+        else:  # nclusterid
+            value = b.udiv(context_field(ft, op, f"nctaid_{axis}"), shape)
+    ft.set_result(op, value)
 
 
 def _register_cluster_registers() -> None:
@@ -96,8 +109,13 @@ _register_cluster_registers()
 
 @NVVM_HOST.register(nvvm_sm90.MapaSharedClusterOp)
 def _mapa(ft: FunctionTranslator, op: nvvm_sm90.MapaSharedClusterOp) -> None:
-    # One block per cluster on the CPU: rank 0 is this block.
-    ft.set_result(op, ft.get(op.a))
+    p = ir.PointerType(ir.IntType(8))
+    fn = _runtime_helper(ft, cc.MAPA, p, [p, I32])
+    source = ft.get(op.a)
+    mapped = ft.builder.call(fn, [ft.context_struct, _i8p(ft, op.a), ft.get(op.b)])
+    if mapped.type != source.type:
+        mapped = ft.builder.bitcast(mapped, source.type)
+    ft.set_result(op, mapped)
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierInitOp)
@@ -152,8 +170,13 @@ def _tma_load(
 ) -> None:
     refuse_tma_extras(op)
     p = ir.PointerType(ir.IntType(8))
-    fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
     args = [_i8p(ft, op.dstMem), _i8p(ft, op.tmaDescriptor), _i8p(ft, op.mbar)]
+    if op.multicastMask is not None:  # .multicast::cluster: into every block of the mask
+        fn = _runtime_helper(ft, cc.TMA_LOAD_MULTICAST, VOID, [p, p, p, I32, *[I32] * 5])
+        mask = ft.builder.zext(ft.get(op.multicastMask), I32)
+        ft.builder.call(fn, [ft.context_struct, *args, mask, *_coords5(ft, op)])
+        return
+    fn = _runtime_helper(ft, cc.TMA_LOAD, VOID, [p, p, p, *[I32] * 5])
     ft.builder.call(fn, [ft.context_struct, *args, *_coords5(ft, op)])
 
 

@@ -48,8 +48,8 @@ WS_CPU = [
     ),
     GEMM["GemmConfig"](bm=64, bn=32, stages=2, loads="tma", schedule="pingpong"),
     GEMM["GemmConfig"]("tf32", bm=64, bn=32, bk=32, stages=2, warpgroups=1, loads="tma"),
-    # a cluster of 2 (on the CPU a single-block cluster: it loads both halves of A itself and
-    # releases its stages twice, the code path the GPU's pair runs with its peer)
+    # a cluster of 2, run as a pair of blocks on the CPU too: each loads half of A and
+    # multicasts it into both, and releases its stages in both (remote mbarrier arrivals)
     GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=2),
     # the TMA-store epilogue (smem staging, column boxes clipped at C's edges)
     GEMM["GemmConfig"](

@@ -15,7 +15,7 @@ from layoutc.runtime import cpu_support_ir
 from layoutc.runtime.abi import KernelSpec, LaunchBounds, Param
 from layoutc.runtime.cpu_context import CONTEXT, CONTEXT_FIELDS, ThreadContext, context_type
 from layoutc.runtime.cpu_kernel import CpuKernel
-from layoutc.runtime.cpu_records import CFG, FIBER, SCHED
+from layoutc.runtime.cpu_records import CFG, CLUSTER, FIBER, SCHED
 from layoutc.runtime.errors import ArgumentError, CpuExecutionError
 
 _kernels: dict[str, CpuKernel] = {}
@@ -33,10 +33,11 @@ def kernel(name: str, **kw) -> CpuKernel:
 def test_context_struct_has_one_definition():
     assert [f[0] for f in ThreadContext._fields_] == [f[0] for f in CONTEXT_FIELDS]
     assert len(context_type().elements) == len(CONTEXT_FIELDS)
-    assert ctypes.sizeof(ThreadContext) == 16 * 4 + 5 * 8
+    # 16 i32, 5 pointers, 5 i32 of the cluster (padded to 8), the cluster pointer
+    assert ctypes.sizeof(ThreadContext) == 16 * 4 + 5 * 8 + 6 * 4 + 8
 
 
-@pytest.mark.parametrize("record", [CONTEXT, SCHED, FIBER, CFG], ids=lambda r: r.name)
+@pytest.mark.parametrize("record", [CONTEXT, SCHED, FIBER, CFG, CLUSTER], ids=lambda r: r.name)
 def test_records_lay_out_alike_in_ctypes_and_llvm(record):
     """The runtime's ctypes view and the support IR's struct type come from one table: LLVM's
     data layout puts every field where ctypes does."""

@@ -1,0 +1,68 @@
+"""Kernels launched in thread block clusters (tests/hopper/test_cluster_cpu.py): the cluster
+registers, remote mbarrier arrivals (``mapa``) and the cluster barrier."""
+
+import layoutc as lc
+
+
+@lc.kernel
+def cluster_ids(out: lc.Tensor):
+    """``out[block, :] = (rank in the cluster, blocks in the cluster)`` for a 2-D grid."""
+    if lc.thread_idx.x == 0:
+        blk = lc.block_idx.x + lc.block_idx.y * lc.grid_dim.x
+        out[blk, 0] = lc.block_rank_in_cluster()
+        out[blk, 1] = lc.cluster_size()
+
+
+@lc.kernel
+def remote_arrive(out: lc.Tensor):
+    """Clusters of two: rank 0's mbarrier expects 1 arrival, rank 1's expects 3, and each gets
+    them only from its peer (threads 0-2 of rank 0 arrive on rank 1's, thread 0 of rank 1 on
+    rank 0's). An arrival that stayed in its own block would overflow rank 0's barrier."""
+    tid = lc.thread_idx.x
+    rank = lc.block_rank_in_cluster()
+    bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+    if tid == 0:
+        lc.mbarrier_init(bar, 1 + 2 * rank)
+        lc.mbarrier_init_fence()
+    lc.cluster_sync()  # the peer's barrier is initialised before any remote arrival
+    if tid < 3 - 2 * rank:
+        lc.mbarrier_arrive(bar, cta_id=1 - rank)
+    lc.mbarrier_wait(bar, 0)
+    out[lc.block_idx.x * lc.block_dim.x + tid] = 1 + rank
+    lc.cluster_sync()  # no block leaves while its peer may still arrive on its barrier
+
+
+@lc.kernel
+def cluster_barrier_orders(flag: lc.Tensor, out: lc.Tensor):
+    """Rank 1 arrives at the cluster barrier, then releases rank 0's thread 0 (a remote
+    arrival), which only then writes ``flag``; rank 1 reads it after the cluster barrier's
+    wait, which must wait for every thread of rank 0 too."""
+    tid = lc.thread_idx.x
+    rank = lc.block_rank_in_cluster()
+    cid = lc.block_idx.x // 2
+    bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+    if tid == 0:
+        lc.mbarrier_init(bar, 1)
+        lc.mbarrier_init_fence()
+    lc.cluster_sync()
+    if rank == 0:
+        if tid == 0:
+            lc.mbarrier_wait(bar, 0)
+            flag[cid] = 7 + cid
+        lc.cluster_arrive()
+        lc.cluster_wait()
+    else:
+        lc.cluster_arrive()
+        if tid == 0:
+            lc.mbarrier_arrive(bar, cta_id=0)
+        lc.cluster_wait()
+        if tid == 0:
+            out[cid] = flag[cid]
+
+
+@lc.kernel
+def rank_1_leaves(out: lc.Tensor):
+    """A cluster barrier that rank 1 never reaches: a deadlock on the CPU (a hang on a GPU)."""
+    if lc.block_rank_in_cluster() == 0:
+        lc.cluster_sync()
+    out[lc.block_idx.x] = 1

@@ -1,0 +1,79 @@
+"""Thread block clusters on the CPU runtime: a cluster's blocks run together, each with its
+own shared memory, with the hardware's cluster registers, remote mbarrier arrivals and
+cluster barrier (docs/hopper.md, "On the CPU"), checked against numpy models."""
+
+from __future__ import annotations
+
+import cluster_kernels as ck
+import layoutc as lc
+import numpy as np
+import pytest
+from layoutc.runtime.errors import CpuExecutionError
+
+
+def _ranks(grid: tuple[int, int], cluster: tuple[int, int]) -> np.ndarray:
+    """The PTX ISA's %cluster_ctarank: x fastest within the cluster."""
+    gx, gy = grid
+    out = np.zeros((gx * gy, 2), np.int32)
+    for by in range(gy):
+        for bx in range(gx):
+            out[bx + by * gx] = (bx % cluster[0] + (by % cluster[1]) * cluster[0], np.prod(cluster))
+    return out
+
+
+@pytest.mark.parametrize("cluster", [(1, 1), (2, 1), (1, 2), (2, 2), (4, 1)])
+def test_cluster_registers_at_launch(cluster):
+    """``cluster=`` at launch for a kernel compiled without a cluster shape."""
+    grid = (4, 2)
+    out = np.full((8, 2), -1, np.int32)
+    kernel = lc.compile(ck.cluster_ids, out, block=32, target="cpu")
+    kernel(out, grid=grid, block=32, cluster=cluster)
+    np.testing.assert_array_equal(out, _ranks(grid, cluster))
+
+
+def test_without_clusters_every_block_is_rank_0_of_1():
+    out = np.full((6, 2), -1, np.int32)
+    lc.compile(ck.cluster_ids, out, block=32, target="cpu")(out, grid=(3, 2), block=32)
+    np.testing.assert_array_equal(out, _ranks((3, 2), (1, 1)))
+
+
+def test_remote_arrivals_reach_the_peer_block():
+    out = np.zeros(4 * 64, np.int32)
+    kernel = lc.compile(ck.remote_arrive, out, block=64, target="cpu")
+    kernel(out, grid=4, block=64, cluster=2)
+    np.testing.assert_array_equal(out.reshape(4, 64), np.repeat([[1], [2], [1], [2]], 64, 1))
+
+
+def test_a_remote_arrival_outside_the_cluster_is_an_error():
+    """Launched without clusters, rank 0's ``cta_id=1`` names no block of its cluster."""
+    out = np.zeros(2 * 64, np.int32)
+    kernel = lc.compile(ck.remote_arrive, out, block=64, target="cpu")
+    with pytest.raises(
+        CpuExecutionError, match=r"block \(0, 0, 0\), thread \(0, 0, 0\): a cluster rank"
+    ):
+        kernel(out, grid=2, block=64)
+
+
+def test_the_cluster_barrier_waits_for_every_block():
+    flag = np.zeros(3, np.int32)
+    out = np.zeros(3, np.int32)
+    kernel = lc.compile(ck.cluster_barrier_orders, flag, out, block=64, target="cpu")
+    kernel(flag, out, grid=6, block=64, cluster=2)
+    np.testing.assert_array_equal(out, [7, 8, 9])
+
+
+def test_a_cluster_barrier_a_block_never_reaches_is_a_deadlock():
+    out = np.zeros(4, np.int32)
+    kernel = lc.compile(ck.rank_1_leaves, out, block=32, target="cpu")
+    with pytest.raises(
+        CpuExecutionError, match=r"block \(0, 0, 0\).*\(cluster of \(2, 1, 1\)\): deadlock"
+    ):
+        kernel(out, grid=4, block=32, cluster=2)
+    kernel(out, grid=4, block=32)  # single-block clusters: everyone reaches it
+
+
+def test_grid_must_be_a_multiple_of_the_cluster():
+    out = np.zeros((6, 2), np.int32)
+    kernel = lc.compile(ck.cluster_ids, out, block=32, target="cpu")
+    with pytest.raises(lc.SpecError, match=r"grid \(3, 2, 1\) is not divisible by the cluster"):
+        kernel(out, grid=(3, 2), block=32, cluster=2)
