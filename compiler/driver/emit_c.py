@@ -10,7 +10,12 @@ Python, as CuTe DSL's export to C lets CUTLASS users do.
 The launcher keeps the runtime's promises: it refuses, with ``CUDA_ERROR_INVALID_VALUE`` and a
 message from ``<prefix>_last_error()``, every argument that breaks a fact the code was
 compiled under (pointer alignment, divisibility and bounds of integers, carriers that must be
-equal, the block shape), so C callers cannot run code on arguments it was not built for. The
+equal, the block shape, and for TMA descriptors, which the launcher encodes from the source
+tensor's pointer, extents and strides with ``cuTensorMapEncodeTiled`` and caches per
+(pointer, extents, strides), TMA's rules; a grid that is no multiple of the cluster shape), so
+C callers cannot run code on arguments it was not built for. Kernels compiled with a cluster
+shape launch in clusters of it (``cuLaunchKernelEx``); the others also get a ``_cluster``
+launcher that takes the shape. The
 code image is chosen per device as the driver would (a cubin for the same major architecture
 and no newer minor one, an arch-specific ``sm_XYa`` cubin only on exactly that chip, else PTX
 for an older or equal architecture), loaded once per CUDA context and kept until
@@ -24,8 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from layoutc.runtime.abi import POINTER, KernelSpec, Param
+from layoutc.runtime.abi import POINTER, TMA, KernelSpec, Param
 from layoutc.runtime.compat import parse_arch
+from layoutc.runtime.tma import DATA_TYPES, ELEMENT_BYTES, SWIZZLES
 
 #: ABI element type -> the C type of a scalar of it and of a pointer's element (f16/bf16 have
 #: no C type: their bit patterns travel as uint16_t).
@@ -118,11 +124,6 @@ def _c_name(name: str, what: str) -> str:
 
 
 def _c_type(param: Param) -> str:
-    if param.kind == "tma":
-        raise EmitCError(
-            f"parameter {param.name!r}: not supported yet: C launchers for kernels with TMA "
-            "descriptors (the descriptor is encoded at launch by the Python runtime)"
-        )
     try:
         base = C_TYPES[param.dtype]
     except KeyError:
@@ -169,6 +170,7 @@ class _Writer:
             if p.kind == POINTER
             else f"{_c_type(p)} {_c_name(p.name, 'parameter')}"
             for p in k.spec.params
+            if p.kind != TMA  # encoded by the launcher from its source tensor
         ]
 
     def signature(self, k: CKernel, clustered: bool = False) -> str:
@@ -197,6 +199,13 @@ class _Writer:
         lines.append(f" * assumes: {', '.join(facts) if facts else 'nothing'}")
         if spec.dynamic_smem:
             lines.append(f" * dynamic shared memory: {spec.dynamic_smem} bytes")
+        for p in spec.params:
+            if p.kind == TMA:
+                assert p.tma is not None
+                lines.append(
+                    f" * TMA descriptor of {p.tma.source}: encoded by the launcher (box "
+                    f"{p.tma.box}, swizzle {p.tma.swizzle}B), cached per pointer, extents, strides"
+                )
         if spec.cluster is not None:
             x, y, z = spec.cluster
             lines.append(
@@ -232,6 +241,9 @@ class _Writer:
             f"const char *{self.prefix}_last_error(void);",
             "/* Unload the modules this library loaded into the current context. */",
             f"CUresult {self.prefix}_unload(void);",
+            "/* TMA descriptors encoded so far (cuTensorMapEncodeTiled calls; launches with a",
+            "   tensor seen before reuse its descriptor). */",
+            f"unsigned long long {self.prefix}_tma_encodes(void);",
             "",
         ]
         for k in self.kernels:
@@ -314,7 +326,7 @@ class _Writer:
     def launcher(self, k: CKernel, index: int) -> list[str]:
         spec = k.spec
         block = spec.launch_bounds.block
-        names = [_c_name(p.name, "parameter") for p in spec.params]
+        names = [_c_name(p.name, "parameter") for p in spec.params if p.kind != TMA]
         impl = f"lc_launch_k{index}"
         lc_block = "lc_block" if block is None else _dim3_literal(block)
         fixed = spec.cluster
@@ -354,6 +366,11 @@ class _Writer:
                 c = _c_name(p.name, "parameter")
                 locals_.append(f"    CUdeviceptr lc_p{j} = (CUdeviceptr)(uintptr_t){c};")
                 values[j] = f"(void *)&lc_p{j}"
+        tma = []
+        for j, p in enumerate(spec.params):
+            if p.kind == TMA:
+                tma += self.tma_descriptor(k, index, j, p)
+                values[j] = f"(void *)&lc_tmap{j}"
         n = max(len(values), 1)
         params = [*self.c_params(k), "layoutc_dim3 lc_grid", "layoutc_dim3 lc_block"]
         params += ["layoutc_dim3 lc_cluster", "CUstream lc_stream"]
@@ -375,6 +392,7 @@ class _Writer:
             'the cluster shape (%u, %u, %u)", lc_grid.x, lc_grid.y, lc_grid.z, lc_cluster.x, '
             "lc_cluster.y, lc_cluster.z);",
             "    }",
+            *tma,
             "    CUfunction lc_fn;",
             f"    CUresult lc_rc = lc_function(&lc_kernels[{index}], &lc_fn);",
             "    if (lc_rc != CUDA_SUCCESS) return lc_rc;",
@@ -412,6 +430,43 @@ class _Writer:
             "    return CUDA_SUCCESS;",
             "}",
             "",
+        ]
+
+    def tma_descriptor(self, k: CKernel, index: int, j: int, p: Param) -> list[str]:
+        """Encode parameter ``j``'s descriptor into ``lc_tmap<j>`` (or take it from its cache),
+        as the Python runtime does (runtime/packing.py, runtime/tma.py): TMA dimension order,
+        extents in elements and strides in bytes from the source tensor's carriers."""
+        spec = k.spec
+        t = p.tma
+        assert t is not None
+        by_name = {q.name: q for q in spec.params}
+        src = by_name[t.source]
+        if src.dtype not in DATA_TYPES:
+            raise EmitCError(f"parameter {p.name!r}: TMA does not move {src.dtype} elements")
+        elem = ELEMENT_BYTES[src.dtype]
+
+        def entry(e: int | str) -> str:
+            return (
+                f"(int64_t){e}LL" if isinstance(e, int) else f"(int64_t){_c_name(e, 'parameter')}"
+            )
+
+        rank = len(t.dims)
+        extents = ", ".join(entry(t.extents[m]) for m in t.dims)
+        strides = ", ".join(f"{entry(t.strides[m])} * {elem}" for m in t.dims)
+        box = ", ".join(f"{b}u" for b in t.box)
+        what = f"{spec.name}: TMA descriptor of '{t.source}'"
+        return [
+            f"    CUtensorMap lc_tmap{j};",
+            "    {",
+            f"        const int64_t lc_ext[{rank}] = {{{extents}}};",
+            f"        const int64_t lc_str[{rank}] = {{{strides}}};",
+            f"        const cuuint32_t lc_box[{rank}] = {{{box}}};",
+            f'        CUresult lc_trc = lc_tma(&lc_tma_k{index}_{j}, "{what}", '
+            f"{DATA_TYPES[src.dtype]}, {elem}u, {rank}u,",
+            f"                                 (CUdeviceptr)(uintptr_t){_c_name(t.source, 'parameter')}, "
+            f"lc_ext, lc_str, lc_box, {SWIZZLES[t.swizzle]}, &lc_tmap{j});",
+            "        if (lc_trc != CUDA_SUCCESS) return lc_trc;",
+            "    }",
         ]
 
     def source(self, header_name: str) -> str:
@@ -477,6 +532,15 @@ class _Writer:
         out += [f"static lc_kernel lc_kernels[{len(self.kernels)}] = {{", *rows, "};", ""]
         out += _LOADER.format(prefix=p, n=len(self.kernels)).splitlines()
         out.append("")
+        out += _TMA_COUNT.format(prefix=p).splitlines()
+        caches = [
+            f"static lc_tma_cache lc_tma_k{i}_{j};"
+            for i, k in enumerate(self.kernels)
+            for j, q in enumerate(k.spec.params)
+            if q.kind == TMA
+        ]
+        if caches:
+            out += [*_TMA.splitlines(), *caches, ""]
         for i, k in enumerate(self.kernels):
             out += self.launcher(k, i)
         return "\n".join(out)
@@ -584,6 +648,90 @@ CUresult {prefix}_unload(void)
     pthread_mutex_unlock(&lc_lock);
     return first;
 }}
+"""
+
+
+_TMA_COUNT = """\
+static unsigned long long lc_tma_encodes;
+
+unsigned long long {prefix}_tma_encodes(void)
+{{
+    pthread_mutex_lock(&lc_lock);
+    unsigned long long n = lc_tma_encodes;
+    pthread_mutex_unlock(&lc_lock);
+    return n;
+}}
+"""
+
+_TMA = """\
+/* TMA descriptors: checked with TMA's rules (the Python runtime's, runtime/tma.py), encoded
+   with cuTensorMapEncodeTiled and cached per (pointer, extents, strides), per parameter. */
+#define LC_TMA_CACHE 8
+typedef struct lc_tma_entry {
+    int used;
+    CUdeviceptr ptr;
+    int64_t extents[5], strides[5];
+    CUtensorMap map;
+} lc_tma_entry;
+typedef struct lc_tma_cache { lc_tma_entry entries[LC_TMA_CACHE]; int next; } lc_tma_cache;
+
+static CUresult lc_tma(lc_tma_cache *cache, const char *what, CUtensorMapDataType dtype,
+                       cuuint32_t elem, cuuint32_t rank, CUdeviceptr ptr, const int64_t *extents,
+                       const int64_t *strides, const cuuint32_t *box, CUtensorMapSwizzle swizzle,
+                       CUtensorMap *out)
+{
+    if (ptr % 16)
+        return lc_refuse("%s: the global address must be 16-byte aligned, got %p (%u bytes "
+                         "past a 16-byte boundary)", what, (void *)(uintptr_t)ptr,
+                         (unsigned)(ptr % 16));
+    if (strides[0] != (int64_t)elem)
+        return lc_refuse("%s: TMA's dimension 0 must be contiguous (stride %u bytes), got %lld",
+                         what, elem, (long long)strides[0]);
+    for (cuuint32_t k = 1; k < rank; ++k)
+        if (strides[k] % 16 || strides[k] <= 0 || strides[k] >= (1LL << 40))
+            return lc_refuse("%s: byte strides must be positive multiples of 16 below 2^40; "
+                             "dimension %u has %lld bytes", what, k, (long long)strides[k]);
+    for (cuuint32_t k = 0; k < rank; ++k)
+        if (extents[k] < 1 || extents[k] > (1LL << 32))
+            return lc_refuse("%s: extents must be in [1, 2^32]; dimension %u is %lld", what, k,
+                             (long long)extents[k]);
+    pthread_mutex_lock(&lc_lock);
+    for (int i = 0; i < LC_TMA_CACHE; ++i) {
+        lc_tma_entry *e = &cache->entries[i];
+        if (e->used && e->ptr == ptr && !memcmp(e->extents, extents, rank * sizeof(int64_t)) &&
+            !memcmp(e->strides, strides, rank * sizeof(int64_t))) {
+            *out = e->map;
+            pthread_mutex_unlock(&lc_lock);
+            return CUDA_SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&lc_lock);
+    cuuint64_t dims[5], pitches[5];
+    cuuint32_t ones[5] = {1, 1, 1, 1, 1};
+    for (cuuint32_t k = 0; k < rank; ++k) {
+        dims[k] = (cuuint64_t)extents[k];
+        pitches[k] = (cuuint64_t)strides[k];
+    }
+    /* the driver takes the strides of dimensions 1..rank-1; out-of-bounds elements read 0 */
+    CUresult rc = cuTensorMapEncodeTiled(out, dtype, rank, (void *)(uintptr_t)ptr, dims,
+                                         pitches + 1, box, ones, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                         swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS) return lc_fail(rc, what);
+    pthread_mutex_lock(&lc_lock);
+    lc_tma_entry *e = &cache->entries[cache->next];
+    cache->next = (cache->next + 1) % LC_TMA_CACHE;
+    e->used = 1;
+    e->ptr = ptr;
+    memset(e->extents, 0, sizeof e->extents);
+    memset(e->strides, 0, sizeof e->strides);
+    memcpy(e->extents, extents, rank * sizeof(int64_t));
+    memcpy(e->strides, strides, rank * sizeof(int64_t));
+    e->map = *out;
+    ++lc_tma_encodes;
+    pthread_mutex_unlock(&lc_lock);
+    return CUDA_SUCCESS;
+}
 """
 
 

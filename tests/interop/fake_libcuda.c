@@ -1,7 +1,10 @@
 /* A stand-in for libcuda, enough for layoutc's C launchers: a "device" whose compute capability
    comes from LC_FAKE_CC (e.g. 86), a current context unless LC_FAKE_NO_CONTEXT is set, module
    loads that write the image they were given to LC_FAKE_IMAGE, and launches that print their
-   shape and parameter values and run a model of copy_1d (dst[i] = src[i], i < N). */
+   shape and parameter values and run a model of copy_1d (dst[i] = src[i], i < N); other
+   kernels' launches print their shape, and the first two words of the TMA descriptor
+   parameter LC_FAKE_TMA_PARAM (an index) if set. cuTensorMapEncodeTiled prints its arguments
+   and writes the address and the first two extents into the descriptor's first two words. */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +12,7 @@
 #include <string.h>
 
 static int fake_module, fake_function, fake_context;
+static char fake_name[256];
 static int loads;
 
 CUresult cuGetErrorName(CUresult rc, const char **name)
@@ -65,6 +69,7 @@ CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module, const char *name)
 {
     (void)module;
     printf("function %s\n", name);
+    snprintf(fake_name, sizeof fake_name, "%s", name);
     *fn = (CUfunction)&fake_function;
     return CUDA_SUCCESS;
 }
@@ -87,6 +92,18 @@ CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attr, int value)
 static CUresult fake_launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                             unsigned bz, unsigned smem, CUstream stream, void **params)
 {
+    if (strcmp(fake_name, "copy_1d")) {
+        printf("launch grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u kernel=%s", gx, gy, gz, bx, by,
+               bz, smem, fake_name);
+        const char *tma = getenv("LC_FAKE_TMA_PARAM");
+        if (tma) {
+            const CUtensorMap *map = params[atoi(tma)];
+            printf(" tma=%llx,%llx", (unsigned long long)map->opaque[0],
+                   (unsigned long long)map->opaque[1]);
+        }
+        printf("\n");
+        return CUDA_SUCCESS;
+    }
     CUdeviceptr src = *(CUdeviceptr *)params[0], dst = *(CUdeviceptr *)params[2];
     int32_t n = *(int32_t *)params[1];
     printf("launch grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u stream=%p n=%d loads=%d\n", gx, gy,
@@ -120,4 +137,27 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **par
     return fake_launch(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                        config->blockDimY, config->blockDimZ, config->sharedMemBytes,
                        config->hStream, params);
+}
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank,
+                                void *address, const cuuint64_t *dims, const cuuint64_t *strides,
+                                const cuuint32_t *box, const cuuint32_t *element_strides,
+                                CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill fill)
+{
+    printf("encode f32=%d rank=%u dims=(", dtype == CU_TENSOR_MAP_DATA_TYPE_FLOAT32, rank);
+    for (cuuint32_t k = 0; k < rank; ++k) printf(k ? ",%llu" : "%llu", (unsigned long long)dims[k]);
+    printf(") strides=(");
+    for (cuuint32_t k = 0; k + 1 < rank; ++k)
+        printf(k ? ",%llu" : "%llu", (unsigned long long)strides[k]);
+    printf(") box=(");
+    for (cuuint32_t k = 0; k < rank; ++k) printf(k ? ",%u" : "%u", box[k]);
+    printf(") elementstrides=%u swizzle128=%d interleave=%d l2=%d zerofill=%d\n",
+           element_strides[0], swizzle == CU_TENSOR_MAP_SWIZZLE_128B,
+           (int)interleave, l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+           fill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    memset(map, 0, sizeof *map);
+    map->opaque[0] = (cuuint64_t)(uintptr_t)address;
+    map->opaque[1] = dims[0] | (rank > 1 ? dims[1] << 32 : 0);
+    return CUDA_SUCCESS;
 }

@@ -212,3 +212,217 @@ def test_generated_launcher_runs_on_the_gpu(generated):
     )
     proc = subprocess.run([str(exe)], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
+def _tma_spec():
+    """A kernel taking A (rows, cols) with row pitch ``ld`` and a descriptor of it (box 32 x 8,
+    128B swizzle), without facts, so that the launcher's own TMA checks are what refuses."""
+    from layoutc.runtime.abi import KernelSpec, Param, TmaSource
+
+    carriers = ("A_shape0", "A_shape1", "A_stride0")
+    tma = TmaSource("A", (32, 8), (1, 0), 128, ("A_shape0", "A_shape1"), ("A_stride0", 1))
+    params = (
+        Param("A", "pointer", "f32", "(?,?):(?,1)", carriers),
+        *(Param(c, "scalar", "i32") for c in carriers),
+        Param("A_tma0", "tma", "f32", tma=tma),
+    )
+    return KernelSpec("tmak", params)
+
+
+@pytest.fixture(scope="module")
+def tma_host(tmp_path_factory):
+    from layoutc.driver.emit_c import CImage, CKernel, emit_c
+
+    out = tmp_path_factory.mktemp("emit_c_tma")
+    emit_c([CKernel(_tma_spec(), (CImage("sm_90", "cubin", b"fake cubin"),))], out, "tmalib")
+    exe = out / "c_host_tma"
+    subprocess.run(
+        [
+            CC,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            f"-I{INCLUDE}",
+            f"-I{out}",
+            str(HERE / "c_host_tma.c"),
+            str(out / "tmalib_kernels.c"),
+            str(HERE / "fake_libcuda.c"),
+            "-lpthread",
+            "-o",
+            str(exe),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out, exe
+
+
+@needs_c
+def test_tma_descriptors_are_encoded_by_the_c_launcher_and_cached(tma_host, tmp_path):
+    """The launcher encodes A's descriptor with the Python runtime's conventions (TMA
+    dimension order innermost first, strides in bytes of dimensions 1.., the box, the 128B
+    swizzle, zero fill), passes it in its parameter slot, and encodes once per (pointer,
+    extents, strides)."""
+    out, exe = tma_host
+    header = (out / "tmalib_kernels.h").read_text()
+    assert (
+        "CUresult tmalib_tmak(float *A, int32_t A_shape0, int32_t A_shape1, int32_t A_stride0, "
+        "layoutc_dim3 lc_grid, layoutc_dim3 lc_block, CUstream lc_stream);" in header
+    )
+    proc, _ = _run(exe, "ok", tmp_path, LC_FAKE_TMA_PARAM="4")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    a = int(lines[0].removeprefix("a="), 16)
+    encode = (
+        "encode f32=1 rank=2 dims=(128,64) strides=(512) box=(32,8) elementstrides=1 "
+        "swizzle128=1 interleave=0 l2=1 zerofill=1"
+    )
+    assert lines.count(encode) == 2  # the first tensor once, the second once
+    launches = [x for x in lines if x.startswith("launch")]
+    words = [x.split(" tma=")[1] for x in launches]
+    assert words == [f"{a:x},{64 << 32 | 128:x}"] * 2 + [f"{a + 64:x},{64 << 32 | 128:x}"]
+    assert "launch grid=(8,4,1) block=(32,1,1) smem=0 kernel=tmak" in launches[0]
+    assert lines[-1] == "encodes=2"
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("misaligned", "tmak: TMA descriptor of 'A': the global address must be 16-byte aligned"),
+        (
+            "stride",
+            "tmak: TMA descriptor of 'A': byte strides must be positive multiples of 16 below "
+            "2^40; dimension 1 has 516 bytes",
+        ),
+        ("extent", "tmak: TMA descriptor of 'A': extents must be in [1, 2^32]; dimension 1 is 0"),
+    ],
+)
+def test_tma_rules_are_refused_by_the_c_launcher(tma_host, tmp_path, mode, message):
+    _, exe = tma_host
+    proc, _ = _run(exe, mode, tmp_path)
+    assert proc.returncode == 3, proc.stdout
+    assert message in proc.stdout and "encode" not in proc.stdout and "launch" not in proc.stdout
+
+
+def test_fixed_cluster_kernels_launch_in_their_clusters(tmp_path):
+    """A kernel compiled with a cluster shape: its launcher passes it, and has no _cluster
+    form (the shape is not the caller's to choose)."""
+    from dataclasses import replace
+
+    from layoutc.driver.emit_c import CKernel, emit_c
+
+    header, source = emit_c([CKernel(replace(_tma_spec(), cluster=(2, 1, 1)), ())], tmp_path)
+    assert "launched in clusters of (2, 1, 1) blocks" in header.read_text()
+    assert "_cluster(" not in header.read_text()
+    assert (
+        "lc_launch_k0(A, A_shape0, A_shape1, A_stride0, lc_grid, lc_block, " in (source.read_text())
+        and "(layoutc_dim3){2, 1, 1}, lc_stream);" in source.read_text()
+    )
+
+
+_TMA_GPU_HOST = r"""
+#include "tmagpu_kernels.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+#define M 20
+#define K 100
+#define BLOCKS 12
+#define N 256
+
+int main(void)
+{
+    CUdevice dev;
+    CUcontext ctx;
+    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuDevicePrimaryCtxRetain(&ctx, dev) ||
+        cuCtxSetCurrent(ctx)) {
+        printf("no GPU\n");
+        return 2;
+    }
+    static float a[M * K], logical[BLOCKS * N];
+    for (int i = 0; i < M * K; ++i) a[i] = (float)(i % 977) * 0.25f;
+    CUdeviceptr A, L, P;
+    cuMemAlloc(&A, sizeof a);
+    cuMemAlloc(&L, sizeof logical);
+    cuMemAlloc(&P, sizeof logical);
+    cuMemcpyHtoD(A, a, sizeof a);
+    layoutc_dim3 grid = {3, 4, 1};
+    for (int rep = 0; rep < 2; ++rep) {
+        CUresult rc = CALL;
+        if (rc != CUDA_SUCCESS) {
+            printf("failed: %s\n", tmagpu_last_error());
+            return 3;
+        }
+    }
+    cuCtxSynchronize();
+    cuMemcpyDtoH(logical, L, sizeof logical);
+    for (int bm = 0; bm < 3; ++bm)
+        for (int bk = 0; bk < 4; ++bk)
+            for (int e = 0; e < N; ++e) {
+                int m = bm * 8 + e / 32, k = bk * 32 + e % 32;
+                float want = m < M && k < K ? a[m * K + k] : 0.0f;
+                if (logical[(bm * 4 + bk) * N + e] != want) {
+                    printf("wrong at block (%d, %d) element %d\n", bm, bk, e);
+                    return 4;
+                }
+            }
+    printf("ok encodes=%llu\n", tmagpu_tma_encodes());
+    return 0;
+}
+"""
+
+
+@pytest.mark.gpu
+@needs_c
+def test_generated_tma_launcher_runs_on_the_gpu(tmp_path):
+    """The box loader of tests/hopper (a 128B-swizzled TMA load per block, boxes over the
+    edges) launched from C: the launcher encodes A's descriptor with the driver and the boxes
+    are A's, zero outside it; the second launch reuses the descriptor."""
+    import sys
+
+    import layoutc as lc
+    import numpy as np
+    from layoutc.driver.emit_c import CImage, CKernel, emit_c
+
+    sys.path.insert(0, str(ROOT / "tests" / "hopper"))
+    import tma_kernels
+
+    kernel = tma_kernels.make_box_loader(8, 32, lc.f32, 3, 2)
+    a = np.zeros((20, 100), np.float32)
+    out = np.zeros((12, 256), np.float32)
+    ck = lc.compile(kernel, a, out, out, block=32, target="sm_90a")
+    spec = ck.products.runtime_spec
+    kind, image = ck.products.image
+    emit_c([CKernel(spec, (CImage("sm_90a", kind, image),))], tmp_path, "tmagpu")
+    values = {"A": "(float *)A", "logical": "(float *)L", "physical": "(float *)P"}
+    values |= {f"{t}_shape0": str(s[0]) for t, s in (("A", a.shape), ("logical", out.shape))}
+    values |= {f"{t}_shape1": str(s[1]) for t, s in (("A", a.shape), ("logical", out.shape))}
+    values |= {"A_stride0": "100", "logical_stride0": "256", "physical_shape0": "12"}
+    values |= {"physical_shape1": "256", "physical_stride0": "256"}
+    args = [values[p.name] for p in spec.params if p.kind != "tma"] + ["grid"]
+    if spec.launch_bounds.block is None:
+        args.append("(layoutc_dim3){32, 1, 1}")
+    call = f"tmagpu_{spec.name}({', '.join([*args, '(CUstream)0'])})"
+    host = tmp_path / "host.c"
+    host.write_text(_TMA_GPU_HOST.replace("CALL", call))
+    exe = tmp_path / "host"
+    subprocess.run(
+        [
+            CC,
+            "-std=c11",
+            f"-I{INCLUDE}",
+            f"-I{tmp_path}",
+            str(host),
+            str(tmp_path / "tmagpu_kernels.c"),
+            "-l:libcuda.so.1",
+            "-lpthread",
+            "-o",
+            str(exe),
+        ],
+        check=True,
+    )
+    proc = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok encodes=1", proc.stdout
