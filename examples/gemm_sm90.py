@@ -69,6 +69,8 @@ class GemmConfig:
     full_tiles: bool = False
     cluster: int = 1
     epilogue: str = "store"
+    a_major: str = "K"  # "MN": A stored (K, M) M-contiguous (f16/bf16, TMA loads)
+    b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
 
     @property
     def threads(self) -> int:
@@ -84,7 +86,10 @@ class GemmConfig:
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
         name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
-        return name + ("-etma" if self.epilogue == "tma" else "")
+        name += "-etma" if self.epilogue == "tma" else ""
+        return name + "".join(
+            f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K"
+        )
 
     @property
     def element(self) -> Any:
@@ -147,6 +152,17 @@ class GemmConfig:
             raise ValueError("the ping-pong schedule takes two consumer warpgroups")
         if self.cluster not in (1, 2) or (self.cluster > 1 and self.loads != "tma"):
             raise ValueError(f"cluster must be 1 or 2 (TMA loads only), got {self.cluster!r}")
+        for what, major, extent in (
+            ("a", self.a_major, self.bm // self.cluster),
+            ("b", self.b_major, self.bn),
+        ):
+            if major not in ("K", "MN"):
+                raise ValueError(f"{what}_major must be 'K' or 'MN', got {major!r}")
+            if major == "MN" and (self.loads != "tma" or self.dtype == "tf32" or extent % 64):
+                raise ValueError(
+                    f"{what}_major='MN' takes TMA loads, f16/bf16 and 64-element boxes along "
+                    f"M/N (a multiple of 64 per block), got {self.loads}, {self.dtype}, {extent}"
+                )
         if self.c_dtype not in ("f32", "f16", "bf16"):
             raise ValueError(f"c_dtype must be f32, f16 or bf16, got {self.c_dtype!r}")
         if self.epilogue not in ("store", "tma") or (
@@ -304,14 +320,24 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     consumer_warps = 4 * wgs
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
+    atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
+    atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", elem)
     cl = cfg.cluster  # blocks along N sharing A: each loads bm / cl rows, multicast to all
-    box_a = lc.tile_to_shape(atom, (bm, bk))  # one stage of A, canonical for wgmma
-    half_a = lc.tile_to_shape(atom, (bm // cl, bk))  # the TMA box of A
-    box_b = lc.tile_to_shape(atom, (bn, bk))
+    # TMA boxes: K-major, A's bm / cl rows and B's bn; MN-major, 64 M (N) elements (the 128B
+    # swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
+    hm = bm // cl if cfg.a_major == "K" else 64
+    hn = bn if cfg.b_major == "K" else 64
+    parts_a, parts_b = bm // hm, bn // hn
+    order_a = (1, 0) if cfg.a_major == "MN" else (0, 1)
+    order_b = (1, 0) if cfg.b_major == "MN" else (0, 1)
+    box_a = lc.tile_to_shape(atom_a, (bm, bk), order_a)  # one stage of A, canonical for wgmma
+    half_a = lc.tile_to_shape(atom_a, (hm, bk))  # the TMA box of A
+    box_b = lc.tile_to_shape(atom_b, (bn, bk), order_b)
+    part_b = lc.tile_to_shape(atom_b, (hn, bk))  # the TMA box of B
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
     ring_b = lc.tile_to_shape(atom, (bn, bk, stages))
-    a_spec = lc.Tensor(elem, "(M,K):(K,1)")
-    b_spec = lc.Tensor(elem, "(N,K):(K,1)")
+    a_spec = lc.Tensor(elem, "(M,K):(K,1)" if cfg.a_major == "K" else "(M,K):(1,M)")
+    b_spec = lc.Tensor(elem, "(N,K):(K,1)" if cfg.b_major == "K" else "(N,K):(1,N)")
     c_spec = lc.Tensor(C_ELEMENTS[cfg.c_dtype], "(M,N):(N,1)")
     raster = cfg.raster
     regs_producer, regs_consumer = cfg.registers
@@ -350,8 +376,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     def gemm_sm90_ws(a: a_spec, b: b_spec, c: c_spec):
         tid = lc.thread_idx.x
         op_a = "SM90_TMA_LOAD_MULTICAST" if cl > 1 else "SM90_TMA_LOAD"
-        tma_a = lc.make_tma_copy(op_a, a, half_a, (bm // cl, bk), multicast=cl)
-        tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, box_b, (bn, bk))
+        tma_a = lc.make_tma_copy(op_a, a, half_a, (hm, bk), multicast=cl)
+        tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, part_b, (hn, bk))
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
         if epi_tma:
@@ -360,7 +386,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(epi_elems), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
         # every block of the cluster releases every block's stage (the multicast writes both)
-        tx = cl * tma_a.tx_bytes + tma_b.tx_bytes
+        tx = parts_a * tma_a.tx_bytes + parts_b * tma_b.tx_bytes
         pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
         # The cluster: `csize` blocks (`cl`, on the GPU and the CPU runtime alike) take the tiles
@@ -400,27 +426,27 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             count = i * k_tiles + k
                             pipe.producer_acquire(count)
                             s = count % stages
-                            stage_b = lc.make_tensor(
-                                sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk),
-                                box_b,
-                            )
                             bar = pipe.producer_mbar(count)
-                            hm = bm // cl
-                            for h in range(cl):  # this block's parts of A
+                            for h in range(parts_a):  # this block's parts of A
                                 if h % csize == rank:
                                     off = s * (bm * bk) + h * (hm * bk)
                                     part = lc.make_tensor(
                                         sA.iterator + lc.assume(off, divisible_by=hm * bk),
                                         half_a,
                                     )
-                                    gA = lc.local_tile(mA, (hm, bk), (tile_m * cl + h, k))
+                                    gA = lc.local_tile(mA, (hm, bk), (tile_m * parts_a + h, k))
                                     if cl > 1:  # into every block of the cluster
                                         mask = 2 * csize - 1
                                         lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
                                     else:
                                         lc.tma_copy(tma_a, gA, part, mbar=bar)
-                            gB = lc.local_tile(mB, (bn, bk), (tile_n, k))
-                            lc.tma_copy(tma_b, gB, stage_b, mbar=bar)
+                            for h in range(parts_b):
+                                off = s * (bn * bk) + h * (hn * bk)
+                                part = lc.make_tensor(
+                                    sB.iterator + lc.assume(off, divisible_by=hn * bk), part_b
+                                )
+                                gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
+                                lc.tma_copy(tma_b, gB, part, mbar=bar)
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
             ct = tid - 128

@@ -59,6 +59,10 @@ WS_CPU = [
     GEMM["GemmConfig"](
         bm=64, bn=64, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
     ),
+    # MN-major A and B (wgmma's transpose bits; 64-element TMA boxes along M and N)
+    GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, loads="tma", a_major="MN"),
+    GEMM["GemmConfig"](bm=128, bn=128, stages=2, loads="tma", a_major="MN", b_major="MN"),
+    GEMM["GemmConfig"](bm=128, bn=64, stages=2, loads="tma", b_major="MN", cluster=2),
 ]
 
 
@@ -68,10 +72,15 @@ def test_warp_specialized_gemm_matches_numpy_on_the_cpu(cfg):
     (the persistent loop; ping-pong: both consumer warpgroups take tiles)."""
     kernel = GEMM["make_gemm"](cfg)
     rng = np.random.default_rng(2)
-    m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 2 * cfg.bk + 8
+    # (an MN-major operand's K stride is M or N elements: a multiple of 16 bytes)
+    m, n, k = 2 * cfg.bm + (9 if cfg.a_major == "K" else 8), 2 * cfg.bn + 8, 2 * cfg.bk + 8
     np_type = np.float32 if cfg.dtype == "tf32" else np.float16
     a = rng.standard_normal((m, k)).astype(np_type)
     b = rng.standard_normal((n, k)).astype(np_type)
+    if cfg.a_major == "MN":
+        a = np.asfortranarray(a)
+    if cfg.b_major == "MN":
+        b = np.asfortranarray(b)
     c_type = {"f32": np.float32, "f16": np.float16}[cfg.c_dtype]
     c = np.full((m, n), np.nan, c_type)
     kernel(a, b, c, grid=cfg.grid(m, n, sms=3), block=cfg.threads, smem=cfg.smem_bytes())
@@ -90,6 +99,10 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"](bm=64, loads="tma", schedule="pingpong", warpgroups=1).check()
     with pytest.raises(ValueError, match="c_dtype"):
         GEMM["GemmConfig"](c_dtype="f16").check()
+    with pytest.raises(ValueError, match="a_major='MN' takes TMA loads, f16/bf16"):
+        GEMM["GemmConfig"]("tf32", bk=32, loads="tma", a_major="MN").check()
+    with pytest.raises(ValueError, match=r"b_major='MN' .* got tma, f16, 32"):
+        GEMM["GemmConfig"](bn=32, loads="tma", b_major="MN").check()
 
 
 @pytest.mark.parametrize(
@@ -100,6 +113,7 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"](bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
+        GEMM["GemmConfig"](bn=256, stages=4, loads="tma", a_major="MN", b_major="MN"),
     ],
     ids=lambda c: c.name,
 )
@@ -108,8 +122,8 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     from layoutc.codegen.cubin import ptx_to_cubin
 
     np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = np.zeros((cfg.bm, cfg.bk), np_type)
-    b = np.zeros((cfg.bn, cfg.bk), np_type)
+    a = np.zeros((cfg.bm, cfg.bk), np_type, order="F" if cfg.a_major == "MN" else "C")
+    b = np.zeros((cfg.bn, cfg.bk), np_type, order="F" if cfg.b_major == "MN" else "C")
     c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
     ck = lc.compile(
         GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
@@ -118,6 +132,10 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     ab = "tf32.tf32" if cfg.dtype == "tf32" else "f16.f16"
     instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k{k}.f32.{ab}"
     assert ck.ptx.count(instruction) >= cfg.bk // k
+    # PTX's imm-trans-a/b: 1 for an MN-major (transposed) operand
+    trans = f"p, 1, 1, {int(cfg.a_major == 'MN')}, {int(cfg.b_major == 'MN')};"
+    if cfg.dtype != "tf32":
+        assert trans in ck.ptx
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
     assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
@@ -166,6 +184,8 @@ WS_GPU = [
     ("bf16", dict(bm=256, bn=128, stages=4, mma_in_flight=0, epilogue="tma", c_dtype="bf16")),
     ("tf32", dict(bn=256, bk=32, stages=4, mma_in_flight=0, epilogue="tma")),
     ("f16", dict(bm=128, bn=128, stages=5, schedule="pingpong", epilogue="tma", cluster=2)),
+    ("bf16", dict(bn=256, stages=4, a_major="MN", b_major="MN")),
+    ("f16", dict(bm=256, bn=128, stages=4, cluster=2, a_major="MN")),
 ]
 
 
@@ -184,6 +204,10 @@ def test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     if dtype == "tf32":
         a = (a.view(torch.int32) & ~0x1FFF).view(torch.float32)
         b = (b.view(torch.int32) & ~0x1FFF).view(torch.float32)
+    if cfg.a_major == "MN":  # (M, K) with M contiguous: the transpose of a (K, M) tensor
+        a = a.t().contiguous().t()
+    if cfg.b_major == "MN":
+        b = b.t().contiguous().t()
     c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
