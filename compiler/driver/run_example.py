@@ -191,7 +191,14 @@ def run_example(
     bound = ck.bind(tuple(call_args), {})
 
     def run_once() -> None:  # later launches skip the argument checks (same arguments)
-        ck.launch_bound(bound, launch["grid"], block, launch.get("smem"), launch.get("stream"))
+        ck.launch_bound(
+            bound,
+            launch["grid"],
+            block,
+            launch.get("smem"),
+            launch.get("stream"),
+            launch.get("cluster"),
+        )
 
     if on_gpu:
         from layoutc.runtime import cuda_driver

@@ -207,7 +207,8 @@ def kernel(
     ``"auto"``: 32 where the spec proves every offset fits); ``lc.compile(...,
     index_bitwidth=...)`` overrides it. ``cluster`` (sm_90) is CUDA's ``__cluster_dims__``:
     blocks are launched in clusters of that shape (PTX ``.reqnctapercluster``; the grid must be
-    a multiple of it). The CPU runtime runs every block as its own cluster (rank 0 of 1)."""
+    a multiple of it); without it, a launch may choose a shape (``kernel(..., cluster=2)``).
+    The CPU runtime runs a cluster's blocks together, as the GPU does."""
     options = {
         "block": block,
         "name": name,
