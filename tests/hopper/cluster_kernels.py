@@ -66,3 +66,32 @@ def rank_1_leaves(out: lc.Tensor):
     if lc.block_rank_in_cluster() == 0:
         lc.cluster_sync()
     out[lc.block_idx.x] = 1
+
+
+HALF = lc.make_layout((8, 32), (32, 1))  # one TMA box: 8 rows of 32 f32 (128 bytes)
+
+
+@lc.kernel
+def multicast_halves(A: lc.Tensor, out: lc.Tensor):
+    """Clusters of two: rank r TMA-loads rows 8r..8r+7 of its cluster's 16 x 32 tile of A and
+    multicasts them into both blocks, completing each block's own mbarrier; every block waits
+    for both halves and writes its whole tile to ``out[block]``."""
+    tid = lc.thread_idx.x
+    rank = lc.block_rank_in_cluster()
+    tma = lc.make_tma_copy("SM90_TMA_LOAD_MULTICAST", A, HALF, multicast=2)
+    buf = lc.smem_tensor(lc.f32, lc.make_layout((16, 32), (32, 1)), align=128)
+    bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+    if tid == 0:
+        lc.mbarrier_init(bar, 1)
+        lc.mbarrier_init_fence()
+    lc.cluster_sync()
+    if tid == 0:
+        lc.mbarrier_arrive_and_expect_tx(bar, 2 * tma.tx_bytes)
+        half = lc.make_tensor(buf.iterator + lc.assume(rank * 256, divisible_by=256), HALF)
+        gA = lc.local_tile(tma.get_tma_tensor(), (8, 32), ((lc.block_idx.x // 2) * 2 + rank, 0))
+        lc.tma_copy(tma, gA, half, mbar=bar, mcast_mask=3)
+    lc.mbarrier_wait(bar, 0)
+    for i in range(16):
+        e = i * 32 + tid
+        out[lc.block_idx.x, e] = buf[e // 32, e % 32]
+    lc.cluster_sync()  # no block leaves while its peer may still multicast into it

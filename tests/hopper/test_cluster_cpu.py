@@ -77,3 +77,21 @@ def test_grid_must_be_a_multiple_of_the_cluster():
     kernel = lc.compile(ck.cluster_ids, out, block=32, target="cpu")
     with pytest.raises(lc.SpecError, match=r"grid \(3, 2, 1\) is not divisible by the cluster"):
         kernel(out, grid=(3, 2), block=32, cluster=2)
+
+
+def test_tma_multicast_fills_every_block_of_the_mask():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((48, 32)).astype(np.float32)
+    out = np.zeros((6, 512), np.float32)
+    kernel = lc.compile(ck.multicast_halves, a, out, block=32, target="cpu")
+    kernel(a, out, grid=6, block=32, cluster=2)
+    want = np.repeat(a.reshape(3, 512), 2, axis=0)  # both blocks of cluster c: tile c
+    np.testing.assert_array_equal(out, want)
+
+
+def test_a_multicast_mask_past_the_cluster_is_an_error():
+    a = np.zeros((32, 32), np.float32)
+    out = np.zeros((2, 512), np.float32)
+    kernel = lc.compile(ck.multicast_halves, a, out, block=32, target="cpu")
+    with pytest.raises(CpuExecutionError, match=r"a cluster rank .* names a block outside"):
+        kernel(a, out, grid=2, block=32)  # no clusters: mask 0b11 names rank 1 of 1

@@ -29,3 +29,12 @@ def test_remote_arrivals_and_the_cluster_barrier_on_the_gpu():
     kernel = lc.compile(ck.cluster_barrier_orders, flag, res, block=64, target="sm_90a")
     kernel(flag, res, grid=6, block=64, cluster=2)
     np.testing.assert_array_equal(res, [7, 8, 9])
+
+
+def test_tma_multicast_on_the_gpu():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((48, 32)).astype(np.float32)
+    out = np.zeros((6, 512), np.float32)
+    kernel = lc.compile(ck.multicast_halves, a, out, block=32, target="sm_90a")
+    kernel(a, out, grid=6, block=32, cluster=2)
+    np.testing.assert_array_equal(out, np.repeat(a.reshape(3, 512), 2, axis=0))
