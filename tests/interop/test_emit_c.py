@@ -231,10 +231,13 @@ def _tma_spec():
 
 @pytest.fixture(scope="module")
 def tma_host(tmp_path_factory):
-    from layoutc.driver.emit_c import CImage, CKernel, emit_c
+    from layoutc.driver.emit_c import c_kernels_from_artifact, emit_c
+    from layoutc.runtime.artifact import ArtifactKernel, Variant, write_artifact
 
-    out = tmp_path_factory.mktemp("emit_c_tma")
-    emit_c([CKernel(_tma_spec(), (CImage("sm_90", "cubin", b"fake cubin"),))], out, "tmalib")
+    out = tmp_path_factory.mktemp("emit_c_tma")  # through a manifest, as --emit-c goes
+    kernel = ArtifactKernel(_tma_spec(), (Variant("sm_90", cubin=b"fake cubin"),))
+    write_artifact(out / "artifact", [kernel])
+    emit_c(c_kernels_from_artifact(out / "artifact"), out, "tmalib")
     exe = out / "c_host_tma"
     subprocess.run(
         [

@@ -290,3 +290,32 @@ def test_the_loader_checks_facts_without_the_compiler(tmp_path):
     )
     assert "'n'): 0 is less than 1, but the kernel was compiled assuming n>=1" in refused[2]
     assert lines[-1] == "heavy: []", f"the loader imported {lines[-1]}"
+
+
+def test_the_aot_loader_launches_in_the_manifests_cluster_shape(tmp_path):
+    """A kernel compiled with a cluster shape keeps it in the manifest; the production loader
+    launches it in clusters of that shape (cuLaunchKernelEx) and refuses a grid that is not a
+    multiple; ``cluster=`` at launch for a kernel without one."""
+    from dataclasses import replace
+
+    from layoutc.runtime.errors import ArgumentError
+
+    fixed = replace(FACT_COPY, cluster=(2, 1, 1))
+    write_artifact(tmp_path, [ArtifactKernel(fixed, (Variant("sm_90", ptx=FAKE_COPY_PTX),))])
+    assert read_manifest(tmp_path)["kernels"][0]["cluster"] == [2, 1, 1]
+    previous = cuda_driver.use_driver(fake)
+    fake.launches.clear()
+    try:
+        lib = load(tmp_path)
+        src = np.arange(64, dtype=np.float32)
+        dst = np.zeros_like(src)
+        lib.copy(src, dst, 64, grid=4, block=32)
+        assert fake.launches[-1]["cluster"] == (2, 1, 1) and (dst == src).all()
+        with pytest.raises(ArgumentError, match=r"grid.x = 3 is not a multiple of 2"):
+            lib.copy(src, dst, 64, grid=3, block=32)
+        free = tmp_path / "free"
+        write_artifact(free, [ArtifactKernel(FACT_COPY, (Variant("sm_90", ptx=FAKE_COPY_PTX),))])
+        load(free).copy(src, dst, 64, grid=4, block=32, cluster=4)
+        assert fake.launches[-1]["cluster"] == (4, 1, 1)
+    finally:
+        cuda_driver.use_driver(previous)
