@@ -4,12 +4,15 @@ Each operation is timed warm (the same expression again: memoised) and cold (fre
 time, so nothing is cached: the cost the first time a kernel is traced). SymPy gets the same
 treatment: the same expressions with integer symbols carrying the same assumptions (a symbol
 "divisible by 4" is written 4*n, which is how SymPy can see it). The ratio is SymPy's time over
-ours. The last three cases need the expanded form (floor basis) of the provers. Run:
-`python benchmarks/symbolic.py` (about a minute).
+ours. The first four cases time one operator on SymInts (warm, that is the dispatch from
+`SymInt.__add__` into the simplifier and the memo lookup; cold, the simplifier and the provers it
+asks); the last three need the expanded form (floor basis) of the provers. Run:
+`python benchmarks/symbolic.py` (about a minute); `--ours` skips SymPy (a few seconds).
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import itertools
 import time
@@ -62,6 +65,26 @@ _OURS = _make_ours()
 def ours_symbols(fresh: bool) -> tuple:
     """Fresh symbols (nothing memoised) or the same ones every time (memoised results)."""
     return _make_ours() if fresh else _OURS
+
+
+def ours_add(fresh: bool) -> object:
+    n, m, k, _ = ours_symbols(fresh)
+    return n + m, m + k, n + 1
+
+
+def ours_mul(fresh: bool) -> object:
+    n, m, k, _ = ours_symbols(fresh)
+    return n * m, 4 * k, m * 3
+
+
+def ours_floordiv(fresh: bool) -> object:
+    n, m, _, i = ours_symbols(fresh)
+    return n // 4, i // m, m // 2
+
+
+def ours_mod(fresh: bool) -> object:
+    n, m, _, i = ours_symbols(fresh)
+    return n % 8, i % m, m % 2
 
 
 def ours_build(fresh: bool) -> object:
@@ -118,6 +141,26 @@ _SYMPY = _make_sympy("")
 
 def sympy_symbols(fresh: bool) -> tuple:
     return _make_sympy(f"_{next(_ids)}") if fresh else _SYMPY
+
+
+def sympy_add(fresh: bool) -> object:
+    n, m, k, _, _ = sympy_symbols(fresh)
+    return n + m, m + k, n + 1
+
+
+def sympy_mul(fresh: bool) -> object:
+    n, m, k, _, _ = sympy_symbols(fresh)
+    return n * m, 4 * k, m * 3
+
+
+def sympy_floordiv(fresh: bool) -> object:
+    n, m, _, i, _ = sympy_symbols(fresh)
+    return sympy.floor(n / 4), sympy.floor(i / m), sympy.floor(m / 2)
+
+
+def sympy_mod(fresh: bool) -> object:
+    n, m, _, i, _ = sympy_symbols(fresh)
+    return sympy.Mod(n, 8), sympy.Mod(i, m), sympy.Mod(m, 2)
 
 
 def sympy_build(fresh: bool) -> object:
@@ -198,6 +241,10 @@ def sympy_odd_roundtrip(fresh: bool) -> object:
 
 
 CASES = [
+    ("3 sums (N+M, M+K, N+1)", ours_add, sympy_add),
+    ("3 products (N*M, 4*K, M*3)", ours_mul, sympy_mul),
+    ("3 floordivs (N//4, i//M, M//2)", ours_floordiv, sympy_floordiv),
+    ("3 mods (N%8, i%M, M%2)", ours_mod, sympy_mod),
     ("build 4*N*M + 2*N", ours_build, sympy_build),
     ("idx2crd on (M, N, K)", ours_idx2crd, sympy_idx2crd),
     ("crd2idx(idx2crd(i)) == i", ours_roundtrip, sympy_roundtrip),
@@ -212,6 +259,21 @@ _SLOW_SYMPY = ("crd2idx", "9*(M", "round trip")
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ours", action="store_true", help="time layoutc only (skip SymPy)")
+    args = parser.parse_args()
+    if args.ours:
+        print(f"{'operation':32} {'mode':5} {'layoutc us':>11}")
+        for name, ours, _ in CASES:
+            for mode, fresh in (("warm", False), ("cold", True)):
+                clear_caches()
+                gc.collect()
+                ours_us = per_call_us(
+                    lambda ours=ours, fresh=fresh: ours(fresh),
+                    max_calls=4096 if fresh else 200_000,
+                )
+                print(f"{name:32} {mode:5} {ours_us:11.2f}")
+        return
     print(f"SymPy simplify of crd2idx(idx2crd(i)) - i gives: {sympy_roundtrip(False)}")
     print(f"SymPy on 9*(M//3) == 3*M - 3*(M%3) gives: {sympy_floor_eq(False)}")
     print(f"SymPy on 8 | 8i + 15(i%8) - 7(i%16) gives: {sympy_hidden_multiple(False)}")
