@@ -3,7 +3,9 @@
 - ``ir`` imports nothing of ``passes``, ``compiler`` (the ``layoutc`` top level) or ``runtime``;
 - ``passes`` imports ``ir`` only (nothing of ``compiler`` or ``runtime``);
 - ``runtime`` imports nothing of ``ir``, ``passes`` or ``compiler``, never SymPy, and
-  llvmlite only inside a function (the CPU executor, when a CPU kernel runs).
+  llvmlite only inside a function (the CPU executor, when a CPU kernel runs);
+- inside a package whose modules call each other both ways (the symbolic engine, ``ir/algebra/
+  sym``), the modules' import graph is acyclic: calls up its layer order go through a hook table.
 
 Every ``import`` statement counts, lazy ones inside functions and ``TYPE_CHECKING`` ones too.
 """
@@ -48,6 +50,15 @@ def _package_of(path: Path, folder: str) -> str:
     return ".".join(parts[:-1])
 
 
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    """The absolute name of the module a ``from ... import`` statement of ``package`` names."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_in(source: str, package: str) -> list[tuple[int, str, bool]]:
     """(line, absolute module name, at module level) of every import in ``source``, a module
     of ``package``."""
@@ -62,12 +73,7 @@ def imports_in(source: str, package: str) -> list[tuple[int, str, bool]]:
             if isinstance(child, ast.Import):
                 found.extend((child.lineno, a.name, top) for a in child.names)
             elif isinstance(child, ast.ImportFrom):
-                if child.level:
-                    base = package.split(".")
-                    base = base[: len(base) - child.level + 1]
-                    module = ".".join(base + ([child.module] if child.module else []))
-                else:
-                    module = child.module or ""
+                module = _absolute(child, package)
                 if module == "layoutc":  # from layoutc import ir, passes, ...
                     found.extend((child.lineno, f"layoutc.{a.name}", top) for a in child.names)
                 else:
@@ -129,3 +135,88 @@ def test_package_names_follow_pyproject() -> None:
     assert _package_of(ROOT / "ir" / "core" / "operation.py", "ir") == "layoutc.ir.core"
     assert _package_of(ROOT / "ir" / "core" / "__init__.py", "ir") == "layoutc.ir.core"
     assert _package_of(ROOT / "runtime" / "abi.py", "runtime") == "layoutc.runtime"
+
+
+#: packages whose modules must import each other without a cycle (folder, import name)
+ACYCLIC_PACKAGES = [("ir/algebra/sym", "layoutc.ir.algebra.sym")]
+
+
+def module_graph(sources: dict[str, str], package: str) -> dict[str, set[str]]:
+    """module -> the modules of the same package it imports (short names; ``__init__`` for the
+    package itself), from ``sources`` (short name -> text). ``from . import arith`` is an edge
+    to ``arith``; every import counts, lazy and ``TYPE_CHECKING`` ones too."""
+    graph: dict[str, set[str]] = {name: set() for name in sources}
+    prefix = package + "."
+    for name, source in sources.items():
+        own = package if name == "__init__" else f"{package}.{name}"
+        own_package = package if name == "__init__" else own.rpartition(".")[0]
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(node, own_package)
+                targets = [f"{base}.{a.name}" for a in node.names]
+                targets = [t for t in targets if t.removeprefix(prefix) in sources] or [base]
+            else:
+                continue
+            for target in targets:
+                short = "__init__" if target == package else target.removeprefix(prefix)
+                if short in sources and short != name:
+                    graph[name].add(short)
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` (``[a, b, a]``), or ``[]`` when it is acyclic."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for succ in sorted(graph[node]):
+            if state.get(succ) == 1:
+                return [*path[path.index(succ) :], succ]
+            if succ not in state:
+                found = visit(succ)
+                if found:
+                    return found
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+@pytest.mark.parametrize(("folder", "package"), ACYCLIC_PACKAGES)
+def test_package_import_graph_is_acyclic(folder: str, package: str) -> None:
+    sources = {p.stem: p.read_text() for p in sorted((ROOT / folder).glob("*.py"))}
+    graph = module_graph(sources, package)
+    assert len(graph) > 2 and any(graph.values())  # the package was found and read
+    assert find_cycle(graph) == [], "import cycle"
+
+
+def test_the_cycle_checker_sees_lazy_and_from_package_imports() -> None:
+    """A cycle closed by a function-level ``from . import`` is found, as the engine's old
+    bottom-of-file import was."""
+    sources = {
+        "__init__": "from . import arith\n",
+        "expr": "from .cache import MemoCache\ndef f():\n    from . import arith as _a\n",
+        "arith": "from .expr import SymInt\nfrom layoutc.ir.algebra.sym import cache\n",
+        "cache": "import itertools\n",
+    }
+    graph = module_graph(sources, "layoutc.ir.algebra.sym")
+    assert graph == {
+        "__init__": {"arith"},
+        "expr": {"cache", "arith"},
+        "arith": {"expr", "cache"},
+        "cache": set(),
+    }
+    assert find_cycle(graph) == ["arith", "expr", "arith"]
+    del sources["expr"]
+    assert find_cycle(module_graph(sources, "layoutc.ir.algebra.sym")) == []

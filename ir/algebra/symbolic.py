@@ -7,10 +7,8 @@ are memoised, and constant results are plain ints. The algebra proves CuTe's pre
 the `sym_*` functions below (called through `intops`), which answer "provable for every
 admissible value?" and never guess.
 
-Module map: `sym_expr` (nodes, printing), `sym_arith` (the simplifier), `sym_bounds` (intervals,
-known divisors), `sym_prove` (order, equality, divisibility), `sym_numtheory` (gcd, lcm),
-`sym_subs` (evaluate, subs), `sym_emit` (tree view, emit, SymPy), `sym_parse` (text),
-`sym_cache` (bounded memo tables).
+The engine itself is the package `sym` (its `__init__` lists the modules in their layer order);
+this module is the API the algebra, the passes and users import.
 """
 
 from __future__ import annotations
@@ -18,15 +16,15 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from . import sym_arith as _arith
-from . import sym_numtheory as _nt
-from . import sym_prove as _prove
 from .errors import LayoutError
-from .sym_cache import cache_info, clear_caches, set_cache_limit
-from .sym_emit import Emitter, emit, node, to_sympy, walk
-from .sym_expr import IntLike, Symbol, SymInt
-from .sym_parse import parse_int_expr
-from .sym_subs import evaluate, subs
+from .sym import arith as _arith
+from .sym import numtheory as _nt
+from .sym import prove as _prove
+from .sym.cache import cache_info, clear_caches, set_cache_limit
+from .sym.emit import Emitter, emit, node, to_sympy, walk
+from .sym.expr import IntLike, Symbol, SymInt
+from .sym.parse import parse_int_expr
+from .sym.subs import evaluate, subs
 
 __all__ = [
     "Emitter",

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.swizzle import Swizzle
-from layoutc.ir.algebra.sym_expr import term_expr, terms_of
+from layoutc.ir.algebra.sym.expr import term_expr, terms_of
 from layoutc.ir.algebra.symbolic import SymInt, sym_known_divisor
 
 IntLike = int | SymInt

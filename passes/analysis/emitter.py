@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.algebra.sym_expr import term_expr, terms_of
+from layoutc.ir.algebra.sym.expr import term_expr, terms_of
 from layoutc.ir.algebra.symbolic import Symbol, SymInt, node
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.block import Block

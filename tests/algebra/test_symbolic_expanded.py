@@ -1,4 +1,4 @@
-"""The expanded form of symbolic integers (sym_expand) and the proofs it enables.
+"""The expanded form of symbolic integers (sym.expand) and the proofs it enables.
 
 Soundness: the expanded polynomial of every generated expression evaluates to the expression's
 value (a small evaluator of the floor basis below is the oracle). Completeness: identities of
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from layoutc.ir.algebra import intops
 from layoutc.ir.algebra import symbolic as sym
 from layoutc.ir.algebra.errors import LayoutError
-from layoutc.ir.algebra.sym_expand import expand
+from layoutc.ir.algebra.sym.expand import expand
 from layoutc.ir.algebra.symbolic import Symbol, ceil_div
 from test_symbolic_properties import (
     POSITIVE,

@@ -3,7 +3,7 @@
 Everything here answers "provable for every admissible value of the symbols?"; False means "not
 proven", never "false". The core is `prove_nonneg(e)` (e >= 0), decided without SymPy:
 
-1. interval bounds of e (`sym_bounds`);
+1. interval bounds of e (`bounds`);
 2. opaque atoms are eliminated soundly: `min`/`max` by case split (the atom equals one of its
    arguments), `x // b`, `ceil_div(x, b)` and `x % b` (b > 0) appearing linearly by their
    tightest linear bounds (`x - b + 1 <= b*(x // b) <= x`, ...) after multiplying by b > 0;
@@ -21,15 +21,24 @@ from __future__ import annotations
 from math import comb
 from typing import TYPE_CHECKING
 
-from . import sym_arith as _arith
-from . import sym_expand as _expand
-from . import sym_subs as _subs
-from .sym_bounds import INF, bounds, known_divisor, mono_divisor
-from .sym_cache import MemoCache
-from .sym_expr import Symbol, _Op, atoms_of, mono_div, single_term, terms_of
+from . import arith as _arith
+from . import expand as _expand
+from . import hooks
+from .bounds import INF, bounds
+from .cache import MemoCache
+from .expr import (
+    Op,
+    Symbol,
+    atoms_of,
+    known_divisor,
+    mono_div,
+    mono_divisor,
+    single_term,
+    terms_of,
+)
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike, SymInt
+    from .expr import IntLike, SymInt
 
 MAX_DEPTH = 6
 MAX_ELIMINATIONS = 1000  # atom eliminations per top-level proof (they branch exponentially)
@@ -85,7 +94,7 @@ def _refuted(e: IntLike) -> bool:
     for point in range(len(_SAMPLE_STEPS)):
         env = {s: _sample_value(s, point, i) for i, s in enumerate(symbols)}
         try:
-            if _subs.evaluate_unchecked(e, env) < 0:
+            if hooks.evaluate_unchecked(e, env) < 0:
                 return True
         except ZeroDivisionError:
             continue
@@ -214,7 +223,7 @@ def _prove_nonneg(e: IntLike) -> bool:
     xe = _expand.expand(e)
     if _expand.poly_nonneg(xe):
         return True
-    if type(e) is _Op:
+    if type(e) is Op:
         return _op_nonneg(e)
     cleared = _clear_exact_quotients(e)
     if cleared is not e:
@@ -223,10 +232,10 @@ def _prove_nonneg(e: IntLike) -> bool:
         return True
     if _depth == 1 and _expand.poly_nonneg(xe, eliminate=True):
         return True  # (only at the top: nested in the eliminations below it would multiply)
-    return any(_eliminate(e, q) for q in atoms_of(e) if type(q) is _Op)
+    return any(_eliminate(e, q) for q in atoms_of(e) if type(q) is Op)
 
 
-def _op_nonneg(op: _Op) -> bool:
+def _op_nonneg(op: Op) -> bool:
     kind, args = op.kind, op.args
     if kind == "min":
         return all(prove_nonneg(a) for a in args)
@@ -273,7 +282,7 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
-def _linear_split(e: IntLike, q: _Op) -> tuple[IntLike, IntLike] | None:
+def _linear_split(e: IntLike, q: Op) -> tuple[IntLike, IntLike] | None:
     """(C, R) with e == C*q + R when q occurs only to the first power in e's monomials."""
     const, terms = terms_of(e)
     coeff_pairs = []
@@ -290,7 +299,7 @@ def _linear_split(e: IntLike, q: _Op) -> tuple[IntLike, IntLike] | None:
     return _arith.from_pairs(0, coeff_pairs), _arith.from_pairs(const, rest_pairs)
 
 
-def _replace_atom(e: IntLike, q: _Op, value: IntLike) -> IntLike:
+def _replace_atom(e: IntLike, q: Op, value: IntLike) -> IntLike:
     const, terms = terms_of(e)
     total: IntLike = const
     for m, k in terms:
@@ -301,7 +310,7 @@ def _replace_atom(e: IntLike, q: _Op, value: IntLike) -> IntLike:
     return total
 
 
-def _eliminate(e: IntLike, q: _Op) -> bool:
+def _eliminate(e: IntLike, q: Op) -> bool:
     """Prove e >= 0 by replacing the opaque atom q with what is known about it."""
     global _eliminations, _cutoffs
     _eliminations += 1
@@ -406,3 +415,14 @@ def _nonneg_after_shift(const: int, terms: tuple, atoms: tuple, plan: list) -> b
         for key, c in partial:
             acc[key] = acc.get(key, 0) + c
     return all(c >= 0 for c in acc.values())
+
+
+def public_bounds(x: IntLike) -> tuple[int | None, int | None]:
+    """`SymInt.bounds`: the tighter of the canonical form's interval and the expanded form's
+    (`x - x % 8` is `8*(x // 8)` there, so it is at most the largest multiple of 8 below x's
+    upper bound); None for an unbounded end."""
+    lo, hi = bounds(x)
+    if type(x) is not int and type(x) is not Symbol:
+        xlo, xhi = _expand.poly_bounds(_expand.expand(x))
+        lo, hi = max(lo, xlo), min(hi, xhi)
+    return (None if lo == -INF else lo, None if hi == INF else hi)

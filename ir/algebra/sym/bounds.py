@@ -1,21 +1,20 @@
-"""Intervals and known divisors of symbolic expressions.
+"""Intervals of symbolic expressions.
 
 `bounds(x)` is a proven interval for every admissible value of x, propagated from the symbols'
 assumptions through + * // % ceil_div min max (interval arithmetic; infinite ends are the floats
--inf/+inf internally and None in the public view). `known_divisor(x)` is an integer that provably
-divides x: the gcd over terms of |coeff| times the divisors of the atoms (a symbol's
-`divisible_by`, an exact quotient's remaining factor, ...). Both are cached on the node.
+-inf/+inf; `prove.public_bounds` tightens it with the expanded form and shows None for them).
+It is cached on the node. The structural divisors (`known_divisor`) live with the nodes in
+`expr`, which needs them to mark exact quotients.
 """
 
 from __future__ import annotations
 
-from math import gcd
 from typing import TYPE_CHECKING
 
-from .sym_expr import Symbol, _Op, _Sum
+from .expr import Op, Sum, Symbol
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike, Mono
+    from .expr import IntLike, Mono
 
 INF = float("inf")
 Bound = "int | float"
@@ -31,22 +30,10 @@ def bounds(x: IntLike) -> tuple:
     return b
 
 
-def public_bounds(x: IntLike) -> tuple[int | None, int | None]:
-    """The tighter of the canonical form's interval and the expanded form's (`x - x % 8` is
-    `8*(x // 8)` there, so it is at most the largest multiple of 8 below x's upper bound)."""
-    lo, hi = bounds(x)
-    if type(x) is not int and type(x) is not Symbol:
-        from .sym_expand import expand, poly_bounds
-
-        xlo, xhi = poly_bounds(expand(x))
-        lo, hi = max(lo, xlo), min(hi, xhi)
-    return (None if lo == -INF else lo, None if hi == INF else hi)
-
-
 def _compute(x: object) -> tuple:
     if type(x) is Symbol:
         return (-INF if x.lower is None else x.lower, INF if x.upper is None else x.upper)
-    if type(x) is _Sum:
+    if type(x) is Sum:
         lo = hi = x.const
         for mono, coeff in x.terms:
             mlo, mhi = mono_bounds(mono)
@@ -57,7 +44,7 @@ def _compute(x: object) -> tuple:
                 lo += _mul(coeff, mhi)
                 hi += _mul(coeff, mlo)
         return (lo, hi)
-    assert type(x) is _Op
+    assert type(x) is Op
     kind, args = x.kind, x.args
     if kind == "min":
         bs = [bounds(a) for a in args]
@@ -142,41 +129,3 @@ def mod_bounds(alo: float, ahi: float, blo: float, bhi: float) -> tuple:
             lo = max(lo, alo)
         return (lo, 0)
     return (-INF, INF)
-
-
-def known_divisor(x: IntLike) -> int:
-    """The largest integer that provably divides x (|x| for ints, so 0 for 0); at least 1."""
-    if type(x) is int:
-        return -x if x < 0 else x
-    kd = x._kd  # type: ignore[attr-defined]
-    if kd == 0:
-        kd = x._kd = _compute_divisor(x)  # type: ignore[attr-defined]
-    return kd
-
-
-def mono_divisor(mono: Mono) -> int:
-    d = 1
-    for atom, e in mono:
-        d *= known_divisor(atom) ** e
-    return d
-
-
-def _compute_divisor(x: object) -> int:
-    if type(x) is _Sum:
-        g = abs(x.const)
-        for mono, coeff in x.terms:
-            g = gcd(g, abs(coeff) * mono_divisor(mono))
-            if g == 1:
-                break
-        return g or 1
-    assert type(x) is _Op
-    if x._exact_k:
-        return known_divisor(x.args[0]) // x._exact_k
-    if x.kind == "mod":
-        return gcd(known_divisor(x.args[0]), known_divisor(x.args[1])) or 1
-    if x.kind in ("min", "max"):
-        g = 0
-        for a in x.args:
-            g = gcd(g, known_divisor(a))
-        return g or 1
-    return 1

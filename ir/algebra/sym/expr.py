@@ -8,14 +8,18 @@ memoised on its operands. Pickling and copying re-intern, so identity equality a
 A `SymInt` is one of three node classes:
 
 - `Symbol`: a run-time integer with assumptions (divisible_by, lower, upper);
-- `_Op`: an opaque atom `floordiv(a, b)`, `mod(a, b)`, `ceildiv(a, b)`, `min(...)`, `max(...)`
-  with canonical operands, made by `sym_arith` only when the operation cannot be folded;
-- `_Sum`: a polynomial `const + sum(coeff * monomial)`; a monomial is a tuple of
-  `(atom, exponent)` pairs sorted by the atoms' order key, an atom being a `Symbol` or an `_Op`.
+- `Op`: an opaque atom `floordiv(a, b)`, `mod(a, b)`, `ceildiv(a, b)`, `min(...)`, `max(...)`
+  with canonical operands, made by `arith` only when the operation cannot be folded;
+- `Sum`: a polynomial `const + sum(coeff * monomial)`; a monomial is a tuple of
+  `(atom, exponent)` pairs sorted by the atoms' order key, an atom being a `Symbol` or an `Op`.
 
 Constants are never SymInts: every operation that folds to a constant returns a Python int, and
 a sum that is a single atom with coefficient 1 is that atom. This module only builds nodes from
-parts that are already canonical; the rewriting lives in `sym_arith`.
+parts that are already canonical; the rewriting lives in `arith`. It also keeps each node's
+structural divisor (`known_divisor`), which marks exact quotients when a division is interned.
+
+The bottom of the engine: the operators and query methods of `SymInt` reach the modules above
+(arith, prove, subs, emit) through the hook table `hooks` (see `hooks`), never by import.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ import operator
 import re
 import weakref
 from collections.abc import Iterator, Mapping
+from math import gcd
 from typing import Any
 
-from .errors import LayoutError
-from .sym_cache import MemoCache
+from ..errors import LayoutError
+from . import hooks
+from .cache import MemoCache
 
 Mono = tuple  # tuple[tuple[atom, int], ...]
 Terms = tuple  # tuple[tuple[Mono, int], ...]
@@ -70,74 +76,72 @@ class SymInt:
     # -- arithmetic ------------------------------------------------------------------------------
     def __add__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.add(self, other)
+        return NotImplemented if other is NotImplemented else hooks.add(self, other)
 
     def __radd__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.add(other, self)
+        return NotImplemented if other is NotImplemented else hooks.add(other, self)
 
     def __sub__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.sub(self, other)
+        return NotImplemented if other is NotImplemented else hooks.sub(self, other)
 
     def __rsub__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.sub(other, self)
+        return NotImplemented if other is NotImplemented else hooks.sub(other, self)
 
     def __mul__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.mul(self, other)
+        return NotImplemented if other is NotImplemented else hooks.mul(self, other)
 
     def __rmul__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.mul(other, self)
+        return NotImplemented if other is NotImplemented else hooks.mul(other, self)
 
     def __floordiv__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.floordiv(self, other)
+        return NotImplemented if other is NotImplemented else hooks.floordiv(self, other)
 
     def __rfloordiv__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.floordiv(other, self)
+        return NotImplemented if other is NotImplemented else hooks.floordiv(other, self)
 
     def __mod__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.mod(self, other)
+        return NotImplemented if other is NotImplemented else hooks.mod(self, other)
 
     def __rmod__(self, other: Any) -> IntLike:
         other = _coerce(other)
-        return NotImplemented if other is NotImplemented else _arith.mod(other, self)
+        return NotImplemented if other is NotImplemented else hooks.mod(other, self)
 
     def __divmod__(self, other: Any) -> tuple[IntLike, IntLike]:
         other = _coerce(other)
         if other is NotImplemented:
             return NotImplemented
-        return _arith.floordiv(self, other), _arith.mod(self, other)
+        return hooks.floordiv(self, other), hooks.mod(self, other)
 
     def __rdivmod__(self, other: Any) -> tuple[IntLike, IntLike]:
         other = _coerce(other)
         if other is NotImplemented:
             return NotImplemented
-        return _arith.floordiv(other, self), _arith.mod(other, self)
+        return hooks.floordiv(other, self), hooks.mod(other, self)
 
     def __pow__(self, exponent: Any) -> IntLike:
         if type(exponent) is not int:
             return NotImplemented
-        return _arith.power(self, exponent)
+        return hooks.power(self, exponent)
 
     def __neg__(self) -> IntLike:
-        return _arith.neg(self)
+        return hooks.neg(self)
 
     def __pos__(self) -> SymInt:
         return self
 
     def __abs__(self) -> IntLike:
-        from . import sym_prove
-
-        if sym_prove.prove_nonneg(self):
+        if hooks.prove_nonneg(self):
             return self
-        if sym_prove.prove_nonneg(_arith.neg(self)):
-            return _arith.neg(self)
+        if hooks.prove_nonneg(hooks.neg(self)):
+            return hooks.neg(self)
         raise LayoutError(
             f"abs({self}): cannot determine the sign of {self} for all values of its symbols"
         )
@@ -223,59 +227,41 @@ class SymInt:
         Operations already return plain ints for constant results, so this is None for every
         SymInt except expressions over symbols whose bounds leave a single value.
         """
-        from .sym_bounds import public_bounds
-
-        lo, hi = public_bounds(self)
+        lo, hi = hooks.public_bounds(self)
         return lo if lo == hi and lo is not None else None
 
     @property
     def bounds(self) -> tuple[int | None, int | None]:
         """A proven interval (lower, upper) for every admissible value; None means unbounded."""
-        from .sym_bounds import public_bounds
-
-        return public_bounds(self)
+        return hooks.public_bounds(self)
 
     def known_divisor(self) -> int:
         """The largest integer this expression is provably a multiple of (at least 1)."""
-        from .sym_prove import strong_divisor
-
-        return strong_divisor(self)
+        return hooks.strong_divisor(self)
 
     def evaluate(self, env: Mapping[Any, int]) -> int:
         """The value for the given symbol values (keys: Symbol or symbol name)."""
-        from .sym_subs import evaluate
-
-        return evaluate(self, env)
+        return hooks.evaluate(self, env)
 
     def subs(self, mapping: Mapping[Any, IntLike]) -> IntLike:
         """Substitute symbols (keys: Symbol or name) by ints or expressions and re-canonicalize."""
-        from .sym_subs import subs
-
-        return subs(self, mapping)
+        return hooks.subs(self, mapping)
 
     def to_sympy(self) -> Any:
         """The equivalent SymPy expression (imports SymPy)."""
-        from .sym_emit import to_sympy
-
-        return to_sympy(self)
+        return hooks.to_sympy(self)
 
     def node(self) -> tuple[str, tuple]:
-        """The expression-tree view `(kind, operands)`; see `sym_emit.node`."""
-        from .sym_emit import node
-
-        return node(self)
+        """The expression-tree view `(kind, operands)`; see `emit.node`."""
+        return hooks.node(self)
 
     def walk(self) -> Iterator[SymInt]:
         """Every distinct sub-expression once, children before parents (for code generation)."""
-        from .sym_emit import walk
-
-        return walk(self)
+        return hooks.walk(self)
 
     def emit(self, emitter: Any, memo: dict | None = None) -> Any:
         """Rebuild the expression with `emitter`'s callbacks, sharing common sub-expressions."""
-        from .sym_emit import emit
-
-        return emit(self, emitter, memo)
+        return hooks.emit(self, emitter, memo)
 
 
 IntLike = int | SymInt
@@ -466,7 +452,7 @@ def _make_symbol(
     )
 
 
-class _Op(SymInt):
+class Op(SymInt):
     """An opaque atom: floordiv/mod/ceildiv(a, b) or min/max(args...), operands canonical."""
 
     __slots__ = ("_as_terms", "_exact_k", "_special", "args", "kind")
@@ -475,10 +461,10 @@ class _Op(SymInt):
     args: tuple
 
     def __reduce__(self) -> tuple:
-        return (_rebuild_op, (self.kind, self.args))
+        return (hooks.rebuild_op, (self.kind, self.args))
 
 
-class _Sum(SymInt):
+class Sum(SymInt):
     """`const + sum(coeff * monomial)`, terms sorted by degree (descending) then atoms."""
 
     __slots__ = ("const", "terms")
@@ -487,24 +473,7 @@ class _Sum(SymInt):
     terms: Terms
 
     def __reduce__(self) -> tuple:
-        return (_rebuild_sum, (self.const, self.terms))
-
-
-def _rebuild_op(kind: str, args: tuple) -> IntLike:
-    return getattr(_arith, _REBUILD[kind])(*args)
-
-
-def _rebuild_sum(const: int, terms: Terms) -> IntLike:
-    return _arith.build(const, dict(terms))
-
-
-_REBUILD = {
-    "floordiv": "floordiv",
-    "mod": "mod",
-    "ceildiv": "ceil_div",
-    "min": "sym_min",
-    "max": "sym_max",
-}
+        return (hooks.rebuild_sum, (self.const, self.terms))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -512,14 +481,14 @@ _REBUILD = {
 # ---------------------------------------------------------------------------------------------------
 
 
-def make_op(kind: str, args: tuple) -> _Op:
+def make_op(kind: str, args: tuple) -> Op:
     """Intern an opaque atom. `floordiv(m, k)` of a monomial m with k | known_divisor(m) is
     marked exact (`_exact_k = k`): the builder may then cancel it against multiples of k."""
     key = (kind, args)
     op = _OPS.get(key)
     if op is not None:
         return op
-    op = object.__new__(_Op)
+    op = object.__new__(Op)
     op.kind = kind
     op.args = args
     op._bounds = None
@@ -530,15 +499,55 @@ def make_op(kind: str, args: tuple) -> _Op:
     op._as_terms = ((((op, 1),), 1),)
     op._okey = (2, _KIND_RANK[kind], tuple(order_key(a) for a in args))
     exact = 0
-    if kind == "floordiv" and type(args[1]) is int and is_unit_monomial(args[0]):
-        from .sym_bounds import known_divisor
-
-        if known_divisor(args[0]) % args[1] == 0:
-            exact = args[1]
+    if (
+        kind == "floordiv"
+        and type(args[1]) is int
+        and is_unit_monomial(args[0])
+        and known_divisor(args[0]) % args[1] == 0
+    ):
+        exact = args[1]
     op._exact_k = exact
     op._special = exact != 0 or kind in ("mod", "floordiv")
     _OPS[key] = op
     return op
+
+
+def known_divisor(x: IntLike) -> int:
+    """The largest integer that provably divides x (|x| for ints, so 0 for 0); at least 1."""
+    if type(x) is int:
+        return -x if x < 0 else x
+    kd = x._kd  # type: ignore[attr-defined]
+    if kd == 0:
+        kd = x._kd = _compute_divisor(x)  # type: ignore[attr-defined]
+    return kd
+
+
+def mono_divisor(mono: Mono) -> int:
+    d = 1
+    for atom, e in mono:
+        d *= known_divisor(atom) ** e
+    return d
+
+
+def _compute_divisor(x: object) -> int:
+    if type(x) is Sum:
+        g = abs(x.const)
+        for mono, coeff in x.terms:
+            g = gcd(g, abs(coeff) * mono_divisor(mono))
+            if g == 1:
+                break
+        return g or 1
+    assert type(x) is Op
+    if x._exact_k:
+        return known_divisor(x.args[0]) // x._exact_k
+    if x.kind == "mod":
+        return gcd(known_divisor(x.args[0]), known_divisor(x.args[1])) or 1
+    if x.kind in ("min", "max"):
+        g = 0
+        for a in x.args:
+            g = gcd(g, known_divisor(a))
+        return g or 1
+    return 1
 
 
 def make_sum(const: int, terms: Terms) -> IntLike:
@@ -553,7 +562,7 @@ def make_sum(const: int, terms: Terms) -> IntLike:
     s = _SUMS.get(key)
     if s is not None:
         return s
-    s = object.__new__(_Sum)
+    s = object.__new__(Sum)
     s.const = const
     s.terms = terms
     s._bounds = None
@@ -570,7 +579,7 @@ def terms_of(x: IntLike) -> tuple[int, Terms]:
     """The polynomial view `(const, terms)` of any value."""
     if type(x) is int:
         return x, ()
-    if type(x) is _Sum:
+    if type(x) is Sum:
         return x.const, x.terms
     return 0, x._as_terms  # type: ignore[attr-defined]
 
@@ -595,7 +604,7 @@ def is_unit_monomial(x: IntLike) -> bool:
     """True for a product of atoms with coefficient 1 (an atom, or a one-term sum like M*N)."""
     if type(x) is int:
         return False
-    if type(x) is _Sum:
+    if type(x) is Sum:
         return x.const == 0 and len(x.terms) == 1 and x.terms[0][1] == 1
     return True
 
@@ -604,7 +613,7 @@ def single_term(x: IntLike) -> tuple[int, Mono] | None:
     """`(coeff, mono)` when x is one term (an int has the empty monomial), else None."""
     if type(x) is int:
         return x, ()
-    if type(x) is _Sum:
+    if type(x) is Sum:
         if x.const == 0 and len(x.terms) == 1:
             mono, coeff = x.terms[0]
             return coeff, mono
@@ -684,7 +693,7 @@ def _collect_symbols(x: IntLike, found: dict, seen: set) -> None:
     seen.add(x)
     if type(x) is Symbol:
         found[x] = None
-    elif type(x) is _Op:
+    elif type(x) is Op:
         for a in x.args:
             _collect_symbols(a, found, seen)
     else:
@@ -694,14 +703,14 @@ def _collect_symbols(x: IntLike, found: dict, seen: set) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Printing: readable, deterministic, and parseable by sym_parse (Python precedence)
+# Printing: readable, deterministic, and parseable by `parse` (Python precedence)
 # ---------------------------------------------------------------------------------------------------
 
 
 def _format(x: SymInt) -> str:
     if type(x) is Symbol:
         return x.name
-    if type(x) is _Op:
+    if type(x) is Op:
         kind, args = x.kind, x.args
         if kind == "floordiv":
             return f"{_lhs(args[0])} // {_rhs(args[1])}"
@@ -726,7 +735,7 @@ def _format(x: SymInt) -> str:
 
 
 def _is_binop(atom: Any) -> bool:
-    return type(atom) is _Op and atom.kind in ("floordiv", "mod")
+    return type(atom) is Op and atom.kind in ("floordiv", "mod")
 
 
 def _mono_str(mono: Mono, standalone: bool, leading_minus: bool) -> str:
@@ -745,7 +754,7 @@ def _mono_str(mono: Mono, standalone: bool, leading_minus: bool) -> str:
 def _lhs(a: IntLike) -> str:
     if type(a) is int or type(a) is Symbol:
         return str(a)
-    if type(a) is _Op:
+    if type(a) is Op:
         return f"({a})" if _is_binop(a) else str(a)
     if a.const == 0 and len(a.terms) == 1 and not any(_is_binop(f) for f, _ in a.terms[0][0]):  # type: ignore[attr-defined]
         return str(a)
@@ -753,10 +762,6 @@ def _lhs(a: IntLike) -> str:
 
 
 def _rhs(b: IntLike) -> str:
-    if (type(b) is int and b >= 0) or type(b) is Symbol or (type(b) is _Op and not _is_binop(b)):
+    if (type(b) is int and b >= 0) or type(b) is Symbol or (type(b) is Op and not _is_binop(b)):
         return str(b)
     return f"({b})"
-
-
-# Imported last: sym_arith needs the classes above (the cycle is resolved at call time).
-from . import sym_arith as _arith  # noqa: E402

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .sym_expr import Symbol, SymInt, _Op, _Sum, mono_expr, term_expr
+from .expr import Op, Sum, Symbol, SymInt, mono_expr, term_expr
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike
+    from .expr import IntLike
 
 V = TypeVar("V")
 
@@ -58,9 +58,9 @@ def node(x: IntLike) -> tuple[str, tuple]:
         return ("const", (x,))
     if type(x) is Symbol:
         return ("symbol", ())
-    if type(x) is _Op:
+    if type(x) is Op:
         return (x.kind, x.args)
-    if type(x) is not _Sum:
+    if type(x) is not Sum:
         raise TypeError(f"node: expected an int or SymInt, got {x!r}")
     if x.const == 0 and len(x.terms) == 1:
         m, k = x.terms[0]
@@ -106,7 +106,7 @@ def _emit(x: IntLike, em: Any, memo: dict) -> Any:
         v = em.const(x)
     elif type(x) is Symbol:
         v = em.symbol(x)
-    elif type(x) is _Op:
+    elif type(x) is Op:
         args = [_emit(a, em, memo) for a in x.args]
         fn = getattr(em, x.kind)
         v = args[0]
@@ -118,7 +118,7 @@ def _emit(x: IntLike, em: Any, memo: dict) -> Any:
     return v
 
 
-def _emit_sum(x: _Sum, em: Any, memo: dict) -> Any:
+def _emit_sum(x: Sum, em: Any, memo: dict) -> Any:
     if x.const == 0 and len(x.terms) == 1:
         m, k = x.terms[0]
         if k != 1:
@@ -167,7 +167,7 @@ def to_sympy(x: IntLike) -> Any:
                 r = sympy.Symbol(name, integer=True, nonnegative=True)
             else:
                 r = sympy.Symbol(name, integer=True)
-        elif type(y) is _Sum:
+        elif type(y) is Sum:
             parts = [sympy.Integer(y.const)]
             for m, k in y.terms:
                 p = sympy.Integer(k)

@@ -21,13 +21,13 @@ import re
 from collections.abc import Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from . import sym_arith as _arith
-from .errors import LayoutError, LayoutParseError
-from .limits import MAX_NESTING, check_literal
-from .sym_expr import RESERVED_NAMES, Symbol, SymInt
+from ..errors import LayoutError, LayoutParseError
+from ..limits import MAX_NESTING, check_literal
+from . import arith as _arith
+from .expr import RESERVED_NAMES, Symbol, SymInt
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike
+    from .expr import IntLike
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(//|[-+*%(),]))")
 _END = "<end>"

@@ -15,13 +15,13 @@ import operator
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import sym_arith as _arith
-from . import sym_prove as _prove
-from .errors import LayoutError, LayoutZeroDivisionError
-from .sym_expr import Symbol, SymInt, _Op, _Sum
+from ..errors import LayoutError, LayoutZeroDivisionError
+from . import arith as _arith
+from . import prove as _prove
+from .expr import Op, Sum, Symbol, SymInt
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike
+    from .expr import IntLike
 
 _MISS = object()
 
@@ -71,7 +71,7 @@ def evaluate(e: IntLike, env: Mapping[Any, Any]) -> int:
             return r
         if type(x) is Symbol:
             r = symbol_value(x)
-        elif type(x) is _Sum:
+        elif type(x) is Sum:
             r = x.const
             for m, k in x.terms:
                 p = k
@@ -99,7 +99,7 @@ def evaluate_unchecked(e: IntLike, env: dict) -> int:
             t = type(x)
             if t is Symbol:
                 r = env[x]
-            elif t is _Sum:
+            elif t is Sum:
                 r = x.const
                 for m, k in x.terms:
                     for atom, ex in m:
@@ -113,7 +113,7 @@ def evaluate_unchecked(e: IntLike, env: dict) -> int:
     return ev(e)
 
 
-def _apply(op: _Op, args: list, whole: IntLike) -> int:
+def _apply(op: Op, args: list, whole: IntLike) -> int:
     kind = op.kind
     if kind == "min":
         return min(args)
@@ -172,7 +172,7 @@ def subs(e: IntLike, mapping: Mapping[Any, Any]) -> IntLike:
         if type(x) is Symbol:
             v = replacement(x)
             r = x if v is _MISS else v
-        elif type(x) is _Sum:
+        elif type(x) is Sum:
             r = x.const
             for m, k in x.terms:
                 p: IntLike = k

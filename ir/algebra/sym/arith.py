@@ -3,7 +3,7 @@
 Every operation takes canonical operands (ints or interned SymInts), returns a canonical result
 (an int whenever it is constant) and is memoised in a bounded cache. Every rewrite is exact for
 every admissible value of the symbols (values satisfying their assumptions); side conditions are
-proven from the assumptions (`sym_prove`) or the rewrite is not made. docs/symbolic.md lists the
+proven from the assumptions (`prove`, called through `hooks`) or the rewrite is not made. docs/symbolic.md lists the
 rules; the main ones:
 
 - sums and products are polynomials with integer coefficients (collect, distribute);
@@ -24,18 +24,20 @@ from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING
 
-from . import sym_expand as _expand
-from . import sym_prove as _prove
-from .errors import LayoutZeroDivisionError
-from .sym_bounds import INF, bounds, known_divisor, mono_divisor
-from .sym_cache import MemoCache
-from .sym_expr import (
+from ..errors import LayoutZeroDivisionError
+from . import expand as _expand
+from . import hooks
+from .bounds import INF, bounds
+from .cache import MemoCache
+from .expr import (
+    Op,
     SymInt,
-    _Op,
     atoms_of,
+    known_divisor,
     make_op,
     make_sum,
     mono_div,
+    mono_divisor,
     mono_expr,
     mono_mul,
     order_key,
@@ -46,7 +48,7 @@ from .sym_expr import (
 )
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike, Mono
+    from .expr import IntLike, Mono
 
 _MISS = object()
 _DIVISIONS = ("floordiv", "mod", "ceildiv")
@@ -178,7 +180,7 @@ def _has_division(items: list) -> bool:
     """True when a term holds a floordiv, mod or ceil_div atom that is not an exact quotient."""
     for m, _ in items:
         for atom, _ in m:
-            if type(atom) is _Op and atom.kind in _DIVISIONS and not atom._exact_k:
+            if type(atom) is Op and atom.kind in _DIVISIONS and not atom._exact_k:
                 return True
     return False
 
@@ -280,7 +282,7 @@ def _kinds_elsewhere(m: Mono, acc: dict) -> set:
     for other in acc:
         if other is not m:
             for atom, _ in other:
-                if type(atom) is _Op and not atom._exact_k:
+                if type(atom) is Op and not atom._exact_k:
                     kinds.add(atom.kind)
     return kinds
 
@@ -288,7 +290,7 @@ def _kinds_elsewhere(m: Mono, acc: dict) -> set:
 def _pair_rewrite(m: Mono, k: int, acc: dict) -> tuple[list, IntLike] | None:
     kinds = None
     for i, (atom, e) in enumerate(m):
-        if e != 1 or type(atom) is not _Op or atom._exact_k:
+        if e != 1 or type(atom) is not Op or atom._exact_k:
             continue
         rest = m[:i] + m[i + 1 :]
         if atom.kind == "mod":
@@ -321,16 +323,16 @@ def _single_rewrite(m: Mono, k: int, acc: dict) -> tuple[list, IntLike] | None:
 
 
 def _absorb_into_exact_modulus(
-    m: Mono, k: int, atom: _Op, rest: Mono
+    m: Mono, k: int, atom: Op, rest: Mono
 ) -> tuple[list, IntLike] | None:
     """k*(x % y)*rest -> (k/g)*((g*x) % (g*y))*rest when g = gcd(k, q) > 1 cancels an exact quotient
     `u // q` in y or in x: `4*(1 % (N // 4))` is `4 % N`, `2*((N // 2) % 3)` is `N % 6`."""
     x, y = atom.args
-    q = y._exact_k if type(y) is _Op else 0
+    q = y._exact_k if type(y) is Op else 0
     if not q:
         xterms = terms_of(x)[1]
         if any(
-            type(v) is _Op and v.kind in _DIVISIONS and not v._exact_k
+            type(v) is Op and v.kind in _DIVISIONS and not v._exact_k
             for mm, _ in xterms
             for v, _ in mm
         ):
@@ -346,12 +348,12 @@ def _absorb_into_exact_modulus(
 
 
 def _merge_mod_pair(
-    m: Mono, k: int, atom: _Op, rest: Mono, acc: dict
+    m: Mono, k: int, atom: Op, rest: Mono, acc: dict
 ) -> tuple[list, IntLike] | None:
     """k*(x % b)*rest + k*b*(x // b)*rest  ->  k*x*rest, when every term of the second part is
     present with its sign (x // b may be any canonical expression, e.g. ceil_div(y, b) + 1)."""
     x, b = atom.args
-    if atom in _PAIRING or single_term(b) is None or _prove.sign(b) <= 0:
+    if atom in _PAIRING or single_term(b) is None or hooks.sign(b) <= 0:
         return None
     q = floordiv(x, b)
     _PAIRING.add(atom)  # building the partner may normalize sums holding this atom again
@@ -373,14 +375,14 @@ def _merge_mod_pair(
 
 
 def _merge_mod_digits(
-    m: Mono, k: int, atom: _Op, rest: Mono, acc: dict
+    m: Mono, k: int, atom: Op, rest: Mono, acc: dict
 ) -> tuple[list, IntLike] | None:
     """The two low "digits" of an index recombine (idx2crd then crd2idx), for a, b > 0 and any
     integer j:  k*(x % a)*rest + k*a*((x // a + j) % b)*rest  ->  k*((x + a*j) % (a*b))*rest,
     and the same with the second digit already scaled, k*((a*(x // a) + a*j) % B) with a | B."""
     a = atom.args[1]
     st = single_term(a)
-    if atom in _PAIRING or st is None or _prove.sign(a) <= 0:
+    if atom in _PAIRING or st is None or hooks.sign(a) <= 0:
         return None
     _PAIRING.add(atom)
     try:
@@ -390,7 +392,7 @@ def _merge_mod_digits(
 
 
 def _find_digit_partner(
-    m: Mono, k: int, atom: _Op, rest: Mono, acc: dict, st: tuple
+    m: Mono, k: int, atom: Op, rest: Mono, acc: dict, st: tuple
 ) -> tuple[list, IntLike] | None:
     x, a = atom.args
     ka, ma = st
@@ -401,12 +403,12 @@ def _find_digit_partner(
         if m2 is m or (k2 != k * ka and k2 != k):
             continue
         for z, e in m2:
-            if e != 1 or type(z) is not _Op or z.kind != "mod" or _prove.sign(z.args[1]) <= 0:
+            if e != 1 or type(z) is not Op or z.kind != "mod" or hooks.sign(z.args[1]) <= 0:
                 continue
             if k2 == k * ka and mono_mul(scaled, ((z, 1),)) == m2:
                 shift = mul(a, sub(z.args[0], y))
                 modulus = mul(a, z.args[1])
-            elif k2 == k and mono_mul(rest, ((z, 1),)) == m2 and _prove.divides(a, z.args[1]):
+            elif k2 == k and mono_mul(rest, ((z, 1),)) == m2 and hooks.divides(a, z.args[1]):
                 shift = sub(z.args[0], ay)
                 modulus = z.args[1]
             else:
@@ -419,7 +421,7 @@ def _find_digit_partner(
 
 
 def _floordiv_to_mod(
-    m: Mono, k: int, atom: _Op, rest: Mono, acc: dict
+    m: Mono, k: int, atom: Op, rest: Mono, acc: dict
 ) -> tuple[list, IntLike] | None:
     """t*x*rest - t*b*(x // b)*rest  ->  t*(x % b)*rest, when the x terms are all present."""
     x, b = atom.args
@@ -561,7 +563,8 @@ def exact_poly_div(a: IntLike, b: IntLike) -> IntLike | None:
     return q if mul(q, b) == a else None
 
 
-def _content(x: IntLike) -> int:
+def content(x: IntLike) -> int:
+    """The integer content of x: the gcd of its constant and coefficients."""
     const, terms = terms_of(x)
     g = abs(const)
     for _, k in terms:
@@ -573,7 +576,7 @@ def _cancel_common_factors(a: IntLike, b: IntLike) -> tuple[IntLike, IntLike, In
     """(a/f, b/f, f) for the common integer content times provably positive monomial f of a and
     b: f > 0, so a // b and ceil_div(a, b) are unchanged and a % b == f*((a/f) % (b/f));
     None when f == 1."""
-    g = gcd(_content(a), _content(b))
+    g = gcd(content(a), content(b))
     if g > 1:
         a, b = divide_coefficients(a, g), divide_coefficients(b, g)
     common = _common_monomial(a, b)
@@ -600,7 +603,7 @@ def _common_monomial(a: IntLike, b: IntLike) -> Mono:
     return tuple(
         (atom, e)
         for atom, e in sorted(exps.items(), key=lambda t: t[0]._okey)
-        if _prove.sign(atom) > 0
+        if hooks.sign(atom) > 0
     )
 
 
@@ -643,7 +646,7 @@ def _floordiv(a: IntLike, b: IntLike) -> IntLike:
         if b == 1:
             return a
         return _floordiv_const(a, b)
-    s = _prove.sign(b)
+    s = hooks.sign(b)
     if s < 0:
         return floordiv(neg(a), neg(b))
     if s == 0:
@@ -653,13 +656,13 @@ def _floordiv(a: IntLike, b: IntLike) -> IntLike:
 
 def _nested_division(a: IntLike, b: IntLike) -> IntLike | None:
     """(x // p) // b = x // (p*b); (x % m) // b = (x // b) % (m / b) when b | m (p, m, b > 0)."""
-    if type(a) is not _Op:
+    if type(a) is not Op:
         return None
-    if a.kind == "floordiv" and _prove.sign(a.args[1]) > 0:
+    if a.kind == "floordiv" and hooks.sign(a.args[1]) > 0:
         return floordiv(a.args[0], mul(a.args[1], b))
     if a.kind == "mod":
         m = a.args[1]
-        if _prove.sign(m) > 0 and _prove.divides(b, m):
+        if hooks.sign(m) > 0 and hooks.divides(b, m):
             return mod(floordiv(a.args[0], b), floordiv(m, b))
     return None
 
@@ -671,7 +674,7 @@ def _floordiv_const(a: SymInt, c: int) -> IntLike:
     rem, low = _low_part(a, c)
     if low:  # (4*N + 1) // 6 == (4*N) // 6: first drop what never reaches a multiple of c
         return floordiv(rem, c)
-    g = gcd(c, _content(a))
+    g = gcd(c, content(a))
     if g > 1:  # (g*x) // (g*c) = x // c: cancel before splitting, so 4*N // 6 is 2*N // 3
         return floordiv(divide_coefficients(a, g), c // g)
     const, terms = terms_of(a)
@@ -724,7 +727,7 @@ def _lone_atom(rest: list, r: int, whole: IntLike) -> IntLike | None:
 
 def _in_range(x: IntLike, b: IntLike) -> bool:
     """0 <= x < b, provably."""
-    return _prove.prove_nonneg(x) and _prove.prove_lt(x, b)
+    return hooks.prove_nonneg(x) and hooks.prove_lt(x, b)
 
 
 def _exact_denominator(terms: list | tuple) -> int:
@@ -754,7 +757,7 @@ def _low_part(rem: IntLike, b: IntLike) -> tuple[IntLike, int]:
 
 def _floordiv_atom(x: IntLike, r: int, c: IntLike) -> IntLike:
     """(x + r) // c as an atom; ((y // p) + r) // c = (y + r*p) // (p*c) merges first."""
-    if type(x) is _Op and x.kind == "floordiv" and _prove.sign(x.args[1]) > 0:
+    if type(x) is Op and x.kind == "floordiv" and hooks.sign(x.args[1]) > 0:
         p = x.args[1]
         return floordiv(add(x.args[0], mul(r, p)), mul(p, c))
     return make_op("floordiv", (add(x, r), c))
@@ -762,7 +765,7 @@ def _floordiv_atom(x: IntLike, r: int, c: IntLike) -> IntLike:
 
 def _ceildiv_atom(x: IntLike, c: IntLike) -> IntLike:
     """ceil_div(x, c) as an atom; ceil_div(ceil_div(y, p), c) = ceil_div(y, p*c) merges first."""
-    if type(x) is _Op and x.kind == "ceildiv" and _prove.sign(x.args[1]) > 0:
+    if type(x) is Op and x.kind == "ceildiv" and hooks.sign(x.args[1]) > 0:
         return ceil_div(x.args[0], mul(x.args[1], c))
     return make_op("ceildiv", (x, c))
 
@@ -771,7 +774,7 @@ def _floordiv_sym(a: IntLike, b: SymInt) -> IntLike:
     nested = _nested_division(a, b)
     if nested is not None:
         return nested
-    c = _content(b)
+    c = content(b)
     if c > 1:  # x // (c*y) = (x // c) // y: when x // c is a constant, that is the simpler form
         t = floordiv(a, c)
         if type(t) is int:
@@ -787,11 +790,11 @@ def _floordiv_sym(a: IntLike, b: SymInt) -> IntLike:
     if not rest and const == 0:
         return quot
     rem, _ = _low_part(make_sum(const, tuple(rest)), b)
-    if rem is not a and type(rem) is _Op:
+    if rem is not a and type(rem) is Op:
         return add(quot, floordiv(rem, b))
     if _in_range(rem, b):
         return quot
-    if _prove.prove_lt(rem, 0) and _prove.prove_le(neg(b), rem):
+    if hooks.prove_lt(rem, 0) and hooks.prove_le(neg(b), rem):
         return sub(quot, 1)
     lcm = _exact_denominator(terms_of(rem)[1])
     if lcm > 1:
@@ -800,7 +803,7 @@ def _floordiv_sym(a: IntLike, b: SymInt) -> IntLike:
         q = exact_poly_div(rem, b)
         if q is not None:
             return add(quot, q)
-    g = gcd(_content(rem), _content(b))
+    g = gcd(content(rem), content(b))
     if g > 1:
         return add(quot, floordiv(divide_coefficients(rem, g), divide_coefficients(b, g)))
     common = _common_monomial(rem, b)
@@ -809,7 +812,7 @@ def _floordiv_sym(a: IntLike, b: SymInt) -> IntLike:
     rc, rt = terms_of(rem)
     if len(rt) == 1 and rt[0][1] == 1 and len(rt[0][0]) == 1 and rt[0][0][0][1] == 1:
         inner = rt[0][0][0][0]
-        if type(inner) is _Op and inner.kind == "floordiv" and _prove.sign(inner.args[1]) > 0:
+        if type(inner) is Op and inner.kind == "floordiv" and hooks.sign(inner.args[1]) > 0:
             p = inner.args[1]  # (x // p + r) // b = (x + r*p) // (p*b)
             return add(quot, floordiv(add(inner.args[0], mul(rc, p)), mul(p, b)))
     return add(quot, make_op("floordiv", (rem, b)))
@@ -837,7 +840,7 @@ def _mod(a: IntLike, b: IntLike) -> IntLike:
         if b == 1:
             return 0
         return _mod_const(a, b)
-    s = _prove.sign(b)
+    s = hooks.sign(b)
     if s < 0:
         return neg(mod(neg(a), neg(b)))
     if s == 0:
@@ -847,9 +850,9 @@ def _mod(a: IntLike, b: IntLike) -> IntLike:
 
 def _nested_mod(a: IntLike, b: IntLike) -> IntLike | None:
     """(x % m) % b = x % b when b | m (m, b > 0)."""
-    if type(a) is _Op and a.kind == "mod":
+    if type(a) is Op and a.kind == "mod":
         m = a.args[1]
-        if _prove.sign(m) > 0 and _prove.divides(b, m):
+        if hooks.sign(m) > 0 and hooks.divides(b, m):
             return mod(a.args[0], b)
     return None
 
@@ -861,7 +864,7 @@ def _mod_const(a: SymInt, c: int) -> IntLike:
     rem, low = _low_part(a, c)
     if low:
         return add(mod(rem, c), low)
-    g = gcd(c, _content(a))
+    g = gcd(c, content(a))
     if g > 1:  # (g*x) % (g*c) = g*(x % c)
         return mul(g, mod(divide_coefficients(a, g), c // g))
     const, terms = terms_of(a)
@@ -899,7 +902,7 @@ def _mod_sym(a: IntLike, b: SymInt) -> IntLike:
     nested = _nested_mod(a, b)
     if nested is not None:
         return nested
-    c = _content(b)
+    c = content(b)
     if c > 1:  # x % (c*y) = x % c + c*((x // c) % y), the digits of x, when x // c is a constant
         t = floordiv(a, c)
         if type(t) is int:
@@ -915,17 +918,17 @@ def _mod_sym(a: IntLike, b: SymInt) -> IntLike:
     if not rest and const == 0:
         return 0
     rem, low = _low_part(make_sum(const, tuple(rest)), b)
-    if low or (rem is not a and type(rem) is _Op):
+    if low or (rem is not a and type(rem) is Op):
         return add(mod(rem, b), low)
     if _in_range(rem, b):
         return rem
-    if _prove.prove_lt(rem, 0) and _prove.prove_le(neg(b), rem):
+    if hooks.prove_lt(rem, 0) and hooks.prove_le(neg(b), rem):
         return add(rem, b)
     if single_term(b) is None and exact_poly_div(rem, b) is not None:
         return 0
     if _expand.divides_expanded(b, rem):
         return 0
-    g = gcd(_content(rem), _content(b))
+    g = gcd(content(rem), content(b))
     if g > 1:
         return mul(g, mod(divide_coefficients(rem, g), divide_coefficients(b, g)))
     common = _common_monomial(rem, b)
@@ -956,14 +959,14 @@ def _ceil_div(a: IntLike, b: IntLike) -> IntLike:
         if b == 1:
             return a
         return neg(floordiv(neg(a), b))
-    s = _prove.sign(b)
+    s = hooks.sign(b)
     if s < 0:
         return neg(floordiv(a, neg(b)))
     if s == 0:
         return make_op("ceildiv", (a, b))
-    if type(a) is _Op and a.kind == "ceildiv" and _prove.sign(a.args[1]) > 0:
+    if type(a) is Op and a.kind == "ceildiv" and hooks.sign(a.args[1]) > 0:
         return ceil_div(a.args[0], mul(a.args[1], b))
-    c = _content(b)
+    c = content(b)
     if c > 1:  # ceil_div(x, c*y) = ceil_div(ceil_div(x, c), y)
         t = ceil_div(a, c)
         if type(t) is int:
@@ -976,15 +979,15 @@ def _ceil_div(a: IntLike, b: IntLike) -> IntLike:
     if not rest and const == 0:
         return quot
     rem = make_sum(const, tuple(rest))
-    if _prove.prove_le(1, rem) and _prove.prove_le(rem, b):
+    if hooks.prove_le(1, rem) and hooks.prove_le(rem, b):
         return add(quot, 1)
-    if _prove.prove_le(rem, 0) and _prove.prove_lt(neg(b), rem):
+    if hooks.prove_le(rem, 0) and hooks.prove_lt(neg(b), rem):
         return quot
     if single_term(b) is None:
         q = exact_poly_div(rem, b)
         if q is not None:
             return add(quot, q)
-    g = gcd(_content(rem), _content(b))
+    g = gcd(content(rem), content(b))
     if g > 1:
         return add(quot, ceil_div(divide_coefficients(rem, g), divide_coefficients(b, g)))
     common = _common_monomial(rem, b)
@@ -1011,7 +1014,7 @@ def _minmax(kind: str, args: tuple) -> IntLike:
         raise ValueError(f"{kind}() needs at least one argument")
     flat: list = []
     for a in args:
-        if type(a) is _Op and a.kind == kind:
+        if type(a) is Op and a.kind == kind:
             flat.extend(a.args)
         else:
             flat.append(a)
@@ -1035,11 +1038,11 @@ def _minmax_fold(kind: str, cands: list) -> IntLike:
     if kind == "min":
 
         def better(x: IntLike, y: IntLike) -> bool:
-            return _prove.prove_le(x, y)
+            return hooks.prove_le(x, y)
     else:
 
         def better(x: IntLike, y: IntLike) -> bool:
-            return _prove.prove_le(y, x)
+            return hooks.prove_le(y, x)
 
     cands.sort(key=lambda v: (type(v) is int, order_key(v)))
     keep: list = []
@@ -1051,3 +1054,23 @@ def _minmax_fold(kind: str, cands: list) -> IntLike:
     if len(keep) == 1:
         return keep[0]
     return make_op(kind, tuple(keep))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Unpickling (SymInt.__reduce__): rebuilt through the simplifier, so the result is re-interned
+# ---------------------------------------------------------------------------------------------------
+
+
+def rebuild_op(kind: str, args: tuple) -> IntLike:
+    """The value of an opaque atom from its kind and operands."""
+    if kind == "min" or kind == "max":
+        return _minmax(kind, args)
+    return _REBUILD[kind](*args)
+
+
+def rebuild_sum(const: int, terms: tuple) -> IntLike:
+    """The value of a sum from its constant and terms."""
+    return build(const, dict(terms))
+
+
+_REBUILD = {"floordiv": floordiv, "mod": mod, "ceildiv": ceil_div}

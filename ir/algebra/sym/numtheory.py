@@ -14,14 +14,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from . import sym_arith as _arith
-from . import sym_prove as _prove
-from .errors import LayoutError
-from .sym_bounds import known_divisor, mono_divisor
-from .sym_expr import mono_div, mono_expr, single_term, term_expr, terms_of
+from ..errors import LayoutError
+from . import arith as _arith
+from . import prove as _prove
+from .expr import known_divisor, mono_div, mono_divisor, mono_expr, single_term, term_expr, terms_of
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike, Mono
+    from .expr import IntLike, Mono
 
 _MAX_STEPS = 8
 
@@ -87,7 +86,7 @@ def _gcd(a: IntLike, b: IntLike, steps: int) -> IntLike | None:
         flipped = _arith.neg(reduced)
         if _prove.prove_nonneg(flipped):
             return _gcd(x, flipped, steps + 1)
-    g = math.gcd(_arith._content(a), _arith._content(b))
+    g = math.gcd(_arith.content(a), _arith.content(b))
     if g > 1:
         inner = _gcd(_arith.divide_coefficients(a, g), _arith.divide_coefficients(b, g), steps + 1)
         return None if inner is None else _arith.mul(g, inner)

@@ -1,6 +1,6 @@
 """The expanded form: a second normal form of symbolic integers, used by the provers.
 
-Why: the canonical form (`sym_expr`) keeps `x`, `x // b` and `x % b` as separate readable atoms,
+Why: the canonical form (`expr`) keeps `x`, `x // b` and `x % b` as separate readable atoms,
 so equal values built in different ways can keep different canonical forms (`9*(N // 3)` and
 `3*N - 3*(N % 3)`), and a sum like `8*t + 15*(t % 8) - 7*(t % 16)` shows no common factor
 although every value is a multiple of 8. The expanded form removes that freedom:
@@ -40,15 +40,15 @@ import weakref
 from math import gcd
 from typing import TYPE_CHECKING
 
-from . import sym_prove as _prove
-from .divisors import divisors_desc
-from .sym_bounds import INF, bounds, floordiv_bounds, interval_mul, interval_pow
-from .sym_bounds import known_divisor as structural_divisor
-from .sym_cache import MemoCache
-from .sym_expr import Symbol, _Op, _Sum
+from ..divisors import divisors_desc
+from . import hooks
+from .bounds import INF, bounds, floordiv_bounds, interval_mul, interval_pow
+from .cache import MemoCache
+from .expr import Op, Sum, Symbol, mono_mul
+from .expr import known_divisor as structural_divisor
 
 if TYPE_CHECKING:
-    from .sym_expr import IntLike
+    from .expr import IntLike
 
 Poly = tuple  # tuple[tuple[Mono, int], ...], sorted by mono_key; () is zero
 Mono = tuple  # tuple[tuple[XAtom, int], ...], sorted by atom key; () is the constant monomial
@@ -102,7 +102,7 @@ def _minmax_atom(kind: str, args: tuple) -> XAtom:
     return _atom(kind, args, (2, kind, tuple(poly_key(a) for a in args)))
 
 
-def _opaque_atom(op: _Op, g: int) -> XAtom:
+def _opaque_atom(op: Op, g: int) -> XAtom:
     return _atom("opaque", (op, g), (3, op._okey, g))
 
 
@@ -327,9 +327,9 @@ def expand(x: IntLike) -> Poly:
         return const_poly(x)
     p = x._xf  # type: ignore[union-attr]
     if p is None:
-        cutoffs = _prove.cutoffs()
+        cutoffs = hooks.cutoffs()
         p = _expand(x)
-        if _prove.cutoffs() == cutoffs:  # not memoised when a divisor's sign hit the depth limit
+        if hooks.cutoffs() == cutoffs:  # not memoised when a divisor's sign hit the depth limit
             x._xf = p  # type: ignore[union-attr]
     return p
 
@@ -351,7 +351,7 @@ def _expand(x: IntLike) -> Poly:
     t = type(x)
     if t is Symbol:
         return atom_poly(nu_atom(x), x.divisible_by)  # type: ignore[arg-type]
-    if t is _Sum:
+    if t is Sum:
         return expand_terms(x.const, x.terms)  # type: ignore[union-attr]
     kind, args = x.kind, x.args  # type: ignore[union-attr]
     if kind in ("min", "max"):
@@ -365,7 +365,7 @@ def _expand(x: IntLike) -> Poly:
             return pscale(parts[0], g)
         return atom_poly(_minmax_atom(kind, tuple(parts)), g)
     a, b = args
-    if _prove.sign(b) <= 0:  # a divisor that may be zero: opaque, scaled by what is known
+    if hooks.sign(b) <= 0:  # a divisor that may be zero: opaque, scaled by what is known
         g = structural_divisor(x)
         return atom_poly(_opaque_atom(x, g), g)  # type: ignore[arg-type]
     xa, xb = expand(a), expand(b)
@@ -794,7 +794,7 @@ def _poly_nonneg(p: Poly, eliminate: bool, depth: int) -> bool:
             atoms[a] = None
     order = tuple(sorted(atoms, key=lambda a: a.key))
     infos = [(*atom_bounds(a), 1) for a in order]
-    if _prove.shift_plans(const, terms, order, infos):
+    if hooks.shift_plans(const, terms, order, infos):
         return True
     return eliminate and _eliminate_floor(p, depth)
 
@@ -1031,22 +1031,18 @@ def is_polynomial_in_symbols(p: Poly) -> bool:
 def collapse(p: Poly) -> IntLike:
     """The canonical value of a polynomial over symbols' nu atoms (`nu(N)` is the exact
     quotient `N // divisible_by`, which the builder folds into the symbol's multiples)."""
-    from .sym_arith import floordiv, from_pairs
-
     pairs = []
     for m, k in p:
         factors = []
         for a, e in m:
             s = a.args[0]
-            v = s if s.divisible_by == 1 else floordiv(s, s.divisible_by)
+            v = s if s.divisible_by == 1 else hooks.floordiv(s, s.divisible_by)
             factors.append((v, e))
         pairs.append((_canonical_mono(factors), k))
-    return from_pairs(0, pairs)
+    return hooks.from_pairs(0, pairs)
 
 
 def _canonical_mono(factors: list) -> tuple:
-    from .sym_expr import mono_mul
-
     mono: tuple = ()
     for v, e in factors:
         mono = mono_mul(mono, ((v, e),))
