@@ -34,6 +34,7 @@ from .loops import Dim, LoweringError
 from .lowering import Lowering
 from .predicates import elem_less
 from .scalars import convert
+from .select_checks import check_ldmatrix
 from .traversal import plan_walk
 from .vectorize import CopyPlan, plan_copy
 
@@ -175,21 +176,27 @@ def _move(
     low.create(TD.StoreOp, x, dst, dc)
 
 
+def _matrix_repetitions(op: Any, smem: TensorInfo, name: str) -> tuple[Any, int, list[Dim]]:
+    """What ldmatrix and stmatrix share: the checks on the shared-memory side ``smem`` (a plain
+    copy, the atom's shape and alignment), the values per thread and repetition, and one
+    unrolled loop over the repetitions (the modes of ``smem`` after its value mode)."""
+    if not isinstance(op, TD.CopyOp):
+        raise LoweringError(f"not supported: copy_if with the {name} atom")
+    atom = op.atom
+    check_ldmatrix(smem, atom)
+    lay = smem.layout
+    values = atom.bits // (smem.element_bytes * 8)
+    reps = size(lay) // size(get(lay, 0)) if rank(lay) > 1 else 1
+    if type(reps) is not int:
+        raise LoweringError(f"not supported: {name} over a dynamic number of repetitions")
+    return atom, values, [Dim(reps, must_unroll=True, name="repetition")]
+
+
 def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
     """One ``tile.ldmatrix`` per repetition: this thread's row address is the first element
     of the source's value mode; its values go to the destination's value mode in order."""
-    if not isinstance(op, TD.CopyOp):
-        raise LoweringError("not supported: copy_if with an ldmatrix atom")
-    atom = op.atom
-    from .select_checks import check_ldmatrix
-
-    check_ldmatrix(c.src, atom)
+    atom, values, dims = _matrix_repetitions(op, c.src, "ldmatrix")
     s, d = c.src.layout, c.dst.layout
-    values = atom.bits // (c.src.element_bytes * 8)
-    reps = size(s) // size(get(s, 0)) if rank(s) > 1 else 1
-    if type(reps) is not int:
-        raise LoweringError("not supported: ldmatrix over a dynamic number of repetitions")
-    dims = [Dim(reps, must_unroll=True, name="repetition")]
     src, dst = op.src, op.dst
 
     def body(b: Any, point: list[Any]) -> None:
@@ -205,18 +212,8 @@ def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
 def _lower_stmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
     """One ``tile.stmatrix`` per repetition: this thread's row address is the first element
     of the destination's value mode; its values come from the source's value mode in order."""
-    if not isinstance(op, TD.CopyOp):
-        raise LoweringError("not supported: copy_if with a stmatrix atom")
-    atom = op.atom
-    from .select_checks import check_ldmatrix
-
-    check_ldmatrix(c.dst, atom)
+    atom, values, dims = _matrix_repetitions(op, c.dst, "stmatrix")
     s, d = c.src.layout, c.dst.layout
-    values = atom.bits // (c.dst.element_bytes * 8)
-    reps = size(d) // size(get(d, 0)) if rank(d) > 1 else 1
-    if type(reps) is not int:
-        raise LoweringError("not supported: stmatrix over a dynamic number of repetitions")
-    dims = [Dim(reps, must_unroll=True, name="repetition")]
     src, dst = op.src, op.dst
 
     def body(b: Any, point: list[Any]) -> None:
