@@ -472,3 +472,66 @@ class DialectAttribute(Attribute):
 
     def _print(self) -> str:
         return f"#{self.name}{self.print_parameters()}"
+
+
+class EnumAttr(DialectAttribute):
+    """One keyword of a fixed set, ``VALUES``: MLIR's enum attribute with an assembly format,
+    printed ``#dialect.mnemonic<value>``. A subclass sets ``name``, ``VALUES`` and
+    ``__slots__ = ()``; instances are interned on the value."""
+
+    __slots__ = ("value",)
+    value: str
+    VALUES: ClassVar[tuple[str, ...]] = ()
+
+    def __new__(cls, value: str):
+        inst = cls._instances.get(value)
+        if inst is not None:
+            return inst
+        if value not in cls.VALUES:
+            raise ValueError(
+                f"'{value}' is not a valid {cls.name}; expected one of {', '.join(cls.VALUES)}"
+            )
+        return cls._unique(value, value=value)
+
+    def __reduce__(self):
+        return (type(self), (self.value,))
+
+    @classmethod
+    def _parse_value(cls, parser: AttrParser) -> EnumAttr:
+        at = parser.pos
+        word = parser.parse_keyword()
+        if word not in cls.VALUES:
+            raise parser.error(
+                f"expected one of {', '.join(cls.VALUES)} for {cls.name}, got '{word}'", at
+            )
+        return cls(word)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> EnumAttr:
+        parser.expect("<", f"after '#{cls.name}'")
+        attr = cls._parse_value(parser)
+        parser.expect(">", f"to close '#{cls.name}'")
+        return attr
+
+    def print_parameters(self) -> str:
+        return f"<{self.value}>"
+
+
+class NamespaceEnumAttr(EnumAttr):
+    """An enum attribute declared without an assembly format: printed in the dialect-namespace
+    form ``#dialect<mnemonic value>`` (``#gpu<dim x>``); the bracketed form is read too."""
+
+    __slots__ = ()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> EnumAttr:
+        if parser.peek() == "<":
+            return super().parse_parameters(parser)
+        return cls._parse_value(parser)
+
+    def print_parameters(self) -> str:
+        return f" {self.value}"
+
+    def _print(self) -> str:
+        dialect, mnemonic = self.name.split(".", 1)
+        return f"#{dialect}<{mnemonic} {self.value}>"

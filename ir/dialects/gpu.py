@@ -14,14 +14,13 @@ folds to 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from ..core.attr_parser import AttrParser
 from ..core.attributes import (
     Attribute,
     DenseArrayAttr,
-    DialectAttribute,
     IntegerAttr,
+    NamespaceEnumAttr,
     StringAttr,
     UnitAttr,
 )
@@ -67,48 +66,7 @@ KNOWN_GRID_SIZE_ATTR = "gpu.known_grid_size"
 # ---------------------------------------------------------------------------------------------
 
 
-class _EnumAttr(DialectAttribute):
-    """An enum printed in MLIR's dialect-namespace form ``#gpu<mnemonic value>``."""
-
-    __slots__ = ("value",)
-    value: str
-    VALUES: ClassVar[tuple[str, ...]] = ()
-
-    def __new__(cls, value: str):
-        inst = cls._instances.get(value)
-        if inst is not None:
-            return inst
-        if value not in cls.VALUES:
-            raise ValueError(
-                f"'{value}' is not a valid {cls.name}; expected one of {', '.join(cls.VALUES)}"
-            )
-        return cls._unique(value, value=value)
-
-    def __reduce__(self):
-        return (type(self), (self.value,))
-
-    @classmethod
-    def mnemonic(cls) -> str:
-        return cls.name.split(".", 1)[1]
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> _EnumAttr:
-        at = parser.pos
-        word = parser.parse_keyword()
-        if word not in cls.VALUES:
-            raise parser.error(
-                f"expected one of {', '.join(cls.VALUES)} for {cls.name}, got '{word}'", at
-            )
-        return cls(word)
-
-    def print_parameters(self) -> str:
-        return f" {self.value}"
-
-    def _print(self) -> str:
-        return f"#gpu<{self.mnemonic()} {self.value}>"
-
-
-class DimensionAttr(_EnumAttr):
+class DimensionAttr(NamespaceEnumAttr):
     """``#gpu<dim x>``: which of the three dimensions an id or size refers to."""
 
     __slots__ = ()
@@ -120,7 +78,7 @@ class DimensionAttr(_EnumAttr):
         return "xyz".index(self.value)
 
 
-class ShuffleModeAttr(_EnumAttr):
+class ShuffleModeAttr(NamespaceEnumAttr):
     """``#gpu<shuffle_mode xor>``: how ``gpu.shuffle`` picks the source lane."""
 
     __slots__ = ()

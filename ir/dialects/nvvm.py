@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
 from ..core.attr_parser import AttrParser
-from ..core.attributes import Attribute, DenseArrayAttr, DialectAttribute, IntegerAttr, UnitAttr
+from ..core.attributes import (
+    Attribute,
+    DenseArrayAttr,
+    DialectAttribute,
+    EnumAttr,
+    IntegerAttr,
+    NamespaceEnumAttr,
+    UnitAttr,
+)
 from ..core.constraints import Constraint, integer_attr
 from ..core.context import Dialect
 from ..core.errors import VerifyError
@@ -28,7 +36,7 @@ from ..core.operation import Operation
 from ..core.types import Type, VectorType, f16, f32, f64, i1, i32
 from ..core.values import Value
 from .llvm.types import LLVMPointerType, LLVMStructType
-from .nvvm_base import _I32, SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
+from .nvvm_base import _I32, SpecialRegisterOp, _NoOperandOp
 
 __all__ = [
     "DIALECT",
@@ -56,26 +64,15 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
-class ShflKindAttr(_EnumAttr):
+class ShflKindAttr(NamespaceEnumAttr):
     """``#nvvm<shfl_kind bfly>``: how ``nvvm.shfl.sync`` computes the source lane."""
 
     __slots__ = ()
     name = "nvvm.shfl_kind"
     VALUES = ("bfly", "up", "down", "idx")
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> _EnumAttr:
-        # Reached from the core's `#nvvm<shfl_kind ...>` form, after the mnemonic.
-        return cls._parse_value(parser)
 
-    def print_parameters(self) -> str:
-        return f" {self.value}"
-
-    def _print(self) -> str:
-        return f"#nvvm<shfl_kind {self.value}>"
-
-
-class MMALayoutAttr(_EnumAttr):
+class MMALayoutAttr(EnumAttr):
     """``#nvvm.mma_layout<row>``: operand layout of an MMA or the transposition of ldmatrix."""
 
     __slots__ = ()
@@ -83,7 +80,7 @@ class MMALayoutAttr(_EnumAttr):
     VALUES = ("row", "col")
 
 
-class MMATypesAttr(_EnumAttr):
+class MMATypesAttr(EnumAttr):
     """``#nvvm.mma_type<tf32>``: the PTX type of an MMA multiplicand held in ``i32`` registers."""
 
     __slots__ = ()
@@ -91,7 +88,7 @@ class MMATypesAttr(_EnumAttr):
     VALUES = ("f16", "f32", "tf32", "bf16", "s8", "u8", "s32", "s4", "u4", "b1", "f64")
 
 
-class LoadCacheModifierAttr(_NamespaceEnumAttr):
+class LoadCacheModifierAttr(NamespaceEnumAttr):
     """``#nvvm<load_cache_modifier cg>``: the cache operator of ``cp.async``."""
 
     __slots__ = ()
@@ -99,7 +96,7 @@ class LoadCacheModifierAttr(_NamespaceEnumAttr):
     VALUES = ("ca", "cg", "cs", "lu", "cv")
 
 
-class LdStMatrixEltTypeAttr(_EnumAttr):
+class LdStMatrixEltTypeAttr(EnumAttr):
     """``#nvvm.ld_st_matrix_elt_type<b16>``: the element type of ``ldmatrix``/``stmatrix``."""
 
     __slots__ = ()

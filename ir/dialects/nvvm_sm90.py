@@ -18,7 +18,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
-from ..core.attributes import Attribute, DenseArrayAttr, IntegerAttr, UnitAttr
+from ..core.attributes import (
+    Attribute,
+    DenseArrayAttr,
+    EnumAttr,
+    IntegerAttr,
+    NamespaceEnumAttr,
+    UnitAttr,
+)
 from ..core.constraints import Constraint, integer_attr
 from ..core.errors import VerifyError
 from ..core.location import Location
@@ -28,7 +35,7 @@ from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ..core.types import i1, i16, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType
-from .nvvm_base import SpecialRegisterOp, _EnumAttr, _NamespaceEnumAttr, _NoOperandOp
+from .nvvm_base import SpecialRegisterOp, _NoOperandOp
 
 SM90_ELECT = RequiresTarget("sm_90", "elect.sync")
 SM90_FENCE = RequiresTarget("sm_90", "proxy and mbarrier-init fences")
@@ -60,7 +67,7 @@ def _segments(groups: list[list[Value]]) -> DenseArrayAttr:
 # ---------------------------------------------------------------------------------------------
 
 
-class SetMaxRegisterActionAttr(_NamespaceEnumAttr):
+class SetMaxRegisterActionAttr(NamespaceEnumAttr):
     """``#nvvm<action increase>``: ``setmaxnreg.inc`` or ``.dec`` (upstream's namespace form)."""
 
     __slots__ = ()
@@ -68,7 +75,7 @@ class SetMaxRegisterActionAttr(_NamespaceEnumAttr):
     VALUES = ("decrease", "increase")
 
 
-class ProxyKindAttr(_EnumAttr):
+class ProxyKindAttr(EnumAttr):
     """``#nvvm.proxy_kind<async.shared>``: the proxy a ``fence.proxy`` orders with."""
 
     __slots__ = ()
@@ -76,7 +83,7 @@ class ProxyKindAttr(_EnumAttr):
     VALUES = ("alias", "async", "async.global", "async.shared")
 
 
-class SharedSpaceAttr(_EnumAttr):
+class SharedSpaceAttr(EnumAttr):
     """``#nvvm.shared_space<cta>``: the state space of ``fence.proxy.async.shared::{cta,cluster}``."""
 
     __slots__ = ()
@@ -401,7 +408,7 @@ class MBarrierTryWaitParityOp(Operation):
 # ---------------------------------------------------------------------------------------------
 
 
-class TMALoadModeAttr(_EnumAttr):
+class TMALoadModeAttr(EnumAttr):
     """``#nvvm.tma_load_mode<tile>``: how a TMA load reads the tensor."""
 
     __slots__ = ()
@@ -409,7 +416,7 @@ class TMALoadModeAttr(_EnumAttr):
     VALUES = ("tile", "im2col", "im2col_w", "im2col_w_128", "tile_gather4")
 
 
-class TMAStoreModeAttr(_EnumAttr):
+class TMAStoreModeAttr(EnumAttr):
     """``#nvvm.tma_store_mode<tile>``: how a TMA store writes the tensor."""
 
     __slots__ = ()

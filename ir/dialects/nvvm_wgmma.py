@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.asm import OpAsmParser, OpAsmPrinter
-from ..core.attributes import Attribute, IntegerAttr
+from ..core.attributes import Attribute, EnumAttr, IntegerAttr
 from ..core.constraints import Constraint, integer_attr
 from ..core.errors import VerifyError
 from ..core.location import Location
@@ -38,7 +38,6 @@ from .nvvm import (
     LdStMatrixShapeAttr,
     MMALayoutAttr,
     MMAShapeAttr,
-    _EnumAttr,
     _NoOperandOp,
 )
 
@@ -67,7 +66,7 @@ _Shared = Constraint(
 _Struct = Constraint(lambda t: isinstance(t, LLVMStructType), "!llvm.struct")
 
 
-class WGMMATypesAttr(_EnumAttr):
+class WGMMATypesAttr(EnumAttr):
     """``#nvvm.wgmma_type<bf16>``: a wgmma operand's PTX type."""
 
     __slots__ = ()
@@ -75,7 +74,7 @@ class WGMMATypesAttr(_EnumAttr):
     VALUES = ("f16", "tf32", "u8", "s8", "b1", "bf16", "e4m3", "e5m2", "f32", "s32")
 
 
-class WGMMAScaleInAttr(_EnumAttr):
+class WGMMAScaleInAttr(EnumAttr):
     """``#nvvm.wgmma_scale_in<one>``: imm-scale-a/b (``neg`` negates the operand)."""
 
     __slots__ = ()
@@ -83,7 +82,7 @@ class WGMMAScaleInAttr(_EnumAttr):
     VALUES = ("one", "neg")
 
 
-class WGMMAScaleOutAttr(_EnumAttr):
+class WGMMAScaleOutAttr(EnumAttr):
     """``#nvvm.wgmma_scale_out<one>``: scale-d (``zero``: D = A*B, ``one``: D = A*B + D)."""
 
     __slots__ = ()
@@ -255,13 +254,13 @@ class WgmmaMmaAsyncOp(Operation):
             props = {"shape": p.parse_attribute()}
         p.expect(",")
 
-        def short(attr_cls: type[_EnumAttr]) -> _EnumAttr:
+        def short(attr_cls: type[EnumAttr]) -> EnumAttr:
             p.expect("<")
             value = attr_cls._parse_value(p)  # type: ignore[arg-type]
             p.expect(">")
             return value
 
-        def scale(attr_cls: type[_EnumAttr]) -> Attribute:
+        def scale(attr_cls: type[EnumAttr]) -> Attribute:
             return short(attr_cls) if p.peek() == "<" else p.parse_attribute()
 
         p.parse_keyword("D")
