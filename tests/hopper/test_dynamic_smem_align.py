@@ -19,6 +19,8 @@ from layoutc.codegen.cubin import nvjitlink_version
 from layoutc.frontend.spec import SpecError
 from layoutc.ir.dialects.tile import dynamic_smem_padding
 from test_tma_cpu import hardware_box, hardware_swizzle
+from tma_kernels import make_box_loader
+from wgmma_kernels import make_tile_gemm
 
 needs_nvjitlink = pytest.mark.skipif(nvjitlink_version() is None, reason="nvJitLink not installed")
 
@@ -143,38 +145,6 @@ def test_the_realignment_is_in_the_gpu_code_and_assembles(target, align):
     assert ck.cubin[:4] == b"\x7fELF"
 
 
-def make_dynamic_box_loader(box_m: int, box_k: int, dtype, bits: int, base: int):
-    """tests/hopper/tma_kernels.py's box loader with the box in *dynamic* shared memory,
-    ``align=1024``, after a static mbarrier: the layout the bug hit."""
-    sl = lc.composition(lc.Swizzle(bits, base, 3), lc.make_layout((box_m, box_k), (box_k, 1)))
-    n = box_m * box_k
-
-    @lc.kernel
-    def dynamic_box_loader(A: lc.Tensor, logical: lc.Tensor, physical: lc.Tensor):
-        tid = lc.thread_idx.x
-        bm, bk = lc.block_idx.x, lc.block_idx.y
-        tma = lc.make_tma_copy("SM90_TMA_LOAD", A, sl)
-        bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
-        sA = lc.dynamic_smem_tensor(dtype, sl, align=1024)
-        raw = lc.make_tensor(sA.iterator, lc.make_layout(n))
-        if tid == 0:
-            lc.mbarrier_init(bar, 1)
-            lc.mbarrier_init_fence()
-        lc.syncthreads()
-        gA = lc.local_tile(tma.get_tma_tensor(), (box_m, box_k), (bm, bk))
-        if tid == 0:
-            lc.mbarrier_arrive_and_expect_tx(bar, tma.tx_bytes)
-            lc.tma_copy(tma, gA, sA, mbar=bar)
-        lc.mbarrier_wait(bar, 0)
-        blk = bm * lc.grid_dim.y + bk
-        for i in range(n // 32):
-            e = i * 32 + tid
-            logical[blk, e] = sA[e // box_k, e % box_k]
-            physical[blk, e] = raw[e]
-
-    return dynamic_box_loader
-
-
 BOXES = [(np.float32, 8, 32, 3, 2, 128), (np.float16, 8, 64, 3, 3, 128)]
 
 
@@ -200,7 +170,7 @@ def test_a_swizzled_tma_box_in_dynamic_smem_after_an_mbarrier_on_the_cpu(
     dtype, bm, bk, bits, base, span
 ):
     _, a, gm, gk = _box_case(dtype, bm, bk)
-    k = make_dynamic_box_loader(bm, bk, lc.f32 if dtype == np.float32 else lc.f16, bits, base)
+    k = make_box_loader(bm, bk, lc.f32 if dtype == np.float32 else lc.f16, bits, base, dynamic=True)
     logical = np.full((gm * gk, bm * bk), np.nan, dtype)
     physical = np.full_like(logical, np.nan)
     ck = lc.compile(k, a, logical, physical, block=32, target="cpu")
@@ -212,44 +182,9 @@ def test_a_swizzled_tma_box_in_dynamic_smem_after_an_mbarrier_on_the_cpu(
 def make_dynamic_tile_gemm(n: int):
     """tests/hopper/wgmma_kernels.py's wgmma tile (C(64,N) = A(64,BK) @ B(N,BK).T, f16, SW128
     GMMA atoms) with A and B in *dynamic* shared memory, ``align=1024``, after a static
-    array: the layout the bug hit (as with TMA, the wgmma descriptors'
-    128-byte swizzle follows address bits just the same)."""
-    bk = 64
-    mma = lc.make_tiled_mma(f"SM90_64x{n}x16_F32F16F16_SS")
-    s_a = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", lc.f16), (64, bk))
-    s_b = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", lc.f16), (n, bk))
-
-    @lc.kernel
-    def dynamic_wgmma_tile(
-        a: lc.Tensor[lc.f16, f"(64,{bk}):({bk},1)"],
-        b: lc.Tensor[lc.f16, f"({n},{bk}):({bk},1)"],
-        c: lc.Tensor[lc.f32, f"(64,{n}):({n},1)"],
-        flags: lc.Tensor[lc.i32, "(5):(1)"],  # noqa: F722
-    ):
-        tid = lc.thread_idx.x
-        marks = lc.smem_tensor(lc.i32, lc.make_layout(5))  # 20 static bytes before the tiles
-        sA = lc.dynamic_smem_tensor(lc.f16, s_a, align=1024)
-        sB = lc.dynamic_smem_tensor(lc.f16, s_b, align=1024)
-        if tid < 5:
-            marks[tid] = tid * 3
-        for i in lc.range(tid, 64 * bk, 128):
-            sA[i % 64, i // 64] = a[i % 64, i // 64]
-        for i in lc.range(tid, n * bk, 128):
-            sB[i % n, i // n] = b[i % n, i // n]
-        lc.syncthreads()
-        thr = mma.get_slice(tid)
-        tCrC = thr.partition_fragment_C(c)
-        lc.clear(tCrC)
-        lc.warpgroup_arrive()
-        lc.gemm(mma, thr.partition_A(sA), thr.partition_B(sB), tCrC)
-        lc.warpgroup_commit_batch()
-        lc.warpgroup_wait(0)
-        lc.warpgroup_fence_operand(tCrC)
-        lc.copy(tCrC, thr.partition_C(c))
-        if tid < 5:
-            flags[tid] = marks[tid]
-
-    return dynamic_wgmma_tile
+    array: the layout the bug hit (as with TMA, the wgmma descriptors' 128-byte swizzle
+    follows address bits just the same)."""
+    return make_tile_gemm(n, dynamic=True)[0]
 
 
 def _gemm_args(n: int):

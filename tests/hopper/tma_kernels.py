@@ -3,10 +3,15 @@
 import layoutc as lc
 
 
-def make_box_loader(box_m: int, box_k: int, dtype, swizzle_bits: int, swizzle_base: int):
+def make_box_loader(
+    box_m: int, box_k: int, dtype, swizzle_bits: int, swizzle_base: int, dynamic: bool = False
+):
     """Block (i, j) loads box (i, j) of A (M, K row-major) into smem with the given swizzle
     (Swizzle<bits, base, 3> on elements, or none), then writes it out twice: through the
-    swizzled layout (``logical``: the box itself) and as raw shared memory (``physical``)."""
+    swizzled layout (``logical``: the box itself) and as raw shared memory (``physical``).
+    With ``dynamic`` the box is in dynamic shared memory behind the static mbarrier (the layout
+    tests/hopper/test_dynamic_smem_align.py checks)."""
+    alloc = lc.dynamic_smem_tensor if dynamic else lc.smem_tensor
     inner = lc.make_layout((box_m, box_k), (box_k, 1))
     if swizzle_bits:
         sl = lc.composition(lc.Swizzle(swizzle_bits, swizzle_base, 3), inner)
@@ -19,7 +24,7 @@ def make_box_loader(box_m: int, box_k: int, dtype, swizzle_bits: int, swizzle_ba
         tid = lc.thread_idx.x
         bm, bk = lc.block_idx.x, lc.block_idx.y
         tma = lc.make_tma_copy("SM90_TMA_LOAD", A, sl)
-        sA = lc.smem_tensor(dtype, sl, align=1024)
+        sA = alloc(dtype, sl, align=1024)
         raw = lc.make_tensor(sA.iterator, lc.make_layout(n))
         bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
         if tid == 0:

@@ -7,8 +7,19 @@ TAGS = {("f16", "f32"): "F32F16F16", ("bf16", "f32"): "F32BF16BF16", ("f16", "f1
 
 
 def make_tile_gemm(
-    n, major_a="K", major_b="K", swizzle="SW128", dtype=lc.f16, acc=lc.f32, smem=None
+    n,
+    major_a="K",
+    major_b="K",
+    swizzle="SW128",
+    dtype=lc.f16,
+    acc=lc.f32,
+    smem=None,
+    dynamic=False,
 ):
+    """The kernel ``(a, b, c)`` and its BK. With ``dynamic``, A and B are in *dynamic* shared
+    memory (``align=1024``) behind a static array of 5 ints, and the kernel takes a fourth
+    argument ``flags`` (5 ints) that gets the array's values ``3*t`` back: the layout
+    tests/hopper/test_dynamic_smem_align.py checks."""
     k = 16 if dtype.bits == 16 else 8
     bk = 4 * k
     if dtype.bits == 32:
@@ -22,15 +33,14 @@ def make_tile_gemm(
     else:
         s_a, s_b = smem
 
-    @lc.kernel
-    def wgmma_tile(
-        a: lc.Tensor[dtype, f"(64,{bk}):({bk},1)"],
-        b: lc.Tensor[dtype, f"({n},{bk}):({bk},1)"],
-        c: lc.Tensor[acc, f"(64,{n}):({n},1)"],
-    ):
+    alloc = lc.dynamic_smem_tensor if dynamic else lc.smem_tensor
+
+    @lc.func
+    def tile(a, b, c):
+        """Stage A and B in shared memory, one wgmma batch, C out."""
         tid = lc.thread_idx.x
-        sA = lc.smem_tensor(dtype, s_a, align=1024)
-        sB = lc.smem_tensor(dtype, s_b, align=1024)
+        sA = alloc(dtype, s_a, align=1024)
+        sB = alloc(dtype, s_b, align=1024)
         for i in lc.range(tid, 64 * bk, 128):
             sA[i % 64, i // 64] = a[i % 64, i // 64]
         for i in lc.range(tid, n * bk, 128):
@@ -46,4 +56,25 @@ def make_tile_gemm(
         lc.warpgroup_fence_operand(tCrC)
         lc.copy(tCrC, thr.partition_C(c))
 
-    return wgmma_tile, bk
+    A = lc.Tensor[dtype, f"(64,{bk}):({bk},1)"]
+    B = lc.Tensor[dtype, f"({n},{bk}):({bk},1)"]
+    C = lc.Tensor[acc, f"(64,{n}):({n},1)"]
+    if not dynamic:
+
+        @lc.kernel
+        def wgmma_tile(a: A, b: B, c: C):
+            tile(a, b, c)
+
+        return wgmma_tile, bk
+
+    @lc.kernel
+    def dynamic_wgmma_tile(a: A, b: B, c: C, flags: lc.Tensor[lc.i32, "(5):(1)"]):  # noqa: F722
+        tid = lc.thread_idx.x
+        marks = lc.smem_tensor(lc.i32, lc.make_layout(5))  # 20 static bytes before the tiles
+        if tid < 5:
+            marks[tid] = tid * 3
+        tile(a, b, c)
+        if tid < 5:
+            flags[tid] = marks[tid]
+
+    return dynamic_wgmma_tile, bk
