@@ -7,9 +7,12 @@ being processed, exactly like MLIR's ``builtin.module(func.func(cse))``. The top
 reproducer settings, and runs everything with :meth:`PassManager.run`.
 
 Failure model: a pass signals failure (after emitting diagnostics) and the pipeline stops; the
-IR is verified after every pass unless ``verify=False``; an exception escaping a pass becomes
-an ``internal error`` diagnostic at the op (plus a reproducer file when enabled), never a
-traceback for the user.
+IR is verified after every pass unless ``verify=False`` (as MLIR, not after a pass that
+declared every analysis preserved: it did not change the IR, which was verified before it);
+with ``verify=False, verify_at_end=True`` it is verified once, after the whole pipeline (what
+the driver does by default: docs/driver.md, "Compile time"). An exception escaping a pass
+becomes an ``internal error`` diagnostic at the op (plus a reproducer file when enabled), never
+a traceback for the user.
 """
 
 from __future__ import annotations
@@ -202,6 +205,7 @@ class PassManager(OpPassManager):
         anchor: str = "builtin.module",
         *,
         verify: bool = True,
+        verify_at_end: bool = False,
     ):
         super().__init__(anchor)
         if context is None:
@@ -210,6 +214,8 @@ class PassManager(OpPassManager):
             context = Context()
         self.context = context
         self.verify_each = verify
+        self.verify_at_end = verify_at_end
+        """Without ``verify_each``: verify the IR once after the last pass."""
         self.instrumentations: list[PassInstrumentation] = []
         self._reproducer_enabled = False
         self._reproducer_path: str | None = None
@@ -229,9 +235,10 @@ class PassManager(OpPassManager):
         *,
         anchor: str = "builtin.module",
         verify: bool = True,
+        verify_at_end: bool = False,
     ) -> PassManager:
         """A pass manager for a textual pipeline; raise PipelineError when it is invalid."""
-        pm = cls(context, anchor, verify=verify)
+        pm = cls(context, anchor, verify=verify, verify_at_end=verify_at_end)
         pm.add_pipeline(pipeline)
         return pm
 
@@ -282,6 +289,8 @@ class PassManager(OpPassManager):
             gc.freeze()
         try:
             ok = self._run_manager(self, op)
+            if ok and self.verify_at_end and not self.verify_each:
+                ok = self._verify_output(op)
         finally:
             self._snapshot = None
             if freeze:
@@ -344,7 +353,8 @@ class PassManager(OpPassManager):
         finally:
             pass_._analyses = None
         failed = crashed or pass_._failed
-        if not failed and self.verify_each:
+        # As MLIR: a pass that preserved every analysis did not change the (verified) IR.
+        if not failed and self.verify_each and not analyses.preserves_all:
             problems = verify_op(op)
             for d in problems:
                 d.attach_note(
@@ -373,6 +383,28 @@ class PassManager(OpPassManager):
             inst.run_after_pass(pass_, op)
         analyses.end_pass()
         return True
+
+    def _verify_output(self, op: Operation) -> bool:
+        """Verify the pipeline's result once (``verify_at_end``); False, reported, if invalid."""
+        problems = verify_op(op)
+        if not problems:
+            return True
+        engine = self.context.diagnostics
+        for d in problems:
+            d.attach_note(
+                "the IR produced by the pass pipeline failed to verify (verify after each pass "
+                "to find the pass that broke it: LAYOUTC_VERIFY_EACH=1, or layoutc-opt)"
+            )
+            engine.emit(d)
+        if self._reproducer_enabled and self._reproducer_on_failure:
+            path = self._write_reproducer()
+            if path is not None:
+                diag = Diagnostic(
+                    Severity.ERROR, "failures have been detected while processing the pass pipeline"
+                )
+                diag.attach_note(_replay_note(path))
+                engine.emit(diag)
+        return False
 
     # -- crashes -----------------------------------------------------------------------------------
     def _report_crash(
@@ -403,7 +435,8 @@ class PassManager(OpPassManager):
             return None
         config = ReproducerConfig(
             pipeline=self.pipeline_text(),
-            verify_each=self.verify_each,
+            # a replay verifies after each pass, so it names the pass that broke the IR
+            verify_each=self.verify_each or self.verify_at_end,
             allow_unregistered_dialect=self.context.allow_unregistered,
         )
         try:

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import functools
+import os
 
 import pytest
+
+
+def pytest_configure(config):
+    # The driver verifies the IR once after the pass pipeline by default (compile time); the
+    # tests verify after every pass, so a pass that breaks the IR fails at that pass.
+    os.environ.setdefault("LAYOUTC_VERIFY_EACH", "1")
 
 
 @functools.cache

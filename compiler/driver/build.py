@@ -74,7 +74,10 @@ def run_pipeline(
 
     context = Context()
     try:
-        pm = PassManager.parse(pipeline, context, verify=options.verify_each)
+        # verify after each pass when asked, else once at the end (docs/driver.md)
+        pm = PassManager.parse(
+            pipeline, context, verify=options.verifies_each(), verify_at_end=True
+        )
     except PipelineError as e:
         raise CompileError(f"invalid pass pipeline: {e}") from None
     pm.enable_crash_reproducer(on_failure=False)

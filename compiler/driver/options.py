@@ -8,7 +8,9 @@ Environment variables (read when a compilation starts, so tests and tools can se
 - ``LAYOUTC_PRINT_IR_AFTER_ALL=1``: print the IR after every pass to stderr (MLIR's headers);
 - ``LAYOUTC_REMARKS=1``: print the optimisation remarks of every compilation to stderr;
 - ``LAYOUTC_CACHE=0`` / ``LAYOUTC_CACHE_DIR``: the on-disk cache (compiler/driver/cache.py);
-- ``LAYOUTC_CHECK_BOUNDS=1``: compile the bounds check into GPU kernels too (runtime/launch_config.py).
+- ``LAYOUTC_CHECK_BOUNDS=1``: compile the bounds check into GPU kernels too (runtime/launch_config.py);
+- ``LAYOUTC_VERIFY_EACH=1``: verify the IR after every pass, not only after the pipeline (the
+  default of ``CompileOptions.verify_each``; the test suite sets it).
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ class CompileOptions:
     (compiler/driver/index_width.py; a kernel may make it its default,
     ``@lc.kernel(index_bitwidth="auto")``). ``pipeline``: a textual pass pipeline replacing the default one (for
     experiments; the default is docs/dialects.md's). ``verify_each``: verify the IR after every
-    pass (on by default; it catches compiler bugs at the pass that made them).
+    pass, which catches a compiler bug at the pass that made it; None (the default):
+    ``LAYOUTC_VERIFY_EACH``, else off. Off, the IR is verified once after the pipeline (the
+    front end verified the traced IR): about a fifth of a GEMM's compile time less
+    (docs/driver.md, "Compile time").
     """
 
     opt_level: int = 3
@@ -54,7 +59,7 @@ class CompileOptions:
     cubin: str = "auto"
     index_bitwidth: int | str = 64
     pipeline: str | None = None
-    verify_each: bool = True
+    verify_each: bool | None = None
     check_bounds: bool | None = None
     """Compile the memcheck into the kernel (docs/runtime.md, "The bounds check"). None: on for
     the CPU, and on the GPU when ``LAYOUTC_CHECK_BOUNDS`` is set."""
@@ -74,6 +79,8 @@ class CompileOptions:
             )
         if self.check_bounds not in (None, True, False):
             raise ValueError(f"check_bounds must be True, False or None, not {self.check_bounds!r}")
+        if self.verify_each not in (None, True, False):
+            raise ValueError(f"verify_each must be True, False or None, not {self.verify_each!r}")
         if self.pipeline is not None and not isinstance(self.pipeline, str):
             raise ValueError(f"pipeline must be a textual pass pipeline, not {self.pipeline!r}")
 
@@ -94,6 +101,12 @@ class CompileOptions:
         if self.check_bounds is not None:
             return self.check_bounds
         return not gpu or check_bounds_env()
+
+    def verifies_each(self) -> bool:
+        """Whether the IR is verified after every pass (else once, after the pipeline)."""
+        if self.verify_each is not None:
+            return self.verify_each
+        return env_flag("LAYOUTC_VERIFY_EACH")
 
     def memo_key(self) -> tuple:
         return tuple(sorted(self.key().items()))

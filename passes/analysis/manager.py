@@ -56,6 +56,12 @@ class AnalysisManager:
     def preserve_all(self) -> None:
         self._preserve_all = True
 
+    @property
+    def preserves_all(self) -> bool:
+        """Whether the pass running now declared that it kept every analysis (it did not change
+        the IR)."""
+        return self._preserve_all
+
     def preserve(self, classes: Iterable[type]) -> None:
         self._preserved.update(classes)
 

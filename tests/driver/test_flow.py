@@ -9,9 +9,13 @@ from pathlib import Path
 
 import layoutc as lc
 import numpy as np
+import pytest
 from layoutc.driver import build, flow
 from layoutc.driver.argspecs import spec_of_call
 from layoutc.driver.options import CompileOptions
+from layoutc.driver.pipeline import default_pipeline
+from layoutc.passes import Pass
+from layoutc.passes.registry import lookup_pass, register_pass
 
 DRIVER = Path(flow.__file__).parent
 STAGES = ("argspecs", "flow", "build", "stored", "cache", "compiled", "spec_facts", "aot")
@@ -55,3 +59,49 @@ def test_stages_by_hand_equal_compile() -> None:
     y = np.zeros_like(x)
     lc.CompiledKernel(products, kernel=copy_1d, spec=spec, abi=traced.abi)(x, y, grid=4)
     assert (x == y).all()
+
+
+class _DropReturns(Pass):
+    """Erases every llvm.return: the functions lose their terminators (a broken pass)."""
+
+    argument = "test-flow-drop-returns"
+
+    def run_on_operation(self, op):
+        for o in list(op.walk_ops()):
+            if o.name == "llvm.return":
+                o.erase()
+
+
+def test_the_ir_is_verified_after_the_pipeline_or_after_each_pass(monkeypatch) -> None:
+    """The driver verifies once after the passes unless ``verify_each`` (or
+    ``LAYOUTC_VERIFY_EACH``) asks for every pass; the code is the same either way, and a pass
+    that breaks the IR is caught by the final verification too."""
+    monkeypatch.delenv("LAYOUTC_VERIFY_EACH", raising=False)
+    assert not CompileOptions().verifies_each()
+    monkeypatch.setenv("LAYOUTC_VERIFY_EACH", "1")
+    assert CompileOptions().verifies_each()
+    assert not CompileOptions(verify_each=False).verifies_each()
+    monkeypatch.setenv("LAYOUTC_VERIFY_EACH", "0")
+    assert not CompileOptions().verifies_each()
+    assert CompileOptions(verify_each=True).verifies_each()
+
+    sys.path.insert(0, str(DRIVER.parents[1] / "examples"))
+    from copy_1d import THREADS, copy_1d
+
+    tensor = lc.spec("f32[(N):(1)],align=16")
+
+    def compile_(**options):
+        return lc.compile(
+            copy_1d, tensor, tensor, block=THREADS, target="cpu", assume="N%1024==0",
+            cache=False, **options,
+        )  # fmt: skip
+
+    assert compile_(verify_each=False).llvm_ir == compile_(verify_each=True).llvm_ir
+    if lookup_pass(_DropReturns.argument) is None:
+        register_pass(_DropReturns)
+    broken = default_pipeline(lc.driver.resolve_target("cpu"), 64, True)
+    broken = broken[: broken.rindex(")")] + f",{_DropReturns.argument})"
+    with pytest.raises(Exception, match="pass pipeline failed to verify"):
+        compile_(verify_each=False, pipeline=broken)
+    with pytest.raises(Exception, match=f"pass '{_DropReturns.argument}'.*failed to verify"):
+        compile_(verify_each=True, pipeline=broken)

@@ -201,6 +201,74 @@ def test_verification_after_each_pass():
     assert pm.run(module)
 
 
+class Preserving(Pass):
+    """Changes nothing and says so."""
+
+    argument = "test-preserving"
+
+    def run_on_operation(self, op):
+        self.mark_all_analyses_preserved()
+
+
+def count_verifies(monkeypatch) -> list[object]:
+    import layoutc.passes.manager as manager
+
+    calls: list[object] = []
+    real = manager.verify_op
+
+    def counting(op):
+        calls.append(op)
+        return real(op)
+
+    monkeypatch.setattr(manager, "verify_op", counting)
+    return calls
+
+
+def test_no_verification_after_a_pass_that_preserved_everything(monkeypatch):
+    """As MLIR: a pass that declared every analysis preserved did not change the IR."""
+    calls = count_verifies(monkeypatch)
+    ctx, module = load()
+    pm = PassManager(ctx)
+    pm.add(Preserving())
+    pm.add(Record([]))
+    with ctx.diagnostics.collect() as diags:
+        assert pm.run(module)
+    assert not diags
+    assert len(calls) == 1  # after test-record only
+
+
+def test_verification_at_the_end_only(monkeypatch):
+    """verify=False, verify_at_end=True (the driver's default): one verification, after the
+    last pass, which still catches a pass that broke the IR and says how to find it."""
+    calls = count_verifies(monkeypatch)
+    ctx, module = load()
+    pm = PassManager(ctx, verify=False, verify_at_end=True)
+    pm.add(Record([]))
+    pm.add(Record([]))
+    with ctx.diagnostics.collect() as diags:
+        assert pm.run(module)
+    assert not diags and len(calls) == 1
+    pm = PassManager(ctx, verify=False, verify_at_end=True)
+    pm.add(BreakIR())
+    pm.add(Record([]))
+    with ctx.diagnostics.collect() as diags:
+        assert not pm.run(module)
+    assert diags and all(d.severity.label == "error" for d in diags)
+    assert "pass pipeline failed to verify" in diags[0].notes[0].message
+    assert "LAYOUTC_VERIFY_EACH=1" in diags[0].notes[0].message
+    assert len(calls) == 2
+
+
+def test_no_verification_at_all(monkeypatch):
+    calls = count_verifies(monkeypatch)
+    ctx, module = load()
+    pm = PassManager(ctx, verify=False)
+    pm.add(BreakIR())
+    with ctx.diagnostics.collect() as diags:
+        assert pm.run(module)
+    assert not diags and not calls
+
+
 def test_anchor_mismatch_is_a_diagnostic():
     ctx, module = load()
     pm = PassManager(ctx, anchor="func.func")
