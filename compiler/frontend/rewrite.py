@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import ast
 import inspect
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import CodeType, FunctionType
 from typing import Any
 
@@ -89,12 +92,57 @@ def parse_function(fn: FunctionType) -> tuple[ast.FunctionDef, str]:
     raise CompileError(f"cannot find the definition of kernel '{fn.__qualname__}' in its source")
 
 
+@dataclass(frozen=True)
+class _Compiled:
+    """What a rewrite makes of one code object: the factory's code and the source positions."""
+
+    code: CodeType
+    filename: str
+    def_loc: Any
+    param_locs: dict[str, Any]
+
+
+_MEMO: OrderedDict[tuple[CodeType, str, bool], _Compiled] = OrderedDict()
+_MEMO_SIZE = 256
+_memo_lock = threading.Lock()
+
+
 def rewrite_kernel(fn: FunctionType, kernel: bool = True) -> RewrittenKernel:
     """Parse, rewrite and compile ``fn``; the result runs in ``fn``'s globals and closure.
 
     ``kernel=False`` rewrites a helper (``@lc.func``): it may return values and keeps its
     default arguments.
+
+    The rewrite depends only on the function's code (its source), so it is memoised per code
+    object: a kernel builder (``make_gemm(cfg)``) makes a new function of the same code per
+    configuration, and each is bound to its own globals and closure here. The key holds the
+    code object (equal code objects have equal source positions) and its file name.
     """
+    key = (fn.__code__, fn.__code__.co_filename, kernel)
+    with _memo_lock:
+        compiled = _MEMO.get(key)
+        if compiled is not None:
+            _MEMO.move_to_end(key)
+    if compiled is None:
+        compiled = _compile_rewritten(fn, kernel)
+        with _memo_lock:
+            _MEMO[key] = compiled
+            while len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+    namespace: dict[str, Any] = {}
+    exec(compiled.code, fn.__globals__, namespace)
+    from . import control_flow
+
+    cells = [c.cell_contents if _cell_filled(c) else None for c in (fn.__closure__ or ())]
+    rewritten = namespace["_lc_factory"](control_flow, *cells)
+    codes = frozenset(nested_code_objects(rewritten.__code__))
+    return RewrittenKernel(
+        rewritten, codes, compiled.filename, compiled.def_loc, dict(compiled.param_locs)
+    )
+
+
+def _compile_rewritten(fn: FunctionType, kernel: bool) -> _Compiled:
+    """Parse and rewrite ``fn``'s source; compile the factory that binds it to a closure."""
     node, filename = parse_function(fn)
     def_loc = _loc(node, filename)
     a = node.args
@@ -123,14 +171,7 @@ def rewrite_kernel(fn: FunctionType, kernel: bool = True) -> RewrittenKernel:
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
     code = compile(module, filename, "exec")
-    namespace: dict[str, Any] = {}
-    exec(code, fn.__globals__, namespace)
-    from . import control_flow
-
-    cells = [c.cell_contents if _cell_filled(c) else None for c in (fn.__closure__ or ())]
-    rewritten = namespace["_lc_factory"](control_flow, *cells)
-    codes = frozenset(nested_code_objects(rewritten.__code__))
-    return RewrittenKernel(rewritten, codes, filename, def_loc, param_locs)
+    return _Compiled(code, filename, def_loc, param_locs)
 
 
 def _cell_filled(cell: Any) -> bool:
