@@ -54,20 +54,39 @@ def storage_cosize(layout: Any) -> Any:
     return intops.ceil_div(end, block) * block
 
 
+_MEMO: dict[ComposedLayout, int] = {}
+_MEMO_SIZE = 1024
+
+
 def _exact_storage(layout: ComposedLayout) -> int | None:
-    """The largest offset + 1 of a static layout small enough to enumerate, else None."""
+    """The largest offset + 1 of a static layout small enough to enumerate, else None.
+
+    Enumerating a swizzled shared-memory tile costs milliseconds (tens of thousands of
+    offsets), so the answer is memoised per layout (a static layout: its equality is that of
+    its integers, and the answer depends on nothing else)."""
     n = it.product(layout.shape)  # (layout.size(x) misses nested composed layouts)
     if type(n) is not int or n > _EXACT_LIMIT or not _static(layout):
         return None
     if n == 0:
         return 0
-    return max(_offsets(layout)) + 1
+    found = _MEMO.get(layout)
+    if found is None:
+        found = max(_offsets(layout)) + 1
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[layout] = found
+    return found
 
 
 def _offsets(layout: Any) -> list[int]:
     """Every offset of a static layout (in no particular order)."""
     if isinstance(layout, ComposedLayout):
-        return [layout.apply_outer(layout.offset + o) for o in _offsets(layout.inner)]
+        inner = _offsets(layout.inner)
+        outer, base = layout.outer, layout.offset
+        if isinstance(outer, Swizzle) and outer.shift >= 0:  # Swizzle.__call__, inlined
+            y, sh = outer.yyy_mask, outer.shift
+            return [x ^ ((x & y) >> sh) for x in (base + o for o in inner)]
+        return [layout.apply_outer(base + o) for o in inner]
     out = [0]
     for s, d in zip(it.flatten_to_tuple(layout.shape), it.flatten_to_tuple(layout.stride)):
         out = [o + k * d for k in range(s) for o in out]

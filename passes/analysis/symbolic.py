@@ -227,6 +227,9 @@ class SymbolicAnalysis:
         self._pointers: dict[Value, PointerInfo] = {}
         self._aliases: dict[Value, list[tuple[int, Symbol, Operation | None]]] = {}
         self._op_results: dict[Operation, tuple[Any, ...]] = {}
+        self._element_offsets: dict[tuple[Any, Any], Any] = {}
+        """``layout(coord)`` per (layout, coordinate): a pure function of both (layouts and
+        SymInts compare structurally), asked again by every unrolled access to a fragment."""
 
     # -- invalidation ---------------------------------------------------------------------------
     def invalidate(self, value: Value | None = None) -> None:
@@ -612,13 +615,23 @@ class SymbolicAnalysis:
         if isinstance(tensor.type, PtrType):
             p = self.pointer_of(tensor)
             return p.offset + coord
-        from layoutc.ir.dialects.tile.swizzled import element_offset
+        from layoutc.ir.dialects.tile.swizzled import SwizzledOffset, element_offset
 
         t = self.tensor_of(tensor)
+        key = (t.layout, coord)
         try:
-            return t.offset + element_offset(t.layout, coord)
-        except LayoutError as e:
-            raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+            found = self._element_offsets.get(key)
+        except TypeError:  # an unhashable part: no memo
+            key, found = None, None
+        if found is None:
+            try:
+                found = element_offset(t.layout, coord)
+            except LayoutError as e:
+                raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+            immutable = type(found) is int or isinstance(found, (SymInt, SwizzledOffset))
+            if key is not None and immutable:
+                self._element_offsets[key] = found
+        return t.offset + found
 
 
 def dominates(a: Operation, b: Operation) -> bool:
