@@ -530,32 +530,62 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple) -> Any:
             result = result + crd2idx(c, s, d)
         return result
     if isinstance(shape, tuple):
-        n = len(shape)
-        if n == 0:
-            return 0
-        result = 0
-        last = n - 1
-        for i in range(last):
-            s = shape[i]
-            d = stride[i]
-            if type(coord) is int and type(s) is int and type(d) is int and coord >= 0:
-                result = result + (coord % s) * d  # the static fast path
-                coord //= s
-                continue
-            q, r = _divmod(coord, product(s) if isinstance(s, tuple) else s)
-            result = result + crd2idx(r, s, d)
-            coord = q
-        s = shape[last]
-        d = stride[last]
-        if type(coord) is int and type(d) is int and type(s) is int:
-            return result + coord * d
-        return result + crd2idx(coord, s, d)
+        if type(coord) is not int:
+            return _crd2idx_symbolic(coord, shape, stride)
+        return _crd2idx_modes(coord, shape, stride)
     if type(stride) is int and type(coord) is int:
         return coord * stride
     apply = getattr(stride, "apply_stride", None)
     if apply is not None:
         return apply(coord)
     return coord * stride
+
+
+_SYMBOLIC_MEMO: dict[tuple[Any, Any, Any], Any] = {}
+_SYMBOLIC_MEMO_SIZE = 4096
+
+
+def _crd2idx_symbolic(coord: Any, shape: tuple, stride: Any) -> Any:
+    """:func:`crd2idx` of a symbolic 1-D coordinate over a tuple shape, memoised: splitting it
+    into the modes' coordinates takes symbolic divisions, and the tracer, the verifier and the
+    passes ask for the same ones (a thread index through a partition) again and again. The
+    key's parts compare structurally (SymInts by their interned canonical form), and the
+    result depends on nothing else."""
+    key = (coord, shape, stride)
+    try:
+        found = _SYMBOLIC_MEMO.get(key)
+    except TypeError:  # an unhashable stride: compute without the memo
+        return _crd2idx_modes(coord, shape, stride)
+    if found is None:
+        found = _crd2idx_modes(coord, shape, stride)
+        if len(_SYMBOLIC_MEMO) >= _SYMBOLIC_MEMO_SIZE:
+            _SYMBOLIC_MEMO.clear()
+        _SYMBOLIC_MEMO[key] = found
+    return found
+
+
+def _crd2idx_modes(coord: Any, shape: tuple, stride: Any) -> Any:
+    """:func:`crd2idx` of a 1-D coordinate over a tuple shape (colexicographic split)."""
+    n = len(shape)
+    if n == 0:
+        return 0
+    result = 0
+    last = n - 1
+    for i in range(last):
+        s = shape[i]
+        d = stride[i]
+        if type(coord) is int and type(s) is int and type(d) is int and coord >= 0:
+            result = result + (coord % s) * d  # the static fast path
+            coord //= s
+            continue
+        q, r = _divmod(coord, product(s) if isinstance(s, tuple) else s)
+        result = result + crd2idx(r, s, d)
+        coord = q
+    s = shape[last]
+    d = stride[last]
+    if type(coord) is int and type(d) is int and type(s) is int:
+        return result + coord * d
+    return result + crd2idx(coord, s, d)
 
 
 def crd2idx_colex(coord: IntTuple, shape: IntTuple) -> Any:
