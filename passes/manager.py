@@ -238,7 +238,8 @@ class PassManager(OpPassManager):
         verify_at_end: bool = False,
     ) -> PassManager:
         """A pass manager for a textual pipeline; raise PipelineError when it is invalid."""
-        pm = cls(context, anchor, verify=verify, verify_at_end=verify_at_end)
+        pm = cls(context, anchor, verify=verify)
+        pm.verify_at_end = verify_at_end
         pm.add_pipeline(pipeline)
         return pm
 
