@@ -185,6 +185,17 @@ def gather_operands(
 # kernel took 12% longer (0.130 against 0.116 ms); benchmarks/conv.py compiles at 32.
 INDEX = "auto"
 
+# The kernels' parameters, one declaration for the sm80 and the Hopper kernels. Dense: NDHWC
+# activation, KTRSC filter, NZPQK output (only N is a run-time extent). Gather/scatter: pools of
+# channel vectors (rows of 64 and 128) and the int32 row numbers that pick them.
+ACTIVATION = lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)")
+FILTER = lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)")
+OUTPUT = lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)")
+ACTIVATION_POOL = lc.Tensor(lc.tf32, "(A,64):(64,1)")
+OUTPUT_POOL = lc.Tensor(lc.f32, "(B,128):(128,1)")
+GATHER_ROWS = lc.Tensor(lc.i32, "(G):(1)")
+SCATTER_ROWS = lc.Tensor(lc.i32, "(O):(1)")
+
 
 def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
     """The dense and the gather/scatter kernel of one configuration: two entry points that
@@ -306,9 +317,9 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         index_bitwidth=INDEX,
     )
     def conv3d_fprop_dense(
-        activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
-        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
-        output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
+        activation: ACTIVATION,
+        filter: FILTER,
+        output: OUTPUT,
     ):
         conv_mainloop(*dense_operands(activation, filter, output, last))
 
@@ -319,11 +330,11 @@ def make_conv3d(cfg: ConvConfig = ConvConfig()) -> tuple[Any, Any]:
         index_bitwidth=INDEX,
     )
     def conv3d_fprop_gather(
-        activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
-        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
-        output: lc.Tensor(lc.f32, "(B,128):(128,1)"),
-        gather: lc.Tensor(lc.i32, "(G):(1)"),
-        scatter: lc.Tensor(lc.i32, "(O):(1)"),
+        activation: ACTIVATION_POOL,
+        filter: FILTER,
+        output: OUTPUT_POOL,
+        gather: GATHER_ROWS,
+        scatter: SCATTER_ROWS,
     ):
         conv_mainloop(*gather_operands(activation, filter, output, gather, scatter, last))
 
@@ -649,9 +660,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         index_bitwidth=INDEX,
     )
     def conv3d_fprop_dense_sm90(
-        activation: lc.Tensor(lc.tf32, "(N,6,4,4,64):(6144,1024,256,64,1)"),
-        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
-        output: lc.Tensor(lc.f32, "(N,4,2,2,128):(2048,512,256,128,1)"),
+        activation: ACTIVATION,
+        filter: FILTER,
+        output: OUTPUT,
     ):
         conv_mainloop_sm90(*dense_operands(activation, filter, output, last))
 
@@ -662,11 +673,11 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         index_bitwidth=INDEX,
     )
     def conv3d_fprop_gather_sm90(
-        activation: lc.Tensor(lc.tf32, "(A,64):(64,1)"),
-        filter: lc.Tensor(lc.tf32, "(128,3,3,3,64):(1728,576,192,64,1)"),
-        output: lc.Tensor(lc.f32, "(B,128):(128,1)"),
-        gather: lc.Tensor(lc.i32, "(G):(1)"),
-        scatter: lc.Tensor(lc.i32, "(O):(1)"),
+        activation: ACTIVATION_POOL,
+        filter: FILTER,
+        output: OUTPUT_POOL,
+        gather: GATHER_ROWS,
+        scatter: SCATTER_ROWS,
     ):
         if cfg.index_smem:  # the producers and the epilogue read the indices from smem
             gather, scatter = stage_indices(gather, "gather"), stage_indices(scatter, "scatter")
