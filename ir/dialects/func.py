@@ -19,28 +19,24 @@ from ..core.block import Block, Region
 from ..core.constraints import Constraint
 from ..core.context import Dialect
 from ..core.errors import VerifyError
+from ..core.function_like import DICT_ARRAY, FLAT_SYMBOL_REF, FunctionLike
 from ..core.location import Location
 from ..core.opdef import opt_prop, prop, region, var_operand, var_result
 from ..core.operation import Operation
 from ..core.symbols import lookup_nearest_symbol_from
 from ..core.traits import HasParent, IsolatedFromAbove, Pure, ReturnLike, Symbol, Terminator
 from ..core.types import FunctionType, Type
-from ..core.values import BlockArgument, Value
+from ..core.values import Value
 
 _FunctionTypeAttr = Constraint(
     lambda a: isinstance(a, TypeAttr) and isinstance(a.type, FunctionType), "function type"
 )
-_FlatSymbolRef = Constraint(
-    lambda a: isinstance(a, SymbolRefAttr) and a.is_flat, "flat symbol reference"
-)
-_DictArray = Constraint(
-    lambda a: isinstance(a, ArrayAttr) and all(isinstance(e, DictionaryAttr) for e in a),
-    "array of dictionaries",
-)
+_FlatSymbolRef = FLAT_SYMBOL_REF
+_DictArray = DICT_ARRAY
 _VISIBILITIES = ("public", "private", "nested")
 
 
-class FuncOp(Operation):
+class FuncOp(FunctionLike, Operation):
     """``func.func @name(%arg0: i32) -> i32 { ... }``; a declaration has no body."""
 
     name = "func.func"
@@ -79,36 +75,12 @@ class FuncOp(Operation):
     def sym_name_str(self) -> str:
         return self.sym_name.value
 
-    @property
-    def type(self) -> FunctionType:
-        return self.function_type.type
-
-    @property
-    def is_declaration(self) -> bool:
-        return not self.body.blocks
-
-    @property
-    def entry_block(self) -> Block:
-        return self.body.blocks[0]
-
-    @property
-    def args(self) -> list[BlockArgument]:
-        return self.entry_block.args
-
     # -- verification -------------------------------------------------------------------------
     def verify_(self) -> None:
         ftype = self.type
         if self.sym_visibility is not None and self.sym_visibility.value not in _VISIBILITIES:
             raise VerifyError(f"unknown visibility '{self.sym_visibility.value}'")
-        for what, attr, count in (
-            ("argument", self.arg_attrs, len(ftype.inputs)),
-            ("result", self.res_attrs, len(ftype.results)),
-        ):
-            if attr is not None and len(attr) != count:
-                raise VerifyError(
-                    f"expects {what} attribute array to have the same number of elements as "
-                    f"the number of function {what}s, got {len(attr)}, but expected {count}"
-                )
+        self.verify_attribute_arrays()
         if self.is_declaration:
             return
         args = self.entry_block.args

@@ -32,6 +32,7 @@ from ...core.attributes import (
 from ...core.block import Block, Region
 from ...core.constraints import Constraint
 from ...core.errors import VerifyError
+from ...core.function_like import DICT_ARRAY, FLAT_SYMBOL_REF, FunctionLike
 from ...core.location import Location
 from ...core.opdef import (
     operand,
@@ -46,7 +47,7 @@ from ...core.opdef import (
 from ...core.operation import Operation
 from ...core.traits import IsolatedFromAbove, ReturnLike, Symbol, Terminator
 from ...core.types import FunctionType, Type, i1, i32, i64
-from ...core.values import BlockArgument, Value
+from ...core.values import Value
 from .attributes import (
     FASTMATH_NONE,
     CConvAttr,
@@ -61,13 +62,8 @@ _FunctionTypeAttr = Constraint(
     lambda a: isinstance(a, TypeAttr) and isinstance(a.type, LLVMFunctionType),
     "LLVM function type",
 )
-_FlatSymbolRef = Constraint(
-    lambda a: isinstance(a, SymbolRefAttr) and a.is_flat, "flat symbol reference"
-)
-_DictArray = Constraint(
-    lambda a: isinstance(a, ArrayAttr) and all(isinstance(e, DictionaryAttr) for e in a),
-    "array of dictionaries",
-)
+_FlatSymbolRef = FLAT_SYMBOL_REF
+_DictArray = DICT_ARRAY
 _I32Array = Constraint(
     lambda a: isinstance(a, DenseArrayAttr) and a.element_type is i32, "i32 dense array"
 )
@@ -79,7 +75,7 @@ TAIL_NONE = TailCallKindAttr("none")
 _NO_BUNDLES = DenseArrayAttr(i32, ())
 
 
-class LLVMFuncOp(Operation):
+class LLVMFuncOp(FunctionLike, Operation):
     """``llvm.func [linkage] @name(%arg0: T {attrs}) -> R attributes {...} { ... }``; a
     declaration has no body."""
 
@@ -114,33 +110,9 @@ class LLVMFuncOp(Operation):
         body = Region() if declaration else Region([Block(function_type.inputs)])
         super().__init__(properties=props, attributes=attributes, regions=[body], loc=loc)
 
-    @property
-    def type(self) -> LLVMFunctionType:
-        return self.function_type.type
-
-    @property
-    def is_declaration(self) -> bool:
-        return not self.body.blocks
-
-    @property
-    def entry_block(self) -> Block:
-        return self.body.blocks[0]
-
-    @property
-    def args(self) -> list[BlockArgument]:
-        return self.entry_block.args
-
     def verify_(self) -> None:
         ftype = self.type
-        for what, attr, count in (
-            ("argument", self.arg_attrs, len(ftype.inputs)),
-            ("result", self.res_attrs, len(ftype.results)),
-        ):
-            if attr is not None and len(attr) != count:
-                raise VerifyError(
-                    f"expects {what} attribute array to have the same number of elements as "
-                    f"the number of function {what}s, got {len(attr)}, but expected {count}"
-                )
+        self.verify_attribute_arrays()
         if self.is_declaration:
             if self.linkage.value not in ("external", "extern_weak"):
                 raise VerifyError(
