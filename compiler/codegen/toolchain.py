@@ -208,17 +208,7 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
         wp = _whole_program(result, text, target, opts, whole, driver_max, notes, timings, logs)
         if wp is not None:
             result, cubin = wp
-            timings["total"] = time.perf_counter() - start
-            return GpuBinary(
-                target=target,
-                ptx=result.ptx,
-                ptx_backend=result.backend,
-                ptx_isa=result.isa,
-                cubin=cubin,
-                log="\n".join(logs),
-                timings=timings,
-                notes=notes,
-            )
+            return _binary(target, result, cubin, start, timings, logs, notes)
 
     link_max = nvjitlink_max_ptx_isa() if opts.cubin != "never" else None
     if opts.cubin == "always" and link_max is None:
@@ -266,6 +256,19 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
         notes.append(payload.reason)
         result = _run_backend(LLVM, text, target, opts.opt_level)
         timings["ptx_llvm"] = result.seconds
+    return _binary(target, result, cubin, start, timings, logs, notes)
+
+
+def _binary(
+    target: Target,
+    result: PtxResult,
+    cubin: bytes | None,
+    start: float,
+    timings: dict[str, float],
+    logs: list[str],
+    notes: list[str],
+) -> GpuBinary:
+    """The compile's result, its total time stamped now (both ways out of `compile_gpu` end here)."""
     timings["total"] = time.perf_counter() - start
     return GpuBinary(
         target=target,
