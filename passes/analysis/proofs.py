@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.algebra.symbolic import Symbol, SymInt, node, walk
+from layoutc.ir.algebra.symbolic import Symbol, SymInt, node, to_sympy, walk
 
 IntLike = int | SymInt
 
@@ -124,38 +124,7 @@ def _sympy_divides(d: int, x: SymInt) -> bool:
     import sympy
 
     SYMPY_CALLS.value += 1
-    memo: dict[Any, Any] = {}
-
-    def conv(y: IntLike) -> Any:
-        if type(y) is int:
-            return sympy.Integer(y)
-        found = memo.get(y)
-        if found is not None:
-            return found
-        kind, args = node(y)
-        if kind == "symbol":
-            s: Symbol = y  # type: ignore[assignment]
-            name = s.name if s.uid is None else f"{s.name}_{s.uid}"
-            lo = s.lower
-            if lo is not None and lo >= 0:
-                base = sympy.Symbol(name, integer=True, nonnegative=True)
-            else:
-                base = sympy.Symbol(name, integer=True)
-            r = base * s.divisible_by
-        elif kind == "add":
-            r = sympy.Add(*(conv(a) for a in args))
-        elif kind == "mul":
-            r = sympy.Mul(*(conv(a) for a in args))
-        elif kind == "floordiv":
-            r = sympy.floor(conv(args[0]) / conv(args[1]))
-        elif kind == "mod":
-            r = sympy.Mod(conv(args[0]), conv(args[1]))
-        else:  # never reached: _worth_sympy filters other kinds
-            raise ValueError(kind)
-        memo[y] = r
-        return r
-
     try:
-        return bool(sympy.Mod(conv(x), d) == 0)
+        return bool(sympy.Mod(to_sympy(x, divisibility=True), d) == 0)
     except (TypeError, ValueError, RecursionError):
         return False

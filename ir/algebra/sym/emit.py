@@ -147,8 +147,12 @@ def _emit_sum(x: Sum, em: Any, memo: dict) -> Any:
     return acc
 
 
-def to_sympy(x: IntLike) -> Any:
-    """The SymPy expression of x (symbols are integer SymPy symbols with matching signs)."""
+def to_sympy(x: IntLike, *, divisibility: bool = False) -> Any:
+    """The SymPy expression of x (symbols are integer SymPy symbols with matching signs).
+
+    With ``divisibility``, a symbol with ``divisible_by = k`` is written ``k * s`` so that SymPy
+    sees the fact (the divisibility proofs ask SymPy whether ``x mod d`` is 0).
+    """
     import sympy
 
     memo: dict = {}
@@ -167,6 +171,8 @@ def to_sympy(x: IntLike) -> Any:
                 r = sympy.Symbol(name, integer=True, nonnegative=True)
             else:
                 r = sympy.Symbol(name, integer=True)
+            if divisibility and y.divisible_by != 1:
+                r = r * y.divisible_by
         elif type(y) is Sum:
             parts = [sympy.Integer(y.const)]
             for m, k in y.terms:
