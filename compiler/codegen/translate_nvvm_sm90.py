@@ -149,10 +149,10 @@ def _box(first: int, n: int) -> str:
     return "{" + ", ".join(f"${first + i}" for i in range(n)) + "}"
 
 
-def refuse_tma_extras(op: Any) -> None:
+def refuse_tma_extras(op: Any, modes: tuple[str, ...] = ("tile",)) -> None:
     """The parts of MLIR 22's TMA ops code generation does not implement yet."""
     extras = []
-    if op.mode.value != "tile":
+    if op.mode.value not in modes:
         extras.append(f"mode {op.mode.value}")
     for what in ("l2CacheHint", "predicate"):
         if getattr(op, what) is not None:
@@ -167,18 +167,26 @@ def refuse_tma_extras(op: Any) -> None:
 def _tma_load(
     ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkTensorGlobalToSharedClusterOp
 ) -> None:
-    refuse_tma_extras(op)
+    """Tile mode, or im2col mode (``.im2col``: the coordinates name the first pixel, the
+    16-bit offsets the filter tap, PTX ISA "Im2col mode")."""
+    refuse_tma_extras(op, ("tile", "im2col"))
     n = len(op.coordinates)
     args = [ft.get(op.dstMem), ft.get(op.tmaDescriptor), ft.get(op.mbar)]
     args += [ft.get(c) for c in op.coordinates]
     constraints = "l,l,l" + ",r" * n
-    text = f"cp.async.bulk.tensor.{n}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+    mode = op.mode.value
+    text = f"cp.async.bulk.tensor.{n}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes"
     operands = f"[$0], [$1, {_box(3, n)}], [$2]"
+    if op.im2colOffsets:
+        offsets = len(op.im2colOffsets)
+        operands += ", " + _box(len(args), offsets)
+        args += [ft.get(o) for o in op.im2colOffsets]
+        constraints += ",h" * offsets
     if op.multicastMask is not None:
         text += ".multicast::cluster"
+        operands += f", ${len(args)}"
         args.append(ft.get(op.multicastMask))
         constraints += ",h"
-        operands += f", ${3 + n}"
     _asm(ft, f"{text} {operands};", constraints, args)
 
 

@@ -465,6 +465,8 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
         coordinates: list[Value],
         mbar: Value,
         multicast_mask: Value | None = None,
+        im2col_offsets: list[Value] | None = None,
+        mode: str = "tile",
         loc: Location | None = None,
     ):
         super().__init__(
@@ -473,11 +475,12 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
                 desc,
                 list(coordinates),
                 mbar,
-                [],
+                list(im2col_offsets or []),
                 [multicast_mask] if multicast_mask is not None else [],
                 [],
                 [],
             ],
+            properties={"mode": TMALoadModeAttr(mode)} if mode != "tile" else None,
             loc=loc,
         )
 
@@ -493,11 +496,21 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(Operation):
             raise VerifyError("Shared::cta destination requires address-space 3.")
         if cta_only and self.multicastMask is not None:
             raise VerifyError("Multicast is not supported with shared::cta mode.")
-        expected = len(self.coordinates) - 2 if self.mode.value == "im2col" else 0
-        if self.mode.value == "tile" and self.im2colOffsets:
-            raise VerifyError(
-                f"im2col offsets expected {expected} (provided {len(self.im2colOffsets)})"
-            )
+        verify_tma_load_mode(self.mode.value, len(self.coordinates), len(self.im2colOffsets))
+
+
+def verify_tma_load_mode(mode: str, dims: int, offsets: int) -> None:
+    """MLIR's ``verifyTMALoadParams``: im2col modes need a tensor of rank 3 or more and
+    ``rank - 2`` offsets (``im2col``) or 2 (``im2col_w``, ``im2col_w_128``); the tile modes
+    none; ``tile_gather4`` five coordinates."""
+    if mode == "tile_gather4" and dims != 5:
+        raise VerifyError("Gather4 mode expects 5 coordinates")
+    im2col = mode.startswith("im2col")
+    if im2col and dims < 3:
+        raise VerifyError(f"to use {mode} mode, the tensor has to be at least 3-dimensional")
+    expected = dims - 2 if mode == "im2col" else 2 if im2col else 0
+    if offsets != expected:
+        raise VerifyError(f"im2col offsets expected {expected} (provided {offsets})")
 
 
 class CpAsyncBulkTensorSharedCTAToGlobalOp(Operation):

@@ -17,6 +17,8 @@ func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, 
   nvvm.mbarrier.try_wait.parity %bar, %c, %c : !llvm.ptr<3>, i32, i32
   nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c, %c] : !llvm.ptr<3>, !llvm.ptr
   nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c] multicast_mask = %m : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c, %c, %c, %c, %c] im2col[%m, %m, %m] {mode = #nvvm.tma_load_mode<im2col>} : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c, %c, %c] im2col[%m] multicast_mask = %m {mode = #nvvm.tma_load_mode<im2col>} : !llvm.ptr<3>, !llvm.ptr
   nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %dst, box[%c, %c, %c] : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.commit.group
   nvvm.cp.async.bulk.wait_group 0 {read}

@@ -43,6 +43,9 @@ def test_hopper_ops_assemble_for_sm90a(backend):
         "mbarrier.try_wait.parity.shared.b64",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
         ".multicast::cluster",
+        "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+        ".multicast::cluster",
         "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group",
         "cp.async.bulk.commit_group",
         "cp.async.bulk.wait_group.read 0",

@@ -24,3 +24,28 @@ func.func @box(%d: !llvm.ptr<3>, %t: !llvm.ptr, %c: i32) {
   nvvm.cp.async.bulk.tensor.global.shared.cta %t, %d, box[%c, %c, %c, %c, %c, %c] : !llvm.ptr, !llvm.ptr<3>
   return
 }
+
+// -----
+
+// MLIR 22's verifyTMALoadParams: im2col needs rank >= 3 and rank - 2 offsets.
+func.func @im2col_rank(%d: !llvm.ptr<7>, %t: !llvm.ptr, %b: !llvm.ptr<3>, %c: i32) {
+  // expected-error@+1 {{to use im2col mode, the tensor has to be at least 3-dimensional}}
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%c, %c] {mode = #nvvm.tma_load_mode<im2col>} : !llvm.ptr<7>, !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @im2col_offsets(%d: !llvm.ptr<7>, %t: !llvm.ptr, %b: !llvm.ptr<3>, %c: i32, %o: i16) {
+  // expected-error@+1 {{im2col offsets expected 3 (provided 2)}}
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%c, %c, %c, %c, %c] im2col[%o, %o] {mode = #nvvm.tma_load_mode<im2col>} : !llvm.ptr<7>, !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tile_offsets(%d: !llvm.ptr<7>, %t: !llvm.ptr, %b: !llvm.ptr<3>, %c: i32, %o: i16) {
+  // expected-error@+1 {{im2col offsets expected 0 (provided 1)}}
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%c, %c, %c] im2col[%o] : !llvm.ptr<7>, !llvm.ptr
+  return
+}

@@ -9,6 +9,7 @@
 // GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 0, 0>}> : (!llvm.ptr<7>, !llvm.ptr, i32, !llvm.ptr<3>, i16) -> ()
 // GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 1, 1>}> : (!llvm.ptr<7>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i16, i64, i1) -> ()
 // GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = true, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}> : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>) -> ()
+// GENERIC: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}) <{isCTAOnly = false, mode = #nvvm.tma_load_mode<im2col>, operandSegmentSizes = array<i32: 1, 1, 4, 1, 2, 1, 0, 0>}> : (!llvm.ptr<7>, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr<3>, i16, i16, i16) -> ()
 // GENERIC: "nvvm.cp.async.bulk.tensor.global.shared.cta"(%{{.*}}) <{mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 3, 0, 0>}> : (!llvm.ptr, !llvm.ptr<3>, i32, i32, i32) -> ()
 // GENERIC: "nvvm.cp.async.bulk.tensor.global.shared.cta"(%{{.*}}) <{mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}> : (!llvm.ptr, !llvm.ptr<3>, i32, i1) -> ()
 func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, %m: i16, %h: i64, %pr: i1, %cl: !llvm.ptr<7>) attributes {gpu.kernel} {
@@ -51,6 +52,8 @@ func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, 
   nvvm.cp.async.bulk.tensor.shared.cluster.global %cl, %desc, %bar, box[%c, %c] multicast_mask = %m l2_cache_hint = %h predicate = %pr : !llvm.ptr<7>, !llvm.ptr
   // CHECK: box[%{{.*}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
   nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %desc, %bar, box[%c] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
+  // CHECK: box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] im2col[%{{.*}}, %{{.*}}] multicast_mask = %{{.*}} {mode = #nvvm.tma_load_mode<im2col>} : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %cl, %desc, %bar, box[%c, %c, %c, %c] im2col[%m, %m] multicast_mask = %m {mode = #nvvm.tma_load_mode<im2col>} : !llvm.ptr<7>, !llvm.ptr
   // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %dst, box[%c, %c, %c] : !llvm.ptr, !llvm.ptr<3>
   // Upstream prints the source type of the store as `<3>`: read too.
