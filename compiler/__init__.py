@@ -265,6 +265,8 @@ _LAZY.update(
         )
     }
 )
+# TMA in im2col mode (layoutc/frontend/tma_im2col.py).
+_LAZY.update({"make_im2col_tma_copy": "layoutc.frontend.tma_im2col"})
 # The TMA pipeline library (layoutc/frontend/pipelines.py).
 _LAZY.update({name: "layoutc.frontend.pipelines" for name in ("PipelineState", "PipelineTmaAsync")})
 # The algebra functions below also take tensors (views) and dynamic values inside kernels;

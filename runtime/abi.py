@@ -32,6 +32,10 @@ class TmaSource:
     tensor mode of each TMA dimension (innermost first), ``swizzle`` the shared-memory swizzle
     span in bytes; ``extents`` and ``strides`` (in elements, tensor mode order) are constants
     or the names of the scalar parameters that carry them.
+
+    ``mode="im2col"`` is an im2col descriptor (runtime/tma_im2col.py): ``box`` is one pixel
+    (``channels`` then ones), ``pixels`` the pixels per load and ``lower``/``upper`` the
+    bounding box's corners, spatial dimensions innermost first.
     """
 
     source: str
@@ -40,6 +44,10 @@ class TmaSource:
     swizzle: int
     extents: tuple[int | str, ...]
     strides: tuple[int | str, ...]
+    mode: str = "tile"
+    pixels: int = 0
+    lower: tuple[int, ...] = ()
+    upper: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.dims)
@@ -52,6 +60,15 @@ class TmaSource:
             )
         if self.swizzle not in (0, 32, 64, 128):
             raise ValueError(f"TMA descriptor of {self.source!r}: swizzle {self.swizzle}")
+        if self.mode not in ("tile", "im2col"):
+            raise ValueError(f"TMA descriptor of {self.source!r}: mode {self.mode!r}")
+        im2col = self.mode == "im2col"
+        corners = n - 2 if im2col else 0
+        if len(self.lower) != corners or len(self.upper) != corners or (self.pixels > 0) != im2col:
+            raise ValueError(
+                f"TMA descriptor of {self.source!r}: an im2col descriptor, and only one, has "
+                f"pixels and one lower and upper corner per spatial dimension"
+            )
 
     def carriers(self) -> list[str]:
         return [e for e in (*self.extents, *self.strides) if isinstance(e, str)]
@@ -64,7 +81,16 @@ class TmaSource:
             "swizzle": self.swizzle,
             "extents": list(self.extents),
             "strides": list(self.strides),
-        }
+        } | (
+            {
+                "mode": self.mode,
+                "pixels": self.pixels,
+                "lower": list(self.lower),
+                "upper": list(self.upper),
+            }
+            if self.mode == "im2col"
+            else {}
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TmaSource:
@@ -75,6 +101,10 @@ class TmaSource:
             int(data["swizzle"]),
             tuple(data["extents"]),
             tuple(data["strides"]),
+            data.get("mode", "tile"),
+            int(data.get("pixels", 0)),
+            tuple(data.get("lower", ())),
+            tuple(data.get("upper", ())),
         )
 
 

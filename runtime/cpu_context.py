@@ -67,6 +67,9 @@ YIELD = "__layoutc_yield"  # void (ctx*): let the block's other fibers run
 NAMED_BARRIER = "__layoutc_named_barrier"  # void (ctx*, i32 id, i32 nthreads): bar.sync id, n
 TMA_LOAD = "__layoutc_tma_load"  # void (ctx*, ptr dst, ptr desc, ptr mbar, i32 c0..c4)
 TMA_STORE = "__layoutc_tma_store"  # void (ctx*, ptr desc, ptr src, i32 c0..c4)
+#: void (ctx*, ptr dst, ptr desc, ptr mbar, i32 c0..c4, i32 o0..o2): an im2col-mode load,
+#: coordinates (c, w, h, d, n) and offsets (w, h, d) of the normalised rank-5 tensor
+TMA_LOAD_IM2COL = "__layoutc_tma_load_im2col"
 #: void (ctx*, ptr dst, ptr desc, ptr mbar, i32 mask, i32 c0..c4): a TMA load into every block
 #: of the cluster in ``mask``, each completing its own mbarrier at the same offset
 TMA_LOAD_MULTICAST = "__layoutc_tma_load_multicast"
@@ -87,6 +90,7 @@ COLLECTIVE_HELPERS: tuple[str, ...] = (
     NAMED_BARRIER,
     TMA_LOAD,
     TMA_STORE,
+    TMA_LOAD_IM2COL,
     TMA_LOAD_MULTICAST,
     MAPA,
     CLUSTER_ARRIVE,

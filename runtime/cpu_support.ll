@@ -662,6 +662,173 @@ done:
   ret void
 }
 
+; TMA im2col-mode load on the CPU (PTX ISA "Im2col mode"; the model is runtime/tma_im2col.py's
+; im2col_load): the descriptor (passes/conversion/tma_descriptor.py, im2col layout) normalises
+; the tensor to (C, W, H, D, N), missing spatial dimensions of extent 1. ``pixels`` pixels are
+; walked from (c1, c2, c3, c4) = (w, h, d, n), W fastest, wrapping at each dimension's bounding
+; box [lower, extent - 1 + upper] to its lower corner (N carries); pixel j reads channels
+; c0 .. c0 + channels - 1 at (w + o0, h + o1, d + o2, n) into row j of the dense
+; (pixels, channels) box, swizzled as tile mode; elements outside the tensor are zeros. Then
+; the mbarrier's transaction count is completed by the box's bytes.
+define void @__layoutc_tma_load_im2col(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4, i32 %o0, i32 %o1, i32 %o2) {
+entry:
+  %basei = load i64, ptr %desc, align 8
+  %ebp = getelementptr inbounds i64, ptr %desc, i32 2
+  %eb = load i64, ptr %ebp
+  %swp = getelementptr inbounds i64, ptr %desc, i32 3
+  %sw = load i64, ptr %swp
+  %swz = icmp eq i64 %sw, 0
+  %swm0 = sub i64 %sw, 16
+  %swm = select i1 %swz, i64 0, i64 %swm0
+  %e0p = getelementptr inbounds i64, ptr %desc, i32 4
+  %e0 = load i64, ptr %e0p
+  %e1p = getelementptr inbounds i64, ptr %desc, i32 5
+  %e1 = load i64, ptr %e1p
+  %e2p = getelementptr inbounds i64, ptr %desc, i32 6
+  %e2 = load i64, ptr %e2p
+  %e3p = getelementptr inbounds i64, ptr %desc, i32 7
+  %e3 = load i64, ptr %e3p
+  %e4p = getelementptr inbounds i64, ptr %desc, i32 8
+  %e4 = load i64, ptr %e4p
+  %s0p = getelementptr inbounds i64, ptr %desc, i32 9
+  %s0 = load i64, ptr %s0p
+  %s1p = getelementptr inbounds i64, ptr %desc, i32 10
+  %s1 = load i64, ptr %s1p
+  %s2p = getelementptr inbounds i64, ptr %desc, i32 11
+  %s2 = load i64, ptr %s2p
+  %s3p = getelementptr inbounds i64, ptr %desc, i32 12
+  %s3 = load i64, ptr %s3p
+  %s4p = getelementptr inbounds i64, ptr %desc, i32 13
+  %s4 = load i64, ptr %s4p
+  %chp = getelementptr inbounds i64, ptr %desc, i32 14
+  %ch = load i64, ptr %chp
+  %pxp = getelementptr inbounds i64, ptr %desc, i32 15
+  %px = load i64, ptr %pxp
+  %lo1p = getelementptr inbounds i64, ptr %desc, i32 16
+  %lo1 = load i64, ptr %lo1p
+  %lo2p = getelementptr inbounds i64, ptr %desc, i32 17
+  %lo2 = load i64, ptr %lo2p
+  %lo3p = getelementptr inbounds i64, ptr %desc, i32 18
+  %lo3 = load i64, ptr %lo3p
+  %up1p = getelementptr inbounds i64, ptr %desc, i32 19
+  %up1 = load i64, ptr %up1p
+  %up2p = getelementptr inbounds i64, ptr %desc, i32 20
+  %up2 = load i64, ptr %up2p
+  %up3p = getelementptr inbounds i64, ptr %desc, i32 21
+  %up3 = load i64, ptr %up3p
+  %e1m = sub i64 %e1, 1
+  %last1 = add i64 %e1m, %up1
+  %e2m = sub i64 %e2, 1
+  %last2 = add i64 %e2m, %up2
+  %e3m = sub i64 %e3, 1
+  %last3 = add i64 %e3m, %up3
+  %cc0 = sext i32 %c0 to i64
+  %w0 = sext i32 %c1 to i64
+  %h0 = sext i32 %c2 to i64
+  %d0 = sext i32 %c3 to i64
+  %n0 = sext i32 %c4 to i64
+  %ow = sext i32 %o0 to i64
+  %oh = sext i32 %o1 to i64
+  %od = sext i32 %o2 to i64
+  %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_smem
+  %smem = load ptr, ptr %smp
+  %smi = ptrtoint ptr %smem to i64
+  %sxi = ptrtoint ptr %dst to i64
+  %off0 = sub i64 %sxi, %smi
+  br label %pix
+pix:
+  %j = phi i64 [ 0, %entry ], [ %j1, %pixnext ]
+  %w = phi i64 [ %w0, %entry ], [ %wN, %pixnext ]
+  %h = phi i64 [ %h0, %entry ], [ %hN, %pixnext ]
+  %d = phi i64 [ %d0, %entry ], [ %dN, %pixnext ]
+  %n = phi i64 [ %n0, %entry ], [ %nN, %pixnext ]
+  %more = icmp ult i64 %j, %px
+  br i1 %more, label %body, label %done
+body:
+  %aw = add i64 %w, %ow
+  %ah = add i64 %h, %oh
+  %ad = add i64 %d, %od
+  %iw0 = icmp sge i64 %aw, 0
+  %iw1 = icmp slt i64 %aw, %e1
+  %ih0 = icmp sge i64 %ah, 0
+  %ih1 = icmp slt i64 %ah, %e2
+  %id0 = icmp sge i64 %ad, 0
+  %id1 = icmp slt i64 %ad, %e3
+  %in0 = icmp sge i64 %n, 0
+  %in1 = icmp slt i64 %n, %e4
+  %iw = and i1 %iw0, %iw1
+  %ih = and i1 %ih0, %ih1
+  %idd = and i1 %id0, %id1
+  %inn = and i1 %in0, %in1
+  %iwh = and i1 %iw, %ih
+  %idn = and i1 %idd, %inn
+  %inpix = and i1 %iwh, %idn
+  %gw = mul i64 %aw, %s1
+  %gh = mul i64 %ah, %s2
+  %gd = mul i64 %ad, %s3
+  %gn = mul i64 %n, %s4
+  %pa1 = add i64 %basei, %gw
+  %pa2 = add i64 %pa1, %gh
+  %pa3 = add i64 %pa2, %gd
+  %paddr = add i64 %pa3, %gn
+  %row = mul i64 %j, %ch
+  br label %chl
+chl:
+  %ci = phi i64 [ 0, %body ], [ %ci1, %chnext ]
+  %cmore = icmp ult i64 %ci, %ch
+  br i1 %cmore, label %elem, label %pixnext
+elem:
+  %g = add i64 %cc0, %ci
+  %ic0 = icmp sge i64 %g, 0
+  %ic1 = icmp slt i64 %g, %e0
+  %ic = and i1 %ic0, %ic1
+  %ok = and i1 %inpix, %ic
+  %gc = mul i64 %g, %s0
+  %gaddr = add i64 %paddr, %gc
+  %gptr = inttoptr i64 %gaddr to ptr
+  %i = add i64 %row, %ci
+  %ib = mul i64 %i, %eb
+  %so = add i64 %off0, %ib
+  %sx = lshr i64 %so, 3
+  %sxm = and i64 %sx, %swm
+  %swd = xor i64 %so, %sxm
+  %sptr = getelementptr inbounds i8, ptr %smem, i64 %swd
+  br i1 %ok, label %inb, label %oob
+inb:
+  call void @llvm.memcpy.p0.p0.i64(ptr %sptr, ptr %gptr, i64 %eb, i1 false)
+  br label %chnext
+oob:
+  call void @llvm.memset.p0.i64(ptr %sptr, i8 0, i64 %eb, i1 false)
+  br label %chnext
+chnext:
+  %ci1 = add i64 %ci, 1
+  br label %chl
+pixnext:
+  %j1 = add i64 %j, 1
+  %w1 = add i64 %w, 1
+  %kw = icmp sle i64 %w1, %last1
+  %wN = select i1 %kw, i64 %w1, i64 %lo1
+  %h1 = add i64 %h, 1
+  %hc = select i1 %kw, i64 %h, i64 %h1
+  %kh0 = icmp sle i64 %hc, %last2
+  %kh = or i1 %kw, %kh0
+  %hN = select i1 %kh, i64 %hc, i64 %lo2
+  %d1 = add i64 %d, 1
+  %dc = select i1 %kh, i64 %d, i64 %d1
+  %kd0 = icmp sle i64 %dc, %last3
+  %kd = or i1 %kh, %kd0
+  %dN = select i1 %kd, i64 %dc, i64 %lo3
+  %n1 = add i64 %n, 1
+  %nN = select i1 %kd, i64 %n, i64 %n1
+  br label %pix
+done:
+  %t = mul i64 %px, %ch
+  %bytes = mul i64 %t, %eb
+  %b32 = trunc i64 %bytes to i32
+  call void @__layoutc_mbar_complete_tx(ptr %ctx, ptr %mbar, i32 %b32)
+  ret void
+}
+
 ; Give the other fibers a turn (a spin loop's body); counts as no progress.
 define void @__layoutc_yield(ptr %ctx) {
   %f = call ptr @__lc_fiber(ptr %ctx)

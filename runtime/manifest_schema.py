@@ -178,7 +178,7 @@ def _param(c: _Checker, p: Any, path: str) -> None:
         raise c.fail(f"{path}.tma", "a 'tma' parameter, and only one, describes its descriptor")
     if "tma" in p:
         keys = {"source", "box", "dims", "swizzle", "extents", "strides"}
-        c.obj(p["tma"], f"{path}.tma", keys, set())
+        c.obj(p["tma"], f"{path}.tma", keys, {"mode", "pixels", "lower", "upper"})
     if not isinstance(p["dtype"], str) or p["dtype"] not in DTYPES:
         raise c.fail(f"{path}.dtype", f"{p['dtype']!r} is not one of {', '.join(DTYPES)}")
     if "layout" in p and p["layout"] is not None:

@@ -132,7 +132,12 @@ class ArgumentBinder:
 
             extents = tuple(entry(t.extents[m]) for m in t.dims)
             strides = tuple(entry(t.strides[m]) * elem for m in t.dims)
-            box = TmaBox(src.dtype, t.box, t.swizzle)
+            if t.mode == "im2col":
+                from .tma_im2col import Im2colBox
+
+                box = Im2colBox(src.dtype, t.box[0], t.pixels, t.lower, t.upper, t.swizzle)
+            else:
+                box = TmaBox(src.dtype, t.box, t.swizzle)
             data = DESCRIPTORS.get(t.source, box, values[slots[t.source]], extents, strides)
             values[i] = data
             ctypes.memmove(base + self.buffer.offsets[i], data, len(data))

@@ -138,7 +138,9 @@ def encode_tiled(
 
 class TmaDescriptorCache:
     """Encoded descriptors by (box, address, extents, strides): a launch with the same tensor
-    reuses the bytes (encoding costs a driver call, microseconds per launch)."""
+    reuses the bytes (encoding costs a driver call, microseconds per launch). ``box`` is a
+    :class:`TmaBox` (``cuTensorMapEncodeTiled``) or an im2col box
+    (:class:`~layoutc.runtime.tma_im2col.Im2colBox`, ``cuTensorMapEncodeIm2col``)."""
 
     def __init__(self, capacity: int = 1024):
         self.capacity = capacity
@@ -149,7 +151,7 @@ class TmaDescriptorCache:
     def get(
         self,
         name: str,
-        box: TmaBox,
+        box: Any,
         address: int,
         extents: tuple[int, ...],
         strides: tuple[int, ...],
@@ -160,8 +162,14 @@ class TmaDescriptorCache:
             if hit is not None:
                 self._entries.move_to_end(key)
                 return hit
-        check_tma_rules(name, box, address, extents, strides)
-        data = encode_tiled(box, address, extents, strides)
+        if isinstance(box, TmaBox):
+            check_tma_rules(name, box, address, extents, strides)
+            data = encode_tiled(box, address, extents, strides)
+        else:  # an im2col box (runtime/tma_im2col.py)
+            from .tma_im2col import check_im2col_rules, encode_im2col
+
+            check_im2col_rules(name, box, address, extents, strides)
+            data = encode_im2col(box, address, extents, strides)
         with self._lock:
             self.encodes += 1
             self._entries[key] = data

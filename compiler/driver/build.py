@@ -140,6 +140,7 @@ def with_tma_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -> Ru
                 int(t["swizzle"].value),
                 tuple(entry(int(x)) for x in t["extents"].values),
                 tuple(entry(int(x)) for x in t["strides"].values),
+                **_im2col_fields(t),
             )
             name = f"{src.name}_tma{len(added)}"
             while name in names:
@@ -148,6 +149,18 @@ def with_tma_parameters(spec: RuntimeKernelSpec, module: Any, kernel: str) -> Ru
         if added:
             return replace(spec, params=(*spec.params, *added))
     return spec
+
+
+def _im2col_fields(t: Any) -> dict[str, Any]:
+    """An im2col descriptor's mode, pixels and corners (none for a tiled one)."""
+    if t.get("mode") is None:
+        return {}
+    return {
+        "mode": t["mode"].value,
+        "pixels": int(t["pixels"].value),
+        "lower": tuple(int(x) for x in t["lower"].values),
+        "upper": tuple(int(x) for x in t["upper"].values),
+    }
 
 
 def bounds_sites(module: Any, kernel: str) -> list[str] | None:

@@ -443,6 +443,11 @@ class _Writer:
         src = by_name[t.source]
         if src.dtype not in DATA_TYPES:
             raise EmitCError(f"parameter {p.name!r}: TMA does not move {src.dtype} elements")
+        if t.mode != "tile":
+            raise EmitCError(
+                f"parameter {p.name!r}: not supported: the C launcher encodes tiled TMA "
+                f"descriptors only, not {t.mode} (launch through the Python runtime)"
+            )
         elem = ELEMENT_BYTES[src.dtype]
 
         def entry(e: int | str) -> str:

@@ -140,6 +140,7 @@ from .tma import (
     tma_store_arrive,
     tma_store_wait,
 )
+from .tma_im2col import Im2colTmaCopy, make_im2col_tma_copy
 from .trace import trace
 from .wgmma import (
     gmma_layout_atom,
@@ -257,6 +258,8 @@ __all__ = [
     "make_tiled_copy_tv",
     "make_tiled_mma",
     "make_tma_copy",
+    "make_im2col_tma_copy",
+    "Im2colTmaCopy",
     "max",
     "mbarrier_arrive",
     "mbarrier_arrive_and_expect_tx",

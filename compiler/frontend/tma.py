@@ -249,11 +249,29 @@ def _smem_pointer(t: Any, what: str) -> Any:
     return state.emit(UnrealizedConversionCastOp([p.value], [LLVMPointerType(3)])).results[0]
 
 
-def tma_copy(tma: TmaCopy, src: Any, dst: Any, mbar: Any = None, mcast_mask: Any = None) -> None:
+def tma_copy(
+    tma: TmaCopy,
+    src: Any,
+    dst: Any,
+    mbar: Any = None,
+    mcast_mask: Any = None,
+    offsets: Any = None,
+) -> None:
     """One TMA box: a load (``src`` a coordinate tile, ``dst`` smem, completing ``mbar``'s
     transaction bytes; with ``mcast_mask`` into every block of the mask) or a store (``src``
-    smem, ``dst`` a coordinate tile; commit with ``lc.tma_store_arrive()``)."""
+    smem, ``dst`` a coordinate tile; commit with ``lc.tma_store_arrive()``). With
+    ``lc.make_im2col_tma_copy``'s copy, an im2col load: ``src`` the first pixel's coordinates
+    and ``offsets`` the filter tap (compiler/frontend/tma_im2col.py)."""
     what = "lc.tma_copy"
+    from .tma_im2col import Im2colTmaCopy, tma_copy_im2col
+
+    if isinstance(tma, Im2colTmaCopy):
+        if mcast_mask is not None:
+            raise state.error(f"{what}: not supported: an im2col load with a multicast mask")
+        tma_copy_im2col(tma, src, dst, mbar, offsets)
+        return
+    if offsets is not None:
+        raise state.error(f"{what}: offsets= is for im2col loads (lc.make_im2col_tma_copy)")
     if not isinstance(tma, TmaCopy):
         raise state.error(f"{what}: the first argument is lc.make_tma_copy's result, got {tma!r}")
     if tma.op == "SM90_TMA_STORE":

@@ -571,8 +571,8 @@ def _mma(lw: TileLowering, op: T.MmaOp) -> None:
     op.erase()
 
 
-@TILE_TO_LLVM.register(T.TmaDescriptorOp)
-def _tma_descriptor(lw: TileLowering, op: T.TmaDescriptorOp) -> None:
+@TILE_TO_LLVM.register(T.TmaDescriptorOp, T.TmaIm2colDescriptorOp)
+def _tma_descriptor(lw: TileLowering, op: T.TmaDescriptorOp | T.TmaIm2colDescriptorOp) -> None:
     lower_tma_descriptor(lw, op, ConversionError)
 
 

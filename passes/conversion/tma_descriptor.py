@@ -14,6 +14,17 @@ runs both against a numpy model of the hardware):
 | 9-13 | strides in bytes (unused: 0) |
 | 14 | box extents, 12 bits each, dimension 0 in the low bits (unused: 1) |
 
+``tile.tma_im2col_descriptor`` (24 words) normalises the tensor to rank 5, (C, W, H, D, N):
+words 4-8 and 9-13 are those five dimensions' extents and byte strides (a missing spatial
+dimension has extent 1, stride 0), then
+
+| word | field |
+|---|---|
+| 14 | channels per pixel |
+| 15 | pixels per load |
+| 16-18 | the bounding box's lower corner (W, H, D; missing: 0) |
+| 19-21 | its upper corner (W, H, D; missing: 0) |
+
 GPU target: the descriptor is a grid-constant kernel parameter the runtime encodes with
 ``cuTensorMapEncodeTiled`` at launch (runtime/tma.py). The op becomes a new argument of the
 kernel, appended after the others, with upstream's argument attributes ``llvm.byval``
@@ -21,7 +32,8 @@ kernel, appended after the others, with upstream's argument attributes ``llvm.by
 ``.param .align 64 .b8 p[128]``, its generic address taken with ``cvta.param``), plus
 ``layoutc.tma``: what the runtime needs to encode it (the source argument's index, the box,
 the TMA dimension order, the swizzle, and each extent and stride as a constant or the index
-of the argument carrying it). Descriptors of one tensor with the same box share an argument.
+of the argument carrying it; an im2col descriptor adds its mode, pixels and corners).
+Descriptors of one tensor with the same box share an argument.
 """
 
 from __future__ import annotations
@@ -39,6 +51,8 @@ from layoutc.ir.dialects.llvm.arith_ops import SExtOp
 from .tensor_access import IndexEmitter
 
 WORDS = 16
+IM2COL_WORDS = 24
+CHANNELS, PIXELS, LOWER, UPPER = 14, 15, 16, 19
 BASE, RANK, ELEM_BYTES, SWIZZLE, DIMS, STRIDES, BOX = 0, 1, 2, 3, 4, 9, 14
 BOX_BITS = 12
 
@@ -83,12 +97,14 @@ def _gpu_descriptor(op: Any, error: Any) -> None:
         ArrayAttr,
         DenseArrayAttr,
         DictionaryAttr,
+        StringAttr,
         TypeAttr,
         UnitAttr,
     )
     from layoutc.ir.core.types import FunctionType, i8
     from layoutc.ir.core.values import BlockArgument
     from layoutc.ir.dialects.llvm.types import LLVMPointerType
+    from layoutc.ir.dialects.tile import TmaIm2colDescriptorOp
 
     func = _enclosing_func(op)
     entry = func.regions[0].blocks[0]
@@ -121,6 +137,17 @@ def _gpu_descriptor(op: Any, error: Any) -> None:
             "strides": DenseArrayAttr(i64, entries[n:]),
         }
     )
+    if isinstance(op, TmaIm2colDescriptorOp):
+        lower, upper = op.corners
+        spec = DictionaryAttr(
+            {
+                **dict(spec.entries),
+                "mode": StringAttr("im2col"),
+                "pixels": IntegerAttr(op.pixels.value, i64),
+                "lower": DenseArrayAttr(i64, lower),
+                "upper": DenseArrayAttr(i64, upper),
+            }
+        )
     attrs = list(func.arg_attrs) if func.arg_attrs is not None else []
     attrs += [DictionaryAttr()] * (len(entry.args) - len(attrs))
     for i, a in enumerate(attrs):
@@ -153,12 +180,16 @@ def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
     if lw.target != "host":
         _gpu_descriptor(op, error)
         return
+    from layoutc.ir.dialects.tile import TmaIm2colDescriptorOp
+
+    im2col = isinstance(op, TmaIm2colDescriptorOp)
+    words = IM2COL_WORDS if im2col else WORDS
     elem_bytes = op.ptr.type.element_bits // 8
     func = _enclosing_func(op)
     entry = func.regions[0].blocks[0]
     eb = Builder(InsertionPoint.at_start(entry), op.location)
     one = eb.create(ConstantOp, IntegerAttr(1, i64)).results[0]
-    slot = eb.create(AllocaOp, one, LLVMArrayType(WORDS, i64), 64).results[0]
+    slot = eb.create(AllocaOp, one, LLVMArrayType(words, i64), 64).results[0]
     b = Builder(InsertionPoint.before_op(op), op.location)
     e = IndexEmitter(b)
 
@@ -169,7 +200,7 @@ def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
             v = b.create(arith.IndexCastOp, value, i64).results[0]
         else:
             v = value
-        p = b.create(GEPOp, slot, [0, word], LLVMArrayType(WORDS, i64)).results[0]
+        p = b.create(GEPOp, slot, [0, word], LLVMArrayType(words, i64)).results[0]
         b.create(StoreOp, v, p, 8)
 
     store(BASE, b.create(PtrToIntOp, op.ptr, i64).results[0])
@@ -177,18 +208,31 @@ def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
     store(RANK, len(dims))
     store(ELEM_BYTES, elem_bytes)
     store(SWIZZLE, op.swizzle.value)
+    if im2col:
+        # (C, W, H, D, N): the spatial dimensions the tensor lacks have extent 1, stride 0
+        spatial = len(dims) - 2
+        slots = dims[:-1] + [None] * (3 - spatial) + dims[-1:]
+    else:
+        slots = dims + [None] * (5 - len(dims))
     box_word = 0
-    for k in range(5):
-        if k < len(dims):
-            m = dims[k]
+    for k, m in enumerate(slots):
+        if m is not None:
             extent = op.extents[m]
             step = e.mul(op.strides[m], elem_bytes)
-            box = op.box_extents[k]
+            box = op.box_extents[k] if not im2col else 1
         else:
             extent, step, box = 1, 0, 1
         store(DIMS + k, extent if isinstance(extent, int) else e._v(extent))
         store(STRIDES + k, step if isinstance(step, int) else e._v(step))
         box_word |= box << (BOX_BITS * k)
-    store(BOX, box_word)
+    if im2col:
+        lower, upper = op.corners
+        store(CHANNELS, op.channels.value)
+        store(PIXELS, op.pixels.value)
+        for k in range(3):
+            store(LOWER + k, lower[k] if k < len(lower) else 0)
+            store(UPPER + k, upper[k] if k < len(upper) else 0)
+    else:
+        store(BOX, box_word)
     op.replace_all_uses_with([slot])
     op.erase()

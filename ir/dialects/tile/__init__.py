@@ -68,7 +68,7 @@ from .ops_tensor import (
     RecastPtrOp,
     dynamic_smem_padding,
 )
-from .ops_tma import TMA_OPS, TmaDescriptorOp
+from .ops_tma import TMA_OPS, TmaDescriptorOp, TmaIm2colDescriptorOp
 from .ops_view import (
     VIEW_OPS,
     CoalesceOp,
@@ -138,6 +138,7 @@ DIALECT = Dialect(
 
 __all__ = [
     "TmaDescriptorOp",
+    "TmaIm2colDescriptorOp",
     "ALL_OPS",
     "FenceOperandOp",
     "WgmmaDescOp",

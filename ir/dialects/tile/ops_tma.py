@@ -89,4 +89,102 @@ class TmaDescriptorOp(Operation):
             raise VerifyError(f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle.value}")
 
 
-TMA_OPS = (TmaDescriptorOp,)
+#: the box-corner range per tensor rank (bits of the signed field in the descriptor)
+CORNER_BITS = {3: 16, 4: 8, 5: 5}
+
+
+class TmaIm2colDescriptorOp(Operation):
+    """``%d = tile.tma_im2col_descriptor %p, [%n, %d, %h, %w, %c], [...] {channels = 32,
+    pixels = 256, lower = array<i64: 0, 0, 0>, upper = array<i64: -2, -2, -2>, swizzle = 128}``:
+    the im2col-mode tensor map (``cuTensorMapEncodeIm2col``) of an N-spatial-C tensor (modes
+    outermost first: N, [D, [H,]] W, C; C contiguous; TMA's dimensions are the modes reversed).
+    One load brings ``pixels`` pixels of ``channels`` channels walked through the bounding box
+    ``[lower, extent - 1 + upper]`` of each spatial dimension (corners innermost first: W, H,
+    D); runtime/tma_im2col.py models it. Lowered as ``tile.tma_descriptor``."""
+
+    name = "tile.tma_im2col_descriptor"
+    assembly_format = (
+        "$ptr `,` `[` $extents `]` `,` `[` $strides `]` attr-dict `:` type($ptr) `->` type($res)"
+    )
+    traits = (Pure, AttrSizedOperandSegments, RequiresTarget("sm_90", "TMA"))
+    ptr = operand(PtrType)
+    extents = var_operand(index)
+    strides = var_operand(index)
+    res = result(LLVMPointerType)
+    channels = prop(IntegerAttr)
+    pixels = prop(IntegerAttr)
+    lower = prop(DenseArrayAttr)
+    upper = prop(DenseArrayAttr)
+    swizzle = prop(IntegerAttr)
+
+    def __init__(
+        self,
+        ptr: Value,
+        extents: list[Value],
+        strides: list[Value],
+        channels: int,
+        pixels: int,
+        lower: list[int],
+        upper: list[int],
+        swizzle: int,
+        loc: Location | None = None,
+    ):
+        super().__init__(
+            operands=[ptr, list(extents), list(strides)],
+            result_types=[LLVMPointerType(0)],
+            properties={
+                "channels": IntegerAttr(channels, i64),
+                "pixels": IntegerAttr(pixels, i64),
+                "lower": DenseArrayAttr(i64, list(lower)),
+                "upper": DenseArrayAttr(i64, list(upper)),
+                "swizzle": IntegerAttr(swizzle, i64),
+            },
+            loc=loc,
+        )
+
+    @property
+    def corners(self) -> tuple[list[int], list[int]]:
+        return [int(x) for x in self.lower.values], [int(x) for x in self.upper.values]
+
+    @property
+    def dim_modes(self) -> list[int]:
+        """The tensor mode of each TMA dimension: the modes reversed (C, W, H, D, N)."""
+        return list(reversed(range(len(self.extents))))
+
+    @property
+    def box_extents(self) -> list[int]:
+        """One pixel's box (what the tensor rules see): ``channels`` then ones."""
+        return [self.channels.value] + [1] * (len(self.extents) - 1)
+
+    def verify_(self) -> None:
+        if self.ptr.type.space != "gmem":
+            raise VerifyError("expects a global-memory pointer")
+        rank = len(self.extents)
+        if len(self.strides) != rank or rank not in CORNER_BITS:
+            raise VerifyError(
+                f"expects a tensor of rank 3 to 5 with one extent and stride each, got "
+                f"{rank} extents and {len(self.strides)} strides"
+            )
+        lower, upper = self.corners
+        if len(lower) != rank - 2 or len(upper) != rank - 2:
+            raise VerifyError(
+                f"expects one lower and one upper corner per spatial dimension ({rank - 2}), "
+                f"got {lower} and {upper}"
+            )
+        bits = CORNER_BITS[rank]
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        if any(not lo <= x <= hi for x in (*lower, *upper)):
+            raise VerifyError(
+                f"a rank-{rank} tensor's box corners must be in [{lo}, {hi}], got lower {lower}, "
+                f"upper {upper}"
+            )
+        if not 1 <= self.channels.value <= 256 or not 1 <= self.pixels.value <= 1024:
+            raise VerifyError(
+                f"channels must be in [1, 256] and pixels in [1, 1024], got "
+                f"{self.channels.value} and {self.pixels.value}"
+            )
+        if self.swizzle.value not in SWIZZLE_BYTES:
+            raise VerifyError(f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle.value}")
+
+
+TMA_OPS = (TmaDescriptorOp, TmaIm2colDescriptorOp)

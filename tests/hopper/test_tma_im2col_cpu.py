@@ -1,0 +1,71 @@
+"""TMA im2col loads on the CPU runtime against runtime/tma_im2col.py's model (itself tested
+against numpy's windows in tests/runtime/test_tma_im2col.py): every case reads the loaded
+matrix back through its swizzled layout (the model's box) and raw (the box with the hardware's
+swizzle, tests/hopper/test_tma_cpu.py's model), with out-of-bounds zeros (padding, channels
+past the tensor, images past N) and boxes that wrap into the next image."""
+
+from __future__ import annotations
+
+import layoutc as lc
+import numpy as np
+import pytest
+from im2col_kernels import make_im2col_loader
+from layoutc.runtime.tma_im2col import Im2colBox, im2col_load
+from test_tma_cpu import hardware_swizzle
+
+CASES = [
+    # NDHWC f32, example 59's convolution (no padding), 128-byte swizzle, 2 images per load
+    ("ndhwc", np.float32, (3, 6, 4, 4, 64), 32, 32, (0, 0, 0), (-2, -2, -2), 3, 2, 128),
+    # the same with padding 1 ("same" output): zeros around each image
+    ("ndhwc-pad", np.float32, (2, 4, 3, 4, 32), 32, 48, (-1, -1, -1), (-1, -1, -1), 3, 2, 128),
+    # NHWC f16, 64-byte swizzle, strided filter-sized corners, channel offset past the tensor
+    ("nhwc", np.float16, (3, 5, 6, 48), 32, 24, (0, 0), (-2, -1), 2, 3, 64),
+    # NWC f32 without swizzle, negative lower corner
+    ("nwc", np.float32, (4, 9, 8), 8, 20, (-2,), (0,), 0, 0, 0),
+]
+
+
+def _rows(shape, spatial, rng, n_blocks):
+    """First pixels (tensor mode order) and taps: in the box, past it, channel residues."""
+    rows = []
+    for b in range(n_blocks):
+        n = int(rng.integers(0, shape[0]))
+        sp = [int(rng.integers(-1, shape[1 + k])) for k in range(spatial)]
+        c = int(rng.choice([0, 16, shape[-1] - 16])) if b % 2 else 0
+        taps = [int(rng.integers(0, 3)) for _ in range(spatial)]
+        rows.append([n, *sp, c, *taps])
+    rows[0] = [0] * (spatial + 2) + [0] * spatial
+    return np.array(rows, np.int32)
+
+
+@pytest.mark.parametrize(
+    ("name", "dtype", "shape", "channels", "pixels", "lower", "upper", "bits", "base", "span"),
+    CASES,
+    ids=[c[0] for c in CASES],
+)
+def test_im2col_loads_match_the_model(
+    name, dtype, shape, channels, pixels, lower, upper, bits, base, span
+):
+    rng = np.random.default_rng(len(name) * 7 + pixels)
+    act = rng.standard_normal(shape).astype(dtype)
+    spatial = len(shape) - 2
+    at = _rows(shape, spatial, rng, 6)
+    blocks = len(at)
+    n = pixels * channels
+    logical = np.full((blocks, n), np.nan, dtype)
+    physical = np.full_like(logical, np.nan)
+    lc_dtype = lc.f32 if dtype == np.float32 else lc.f16
+    k = make_im2col_loader(pixels, channels, lc_dtype, bits, base, lower, upper)
+    lc.compile(k, act, at, logical, physical, block=32, target="cpu")(
+        act, at, logical, physical, grid=blocks
+    )
+    # the model's box: corners, coordinates and offsets innermost first
+    box = Im2colBox(
+        "f32" if dtype == np.float32 else "f16", channels, pixels, lower[::-1], upper[::-1]
+    )
+    for b, row in enumerate(at):
+        first, taps = row[: spatial + 2], row[spatial + 2 :]
+        want = im2col_load(act, box, tuple(int(x) for x in first[::-1]),
+                           tuple(int(x) for x in taps[::-1])).reshape(-1)  # fmt: skip
+        np.testing.assert_array_equal(logical[b], want)
+        np.testing.assert_array_equal(physical[b], hardware_swizzle(want, span))
