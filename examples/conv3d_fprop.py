@@ -127,27 +127,33 @@ def filter_tensor(flt: Any) -> Any:
     return lc.make_tensor(flt.iterator, lc.make_layout((K, (C, T, R, S)), (sk, (sc, st, sr, ss))))
 
 
-def positions(shape: tuple, stride: tuple, images_last: bool) -> tuple[tuple, tuple]:
+def positions(
+    shape: tuple, stride: tuple, images_last: bool, walk: bool = False
+) -> tuple[tuple, tuple]:
     """The output-position mode ``(N,Z,P,Q)``, or ``(Z,P,Q,N)`` with ``images_last`` (a CTA
     tile of 12 images is then ``(4,2,2,12)``, which the 32-row copies divide; ``(12,4,2,2)``
-    they do not: 12 and 32 divide neither way)."""
+    they do not: 12 and 32 divide neither way), or ``(Q,P,Z,N)`` with ``walk``: the order in
+    which a TMA im2col load walks the output positions (W fastest, then H, D and the image)."""
+    if walk:
+        return shape[::-1], stride[::-1]
     if images_last:
         return shape[1:] + shape[:1], stride[1:] + stride[:1]
     return shape, stride
 
 
 def dense_operands(
-    activation: Any, filter: Any, output: Any, images_last: bool = False
+    activation: Any, filter: Any, output: Any, images_last: bool = False, walk: bool = False
 ) -> tuple[Any, Any, Any]:
     """A, B and C of the dense problem: the filter, the im2col view of the activation, the
-    output as (K,(N,Z,P,Q)); traced inside a kernel (N is the activation's run-time extent)."""
+    output as (K,(N,Z,P,Q)); traced inside a kernel (N is the activation's run-time extent).
+    ``walk``: positions ordered (Q,P,Z,N) as a TMA im2col load brings them."""
     n = activation.shape[0]
     sn, sd, sh, sw, sc = activation.stride
     # im2col: output position (z,p,q) and tap (t,r,s) read input (z+t, p+r, q+s)
-    pos = positions((n, Z, P, Q), (sn, sd, sh, sw), images_last)
+    pos = positions((n, Z, P, Q), (sn, sd, sh, sw), images_last, walk)
     im2col = lc.make_layout((pos[0], (C, T, R, S)), (pos[1], (sc, sd, sh, sw)))
     on, oz, op, oq, ok = output.stride
-    pos = positions((n, Z, P, Q), (on, oz, op, oq), images_last)
+    pos = positions((n, Z, P, Q), (on, oz, op, oq), images_last, walk)
     out = lc.make_layout((K, pos[0]), (ok, pos[1]))
     return (
         filter_tensor(filter),
@@ -365,7 +371,14 @@ class Sm90Config:
     of a later one, so that the copies' address math and gather-index loads run while the
     tensor cores work; measured slower on an H100 (dense 0.90x, gather 0.99x), so off. ``epilogue``: ``smem`` stages C through a swizzled shared tile and leaves with
     128-bit stores (as the sm80 kernel); ``direct`` stores the accumulators from registers
-    (32-bit stores: the output is channel-contiguous, an accumulator pair is not)."""
+    (32-bit stores: the output is channel-contiguous, an accumulator pair is not).
+
+    ``loads="tma"`` (with ``specialized``): the dense kernel's producer is one elected thread
+    issuing TMA loads (CUTLASS's ``MainloopSm90TmaGmmaWarpSpecializedImplicitGemm``): the
+    activation's K-block in im2col mode (``lc.make_im2col_tma_copy``: the CTA's
+    ``16 * images`` output positions, walked (Q,P,Z,N), of 32 channels at one filter tap), the
+    filter's in tile mode, both completing the stage's ``full`` mbarrier's transaction bytes.
+    The gather kernel keeps its cp.async producers (TMA cannot gather rows; CUTLASS neither)."""
 
     images: int = 16
     stages: int = 4
@@ -376,11 +389,13 @@ class Sm90Config:
     reg_alloc: bool = False
     mma_first: bool = False
     index_smem: bool = True
+    loads: str = "cp.async"
 
     @property
     def name(self) -> str:
         name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
         name += "-ws" if self.specialized else ""
+        name += "-tma" if self.loads == "tma" else ""
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
         name += "" if self.index_smem else "-gidx"
@@ -429,6 +444,8 @@ class Sm90Config:
             raise ValueError(f"images must be even, 2 to 16 (wgmma N = 16 * images): {self}")
         if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
             raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
+        if self.loads not in ("cp.async", "tma") or (self.loads == "tma" and not self.specialized):
+            raise ValueError(f"loads must be 'cp.async' or 'tma' (TMA needs specialized): {self}")
         if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
             raise ValueError(f"warpgroups must be 1 or 2, mma_in_flight 0 or 1: {self}")
         # the specialized producer announces a stage `stages - 2` K-tiles after issuing it
@@ -453,6 +470,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     atom = lc.gmma_layout_atom("K", "SW128", lc.tf32)  # Sw<3,2,3> o (8,32):(32,1)
     s_a = lc.tile_to_shape(atom, (bm, 32, stages))
     s_b = lc.tile_to_shape(atom, (tile_n, 32, stages))
+    # one stage of each: the boxes of the TMA loads (loads="tma")
+    stage_a, stage_b = lc.tile_to_shape(atom, (bm, 32)), lc.tile_to_shape(atom, (tile_n, 32))
     # 8 threads per 32-channel row, 16 bytes each (4 threads with two chunks each, which
     # loads a gathered row's number once for both, measured 1.6x slower on an H100)
     g2s = lc.make_tiled_copy(
@@ -528,18 +547,63 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         copy_indices(lc.local_tile(index, (count,), (lc.block_idx.x,)), s_index, name)
         return lc.make_tensor(s_index.iterator + (0 - first), lc.make_layout(lc.size(index)))
 
+    def dense_tmas(activation: Any, filter: Any) -> Any:
+        """loads="tma": the filter's tile-mode copy (a box of all K output channels x 32
+        channels of one tap) and the activation's im2col copy (the CTA's 16 * images output
+        positions x 32 channels; no padding: the box of top-left pixels is
+        [0, extent - 1 - (filter - 1)] per spatial dimension, so lower 0, upper 1 - filter)."""
+        if cfg.loads != "tma":
+            return None
+        return (
+            lc.make_tma_copy("SM90_TMA_LOAD", filter, stage_a, (K, 1, 1, 1, 32)),
+            lc.make_im2col_tma_copy(
+                "SM90_TMA_LOAD_IM2COL", activation, stage_b, (0, 0, 0), (1 - T, 1 - R, 1 - S)
+            ),
+        )
+
     @lc.func
-    def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any) -> None:
-        """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma."""
+    def tma_producer(tmas: Any, sA: Any, sB: Any, full: Any, empty: Any, k_tiles: Any) -> None:
+        """One elected thread: per K-block, wait for the stage to be empty, expect both boxes'
+        bytes on its full barrier and issue the two TMA loads (channel half ``k % 2`` of tap
+        ``k // 2``, the (T,R,S) order of the filter's modes; any order serves, A and B
+        agree)."""
+        tma_a, tma_b = tmas
+        mF = tma_a.get_tma_tensor()  # (K,T,R,S,C) coordinates
+        first = lc.block_idx.x * cfg.images  # the CTA's first image
+        for k in lc.range(k_tiles):
+            s = k % stages
+            lc.mbarrier_wait(empty + s, 1 - (k // stages) % 2)
+            lc.mbarrier_arrive_and_expect_tx(full + s, tma_a.tx_bytes + tma_b.tx_bytes)
+            half, tap = k % 2, k // 2
+            t, r, u = tap % T, (tap // T) % R, tap // (T * R)
+            part_a = lc.make_tensor(
+                sA.iterator + lc.assume(s * (bm * 32), divisible_by=bm * 32), stage_a
+            )
+            gF = lc.local_tile(mF, (K, 1, 1, 1, 32), (0, t, r, u, half))
+            lc.tma_copy(tma_a, gF, part_a, mbar=full + s)
+            part_b = lc.make_tensor(
+                sB.iterator + lc.assume(s * (tile_n * 32), divisible_by=tile_n * 32), stage_b
+            )
+            # from pixel (first, 0, 0, 0), channels half * 32.., at filter tap (t, r, u)
+            pixel = (first, 0, 0, 0, half * 32)
+            lc.tma_copy(tma_b, pixel, part_b, mbar=full + s, offsets=(t, r, u))
+
+    @lc.func
+    def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any, tmas: Any = None) -> None:
+        """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma (with
+        ``tmas``, :func:`dense_tmas`'s copies, the producer loads through TMA and the
+        positions are in TMA's walk order, (Q,P,Z,N))."""
         tid = lc.thread_idx.x
         # the CTA's tile of positions by a coordinate of each mode of the tile grid: a scalar
         # is split over the grid's modes by a 64-bit division, and ptxas serializes every
         # wgmma of a function that calls one (C7509)
         bid = lc.block_idx.x
-        where = (0, (0, 0, 0, bid) if last else (bid, 0, 0, 0), _)
-        gA = lc.local_tile(mA, (bm, bn, bk), where, proj=(1, None, 1))  # (BM,BK,k)
-        gB = lc.local_tile(mB, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
-        gC = lc.local_tile(mC, (bm, bn, bk), where, proj=(1, 1, None))  # (BM,BN)
+        walk = tmas is not None
+        tile = (Q, P, Z, cfg.images) if walk else bn
+        where = (0, (0, 0, 0, bid) if last or walk else (bid, 0, 0, 0), _)
+        gA = lc.local_tile(mA, (bm, tile, bk), where, proj=(1, None, 1))  # (BM,BK,k)
+        gB = lc.local_tile(mB, (bm, tile, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
+        gC = lc.local_tile(mC, (bm, tile, bk), where, proj=(1, 1, None))  # (BM,BN)
         # at fixed offsets: the gather kernel's index slices were placed before (past them)
         sA = lc.dynamic_smem_tensor(lc.tf32, s_a, align=1024, offset=0)  # (BM,BK,STAGES)
         sB = lc.dynamic_smem_tensor(lc.tf32, s_b, align=1024, offset=b_offset)  # (BN,BK,STAGES)
@@ -598,30 +662,35 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             full, empty = bars.iterator, bars.iterator + stages
             if tid == 0:
                 for s in range(stages):
-                    lc.mbarrier_init(full + s, producers)
+                    lc.mbarrier_init(full + s, 1 if walk else producers)
                     lc.mbarrier_init(empty + s, consumers)
                 lc.mbarrier_init_fence()
             lc.syncthreads()
             if tid < 128:  # the producer warpgroup
                 if cfg.reg_alloc:
                     lc.warpgroup_reg_dealloc(40)
-                g2s_thr = g2s.get_slice(tid)
-                tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
-                tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
-                for k in lc.range(k_tiles):
-                    s = k % stages
-                    lc.mbarrier_wait(empty + s, 1 - (k // stages) % 2)
-                    lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
-                    lc.copy(g2s, tBgB[_, _, _, k], tBsB[_, _, _, s])
-                    lc.cp_async_commit()
-                    if k >= lag:  # K-tile k - lag has landed: announce it
-                        lc.cp_async_wait(lag)
+                if walk:
+                    if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
+                        if lc.elect_one_sync():
+                            tma_producer(tmas, sA, sB, full, empty, k_tiles)
+                else:
+                    g2s_thr = g2s.get_slice(tid)
+                    tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
+                    tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+                    for k in lc.range(k_tiles):
+                        s = k % stages
+                        lc.mbarrier_wait(empty + s, 1 - (k // stages) % 2)
+                        lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
+                        lc.copy(g2s, tBgB[_, _, _, k], tBsB[_, _, _, s])
+                        lc.cp_async_commit()
+                        if k >= lag:  # K-tile k - lag has landed: announce it
+                            lc.cp_async_wait(lag)
+                            lc.fence_proxy_async()
+                            lc.mbarrier_arrive(full + (k - lag) % stages)
+                    for j in range(lag):  # the last `lag` K-tiles
+                        lc.cp_async_wait(lag - 1 - j)
                         lc.fence_proxy_async()
-                        lc.mbarrier_arrive(full + (k - lag) % stages)
-                for j in range(lag):  # the last `lag` K-tiles
-                    lc.cp_async_wait(lag - 1 - j)
-                    lc.fence_proxy_async()
-                    lc.mbarrier_arrive(full + (k_tiles - lag + j) % stages)
+                        lc.mbarrier_arrive(full + (k_tiles - lag + j) % stages)
             else:  # the consumer warpgroups
                 if cfg.reg_alloc:
                     lc.warpgroup_reg_alloc(232)
@@ -664,7 +733,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         filter: FILTER,
         output: OUTPUT,
     ):
-        conv_mainloop_sm90(*dense_operands(activation, filter, output, last))
+        tmas = dense_tmas(activation, filter)
+        walk = tmas is not None
+        conv_mainloop_sm90(*dense_operands(activation, filter, output, last, walk), tmas)
 
     @lc.kernel(
         name="conv3d_fprop_gather" + suffix,

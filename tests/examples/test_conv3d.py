@@ -195,7 +195,11 @@ def test_sm80_tilings_assemble_without_local_memory(cfg, kind, arch):
 HOPPER_CPU = [
     cv.Sm90Config(images=4),
     cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True, epilogue="direct"),
-]
+    # the dense activation through TMA im2col, the filter through tile TMA (the gather kernel
+    # of this configuration keeps its cp.async producers)
+    cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True, epilogue="direct",
+                  loads="tma"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("cfg", HOPPER_CPU, ids=lambda c: c.name)
@@ -223,10 +227,15 @@ def test_hopper_gather_scatter_matches_numpy_and_leaves_other_rows(cfg):
     np.testing.assert_array_equal(out_pool[others], before[others])
 
 
-def test_hopper_kernels_take_each_blocks_images_on_the_cpu():
+@pytest.mark.parametrize(
+    "cfg",
+    [cv.Sm90Config(images=4), cv.Sm90Config(images=4, specialized=True, loads="tma")],
+    ids=lambda c: c.name,
+)
+def test_hopper_kernels_take_each_blocks_images_on_the_cpu(cfg):
     """Two CTAs (8 images, 4 per CTA): each CTA's tile is the images its block index names
-    (the tile coordinate is given per mode of the tile grid, no division)."""
-    cfg = cv.Sm90Config(images=4)
+    (the tile coordinate is given per mode of the tile grid, no division; with TMA, the
+    im2col load's first pixel is the CTA's first image)."""
     rng = np.random.default_rng(13)
     p = cv.random_problem(8, rng, spare=5)
     pair = cv.make_conv3d_sm90(cfg)
@@ -239,25 +248,55 @@ def test_hopper_kernels_take_each_blocks_images_on_the_cpu():
     _close(out_pool[p["scatter"]].reshape(8, 4, 2, 2, 128), want)
 
 
-@pytest.mark.parametrize("specialized", [False, True], ids=["plain", "ws"])
-def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specialized):
+@pytest.mark.parametrize(
+    ("specialized", "loads"),
+    [(False, "cp.async"), (True, "cp.async"), (True, "tma")],
+    ids=["plain", "ws", "ws-tma"],
+)
+def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specialized, loads):
     pytest.importorskip("cuda.bindings.nvjitlink")
     import layoutc as lc
     from layoutc.codegen.cubin import ptx_to_cubin
 
     # conv3d_fprop's dense kernel (16 images, direct epilogue: 128 accumulators per thread)
     # and the warp-specialized mainloop
-    cfg = cv.Sm90Config(specialized=specialized, epilogue="smem" if specialized else "direct")
+    cfg = cv.Sm90Config(
+        specialized=specialized, epilogue="smem" if specialized else "direct", loads=loads
+    )
     dense, _ = cv.make_conv3d_sm90(cfg)
     a, f, o = _dense(8)
     # at 64 bits (what N past ~170000 images compiles to), where a division is a call
     ck = lc.compile(dense, a, f, o, block=cfg.threads, target="sm_90a", index_bitwidth=64)
     assert "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32" in ck.ptx
     assert ("mbarrier" in ck.ptx) == specialized
+    tma = loads == "tma"  # the activation in im2col mode, the filter in tile mode; no cp.async
+    assert (".global.im2col.mbarrier::complete_tx::bytes" in ck.ptx) == tma
+    assert (".global.tile.mbarrier::complete_tx::bytes" in ck.ptx) == tma
+    assert ("cp.async.cg" in ck.ptx) != tma
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
     # no 64-bit division (a call into ptxas's runtime): it serializes every wgmma (C7509)
     assert "C7509" not in log and "rem.u64" not in ck.ptx, log
+
+
+def test_tma_loads_need_the_specialized_mainloop_and_leave_the_gather_on_cp_async():
+    import layoutc as lc
+
+    with pytest.raises(ValueError, match="TMA needs specialized"):
+        cv.make_conv3d_sm90(cv.Sm90Config(loads="tma"))
+    cfg = cv.Sm90Config(images=4, specialized=True, loads="tma")
+    dense, gather = cv.make_conv3d_sm90(cfg)
+
+    def traced(kernel, *args):
+        return kernel.trace(kernel.specialize(*args, block=cfg.threads))[0].to_text()
+
+    a = cv._dense_inputs(4, np.random.default_rng(0))
+    ir = traced(dense, a["activation"], a["filter"], a["output"])
+    assert "tile.tma_im2col_descriptor" in ir and "tma_load_mode<im2col>" in ir
+    a = cv._gather_inputs(4, np.random.default_rng(0))
+    order = ("activation", "filter", "output", "gather", "scatter")
+    ir = traced(gather, *(a[k] for k in order))
+    assert "tile.tma_" not in ir and "cp.async.bulk" not in ir and "cp.async" in ir
 
 
 def test_hopper_gather_stages_its_indices_in_shared_memory():
@@ -426,7 +465,7 @@ def _rel(torch, got, want):
 
 
 SEED = "seed"  # the seed's sm80 tiling; conv3d_fprop's sm80 choice for N; the Hopper kernels
-HOPPER = ("sm90", "sm90-ws")
+HOPPER = ("sm90", "sm90-ws", "sm90-ws-tma")
 GPU_KERNELS = [SEED, "sm80", *HOPPER]
 
 
@@ -435,7 +474,9 @@ def _kernels(which, n):
         torch = pytest.importorskip("torch")
         if torch.cuda.get_device_capability() != (9, 0):
             pytest.skip("the wgmma kernels need an sm_90 GPU")
-        return cv.make_conv3d_sm90(cv.Sm90Config(specialized=which == "sm90-ws"))  # 16 images
+        loads = "tma" if which.endswith("-tma") else "cp.async"
+        cfg = cv.Sm90Config(specialized=which != "sm90", loads=loads)  # 16 images
+        return cv.make_conv3d_sm90(cfg)
     if which == SEED:
         return cv.conv3d_fprop_dense, cv.conv3d_fprop_gather
     return cv.default_kernels(n, "sm_80")  # 6 images at 4320, 16 at 131072
