@@ -280,7 +280,6 @@ def test_hopper_kernel_assembles_for_sm90a_with_wgmma_and_no_local_memory(specia
 
 
 def test_tma_loads_need_the_specialized_mainloop_and_leave_the_gather_on_cp_async():
-    import layoutc as lc
 
     with pytest.raises(ValueError, match="TMA needs specialized"):
         cv.make_conv3d_sm90(cv.Sm90Config(loads="tma"))
