@@ -4,11 +4,13 @@ gather/scatter, side by side with cuDNN and torch in one process.
     python benchmarks/conv.py                       # N = 4320 and 131072: seed, sm80, sm90
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
     python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
+    python benchmarks/conv.py --configs sm90-i16-s4-wg2-f1-ws,sm90-i16-s4-wg2-f1-ws-tma --kinds dense
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
 images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's
-``sm90-i16-s4-wg2-f1[-ws][-mf][-gidx][-direct]`` (images per CTA, stages, consumer
-warpgroups, wgmma K-blocks in flight, warp-specialized, wgmmas issued before the copies, gather
+``sm90-i16-s4-wg2-f1[-ws][-tma][-mf][-gidx][-direct]`` (images per CTA, stages, consumer
+warpgroups, wgmma K-blocks in flight, warp-specialized, the dense activation through TMA im2col
+and the filter through tile TMA instead of cp.async, wgmmas issued before the copies, gather
 indices read from global memory instead of the CTA's slices staged in shared memory, epilogue
 straight from the accumulators), ``sm80``: the sm80 tiling ``conv3d_fprop`` runs for that N on
 a GPU without wgmma (``sm80_config``), and ``sm90``: what ``conv3d_fprop`` runs on an
@@ -111,6 +113,8 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["mma_first"] = True
             elif part == "gidx":
                 kw["index_smem"] = False
+            elif part == "tma":
+                kw["loads"] = "tma"
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])
@@ -216,7 +220,15 @@ def launcher(ck: Any, bound: Any, grid: tuple, block: int) -> Any:
     return lambda: ck.launch_bound(bound, grid, block, None, None)
 
 
-def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any) -> list[tuple]:
+def run_size(
+    torch: Any,
+    cv: Any,
+    n: int,
+    configs: list,
+    samples: int,
+    log: Any,
+    kinds: tuple = ("dense", "gather"),
+) -> list[tuple]:
     import layoutc as lc
 
     p = Problem(torch, cv, n, seed=n)
@@ -246,10 +258,13 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
         o = torch.nn.functional.conv3d(a, p.w)  # channels-last-3d out
         out_pool_t.index_copy_(0, s64, o.permute(0, 2, 3, 4, 1).reshape(-1, cv.K))
 
-    pipeline()
-    err = rel_error(torch, out_pool_t[s64].view(n, 4, 2, 2, 128), p.ref)
-    t_pipe = later(pipeline)
-    rows.append(("torch index_select+conv3d+index_copy_", "gather", n, t_pipe, p.flops, "", err))
+    if "gather" in kinds:
+        pipeline()
+        err = rel_error(torch, out_pool_t[s64].view(n, 4, 2, 2, 128), p.ref)
+        t_pipe = later(pipeline)
+        rows.append(
+            ("torch index_select+conv3d+index_copy_", "gather", n, t_pipe, p.flops, "", err)
+        )
 
     for cfg in configs:
         try:
@@ -293,6 +308,9 @@ def run_size(torch: Any, cv: Any, n: int, configs: list, samples: int, log: Any)
                     err,
                 )
             )
+            if "gather" not in kinds:
+                log(f"   {name}: checked", flush=True)
+                continue
             # gather/scatter: the same, plus the rows the scatter does not name stay untouched
             opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
             args = (p.pool, p.flt, opool, p.gather, p.scatter)
@@ -350,13 +368,13 @@ def ratios(rows: list[tuple]) -> list[str]:
     for n in sorted({r[2] for r in rows}):
         at = {r[0]: r[3] for r in rows if r[2] == n}
         cudnn = min(t for name, t in at.items() if name.startswith("cuDNN"))
-        pipe = at["torch index_select+conv3d+index_copy_"]
+        pipe = at.get("torch index_select+conv3d+index_copy_")
         for name, t in at.items():
             if name.startswith("layoutc dense"):
                 twin = name.replace("dense", "gather")
                 goal = "1.5" if "sm90" in name else "1.0"
                 line = f"N={n:>6} {name[14:]:<26} {cudnn / t:5.2f}x cuDNN (goal {goal})"
-                if twin in at:
+                if twin in at and pipe is not None:
                     g = at[twin]
                     line += (
                         f" | gather {t / g:5.2f}x its dense twin (goal 0.9), "
@@ -371,6 +389,7 @@ def main() -> int:
     ap.add_argument("--sizes", default="4320,131072")
     ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm80,sm90")
     ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--kinds", default="dense,gather", help="dense, gather or both")
     args = ap.parse_args()
     import torch
 
@@ -386,7 +405,8 @@ def main() -> int:
     for n in (int(s) for s in args.sizes.split(",")):
         print(f"== N = {n}", flush=True)
         try:
-            rows += run_size(torch, cv, n, configs, args.samples, print)
+            kinds = tuple(args.kinds.split(","))
+            rows += run_size(torch, cv, n, configs, args.samples, print, kinds)
         except Exception:
             traceback.print_exc()
             failed = True
