@@ -669,7 +669,8 @@ done:
 ; box [lower, extent - 1 + upper] to its lower corner (N carries); pixel j reads channels
 ; c0 .. c0 + channels - 1 at (w + o0, h + o1, d + o2, n) into row j of the dense
 ; (pixels, channels) box, swizzled as tile mode; elements outside the tensor are zeros. Then
-; the mbarrier's transaction count is completed by the box's bytes.
+; the mbarrier's transaction count is completed by the box's bytes. A first pixel outside the
+; bounding box is an error (an H200 raises an illegal instruction for one below it).
 define void @__layoutc_tma_load_im2col(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4, i32 %o0, i32 %o1, i32 %o2) {
 entry:
   %basei = load i64, ptr %desc, align 8
@@ -730,6 +731,23 @@ entry:
   %ow = sext i32 %o0 to i64
   %oh = sext i32 %o1 to i64
   %od = sext i32 %o2 to i64
+  ; the first pixel must lie in the bounding box (the GPU traps otherwise)
+  %bw0 = icmp slt i64 %w0, %lo1
+  %bw1 = icmp sgt i64 %w0, %last1
+  %bh0 = icmp slt i64 %h0, %lo2
+  %bh1 = icmp sgt i64 %h0, %last2
+  %bd0 = icmp slt i64 %d0, %lo3
+  %bd1 = icmp sgt i64 %d0, %last3
+  %bw = or i1 %bw0, %bw1
+  %bh = or i1 %bh0, %bh1
+  %bd = or i1 %bd0, %bd1
+  %bwh = or i1 %bw, %bh
+  %outside = or i1 %bwh, %bd
+  br i1 %outside, label %fail, label %start
+fail:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_IM2COL_START)
+  unreachable
+start:
   %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_smem
   %smem = load ptr, ptr %smp
   %smi = ptrtoint ptr %smem to i64
@@ -737,11 +755,11 @@ entry:
   %off0 = sub i64 %sxi, %smi
   br label %pix
 pix:
-  %j = phi i64 [ 0, %entry ], [ %j1, %pixnext ]
-  %w = phi i64 [ %w0, %entry ], [ %wN, %pixnext ]
-  %h = phi i64 [ %h0, %entry ], [ %hN, %pixnext ]
-  %d = phi i64 [ %d0, %entry ], [ %dN, %pixnext ]
-  %n = phi i64 [ %n0, %entry ], [ %nN, %pixnext ]
+  %j = phi i64 [ 0, %start ], [ %j1, %pixnext ]
+  %w = phi i64 [ %w0, %start ], [ %wN, %pixnext ]
+  %h = phi i64 [ %h0, %start ], [ %hN, %pixnext ]
+  %d = phi i64 [ %d0, %start ], [ %dN, %pixnext ]
+  %n = phi i64 [ %n0, %start ], [ %nN, %pixnext ]
   %more = icmp ult i64 %j, %px
   br i1 %more, label %body, label %done
 body:

@@ -32,6 +32,7 @@ ERR_BAD_MASK = 4  # a warp collective's mask does not include the calling lane
 ERR_BAD_SHFL_SOURCE = 5  # a shuffle reads a lane outside the mask or the block
 ERR_MBARRIER_OVERFLOW = 6  # more arrivals on an mbarrier phase than its expected count
 ERR_BAD_CLUSTER_RANK = 7  # mapa / multicast names a block outside the cluster
+ERR_IM2COL_START = 8  # a TMA im2col load starts outside its descriptor's bounding box
 
 ERROR_TEXT = {
     ERR_BARRIER_EXITED: "a block barrier was reached by some threads after others had exited "
@@ -47,6 +48,9 @@ ERROR_TEXT = {
     "was initialised with (undefined behaviour on the GPU: a phase/parity bookkeeping bug)",
     ERR_BAD_CLUSTER_RANK: "a cluster rank (mapa, a remote mbarrier arrive or a TMA multicast "
     "mask) names a block outside the cluster",
+    ERR_IM2COL_START: "a TMA im2col load's first pixel lies outside the descriptor's bounding "
+    "box ([lower, extent - 1 + upper] per spatial dimension; an H200 raises an illegal "
+    "instruction for it)",
 }
 
 
@@ -65,6 +69,7 @@ def _substitutions() -> dict[str, object]:
         AT_YIELD=AT_YIELD,
         ERR_MBARRIER_OVERFLOW=ERR_MBARRIER_OVERFLOW,
         ERR_BAD_CLUSTER_RANK=ERR_BAD_CLUSTER_RANK,
+        ERR_IM2COL_START=ERR_IM2COL_START,
         ERR_BARRIER_EXITED=ERR_BARRIER_EXITED,
         ERR_WARP_EXITED=ERR_WARP_EXITED,
         ERR_DEADLOCK=ERR_DEADLOCK,

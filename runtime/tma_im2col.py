@@ -11,10 +11,15 @@ W fastest, then H, D, N, wrapping at the box's upper corner to its lower one; ea
 its channels at ``pixel + offsets``, and elements outside the tensor read 0. So one load of a
 convolution's K-block (32 channels of one tap) is a ``(pixels, channels)`` tile of the im2col
 matrix with the output positions ordered (Q, P, Z, N): examples/conv3d_fprop.py's ``B`` tile.
+The first pixel must lie in the bounding box: on an H200 one below it raises an illegal
+instruction (measured); this model and the CPU runtime refuse any outside it. Channels past
+the tensor, images past N and a channel start that is not a multiple of the channels per
+pixel behave as modelled (measured on an H200 against this model).
 
 This module is plain Python (numpy only in :func:`im2col_load`); the descriptor goes through
-the driver bindings like :func:`layoutc.runtime.tma.encode_tiled`. Not yet used by a kernel:
-no instruction of the nvvm dialect issues ``.im2col`` loads (docs/example59.md).
+the driver bindings like :func:`layoutc.runtime.tma.encode_tiled`. Kernels issue the loads
+with ``lc.make_im2col_tma_copy`` and ``lc.tma_copy(..., offsets=)``; the CPU runtime's
+``__layoutc_tma_load_im2col`` (runtime/cpu_support.ll) implements this model.
 """
 
 from __future__ import annotations
@@ -129,6 +134,13 @@ def im2col_load(
     extents = tensor.shape[::-1]  # innermost first: C, W, H, D, N
     first = [box.lower[k] for k in range(spatial)]
     last = [extents[k + 1] - 1 + box.upper[k] for k in range(spatial)]
+    for k in range(spatial):
+        if not first[k] <= coords[1 + k] <= last[k]:
+            raise ArgumentError(
+                f"im2col_load: the first pixel {coords[1:-1]} (innermost first) lies outside the "
+                f"bounding box: dimension {k + 1} must be in [{first[k]}, {last[k]}] (an H200 "
+                "raises an illegal instruction)"
+            )
     c0 = coords[0]
     pixel = list(coords[1:])  # w, h, d, n
     out = np.zeros((box.pixels, box.channels), dtype=tensor.dtype)

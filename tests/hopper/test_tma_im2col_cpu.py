@@ -2,7 +2,8 @@
 against numpy's windows in tests/runtime/test_tma_im2col.py): every case reads the loaded
 matrix back through its swizzled layout (the model's box) and raw (the box with the hardware's
 swizzle, tests/hopper/test_tma_cpu.py's model), with out-of-bounds zeros (padding, channels
-past the tensor, images past N) and boxes that wrap into the next image."""
+past the tensor, images past N) and boxes that wrap into the next image. A first pixel outside
+the bounding box, which an H200 answers with an illegal instruction, is an error on the CPU."""
 
 from __future__ import annotations
 
@@ -25,16 +26,20 @@ CASES = [
 ]
 
 
-def _rows(shape, spatial, rng, n_blocks):
-    """First pixels (tensor mode order) and taps: in the box, past it, channel residues."""
+def _rows(shape, spatial, lower, upper, rng, n_blocks):
+    """First pixels (tensor mode order) anywhere in the bounding box (the last ones wrap into
+    the next image, or past N), channel starts 0, 16 or 16 before the last channel (not a
+    multiple of the channels per pixel; past the tensor), and random taps."""
     rows = []
     for b in range(n_blocks):
         n = int(rng.integers(0, shape[0]))
-        sp = [int(rng.integers(-1, shape[1 + k])) for k in range(spatial)]
+        sp = [int(rng.integers(lower[k], shape[1 + k] + upper[k])) for k in range(spatial)]
         c = int(rng.choice([0, 16, shape[-1] - 16])) if b % 2 else 0
         taps = [int(rng.integers(0, 3)) for _ in range(spatial)]
         rows.append([n, *sp, c, *taps])
-    rows[0] = [0] * (spatial + 2) + [0] * spatial
+    rows[0] = [0, *lower, 0] + [0] * spatial
+    rows[1] = [shape[0] - 1, *(shape[1 + k] - 1 + upper[k] for k in range(spatial)), 0]
+    rows[1] += [1] * spatial  # the box's last pixel: the rest of the load is past N (zeros)
     return np.array(rows, np.int32)
 
 
@@ -49,7 +54,7 @@ def test_im2col_loads_match_the_model(
     rng = np.random.default_rng(len(name) * 7 + pixels)
     act = rng.standard_normal(shape).astype(dtype)
     spatial = len(shape) - 2
-    at = _rows(shape, spatial, rng, 6)
+    at = _rows(shape, spatial, lower, upper, rng, 6)
     blocks = len(at)
     n = pixels * channels
     logical = np.full((blocks, n), np.nan, dtype)
@@ -69,3 +74,21 @@ def test_im2col_loads_match_the_model(
                            tuple(int(x) for x in taps[::-1])).reshape(-1)  # fmt: skip
         np.testing.assert_array_equal(logical[b], want)
         np.testing.assert_array_equal(physical[b], hardware_swizzle(want, span))
+
+
+@pytest.mark.parametrize("where", ["below", "above"])
+def test_a_first_pixel_outside_the_bounding_box_is_an_error(where):
+    from layoutc.runtime.errors import ArgumentError, CpuExecutionError
+
+    shape, lower, upper = (2, 6, 4, 4, 32), (0, 0, 0), (-2, -2, -2)
+    act = np.zeros(shape, np.float32)
+    h = -1 if where == "below" else shape[2] - 2  # the box's H range is [0, 1]
+    at = np.array([[0, 1, h, 0, 0, 0, 0, 0]], np.int32)
+    out = np.zeros((1, 32 * 32), np.float32)
+    k = make_im2col_loader(32, 32, lc.f32, 3, 2, lower, upper)
+    run = lc.compile(k, act, at, out, out, block=32, target="cpu")
+    with pytest.raises(CpuExecutionError, match="first pixel lies outside the descriptor's"):
+        run(act, at, out, out, grid=1)
+    box = Im2colBox("f32", 32, 32, lower, upper)
+    with pytest.raises(ArgumentError, match=r"dimension 2 must be in \[0, 1\]"):
+        im2col_load(act, box, (0, 0, h, 1, 0), (0, 0, 0))

@@ -164,7 +164,7 @@ def test_im2col_loads_on_the_gpu_match_the_model(
     rng = np.random.default_rng(len(name) * 7 + pixels)
     act_host = rng.standard_normal(shape).astype(dtype)
     spatial = len(shape) - 2
-    at_host = _rows(shape, spatial, rng, 6)
+    at_host = _rows(shape, spatial, lower, upper, rng, 6)
     act, at = torch.from_numpy(act_host).cuda(), torch.from_numpy(at_host).cuda()
     blocks, n = len(at_host), pixels * channels
     t = torch.float32 if dtype == np.float32 else torch.float16
