@@ -70,6 +70,9 @@ TMA_STORE = "__layoutc_tma_store"  # void (ctx*, ptr desc, ptr src, i32 c0..c4)
 #: void (ctx*, ptr dst, ptr desc, ptr mbar, i32 c0..c4, i32 o0..o2): an im2col-mode load,
 #: coordinates (c, w, h, d, n) and offsets (w, h, d) of the normalised rank-5 tensor
 TMA_LOAD_IM2COL = "__layoutc_tma_load_im2col"
+#: void (ctx*, ptr dst, ptr desc, ptr mbar, i32 mask, i32 c0..c4, i32 o0..o2): the im2col load
+#: into every block of the cluster in ``mask``
+TMA_LOAD_IM2COL_MULTICAST = "__layoutc_tma_load_im2col_multicast"
 #: void (ctx*, ptr dst, ptr desc, ptr mbar, i32 mask, i32 c0..c4): a TMA load into every block
 #: of the cluster in ``mask``, each completing its own mbarrier at the same offset
 TMA_LOAD_MULTICAST = "__layoutc_tma_load_multicast"
@@ -91,6 +94,7 @@ COLLECTIVE_HELPERS: tuple[str, ...] = (
     TMA_LOAD,
     TMA_STORE,
     TMA_LOAD_IM2COL,
+    TMA_LOAD_IM2COL_MULTICAST,
     TMA_LOAD_MULTICAST,
     MAPA,
     CLUSTER_ARRIVE,

@@ -352,6 +352,40 @@ done:
   ret void
 }
 
+; The im2col load with .multicast::cluster: into every block of %mask, as the tile mode.
+define void @__layoutc_tma_load_im2col_multicast(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %mask, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4, i32 %o0, i32 %o1, i32 %o2) {
+entry:
+  %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  %c = load ptr, ptr %cp
+  %nbp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_nblocks
+  %nb = load i32, ptr %nbp
+  %out = lshr i32 %mask, %nb
+  %bad = icmp ne i32 %out, 0
+  br i1 %bad, label %fail, label %loop
+fail:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_BAD_CLUSTER_RANK)
+  unreachable
+loop:
+  %r = phi i32 [ 0, %entry ], [ %r1, %next ]
+  %more = icmp ult i32 %r, %nb
+  br i1 %more, label %body, label %done
+body:
+  %sh = lshr i32 %mask, %r
+  %bit = and i32 %sh, 1
+  %on = icmp ne i32 %bit, 0
+  br i1 %on, label %copy, label %next
+copy:
+  %d = call ptr @__layoutc_mapa(ptr %ctx, ptr %dst, i32 %r)
+  %m = call ptr @__layoutc_mapa(ptr %ctx, ptr %mbar, i32 %r)
+  call void @__layoutc_tma_load_im2col(ptr %ctx, ptr %d, ptr %desc, ptr %m, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4, i32 %o0, i32 %o1, i32 %o2)
+  br label %next
+next:
+  %r1 = add i32 %r, 1
+  br label %loop
+done:
+  ret void
+}
+
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 

@@ -29,7 +29,7 @@ from llvmlite import ir
 from .translate_function import FunctionTranslator
 from .translate_host import NVVM_HOST, _runtime_helper, context_field
 from .translate_nvvm_sm90 import refuse_tma_extras
-from .translate_types import I32, I64, VOID, fail
+from .translate_types import I32, I64, VOID
 
 _NO_EFFECT = (
     nvvm_sm90.SetMaxRegisterOp,
@@ -186,14 +186,17 @@ def _tma_load(
 def _tma_load_im2col(ft: FunctionTranslator, op: Any, args: list[Any]) -> None:
     """The runtime's im2col load takes the rank-5 form (c, w, h, d, n) with offsets (w, h, d)
     that the CPU descriptor normalises every tensor to (missing spatial dimensions: 0)."""
-    if op.multicastMask is not None:
-        raise fail(op, "not supported on the CPU runtime: TMA im2col with a multicast mask")
     coords = [ft.get(c) for c in op.coordinates]
     spatial = coords[1:-1]
     coords = [coords[0], *spatial, *[I32(0)] * (3 - len(spatial)), coords[-1]]
     offsets = [ft.builder.sext(ft.get(o), I32) for o in op.im2colOffsets]
     offsets += [I32(0)] * (3 - len(offsets))
     p = ir.PointerType(ir.IntType(8))
+    if op.multicastMask is not None:  # .multicast::cluster: into every block of the mask
+        fn = _runtime_helper(ft, cc.TMA_LOAD_IM2COL_MULTICAST, VOID, [p, p, p, I32, *[I32] * 8])
+        mask = ft.builder.zext(ft.get(op.multicastMask), I32)
+        ft.builder.call(fn, [ft.context_struct, *args, mask, *coords, *offsets])
+        return
     fn = _runtime_helper(ft, cc.TMA_LOAD_IM2COL, VOID, [p, p, p, *[I32] * 8])
     ft.builder.call(fn, [ft.context_struct, *args, *coords, *offsets])
 

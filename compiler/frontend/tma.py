@@ -266,9 +266,7 @@ def tma_copy(
     from .tma_im2col import Im2colTmaCopy, tma_copy_im2col
 
     if isinstance(tma, Im2colTmaCopy):
-        if mcast_mask is not None:
-            raise state.error(f"{what}: not supported: an im2col load with a multicast mask")
-        tma_copy_im2col(tma, src, dst, mbar, offsets)
+        tma_copy_im2col(tma, src, dst, mbar, offsets, mcast_mask)
         return
     if offsets is not None:
         raise state.error(f"{what}: offsets= is for im2col loads (lc.make_im2col_tma_copy)")

@@ -33,14 +33,17 @@ from .hopper import barrier_pointer
 from .tensor import Tensor
 from .tma import _SWIZZLE_BYTES, _smem_pointer, _split_swizzle
 
-OPS = ("SM90_TMA_LOAD_IM2COL",)
+OPS = ("SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST")
 
 
 class Im2colTmaCopy:
     """An im2col TMA load of one kernel-argument tensor: pixels, channels, corners, swizzle."""
 
-    def __init__(self, op, tensor, smem_layout, channels, pixels, lower, upper, swizzle, desc):
+    def __init__(
+        self, op, tensor, smem_layout, channels, pixels, lower, upper, swizzle, desc, multicast=1
+    ):
         self.op = op
+        self.multicast = multicast
         self.tensor = tensor
         self.smem_layout = smem_layout
         self.channels = channels
@@ -76,12 +79,22 @@ def _corners(value: Any, spatial: int, name: str, what: str) -> tuple[int, ...]:
 
 
 def make_im2col_tma_copy(
-    op: str, gmem_tensor: Any, smem_layout: Any, lower_corner: Any, upper_corner: Any
+    op: str,
+    gmem_tensor: Any,
+    smem_layout: Any,
+    lower_corner: Any,
+    upper_corner: Any,
+    multicast: int = 1,
 ) -> Im2colTmaCopy:
-    """CuTe's ``make_im2col_tma_copy`` for a kernel-argument tensor (see the module docstring)."""
+    """CuTe's ``make_im2col_tma_copy`` for a kernel-argument tensor (see the module docstring);
+    ``SM90_TMA_LOAD_IM2COL_MULTICAST`` loads into ``multicast`` blocks of a cluster."""
     what = "lc.make_im2col_tma_copy"
     if op not in OPS:
         raise state.error(f"{what}: the op must be one of {', '.join(OPS)}, got {op!r}")
+    if not isinstance(multicast, int) or not 1 <= multicast <= 16:
+        raise state.error(f"{what}: multicast must be a block count in [1, 16], got {multicast}")
+    if multicast != 1 and op != "SM90_TMA_LOAD_IM2COL_MULTICAST":
+        raise state.error(f"{what}: multicast={multicast} needs SM90_TMA_LOAD_IM2COL_MULTICAST")
     if not isinstance(gmem_tensor, Tensor) or gmem_tensor.memspace != "gmem":
         raise state.error(f"{what}: expects a global-memory tensor, got {gmem_tensor!r}")
     t = gmem_tensor.type
@@ -197,16 +210,23 @@ def make_im2col_tma_copy(
     )
     return Im2colTmaCopy(
         op, gmem_tensor, smem_layout, channels, pixels, lower, upper, swizzle_bytes,
-        desc.results[0],
+        desc.results[0], multicast,
     )  # fmt: skip
 
 
-def tma_copy_im2col(tma: Im2colTmaCopy, src: Any, dst: Any, mbar: Any, offsets: Any) -> None:
+def tma_copy_im2col(
+    tma: Im2colTmaCopy, src: Any, dst: Any, mbar: Any, offsets: Any, mcast_mask: Any = None
+) -> None:
     """One im2col load (``lc.tma_copy(tma, src, dst, mbar=, offsets=)``): ``src`` the first
     pixel's coordinates in the tensor's mode order (``(n, d, h, w, c)``), ``offsets`` the
     filter tap in spatial mode order (``(t, r, s)``); ``dst`` the smem matrix; completes
-    ``mbar``'s transaction bytes."""
+    ``mbar``'s transaction bytes (with ``mcast_mask``, in every block of the mask)."""
     what = "lc.tma_copy"
+    mask = None
+    if mcast_mask is not None:
+        if tma.op != "SM90_TMA_LOAD_IM2COL_MULTICAST":
+            raise state.error(f"{what}: mcast_mask needs an SM90_TMA_LOAD_IM2COL_MULTICAST copy")
+        mask = scalars.as_value(mcast_mask, IntegerType(16))
     if mbar is None:
         raise state.error(f"{what}: a TMA load completes an mbarrier: pass mbar=")
     if not isinstance(src, tuple) or len(src) != tma.rank:
@@ -219,6 +239,9 @@ def tma_copy_im2col(tma: Im2colTmaCopy, src: Any, dst: Any, mbar: Any, offsets: 
             f"{what}: an im2col load takes offsets=, one per spatial dimension "
             f"({tma.rank - 2}: the filter tap), got {offsets!r}"
         )
+    for x in offsets:
+        if isinstance(x, int) and not -(1 << 15) <= x < 1 << 15:
+            raise state.error(f"{what}: im2col offsets are 16-bit; got {x} in {offsets}")
     ptr = _smem_pointer(dst, what)
     coords = [scalars.as_value(x, i32) for x in reversed(src)]
     offs = [scalars.as_value(x, IntegerType(16)) for x in reversed(offsets)]
@@ -226,6 +249,6 @@ def tma_copy_im2col(tma: Im2colTmaCopy, src: Any, dst: Any, mbar: Any, offsets: 
     cluster = state.emit(AddrSpaceCastOp(ptr, LLVMPointerType(7))).results[0]
     state.emit(
         N.CpAsyncBulkTensorGlobalToSharedClusterOp(
-            cluster, tma.desc, coords, bar, im2col_offsets=offs, mode="im2col"
+            cluster, tma.desc, coords, bar, mask, im2col_offsets=offs, mode="im2col"
         )
     )

@@ -38,3 +38,41 @@ def make_im2col_loader(pixels: int, channels: int, dtype, swizzle_bits: int, swi
             physical[blk, e] = raw[e]
 
     return im2col_loader
+
+
+def make_im2col_multicast(pixels: int, channels: int, lower: tuple, upper: tuple):
+    """Clusters of two: rank r issues the im2col load of row ``2 * cluster + r`` of ``at``
+    (first pixel, then taps, as above) with ``.multicast::cluster`` into both blocks (at half
+    r of their buffers, each completing its own mbarrier); every block writes both halves."""
+    sl = lc.make_layout((pixels, channels), (channels, 1))
+    n = pixels * channels
+    spatial = len(lower)
+    rank_ = spatial + 2
+
+    @lc.kernel
+    def im2col_multicast(act: lc.Tensor, at: lc.Tensor, out: lc.Tensor):
+        tid = lc.thread_idx.x
+        rank = lc.block_rank_in_cluster()
+        tma = lc.make_im2col_tma_copy(
+            "SM90_TMA_LOAD_IM2COL_MULTICAST", act, sl, lower, upper, multicast=2
+        )
+        buf = lc.smem_tensor(lc.f32, lc.make_layout(2 * n), align=128)
+        bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+        if tid == 0:
+            lc.mbarrier_init(bar, 1)
+            lc.mbarrier_init_fence()
+        lc.cluster_sync()
+        if tid == 0:
+            row = (lc.block_idx.x // 2) * 2 + rank
+            first = tuple(at[row, i] for i in range(rank_))
+            taps = tuple(at[row, rank_ + i] for i in range(spatial))
+            lc.mbarrier_arrive_and_expect_tx(bar, 2 * tma.tx_bytes)
+            half = lc.make_tensor(buf.iterator + lc.assume(rank * n, divisible_by=n), sl)
+            lc.tma_copy(tma, first, half, mbar=bar, mcast_mask=3, offsets=taps)
+        lc.mbarrier_wait(bar, 0)
+        for i in range(2 * n // 32):
+            e = i * 32 + tid
+            out[lc.block_idx.x, e] = buf[e]
+        lc.cluster_sync()  # no block leaves while its peer may still multicast into it
+
+    return im2col_multicast

@@ -92,3 +92,24 @@ def test_a_first_pixel_outside_the_bounding_box_is_an_error(where):
     box = Im2colBox("f32", 32, 32, lower, upper)
     with pytest.raises(ArgumentError, match=r"dimension 2 must be in \[0, 1\]"):
         im2col_load(act, box, (0, 0, h, 1, 0), (0, 0, 0))
+
+
+def test_im2col_multicast_fills_both_blocks_of_the_cluster():
+    from im2col_kernels import make_im2col_multicast
+
+    rng = np.random.default_rng(21)
+    shape, lower, upper = (4, 6, 4, 4, 64), (0, 0, 0), (-2, -2, -2)
+    act = rng.standard_normal(shape).astype(np.float32)
+    at = _rows(shape, 3, lower, upper, rng, 4)
+    out = np.full((4, 2 * 16 * 32), np.nan, np.float32)
+    k = make_im2col_multicast(16, 32, lower, upper)
+    lc.compile(k, act, at, out, block=32, target="cpu")(act, at, out, grid=4, cluster=2)
+    box = Im2colBox("f32", 32, 16, lower, upper)
+    loads = [
+        im2col_load(act, box, tuple(int(x) for x in row[:5][::-1]),
+                    tuple(int(x) for x in row[5:][::-1])).reshape(-1)
+        for row in at
+    ]  # fmt: skip
+    for b in range(4):  # both blocks of cluster c hold the loads of rows 2c and 2c + 1
+        c = b // 2
+        np.testing.assert_array_equal(out[b], np.concatenate(loads[2 * c : 2 * c + 2]))

@@ -188,3 +188,28 @@ def test_im2col_loads_on_the_gpu_match_the_model(
                            tuple(int(x) for x in taps[::-1])).reshape(-1)  # fmt: skip
         np.testing.assert_array_equal(logical[b], want)
         np.testing.assert_array_equal(physical[b], hardware_swizzle(want, span))
+
+
+def test_the_multicast_im2col_load_assembles_and_needs_its_op():
+    from im2col_kernels import make_im2col_multicast
+
+    act = np.zeros((4, 6, 4, 4, 64), np.float32)
+    at = np.zeros((4, 8), np.int32)
+    out = np.zeros((4, 1024), np.float32)
+    k = make_im2col_multicast(16, 32, (0, 0, 0), (-2, -2, -2))
+    ck = lc.compile(k, act, at, out, block=32, target="sm_90a", cache=False)
+    assert ".global.im2col.mbarrier::complete_tx::bytes.multicast::cluster" in ck.ptx
+    if nvjitlink_version() is not None:
+        from layoutc.codegen.cubin import ptx_to_cubin
+
+        assert ptx_to_cubin(ck.ptx, "sm_90a").cubin[:4] == b"\x7fELF"
+
+    @lc.kernel
+    def unicast_with_mask(act: NDHWC, out: lc.Tensor):
+        tma = lc.make_im2col_tma_copy("SM90_TMA_LOAD_IM2COL", act, DENSE, (0, 0, 0), (-2,) * 3)
+        buf = lc.smem_tensor(lc.f32, DENSE, align=128)
+        bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+        lc.tma_copy(tma, (0, 0, 0, 0, 0), buf, mbar=bar, mcast_mask=3, offsets=(0, 0, 0))
+
+    with pytest.raises(lc.CompileError, match="mcast_mask needs an SM90_TMA_LOAD_IM2COL_MULTICAST"):
+        lc.compile(unicast_with_mask, act, out, target="cpu", cache=False)
