@@ -229,6 +229,23 @@ def _tma_spec():
     return KernelSpec("tmak", params)
 
 
+def test_im2col_descriptors_are_refused_by_the_c_launcher(tmp_path):
+    """The C launchers encode tiled descriptors only: an im2col one is a clear refusal."""
+    from layoutc.driver.emit_c import CKernel, EmitCError, emit_c
+    from layoutc.runtime.abi import KernelSpec, Param, TmaSource
+
+    carriers = ("A_shape0",)
+    tma = TmaSource("A", (32, 1, 1), (2, 1, 0), 128, ("A_shape0", 8, 32), (256, 32, 1),
+                    mode="im2col", pixels=16, lower=(0,), upper=(-2,))  # fmt: skip
+    params = (
+        Param("A", "pointer", "f32", "(?,8,32):(256,32,1)", carriers),
+        Param("A_shape0", "scalar", "i32"),
+        Param("A_tma0", "tma", "f32", tma=tma),
+    )
+    with pytest.raises(EmitCError, match="encodes tiled TMA descriptors only, not im2col"):
+        emit_c([CKernel(KernelSpec("conv", params), ())], tmp_path, prefix="mylib")
+
+
 @pytest.fixture(scope="module")
 def tma_host(tmp_path_factory):
     from layoutc.driver.emit_c import c_kernels_from_artifact, emit_c
