@@ -88,3 +88,42 @@ def test_a_tma_parameter_must_name_a_tensor():
                 Param("d", TMA, "f32", tma=TmaSource("A", (8,), (0,), 0, (8,), (1,))),
             ),
         )
+
+
+IM2COL = TmaSource(
+    "act", (32, 1, 1), (2, 1, 0), 128, ("act_shape0", 8, 32), (256, 32, 1),
+    mode="im2col", pixels=16, lower=(-1,), upper=(-1,),
+)  # fmt: skip
+IM2COL_SPEC = KernelSpec(
+    "conv",
+    (
+        Param("act", "pointer", "f32", "(?,8,32):(256,32,1)", ("act_shape0",)),
+        Param("act_shape0", "scalar", "i32"),
+        Param("act_tma0", TMA, "f32", tma=IM2COL),
+    ),
+)
+
+
+def test_the_binder_encodes_an_im2col_descriptor_from_the_bound_tensor(monkeypatch):
+    from layoutc.runtime.tma_im2col import Im2colBox
+
+    rec = Recorder()
+    monkeypatch.setattr(tma, "DESCRIPTORS", rec)
+    binder = ArgumentBinder(IM2COL_SPEC, "cpu")
+    act = np.zeros((3, 8, 32), np.float32)
+    binder.bind((act,))
+    box = Im2colBox("f32", 32, 16, (-1,), (-1,), 128)
+    assert rec.calls == [("act", box, act.ctypes.data, (32, 8, 3), (4, 128, 1024))]
+    assert KernelSpec.from_json(IM2COL_SPEC.to_json()) == IM2COL_SPEC
+    assert IM2COL.to_json()["mode"] == "im2col" and "mode" not in SPEC.params[5].tma.to_json()
+    from layoutc.runtime.manifest_schema import _Checker, _param
+
+    for i, p in enumerate(IM2COL_SPEC.to_json()["params"]):
+        _param(_Checker("manifest.json"), p, f"params[{i}]")
+
+
+def test_an_im2col_source_states_its_pixels_and_corners():
+    with pytest.raises(ValueError, match="an im2col descriptor, and only one, has pixels"):
+        TmaSource("act", (32, 1, 1), (2, 1, 0), 0, ("n", 8, 32), (256, 32, 1), mode="im2col")
+    with pytest.raises(ValueError, match="mode 'gather4'"):
+        TmaSource("act", (32,), (0,), 0, (32,), (1,), mode="gather4")
