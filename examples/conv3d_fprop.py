@@ -629,6 +629,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.fence_proxy_async()  # ... and is visible to the wgmma
                 lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
                 kn = lc.min(k + ahead, k_tiles - 1)
+                # a stage, so the copies into it provably leave the staged indices alone
+                # (lower-layouts then loads a K-tile's row numbers ahead of its copies)
+                write = lc.assume(write, lower=0, upper=stages - 1)
                 if not cfg.mma_first:
                     lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
                     lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])

@@ -45,7 +45,7 @@ from .symbolic import AnalysisError, binding_of, unbound_reason
 
 IntLike = int | SymInt
 
-__all__ = ["EmitError", "IndexEmitter", "emit"]
+__all__ = ["EmitError", "IndexEmitter", "emit", "emittable_before"]
 
 _LOOPS = (scf.ForOp, scf.WhileOp)
 
@@ -523,6 +523,19 @@ def _available(v: Value, level: Level) -> bool:
             return d is not op and _precedes(d, op)
         b = op.parent
     return False
+
+
+def emittable_before(x: IntLike, op: Operation) -> bool:
+    """Whether ``x`` can be emitted right before ``op``: every symbol of it stands for a value
+    defined before ``op`` (so that loads can be issued ahead of the accesses that use them)."""
+    if type(x) is int:
+        return True
+    level: Level = (op.parent, op)  # type: ignore[assignment]
+    for sym in x.free_symbols:
+        v = binding_of(sym)
+        if v is None or not _available(v, level):
+            return False
+    return True
 
 
 def emit(x: IntLike, builder: Builder, loc: Location | None = None) -> Value:

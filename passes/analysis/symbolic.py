@@ -335,6 +335,9 @@ class SymbolicAnalysis:
             if fact is not None:
                 if fact[1] is not None and fact[1] == fact[2]:
                     return fact[1]
+                first = _first_same_gpu_id(op)
+                if first is not None:
+                    return self.sym_of(first.results[0])
                 return self.bind(value, _gpu_name(op), fact)
             layout_value = self._layout_op_result(op, value)
             if type(layout_value) is int or isinstance(layout_value, SymInt):
@@ -685,6 +688,28 @@ _GPU_NAMES: dict[type[Operation], str] = {
     gpu.GridDimOp: "gdim",
     gpu.LaneIdOp: "lane",
 }
+
+
+def _first_same_gpu_id(op: Operation) -> Operation | None:
+    """The first op reading the same id or size as the gpu id/size op ``op`` (same op, same
+    dimension) that executes before it whenever it executes (before it in an enclosing block,
+    outermost first), or None. Every such read is one value in a thread, so all of them are
+    one symbol (the first's, which dominates the others wherever they are used): a block
+    index read in two places of a kernel cancels out of an offset instead of leaving
+    ``bid_x - bid_x`` with no bounds."""
+    key = (type(op), op.properties.get("dimension"))
+    chain: list[Operation] = []
+    cur: Operation | None = op
+    while cur is not None and cur.parent is not None and not cur.is_isolated_from_above:
+        chain.append(cur)
+        cur = cur.parent_op
+    for anchor in reversed(chain):  # outermost block first
+        before = anchor.parent.first_op if anchor.parent is not None else None
+        while before is not None and before is not anchor:
+            if (type(before), before.properties.get("dimension")) == key:
+                return before
+            before = before.next_op
+    return None
 
 
 def _gpu_name(op: Operation) -> str:

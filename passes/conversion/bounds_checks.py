@@ -54,6 +54,7 @@ from layoutc.ir.dialects.llvm import (
     BitcastOp,
     GEPOp,
     GlobalOp,
+    InlineAsmOp,
     LoadOp,
     PtrToIntOp,
     StoreOp,
@@ -165,15 +166,31 @@ def _accesses(op: Operation) -> list[_Access]:
 
 
 def _root(v: Value) -> Value:
-    """The pointer ``v`` is derived from, looking through GEPs and casts."""
+    """The pointer ``v`` is derived from, looking through GEPs, casts and the empty inline
+    asm tied to its operand that keeps a base opaque to LLVM (``tile.ptr_offset`` of a
+    gathered row, docs/codegen.md): the same register."""
     while True:
         op = v.defining_op
         if isinstance(op, GEPOp):
             v = op.base
-        elif isinstance(op, (AddrSpaceCastOp, BitcastOp)):
+        elif isinstance(op, (AddrSpaceCastOp, BitcastOp)) or _is_tied_identity(op):
             v = op.operands[0]
         else:
             return v
+
+
+def _is_tied_identity(op: Operation | None) -> bool:
+    """An inline asm with no instructions whose one result is tied to its one operand."""
+    if not isinstance(op, InlineAsmOp):
+        return False
+    constraints = op.properties["constraints"].value.split(",")
+    return (
+        op.properties["asm_string"].value.strip() == ""
+        and len(op.operands) == 1
+        and len(constraints) == 2
+        and constraints[0].startswith("=")
+        and constraints[1] == "0"
+    )
 
 
 def _incoming(arg: BlockArgument) -> list[Value] | None:

@@ -104,6 +104,7 @@ class TileLowering:
         self._dynamic_smem: dict[Operation, Value] = {}  # each function's aligned base
         self._dynamic_smem_align: int | None = None
         self._func: Operation | None = None  # the function run() lowers
+        self._opaque: dict[tuple[Value, Any], Operation] = {}  # (pointer, block) -> its asm
 
     def dynamic_smem_base(self, op: T.DynamicSmemOp) -> Value:
         """The dynamic shared-memory base of ``op``'s function, aligned to the module's widest
@@ -117,6 +118,19 @@ class TileLowering:
             base = realigned_dynamic_smem(self, func, align, op.location)
             self._dynamic_smem[func] = base
         return base
+
+    def opaque(self, ptr: Value, user: Operation) -> Value:
+        """``ptr`` through an empty inline asm tied to it (``"=l,0"``: the same register, which
+        LLVM cannot look through), made before ``user``, once per pointer and block."""
+        from layoutc.ir.dialects.llvm import InlineAsmOp
+
+        key = (ptr, user.parent)
+        found = self._opaque.get(key)
+        if found is None or found.parent is None:
+            asm = InlineAsmOp("", "=l,0", [ptr], ptr.type, loc=user.location)
+            user.parent.insert_before(asm, user)
+            found = self._opaque[key] = asm
+        return found.results[0]
 
     # -- driver ---------------------------------------------------------------------------------
     def run(self, func: Operation) -> None:
@@ -405,9 +419,17 @@ def _store_vector(lw: TileLowering, op: T.StoreVectorOp) -> None:
 
 @TILE_TO_LLVM.register(T.PtrOffsetOp)
 def _ptr_offset(lw: TileLowering, op: T.PtrOffsetOp) -> None:
+    """A GEP. An ``i64`` offset (lower-layouts' 64-bit row term of a gathered access) moves
+    an opaque copy of the base on the GPU (an empty inline asm tied to it, made once per base
+    and block): LLVM would otherwise merge the GEPs into one index, ``(row * scale | plain)``
+    shifted and added (three instructions per row in the SASS), where ``base + row * scale``
+    with the base in a register is one ``IMAD.WIDE``."""
     b = _builder(op)
     elem = lw.types.element(op.ptr.type.element)
-    gep = _gep(b, op.ptr, op.offset, elem).defining_op
+    base = op.ptr
+    if lw.target != "host" and isinstance(op.offset.type, IntegerType):
+        base = lw.opaque(base, op)
+    gep = _gep(b, base, op.offset, elem).defining_op
     gep.results[0].type = op.result.type  # keeps the !tile.ptr alignment until retyping
     op.replace_all_uses_with(list(gep.results))
     op.erase()

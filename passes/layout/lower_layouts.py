@@ -28,9 +28,10 @@ from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.tile.gathered import GatheredOffset
+from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
-from ..analysis.emitter import IndexEmitter
+from ..analysis.emitter import IndexEmitter, emittable_before
 from ..analysis.symbolic import AnalysisError, GatherPointer, SymbolicAnalysis
 from ..base import Pass, Statistic
 from ..registry import register_pass
@@ -38,6 +39,10 @@ from .common import ALGORITHM_OPS
 from .predicates import elem_less
 
 __all__ = ["LowerLayouts"]
+
+PREFETCH = 16
+"""The most index-buffer entries :meth:`_Lowering._prefetch` loads ahead of one access (their
+registers stay live until their accesses)."""
 
 _ACCESSES = (
     TD.LoadOp,
@@ -262,7 +267,7 @@ class _Lowering:
             )
         ptr = self._base_pointer(base)
         if isinstance(offset, GatheredOffset):
-            offset = self._gathered(offset)
+            ptr, offset = self._gathered(ptr, offset)
         if type(offset) is int:
             # A recast pointer is a root inside its memory (a swizzled row seen as words may
             # reach before it); any other root is where its memory starts.
@@ -271,40 +276,136 @@ class _Lowering:
             return ptr, offset
         return ptr, self.emitter.emit(offset)
 
-    def _gathered(self, g: GatheredOffset) -> Any:
-        """The offset of an access through a gather layout: each index-buffer entry is loaded
-        (``tile.load`` of the buffer's pointer at the entry's position), widened to
-        ``index`` and bound to a fresh non-negative symbol, so that ``plain + entry * scale``
-        is emitted (and shares code) like any other offset."""
-        from layoutc.ir.core.types import index
-        from layoutc.ir.dialects import arith
+    def _gathered(self, ptr: Value, g: GatheredOffset) -> tuple[Value, Any]:
+        """(pointer, element offset) of an access through a gather layout.
 
-        total = g.plain
+        Each index-buffer entry is loaded (``tile.load`` of the buffer's pointer at the entry's
+        position, or reused: :meth:`_entry`). A term with a static scale is the *row term*:
+        ``entry * scale`` computed in 64 bits (``arith.extsi`` + ``arith.muli``, exact for any
+        32-bit entry whatever the index width) and applied last, as a ``tile.ptr_offset`` with
+        an ``i64`` offset on the pointer moved by the dense part (``plain`` less its constant,
+        which stays the access's offset: the address's immediate). So the address is
+        ``(base + plain) + entry * scale``: the dense part is shared by every row of an access
+        pattern and each row costs one wide multiply-add (``mad.wide.s32``, docs/codegen.md),
+        where one ``index`` expression ``plain + entry * scale`` costs a 32-bit multiply-add
+        and a widening one per row. Other terms (a run-time scale) are added to ``plain`` in
+        ``index``."""
+        from layoutc.ir.algebra.sym.expr import terms_of
+        from layoutc.ir.core.types import i64
+        from layoutc.ir.dialects import arith
+        from layoutc.ir.dialects.arith.attributes import IntegerOverflowFlagsAttr
+
+        from ..analysis.proofs import known_divisor
+
+        b = self.builder
+        plain = g.plain
+        rows: list[Value] = []
         for func, position, scale in g.terms:
             buf = func.indices
             if not isinstance(buf, GatherPointer):
                 raise _Failure(
                     f"not supported: the gather function {func} has no index buffer", self._op
                 )
-            at = buf.info.offset + position
-            key = (id(buf.value), at)
-            found = self._entries.get(key)
-            if found is not None and found[1].parent is self._op.parent:
-                self.p.num_gather_reuses += 1
-                total = total + found[0] * scale
+            sym, load = self._entry(buf, buf.info.offset + position)
+            raw = load.results[0]
+            narrow = isinstance(raw.type, IntegerType) and raw.type.width <= 32
+            if not (type(scale) is int and 0 < abs(scale) < 1 << 31 and narrow):
+                plain = plain + sym * scale
                 continue
-            root = self._base_pointer(buf.info.base)
-            where = at if type(at) is int else self.emitter.emit(at)
-            load = self.builder.insert(TD.LoadOp(root, where, loc=self.builder.loc))
-            entry = load.results[0]
-            if not isinstance(entry.type, IndexType):
-                entry = self.builder.insert(
-                    arith.IndexCastOp(entry, index, loc=self.builder.loc)
-                ).results[0]
-            sym = self.analysis.bind(entry, f"{buf.name}_entry", (1, 0, None))
-            self._entries[key] = (sym, load, buf, at)
-            total = total + sym * scale
-        return total
+            # |sext(entry)| <= 2^31 and |scale| < 2^31: the product cannot wrap an i64
+            wide = b.insert(arith.ExtSIOp(raw, i64, loc=b.loc)).results[0]
+            c = b.insert(arith.ConstantOp.from_int(scale, i64, loc=b.loc)).results[0]
+            mul = arith.MulIOp(wide, c, loc=b.loc)
+            mul.properties["overflowFlags"] = IntegerOverflowFlagsAttr(("nsw",))
+            row = b.insert(mul).results[0]
+            if abs(scale) > 1:  # the pointer keeps its alignment
+                row = b.insert(TD.AssumeOp(row, divisible_by=abs(scale), loc=b.loc)).results[0]
+            rows.append(row)
+        if not rows:
+            return ptr, plain
+        constant = 0  # a non-negative constant stays the access's offset
+        if type(plain) is int:
+            if plain >= 0:
+                constant, plain = plain, 0
+        elif not isinstance(plain, SwizzledOffset):
+            c, _ = terms_of(plain)
+            if c > 0:
+                constant, plain = c, plain - c
+        if not (type(plain) is int and plain == 0):
+            off = self.emitter.emit(plain)
+            k = 1 if isinstance(plain, SwizzledOffset) else known_divisor(plain)
+            if k > 1:
+                off = b.insert(TD.AssumeOp(off, divisible_by=k, loc=b.loc)).results[0]
+            ptr = b.insert(TD.PtrOffsetOp(ptr, off, loc=b.loc)).results[0]
+        for row in rows:
+            ptr = b.insert(TD.PtrOffsetOp(ptr, row, loc=b.loc)).results[0]
+        return ptr, constant
+
+    def _entry(self, buf: GatherPointer, at: Any) -> tuple[Any, Operation]:
+        """(symbol, load) of the index-buffer entry ``buf[at]``: an earlier load of it in this
+        block while nothing since may have written it (:meth:`_forget`), prefetched ones
+        included (:meth:`_prefetch`), else a ``tile.load`` here."""
+        from layoutc.ir.core.types import index
+        from layoutc.ir.dialects import arith
+
+        key = (id(buf.value), at)
+        found = self._entries.get(key)
+        if found is not None and found[1].parent is self._op.parent:
+            self.p.num_gather_reuses += 1
+            return found[0], found[1]
+        root = self._base_pointer(buf.info.base)
+        where = at if type(at) is int else self.emitter.emit(at)
+        load = self.builder.insert(TD.LoadOp(root, where, loc=self.builder.loc))
+        entry = load.results[0]
+        if not isinstance(entry.type, IndexType):
+            entry = self.builder.insert(
+                arith.IndexCastOp(entry, index, loc=self.builder.loc)
+            ).results[0]
+        sym = self.analysis.bind(entry, f"{buf.name}_entry", (1, 0, None))
+        self._entries[key] = (sym, load, buf, at)
+        return sym, load
+
+    def _prefetch(self, op: Operation) -> None:
+        """Load, right before the gathered access ``op``, the index-buffer entries of the
+        gathered accesses that follow it in its block (up to :data:`PREFETCH` of them),
+        while nothing on the way may write them and their positions are computable here.
+
+        The row numbers of a run of gathered copies then load together ahead of the copies,
+        their latencies overlapping, and the copies issue back to back: on sm_90 ptxas puts
+        three dummy shared-memory loads before a ``cp.async`` that follows an ``ld.shared``
+        (``@!PT LDS RZ, [RZ]`` in the SASS), so one ``ld.shared`` of a row number before
+        each copy cost three more instructions per copy (docs/example59.md)."""
+        if not any(isinstance(o, GatheredOffset) for _, o, _ in self._addresses.get(op, ())):
+            return
+        seen: list[Any] = []  # the effects of the ops between op and the next access
+        fetched = 0
+        nxt: Operation | None = op
+        while nxt is not None and fetched < PREFETCH:
+            if nxt.regions:
+                return  # what runs inside is not looked at
+            for _base, offset, _space in self._addresses.get(nxt, ()):
+                if not isinstance(offset, GatheredOffset):
+                    continue
+                for func, position, _scale in offset.terms:
+                    buf = func.indices
+                    if not isinstance(buf, GatherPointer):
+                        continue
+                    at = buf.info.offset + position
+                    key = (id(buf.value), at)
+                    found = self._entries.get(key)
+                    if found is not None and found[1].parent is op.parent:
+                        continue
+                    if not emittable_before(at, op) or not all(
+                        e is None or (e != "all" and _disjoint(e, buf, at)) for e in seen
+                    ):
+                        continue
+                    self._entry(buf, at)
+                    fetched += 1
+            effect = self._effect(nxt)
+            if effect == "all":
+                return
+            seen.append(effect)
+            nxt = nxt.next_op
 
     def _effect(self, op: Operation) -> Any:
         """What ``op`` may write, for :meth:`_forget`: None (nothing), ``"all"`` (anything:
@@ -340,6 +441,7 @@ class _Lowering:
     def _access(self, op: Any) -> None:
         self.at(op)
         self._op = op
+        self._prefetch(op)
         loc = op.location
         try:
             if isinstance(op, TD.LoadOp):

@@ -15,7 +15,7 @@ from ...core.location import Location
 from ...core.opdef import operand, opt_prop, prop, result, var_operand
 from ...core.operation import Operation
 from ...core.traits import Pure
-from ...core.types import IndexType, Type, i64, index
+from ...core.types import IndexType, IntegerType, Type, i64, index
 from ...core.values import Value
 from ..layout.attributes import LayoutAttr
 from ..layout.types import IntTupleType, LayoutType
@@ -40,6 +40,12 @@ __all__ = [
 ]
 
 _Index = Constraint(lambda t: isinstance(t, IndexType), "index", exact=IndexType())
+_Offset = Constraint(
+    lambda t: (
+        isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width == 64 and t.is_signless)
+    ),
+    "index or i64",
+)
 
 
 class MakeTensorOp(Operation):
@@ -286,7 +292,9 @@ class AllocFragmentOp(_AllocOp):
 
 class PtrOffsetOp(Operation):
     """``%q = tile.ptr_offset %p, %i : (!tile.ptr<f32, gmem, 16>, index) -> !tile.ptr<f32, gmem,
-    4>``: the pointer ``%i`` elements further (alignment what the offset preserves)."""
+    4>``: the pointer ``%i`` elements further (alignment what the offset preserves). The
+    offset is an ``index``, or an ``i64`` computed in 64 bits whatever the index width
+    (lower-layouts' row term of a gathered access, ``entry * row stride``)."""
 
     name = "tile.ptr_offset"
     assembly_format = (
@@ -294,7 +302,7 @@ class PtrOffsetOp(Operation):
     )
     traits = (Pure,)
     ptr = operand(PtrType)
-    offset = operand(_Index)
+    offset = operand(_Offset)
     result = result(PtrType)
 
     @staticmethod

@@ -40,6 +40,21 @@ class SwizzledOffset:
 
     __radd__ = __add__
 
+    @property
+    def bounds(self) -> tuple[int | None, int | None]:
+        """Bounds of the offset: the swizzle rewrites only the bits of ``zzz_mask``, so
+        ``Sw(arg)`` lies in the same aligned block of ``2^t`` as ``arg`` (``t`` past the top
+        bit of ``zzz_mask``), and ``plain`` adds its own bounds."""
+
+        def of(x: Any) -> tuple[int | None, int | None]:
+            return (x, x) if type(x) is int else x.bounds
+
+        (alo, ahi), (plo, phi) = of(self.arg), of(self.plain)
+        block = 1 << self.swizzle.zzz_mask.bit_length()
+        lo = None if alo is None or plo is None else alo // block * block + plo
+        hi = None if ahi is None or phi is None else ahi // block * block + block - 1 + phi
+        return lo, hi
+
     def evaluate(self, env: Any) -> int:
         """The offset for values of the symbols (``SymInt.evaluate``'s ``env``)."""
         arg = self.arg if type(self.arg) is int else self.arg.evaluate(env)
