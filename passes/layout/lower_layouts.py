@@ -43,6 +43,8 @@ __all__ = ["LowerLayouts"]
 PREFETCH = 16
 """The most index-buffer entries :meth:`_Lowering._prefetch` loads ahead of one access (their
 registers stay live until their accesses)."""
+WINDOW = 64
+"""How many ops after an access :meth:`_Lowering._prefetch` looks at."""
 
 _ACCESSES = (
     TD.LoadOp,
@@ -366,23 +368,23 @@ class _Lowering:
         return sym, load
 
     def _prefetch(self, op: Operation) -> None:
-        """Load, right before the gathered access ``op``, the index-buffer entries of the
-        gathered accesses that follow it in its block (up to :data:`PREFETCH` of them),
-        while nothing on the way may write them and their positions are computable here.
+        """Load, right before the access ``op``, the index-buffer entries of the gathered
+        accesses among the :data:`WINDOW` ops that follow it in its block (at most
+        :data:`PREFETCH` entries), while nothing on the way may write them and their
+        positions are computable here.
 
-        The row numbers of a run of gathered copies then load together ahead of the copies,
-        their latencies overlapping, and the copies issue back to back: on sm_90 ptxas puts
-        three dummy shared-memory loads before a ``cp.async`` that follows an ``ld.shared``
-        (``@!PT LDS RZ, [RZ]`` in the SASS), so one ``ld.shared`` of a row number before
+        The row numbers of a run of gathered copies then load together, ahead of the copies
+        that precede them (a K-tile's dense copies, say) and of the gathered copies
+        themselves: their latencies overlap that work, and the copies issue back to back. On
+        sm_90 ptxas puts three dummy shared-memory loads before a ``cp.async`` that follows an
+        ``ld.shared`` (``@!PT LDS RZ, [RZ]`` in the SASS), so a row number loaded right before
         each copy cost three more instructions per copy (docs/example59.md)."""
-        if not any(isinstance(o, GatheredOffset) for _, o, _ in self._addresses.get(op, ())):
-            return
-        seen: list[Any] = []  # the effects of the ops between op and the next access
+        seen: list[Any] = []  # the effects of the ops between op and the one looked at
         fetched = 0
         nxt: Operation | None = op
-        while nxt is not None and fetched < PREFETCH:
-            if nxt.regions:
-                return  # what runs inside is not looked at
+        for _ in range(WINDOW):
+            if nxt is None or fetched >= PREFETCH or nxt.regions:
+                return  # (what runs inside a region is not looked at)
             for _base, offset, _space in self._addresses.get(nxt, ()):
                 if not isinstance(offset, GatheredOffset):
                     continue
@@ -391,12 +393,11 @@ class _Lowering:
                     if not isinstance(buf, GatherPointer):
                         continue
                     at = buf.info.offset + position
-                    key = (id(buf.value), at)
-                    found = self._entries.get(key)
+                    found = self._entries.get((id(buf.value), at))
                     if found is not None and found[1].parent is op.parent:
                         continue
                     if not emittable_before(at, op) or not all(
-                        e is None or (e != "all" and _disjoint(e, buf, at)) for e in seen
+                        e is None or _disjoint(e, buf, at) for e in seen
                     ):
                         continue
                     self._entry(buf, at)
