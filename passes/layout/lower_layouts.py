@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from layoutc.ir.algebra.errors import LayoutError
+from layoutc.ir.algebra.symbolic import SymInt
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType
@@ -32,6 +33,7 @@ from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
 from ..analysis.emitter import IndexEmitter, emittable_before
+from ..analysis.ranges import exact_bounds
 from ..analysis.symbolic import AnalysisError, GatherPointer, SymbolicAnalysis
 from ..base import Pass, Statistic
 from ..registry import register_pass
@@ -45,6 +47,7 @@ PREFETCH = 16
 registers stay live until their accesses)."""
 WINDOW = 64
 """How many ops after an access :meth:`_Lowering._prefetch` looks at."""
+_UNSET = object()
 
 _ACCESSES = (
     TD.LoadOp,
@@ -137,6 +140,9 @@ class _Lowering:
         # index-buffer entries loaded so far: (buffer, position) -> (its symbol, the load op);
         # dropped by any op that may write them (see _clobber)
         self._entries: dict[tuple[int, Any], tuple[Any, Operation, GatherPointer, Any]] = {}
+        self._effects: dict[Operation, Any] = {}  # _effect_ahead's
+        # the (index buffer, position) of each entry a gathered access reads, by access
+        self._gathered_entries: dict[Operation, list[tuple[GatherPointer, Any]]] = {}
 
     def at(self, op: Operation) -> None:
         self.builder.insertion_point = InsertionPoint.before_op(op)
@@ -158,6 +164,17 @@ class _Lowering:
                     self._offset(op, memory, coords, pattern)
                     for memory, coords, pattern in _addressed(op)
                 ]
+        self._gathered_entries = {
+            op: [
+                (func.indices, func.indices.info.offset + position)
+                for _base, offset, _space in found
+                if isinstance(offset, GatheredOffset)
+                for func, position, _scale in offset.terms
+                if isinstance(func.indices, GatherPointer)
+            ]
+            for op, found in self._addresses.items()
+            if any(isinstance(offset, GatheredOffset) for _, offset, _ in found)
+        }
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
@@ -379,34 +396,42 @@ class _Lowering:
         sm_90 ptxas puts three dummy shared-memory loads before a ``cp.async`` that follows an
         ``ld.shared`` (``@!PT LDS RZ, [RZ]`` in the SASS), so a row number loaded right before
         each copy cost three more instructions per copy (docs/example59.md)."""
-        seen: list[Any] = []  # the effects of the ops between op and the one looked at
-        fetched = 0
+        wanted = []  # (op, buffer, position) of the entries not loaded yet, in order
         nxt: Operation | None = op
         for _ in range(WINDOW):
-            if nxt is None or fetched >= PREFETCH or nxt.regions:
-                return  # (what runs inside a region is not looked at)
-            for _base, offset, _space in self._addresses.get(nxt, ()):
-                if not isinstance(offset, GatheredOffset):
-                    continue
-                for func, position, _scale in offset.terms:
-                    buf = func.indices
-                    if not isinstance(buf, GatherPointer):
-                        continue
-                    at = buf.info.offset + position
-                    found = self._entries.get((id(buf.value), at))
-                    if found is not None and found[1].parent is op.parent:
-                        continue
-                    if not emittable_before(at, op) or not all(
-                        e is None or _disjoint(e, buf, at) for e in seen
-                    ):
-                        continue
-                    self._entry(buf, at)
-                    fetched += 1
-            effect = self._effect(nxt)
-            if effect == "all":
-                return
-            seen.append(effect)
+            if nxt is None or nxt.regions:
+                break  # (what runs inside a region is not looked at)
+            for buf, at in self._gathered_entries.get(nxt, ()):
+                found = self._entries.get((id(buf.value), at))
+                if found is None or found[1].parent is not op.parent:
+                    wanted.append((nxt, buf, at))
             nxt = nxt.next_op
+        seen: list[Any] = []  # the effects of the ops from op to the one looked at
+        fetched = 0
+        nxt = op
+        for user, buf, at in wanted:
+            while nxt is not user:  # the effects on the way to the access that uses the entry
+                effect = self._effect_ahead(nxt)
+                if effect == "all":
+                    return
+                seen.append(effect)
+                nxt = nxt.next_op  # type: ignore[union-attr]
+            if fetched >= PREFETCH:
+                return
+            found = self._entries.get((id(buf.value), at))
+            if found is not None and found[1].parent is op.parent:
+                continue  # wanted twice
+            if emittable_before(at, op) and all(e is None or _disjoint(e, buf, at) for e in seen):
+                self._entry(buf, at)
+                fetched += 1
+
+    def _effect_ahead(self, op: Operation) -> Any:
+        """:meth:`_effect` of an op not rewritten yet, memoised (:meth:`_prefetch` asks it of
+        the same ops from every access before them)."""
+        found = self._effects.get(op, _UNSET)
+        if found is _UNSET:
+            found = self._effects[op] = self._effect(op)
+        return found
 
     def _effect(self, op: Operation) -> Any:
         """What ``op`` may write, for :meth:`_forget`: None (nothing), ``"all"`` (anything:
@@ -608,13 +633,15 @@ def _byte_range(offset: Any, element_bytes: int, span: int) -> tuple[int, int] |
     analysis cannot bound it."""
     if isinstance(offset, GatheredOffset):
         return None
-    if type(offset) is int:
-        lo = hi = offset
+    if isinstance(offset, SwizzledOffset):
+        bounds = offset.bounds_from(exact_bounds)
+    elif isinstance(offset, (int, SymInt)):
+        bounds = exact_bounds(offset)
     else:
-        bounds = getattr(offset, "bounds", None)
-        if bounds is None or bounds[0] is None or bounds[1] is None:
-            return None
-        lo, hi = bounds
+        return None
+    lo, hi = bounds
+    if lo is None or hi is None:
+        return None
     return lo * element_bytes, hi * element_bytes + span
 
 

@@ -320,6 +320,34 @@ def test_hopper_gather_stages_its_indices_in_shared_memory():
     assert "C7509" not in log, log  # wgmmas not serialized by a call
 
 
+@pytest.mark.parametrize("index_bits", [32, 64])
+def test_hopper_gather_loads_a_k_tiles_rows_first_and_widens_each_once(index_bits):
+    """Per K-tile the gather kernel loads its row numbers from shared memory before any of
+    its copies (lower-layouts prefetches them: an ld.shared between cp.async costs sm_90 three
+    dummy loads in the SASS), and each row number is widened straight into the 64-bit row
+    term (``mul.wide.s32`` of the loaded register, added to a base that holds the dense
+    part), at either index width."""
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    import layoutc as lc
+
+    cfg = cv.Sm90Config(images=4)
+    _, gathered = cv.make_conv3d_sm90(cfg)
+    ck = lc.compile(
+        gathered, *_gathered(8), block=cfg.threads, target="sm_90a", index_bitwidth=index_bits
+    )
+    ptx = ck.ptx
+    groups = [g for g in ptx.split("cp.async.commit_group") if "cp.async.cg" in g]
+    assert len(groups) >= 3  # the prologue's two stages and the main loop's
+    for group in groups:
+        lines = [ln for ln in group.splitlines() if "cp.async.cg" in ln or "ld.shared.u32" in ln]
+        first_copy = next(i for i, ln in enumerate(lines) if "cp.async.cg" in ln)
+        assert not any("ld.shared.u32" in ln for ln in lines[first_copy:]), group
+    rows = re.findall(r"ld\.shared\.u32\s+(%r\d+)", ptx)
+    assert rows
+    for r in rows:  # the row, not a 32-bit sum with the channel, is what gets widened
+        assert re.search(rf"mul\.wide\.s32\s+%rd\d+, {re.escape(r)}, ", ptx), r
+
+
 def test_traced_hopper_ir_shows_the_staged_gather_as_a_layout():
     """Staged or not, the gather is a layout: the slices are copied with tile.copy, and the
     same composed layouts as the global kernel's are made over the shared-memory copies (the

@@ -206,3 +206,21 @@ def test_a_row_number_is_loaded_again_after_a_store_that_may_change_it():
     # every 128-bit access loads its row number again: the stores to `out` between them may
     # change idx (two kernel arguments may overlap), and so does the store to idx; plus new
     assert _index_loads(ck) == 5
+
+
+def test_the_bounds_check_follows_a_gathered_row_to_its_pool_on_the_gpu():
+    """On the GPU a gathered access adds its 64-bit row term to an opaque copy of the base (an
+    empty inline asm, so that LLVM keeps one wide multiply-add per row, docs/codegen.md); the
+    bounds check looks through it, so the GPU code checks the gathered loads against the pool
+    as the CPU code does."""
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    pool, idx = _problem(9)
+    out = np.full((ROWS, COLS), np.nan, np.float32)
+    sites = {}
+    for target in ("cpu", "sm_90a"):
+        ck = lc.compile(gather_rows, pool, idx, out, target=target, check_bounds=True, cache=False)
+        sites[target] = ck.runtime_spec.bounds_sites
+        if target != "cpu":
+            assert re.search(r'asm\s+"", "=l,0"', ck.llvm_ir)  # the opaque base is there
+    assert sites["sm_90a"] == sites["cpu"]  # the gathered 128-bit loads included
+    assert any("load of 16 bytes" in site for site in sites["sm_90a"]), sites["sm_90a"]

@@ -42,13 +42,14 @@ class SwizzledOffset:
 
     @property
     def bounds(self) -> tuple[int | None, int | None]:
-        """Bounds of the offset: the swizzle rewrites only the bits of ``zzz_mask``, so
-        ``Sw(arg)`` lies in the same aligned block of ``2^t`` as ``arg`` (``t`` past the top
-        bit of ``zzz_mask``), and ``plain`` adds its own bounds."""
+        """Bounds of the offset (:meth:`bounds_from` with the terms' own bounds)."""
+        return self.bounds_from(lambda x: (x, x) if type(x) is int else x.bounds)
 
-        def of(x: Any) -> tuple[int | None, int | None]:
-            return (x, x) if type(x) is int else x.bounds
-
+    def bounds_from(self, of: Any) -> tuple[int | None, int | None]:
+        """Bounds of the offset given ``of(x)``, the bounds of the argument and of ``plain``:
+        the swizzle rewrites only the bits of ``zzz_mask``, so ``Sw(arg)`` lies in the same
+        aligned block of ``2^t`` as ``arg`` (``t`` past the top bit of ``zzz_mask``), and
+        ``plain`` adds its own bounds."""
         (alo, ahi), (plo, phi) = of(self.arg), of(self.plain)
         block = 1 << self.swizzle.zzz_mask.bit_length()
         lo = None if alo is None or plo is None else alo // block * block + plo

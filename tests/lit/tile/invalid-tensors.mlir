@@ -126,3 +126,11 @@ func.func @dynamic_smem_space() {
   %p = tile.dynamic_smem : !tile.ptr<f32, gmem, 16>
   return
 }
+
+// -----
+
+func.func @ptr_offset_i32(%p: !tile.ptr<f32, gmem, 16>, %i: i32) {
+  // expected-error@+1 {{'tile.ptr_offset' op operand #1 must be index or i64, but got 'i32'}}
+  %q = tile.ptr_offset %p, %i : (!tile.ptr<f32, gmem, 16>, i32) -> !tile.ptr<f32, gmem, 4>
+  return
+}

@@ -182,3 +182,17 @@ func.func @gather_tensor(%p: !tile.ptr<f32, gmem, 16>, %rows: !tile.ptr<i32, gme
   %t = tile.make_tensor %p, %g, %rows : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)">, !tile.ptr<i32, gmem, 4>) -> !tile.tensor<f32, gmem, "(1,1):(Custom{rows,64},1) o (0,0) o (?,64):(1@0,1@1)", 16>
   return
 }
+
+// A 64-bit offset (lower-layouts' row term of a gathered access): i64 whatever the index width,
+// alignment from its tile.assume like an index offset's.
+// CHECK-LABEL: func.func @wide_offset
+func.func @wide_offset(%p: !tile.ptr<f32, gmem, 16>, %r: i64) {
+  // CHECK: tile.ptr_offset %{{.*}}, %{{.*}} : (!tile.ptr<f32, gmem, 16>, i64) -> !tile.ptr<f32, gmem, 4>
+  %q = tile.ptr_offset %p, %r : (!tile.ptr<f32, gmem, 16>, i64) -> !tile.ptr<f32, gmem, 4>
+  %c = arith.constant 64 : i64
+  %m = arith.muli %r, %c overflow<nsw> : i64
+  %a = tile.assume %m {divisible_by = 64} : i64
+  // CHECK: tile.ptr_offset %{{.*}}, %{{.*}} : (!tile.ptr<f32, gmem, 16>, i64) -> !tile.ptr<f32, gmem, 16>
+  %q2 = tile.ptr_offset %p, %a : (!tile.ptr<f32, gmem, 16>, i64) -> !tile.ptr<f32, gmem, 16>
+  return
+}

@@ -180,6 +180,40 @@ def test_thread_ids_loop_variables_and_assume():
     assert binding_of(m) is v["m"]
 
 
+def test_every_read_of_a_gpu_id_is_the_first_reads_symbol():
+    """Two reads of the block index (a kernel and a function inlined into it each read it) are
+    one value in a thread, so one symbol: their difference is 0 and an offset mixing them is
+    bounded. A read inside a loop takes the symbol of the read before the loop; the first read
+    of another dimension, or in a branch that does not run before, is its own."""
+    func = func_of(
+        """func.func @k(%n: index) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>} {
+          %b1 = gpu.block_id x
+          %by = gpu.block_id y
+          %b2 = gpu.block_id x
+          %t1 = gpu.thread_id x
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          %c8 = arith.constant 8 : index
+          scf.for %i = %c0 to %c8 step %c1 {
+            %b3 = gpu.block_id x
+            %t2 = gpu.thread_id x
+          }
+          return
+        }"""
+    )
+    a = SymbolicAnalysis(func)
+    v = values(func)
+    b1 = a.sym_of(v["b1"])
+    assert a.sym_of(v["b2"]) is b1 and a.sym_of(v["b3"]) is b1
+    assert a.sym_of(v["b2"]) - b1 == 0
+    assert a.sym_of(v["by"]) is not b1
+    assert a.sym_of(v["t2"]) is a.sym_of(v["t1"])
+    assert binding_of(b1) is v["b1"]
+    # the same questions in the other order get the same answers
+    a2 = SymbolicAnalysis(func)
+    assert a2.sym_of(v["b3"]) is a2.sym_of(v["b1"])
+
+
 def test_layouts_and_tensors_through_views():
     func = func_of(
         """func.func @k(%p: !tile.ptr<f32, gmem, 16> {layoutc.align = 16 : i64}, %n: index {layoutc.divisible_by = 4 : i64}) attributes {gpu.kernel} {
