@@ -22,6 +22,7 @@ EXACT_LIMIT = 1 << 16
 """The most points (the product of the symbols' value counts) :func:`exact_bounds` evaluates."""
 
 _MEMO: dict[Any, tuple[int | None, int | None]] = {}
+_MEMO_LIMIT = 4096
 
 
 class _TooLarge(Exception):
@@ -83,6 +84,8 @@ def exact_bounds(x: IntLike, limit: int = EXACT_LIMIT) -> tuple[int | None, int 
     if found is not None:
         return found
     result = _exact(x, limit)
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()  # (a long-lived process compiles many kernels)
     _MEMO[(x, limit)] = result
     return result
 

@@ -1,7 +1,8 @@
 """``insert-bounds-checks``: a memcheck compiled into the kernel (runs after convert-to-llvm).
 
 Every memory access is checked, before it happens, against the object its pointer derives from
-(through GEPs, casts, selects and branch arguments): a pointer parameter (its span), a
+(through GEPs, casts, selects, branch arguments and an empty inline asm tied to its operand,
+the opaque base of a gathered access): a pointer parameter (its span), a
 shared-memory global (static: its size; dynamic: the launch's dynamic bytes, from the record)
 or a thread's own array indexed at run time. A pointer that may come from several objects is
 checked against each of them (inside one of them is in bounds).
