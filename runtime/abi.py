@@ -309,6 +309,13 @@ class KernelSpec:
     """The cluster shape the code was compiled for (``@lc.kernel(cluster=...)``, PTX
     ``.reqnctapercluster``): every launch runs in clusters of this shape. ``None``: the kernel
     has no fixed cluster and a launch may choose one (``cluster=`` at launch, sm_90)."""
+    explicit_cluster: bool = False
+    """Every launch runs in clusters (PTX ``.explicitcluster``): true with a fixed shape, and
+    for ``@lc.kernel(cluster="explicit")``, whose launches must give one (manifest:
+    ``"explicit_cluster": true``, written only without a fixed shape)."""
+    max_cluster_blocks: int | None = None
+    """Blocks a launch's cluster may have at most (``@lc.kernel(max_cluster_size=...)``, PTX
+    ``.maxclusterrank``; manifest ``max_cluster_blocks``)."""
 
     def __post_init__(self) -> None:
         if self.cluster is not None:
@@ -318,6 +325,14 @@ class KernelSpec:
                     f"kernel {self.name!r}: cluster must be three positive ints, got {dims}"
                 )
             object.__setattr__(self, "cluster", dims)
+            object.__setattr__(self, "explicit_cluster", True)
+        if self.max_cluster_blocks is not None and not (
+            _is_int(self.max_cluster_blocks) and self.max_cluster_blocks >= 1
+        ):
+            raise ValueError(
+                f"kernel {self.name!r}: max_cluster_blocks must be a positive int, got "
+                f"{self.max_cluster_blocks!r}"
+            )
         if self.index_bits not in (32, 64):
             raise ValueError(f"kernel {self.name!r}: index_bits must be 32 or 64")
         has_record = bool(self.params) and self.params[-1].name == BOUNDS_RECORD
@@ -429,6 +444,12 @@ class KernelSpec:
             | ({} if self.index_bits == 64 else {"index_bits": self.index_bits})
             | ({} if self.bounds_sites is None else {"bounds_sites": list(self.bounds_sites)})
             | ({} if self.cluster is None else {"cluster": list(self.cluster)})
+            | ({"explicit_cluster": True} if self.explicit_cluster and not self.cluster else {})
+            | (
+                {}
+                if self.max_cluster_blocks is None
+                else {"max_cluster_blocks": self.max_cluster_blocks}
+            )
         )
 
     def _smem_json(self) -> dict[str, Any]:
@@ -452,6 +473,8 @@ class KernelSpec:
             bounds_sites=None if sites is None else tuple(str(x) for x in sites),
             dynamic_smem_formula=smem.get("dynamic_formula"),
             cluster=None if data.get("cluster") is None else tuple(data["cluster"]),
+            explicit_cluster=bool(data.get("explicit_cluster", False)),
+            max_cluster_blocks=data.get("max_cluster_blocks"),
         )
 
 

@@ -125,7 +125,7 @@ class CpuKernel:
             if smem is None
             else check_smem(smem, self.spec.static_smem, name)
         )
-        c = launch_cluster(cluster, g, self.spec.cluster, name) or (1, 1, 1)
+        c = launch_cluster(cluster, g, self.spec) or (1, 1, 1)
         nclusters = (g[0] // c[0]) * (g[1] // c[1]) * (g[2] // c[2])
         with self._lock:
             keep = self.binder.bind(args)

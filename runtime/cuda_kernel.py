@@ -93,8 +93,8 @@ class CudaKernel:
         else:
             g, b = self._launch_shape(grid, block)
         clusters = self._clusters
-        if cluster is not None or clusters is not None:
-            clusters = launch_cluster(cluster, g, self.spec.cluster, self.spec.name)
+        if cluster is not None or clusters is not None or self.spec.explicit_cluster:
+            clusters = launch_cluster(cluster, g, self.spec)
         dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
@@ -246,7 +246,7 @@ class CheckedCudaKernel(CudaKernel):
         cluster: Any = None,
     ) -> None:
         g, b = self._launch_shape(grid, block)
-        clusters = launch_cluster(cluster, g, self.spec.cluster, self.spec.name)
+        clusters = launch_cluster(cluster, g, self.spec)
         dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)

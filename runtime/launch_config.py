@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any
 
-from .abi import LaunchBounds
+from .abi import KernelSpec, LaunchBounds
 from .errors import ArgumentError, SettingError
 
 Dim3 = tuple[int, int, int]
@@ -137,13 +137,21 @@ MAX_CLUSTER_BLOCKS = 8
 """Blocks in one cluster: CUDA's portable cluster size (16 needs a non-portable opt-in)."""
 
 
-def launch_cluster(cluster: Any, grid: Dim3, fixed: Dim3 | None, kernel: str) -> Dim3 | None:
+def launch_cluster(cluster: Any, grid: Dim3, spec: KernelSpec) -> Dim3 | None:
     """The cluster shape a launch runs with: ``cluster=`` as given (1 to 3 positive ints, at
-    most 8 blocks), or the kernel's compiled one (``fixed``; a different shape is refused), or
-    ``None`` for a launch without clusters. The grid must be a multiple of it on every axis,
-    as the GPU requires."""
+    most 8 blocks, at most the kernel's ``max_cluster_blocks``), or the kernel's compiled one
+    (``spec.cluster``; a different shape is refused), or ``None`` for a launch without
+    clusters (refused for an ``explicit_cluster`` kernel). The grid must be a multiple of it
+    on every axis. The GPU refuses the same launches (``.reqnctapercluster``,
+    ``.explicitcluster``, ``.maxclusterrank``), with a less telling error."""
+    fixed, kernel = spec.cluster, spec.name
     if cluster is None:
         shape = fixed
+        if shape is None and spec.explicit_cluster:
+            raise ArgumentError(
+                f"kernel {kernel!r} must be launched in clusters (@lc.kernel(cluster="
+                "'explicit'), PTX .explicitcluster): pass cluster= at launch"
+            )
     else:
         if isinstance(cluster, int) and not isinstance(cluster, bool):
             dims: tuple = (cluster,)
@@ -167,6 +175,12 @@ def launch_cluster(cluster: Any, grid: Dim3, fixed: Dim3 | None, kernel: str) ->
     if shape is None:
         return None
     n = shape[0] * shape[1] * shape[2]
+    if spec.max_cluster_blocks is not None and n > spec.max_cluster_blocks:
+        raise ArgumentError(
+            f"kernel {kernel!r}: a cluster of {shape} is {n} blocks, more than the "
+            f"{spec.max_cluster_blocks} it was compiled for (max_cluster_size, PTX "
+            ".maxclusterrank)"
+        )
     if n > MAX_CLUSTER_BLOCKS:
         raise ArgumentError(
             f"kernel {kernel!r}: a cluster of {shape} is {n} blocks, more than the "

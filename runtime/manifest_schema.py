@@ -104,7 +104,14 @@ def validate(manifest: Any, where: str) -> None:
 
 def _kernel(c: _Checker, k: Any, path: str, version: int) -> None:
     optional = {"equal", "launch_bounds", "shared_memory", "index_bits", "bounds_sites", "cluster"}
+    optional |= {"explicit_cluster", "max_cluster_blocks"}
     c.obj(k, path, {"name", "params", "variants"}, optional)
+    if "explicit_cluster" in k and k["explicit_cluster"] is not True:
+        raise c.fail(f"{path}.explicit_cluster", "expected true (absent when false)")
+    if "max_cluster_blocks" in k:
+        c.int_(k["max_cluster_blocks"], f"{path}.max_cluster_blocks", 1, MAX_CLUSTER_BLOCKS)
+        if "cluster" in k:
+            raise c.fail(f"{path}.max_cluster_blocks", "not allowed next to a fixed cluster")
     if "cluster" in k:
         q = f"{path}.cluster"
         if len(c.list_(k["cluster"], q)) != 3:

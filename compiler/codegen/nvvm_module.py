@@ -50,12 +50,14 @@ def prepare_nvvm_module(
     launch_bounds: Mapping[str, LaunchBounds] | None = None,
     grid_constants: Mapping[str, Sequence[int]] | None = None,
     clusters: Mapping[str, Sequence[int] | None] | None = None,
+    max_cluster_blocks: Mapping[str, int | None] | None = None,
 ) -> Any:
     """Make ``module`` (an ``llvmlite.ir.Module``) a finished NVVM IR module; returns it.
 
     ``kernels`` names the functions to mark as kernels; ``launch_bounds`` maps some of them
     to their bounds, ``grid_constants`` to the indices of their grid-constant (``byval``,
-    read in place) parameters, ``clusters`` to their required cluster shapes. Idempotent for the module-level settings; call it once per module.
+    read in place) parameters, ``clusters`` to their required cluster shapes (``0, 0, 0``:
+    clusters of a shape chosen at launch), ``max_cluster_blocks`` to their largest clusters. Idempotent for the module-level settings; call it once per module.
     """
     from llvmlite import ir
 
@@ -85,9 +87,12 @@ def prepare_nvvm_module(
                 module.add_metadata([fn, ir.MetaDataString(module, "grid_constant"), indices])
             )
         cluster = (clusters or {}).get(name)
-        if cluster is not None:  # PTX .reqnctapercluster (CUDA's __cluster_dims__)
+        if cluster is not None:  # .explicitcluster, and .reqnctapercluster unless 0, 0, 0
             for axis, extent in zip("xyz", cluster):
                 note(f"cluster_dim_{axis}", extent)
+        max_blocks = (max_cluster_blocks or {}).get(name)
+        if max_blocks is not None:  # .maxclusterrank (the name both PTX back ends read)
+            note("cluster_max_blocks", max_blocks)
         b = bounds.get(name)
         if b is None:
             continue

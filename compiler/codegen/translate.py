@@ -86,6 +86,12 @@ class KernelInfo:
     uses_dynamic_smem: bool
     cluster: tuple[int, int, int] | None = None
     """The compiled cluster shape (``nvvm.cluster_dim``), launched in clusters of it."""
+    explicit_cluster: bool = False
+    """Launched in clusters only (PTX ``.explicitcluster``): a fixed shape, or ``nvvm.cluster_dim
+    = 0, 0, 0`` (the shape chosen at launch)."""
+    max_cluster_blocks: int | None = None
+    """``nvvm.cluster_max_blocks`` (PTX ``.maxclusterrank``): blocks a launch's cluster may
+    have at most."""
 
 
 @dataclass
@@ -269,6 +275,7 @@ class ModuleTranslator:
                 {k: _ptx_bounds(info.launch_bounds) for k, info in kernels.items()},
                 {k: _grid_constant_args(self.func_ops[k]) for k in kernels},
                 {k: _cluster_dims(self.func_ops[k]) for k in kernels},
+                {k: info.max_cluster_blocks for k, info in kernels.items()},
             )
         else:
             self._set_host_target()
@@ -418,8 +425,16 @@ class ModuleTranslator:
                 raise fail(f, "a kernel (gpu.kernel) needs a body")
             name = f.sym_name.value
             static, dynamic = self._shared_memory_use(f)
-            cluster = _cluster_dims(f)
-            out[name] = KernelInfo(name, launch_bounds(f), static, dynamic, cluster)  # type: ignore[arg-type]
+            dims = _cluster_dims(f)
+            out[name] = KernelInfo(
+                name,
+                launch_bounds(f),
+                static,
+                dynamic,
+                cluster=dims if dims and dims[0] else None,  # type: ignore[arg-type]
+                explicit_cluster=dims is not None,
+                max_cluster_blocks=_cluster_max_blocks(f, dims),
+            )
         return out
 
     def _shared_memory_use(self, kernel: Any) -> tuple[int, bool]:
@@ -481,14 +496,33 @@ def _byval_args(f: Any) -> dict[int, Any]:
 
 
 def _cluster_dims(f: Any) -> tuple[int, ...] | None:
-    """``nvvm.cluster_dim`` (upstream's kernel attribute): the required cluster shape."""
+    """``nvvm.cluster_dim`` (upstream's kernel attribute): the required cluster shape, or
+    ``0, 0, 0`` (LLVM's reading: ``.explicitcluster`` without ``.reqnctapercluster``)."""
     attr = f.attributes.get("nvvm.cluster_dim")
     if attr is None:
         return None
     dims = tuple(int(x) for x in attr.values)
-    if len(dims) != 3 or min(dims) < 1:
-        raise fail(f, f"'nvvm.cluster_dim' must be three positive integers, got {dims}")
+    if len(dims) != 3 or not (min(dims) >= 1 or dims == (0, 0, 0)):
+        raise fail(f, f"'nvvm.cluster_dim' must be three positive integers or 0, 0, 0, got {dims}")
     return dims
+
+
+def _cluster_max_blocks(f: Any, dims: tuple[int, ...] | None) -> int | None:
+    """``nvvm.cluster_max_blocks`` (upstream's kernel attribute, PTX ``.maxclusterrank``);
+    ptxas refuses it next to ``.reqnctapercluster``, so not with a fixed shape."""
+    attr = f.attributes.get("nvvm.cluster_max_blocks")
+    if attr is None:
+        return None
+    n = getattr(attr, "value", None)
+    if not isinstance(n, int) or n < 1:
+        raise fail(f, f"'nvvm.cluster_max_blocks' must be a positive integer, got {attr}")
+    if dims is not None and dims[0]:
+        raise fail(
+            f,
+            "'nvvm.cluster_max_blocks' next to a fixed 'nvvm.cluster_dim': PTX forbids "
+            ".maxclusterrank with .reqnctapercluster",
+        )
+    return n
 
 
 def _grid_constant_args(f: Any) -> list[int]:

@@ -312,7 +312,12 @@ def generate_code(
     if bounds.block is None and spec.launch_bounds.block is not None:
         bounds = spec.launch_bounds
     runtime_spec = replace(
-        spec, launch_bounds=bounds, static_smem=info.static_smem, cluster=info.cluster
+        spec,
+        launch_bounds=bounds,
+        static_smem=info.static_smem,
+        cluster=info.cluster,
+        explicit_cluster=info.explicit_cluster,
+        max_cluster_blocks=info.max_cluster_blocks,
     )
     products = BuildProducts(
         kernel=kernel,

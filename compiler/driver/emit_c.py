@@ -211,9 +211,18 @@ class _Writer:
             lines.append(
                 f" * launched in clusters of ({x}, {y}, {z}) blocks: the grid must be a multiple"
             )
+        elif spec.explicit_cluster:
+            lines.append(
+                " * launched in clusters only (.explicitcluster): the plain launcher refuses, the"
+            )
+            lines.append(" * _cluster launcher runs it in thread block clusters of lc_cluster")
         else:
             lines.append(
                 " * the _cluster launcher runs it in thread block clusters of lc_cluster (sm_90)"
+            )
+        if spec.max_cluster_blocks is not None:
+            lines.append(
+                f" * clusters of at most {spec.max_cluster_blocks} blocks (.maxclusterrank)"
             )
         lines.append(" * Pointers are device pointers. */")
         return "\n".join(lines)
@@ -333,13 +342,21 @@ class _Writer:
         cluster = _dim3_literal((0, 0, 0) if fixed is None else fixed)
         args = ", ".join([*names, "lc_grid", lc_block])
         out = self.implementation(k, index)
-        out += [
-            self.signature(k),
-            "{",
-            f"    return {impl}({args}, {cluster}, lc_stream);",
-            "}",
-            "",
-        ]
+        if fixed is None and spec.explicit_cluster:
+            plain = [
+                f'    return lc_refuse("{spec.name}: must be launched in clusters '
+                f'(.explicitcluster): call {self.prefix}_{_c_name(spec.name, "kernel")}_cluster");'
+            ]
+            unused = [*names, "lc_grid", *(["lc_block"] if block is None else []), "lc_stream"]
+            out += [self.signature(k), "{", *(f"    (void){n};" for n in unused), *plain, "}", ""]
+        else:
+            out += [
+                self.signature(k),
+                "{",
+                f"    return {impl}({args}, {cluster}, lc_stream);",
+                "}",
+                "",
+            ]
         if fixed is None:
             out += [
                 self.signature(k, clustered=True),
@@ -375,6 +392,9 @@ class _Writer:
         params = [*self.c_params(k), "layoutc_dim3 lc_grid", "layoutc_dim3 lc_block"]
         params += ["layoutc_dim3 lc_cluster", "CUstream lc_stream"]
         smem = f"{spec.dynamic_smem}u"
+        most, why = MAX_CLUSTER, ""
+        if spec.max_cluster_blocks is not None and spec.max_cluster_blocks < MAX_CLUSTER:
+            most, why = spec.max_cluster_blocks, " (.maxclusterrank)"
         return [
             f"static CUresult lc_launch_k{index}({', '.join(params)})",
             "{",
@@ -383,9 +403,9 @@ class _Writer:
             f'        return lc_refuse("{spec.name}: grid (%u, %u, %u) has an empty dimension", '
             "lc_grid.x, lc_grid.y, lc_grid.z);",
             "    if (lc_cluster.x != 0) {",
-            f"        if ((uint64_t)lc_cluster.x * lc_cluster.y * lc_cluster.z > {MAX_CLUSTER}u)",
+            f"        if ((uint64_t)lc_cluster.x * lc_cluster.y * lc_cluster.z > {most}u)",
             f'            return lc_refuse("{spec.name}: cluster (%u, %u, %u) has more than '
-            f'{MAX_CLUSTER} blocks", lc_cluster.x, lc_cluster.y, lc_cluster.z);',
+            f'{most} blocks{why}", lc_cluster.x, lc_cluster.y, lc_cluster.z);',
             "        if (lc_grid.x % lc_cluster.x || lc_grid.y % lc_cluster.y || "
             "lc_grid.z % lc_cluster.z)",
             f'            return lc_refuse("{spec.name}: grid (%u, %u, %u) is not divisible by '

@@ -54,6 +54,7 @@ class Kernel:
         min_blocks_per_sm: int | None = None,
         index_bitwidth: int | str | None = None,
         cluster: Any = None,
+        max_cluster_size: int | None = None,
     ):
         if not isinstance(fn, FunctionType):
             raise TypeError(f"@layoutc.kernel needs a Python function, got {fn!r}")
@@ -74,20 +75,12 @@ class Kernel:
             )
         self.index_bitwidth = index_bitwidth
         """The kernel's default ``index_bitwidth`` compile option (None: the driver's)."""
-        if cluster is not None:
-            dims = tuple(cluster) if isinstance(cluster, (tuple, list)) else (cluster,)
-            dims = dims + (1,) * (3 - len(dims))
-            if (
-                len(dims) != 3
-                or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims)
-                or dims[0] * dims[1] * dims[2] > 8
-            ):
-                raise TypeError(
-                    "@layoutc.kernel(cluster=...) needs up to three positive ints with a "
-                    f"product of at most 8 (a portable cluster), got {cluster!r}"
-                )
-            cluster = dims
-        self.cluster = cluster
+        self.cluster = _cluster_option(cluster)
+        """The compiled cluster shape (PTX ``.explicitcluster`` + ``.reqnctapercluster``),
+        ``"explicit"`` (``.explicitcluster`` alone: launched in clusters of a shape the launch
+        chooses) or None."""
+        self.max_cluster_size = _max_cluster_option(max_cluster_size, self.cluster)
+        """Blocks a launch's cluster may have at most (PTX ``.maxclusterrank``), or None."""
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = name or fn.__name__
@@ -190,6 +183,43 @@ class Kernel:
         return f"<layoutc.kernel {self.name}>"
 
 
+def _cluster_option(cluster: Any) -> tuple[int, int, int] | str | None:
+    """``@lc.kernel(cluster=...)``: up to three positive ints (a portable cluster of at most 8
+    blocks), ``"explicit"`` or None."""
+    if cluster is None or cluster == "explicit":
+        return cluster
+    dims = tuple(cluster) if isinstance(cluster, (tuple, list)) else (cluster,)
+    dims = dims + (1,) * (3 - len(dims))
+    if (
+        len(dims) != 3
+        or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims)
+        or dims[0] * dims[1] * dims[2] > 8
+    ):
+        raise TypeError(
+            "@layoutc.kernel(cluster=...) needs up to three positive ints with a product of "
+            f"at most 8 (a portable cluster) or 'explicit', got {cluster!r}"
+        )
+    return dims  # type: ignore[return-value]
+
+
+def _max_cluster_option(n: Any, cluster: Any) -> int | None:
+    """``@lc.kernel(max_cluster_size=N)``: 1 to 8 blocks; PTX forbids ``.maxclusterrank`` next
+    to ``.reqnctapercluster``, so not with a fixed shape."""
+    if n is None:
+        return None
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 8:
+        raise TypeError(
+            f"@layoutc.kernel(max_cluster_size=...) needs an int from 1 to 8, got {n!r}"
+        )
+    if isinstance(cluster, tuple):
+        raise TypeError(
+            f"@layoutc.kernel(max_cluster_size={n}) with the fixed cluster={cluster}: a fixed "
+            "shape already sets the cluster's size (PTX forbids .maxclusterrank next to "
+            ".reqnctapercluster)"
+        )
+    return n
+
+
 def kernel(
     fn: FunctionType | None = None,
     *,
@@ -198,6 +228,7 @@ def kernel(
     min_blocks_per_sm: int | None = None,
     index_bitwidth: int | str | None = None,
     cluster: Any = None,
+    max_cluster_size: int | None = None,
 ) -> Any:
     """Decorator: ``@lc.kernel`` or ``@lc.kernel(block=256, min_blocks_per_sm=2)``.
 
@@ -206,8 +237,11 @@ def kernel(
     ``index_bitwidth`` is the kernel's default for the compile option of that name (32, 64 or
     ``"auto"``: 32 where the spec proves every offset fits); ``lc.compile(...,
     index_bitwidth=...)`` overrides it. ``cluster`` (sm_90) is CUDA's ``__cluster_dims__``:
-    blocks are launched in clusters of that shape (PTX ``.reqnctapercluster``; the grid must be
-    a multiple of it); without it, a launch may choose a shape (``kernel(..., cluster=2)``).
+    blocks are launched in clusters of that shape (PTX ``.explicitcluster`` and
+    ``.reqnctapercluster``; the grid must be a multiple of it); ``cluster="explicit"``: every
+    launch must give a shape (``kernel(..., cluster=2)``; PTX ``.explicitcluster``); without
+    it, a launch may choose a shape or none. ``max_cluster_size`` (the third argument of CUDA's
+    ``__launch_bounds__``, PTX ``.maxclusterrank``) caps the blocks of a launch's cluster.
     The CPU runtime runs a cluster's blocks together, as the GPU does."""
     options = {
         "block": block,
@@ -215,6 +249,7 @@ def kernel(
         "min_blocks_per_sm": min_blocks_per_sm,
         "index_bitwidth": index_bitwidth,
         "cluster": cluster,
+        "max_cluster_size": max_cluster_size,
     }
     if fn is None:
         return lambda f: Kernel(f, **options)

@@ -69,8 +69,12 @@ def trace(
     if min_blocks is not None:
         attributes["nvvm.minctasm"] = IntegerAttr(min_blocks, i32)
     cluster = getattr(kernel, "cluster", None)
-    if cluster is not None:
-        attributes["nvvm.cluster_dim"] = DenseArrayAttr(i32, list(cluster))
+    if cluster is not None:  # upstream's kernel attribute; 0, 0, 0 (as LLVM's): explicit only
+        dims = [0, 0, 0] if cluster == "explicit" else list(cluster)
+        attributes["nvvm.cluster_dim"] = DenseArrayAttr(i32, dims)
+    max_cluster = getattr(kernel, "max_cluster_size", None)
+    if max_cluster is not None:
+        attributes["nvvm.cluster_max_blocks"] = IntegerAttr(max_cluster, i32)
     func = FuncOp(kname, FunctionType(inputs, []), attributes=attributes, loc=def_loc)
     func.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
     carrier_of = {c.param: c.arg for c in abi.carriers}

@@ -95,3 +95,19 @@ def multicast_halves(A: lc.Tensor, out: lc.Tensor):
         e = i * 32 + tid
         out[lc.block_idx.x, e] = buf[e // 32, e % 32]
     lc.cluster_sync()  # no block leaves while its peer may still multicast into it
+
+
+@lc.kernel(cluster=(2, 1, 1))
+def fixed_pairs(out: lc.Tensor):
+    """Compiled for clusters of two (CUDA's ``__cluster_dims__(2, 1, 1)``)."""
+    if lc.thread_idx.x == 0:
+        out[lc.block_idx.x] = lc.block_rank_in_cluster()
+    lc.cluster_sync()
+
+
+@lc.kernel(cluster="explicit", max_cluster_size=4)
+def explicit_up_to_4(out: lc.Tensor):
+    """Launched in clusters only, of a shape the launch chooses, of at most 4 blocks."""
+    if lc.thread_idx.x == 0:
+        out[lc.block_idx.x] = lc.block_rank_in_cluster() + 10 * lc.cluster_size()
+    lc.cluster_sync()

@@ -169,6 +169,48 @@ def test_cluster_launches_that_break_the_rules_are_refused(host, tmp_path, mode,
     assert message in proc.stdout and "launch" not in proc.stdout
 
 
+def _explicit_host(generated: Path, out: Path, most: int) -> Path:
+    """c_host.c against copy_1d re-emitted as ``cluster="explicit"``, ``max_cluster_size=most``."""
+    from dataclasses import replace
+
+    from layoutc.driver.emit_c import c_kernels_from_artifact, emit_c
+
+    kernels = c_kernels_from_artifact(generated / "artifact")
+    spec = replace(kernels[0].spec, explicit_cluster=True, max_cluster_blocks=most)
+    _, source = emit_c([replace(kernels[0], spec=spec)], out)
+    exe = out / "c_host"
+    subprocess.run(
+        [CC, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", f"-I{out}"]
+        + [str(HERE / "c_host.c"), str(source), str(HERE / "fake_libcuda.c"), "-lpthread"]
+        + ["-o", str(exe)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return exe
+
+
+@needs_c
+def test_explicit_cluster_kernels_refuse_what_the_gpu_would(generated, tmp_path):
+    """``.explicitcluster``: the plain launcher refuses (the kernel needs a cluster shape);
+    ``.maxclusterrank``: the _cluster launcher refuses a larger cluster; neither launches."""
+    exe = _explicit_host(generated, tmp_path / "two", 2)
+    header = (tmp_path / "two" / "layoutc_kernels.h").read_text()
+    assert "clusters of at most 2 blocks (.maxclusterrank)" in header
+    proc, _ = _run(exe, "ok", tmp_path)
+    assert proc.returncode == 3 and "launch grid" not in proc.stdout, proc.stdout
+    assert (
+        "copy_1d: must be launched in clusters (.explicitcluster): call layoutc_copy_1d_cluster"
+        in proc.stdout
+    )
+    proc, _ = _run(exe, "cluster", tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "cluster=(2,1,1) launch grid=(4,1,1)" in proc.stdout
+    proc, _ = _run(_explicit_host(generated, tmp_path / "one", 1), "cluster", tmp_path)
+    assert proc.returncode == 3 and "launch grid" not in proc.stdout, proc.stdout
+    assert "copy_1d: cluster (2, 1, 1) has more than 1 blocks (.maxclusterrank)" in proc.stdout
+
+
 @needs_c
 def test_no_image_for_the_device_and_no_context_are_errors(host, tmp_path):
     proc, _ = _run(host, "ok", tmp_path, "75")

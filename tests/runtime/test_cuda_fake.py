@@ -299,6 +299,47 @@ def test_cluster_launches_that_break_the_rules_are_refused(cluster, grid, fixed,
     assert fake.launches == []
 
 
+@pytest.mark.parametrize(
+    ("cluster", "grid", "message"),
+    [
+        (None, 4, r"'copy' must be launched in clusters .*\.explicitcluster\): pass cluster="),
+        (4, 4, r"a cluster of \(4, 1, 1\) is 4 blocks, more than the 2 it was compiled for"),
+    ],
+)
+def test_explicit_cluster_kernels_refuse_launches_the_gpu_would_refuse(cluster, grid, message):
+    """``.explicitcluster``: a launch must give a shape; ``.maxclusterrank 2``: of at most 2
+    blocks. Refused before anything reaches the driver; a legal shape launches in clusters."""
+    from dataclasses import replace
+
+    spec = replace(COPY, explicit_cluster=True, max_cluster_blocks=2)
+    k = load_kernel(b"// copy", "cubin", spec)
+    src = np.arange(64, dtype=np.float32)
+    with pytest.raises(ArgumentError, match=message):
+        k(src, src.copy(), 64, grid=grid, block=32, cluster=cluster)
+    assert fake.launches == []
+    k(src, src.copy(), 64, grid=4, block=32, cluster=2)
+    assert fake.launches[0]["cluster"] == (2, 1, 1)
+
+
+def test_explicit_cluster_and_max_blocks_are_in_the_manifest_entry():
+    from dataclasses import replace
+
+    from layoutc.runtime.errors import ArtifactError
+    from layoutc.runtime.manifest_schema import validate
+
+    spec = replace(COPY, explicit_cluster=True, max_cluster_blocks=4)
+    data = spec.to_json()
+    assert data["explicit_cluster"] is True and data["max_cluster_blocks"] == 4
+    assert KernelSpec.from_json(data) == spec
+    fixed = replace(COPY, cluster=(2, 1, 1))
+    assert fixed.explicit_cluster and "explicit_cluster" not in fixed.to_json()
+    manifest = {"format": "layoutc-artifact", "version": 2, "kernels": [{**data, "variants": []}]}
+    validate(manifest, "m.json")
+    manifest["kernels"][0]["cluster"] = [2, 1, 1]
+    with pytest.raises(ArtifactError, match=r"max_cluster_blocks: not allowed next to a fixed"):
+        validate(manifest, "m.json")
+
+
 def test_cluster_shape_is_in_the_manifest_entry():
     from dataclasses import replace
 
