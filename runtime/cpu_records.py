@@ -91,7 +91,9 @@ FIBER = Record(
         ("ctx", "ptr"),
         ("sched", "ptr"),
         ("state", "i32"),
-        ("wait_mask", "i32"),
+        ("wait_mask", "i32"),  # at a warp sync: its member mask
+        ("named_barrier", "i32"),  # parked at bar.sync id, n: id + 1 (0 otherwise) ...
+        ("named_count", "i32"),  # ... and n
     ),
 )
 

@@ -225,6 +225,11 @@ arrive:
   store i32 %c1, ptr %cp
   %f = call ptr @__lc_fiber(ptr %ctx)
   %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_state
+  %nbp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_named_barrier
+  %id1 = add i32 %idm, 1
+  store i32 %id1, ptr %nbp
+  %ncp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_named_count
+  store i32 %n, ptr %ncp
   br label %check
 check:
   %g2 = load volatile i32, ptr %gp
@@ -235,7 +240,113 @@ park:
   call void @__lc_yield(ptr %f)
   br label %check
 out:
+  store i32 0, ptr %nbp
   ret void
+}
+
+; PTX's exit rule, "barriers exclusively waiting on arrivals from exited threads are always
+; released", for bar.sync id, n; called when nothing can progress. A block whose live threads
+; all wait at one named barrier, which misses n - arrived <= (the block's exited threads)
+; arrivals, can only be waiting for exited threads: release it. Returns the barriers released.
+; A live thread that waits elsewhere, or more missing arrivals than exited threads, stays a
+; deadlock. (Parked waiters keep id + 1 and n in their fiber record.)
+define internal i32 @__lc_release_for_exited(ptr %s) {
+entry:
+  %fsp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_fibers
+  %fibers = load ptr, ptr %fsp
+  %bnp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_block_threads
+  %bn = load i32, ptr %bnp
+  %nbp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_nblocks
+  %nb = load i32, ptr %nbp
+  %tp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_named_barriers
+  %tab = load ptr, ptr %tp
+  %rel.a = alloca i32
+  %b.a = alloca i32
+  %j.a = alloca i32
+  %id.a = alloca i32
+  %last.a = alloca i32
+  %gone.a = alloca i32
+  store i32 0, ptr %rel.a
+  store i32 0, ptr %b.a
+  br label %blocks
+blocks:
+  %b = load i32, ptr %b.a
+  %bmore = icmp slt i32 %b, %nb
+  br i1 %bmore, label %block, label %done
+block:
+  store i32 0, ptr %j.a
+  store i32 0, ptr %id.a
+  store i32 0, ptr %last.a
+  store i32 0, ptr %gone.a
+  %base = mul i32 %b, %bn
+  br label %scan
+scan:
+  %j = load i32, ptr %j.a
+  %jmore = icmp slt i32 %j, %bn
+  br i1 %jmore, label %thread, label %scanned
+thread:
+  %t = add i32 %base, %j
+  %j1 = add i32 %j, 1
+  store i32 %j1, ptr %j.a
+  %st = call i32 @__lc_state(ptr %fibers, i32 %t)
+  %exited = icmp eq i32 %st, $DONE
+  br i1 %exited, label %count_gone, label %live
+count_gone:
+  %g0 = load i32, ptr %gone.a
+  %g1 = add i32 %g0, 1
+  store i32 %g1, ptr %gone.a
+  br label %scan
+live:
+  %wp = getelementptr inbounds %Fiber, ptr %fibers, i32 %t, i32 $Fiber_named_barrier
+  %w = load i32, ptr %wp
+  %parked = icmp eq i32 %st, $AT_YIELD
+  %atnamed = icmp ne i32 %w, 0
+  %waits = and i1 %parked, %atnamed
+  br i1 %waits, label %same, label %next_block
+same:
+  %id = load i32, ptr %id.a
+  %first = icmp eq i32 %id, 0
+  %match = icmp eq i32 %id, %w
+  %ok = or i1 %first, %match
+  store i32 %w, ptr %id.a
+  store i32 %t, ptr %last.a
+  br i1 %ok, label %scan, label %next_block
+scanned:
+  %wid = load i32, ptr %id.a
+  %gone = load i32, ptr %gone.a
+  %anyw = icmp ne i32 %wid, 0
+  %anyg = icmp ne i32 %gone, 0
+  %cand = and i1 %anyw, %anyg
+  br i1 %cand, label %check_count, label %next_block
+check_count:
+  %b16 = mul i32 %b, 16
+  %wid0 = sub i32 %wid, 1
+  %slot = add i32 %b16, %wid0
+  %cp = getelementptr inbounds [2 x i32], ptr %tab, i32 %slot, i32 0
+  %gp = getelementptr inbounds [2 x i32], ptr %tab, i32 %slot, i32 1
+  %arrived = load i32, ptr %cp
+  %lw = load i32, ptr %last.a
+  %ncp = getelementptr inbounds %Fiber, ptr %fibers, i32 %lw, i32 $Fiber_named_count
+  %n = load i32, ptr %ncp
+  %missing = sub i32 %n, %arrived
+  %fits = icmp sle i32 %missing, %gone
+  br i1 %fits, label %release, label %next_block
+release:
+  store i32 0, ptr %cp
+  %gen = load i32, ptr %gp
+  %gen1 = add i32 %gen, 1
+  store i32 %gen1, ptr %gp
+  %r0 = load i32, ptr %rel.a
+  %r1 = add i32 %r0, 1
+  store i32 %r1, ptr %rel.a
+  br label %next_block
+next_block:
+  %b1 = add i32 %b, 1
+  store i32 %b1, ptr %b.a
+  br label %blocks
+done:
+  %rel = load i32, ptr %rel.a
+  ret i32 %rel
 }
 
 ; Clusters: the blocks of a cluster run as fibers of one scheduler, each with its own shared
@@ -267,7 +378,10 @@ good:
 }
 
 ; barrier.cluster.arrive: join the current phase (remembered in the context); the arrival that
-; completes it (every thread of every block of the cluster) starts the next.
+; completes it starts the next. A phase completes when every non-exited thread of the cluster
+; has arrived (PTX ISA, barrier.cluster): %Cluster.threads counts the live threads, and a thread
+; that exits leaves it (@__lc_thread_exit), so exited threads count as arrived for the current
+; phase and every later one.
 define void @__layoutc_cluster_arrive(ptr %ctx) {
 entry:
   %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
@@ -284,6 +398,42 @@ entry:
   call void @__lc_progress(ptr %ctx)
   %full = icmp uge i32 %a1, %t
   br i1 %full, label %release, label %keep
+release:
+  store i32 0, ptr %ap
+  %g1 = add i32 %gen, 1
+  store i32 %g1, ptr %gp
+  ret void
+keep:
+  store i32 %a1, ptr %ap
+  ret void
+}
+
+; A thread exits: it leaves the cluster barrier's live count (an arrival of its still pending in
+; the current phase leaves the arrived count too), which may complete the phase the others wait
+; in. Named and block barriers see exits through the fiber states (the scheduler).
+define internal void @__lc_thread_exit(ptr %ctx) {
+entry:
+  %cp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
+  %c = load ptr, ptr %cp
+  %gp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_generation
+  %gen = load i32, ptr %gp
+  %php = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_phase
+  %joined = load i32, ptr %php
+  %pending = icmp eq i32 %joined, %gen
+  %pz = zext i1 %pending to i32
+  %ap = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_arrived
+  %a = load i32, ptr %ap
+  %a1 = sub i32 %a, %pz
+  %tp = getelementptr inbounds %Cluster, ptr %c, i32 0, i32 $Cluster_threads
+  %t = load i32, ptr %tp
+  %t1 = sub i32 %t, 1
+  store i32 %t1, ptr %tp
+  store i32 -1, ptr %php
+  call void @__lc_progress(ptr %ctx)
+  %some = icmp ne i32 %a1, 0
+  %all = icmp uge i32 %a1, %t1
+  %done = and i1 %some, %all
+  br i1 %done, label %release, label %keep
 release:
   store i32 0, ptr %ap
   %g1 = add i32 %gen, 1
@@ -1029,6 +1179,7 @@ loop:
   %cp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_ctx
   %ctx = load ptr, ptr %cp
   call void %tm(ptr %params, ptr %ctx)
+  call void @__lc_thread_exit(ptr %ctx)
   %stp = getelementptr inbounds %Fiber, ptr %f, i32 0, i32 $Fiber_state
   store i32 $DONE, ptr %stp
   call void @__lc_yield(ptr %f)
@@ -1065,7 +1216,6 @@ entry:
   %j.a = alloca i32
   %bat.a = alloca i32
   %bdn.a = alloca i32
-  %bfd.a = alloca i32
   %mp = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_main_uctx
   %main = load ptr, ptr %mp
   %ep = getelementptr inbounds %Sched, ptr %s, i32 0, i32 $Sched_error
@@ -1282,8 +1432,9 @@ warp_exited:
 warps_done:
   store i32 0, ptr %b.a
   br label %blk_loop
-; Block barriers release per block: every thread of the block at the barrier (one that exited
-; while others wait there is an error), whatever the cluster's other blocks do.
+; Block barriers (bar.sync 0: every thread of the block) release per block when every
+; non-exited thread of the block is at the barrier (PTX ISA: bar.sync waits for the non-exited
+; threads; exited ones count as arrived), whatever the cluster's other blocks do.
 blk_loop:
   %bb = load i32, ptr %b.a
   %bmore = icmp slt i32 %bb, %nb
@@ -1292,7 +1443,6 @@ blk_body:
   %bbase = mul i32 %bb, %bn
   store i32 0, ptr %bat.a
   store i32 0, ptr %bdn.a
-  store i32 -1, ptr %bfd.a
   store i32 0, ptr %j.a
   br label %bcount
 bcount:
@@ -1312,11 +1462,6 @@ bcbody:
   %baz = zext i1 %bisbar to i32
   %ba1 = add i32 %ba0, %baz
   store i32 %ba1, ptr %bat.a
-  %bfd = load i32, ptr %bfd.a
-  %bfdnone = icmp slt i32 %bfd, 0
-  %bsetfd = and i1 %bfdnone, %bisdone
-  %bfd1 = select i1 %bsetfd, i32 %bti, i32 %bfd
-  store i32 %bfd1, ptr %bfd.a
   %j1 = add i32 %j, 1
   store i32 %j1, ptr %j.a
   br label %bcount
@@ -1327,15 +1472,7 @@ bcdone:
   %bsum = add i32 %bat, %bdn
   %bfull = icmp eq i32 %bsum, %bn
   %brel = and i1 %anyb, %bfull
-  br i1 %brel, label %barrier_full, label %blk_next
-barrier_full:
-  %someexit = icmp ne i32 %bdn, 0
-  br i1 %someexit, label %barrier_exited, label %release_all
-barrier_exited:
-  store i32 $ERR_BARRIER_EXITED, ptr %ep
-  %fd2 = load i32, ptr %bfd.a
-  store i32 %fd2, ptr %etp
-  br label %ret_err
+  br i1 %brel, label %release_all, label %blk_next
 release_all:
   store i32 0, ptr %j.a
   br label %ra_loop
@@ -1345,7 +1482,10 @@ ra_loop:
   br i1 %ra_more, label %ra_body, label %ra_done
 ra_body:
   %rti = add i32 %bbase, %ri
-  call void @__lc_set_state(ptr %fibers, i32 %rti, i32 $RUNNABLE)
+  %rast = call i32 @__lc_state(ptr %fibers, i32 %rti)
+  %raw = icmp eq i32 %rast, $AT_BARRIER
+  %rav = select i1 %raw, i32 $RUNNABLE, i32 %rast
+  call void @__lc_set_state(ptr %fibers, i32 %rti, i32 %rav)
   %ri1 = add i32 %ri, 1
   store i32 %ri1, ptr %j.a
   br label %ra_loop
@@ -1370,11 +1510,15 @@ yield_progress:
   %pg3 = load i32, ptr %pgp
   %snap = load i32, ptr %snap.a
   %progressed = icmp ne i32 %pg3, %snap
-  br i1 %progressed, label %pass, label %deadlock
+  br i1 %progressed, label %pass, label %exit_rule
 maybe_deadlock:
   %ranc = load i32, ptr %ran.a
   %stuck = icmp eq i32 %ranc, 0
-  br i1 %stuck, label %deadlock, label %pass
+  br i1 %stuck, label %exit_rule, label %pass
+exit_rule:
+  %freed = call i32 @__lc_release_for_exited(ptr %s)
+  %anyfreed = icmp ne i32 %freed, 0
+  br i1 %anyfreed, label %pass, label %deadlock
 deadlock:
   store i32 $ERR_DEADLOCK, ptr %ep
   %fw2 = load i32, ptr %firstwait.a
@@ -1441,6 +1585,10 @@ blocks:
   %more = icmp slt i32 %blk, %end
   br i1 %more, label %block, label %finished
 block:
+  %cthr = getelementptr inbounds %Cluster, ptr %cluster, i32 0, i32 $Cluster_threads
+  store i32 %n, ptr %cthr
+  %carr = getelementptr inbounds %Cluster, ptr %cluster, i32 0, i32 $Cluster_arrived
+  store i32 0, ptr %carr
   %kx = urem i32 %blk, %ncx
   %q = udiv i32 %blk, %ncx
   %ky = urem i32 %q, %ncy
@@ -1492,6 +1640,8 @@ thread:
   store i32 %cz, ptr %q2
   %q3 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster
   store ptr %cluster, ptr %q3
+  %q4 = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_cluster_phase
+  store i32 -1, ptr %q4
   %wp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_warp_id
   %w = load i32, ptr %wp
   %rw = mul i32 %r, %nwarps

@@ -25,7 +25,8 @@ RUNNABLE, AT_BARRIER, AT_WARP_SYNC, DONE, FAILED, AT_YIELD = 0, 1, 2, 3, 4, 5
 
 # Error codes returned by the fiber launcher (and stored in the scheduler).
 OK = 0
-ERR_BARRIER_EXITED = 1  # a barrier was reached by some threads while others had exited
+# (1 was "a block barrier after some threads exited": exited threads now count as arrived,
+# as PTX's bar.sync and barrier.cluster say.)
 ERR_WARP_EXITED = 2  # a warp sync names a lane that has exited
 ERR_DEADLOCK = 3  # threads wait at different kinds of synchronisation forever
 ERR_BAD_MASK = 4  # a warp collective's mask does not include the calling lane
@@ -35,9 +36,6 @@ ERR_BAD_CLUSTER_RANK = 7  # mapa / multicast names a block outside the cluster
 ERR_IM2COL_START = 8  # a TMA im2col load starts outside its descriptor's bounding box
 
 ERROR_TEXT = {
-    ERR_BARRIER_EXITED: "a block barrier was reached by some threads after others had exited "
-    "the kernel; every thread of the block must reach each barrier (CUDA: __syncthreads in "
-    "divergent code is undefined behaviour)",
     ERR_WARP_EXITED: "a warp sync/collective names a lane whose thread has exited",
     ERR_DEADLOCK: "deadlock: the threads of the block wait at different synchronisation points "
     "(e.g. some at a block barrier, others at a warp sync or on an mbarrier phase that nothing "
@@ -70,7 +68,6 @@ def _substitutions() -> dict[str, object]:
         ERR_MBARRIER_OVERFLOW=ERR_MBARRIER_OVERFLOW,
         ERR_BAD_CLUSTER_RANK=ERR_BAD_CLUSTER_RANK,
         ERR_IM2COL_START=ERR_IM2COL_START,
-        ERR_BARRIER_EXITED=ERR_BARRIER_EXITED,
         ERR_WARP_EXITED=ERR_WARP_EXITED,
         ERR_DEADLOCK=ERR_DEADLOCK,
         ERR_BAD_MASK=ERR_BAD_MASK,

@@ -241,7 +241,7 @@ def ids_kernel(gpu: bool) -> tuple[ir.Module, KernelSpec]:
 
 
 def early_exit_barrier_kernel() -> tuple[ir.Module, KernelSpec]:
-    """CPU only: threads with tid < 16 return before a barrier the others wait at (misuse)."""
+    """CPU only: threads with tid < 16 return before a barrier the others wait at."""
     m = ir.Module("early_exit")
     fl = Flavour(False)
     fn = fl.function(m, "early_exit", [F32.as_pointer()])
