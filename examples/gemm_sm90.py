@@ -354,8 +354,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     box_elems = 64 * ec
     # 16-bit C goes to shared memory with stmatrix (CuTe's SM90_U32x4_STSM_N through
     # make_tiled_copy_C: four 8x8 matrices, 16 bytes per thread and instruction, 4 of them
-    # per box); f32 C with 32-bit stores (stmatrix moves 16-bit elements). The partitions
-    # are flattened so that mode 0 is one stmatrix's 8 values and the rest its repetitions.
+    # per box); f32 C with 32-bit stores (stmatrix moves 16-bit elements). The copy takes
+    # CuTe's nested partitions (mode 0 one stmatrix's values and its repetitions).
     r2s = None
     if epi_tma and c_elem.bits == 16:
         r2s = lc.make_tiled_copy_C(lc.make_copy_atom("SM90_U32x4_STSM_N", c_elem), mma_epi)
@@ -537,9 +537,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             lc.copy(frag, thr_epi.partition_C(sbuf))
                         else:
                             r2s_thr = r2s.get_slice(wct)
-                            src = lc.flatten(r2s_thr.retile_S(frag))
-                            dst = lc.flatten(r2s_thr.partition_D(sbuf))
-                            lc.copy(r2s, src, dst)
+                            src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
+                            lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
                         lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
                         lc.named_barrier_sync(1 + wg, 128)
                         if wct == 0:

@@ -23,7 +23,7 @@ from typing import Any
 
 from layoutc.ir.algebra import intops
 from layoutc.ir.algebra.inttuple import idx2crd
-from layoutc.ir.algebra.layout import get, rank, size
+from layoutc.ir.algebra.layout import size
 from layoutc.ir.core.builder import InsertionPoint
 from layoutc.ir.dialects import scf
 from layoutc.ir.dialects import tile as TD
@@ -34,7 +34,7 @@ from .loops import Dim, LoweringError
 from .lowering import Lowering
 from .predicates import elem_less
 from .scalars import convert
-from .select_checks import check_ldmatrix
+from .select_checks import LDMATRIX_ROW_BYTES, check_ldmatrix, instruction_leaves
 from .traversal import plan_walk
 from .vectorize import CopyPlan, plan_copy
 
@@ -176,63 +176,75 @@ def _move(
     low.create(TD.StoreOp, x, dst, dc)
 
 
-def _matrix_repetitions(op: Any, smem: TensorInfo, name: str) -> tuple[Any, int, list[Dim]]:
-    """What ldmatrix and stmatrix share: the checks on the shared-memory side ``smem`` (a plain
-    copy, the atom's shape and alignment), the values per thread and repetition, and one
-    unrolled loop over the repetitions (the modes of ``smem`` after its value mode)."""
+def _matrix_repetitions(
+    op: Any, c: CopyOperands, smem: TensorInfo, regs: TensorInfo, name: str
+) -> tuple[Any, int, list[Dim]]:
+    """What ldmatrix and stmatrix share: CuTe's ``Copy_Atom::call`` on the two partitions
+    (:func:`.select_checks.instruction_leaves`: the natural nested partitions of ``partition_S/D`` and
+    ``retile_S/D``, as well as flattened ones), the checks on the shared-memory side ``smem``
+    (each instruction's values one 16-byte row, the atom's alignment), the values per thread
+    and instruction on the register side ``regs``, and one unrolled loop over the
+    instructions. (With ``x1``/``x2`` the shared-memory side names a whole row per
+    instruction, 8 b16, while the registers hold 2 or 4 of them: the lanes past 8 * count name
+    the rows of the lower lanes again, as CuTe's layouts say.)"""
     if not isinstance(op, TD.CopyOp):
         raise LoweringError(f"not supported: copy_if with the {name} atom")
     atom = op.atom
+    row = LDMATRIX_ROW_BYTES // smem.element_bytes
+    values = atom.bits // (regs.element_bytes * 8)
+    instruction_leaves(regs.layout, values, "register", atom.atom_name)
     check_ldmatrix(smem, atom)
-    lay = smem.layout
-    values = atom.bits // (smem.element_bytes * 8)
-    reps = size(lay) // size(get(lay, 0)) if rank(lay) > 1 else 1
-    if type(reps) is not int:
+    n_smem, n_regs = size(smem.layout), size(regs.layout)
+    if type(n_smem) is not int or type(n_regs) is not int:
         raise LoweringError(f"not supported: {name} over a dynamic number of repetitions")
-    return atom, values, [Dim(reps, must_unroll=True, name="repetition")]
+    if n_smem // row != n_regs // values:
+        raise LoweringError(
+            f"atom '{atom.atom_name}': the shared-memory side makes {n_smem // row} "
+            f"instructions ({row} values each) but the registers {n_regs // values} "
+            f"({values} values each)"
+        )
+    return atom, values, [Dim(n_regs // values, must_unroll=True, name="repetition")]
 
 
 def _lower_ldmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
-    """One ``tile.ldmatrix`` per repetition: this thread's row address is the first element
-    of the source's value mode; its values go to the destination's value mode in order."""
-    atom, values, dims = _matrix_repetitions(op, c.src, "ldmatrix")
+    """One ``tile.ldmatrix`` per instruction: this thread's row address is the first element
+    of the instruction's values in the source; its values go to the destination in order."""
+    atom, values, dims = _matrix_repetitions(op, c, c.src, c.dst, "ldmatrix")
+    row = LDMATRIX_ROW_BYTES // c.src.element_bytes
     s, d = c.src.layout, c.dst.layout
     src, dst = op.src, op.dst
 
     def body(b: Any, point: list[Any]) -> None:
         r = point[0]
-        sc = low.coordinate(_at(s, 0, r))
+        sc = low.coordinate(_at(s, 0, r, row))
         results = low.create(TD.LdmatrixOp, atom, src, sc).results
         for v in range(values):
-            low.create(TD.StoreOp, results[v], dst, low.coordinate(_at(d, v, r)))
+            low.create(TD.StoreOp, results[v], dst, low.coordinate(_at(d, v, r, values)))
 
     low.nest(dims, body)
 
 
 def _lower_stmatrix(low: Lowering, op: Any, c: CopyOperands) -> None:
-    """One ``tile.stmatrix`` per repetition: this thread's row address is the first element
-    of the destination's value mode; its values come from the source's value mode in order."""
-    atom, values, dims = _matrix_repetitions(op, c.dst, "stmatrix")
+    """One ``tile.stmatrix`` per instruction: this thread's row address is the first element
+    of the instruction's values in the destination; its values come from the source in
+    order."""
+    atom, values, dims = _matrix_repetitions(op, c, c.dst, c.src, "stmatrix")
+    row = LDMATRIX_ROW_BYTES // c.dst.element_bytes
     s, d = c.src.layout, c.dst.layout
     src, dst = op.src, op.dst
 
     def body(b: Any, point: list[Any]) -> None:
         r = point[0]
         vals = [
-            low.create(TD.LoadOp, src, low.coordinate(_at(s, v, r))).results[0]
+            low.create(TD.LoadOp, src, low.coordinate(_at(s, v, r, values))).results[0]
             for v in range(values)
         ]
-        low.create(TD.StmatrixOp, atom, dst, low.coordinate(_at(d, 0, r)), vals)
+        low.create(TD.StmatrixOp, atom, dst, low.coordinate(_at(d, 0, r, row)), vals)
 
     low.nest(dims, body)
 
 
-def _at(layout: Any, v: int, r: int) -> Any:
-    """The coordinate of value ``v`` (1-D in mode 0) of repetition ``r`` (1-D over modes 1..)."""
-    n = rank(layout)
-    if n == 1:
-        return v
-    rest = tuple(size(get(layout, i)) for i in range(1, n))
-    if len(rest) == 1:
-        return (v, r)
-    return (v, *idx2crd(r, rest))
+def _at(layout: Any, v: int, r: int, values: int) -> Any:
+    """The coordinate of value ``v`` of instruction ``r``: 1-D index ``v + values * r``
+    (colexicographic, as CuTe's peeling of mode 0 and the modes after it iterate)."""
+    return idx2crd(v + values * r, layout.shape)

@@ -7,14 +7,14 @@ from typing import Any
 
 from layoutc.ir.algebra import inttuple as it
 from layoutc.ir.algebra.composed import ComposedLayout
-from layoutc.ir.algebra.layout import Layout, coalesce, get, rank
+from layoutc.ir.algebra.layout import Layout, coalesce, get, rank, size
 from layoutc.ir.algebra.swizzle import Swizzle
 
 from ..analysis.proofs import prove_divisible
 from ..analysis.symbolic import TensorInfo
 from .loops import LoweringError
 
-__all__ = ["check_ldmatrix"]
+__all__ = ["check_ldmatrix", "instruction_leaves", "instruction_view"]
 
 LDMATRIX_ROW_BYTES = 16
 
@@ -25,6 +25,9 @@ def check_ldmatrix(src: TensorInfo, atom: Any) -> None:
     e = src.element_bytes
     row = LDMATRIX_ROW_BYTES // e
     layout = src.layout
+    # one instruction's row, then its repetitions (CuTe's peeling of a nested mode 0)
+    k = instruction_leaves(layout, row, "shared-memory", atom.atom_name)
+    layout = instruction_view(layout, k)
     offsets = [src.offset]
     if isinstance(layout, ComposedLayout):
         if not isinstance(layout.outer, Swizzle) or not isinstance(layout.inner, Layout):
@@ -63,3 +66,40 @@ def check_ldmatrix(src: TensorInfo, atom: Any) -> None:
                 f"atom '{atom.atom_name}' needs 16-byte aligned rows, but {x} elements is not "
                 f"provably a multiple of {row}"
             )
+
+
+def instruction_leaves(layout: Any, values: int, side: str, atom: str) -> int:
+    """CuTe's ``Copy_Atom::call``: mode 0 of a partition holds one instruction's ``values``,
+    or (peeling) its first sub-mode does, recursively, and the rest of mode 0 repeats the
+    instruction as modes 1.. do (``partition_D`` of a tiled copy gives ``((8,4),1,1)`` for 4
+    stmatrix per thread). Returns how many leading leaves of the flattened shape make one
+    instruction; value ``v`` of instruction ``r`` is then at 1-D index ``v + values * r``."""
+    mode = get(layout, 0).shape if rank(layout) > 1 else layout.shape
+    while True:
+        n = size(mode)
+        if type(n) is int and n == values:
+            return len(it.flatten_to_tuple(mode)) if isinstance(mode, tuple) else 1
+        if not isinstance(mode, tuple):
+            whole = get(layout, 0).shape if rank(layout) > 1 else layout.shape
+            raise LoweringError(
+                f"atom '{atom}' moves {values} values per thread and instruction on the {side} "
+                f"side, but the partition's mode 0 {it.format_tuple(whole)} does not start "
+                f"with a mode of {values} (partition with a tiled copy of this atom)"
+            )
+        mode = mode[0]
+
+
+def instruction_view(layout: Any, k: int) -> Any:
+    """``layout`` as (one instruction's values, the repetitions): its first ``k`` leaves, then
+    the others (the same function of the 1-D index)."""
+    if isinstance(layout, ComposedLayout):
+        return ComposedLayout(layout.outer, layout.offset, instruction_view(layout.inner, k))
+    shapes = it.flatten_to_tuple(layout.shape)
+    strides = it.flatten_to_tuple(layout.stride)
+
+    def part(xs: tuple, fill: Any) -> Any:
+        return xs[0] if len(xs) == 1 else (xs or fill)
+
+    return Layout(
+        (part(shapes[:k], 1), part(shapes[k:], 1)), (part(strides[:k], 0), part(strides[k:], 0))
+    )

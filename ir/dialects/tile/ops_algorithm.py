@@ -31,7 +31,7 @@ from ..layout.types import IntTupleType
 from .agreement import axpby_problem, copy_if_problem, copy_problem, gemm_problem
 from .attributes import CopyAtomAttr, MMAAtomAttr
 from .base import parse_signature, require_memory_tensor
-from .checks import atom_value_mode_fits
+from .checks import atom_value_mode_fits, provably_equal
 from .effects import MemoryEffects
 from .inference import diagnostic_message, operand_arg, operand_origin
 from .origins import element_at
@@ -115,13 +115,28 @@ def _check_copy_atom(atom: CopyAtomAttr, src: TensorType, dst: TensorType, s: An
             f"per thread, but the source's value mode (mode 0) is {_mode0(s)} and the "
             f"destination's is {_mode0(d)}: partition with a tiled copy of this atom"
         )
-    if rank(s) > 1:
-        rs = size(s) // size(s, 0) if type(size(s)) is int and type(size(s, 0)) is int else None
-        rd = size(d) // size(d, 0) if type(size(d)) is int and type(size(d, 0)) is int else None
-        if rs is not None and rd is not None and rs != rd:
-            raise VerifyError(
-                f"source and destination repeat the atom {rs} and {rd} times (modes 1..)"
-            )
+    # Both sides make the same number of instructions (CuTe's copy iterates them together):
+    # equal sizes when the atom moves as many values per thread on both sides, else (ldmatrix
+    # and stmatrix .x1/.x2: a whole 16-byte row on the shared-memory side) in proportion.
+    ns, nd = size(s), size(d)
+    vs, vd = typed.num_values_src, typed.num_values_dst
+    if vs != vd and not provably_equal(ns * vd, nd * vs):
+        raise VerifyError(
+            f"atom '{op.name}' moves {vs} values per thread and instruction from the source "
+            f"and {vd} to the destination, but the source has {ns} elements and the "
+            f"destination {nd}: they make different numbers of instructions"
+        )
+
+
+def _sides_differ(atom: CopyAtomAttr | None, src: TensorType) -> bool:
+    """Does ``atom`` move different numbers of values per thread on its two sides?"""
+    if atom is None:
+        return False
+    try:
+        typed = CopyAtom(atom.op, src.element_name)
+    except ValueError:
+        return False  # _check_copy_atom reports it
+    return typed.num_values_src != typed.num_values_dst
 
 
 def _mode0(layout: Any) -> str:
@@ -207,7 +222,8 @@ class CopyOp(_AlgorithmOp):
         try:
             s, d = _layout(st, 0), _layout(dt, 1)
             _check_conversion(st, dt, self.atom)
-            _raise_if(copy_problem(self.src, self.dst))
+            if not _sides_differ(self.atom, st):  # else _check_copy_atom counts instructions
+                _raise_if(copy_problem(self.src, self.dst))
             if self.atom is not None:
                 _check_copy_atom(self.atom, st, dt, s, d)
             _check_vector_bits(self, st, dt)
