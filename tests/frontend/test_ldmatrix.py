@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from layoutc import _
 from layoutc.ir.dialects.tile import tiled as tile_algebra
+from ldmatrix_kernels import ldmatrix_a
 
 TARGETS = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 
@@ -128,3 +129,20 @@ def _ops(module):
     out = []
     module.walk(out.append)
     return out
+
+
+@pytest.mark.parametrize(
+    ("atom", "m", "n"),
+    [
+        ("SM75_U32x4_LDSM_N", 64, 16),  # ((8,4),1,1): 4 ldmatrix.x4 per thread
+        ("SM75_U32x2_LDSM_N", 16, 8),  # rows (8,2) in shared memory, (4,2) in registers
+        ("SM75_U32x1_LDSM_N", 32, 8),  # ((8,(2,2,2)),1,1) rows, ((2,8),1,1) registers
+    ],
+)
+def test_ldmatrix_takes_the_nested_partitions_of_every_width(atom, m, n):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-3, 4, (m, 16)).astype(np.float16)
+    b = rng.integers(-3, 4, (n, 16)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float32)
+    ldmatrix_a(atom, m, n)(a, b, c, grid=1, block=32)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64).T)
