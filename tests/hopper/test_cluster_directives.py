@@ -112,3 +112,57 @@ def test_an_explicit_cluster_kernel_needs_a_cluster_at_launch_on_the_cpu():
 def test_bad_cluster_options_are_refused_at_the_decorator(options, message):
     with pytest.raises(TypeError, match=message):
         lc.kernel(**options)(ck.cluster_ids.fn)
+
+
+def _kernel_ir(attributes: str) -> str:
+    return (
+        f"func.func @k(%p: !llvm.ptr<1>) attributes {{gpu.kernel, {attributes}}} {{\n  return\n}}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("attributes", "explicit", "cluster", "most"),
+    [
+        ("nvvm.cluster_dim = array<i32: 2, 1, 1>", True, (2, 1, 1), None),
+        (
+            "nvvm.cluster_dim = array<i32: 0, 0, 0>, nvvm.cluster_max_blocks = 4 : i32",
+            True,
+            None,
+            4,
+        ),
+        ("nvvm.cluster_max_blocks = 8 : i32", False, None, 8),
+    ],
+)
+def test_upstreams_kernel_attributes_give_the_launch_rules(attributes, explicit, cluster, most):
+    """``nvvm.cluster_dim`` / ``nvvm.cluster_max_blocks`` (upstream MLIR's names) on IR written
+    by hand: the translation's kernel facts, which the runtimes enforce."""
+    from layoutc.codegen.target import Target
+    from layoutc.codegen.translate import translate_nvvm
+    from layoutc.ir.core import parse
+
+    info = translate_nvvm(parse(_kernel_ir(attributes)), Target.parse("sm_90a")).kernels["k"]
+    assert (info.explicit_cluster, info.cluster, info.max_cluster_blocks) == (
+        explicit,
+        cluster,
+        most,
+    )
+
+
+@pytest.mark.parametrize(
+    ("attributes", "message"),
+    [
+        (
+            "nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.cluster_max_blocks = 4 : i32",
+            "PTX forbids .maxclusterrank with .reqnctapercluster",
+        ),
+        ("nvvm.cluster_dim = array<i32: 2, 0, 1>", "three positive integers or 0, 0, 0"),
+        ("nvvm.cluster_max_blocks = 0 : i32", "must be a positive integer"),
+    ],
+)
+def test_bad_cluster_attributes_are_refused_by_the_translation(attributes, message):
+    from layoutc.codegen.target import Target
+    from layoutc.codegen.translate import TranslationError, translate_nvvm
+    from layoutc.ir.core import parse
+
+    with pytest.raises(TranslationError, match=message):
+        translate_nvvm(parse(_kernel_ir(attributes)), Target.parse("sm_90a"))
