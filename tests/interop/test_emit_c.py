@@ -179,10 +179,10 @@ def _explicit_host(generated: Path, out: Path, most: int) -> Path:
     spec = replace(kernels[0].spec, explicit_cluster=True, max_cluster_blocks=most)
     _, source = emit_c([replace(kernels[0], spec=spec)], out)
     exe = out / "c_host"
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", f"-I{out}"]
+    files = [str(HERE / "c_host.c"), str(source), str(HERE / "fake_libcuda.c")]
     subprocess.run(
-        [CC, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", f"-I{out}"]
-        + [str(HERE / "c_host.c"), str(source), str(HERE / "fake_libcuda.c"), "-lpthread"]
-        + ["-o", str(exe)],
+        [CC, *flags, *files, "-lpthread", "-o", str(exe)],
         check=True,
         capture_output=True,
         text=True,
