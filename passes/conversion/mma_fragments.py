@@ -110,3 +110,18 @@ def struct_fields(b: Builder, value: Value, n: int) -> list[Value]:
     if not isinstance(value.type, LLVMStructType):
         return [value]
     return [b.create(ExtractValueOp, value, [k]).results[0] for k in range(n)]
+
+
+def wgmma_a_registers(b: Builder, values: Sequence[Value], ptx: str, target: str) -> list[Value]:
+    """A register-A wgmma's A values (in the atom's value order) as its four ``b32``
+    registers: 16-bit values in pairs (low half first); tf32 one per register as the f32's
+    raw bits (the tensor core reads the 19 tf32 bits, as it does from shared memory, so an RS
+    and an SS product of the same data agree)."""
+    if ptx in ("f16", "bf16"):
+        return pack_registers(b, values, ptx, i32, target)
+    if ptx == "tf32":
+        out = []
+        for v in values:
+            out.append(v if v.type in (i32, tf32) else b.create(BitcastOp, v, i32).results[0])
+        return out
+    raise ValueError(f"not supported: register-A wgmma with {ptx} values")

@@ -445,6 +445,30 @@ class MMAOperation:
         ins += [self.frag_c.constraint] * self.frag_c.count
         return ",".join(out + ins)
 
+    def wgmma_rs_asm(self, transpose_b: int) -> tuple[str, str]:
+        """(LLVM inline-asm template, constraints) of a register-A ``wgmma.mma_async``: the
+        accumulators ``$0..`` tied to inputs, then A's registers, B's descriptor and scale-d
+        (a register set into a predicate, as PTX requires). PTX's operand list is ``d, a,
+        b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-b]`` (imm-trans-b for 16-bit
+        types only; A from registers is K-major, so there is no imm-trans-a)."""
+        if self.wgmma is None or not self.wgmma.a_from_registers:
+            raise AtomError(f"atom '{self.name}' is not a register-A warpgroup MMA")
+        assert self.frag_a is not None and self.frag_c is not None
+        n, na = self.frag_c.count, self.frag_a.count
+        d = ", ".join(f"${i}" for i in range(n))
+        a = ", ".join(f"${2 * n + i}" for i in range(na))
+        db, sd = 2 * n + na, 2 * n + na + 1
+        imms = ["1", "1"] + ([str(transpose_b)] if self.wgmma.transpose else [])
+        asm = (
+            "{\n.reg .pred p;\n"
+            f"setp.ne.b32 p, ${sd}, 0;\n"
+            f"{self.instruction} {{{d}}}, {{{a}}}, ${db}, p, {', '.join(imms)};\n"
+            "}"
+        )
+        out = [f"={self.frag_c.constraint}"] * n
+        constraints = [*out, *(str(i) for i in range(n)), *(["r"] * na), "l", "r", "~{memory}"]
+        return asm, ",".join(constraints)
+
     def check_types(self, a: str, b: str, c: str) -> str | None:
         """Why A, B, C of these element types cannot use this atom (None if they can)."""
         if self.is_fma:
