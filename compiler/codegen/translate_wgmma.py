@@ -115,8 +115,8 @@ def _wgmma_atom(op: Any) -> Any:
     from layoutc.ir.dialects.tile.atoms import WGMMA_KINDS, mma_operation
 
     s = op.shape
-    for tag, d, a, _, k, suffix in WGMMA_KINDS:
-        if (d, a, k) == (op.typeD.value, op.typeA.value, s.k):
+    for tag, d, a, b, k, suffix in WGMMA_KINDS:
+        if (d, a, b, k) == (op.typeD.value, op.typeA.value, op.typeB.value, s.k):
             return mma_operation(f"SM90_64x{s.n}x{k}_{tag}_SS{suffix}")
     raise LookupError(op.instruction)
 
@@ -204,8 +204,30 @@ def _gmma_address(
     return b.xor(addr, b.and_(b.lshr(addr, I32(3)), mask))
 
 
+def fp8_to_f32(b: ir.IRBuilder, byte: ir.Value, ptx: str) -> ir.Value:
+    """The exact f32 value of an FP8 byte (i32, low 8 bits). E5M2 is f16's top byte (same
+    exponent bias and special values). E4M3 (FN: no infinities) has bias 7: a normal number
+    re-biases to f32 (+120), a subnormal is m * 2^-9, and 0x7F/0xFF are its NaNs."""
+    byte = b.and_(byte, I32(0xFF))
+    if ptx == "e5m2":
+        return b.fpext(b.bitcast(b.trunc(b.shl(byte, I32(8)), I16), _HALF), _F32)
+    sign = b.shl(b.and_(byte, I32(0x80)), I32(24))
+    exp = b.and_(b.lshr(byte, I32(3)), I32(0xF))
+    mant = b.and_(byte, I32(7))
+    normal = b.bitcast(
+        b.or_(sign, b.or_(b.shl(b.add(exp, I32(120)), I32(23)), b.shl(mant, I32(20)))), _F32
+    )
+    tiny = b.fmul(b.uitofp(mant, _F32), ir.Constant(_F32, 2.0**-9))
+    tiny = b.bitcast(b.or_(b.bitcast(tiny, I32), sign), _F32)
+    value = b.select(b.icmp_unsigned("==", exp, I32(0)), tiny, normal)
+    is_nan = b.icmp_unsigned("==", b.and_(byte, I32(0x7F)), I32(0x7F))
+    return b.select(is_nan, ir.Constant(_F32, float("nan")), value)
+
+
 def _load_f32(b: ir.IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.Value:
     p = b.gep(smem, [b.zext(addr, I64)])
+    if ptx in ("e4m3", "e5m2"):
+        return fp8_to_f32(b, b.zext(b.load(p), I32), ptx)
     if ptx == "tf32":
         word = b.load(b.bitcast(p, I32.as_pointer()), align=4)
         return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)
@@ -335,7 +357,7 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
     return fn
 
 
-_BYTES = {"f16": 2, "bf16": 2, "tf32": 4}
+_BYTES = {"e4m3": 1, "e5m2": 1, "f16": 2, "bf16": 2, "tf32": 4}
 
 
 @NVVM_HOST.register(nvvm_wgmma.WgmmaMmaAsyncOp)
@@ -350,6 +372,8 @@ def _decode_a(b: ir.IRBuilder, word: ir.Value, e: int, ptx: str) -> ir.Value:
     """Value ``e`` of a 32-bit A register holding ``ptx``-typed data, as f32."""
     if ptx == "tf32":
         return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)
+    if ptx in ("e4m3", "e5m2"):
+        return fp8_to_f32(b, b.lshr(word, I32(8 * e)), ptx)
     half = b.trunc(b.lshr(word, I32(16 * e)), I16)
     if ptx == "bf16":
         return b.bitcast(b.shl(b.zext(half, I32), I32(16)), _F32)

@@ -649,6 +649,7 @@ def _wgmma(lw: TileLowering, op: T.WgmmaOp) -> None:
         atom.type_c,
         op.transpose_a.value == 0,
         op.transpose_b.value == 0,
+        type_b=atom.type_b,
     )
     out = struct_fields(b, mma.results[0], len(regs))
     per = 1 if atom.type_c == "f32" else 2
