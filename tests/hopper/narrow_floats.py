@@ -66,3 +66,8 @@ def fp8(rng: np.random.Generator, shape: tuple[int, ...], name: str) -> tuple[Bi
     byte = (rng.integers(0, 2, shape) << 7) | (exp << m) | rng.integers(0, 1 << m, shape)
     bits = byte.astype(np.uint8)
     return Bits(bits, FP8_DLPACK[name]), fp8_values(bits, name)
+
+
+def bf16_values(bits: np.ndarray) -> np.ndarray:
+    """The float64 values of bf16 bit patterns."""
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)

@@ -128,4 +128,6 @@ def test_fp8_tile_on_the_gpu_matches_torch(n, a, b, kind):
     kernel(da, db, c, grid=1, block=128)
     torch.cuda.synchronize()
     ref = da.double() @ db.double().T
-    assert torch.allclose(c.double(), ref, rtol=1e-3, atol=1e-3), (c.double() - ref).abs().max()
+    # the FP8 tensor cores add with fewer than f32's bits (about 14 are reported)
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 1e-3, err
