@@ -3,8 +3,6 @@ FP8 formats and the CPU runtime's decoding against a decoder written from the OC
 single-warpgroup tiles (A from shared memory and from registers) on the CPU against numpy,
 and their sm_90a code."""
 
-from __future__ import annotations
-
 import math
 import re
 
@@ -131,3 +129,25 @@ def test_fp8_tile_on_the_gpu_matches_torch(n, a, b, kind):
     # the FP8 tensor cores add with fewer than f32's bits (about 14 are reported)
     err = ((c.double() - ref).norm() / ref.norm()).item()
     assert err < 1e-3, err
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "byte"),
+    [
+        ("f8e4m3", 1.0, 0x38),
+        ("f8e4m3", -0.3, 0xAA),
+        ("f8e4m3", 1000.0, 0x7F),
+        ("f8e5m2", 1000.0, 0x64),
+    ],
+)
+def test_fp8_fill_stores_the_rounded_bits(name, value, byte):
+    # a constant is rounded to the format (to nearest even; E4M3 has no infinity: NaN)
+    dtype = getattr(lc, name)
+
+    @lc.kernel
+    def fill(y: lc.Tensor[dtype, "(64):(1)"]):  # noqa: F722
+        lc.fill(y, value)
+
+    out = np.zeros(64, np.uint8)
+    fill(Bits(out, FP8_DLPACK[name]), grid=1, block=1)
+    assert (out == byte).all(), hex(out[0])
