@@ -6,7 +6,10 @@ sizes with residues (every element written, relative error bounded), then timing
 benchmark shapes: random normal inputs, rotating input sets larger than L2 (each launch reads
 a different set, for ours and for cuBLAS alike), CUDA events around batches of launches after
 a warm-up, medians. C is in the input type (bf16/f16; tf32: f32), as ``torch.mm`` writes it,
-unless the configuration says ``-cf32``. Printed per row: registers, local memory (spills),
+unless the configuration says ``-cf32``. FP8 rows (``f8e4m3``, ``f8e5m2``: C in bf16 unless
+``c_dtype=`` says otherwise) compare with cuBLAS's FP8 GEMM through ``torch._scaled_mm``
+(unit scales, B column-major as it requires); where torch has no ``_scaled_mm`` (or cuBLAS
+refuses the pair, e.g. e5m2 x e5m2) the row is timed without a reference and says why. Printed per row: registers, local memory (spills),
 shared memory, blocks per SM; the GPU's name and clocks first.
 
     python benchmarks/gemm_sm90_ws.py [--shapes 4096,8192,8192x4096x6144,4000] [--configs ...]
@@ -48,7 +51,10 @@ DEFAULT_CONFIGS = (
     # for comparison: predicated stores and one K-block in flight; a cluster of 2
     "bf16:bm=256,bn=128,stages=4",
     "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma,cluster=2",
+    # FP8 (e4m3 in, f32 accumulate, bf16 C): 128-element (128-byte) K-blocks
+    "f8e4m3:bm=128,bn=256,bk=128,stages=4,mma_in_flight=0,epilogue=tma",
 )
+FP8 = ("f8e4m3", "f8e5m2")
 
 
 #: Build options a configuration may add (not GemmConfig fields): ``asm=nvjitlink`` assembles
@@ -62,7 +68,9 @@ def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
     dtype, _, rest = text.partition(":")
     kw: dict[str, Any] = {"loads": "tma"}
     build: dict[str, str] = {}
-    if dtype != "tf32":
+    if dtype in FP8:
+        kw["c_dtype"] = "bf16"
+    elif dtype != "tf32":
         kw["c_dtype"] = dtype
     for item in filter(None, rest.split(",")):
         k, v = item.split("=")
@@ -93,6 +101,8 @@ def gpu_header(torch: Any) -> str:
 
 
 def torch_type(torch: Any, dtype: str) -> Any:
+    if dtype in FP8:
+        return {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}[dtype]
     return {"bf16": torch.bfloat16, "f16": torch.float16, "tf32": torch.float32}[dtype]
 
 
@@ -201,6 +211,8 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
         unwritten = int(torch.isnan(got).sum())
         err = ((got - ref).norm() / ref.norm()).item()
         limit = {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[ours.cfg.c_dtype]
+        if ours.cfg.dtype in FP8:  # the FP8 tensor cores add with about 14 bits
+            limit = max(limit, 1e-3)
         ok = unwritten == 0 and err < limit
         out.append(f"{m}x{n}x{k}: rel err {err:.2e} {'ok' if ok else 'FAIL'}")
         if not ok:
@@ -268,6 +280,26 @@ def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) ->
     return list(zip(direct, graphs, host))
 
 
+def fp8_reference(torch: Any, cfg: Any, first: tuple) -> tuple[Any, str]:
+    """cuBLAS's FP8 GEMM for the same operands (``torch._scaled_mm`` with unit scales, C in
+    ``cfg.c_dtype``), or (None, why not)."""
+    scaled_mm = getattr(torch, "_scaled_mm", None)
+    if scaled_mm is None:
+        return None, "no cuBLAS FP8 reference: this torch has no torch._scaled_mm"
+    one = torch.ones((), device="cuda", dtype=torch.float32)
+    out = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
+
+    def theirs(a: Any, b: Any, c: Any) -> None:
+        scaled_mm(a, b.t(), scale_a=one, scale_b=one, out_dtype=out)
+
+    try:
+        theirs(*first)
+        torch.cuda.synchronize()
+    except Exception as e:  # e.g. cuBLAS has no e5m2 x e5m2 GEMM
+        return None, f"no cuBLAS FP8 reference: torch._scaled_mm failed: {str(e)[:160]}"
+    return theirs, "cuBLAS"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shapes", default="4096,8192,8192x4096x6144,4000")
@@ -298,7 +330,7 @@ def main() -> int:
         for line in check(ours, torch, [parse_shape(s) for s in args.check.split(",") if s]):
             print(f"{label}: {line}", flush=True)
         for m, n, k in shapes:
-            elem = 4 if cfg.dtype == "tf32" else 2
+            elem = {"tf32": 4, "f8e4m3": 1, "f8e5m2": 1}.get(cfg.dtype, 2)
             per_set = (m + n) * k * elem
             n_sets = max(2, -(-3 * l2 // per_set))
             gen = torch.Generator(device="cuda").manual_seed(m + n + k)
@@ -306,7 +338,10 @@ def main() -> int:
             for _ in range(n_sets):
                 a, b = operands(torch, cfg.dtype, m, n, k, gen)
                 sets.append((a, b, torch.empty((m, n), device="cuda", dtype=ours.c_type(torch))))
-            if cfg.dtype == "tf32":
+            reference = "cuBLAS"
+            if cfg.dtype in FP8:
+                theirs, reference = fp8_reference(torch, cfg, sets[0])
+            elif cfg.dtype == "tf32":
                 torch.backends.cuda.matmul.allow_tf32 = True
 
                 def theirs(a: Any, b: Any, c: Any) -> None:
@@ -320,9 +355,14 @@ def main() -> int:
                 def theirs(a: Any, b: Any, c: Any) -> None:
                     torch.mm(a, b.t(), out=c)
 
-            (mine, mine_g, host), (ref, ref_g, _) = timed(
-                torch, [ours, theirs], sets, reps=args.reps
-            )
+            if theirs is None:  # no FP8 reference: ours alone, the reference columns NaN
+                print(f"{label}: {reference}", flush=True)
+                mine, mine_g, host = timed(torch, [ours], sets, reps=args.reps)[0]
+                ref = ref_g = float("nan")
+            else:
+                (mine, mine_g, host), (ref, ref_g, _) = timed(
+                    torch, [ours, theirs], sets, reps=args.reps
+                )
             res = (
                 ours.resources()
                 + f" {ours.cfg.grid(m, n, ours.slots, balanced=ours.balanced)[0]:>4}"

@@ -167,6 +167,8 @@ _LAZY.update(
             "cp_async_wait",
             "dynamic_smem_tensor",
             "elem_less",
+            "f8e4m3",
+            "f8e5m2",
             "f16",
             "f32",
             "f64",

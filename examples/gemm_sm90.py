@@ -17,7 +17,8 @@ Per CTA tile (128 x 128 by default) the kernel
    error at the ``lc.gemm`` line;
 3. computes with a *tiled MMA* of ``WARPGROUPS`` warpgroups (128 threads each) of the atom
    ``SM90_64xBNx16_F32{F16F16,BF16BF16}_SS`` (tf32: ``SM90_64xBNx8_F32TF32TF32_SS_TN``, K-major
-   only, bk = 32) along M: one ``lc.gemm`` issues, per stage, ``BK/K`` wgmmas per warpgroup (``warpgroup_arrive``, ``gemm``, ``warpgroup_commit_batch``,
+   only, bk = 32; FP8: ``SM90_64xBNx32_F32{E4M3E4M3,E5M2E5M2}_SS_TN``, K-major only, bk = 128)
+   along M: one ``lc.gemm`` issues, per stage, ``BK/K`` wgmmas per warpgroup (``warpgroup_arrive``, ``gemm``, ``warpgroup_commit_batch``,
    ``warpgroup_wait``), the FP32 accumulators in registers;
 4. writes C from the accumulators (CuTe's ``CLayout_64xN``: two consecutive f32 per thread).
 
@@ -36,19 +37,28 @@ import layoutc as lc
 import numpy as np
 from layoutc import _
 
-ELEMENTS = {"f16": lc.f16, "bf16": lc.bf16, "tf32": lc.tf32}
+ELEMENTS = {
+    "f16": lc.f16,
+    "bf16": lc.bf16,
+    "tf32": lc.tf32,
+    "f8e4m3": lc.f8e4m3,
+    "f8e5m2": lc.f8e5m2,
+}
 C_ELEMENTS = {"f32": lc.f32, "f16": lc.f16, "bf16": lc.bf16}
 ATOMS = {  # dtype -> (CuTe's wgmma atom with N = {n}, K of one wgmma)
     "f16": ("SM90_64x{n}x16_F32F16F16_SS", 16),
     "bf16": ("SM90_64x{n}x16_F32BF16BF16_SS", 16),
     "tf32": ("SM90_64x{n}x8_F32TF32TF32_SS_TN", 8),
+    "f8e4m3": ("SM90_64x{n}x32_F32E4M3E4M3_SS_TN", 32),
+    "f8e5m2": ("SM90_64x{n}x32_F32E5M2E5M2_SS_TN", 32),
 }
 
 
 @dataclass(frozen=True)
 class GemmConfig:
-    """One tiling of the sm90 GEMM: element type of A and B (``f16``, ``bf16``; C is f32),
-    CTA tile ``bm x bn x bk`` (``bk`` 16-bit elements = one 128-byte swizzled row),
+    """One tiling of the sm90 GEMM: element type of A and B (``f16``, ``bf16``, ``tf32`` or
+    FP8 ``f8e4m3``/``f8e5m2``; f32 accumulators, C in ``c_dtype``), CTA tile
+    ``bm x bn x bk`` (``bk`` elements = one 128-byte swizzled row: 64 16-bit, 32 tf32, 128 FP8),
     ``stages`` of the shared-memory pipeline, ``warpgroups`` (consumers along M), and
     ``mma_in_flight``: 0 waits for each K-block's wgmmas before the next; 1 keeps one K-block
     of wgmmas running while the next is issued (CUTLASS's ``K_PIPE_MMAS``), so a stage is
@@ -158,7 +168,9 @@ class GemmConfig:
         ):
             if major not in ("K", "MN"):
                 raise ValueError(f"{what}_major must be 'K' or 'MN', got {major!r}")
-            if major == "MN" and (self.loads != "tma" or self.dtype == "tf32" or extent % 64):
+            if major == "MN" and (
+                self.loads != "tma" or self.element.bits != 16 or extent % 64
+            ):  # wgmma transposes 16-bit types only
                 raise ValueError(
                     f"{what}_major='MN' takes TMA loads, f16/bf16 and 64-element boxes along "
                     f"M/N (a multiple of 64 per block), got {self.loads}, {self.dtype}, {extent}"

@@ -35,6 +35,8 @@ DTYPES: dict[str, DType] = {
         DType("u16", 2, "H", "uint"),
         DType("u32", 4, "I", "uint"),
         DType("u64", 8, "Q", "uint"),
+        DType("f8e4m3", 1, "B", "float"),  # OCP E4M3 (no infinities): torch.float8_e4m3fn
+        DType("f8e5m2", 1, "B", "float"),  # OCP E5M2: torch.float8_e5m2
         DType("f16", 2, "e", "float"),
         DType("bf16", 2, "H", "float"),  # packed from its bit pattern
         DType("f32", 4, "f", "float"),
@@ -64,6 +66,8 @@ _NUMPY_NAMES = {
     "uint64": "u64",
     "float16": "f16",
     "bfloat16": "bf16",
+    "float8_e4m3fn": "f8e4m3",
+    "float8_e5m2": "f8e5m2",
     "float32": "f32",
     "float64": "f64",
 }
@@ -100,10 +104,16 @@ def torch_element_name(torch_dtype: object) -> str:
 _DLPACK_KINDS = {0: "i", 1: "u", 2: "f", 4: "bf"}
 
 
+#: DLPack 1.1's FP8 type codes (kDLFloat8_e4m3fn, kDLFloat8_e5m2)
+_DLPACK_FP8 = {10: "f8e4m3", 12: "f8e5m2"}
+
+
 def from_dlpack(code: int, bits: int, lanes: int) -> str | None:
     """A DLPack ``DLDataType`` -> ABI name, or None when it has no ABI equivalent."""
     if lanes != 1:
         return None
+    if code in _DLPACK_FP8:
+        return _DLPACK_FP8[code] if bits == 8 else None
     prefix = _DLPACK_KINDS.get(code)
     if prefix is None:
         return None

@@ -323,7 +323,10 @@ def _cmpxchg(ft: FunctionTranslator, op: llvm.CmpXchgOp) -> None:
 @LLVM_OPS.register(llvm.InlineAsmOp)
 def _inline_asm(ft: FunctionTranslator, op: llvm.InlineAsmOp) -> None:
     if ft.types.host:
-        raise fail(op, "not supported: inline assembly in the host flavour (it is GPU code)")
+        from .translate_wgmma import emulate_inline_asm  # the one inline PTX the host runs
+
+        emulate_inline_asm(ft, op)
+        return
     if op.asm_dialect is not None and op.asm_dialect.value != 0:
         raise fail(op, "not supported: the Intel assembly dialect")
     args = ft.operands(op)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.dialects import nvvm_wgmma
+from layoutc.ir.dialects import llvm, nvvm_wgmma
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
@@ -29,7 +29,7 @@ from .translate_function import FunctionTranslator
 from .translate_host import NVVM_HOST
 from .translate_llvm import inline_asm
 from .translate_nvvm import NVVM_GPU
-from .translate_types import I16, I32, I64, VOID
+from .translate_types import I16, I32, I64, VOID, fail
 
 _F32 = ir.FloatType()
 _HALF = ir.HalfType()
@@ -115,8 +115,8 @@ def _wgmma_atom(op: Any) -> Any:
     from layoutc.ir.dialects.tile.atoms import WGMMA_KINDS, mma_operation
 
     s = op.shape
-    for tag, d, a, _, k, suffix in WGMMA_KINDS:
-        if (d, a, k) == (op.typeD.value, op.typeA.value, s.k):
+    for tag, d, a, b, k, suffix in WGMMA_KINDS:
+        if (d, a, b, k) == (op.typeD.value, op.typeA.value, op.typeB.value, s.k):
             return mma_operation(f"SM90_64x{s.n}x{k}_{tag}_SS{suffix}")
     raise LookupError(op.instruction)
 
@@ -204,8 +204,30 @@ def _gmma_address(
     return b.xor(addr, b.and_(b.lshr(addr, I32(3)), mask))
 
 
+def fp8_to_f32(b: ir.IRBuilder, byte: ir.Value, ptx: str) -> ir.Value:
+    """The exact f32 value of an FP8 byte (i32, low 8 bits). E5M2 is f16's top byte (same
+    exponent bias and special values). E4M3 (FN: no infinities) has bias 7: a normal number
+    re-biases to f32 (+120), a subnormal is m * 2^-9, and 0x7F/0xFF are its NaNs."""
+    byte = b.and_(byte, I32(0xFF))
+    if ptx == "e5m2":
+        return b.fpext(b.bitcast(b.trunc(b.shl(byte, I32(8)), I16), _HALF), _F32)
+    sign = b.shl(b.and_(byte, I32(0x80)), I32(24))
+    exp = b.and_(b.lshr(byte, I32(3)), I32(0xF))
+    mant = b.and_(byte, I32(7))
+    normal = b.bitcast(
+        b.or_(sign, b.or_(b.shl(b.add(exp, I32(120)), I32(23)), b.shl(mant, I32(20)))), _F32
+    )
+    tiny = b.fmul(b.uitofp(mant, _F32), ir.Constant(_F32, 2.0**-9))
+    tiny = b.bitcast(b.or_(b.bitcast(tiny, I32), sign), _F32)
+    value = b.select(b.icmp_unsigned("==", exp, I32(0)), tiny, normal)
+    is_nan = b.icmp_unsigned("==", b.and_(byte, I32(0x7F)), I32(0x7F))
+    return b.select(is_nan, ir.Constant(_F32, float("nan")), value)
+
+
 def _load_f32(b: ir.IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.Value:
     p = b.gep(smem, [b.zext(addr, I64)])
+    if ptx in ("e4m3", "e5m2"):
+        return fp8_to_f32(b, b.zext(b.load(p), I32), ptx)
     if ptx == "tf32":
         word = b.load(b.bitcast(p, I32.as_pointer()), align=4)
         return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)
@@ -215,31 +237,28 @@ def _load_f32(b: ir.IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.V
     return b.fpext(b.bitcast(half, _HALF), _F32)
 
 
-def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Function:
-    module = ft.module
-    key = ("wgmma", op.instruction, op.transpose_a, op.transpose_b)
-    fn = module.helpers.get(key)
-    if fn is not None:
-        return fn
-    atom = _wgmma_atom(op)
-    n_regs = len(st.elements)
-    f32_acc = op.typeD.value == "f32"
-    n_vals = n_regs if f32_acc else 2 * n_regs
-    ptx = op.typeA.value
-    eb = 4 if ptx == "tf32" else 2
-    k_ = op.shape.k
-    name = "__layoutc_" + op.instruction.replace(".", "_") + f"_t{op.transpose_a}{op.transpose_b}"
-    fnty = ir.FunctionType(st, [cc.context_pointer_type(), I64, I64, st])
-    fn = ir.Function(module.llvm, fnty, name)
-    fn.linkage = "internal"
-    ctx, word_a, word_b, acc_in = fn.args
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    smem = cc.load_field(b, ctx, "smem")
-    base = b.ptrtoint(smem, I64)
-    da, db = _Desc(b, word_a, base), _Desc(b, word_b, base)
-    tid = b.and_(cc.load_field(b, ctx, "linear_tid"), I32(127))
+def _accumulate(
+    module: Any,
+    fn: ir.Function,
+    b: ir.IRBuilder,
+    atom: Any,
+    st: ir.Type,
+    acc_in: ir.Value,
+    keep_d: ir.Value,
+    tid: ir.Value,
+    operands: Any,
+) -> None:
+    """The warpgroup product as thread ``tid`` (0..127) sees it, returned from ``fn``: for each
+    accumulator value (its (row, column) from the atom's C layout), ``D = (keep_d ? C : 0) +
+    sum over k of A[row, k] * B[col, k]``, fused multiply-adds in k order. ``operands(b, row,
+    col, k)`` gives the pair (A, B) as f32; f16 accumulators are rounded once at the end."""
     from layoutc.ir.algebra import get
 
+    name = fn.name
+    n_regs = len(st.elements)
+    f32_acc = atom.type_c == "f32"
+    n_vals = n_regs if f32_acc else 2 * n_regs
+    k_ = atom.shape_mnk[2]
     thread_part = _emit_layout(b, get(atom.layout_c, 0), tid)
     v_layout = get(atom.layout_c, 1)
     table_t = ir.ArrayType(I32, n_vals)
@@ -276,7 +295,7 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
     row = b.urem(index, I32(64))
     col = b.udiv(index, I32(64))
     slot = b.gep(accs, [I32(0), v], inbounds=True)
-    start = b.load(slot) if op.scaleD.value == "one" else ir.Constant(_F32, 0.0)
+    start = b.select(keep_d, b.load(slot), ir.Constant(_F32, 0.0))
     b.branch(k_head)
     b.position_at_end(k_head)
     kk = b.phi(I32, "k")
@@ -285,12 +304,9 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
     acc.add_incoming(start, v_body)
     b.cbranch(b.icmp_unsigned("<", kk, I32(k_)), k_body, v_next)
     b.position_at_end(k_body)
-    pa = _gmma_address(b, da, op.transpose_a == 0, eb, row, kk)
-    pb = _gmma_address(b, db, op.transpose_b == 0, eb, col, kk)
-    x = _load_f32(b, smem, pa, ptx)
-    y = _load_f32(b, smem, pb, ptx)
-    acc.add_incoming(b.call(fma, [x, y, acc]), k_body)
-    kk.add_incoming(b.add(kk, I32(1)), k_body)
+    x, y = operands(b, row, col, kk)
+    acc.add_incoming(b.call(fma, [x, y, acc]), b.block)
+    kk.add_incoming(b.add(kk, I32(1)), b.block)
     b.branch(k_head)
     b.position_at_end(v_next)
     b.store(acc, slot)
@@ -309,8 +325,39 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
             value = b.bitcast(vec, I32)
         out = b.insert_value(out, value, r)
     b.ret(out)
+
+
+def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Function:
+    module = ft.module
+    key = ("wgmma", op.instruction, op.transpose_a, op.transpose_b)
+    fn = module.helpers.get(key)
+    if fn is not None:
+        return fn
+    atom = _wgmma_atom(op)
+    ptx_a, ptx_b = op.typeA.value, op.typeB.value
+    name = "__layoutc_" + op.instruction.replace(".", "_") + f"_t{op.transpose_a}{op.transpose_b}"
+    fnty = ir.FunctionType(st, [cc.context_pointer_type(), I64, I64, st])
+    fn = ir.Function(module.llvm, fnty, name)
+    fn.linkage = "internal"
+    ctx, word_a, word_b, acc_in = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    smem = cc.load_field(b, ctx, "smem")
+    base = b.ptrtoint(smem, I64)
+    da, db = _Desc(b, word_a, base), _Desc(b, word_b, base)
+    tid = b.and_(cc.load_field(b, ctx, "linear_tid"), I32(127))
+
+    def operands(b: ir.IRBuilder, row: ir.Value, col: ir.Value, k: ir.Value) -> Any:
+        pa = _gmma_address(b, da, op.transpose_a == 0, _BYTES[ptx_a], row, k)
+        pb = _gmma_address(b, db, op.transpose_b == 0, _BYTES[ptx_b], col, k)
+        return _load_f32(b, smem, pa, ptx_a), _load_f32(b, smem, pb, ptx_b)
+
+    keep = ir.Constant(ir.IntType(1), op.scaleD.value == "one")
+    _accumulate(module, fn, b, atom, st, acc_in, keep, tid, operands)
     module.helpers[key] = fn
     return fn
+
+
+_BYTES = {"e4m3": 1, "e5m2": 1, "f16": 2, "bf16": 2, "tf32": 4}
 
 
 @NVVM_HOST.register(nvvm_wgmma.WgmmaMmaAsyncOp)
@@ -319,6 +366,127 @@ def _mma_async_host(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> N
     fn = _mma_async_helper(ft, op, acc.type)
     args = [ft.context_struct, ft.get(op.descriptorA), ft.get(op.descriptorB), acc]
     ft.set_result(op, ft.builder.call(fn, args, name=ft.name(op)))
+
+
+def _decode_a(b: ir.IRBuilder, word: ir.Value, e: int, ptx: str) -> ir.Value:
+    """Value ``e`` of a 32-bit A register holding ``ptx``-typed data, as f32."""
+    if ptx == "tf32":
+        return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)
+    if ptx in ("e4m3", "e5m2"):
+        return fp8_to_f32(b, b.lshr(word, I32(8 * e)), ptx)
+    half = b.trunc(b.lshr(word, I32(16 * e)), I16)
+    if ptx == "bf16":
+        return b.bitcast(b.shl(b.zext(half, I32), I32(16)), _F32)
+    return b.fpext(b.bitcast(half, _HALF), _F32)
+
+
+def wgmma_rs_exchange(atom: Any) -> tuple[tuple[int, ...], ...]:
+    """For each lane of a warp, for each A value it holds (the atom's value order): the value's
+    index in the warp's 16 x K slice of A, column-major (row within the warp's 16 rows + 16 *
+    k). Warp w holds rows 16w..16w+15 (the A layout's warp mode has stride 16), so one table
+    serves all four warps."""
+    k_ = atom.shape_mnk[2]
+    n_values = atom.frag_a.count * atom.frag_a.per_register
+    rows = []
+    for lane in range(32):
+        row = []
+        for v in range(n_values):
+            index = atom.layout_a(lane, v)
+            m, k = index % 64, index // 64
+            assert m < 16 and k < k_, (atom.name, lane, v)
+            row.append(m + 16 * k)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _mma_async_rs_helper(module: Any, atom: Any, transpose_b: int, st: ir.Type) -> ir.Function:
+    """The register-A wgmma on the host: every lane posts its A registers to the warp scratch
+    (two per round), each lane of the warp copies the warp's 16 x K slice of A out of them by
+    the atom's A layout, then computes its accumulators as the SS form does, B through its
+    descriptor."""
+    from .translate_host import _Helper
+
+    key = ("wgmma_rs", atom.name, transpose_b)
+    fn = module.helpers.get(key)
+    if fn is not None:
+        return fn
+    frag = atom.frag_a
+    k_ = atom.shape_mnk[2]
+    ptx_a, ptx_b = atom.type_a, atom.type_b
+    name = f"__layoutc_wgmma_rs_{atom.name}_t{transpose_b}"
+    h = _Helper(module, name, st, [*([I32] * frag.count), I64, I32, st])
+    b = h.b
+    *a_regs, word_b, scale_d, acc_in = h.args
+    smem = cc.load_field(b, h.ctx, "smem")
+    db = _Desc(b, word_b, b.ptrtoint(smem, I64))
+    a_warp = b.alloca(ir.ArrayType(_F32, 16 * k_), name="A")
+    places = h.table(name + "_places", wgmma_rs_exchange(atom))
+    per = frag.per_register
+    for start in range(0, frag.count, 2):
+        chunk = list(range(start, min(start + 2, frag.count)))
+        for word, r in enumerate(chunk):
+            b.store(a_regs[r], h.slot(h.lane, word, I32))
+        h.sync()
+        entry = b.block
+        head = h.fn.append_basic_block(f"round{start // 2}")
+        body = h.fn.append_basic_block(f"round{start // 2}.body")
+        done = h.fn.append_basic_block(f"round{start // 2}.done")
+        b.branch(head)
+        b.position_at_end(head)
+        src = b.phi(I32, "src")
+        src.add_incoming(I32(0), entry)
+        b.cbranch(b.icmp_unsigned("<", src, I32(32)), body, done)
+        b.position_at_end(body)
+        for word, r in enumerate(chunk):
+            bits = b.load(h.slot(src, word, I32))
+            for e in range(per):
+                index = b.load(b.gep(places, [I32(0), src, I32(r * per + e)], inbounds=True))
+                value = _decode_a(b, bits, e, ptx_a)
+                b.store(value, b.gep(a_warp, [I32(0), index], inbounds=True))
+        src.add_incoming(b.add(src, I32(1)), b.block)
+        b.branch(head)
+        b.position_at_end(done)
+        h.sync()
+    tid = b.and_(cc.load_field(b, h.ctx, "linear_tid"), I32(127))
+
+    def operands(b: ir.IRBuilder, row: ir.Value, col: ir.Value, k: ir.Value) -> Any:
+        a = b.load(b.gep(a_warp, [I32(0), b.add(b.urem(row, I32(16)), b.mul(k, I32(16)))]))
+        pb = _gmma_address(b, db, transpose_b == 0, _BYTES[ptx_b], col, k)
+        return a, _load_f32(b, smem, pb, ptx_b)
+
+    keep = b.icmp_unsigned("!=", scale_d, I32(0))
+    _accumulate(module, h.fn, b, atom, st, acc_in, keep, tid, operands)
+    module.helpers[key] = h.fn
+    return h.fn
+
+
+def emulate_inline_asm(ft: FunctionTranslator, op: llvm.InlineAsmOp) -> None:
+    """Inline PTX has no meaning on the CPU, except the register-A wgmma that convert-to-llvm
+    marks with its atom (``tile.wgmma_rs``): emulated, once its text is checked to be exactly
+    the instruction that atom defines."""
+    from layoutc.ir.dialects.tile.attributes import MMAAtomAttr
+
+    attr = op.attributes.get("tile.wgmma_rs")
+    if not isinstance(attr, MMAAtomAttr):
+        raise fail(op, "not supported: inline assembly in the host flavour (it is GPU code)")
+    atom = attr.op
+    texts = [atom.wgmma_rs_asm(t) for t in (0, 1)]
+    got = (op.asm_string.value, op.constraints.value)
+    if got not in texts or atom.frag_a is None:
+        raise fail(op, f"internal error: inline assembly is not the wgmma of '{atom.name}'")
+    transpose_b = texts.index(got)
+    args = ft.operands(op)
+    n_regs = atom.frag_c.count
+    acc_t = ft.result_type(op)
+    b = ft.builder
+    acc: ir.Value = ir.Constant(acc_t, ir.Undefined)
+    for i in range(n_regs):
+        acc = b.insert_value(acc, args[i], i)
+    a_regs = args[n_regs : n_regs + atom.frag_a.count]
+    word_b, scale_d = args[n_regs + atom.frag_a.count :]
+    fn = _mma_async_rs_helper(ft.module, atom, transpose_b, acc_t)
+    call = b.call(fn, [ft.context_struct, *a_regs, word_b, scale_d, acc], name=ft.name(op))
+    ft.set_result(op, call)
 
 
 def _stmatrix_atom(num: int, transposed: bool) -> Any:

@@ -51,7 +51,7 @@ class CopyAtom:
             name, bits = cute_copy_name(name, bits)
             if bits is None and name == "universal":
                 bits = dtype.bits
-            self.atom = tiled_algebra.make_copy_atom(name, bits, dtype.name)
+            self.atom = tiled_algebra.make_copy_atom(name, bits, dtype.ir_type.text)
             self.attr = T.CopyAtomAttr(name, self.atom.op.bits)
         except (AtomError, ValueError) as e:
             raise _atom_error(e) from None

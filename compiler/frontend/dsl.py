@@ -44,7 +44,7 @@ from .atoms import (
     make_tiled_mma,
 )
 from .control_flow import DynamicRange as range
-from .dtypes import bf16, f16, f32, f64, i1, i8, i16, i32, i64, tf32
+from .dtypes import bf16, f8e4m3, f8e5m2, f16, f32, f64, i1, i8, i16, i32, i64, tf32
 from .elementwise import for_each, transform
 from .errors import CompileError, NotSupportedError
 from .func import Func, func
@@ -214,6 +214,8 @@ __all__ = [
     "dynamic_smem_tensor",
     "elect_one_sync",
     "elem_less",
+    "f8e4m3",
+    "f8e5m2",
     "f16",
     "f32",
     "f64",

@@ -53,6 +53,8 @@ class ElementType:
 
 
 _IR_TYPES = {
+    "f8e4m3": lambda: ir_types.f8e4m3fn,
+    "f8e5m2": lambda: ir_types.f8e5m2,
     "f16": lambda: ir_types.f16,
     "bf16": lambda: ir_types.bf16,
     "tf32": lambda: ir_types.tf32,
@@ -65,6 +67,10 @@ _IR_TYPES = {
     "i64": lambda: ir_types.i64,
 }
 
+# FP8 (OCP E4M3 without infinities, MLIR's f8E4M3FN; E5M2): storage types that TMA, copies
+# and the warpgroup MMAs move and read; no arithmetic (scalars.refuse_fp8).
+f8e4m3 = ElementType("f8e4m3", 8, "float", "f8e4m3")
+f8e5m2 = ElementType("f8e5m2", 8, "float", "f8e5m2")
 f16 = ElementType("f16", 16, "float", "f16")
 bf16 = ElementType("bf16", 16, "float", "bf16")
 tf32 = ElementType("tf32", 32, "float", "f32")
@@ -77,10 +83,12 @@ i32 = ElementType("i32", 32, "int", "i32")
 i64 = ElementType("i64", 64, "int", "i64")
 
 ELEMENT_TYPES: dict[str, ElementType] = {
-    t.name: t for t in (f16, bf16, tf32, f32, f64, i1, i8, i16, i32, i64)
+    t.name: t for t in (f8e4m3, f8e5m2, f16, bf16, tf32, f32, f64, i1, i8, i16, i32, i64)
 }
 _BY_IR = {"f16": f16, "bf16": bf16, "tf32": tf32, "f32": f32, "f64": f64}
+_BY_IR.update({"f8E4M3FN": f8e4m3, "f8E5M2": f8e5m2})
 _BY_ABI = {"f16": f16, "bf16": bf16, "f32": f32, "f64": f64, "i8": i8, "i16": i16}
+_BY_ABI.update({"f8e4m3": f8e4m3, "f8e5m2": f8e5m2})
 _BY_ABI.update({"i32": i32, "i64": i64})
 
 

@@ -390,11 +390,26 @@ def _positive_const(x: Any) -> bool:
 # -------------------------------------------------------------------------------------------
 
 
+_FP8 = frozenset({"f8E4M3FN", "f8E5M2"})
+
+
+def refuse_fp8(what: str, *xs: Any) -> None:
+    """FP8 values are storage only (copies, TMA and the warpgroup MMAs read them): LLVM has no
+    8-bit float arithmetic, so computing on one is a diagnostic, never wrong code."""
+    for x in xs:
+        if isinstance(x, Scalar) and x.value.type.text in _FP8:
+            raise state.error(
+                f"not supported: {what} on an FP8 value ({x.value.type.text}): FP8 data is "
+                "copied and read by warpgroup MMAs only"
+            )
+
+
 def binary(kind: str, a: Any, b: Any) -> Any:
     """``a <kind> b`` where at least one operand is a proxy."""
     for x in (a, b):
         if not isinstance(x, (Scalar, int, float)):
             return NotImplemented
+    refuse_fp8(f"'{_SYMBOL[kind]}'", a, b)
     t = _common_type(a, b, kind)
     if kind == "truediv" and not isinstance(t, FloatType):
         t = f32
@@ -477,6 +492,7 @@ def compare(kind: str, a: Any, b: Any) -> Any:
     for x in (a, b):
         if not isinstance(x, (Scalar, int, float)):
             return NotImplemented
+    refuse_fp8("a comparison", a, b)
     t = _common_type(a, b, kind)
     if t is i1:
         t = index if kind not in ("eq", "ne") else i1
@@ -570,6 +586,9 @@ def select(cond: Any, a: Any, b: Any) -> Any:
 def convert(x: Any, dtype: ElementType) -> Any:
     """``x`` converted to ``dtype`` (a constant for Python numbers)."""
     t = dtype.ir_type
+    if t.text in _FP8:
+        raise state.error(f"not supported: converting to {dtype.name} (FP8 data is storage only)")
+    refuse_fp8("a conversion", x)
     if isinstance(x, Scalar):
         return wrap(cast_value(x.value, t), x.nonneg and not isinstance(t, FloatType))
     if isinstance(x, (bool, int, float)):

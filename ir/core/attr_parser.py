@@ -47,6 +47,8 @@ from .types import (
     Type,
     VectorType,
     bf16,
+    f8e4m3fn,
+    f8e5m2,
     f16,
     f32,
     f64,
@@ -66,6 +68,8 @@ _INT_TYPE_RE = re.compile(r"(s|u)?i([0-9]+)\Z")
 _VECTOR_DIMS_RE = re.compile(r"x((?:[0-9]+x)*)(.*)\Z")
 _SIMPLE_TYPES: dict[str, Type] = {
     "index": index,
+    "f8E4M3FN": f8e4m3fn,
+    "f8E5M2": f8e5m2,
     "f16": f16,
     "bf16": bf16,
     "tf32": tf32,
@@ -82,8 +86,6 @@ _UNSUPPORTED_TYPES = {
     "memref",
     "tensor",
     "complex",
-    "f8E4M3FN",
-    "f8E5M2",
     "f80",
     "f128",
     "opaque",

@@ -86,7 +86,8 @@ class IndexType(Type):
 
 
 class FloatType(Type):
-    """``f16``, ``bf16``, ``tf32``, ``f32``, ``f64``."""
+    """``f8E4M3FN``, ``f8E5M2`` (MLIR's spellings of the OCP FP8 types), ``f16``, ``bf16``,
+    ``tf32``, ``f32``, ``f64``."""
 
     __slots__ = ("format",)
     format: FloatFormat
@@ -263,6 +264,8 @@ i16 = IntegerType(16)
 i32 = IntegerType(32)
 i64 = IntegerType(64)
 index = IndexType()
+f8e4m3fn = FloatType("f8E4M3FN")
+f8e5m2 = FloatType("f8E5M2")
 f16 = FloatType("f16")
 bf16 = FloatType("bf16")
 tf32 = FloatType("tf32")

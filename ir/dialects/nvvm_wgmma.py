@@ -124,6 +124,8 @@ class WgmmaWaitGroupSyncOp(Operation):
 _ACC_REGISTER = {"f32": f32, "f16": i32}
 #: (type A/B, type D) -> K of the instruction
 _WGMMA_K = {("bf16", "f32"): 16, ("f16", "f32"): 16, ("f16", "f16"): 16, ("tf32", "f32"): 8}
+_WGMMA_K.update({("e4m3", "f32"): 32, ("e5m2", "f32"): 32})
+_FP8 = ("e4m3", "e5m2")
 
 
 def wgmma_accumulator_type(n: int, type_d: str) -> LLVMStructType:
@@ -169,12 +171,13 @@ class WgmmaMmaAsyncOp(Operation):
         a_k_major: bool = True,
         b_k_major: bool = True,
         loc: Location | None = None,
+        type_b: str | None = None,
     ):
         k = _WGMMA_K.get((type_ab, type_d), 16)
         props: dict[str, Attribute] = {
             "shape": MMAShapeAttr(64, n, k),
             "typeA": WGMMATypesAttr(type_ab),
-            "typeB": WGMMATypesAttr(type_ab),
+            "typeB": WGMMATypesAttr(type_b or type_ab),
             "typeD": WGMMATypesAttr(type_d),
             "scaleD": WGMMAScaleOutAttr("one"),
             "scaleA": WGMMAScaleInAttr("one"),
@@ -205,7 +208,7 @@ class WgmmaMmaAsyncOp(Operation):
     def verify_(self) -> None:
         s = self.shape
         a, b, d = self.typeA.value, self.typeB.value, self.typeD.value
-        if a != b:
+        if a != b and not (a in _FP8 and b in _FP8):
             raise VerifyError(f"not supported: A of type {a} with B of type {b}")
         k = _WGMMA_K.get((a, d))
         if k is None:

@@ -1,5 +1,5 @@
 """Type conversion to the LLVM level: ``index`` -> ``iN``, ``!tile.ptr<e, space, a>`` ->
-``!llvm.ptr<as>``, ``tf32`` -> ``i32`` (its register bits).
+``!llvm.ptr<as>``, ``tf32`` -> ``i32`` (its register bits), ``f8E4M3FN``/``f8E5M2`` -> ``i8``.
 
 Address spaces: global memory is 1 and shared memory 3 (NVPTX's numbers; the host translation
 maps every address space to 0). Register memory is the generic space 0: register fragments are
@@ -16,6 +16,9 @@ from layoutc.ir.core.types import (
     IntegerType,
     Type,
     VectorType,
+    f8e4m3fn,
+    f8e5m2,
+    i8,
     tf32,
 )
 from layoutc.ir.dialects.llvm.types import LLVMArrayType, LLVMPointerType, LLVMStructType
@@ -25,6 +28,7 @@ from layoutc.ir.dialects.tile.types import PtrType
 ADDRESS_SPACES = {GMEM: 1, SMEM: 3, RMEM: 0}
 
 i32 = IntegerType(32)
+FP8_TYPES = frozenset({f8e4m3fn, f8e5m2})
 
 
 class LLVMTypeConverter:
@@ -47,6 +51,8 @@ class LLVMTypeConverter:
             return self.index_type
         if t is tf32:
             return i32
+        if t in FP8_TYPES:
+            return i8
         if isinstance(t, PtrType):
             return LLVMPointerType(ADDRESS_SPACES[t.space])
         if isinstance(t, VectorType):
@@ -62,7 +68,10 @@ class LLVMTypeConverter:
         return t
 
     def element(self, t: Type) -> Type:
-        """The LLVM type of a tile element type (``tf32`` is its ``i32`` bits)."""
+        """The LLVM type of a tile element type (``tf32`` is its ``i32`` bits, an FP8 type its
+        ``i8`` bits: LLVM has no 8-bit float types)."""
+        if t in FP8_TYPES:
+            return i8
         return i32 if t is tf32 else t
 
     @staticmethod

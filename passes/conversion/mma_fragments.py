@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from layoutc.ir.core.builder import Builder
-from layoutc.ir.core.types import Type, VectorType, bf16, f16, f32, i32, tf32
+from layoutc.ir.core.types import Type, VectorType, bf16, f16, f32, i8, i32, tf32
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.llvm import (
@@ -110,3 +110,32 @@ def struct_fields(b: Builder, value: Value, n: int) -> list[Value]:
     if not isinstance(value.type, LLVMStructType):
         return [value]
     return [b.create(ExtractValueOp, value, [k]).results[0] for k in range(n)]
+
+
+def wgmma_a_registers(b: Builder, values: Sequence[Value], ptx: str, target: str) -> list[Value]:
+    """A register-A wgmma's A values (in the atom's value order) as its four ``b32``
+    registers: 16-bit values in pairs (low half first), FP8 values (their i8 bits) in fours
+    (low byte first); tf32 one per register as the f32's
+    raw bits (the tensor core reads the 19 tf32 bits, as it does from shared memory, so an RS
+    and an SS product of the same data agree)."""
+    if ptx in ("f16", "bf16"):
+        return pack_registers(b, values, ptx, i32, target)
+    if ptx == "tf32":
+        out = []
+        for v in values:
+            out.append(v if v.type in (i32, tf32) else b.create(BitcastOp, v, i32).results[0])
+        return out
+    if ptx in ("e4m3", "e5m2"):  # four bytes per register, the first in the low byte
+        out = []
+        for r in range(0, len(values), 4):
+            word = None
+            for e, v in enumerate(values[r : r + 4]):
+                if v.type is not i8:
+                    raise ValueError(f"expected FP8 values as their i8 bits, got '{v.type.text}'")
+                x = b.create(arith.ExtUIOp, v, i32).results[0]
+                if e:
+                    x = b.create(arith.ShLIOp, x, _const(b, 8 * e)).results[0]
+                word = x if word is None else b.create(arith.OrIOp, word, x).results[0]
+            out.append(word)
+        return out
+    raise ValueError(f"not supported: register-A wgmma with {ptx} values")

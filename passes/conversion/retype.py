@@ -2,7 +2,7 @@
 whose meaning depended on ``index``.
 
 Types change in place (``index`` -> ``iN``, ``!tile.ptr`` -> ``!llvm.ptr<as>``, ``tf32`` ->
-``i32``); ``arith.constant``s of ``index`` get ``iN`` values; ``arith.index_cast(ui)`` between
+``i32``, FP8 -> ``i8``); ``arith.constant``s of ``index`` get ``iN`` values, FP8 ones their bits; ``arith.index_cast(ui)`` between
 two now-equal widths disappear and otherwise become ``extsi``/``extui``/``trunci``;
 ``builtin.unrealized_conversion_cast``s whose two sides now agree disappear.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.core.attributes import IntegerAttr, TypeAttr
+from layoutc.ir.core.attributes import FloatAttr, IntegerAttr, TypeAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.dense import DenseElementsAttr
 from layoutc.ir.core.operation import Operation
@@ -42,6 +42,9 @@ def retype(module: Operation, types: LLVMTypeConverter) -> None:
             t = op.results[0].type
             if v.type is not t and isinstance(v, (IntegerAttr, DenseElementsAttr)):
                 op.value = _retyped_constant(op, v, t)
+            elif v.type is not t and isinstance(v, FloatAttr) and v.type.width == 8:
+                fmt = v.type.format  # an FP8 constant: its bits, rounded to the format
+                op.value = IntegerAttr(fmt.to_bits(fmt.round(v.value)), t)
         elif isinstance(op, (llvm.GEPOp, llvm.AllocaOp, llvm.GlobalOp)):
             key = "global_type" if isinstance(op, llvm.GlobalOp) else "elem_type"
             ta = op.properties[key]

@@ -67,7 +67,7 @@ from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
 from .fragment_pairs import pair_register_halves
 from .llvm_types import ADDRESS_SPACES, LLVMTypeConverter
-from .mma_fragments import pack_registers, struct_fields, unpack_registers
+from .mma_fragments import pack_registers, struct_fields, unpack_registers, wgmma_a_registers
 from .tensor_access import AccessError, IndexEmitter, TensorDesc, element_offset
 from .tma_descriptor import lower_tma_descriptor
 
@@ -649,8 +649,48 @@ def _wgmma(lw: TileLowering, op: T.WgmmaOp) -> None:
         atom.type_c,
         op.transpose_a.value == 0,
         op.transpose_b.value == 0,
+        type_b=atom.type_b,
     )
     out = struct_fields(b, mma.results[0], len(regs))
+    per = 1 if atom.type_c == "f32" else 2
+    d = unpack_registers(b, out, op.c[0].type, per)
+    op.replace_all_uses_with(d)
+    op.erase()
+
+
+@TILE_TO_LLVM.register(T.WgmmaRSOp)
+def _wgmma_rs(lw: TileLowering, op: T.WgmmaRSOp) -> None:
+    """A register-A ``wgmma.mma_async`` is inline PTX (upstream's NVVM dialect has no such op:
+    ``nvvm.wgmma.mma_async`` takes descriptors only): A packed into the atom's 32-bit
+    registers, the accumulators an ``!llvm.struct`` of tied operands. The op carries the atom
+    as ``tile.wgmma_rs``: the host translation emulates exactly the instruction that atom
+    defines (it refuses an asm string the atom would not produce)."""
+    from layoutc.ir.dialects.llvm import InlineAsmOp, InsertValueOp, UndefOp
+    from layoutc.ir.dialects.nvvm_wgmma import wgmma_accumulator_type
+
+    atom = op.atom.op
+    b = _builder(op)
+    acc_t = wgmma_accumulator_type(atom.wgmma.n, atom.type_c)
+    if atom.type_c == "f32":
+        regs = list(op.c)
+    else:
+        regs = pack_registers(b, list(op.c), "f16", acc_t.body[0], lw.target)
+    a_regs = wgmma_a_registers(b, list(op.a), atom.type_a, lw.target)
+    acc = b.create(UndefOp, acc_t).results[0]
+    for i, r in enumerate(regs):
+        acc = b.create(InsertValueOp, acc, r, [i]).results[0]
+    one = b.insert(arith.ConstantOp.from_int(1, i32_t)).results[0]
+    asm, constraints = atom.wgmma_rs_asm(op.transpose_b.value)
+    call = b.create(
+        InlineAsmOp,
+        asm,
+        constraints,
+        [*regs, *a_regs, op.desc_b, one],
+        acc_t,
+        has_side_effects=True,
+    )
+    call.attributes["tile.wgmma_rs"] = op.atom
+    out = struct_fields(b, call.results[0], len(regs))
     per = 1 if atom.type_c == "f32" else 2
     d = unpack_registers(b, out, op.c[0].type, per)
     op.replace_all_uses_with(d)

@@ -26,7 +26,7 @@ from .common import copy_word
 from .loops import Dim, LoweringError
 from .lowering import Lowering
 from .scalars import add, convert, is_float, mul, zero
-from .splat import splat
+from .splat import splat, splattable
 from .traversal import plan_walk
 from .vectorize import CopyPlan, plan_fill
 
@@ -115,6 +115,8 @@ def _store_all(low: Lowering, op: Any, value: Any) -> None:
     tensor = op.tensor
     info = low.analysis.tensor_of(tensor)
     plan = _fill_plan(op, info)
+    if plan.width > 1 and not splattable(value):
+        plan = plan_fill(info, max_bits=info.element_bytes * 8)
     walk, dims = _walk_dims(low, [info], [tensor], plan.tiling)
     if plan.width > 1:
         vector = splat(low.builder, value, plan.width, low.loc)

@@ -1,4 +1,4 @@
-"""Lowering of ``tile.gemm`` with a Hopper warpgroup MMA atom (``SM90_64xNxK_..._SS``).
+"""Lowering of ``tile.gemm`` with a Hopper warpgroup MMA atom (``SM90_64xNxK_..._SS``/``_RS``).
 
 The operands are CuTe's: A ``(V,M,K)`` and B ``(V,N,K)`` in shared memory (``partition_A``/
 ``partition_B`` of the atom's ``ABLayout``: every thread sees the whole 64xK / NxK tile in
@@ -7,7 +7,9 @@ canonical GMMA layout: :func:`layoutc.ir.dialects.tile.gmma.infer_canonical` pro
 MN-major, which swizzle, LBO and SBO) or the gemm gets an error naming the condition that
 fails. Then, K outermost, then M and N (CuTe's order), each step is one ``tile.wgmma`` on the
 descriptors of the A and B tiles (``tile.wgmma_desc``: the proven bits and the tile's start
-address) and the C values of (m, n), whose results are stored back to C.
+address) and the C values of (m, n), whose results are stored back to C. With a register-A
+(``_RS``) atom, A is the thread's fragment ``(A_V, M, K)`` and each step is a
+``tile.wgmma_rs`` on the A values of (m, k), B's descriptor and the C values.
 
 The start address of a tile is its element offset *before* the swizzle (the hardware applies
 the swizzle to the absolute address), so the allocation must be aligned to the swizzle
@@ -119,16 +121,43 @@ class _Operand:
         return op.results[0]
 
 
+class _RegisterA:
+    """A from registers (the ``_RS`` atoms): the thread's fragment ``(A_V, M, K)``
+    (``partition_fragment_A``), A_V the values of the atom's A layout (``GMMA::ALayout_64x16``
+    ...) in order; a step's "descriptor" is the list of its A values."""
+
+    def __init__(self, low: Lowering, value: Any, atom: Any):
+        info = low.analysis.tensor_of(value)
+        if rank(info.layout) != 3:
+            raise LoweringError(
+                f"warpgroup MMA atom '{atom.name}' takes A as (A_V, M, K) (partition_fragment_A "
+                f"of the tiled MMA), got a tensor of rank {rank(info.layout)}"
+            )
+        self.value = value
+        self.n_values = size(atom.layout_a, 1)
+        if size(info.layout, 0) != self.n_values:
+            raise LoweringError(
+                f"A has {size(info.layout, 0)} values per (m, k), the atom '{atom.name}' takes "
+                f"{self.n_values} from each thread's registers"
+            )
+        self.extent = _static(size(info.layout, 1), "A mode-1 extent")
+        self.k_blocks = _static(size(info.layout, 2), "A K extent")
+
+    def descriptor(self, low: Lowering, i: int, kb: int) -> list[Any]:
+        return [
+            low.create(TD.LoadOp, self.value, (v, i, kb)).results[0] for v in range(self.n_values)
+        ]
+
+
 def lower_wgmma_gemm(low: Lowering, op: Any) -> None:
     atom = op.atom.op
     spec = atom.wgmma
-    if spec.a_from_registers:
-        raise LoweringError(
-            f"not supported: the register-A (RS) warpgroup MMA '{atom.name}' in tile.gemm "
-            "(use the SS form: A in shared memory)"
-        )
     m_, n_, k_ = atom.shape_mnk
-    a = _Operand(low, op.a, "A", m_, k_, atom)
+    a = (
+        _RegisterA(low, op.a, atom)
+        if spec.a_from_registers
+        else _Operand(low, op.a, "A", m_, k_, atom)
+    )
     b = _Operand(low, op.b, "B", n_, k_, atom)
     c_info = low.analysis.tensor_of(op.c)
     if rank(c_info.layout) != 3:
@@ -150,7 +179,6 @@ def lower_wgmma_gemm(low: Lowering, op: Any) -> None:
         raise LoweringError(
             f"C has {m_blocks}x{n_blocks} atom tiles but A has {a.extent} and B {b.extent}"
         )
-    ta = 0 if a.canonical.major == "K" else 1
     tb = 0 if b.canonical.major == "K" else 1
     for kb in range(a.k_blocks):
         descs_b = [b.descriptor(low, j, kb) for j in range(n_blocks)]
@@ -158,6 +186,10 @@ def lower_wgmma_gemm(low: Lowering, op: Any) -> None:
             da = a.descriptor(low, i, kb)
             for j in range(n_blocks):
                 cs = [low.create(TD.LoadOp, op.c, (v, i, j)).results[0] for v in range(n_values)]
-                d = low.create(TD.WgmmaOp, op.atom, da, descs_b[j], cs, ta, tb).results
+                if spec.a_from_registers:
+                    d = low.create(TD.WgmmaRSOp, op.atom, da, descs_b[j], cs, tb).results
+                else:
+                    ta = 0 if a.canonical.major == "K" else 1
+                    d = low.create(TD.WgmmaOp, op.atom, da, descs_b[j], cs, ta, tb).results
                 for v in range(n_values):
                     low.create(TD.StoreOp, d[v], op.c, (v, i, j))

@@ -15,12 +15,12 @@ from layoutc.ir.core.attributes import FloatAttr, IntegerAttr
 from layoutc.ir.core.builder import Builder
 from layoutc.ir.core.folding import constant_value
 from layoutc.ir.core.location import Location
-from layoutc.ir.core.types import VectorType, i32
+from layoutc.ir.core.types import FloatType, VectorType, i32
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects import llvm as LLVM
 
-__all__ = ["splat"]
+__all__ = ["splat", "splattable"]
 
 
 def _is_positive_zero(value: Value) -> bool:
@@ -31,6 +31,14 @@ def _is_positive_zero(value: Value) -> bool:
     if isinstance(c, FloatAttr):
         return c.value == 0.0 and math.copysign(1.0, c.value) > 0
     return False
+
+
+def splattable(value: Value) -> bool:
+    """Whether :func:`splat` can build a vector of ``value``: the LLVM dialect's vectors hold
+    no FP8 lanes (LLVM has no 8-bit floats), so an FP8 value other than +0 is stored lane by
+    lane (convert-to-llvm stores its i8 bits)."""
+    t = value.type
+    return not (isinstance(t, FloatType) and t.width == 8) or _is_positive_zero(value)
 
 
 def splat(b: Builder, value: Value, width: int, loc: Location) -> Value:

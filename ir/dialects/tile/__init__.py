@@ -85,7 +85,7 @@ from .ops_view import (
     ViewOp,
     ZippedDivideOp,
 )
-from .ops_wgmma import WGMMA_OPS, FenceOperandOp, WgmmaDescOp, WgmmaOp
+from .ops_wgmma import WGMMA_OPS, FenceOperandOp, WgmmaDescOp, WgmmaOp, WgmmaRSOp
 from .tiled import (
     CopyAtom,
     TiledCopy,
@@ -143,6 +143,7 @@ __all__ = [
     "FenceOperandOp",
     "WgmmaDescOp",
     "WgmmaOp",
+    "WgmmaRSOp",
     "ATOMIC_OPS",
     "ALGORITHM_OPS",
     "ASYNC_GROUP_OPS",

@@ -445,6 +445,30 @@ class MMAOperation:
         ins += [self.frag_c.constraint] * self.frag_c.count
         return ",".join(out + ins)
 
+    def wgmma_rs_asm(self, transpose_b: int) -> tuple[str, str]:
+        """(LLVM inline-asm template, constraints) of a register-A ``wgmma.mma_async``: the
+        accumulators ``$0..`` tied to inputs, then A's registers, B's descriptor and scale-d
+        (a register set into a predicate, as PTX requires). PTX's operand list is ``d, a,
+        b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-b]`` (imm-trans-b for 16-bit
+        types only; A from registers is K-major, so there is no imm-trans-a)."""
+        if self.wgmma is None or not self.wgmma.a_from_registers:
+            raise AtomError(f"atom '{self.name}' is not a register-A warpgroup MMA")
+        assert self.frag_a is not None and self.frag_c is not None
+        n, na = self.frag_c.count, self.frag_a.count
+        d = ", ".join(f"${i}" for i in range(n))
+        a = ", ".join(f"${2 * n + i}" for i in range(na))
+        db, sd = 2 * n + na, 2 * n + na + 1
+        imms = ["1", "1"] + ([str(transpose_b)] if self.wgmma.transpose else [])
+        asm = (
+            "{\n.reg .pred p;\n"
+            f"setp.ne.b32 p, ${sd}, 0;\n"
+            f"{self.instruction} {{{d}}}, {{{a}}}, ${db}, p, {', '.join(imms)};\n"
+            "}"
+        )
+        out = [f"={self.frag_c.constraint}"] * n
+        constraints = [*out, *(str(i) for i in range(n)), *(["r"] * na), "l", "r", "~{memory}"]
+        return asm, ",".join(constraints)
+
     def check_types(self, a: str, b: str, c: str) -> str | None:
         """Why A, B, C of these element types cannot use this atom (None if they can)."""
         if self.is_fma:
@@ -651,10 +675,17 @@ WGMMA_KINDS: tuple[tuple[str, str, str, str, int, str], ...] = (
     ("F32F16F16", "f32", "f16", "f16", 16, ""),
     ("F16F16F16", "f16", "f16", "f16", 16, ""),
     ("F32TF32TF32", "f32", "tf32", "tf32", 8, "_TN"),
+    ("F32E4M3E4M3", "f32", "e4m3", "e4m3", 32, "_TN"),
+    ("F32E4M3E5M2", "f32", "e4m3", "e5m2", 32, "_TN"),
+    ("F32E5M2E4M3", "f32", "e5m2", "e4m3", 32, "_TN"),
+    ("F32E5M2E5M2", "f32", "e5m2", "e5m2", 32, "_TN"),
 )
+#: PTX's FP8 type names -> the tile element types (MLIR's names) that hold them
+FP8_ELEMENTS = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
 WGMMA_NS: tuple[int, ...] = tuple(range(8, 257, 8))
 _WGMMA_NAME = re.compile(
-    r"SM90_64x(\d+)x(\d+)_(F32BF16BF16|F32F16F16|F16F16F16|F32TF32TF32)(F32)?_(SS|RS)(_TN)?"
+    r"SM90_64x(\d+)x(\d+)_(F32BF16BF16|F32F16F16|F16F16F16|F32TF32TF32|F32E4M3E4M3|F32E4M3E5M2"
+    r"|F32E5M2E4M3|F32E5M2E5M2)(F32)?_(SS|RS)(_TN)?"
 )
 
 
@@ -664,8 +695,10 @@ def _wgmma_c_layout(n: int) -> Layout:
 
 
 def _wgmma_a_registers(k: int) -> Layout:
-    """CuTe's ``GMMA::ALayout_64x16`` (16-bit) / ``ALayout_64x8`` (tf32): A from registers,
-    warp w holding rows 16w..16w+15 as mma.sync's m16 fragments do."""
+    """CuTe's ``GMMA::ALayout_64x16`` (16-bit) / ``ALayout_64x8`` (tf32) / ``ALayout_64x32``
+    (8-bit): A from registers, warp w holding rows 16w..16w+15 as mma.sync's m16 fragments do."""
+    if k == 32:
+        return Layout(((4, 8, 4), (4, 2, 2)), ((256, 1, 16), (64, 8, 1024)))
     if k == 16:
         return Layout(((4, 8, 4), (2, 2, 2)), ((128, 1, 16), (64, 8, 512)))
     return Layout(((4, 8, 4), (2, 2)), ((64, 1, 16), (8, 256)))
@@ -712,7 +745,7 @@ def wgmma_operation(name: str) -> MMAOperation | None:
         )
     rs = kind == "RS"
     tf32 = a == "tf32"
-    frag_a = Fragment(4, "b32", 1 if tf32 else 2) if rs else None
+    frag_a = Fragment(4, "b32", k // 8) if rs else None  # 1 tf32, 2 16-bit, 4 8-bit values
     frag_c = Fragment(n // 2, "f32", 1) if c == "f32" else Fragment(n // 4, "b32", 2)
     cute = f"SM90_64x{n}x{k}_{tag}_{kind}{suffix}"
     op = MMAOperation(
@@ -726,15 +759,15 @@ def wgmma_operation(name: str) -> MMAOperation | None:
         type_b=b,
         type_c=c,
         type_d=c,
-        accepts_a=frozenset({a, "f32"} if tf32 else {a}),
-        accepts_b=frozenset({b, "f32"} if tf32 else {b}),
+        accepts_a=frozenset({a, "f32"} if tf32 else {FP8_ELEMENTS.get(a, a)}),
+        accepts_b=frozenset({b, "f32"} if tf32 else {FP8_ELEMENTS.get(b, b)}),
         frag_a=frag_a,
         frag_b=None,
         frag_c=frag_c,
         instruction=f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{c}.{a}.{b}",
         min_sm=90,
         origin=f"cute/atom/mma_traits_sm90_gmma.hpp: MMA_Traits<{cute}>",
-        wgmma=Wgmma(n, k, rs, not tf32),
+        wgmma=Wgmma(n, k, rs, a in ("f16", "bf16")),
     )
     _WGMMA_CACHE[name] = op
     _WGMMA_CACHE[cute] = op

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 
 from ...algebra import size
 from ...core.asm import OpAsmParser, OpAsmPrinter
-from ...core.attributes import IntegerAttr
+from ...core.attributes import DenseArrayAttr, IntegerAttr
 from ...core.constraints import Constraint
 from ...core.errors import VerifyError
 from ...core.location import Location
 from ...core.opdef import operand, prop, result, var_operand, var_result
 from ...core.operation import Operation
-from ...core.traits import Pure, RequiresTarget
+from ...core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ...core.types import IndexType, i32, i64
 from ...core.values import Value
 from .attributes import MMAAtomAttr
@@ -28,7 +28,7 @@ from .base import build_error
 from .spaces import SMEM
 from .types import PtrType, element_name
 
-__all__ = ["WGMMA_OPS", "FenceOperandOp", "WgmmaDescOp", "WgmmaOp"]
+__all__ = ["WGMMA_OPS", "FenceOperandOp", "WgmmaDescOp", "WgmmaOp", "WgmmaRSOp"]
 
 _SmemPtr = Constraint(
     lambda t: isinstance(t, PtrType) and t.space == SMEM, "!tile.ptr in shared memory"
@@ -169,6 +169,111 @@ class WgmmaOp(Operation):
         return cls.create(values, [dt] * len(cs), properties=props, attributes=attrs, loc=p.loc)
 
 
+class WgmmaRSOp(Operation):
+    """``%d:4 = tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> (%a0, ..., %a7), %db,
+    (%c0, %c1, %c2, %c3) {transpose_b = 0 : i32} : f16, f32 -> f32``: one ``wgmma.mma_async``
+    of the warpgroup with A from registers (CuTe's ``_RS`` atoms): ``a`` are the thread's A
+    values in the order of the atom's A layout (``GMMA::ALayout_64x16``...: warp w holds rows
+    16w..16w+15), B comes through its matrix descriptor (``transpose_b`` 1: MN-major, 16-bit
+    types only), C and D as for ``tile.wgmma``. A from registers is always K-major (PTX has no
+    imm-trans-a in this form)."""
+
+    name = "tile.wgmma_rs"
+    traits = (AttrSizedOperandSegments, RequiresTarget("sm_90a", "wgmma"))
+    a = var_operand()
+    desc_b = operand(_I64)
+    c = var_operand()
+    d = var_result()
+    atom = prop(MMAAtomAttr)
+    transpose_b = prop(_Int)
+
+    def __init__(
+        self,
+        atom: MMAAtomAttr,
+        a: Sequence[Value],
+        desc_b: Value,
+        c: Sequence[Value],
+        transpose_b: int = 0,
+        loc: Location | None = None,
+    ):
+        if not c or not a:
+            raise build_error(self.name, "needs the A and C values", loc)
+        super().__init__(
+            operands=[list(a), desc_b, list(c)],
+            result_types=[[v.type for v in c]],
+            properties={"atom": atom, "transpose_b": IntegerAttr(transpose_b, i32)},
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        op = self.atom.op
+        if op.wgmma is None or not op.wgmma.a_from_registers:
+            raise VerifyError(f"atom '{op.name}' is not a register-A (RS) warpgroup MMA")
+        want_a = size(op.layout_a, 1)
+        if len(self.a) != want_a:
+            raise VerifyError(
+                f"atom '{op.name}' takes {want_a} A values per thread, got {len(self.a)}"
+            )
+        a_types = {element_name(v.type) for v in self.a}
+        if len(a_types) != 1 or next(iter(a_types)) not in op.accepts_a:
+            raise VerifyError(
+                f"atom '{op.name}' takes A values of one type among "
+                f"{', '.join(sorted(op.accepts_a))}, got {', '.join(sorted(map(str, a_types)))}"
+            )
+        want = size(op.layout_c, 1)
+        if len(self.c) != want or len(self.d) != want:
+            raise VerifyError(
+                f"atom '{op.name}' takes {want} C values per thread and gives as many D "
+                f"values, got {len(self.c)} and {len(self.d)}"
+            )
+        types = {v.type for v in self.c}
+        if len(types) != 1 or element_name(next(iter(types))) != op.type_c:
+            raise VerifyError(f"atom '{op.name}' accumulates in {op.type_c}")
+        v = self.transpose_b.value
+        if v not in (0, 1) or (v and not op.wgmma.transpose):
+            raise VerifyError(f"transpose_b = {v} is not valid for atom '{op.name}'")
+        if [r.type for r in self.d] != [v.type for v in self.c]:
+            raise VerifyError("D values must have the types of the C values")
+
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        p.write(" ")
+        p.print_attribute(self.atom)
+        p.write(" (")
+        p.print_operands(self.a)
+        p.write("), ")
+        p.print_operand(self.desc_b)
+        p.write(", (")
+        p.print_operands(self.c)
+        p.write(")")
+        p.print_attr_dict(self, elided=("atom", "operandSegmentSizes"))
+        if self.a and self.c and self.d:
+            p.write(f" : {self.a[0].type.text}, {self.c[0].type.text} -> {self.d[0].type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> WgmmaRSOp:
+        atom = p.parse_attribute()
+        as_ = p.parse_operand_list("(")
+        p.expect(",")
+        db = p.parse_operand()
+        p.expect(",")
+        cs = p.parse_operand_list("(")
+        attrs = p.parse_optional_attr_dict()
+        at = ct = dt = None
+        if as_ and cs:
+            at = p.parse_colon_type()
+            p.expect(",")
+            ct = p.parse_type()
+            p.expect("->")
+            dt = p.parse_type()
+        props = {"atom": atom, "operandSegmentSizes": DenseArrayAttr(i32, [len(as_), 1, len(cs)])}
+        if "transpose_b" in attrs:
+            props["transpose_b"] = attrs.pop("transpose_b")
+        values = p.resolve_operands(as_, [at] * len(as_))
+        values.append(p.resolve_operand(db, i64))
+        values += p.resolve_operands(cs, [ct] * len(cs))
+        return cls.create(values, [dt] * len(cs), properties=props, attributes=attrs, loc=p.loc)
+
+
 class FenceOperandOp(Operation):
     """``%r:2 = tile.fence_operand (%a, %b) : f32``: the values, unchanged, with a register
     fence: the compiler may not move their definitions or uses across it (CuTe's
@@ -207,4 +312,4 @@ class FenceOperandOp(Operation):
         return cls.create(values, types, attributes=attrs, loc=p.loc)
 
 
-WGMMA_OPS: list[type[Operation]] = [WgmmaDescOp, WgmmaOp, FenceOperandOp]
+WGMMA_OPS: list[type[Operation]] = [WgmmaDescOp, WgmmaOp, WgmmaRSOp, FenceOperandOp]

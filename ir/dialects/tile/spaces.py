@@ -31,6 +31,8 @@ ELEMENT_BITS: dict[str, int] = {
     "i16": 16,
     "i32": 32,
     "i64": 64,
+    "f8E4M3FN": 8,
+    "f8E5M2": 8,
     "f16": 16,
     "bf16": 16,
     "tf32": 32,
@@ -38,7 +40,7 @@ ELEMENT_BITS: dict[str, int] = {
     "f64": 64,
 }
 
-FLOAT_ELEMENTS = frozenset({"f16", "bf16", "tf32", "f32", "f64"})
+FLOAT_ELEMENTS = frozenset({"f8E4M3FN", "f8E5M2", "f16", "bf16", "tf32", "f32", "f64"})
 INTEGER_ELEMENTS = frozenset({"i1", "i8", "i16", "i32", "i64"})
 
 

@@ -53,3 +53,28 @@ func.func @not_canonical() {
   tile.gemm %6, %9, %3 {atom = #tile.mma_atom<"SM90_64x8x16_F32F16F16_SS">} : !tile.tensor<f16, smem, "((64,16),1,1):((16,1),0,0)", 1024>, !tile.tensor<f16, smem, "Sw<2,3,3> o 0 o ((8,16),1,1):((32,1),0,0)", 1024>, !tile.tensor<f32, rmem, "((2,2,1),1,1):((1,2,0),0,0)", 4>
   return
 }
+
+// -----
+
+// A register-A atom (_RS): A is the thread's fragment (A_V, M, K) = (8, 1, 2); each K block is
+// one tile.wgmma_rs on its 8 A values, B's descriptor and the accumulators.
+// CHECK-LABEL: func.func @wgmma_rs
+// CHECK: %[[DB0:.*]] = tile.wgmma_desc %{{.*}}[%{{.*}}] {bits = -9223372036854710272 : i64}
+// CHECK-COUNT-8: tile.load %{{.*}}[({{[0-7]}}, 0, 0)]
+// CHECK-COUNT-4: tile.load
+// CHECK: tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> ({{.*}}), %[[DB0]], ({{.*}}) {transpose_b = 0 : i32} : f16, f32 -> f32
+// CHECK-COUNT-4: tile.store
+// CHECK: %[[DB1:.*]] = tile.wgmma_desc
+// CHECK-COUNT-8: tile.load %{{.*}}[({{[0-7]}}, 0, 1)]
+// CHECK: tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> ({{.*}}), %[[DB1]]
+// CHECK-NOT: tile.gemm
+func.func @wgmma_rs() {
+  %1 = tile.alloc_fragment : !tile.tensor<f16, rmem, "((2,2,2),1,2):((1,2,4),0,8)", 4>
+  %2 = tile.alloc_smem : !tile.tensor<f16, smem, "Sw<2,3,3> o 0 o ((8,1),(32,1)):((32,0),(1,0))", 1024>
+  %3 = tile.alloc_fragment : !tile.tensor<f32, rmem, "((2,2,1),1,1):((1,2,0),0,0)", 4>
+  %7 = tile.get_ptr %2 : !tile.tensor<f16, smem, "Sw<2,3,3> o 0 o ((8,1),(32,1)):((32,0),(1,0))", 1024> -> !tile.ptr<f16, smem, 1024>
+  %8 = layout.constant #layout.layout<"Sw<2,3,3> o 0 o ((8,16),1,2):((32,1),0,16)">
+  %9 = tile.make_tensor %7, %8 : (!tile.ptr<f16, smem, 1024>, !layout.layout<"Sw<2,3,3> o 0 o ((8,16),1,2):((32,1),0,16)">) -> !tile.tensor<f16, smem, "Sw<2,3,3> o 0 o ((8,16),1,2):((32,1),0,16)", 1024>
+  tile.gemm %1, %9, %3 {atom = #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS">} : !tile.tensor<f16, rmem, "((2,2,2),1,2):((1,2,4),0,8)", 4>, !tile.tensor<f16, smem, "Sw<2,3,3> o 0 o ((8,16),1,2):((32,1),0,16)", 1024>, !tile.tensor<f32, rmem, "((2,2,1),1,1):((1,2,0),0,0)", 4>
+  return
+}

@@ -14,7 +14,7 @@ func.func @alignment(%p: !tile.ptr<f32, gmem, 12>) {
 
 // -----
 
-// expected-error@+1 {{element type must be one of i1, i8, i16, i32, i64, f16, bf16, tf32, f32, f64, got 'index'}}
+// expected-error@+1 {{element type must be one of i1, i8, i16, i32, i64, f8E4M3FN, f8E5M2, f16, bf16, tf32, f32, f64, got 'index'}}
 func.func @element(%p: !tile.ptr<index, gmem>) {
   return
 }
@@ -35,7 +35,7 @@ func.func @named(%t: !tile.tensor<f32, gmem, "(N,8):(1,N)", 4>) {
 
 // -----
 
-// expected-error@+1 {{element type must be one of i1, i8, i16, i32, i64, f16, bf16, tf32, f32, f64 or 'coord', got 'vector<4xf32>'}}
+// expected-error@+1 {{element type must be one of i1, i8, i16, i32, i64, f8E4M3FN, f8E5M2, f16, bf16, tf32, f32, f64 or 'coord', got 'vector<4xf32>'}}
 func.func @vector(%t: !tile.tensor<vector<4xf32>, gmem, "4:1", 16>) {
   return
 }

@@ -1,0 +1,149 @@
+"""examples/gemm_sm90.py in FP8 (e4m3/e5m2 in, f32 accumulate, C in f32, f16 or bf16): the
+cp.async and the warp-specialized TMA kernels on the CPU runtime against numpy (exact FP8
+inputs, residues in M, N and K), and their sm_90a cubins without local memory."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import layoutc as lc
+import numpy as np
+import pytest
+from layoutc.driver.loading import load_source
+from narrow_floats import FP8_DLPACK, Bits, bf16_values, fp8
+
+GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
+Config = GEMM["GemmConfig"]
+
+
+def _c(m: int, n: int, c_dtype: str):
+    """(C for the kernel, a function giving its float64 values after the run)."""
+    if c_dtype == "bf16":
+        bits = np.full((m, n), 0x7FC0, np.uint16)  # NaN
+        return Bits(bits, 4), lambda: bf16_values(bits)
+    c = np.full((m, n), np.nan, np.float32 if c_dtype == "f32" else np.float16)
+    return c, lambda: c.astype(np.float64)
+
+
+CPU = [
+    Config("f8e4m3", bm=64, bn=64, bk=128, stages=3, warpgroups=1),
+    Config("f8e5m2", bm=64, bn=32, bk=128, stages=2, warpgroups=1, loads="tma"),
+    Config(
+        "f8e4m3", bm=64, bn=32, bk=128, stages=2, loads="tma", schedule="pingpong", c_dtype="f16"
+    ),
+    Config(
+        "f8e4m3",
+        bm=64,
+        bn=64,
+        bk=128,
+        stages=2,
+        warpgroups=1,
+        loads="tma",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+]
+
+
+@pytest.mark.parametrize("cfg", CPU, ids=lambda c: c.name)
+def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
+    kernel = GEMM["make_gemm"](cfg)
+    rng = np.random.default_rng(3)
+    if cfg.loads == "tma":  # residues: TMA's zero fill, predicated or clipped stores
+        m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 2 * cfg.bk + 16
+        launch = dict(grid=cfg.grid(m, n, sms=3), smem=cfg.smem_bytes())
+    else:
+        m, n, k = 2 * cfg.bm, cfg.bn, 3 * cfg.bk
+        launch = dict(grid=cfg.grid(m, n))
+    a, a64 = fp8(rng, (m, k), cfg.dtype)
+    b, b64 = fp8(rng, (n, k), cfg.dtype)
+    c, values = _c(m, n, cfg.c_dtype)
+    kernel(a, b, c, block=cfg.threads, **launch)
+    ref = a64 @ b64.T
+    # FP8 products are exact in f32; the f32 sums round, then C's conversion
+    rel = {"f32": 2.0**-22, "f16": 2.0**-10, "bf16": 2.0**-7}[cfg.c_dtype]
+    bound = 2.0**-22 * (np.abs(a64) @ np.abs(b64).T) + rel * np.abs(ref)
+    assert (np.abs(values() - ref) <= bound).all(), np.abs(values() - ref).max()
+
+
+def test_fp8_gemm_refuses_mn_major_and_wrong_bk():
+    with pytest.raises(ValueError, match="a_major='MN' takes TMA loads, f16/bf16"):
+        Config("f8e4m3", bk=128, loads="tma", a_major="MN").check()
+    with pytest.raises(ValueError, match=r"bk must make 128-byte rows \(128 f8e4m3\)"):
+        Config("f8e4m3").check()
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        Config("f8e4m3", bk=128, stages=4),
+        Config(
+            "f8e4m3",
+            bn=256,
+            bk=128,
+            stages=4,
+            loads="tma",
+            mma_in_flight=0,
+            epilogue="tma",
+            c_dtype="bf16",
+        ),
+        Config("f8e5m2", bm=256, bn=128, bk=128, stages=4, loads="tma", c_dtype="f16"),
+    ],
+    ids=lambda c: c.name,
+)
+def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    from layoutc.codegen.cubin import ptx_to_cubin
+
+    code = FP8_DLPACK[cfg.dtype]
+    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), code)
+    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), code)
+    c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
+    ck = lc.compile(
+        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
+    )
+    t = cfg.dtype[2:]
+    instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k32.f32.{t}.{t}"
+    assert (
+        len(
+            re.findall(
+                rf"{re.escape(instruction)}\s+\{{[^}}]*\}}, %rd\d+, %rd\d+, p, 1, 1;", ck.ptx
+            )
+        )
+        >= cfg.bk // 32
+    )
+    log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
+    assert re.search(r"\b0 bytes lmem\b", log), log
+    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    ("dtype", "kw"),
+    [
+        ("f8e4m3", dict(bn=256, stages=4, c_dtype="bf16")),
+        ("f8e5m2", dict(bm=256, bn=128, stages=4, mma_in_flight=0, epilogue="tma", c_dtype="f16")),
+        ("f8e4m3", dict(bn=128, stages=5, schedule="pingpong")),
+    ],
+)
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272)])
+def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
+    torch = pytest.importorskip("torch")
+    cfg = Config(dtype, bk=128, loads="tma", **kw)
+    t = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}[dtype]
+    ct = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[cfg.c_dtype]
+    g = torch.Generator(device="cuda").manual_seed(sum(shape))
+    m, n, k = shape
+    a = torch.randn((m, k), generator=g, device="cuda").to(t)
+    b = torch.randn((n, k), generator=g, device="cuda").to(t)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
+    run(a, b, c, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double().T
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    # Hopper's FP8 wgmma adds its products with fewer than f32's bits (about 14 are
+    # reported), so f32 C is held to what that gives, not to f32 sums
+    assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
