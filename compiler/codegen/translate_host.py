@@ -217,6 +217,10 @@ class _Helper:
             module.llvm, ir.FunctionType(ret, [cc.context_pointer_type(), *params]), name
         )
         self.fn.linkage = "internal"
+        # Every helper parks the fiber at a warp sync, which costs far more than the call, and
+        # is called once per atom: inlining its 100-500 instructions at each of a GEMM's
+        # hundreds of call sites (LLVM's -O3 does) only multiplies the JIT's work.
+        self.fn.attributes.add("noinline")
         self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
         self.ctx = self.fn.args[0]
         self.args = self.fn.args[1:]

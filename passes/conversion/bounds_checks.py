@@ -32,7 +32,7 @@ runtime/bounds.py, a test keeps them equal):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from layoutc.ir.core.attributes import ArrayAttr, DictionaryAttr, StringAttr, UnitAttr
@@ -276,7 +276,7 @@ class _Instrumenter:
         self.entry: Block = func.body.blocks[0]
         self.sites: list[str] = []
         self.spans: dict[int, tuple[Value, Value]] = {}
-        self.objects: dict[Value, tuple[Value, Value, int, Value] | None] = {}
+        self.objects: dict[Value, _Object | None] = {}
         self.pending: dict[Block, list[_Check]] = {}
         self.globals = {
             op.sym_name.value: op
@@ -329,20 +329,24 @@ class _Instrumenter:
     def _const(self, b: Builder, v: int) -> Value:
         return b.insert(arith.ConstantOp.from_int(v, i64)).results[0]
 
-    def _object(self, root: Value) -> tuple[Value, Value, int, Value] | None:
-        """(first, one-past-last byte address, record PARAM, safe stand-in) of the object
-        ``root`` is, made where they dominate every access through it; None when the object is
-        none this pass knows (the record itself, the CPU's thread context)."""
+    def _object(self, root: Value) -> _Object | None:
+        """The object ``root`` is, with its first byte address and size made where they dominate
+        every access through it; None when the object is none this pass knows (the record
+        itself, the CPU's thread context)."""
         if root in self.objects:
             return self.objects[root]
         found = self._make_object(root)
         self.objects[root] = found
         return found
 
-    def _make_object(self, root: Value) -> tuple[Value, Value, int, Value] | None:
+    def _make_object(self, root: Value) -> _Object | None:
         if isinstance(root, BlockArgument):
             span = self.spans.get(root.index) if root.owner is self.entry else None
-            return None if span is None else (*span, root.index, self.scratch)
+            if span is None:
+                return None
+            lo, hi = span
+            size = self.prelude.create(arith.SubIOp, hi, lo).results[0]
+            return _Object(lo, size, root.index, self.scratch, self.prelude)
         op = root.defining_op
         if isinstance(op, AddressOfOp):
             g = self.globals.get(op.global_name.root)
@@ -353,19 +357,33 @@ class _Instrumenter:
             lo = b.create(PtrToIntOp, base, i64).results[0]
             size = type_bytes(g.global_type.type)
             # A global of no bytes is the dynamic (extern) shared memory: the launch's bytes.
-            extent = self._const(b, size) if size else self._invariant_load(b, DYNAMIC_SMEM)
-            hi = b.create(arith.AddIOp, lo, extent).results[0]
-            return lo, hi, SHARED, base
+            extent = size if size else self._invariant_load(b, DYNAMIC_SMEM)
+            return _Object(lo, extent, SHARED, base, b)
         if isinstance(op, AllocaOp) and op.parent is self.entry:
             count = _constant_int(op.arraySize)
             if count is None:
                 return None
             b = Builder(InsertionPoint.after_op(op))
             lo = b.create(PtrToIntOp, root, i64).results[0]
-            size = self._const(b, count * type_bytes(op.elem_type.type))
-            hi = b.create(arith.AddIOp, lo, size).results[0]
-            return lo, hi, LOCAL, root
+            return _Object(lo, count * type_bytes(op.elem_type.type), LOCAL, root, b)
         return None
+
+    def _starts(self, b: Builder, obj: _Object, nbytes: int) -> Value:
+        """How many byte offsets an access of ``nbytes`` may start at inside ``obj``: its size
+        minus ``nbytes - 1``, or 0 when it is smaller than the access (made once per object and
+        width, where the object's size is known; a constant for a static size)."""
+        if isinstance(obj.size, int):
+            return self._const(b, max(obj.size - nbytes + 1, 0))
+        found = obj.starts.get(nbytes)
+        if found is None:
+            p = obj.builder
+            fits = p.create(
+                arith.CmpIOp, CmpIPredicate.uge, obj.size, self._const(p, nbytes)
+            ).results[0]
+            less = p.create(arith.SubIOp, obj.size, self._const(p, nbytes - 1)).results[0]
+            found = p.create(arith.SelectOp, fits, less, self._const(p, 0)).results[0]
+            obj.starts[nbytes] = found
+        return found
 
     def _safe(self, b: Builder, safe: Value, ptr: Value) -> Value | None:
         """``safe`` as a pointer of ``ptr``'s type (a generic pointer takes any address space's
@@ -388,7 +406,7 @@ class _Instrumenter:
                 obj = self._object(root)
                 if obj is None:
                     break
-                if obj[2] == LOCAL and not _indexed_at_run_time(ptr, root):
+                if obj.param == LOCAL and not _indexed_at_run_time(ptr, root):
                     break  # a constant element of a thread's array: checked by the front end
                 objects.append(obj)
             else:
@@ -397,23 +415,28 @@ class _Instrumenter:
     def _check(self, op: Operation, operand: int, nbytes: int, kind: str, objects: list) -> None:
         """Redirect a bad access to a safe stand-in and remember its check: the block reports
         its first bad access once, at its end (see :meth:`report`), so checks add no branches
-        between a block's accesses and LLVM keeps scheduling them freely."""
+        between a block's accesses and LLVM keeps scheduling them freely.
+
+        An access of ``nbytes`` at address ``a`` lies inside an object of ``size`` bytes at
+        ``lo`` when ``a - lo`` (unsigned, wrapping below ``lo``) is less than the object's
+        ``size - nbytes + 1`` start offsets: one compare per object. The block counts the
+        checks that passed (an integer sum, not a chain of ``and``: LLVM's InstCombine spends
+        quadratic time proving implications along long boolean chains)."""
         ptr = op.operands[operand]
         b = Builder(InsertionPoint.before_op(op))
-        safe = self._safe(b, objects[0][3], ptr)
+        safe = self._safe(b, objects[0].safe, ptr)
         if safe is None:
             return  # no stand-in in this address space: leave the access unchecked
-        param = objects[0][2] if len(objects) == 1 else SEVERAL
+        param = objects[0].param if len(objects) == 1 else SEVERAL
         what = {SHARED: " in shared memory", LOCAL: " in a thread's array"}.get(param, "")
         site = len(self.sites)
         self.sites.append(_site(op, kind, nbytes, what))
         addr = b.create(PtrToIntOp, ptr, i64).results[0]
-        end = b.create(arith.AddIOp, addr, self._const(b, nbytes)).results[0]
         ok: Value | None = None
-        for lo, hi, _, _ in objects:
-            ge = b.create(arith.CmpIOp, CmpIPredicate.uge, addr, lo).results[0]
-            le = b.create(arith.CmpIOp, CmpIPredicate.ule, end, hi).results[0]
-            inside = b.create(arith.AndIOp, ge, le).results[0]
+        for obj in objects:
+            offset = b.create(arith.SubIOp, addr, obj.lo).results[0]
+            starts = self._starts(b, obj, nbytes)
+            inside = b.create(arith.CmpIOp, CmpIPredicate.ult, offset, starts).results[0]
             ok = inside if ok is None else b.create(arith.OrIOp, ok, inside).results[0]
         assert ok is not None
         if kind == "cp.async load" and op.cpSize is not None:  # zero fill reads nothing
@@ -425,33 +448,47 @@ class _Instrumenter:
         block = op.parent
         assert block is not None
         checks = self.pending.setdefault(block, [])
-        all_ok = ok if not checks else b.create(arith.AndIOp, checks[-1].all_ok, ok).results[0]
-        checks.append(_Check(ok, all_ok, site, param, addr, nbytes))
+        good = b.create(arith.ExtUIOp, ok, i64).results[0]
+        if checks:
+            good = b.create(arith.AddIOp, checks[-1].passed, good).results[0]
+        checks.append(_Check(ok, good, _pack(site, param, nbytes), addr))
 
     def report(self) -> None:
         """End every checked block with one branch to a cold block that counts its bad
-        accesses and, for the first bad access of the launch, writes the record."""
+        accesses and, for the first bad access of the launch, writes the record. The first
+        failing check's site, parameter and bytes travel packed in one word (one select per
+        check instead of three)."""
         for block, checks in self.pending.items():
             term = block.last_op
             assert term is not None and block.parent is not None
             cont = block.split_before(term)
             fail = Block()
             block.parent.insert_block(block.index_in_region() + 1, fail)
-            Builder(InsertionPoint.at_end(block)).create(
-                CondBranchOp, checks[-1].all_ok, cont, [], fail, []
-            )
+            b = Builder(InsertionPoint.at_end(block))
+            passed = checks[-1].passed
+            all_ok = checks[0].ok
+            if len(checks) > 1:
+                total = self._const(b, len(checks))
+                all_ok = b.create(arith.CmpIOp, CmpIPredicate.eq, passed, total).results[0]
+            b.create(CondBranchOp, all_ok, cont, [], fail, [])
             b = Builder(InsertionPoint.at_end(fail))
+            bad = b.create(arith.SubIOp, self._const(b, len(checks)), passed).results[0]
             first = checks[-1]
-            site, param = self._const(b, first.site), self._const(b, first.param)
-            addr, nbytes = first.addr, self._const(b, first.nbytes)
-            bad = b.create(arith.ExtUIOp, self._not(b, first.ok), i64).results[0]
-            for c in reversed(checks[:-1]):  # the first failing check wins
-                site = b.create(arith.SelectOp, c.ok, site, self._const(b, c.site)).results[0]
-                param = b.create(arith.SelectOp, c.ok, param, self._const(b, c.param)).results[0]
-                addr = b.create(arith.SelectOp, c.ok, addr, c.addr).results[0]
-                nbytes = b.create(arith.SelectOp, c.ok, nbytes, self._const(b, c.nbytes)).results[0]
-                one = b.create(arith.ExtUIOp, self._not(b, c.ok), i64).results[0]
-                bad = b.create(arith.AddIOp, bad, one).results[0]
+            addr = first.addr
+            if len(checks) == 1:
+                site, param, nbytes = (self._const(b, v) for v in _unpack(first.packed))
+            else:
+                packed = self._const(b, first.packed)
+                for c in reversed(checks[:-1]):  # the first failing check wins
+                    packed = b.create(
+                        arith.SelectOp, c.ok, packed, self._const(b, c.packed)
+                    ).results[0]
+                    addr = b.create(arith.SelectOp, c.ok, addr, c.addr).results[0]
+                site = b.create(arith.ShRUIOp, packed, self._const(b, _SITE_SHIFT)).results[0]
+                fields = b.create(arith.AndIOp, packed, self._const(b, _FIELD_MASK)).results[0]
+                param = b.create(arith.ShRUIOp, fields, self._const(b, _PARAM_SHIFT)).results[0]
+                param = b.create(arith.SubIOp, param, self._const(b, _PARAM_BIAS)).results[0]
+                nbytes = b.create(arith.AndIOp, packed, self._const(b, _BYTES_MASK)).results[0]
             last = self._record(b, bad, site, param, addr, nbytes)
             Builder(InsertionPoint.at_end(last)).create(BranchOp, cont)
 
@@ -489,16 +526,51 @@ class _Instrumenter:
         return done
 
 
+@dataclass
+class _Object:
+    """An object accesses are checked against: its first byte address, its size in bytes (an
+    int when static), the record's PARAM for it, the safe stand-in a bad access goes to, and
+    where values derived from a run-time size are made (dominating every access)."""
+
+    lo: Value
+    size: Value | int
+    param: int
+    safe: Value
+    builder: Builder
+    starts: dict[int, Value] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class _Check:
     """One checked access, waiting for its block's report."""
 
     ok: Value
-    all_ok: Value  # this check and the block's earlier ones
-    site: int
-    param: int
+    passed: Value  # how many of the block's checks up to this one passed (i64)
+    packed: int  # site, parameter and bytes (:func:`_pack`)
     addr: Value
-    nbytes: int
+
+
+_BYTES_BITS, _PARAM_BITS = 16, 16
+_PARAM_SHIFT, _SITE_SHIFT = _BYTES_BITS, _BYTES_BITS + _PARAM_BITS
+_BYTES_MASK = (1 << _BYTES_BITS) - 1
+_FIELD_MASK = (1 << _SITE_SHIFT) - 1
+_PARAM_BIAS = 8  # SHARED, SEVERAL and LOCAL are negative
+
+
+def _pack(site: int, param: int, nbytes: int) -> int:
+    """Site, parameter and bytes of a check in one non-negative i64 word."""
+    biased = param + _PARAM_BIAS
+    if not (0 <= nbytes <= _BYTES_MASK and 0 <= biased < 1 << _PARAM_BITS and 0 <= site < 1 << 31):
+        raise ValueError(
+            f"bounds check: site {site}, parameter {param}, {nbytes} bytes do not pack"
+        )
+    return site << _SITE_SHIFT | biased << _PARAM_SHIFT | nbytes
+
+
+def _unpack(packed: int) -> tuple[int, int, int]:
+    """The inverse of :func:`_pack` (what the cold block computes at run time)."""
+    fields = packed & _FIELD_MASK
+    return packed >> _SITE_SHIFT, (fields >> _PARAM_SHIFT) - _PARAM_BIAS, packed & _BYTES_MASK
 
 
 def written_parameters(func: Any) -> set[int]:

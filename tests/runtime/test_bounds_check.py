@@ -241,3 +241,60 @@ def test_checked_dynamic_smem_and_fragment_code_assembles():
                 "in shared memory" in s or "thread's array" in s
                 for s in ck.runtime_spec.bounds_sites
             )
+
+
+@lc.kernel
+def two_stores(
+    A: lc.Tensor[lc.f32, "(N):(1)"],  # noqa: F722
+    B: lc.Tensor[lc.f32, "(M):(1)"],  # noqa: F722
+    i: lc.i32,
+    j: lc.i32,
+):
+    A[i] = 1.0
+    B[j] = 2.0
+
+
+@pytest.mark.parametrize("i", [-3, -1, 0, 4, 5, 9])
+@pytest.mark.parametrize("j", [-1, 0, 2, 3])
+def test_each_access_is_in_bounds_exactly_when_its_element_exists(i, j):
+    """Below the span (the address wraps when the span's start is subtracted), inside it, at its
+    last element and one past it, for two accesses of one block: the first bad one is named and
+    the others are counted."""
+    a, b = np.zeros(5, np.float32), np.zeros(3, np.float32)
+    bad = [name for name, k, n in (("A", i, 5), ("B", j, 3)) if not 0 <= k < n]
+    if not bad:
+        two_stores(a, b, i, j, grid=1, block=1)
+        assert a[i] == 1 and b[j] == 2
+        return
+    with pytest.raises(OutOfBoundsError) as info:
+        two_stores(a, b, i, j, grid=1, block=1)
+    m = str(info.value)
+    assert f"tensor '{bad[0]}'" in m
+    assert ("(1 more bad accesses in this launch)" in m) == (len(bad) == 2)
+    assert (a != 0).sum() == (0 if "A" in bad else 1)  # a bad store writes nothing
+    assert (b != 0).sum() == (0 if "B" in bad else 1)
+
+
+def test_an_array_smaller_than_one_access_has_no_place_for_it():
+    """copy_1d moves 16 bytes per access: an array of 2 floats (8 bytes) holds none of them."""
+    x = np.arange(2, dtype=np.float32)
+    y = np.zeros_like(x)
+    with pytest.raises(OutOfBoundsError, match=r"load of 16 bytes: tensor 'src'"):
+        copy_1d(x, y, grid=1, block=THREADS)
+    assert not y.any()
+
+
+@pytest.mark.parametrize("site", [0, 1, 1000, (1 << 31) - 1])
+@pytest.mark.parametrize("param", [pass_side.SHARED, pass_side.SEVERAL, pass_side.LOCAL, 0, 7, 300])
+@pytest.mark.parametrize("nbytes", [1, 4, 16, 256])
+def test_a_checks_site_parameter_and_bytes_travel_in_one_word(site, param, nbytes):
+    packed = pass_side._pack(site, param, nbytes)
+    assert 0 <= packed < 1 << 63
+    assert pass_side._unpack(packed) == (site, param, nbytes)
+
+
+def test_what_does_not_fit_the_word_is_refused():
+    with pytest.raises(ValueError, match="do not pack"):
+        pass_side._pack(1 << 31, 0, 4)
+    with pytest.raises(ValueError, match="do not pack"):
+        pass_side._pack(0, 0, 1 << 16)

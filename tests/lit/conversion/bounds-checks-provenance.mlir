@@ -7,14 +7,17 @@
 // A pointer advanced around a loop: the only object is %a, checked against its span (words 48,
 // 49) and redirected to scratch when bad.
 // CHECK-LABEL: func.func @loop
-// CHECK-SAME: layoutc.bounds_sites = ["{{.*}}provenance.mlir:23:3: store of 4 bytes"]
+// CHECK-SAME: layoutc.bounds_sites = ["{{.*}}provenance.mlir:26:3: store of 4 bytes"]
 // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[16]
 // CHECK: %[[LO:.*]] = llvm.load %{{.*}} invariant
 // CHECK: %[[HI:.*]] = llvm.load %{{.*}} invariant
+// CHECK: %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]]
+// CHECK: %[[STARTS:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i64
 // CHECK: ^bb1(%[[P:.*]]: !llvm.ptr<1>, %{{.*}}: i64):
 // CHECK: %[[A:.*]] = llvm.ptrtoint %[[P]]
-// CHECK: arith.cmpi uge, %[[A]], %[[LO]]
-// CHECK: arith.select %{{.*}}, %[[P]], %[[SCRATCH]]
+// CHECK: %[[OFF:.*]] = arith.subi %[[A]], %[[LO]]
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[OFF]], %[[STARTS]]
+// CHECK: arith.select %[[OK]], %[[P]], %[[SCRATCH]]
 func.func @loop(%a: !llvm.ptr<1>, %n: i64, %v: f32) attributes {gpu.kernel} {
   %c0 = arith.constant 0 : i64
   %c1 = arith.constant 1 : i64
@@ -38,8 +41,8 @@ func.func @loop(%a: !llvm.ptr<1>, %n: i64, %v: f32) attributes {gpu.kernel} {
 // CHECK: %[[HIB:.*]] = llvm.load %{{.*}} invariant
 // CHECK: %[[P:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<1>
 // CHECK: %[[X:.*]] = llvm.ptrtoint %[[P]]
-// CHECK-DAG: arith.cmpi uge, %[[X]], %[[LOA]]
-// CHECK-DAG: arith.cmpi uge, %[[X]], %[[LOB]]
+// CHECK-DAG: arith.subi %[[X]], %[[LOA]]
+// CHECK-DAG: arith.subi %[[X]], %[[LOB]]
 // CHECK: %[[OK:.*]] = arith.ori
 // CHECK: cf.cond_br %[[OK]]
 // CHECK: arith.constant -2 : i64
@@ -55,9 +58,13 @@ func.func @either(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %c: i1, %v: f32) attribute
 // CHECK: %[[LO:.*]] = llvm.ptrtoint %[[BASE]]
 // CHECK: llvm.getelementptr %{{.*}}[11]
 // CHECK: %[[BYTES:.*]] = llvm.load %{{.*}} invariant
-// CHECK: %[[HI:.*]] = arith.addi %[[LO]], %[[BYTES]]
-// CHECK: arith.cmpi ule, %{{.*}}, %[[HI]]
-// CHECK: arith.select %{{.*}}, %{{.*}}, %[[BASE]] : !llvm.ptr<3>
+// CHECK: %[[FITS:.*]] = arith.cmpi uge, %[[BYTES]], %{{.*}}
+// CHECK: %[[LESS:.*]] = arith.subi %[[BYTES]], %{{.*}}
+// CHECK: %[[STARTS:.*]] = arith.select %[[FITS]], %[[LESS]], %{{.*}} : i64
+// CHECK: %[[A:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
+// CHECK: %[[OFF:.*]] = arith.subi %[[A]], %[[LO]]
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[OFF]], %[[STARTS]]
+// CHECK: arith.select %[[OK]], %{{.*}}, %[[BASE]] : !llvm.ptr<3>
 llvm.mlir.global external @dyn() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 func.func @dynamic(%i: i64, %v: f32) attributes {gpu.kernel} {
   %s = llvm.mlir.addressof @dyn : !llvm.ptr<3>
@@ -69,7 +76,7 @@ func.func @dynamic(%i: i64, %v: f32) attributes {gpu.kernel} {
 // A pointer loaded from memory has no known object: the load that reads it is checked, the
 // store through it is not.
 // CHECK-LABEL: func.func @loaded
-// CHECK-SAME: layoutc.bounds_sites = ["{{.*}}provenance.mlir:74:3: load of 8 bytes"]
+// CHECK-SAME: layoutc.bounds_sites = ["{{.*}}provenance.mlir:81:3: load of 8 bytes"]
 func.func @loaded(%a: !llvm.ptr<1>, %v: f32) attributes {gpu.kernel} {
   %p = llvm.load %a : !llvm.ptr<1> -> !llvm.ptr<1>
   llvm.store %v, %p : f32, !llvm.ptr<1>

@@ -7,22 +7,29 @@
 // CHECK-LABEL: func.func @store
 // HOST-SAME: %[[V:[a-z0-9_]+]]: f32, %[[REC:[a-z0-9_]+]]: !llvm.ptr<1> {layoutc.bounds_record}, %ctx: !llvm.ptr {layoutc.thread_context})
 // NVVM-SAME: %[[V:[a-z0-9_]+]]: f32, %[[REC:[a-z0-9_]+]]: !llvm.ptr<1> {layoutc.bounds_record})
-// CHECK-SAME: layoutc.bounds_sites = {{\[}}"{{.*}}bounds-checks.mlir:38:3: store of 4 bytes"{{\]}}
-// The span of parameter 0 (words 48 and 49) is read once, as invariant loads.
+// CHECK-SAME: layoutc.bounds_sites = {{\[}}"{{.*}}bounds-checks.mlir:45:3: store of 4 bytes"{{\]}}
+// The span of parameter 0 (words 48 and 49) is read once, as invariant loads; a 4-byte access
+// may start at its first size - 3 bytes (none when the span is shorter than 4 bytes).
 // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %[[REC]][16]
 // CHECK: %[[LOP:.*]] = llvm.getelementptr %[[REC]][48]
 // CHECK: %[[LO:.*]] = llvm.load %[[LOP]] invariant
 // CHECK: %[[HIP:.*]] = llvm.getelementptr %[[REC]][49]
 // CHECK: %[[HI:.*]] = llvm.load %[[HIP]] invariant
-// The access [p, p + 4) must lie in [lo, hi); a bad one goes to the scratch words instead.
+// CHECK: %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]]
+// CHECK: %[[C4:.*]] = arith.constant 4 : i64
+// CHECK: %[[FITS:.*]] = arith.cmpi uge, %[[SIZE]], %[[C4]]
+// CHECK: %[[C3:.*]] = arith.constant 3 : i64
+// CHECK: %[[LESS:.*]] = arith.subi %[[SIZE]], %[[C3]]
+// CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[STARTS:.*]] = arith.select %[[FITS]], %[[LESS]], %[[C0]]
+// The access [p, p + 4) must lie in [lo, hi): p - lo, unsigned (wrapping below lo), is one of
+// the start offsets; a bad one goes to the scratch words instead.
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: %[[A:.*]] = llvm.ptrtoint %[[P]]
-// CHECK: %[[END:.*]] = arith.addi %[[A]], %{{.*}}
-// CHECK: %[[GE:.*]] = arith.cmpi uge, %[[A]], %[[LO]]
-// CHECK: %[[LE:.*]] = arith.cmpi ule, %[[END]], %[[HI]]
-// CHECK: %[[OK:.*]] = arith.andi %[[GE]], %[[LE]]
+// CHECK: %[[OFF:.*]] = arith.subi %[[A]], %[[LO]]
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[OFF]], %[[STARTS]]
 // CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[P]], %[[SCRATCH]]
-// CHECK-NEXT: llvm.store %[[V]], %[[SAFE]]
+// CHECK: llvm.store %[[V]], %[[SAFE]]
 // The block's accesses run without branches; its end branches to a cold block when one was bad,
 // and the launch's first bad access (counter was 0) writes the record.
 // CHECK: cf.cond_br %[[OK]], ^[[GO:.*]], ^[[BAD:.*]]
