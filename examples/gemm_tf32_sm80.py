@@ -15,11 +15,14 @@ traced once per spec, and the trace reads the spec:
 - *alignment*: 128-bit cp.async where the spec proves every row of the operand 16-byte aligned
   (its divisibility facts), 64/32-bit cp.async or plain 16-bit copies otherwise.
 - *residue*: a CTA whose tile lies inside C and whose K is a multiple of BK runs the pipeline
-  below unpredicated. The others (the ragged edges, or every CTA when K is ragged) run a second
-  copy of it in which every global access is guarded by its coordinate, CuTe's way: identity
-  tensors tiled and partitioned exactly like the data, ``copy_if(..., bounds=shape)``, with
-  zero-filling cp.async (``cp.async.cg.zfill``: a predicated-off element reads nothing and
-  lands as 0, so it adds nothing to the sums) and predicated epilogue stores.
+  below unpredicated. One inside C with a ragged K (longer than BK) peels the K residue as
+  CUTLASS's ``sm80_mma_multistage`` does: its partial K-block is loaded first, guarded by its
+  coordinates, and every following K-block is full and unpredicated. The others (the ragged
+  M/N edges, or a K of one ragged K-block) run a copy of the pipeline in which every global
+  access is guarded by its coordinate, CuTe's way: identity tensors tiled and partitioned
+  exactly like the data, ``copy_if(..., bounds=shape)``, with zero-filling cp.async
+  (``cp.async.cg.zfill``: a predicated-off element reads nothing and lands as 0, so it adds
+  nothing to the sums) and predicated epilogue stores.
 
 Per CTA tile (128 x 128 by default) the kernel
 
@@ -272,9 +275,10 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     own, and the trace reads the spec: which mode of each operand is contiguous (K-major or
     M/N-major operands, row- or column-major C: a column-major C is computed as C^T = B A^T), how
     wide its rows are provably aligned (128-bit accesses when they are). CTAs whose tile lies
-    inside C and whose K is a multiple of BK run the unpredicated pipeline; the others (the
-    residue) predicate every global access on identity-tensor coordinates (zero-filling
-    cp.async, predicated epilogue stores)."""
+    inside C and whose K is a multiple of BK run the unpredicated pipeline; those inside C with
+    a ragged K peel it (the partial K-block first, predicated; the rest unpredicated); the
+    others (the residue) predicate every global access on identity-tensor coordinates
+    (zero-filling cp.async, predicated epilogue stores)."""
     cfg.check()
     elem, stages = cfg.element, cfg.stages
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
@@ -431,7 +435,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         peel = not divides(bk, sizes[2])  # K may be ragged: a peeled pipeline too
         if all(divides(t, x) for t, x in zip((bm, bn, bk), sizes)):
             # the spec proves every tile full (lc.compile(..., assume=["M%128==0", ...])):
-            # no residue pipeline at all, half the code
+            # no peeled or residue pipeline at all, a third of the code
             mainloop(FULL)
             epilogue(False)
         elif (tile_m + 1) * bm <= m_size and (tile_n + 1) * bn <= n_size and k_size % bk == 0:
