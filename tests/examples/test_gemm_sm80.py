@@ -8,6 +8,7 @@ examples on the CPU and assembles them for sm_80 and sm_90.)"""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -169,10 +170,16 @@ def test_the_sass_has_hmma_and_ldsm_and_no_local_memory(tmp_path):
     cuobjdump = _tool("cuobjdump")
     if cuobjdump is None:
         pytest.skip("cuobjdump is not installed (pip install nvidia-cuda-cuobjdump)")
+    nvdisasm = _tool("nvdisasm")  # cuobjdump -sass runs it
+    if nvdisasm is None:
+        pytest.skip("nvdisasm is not installed (pip install nvidia-cuda-nvdisasm)")
     ck = _compiled("gemm_tf32_sm80", "sm_80")
     cubin = tmp_path / "gemm.cubin"
     cubin.write_bytes(ck.cubin)
-    sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True).stdout
+    env = {**os.environ, "NVDISASM_PATH": str(Path(nvdisasm).parent)}
+    sass = subprocess.run(
+        [cuobjdump, "-sass", str(cubin)], capture_output=True, text=True, env=env
+    ).stdout
     ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass)
     assert ops.count("HMMA") == 3 * 128  # the full, K-peeled and residue tiles' pipelines
     assert ops.count("LDSM") == 3 * 40
