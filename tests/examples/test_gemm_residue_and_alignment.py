@@ -63,6 +63,12 @@ def test_two_k_blocks_with_more_stages_than_k_blocks():
     np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64).T)
 
 
+def test_batched_ragged_k_with_the_direct_epilogue():
+    # (L, M, K) x (L, N, K): the peeled pipeline of each batch's inside tiles, the direct
+    # epilogue's unpredicated stores after it
+    run_gemm("tf32", "KKR", [(72, 40, 50)], batch=2, epilogue="direct")
+
+
 def _ptx(cfg, a_spec, b_spec, c_spec, assume, arch="sm_80"):
     return lc.compile(
         sm80.make_gemm(cfg), lc.spec(a_spec), lc.spec(b_spec), lc.spec(c_spec), target=arch,
