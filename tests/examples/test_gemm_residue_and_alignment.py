@@ -136,8 +136,8 @@ def test_the_cp_async_width_follows_the_leading_dimension(dtype, fact, width):
     # the spec proves every tile full: one pipeline, no zero fill; A's copies are the narrow
     # ones (cp.async.ca below 16 bytes, CuTe's CACHEALWAYS), B's 16-byte cp.async.cg
     a_bytes = 16 if width is None else width
-    b_copies = 128 * 64 * cfg.element.bits // 8 // 16 // cfg.threads  # per K-block and thread
-    a_copies = 128 * 64 * cfg.element.bits // 8 // a_bytes // cfg.threads
+    b_copies = 128 * cfg.bk * cfg.element.bits // 8 // 16 // cfg.threads  # per K-block and thread
+    a_copies = 128 * cfg.bk * cfg.element.bits // 8 // a_bytes // cfg.threads
     if width == 16:
         checks = f"""
 CHECK-NOT: cp.async.ca
@@ -162,7 +162,7 @@ CHECK-NOT: cp.async.ca
     filecheck(ptx, checks)
     sizes = re.findall(r"cp\.async\.c[ag]\.shared\.global \[%rd\d+\], \[%rd\d+\], (\d+);", ptx)
     if width is None:  # one 16-bit load per element of A
-        assert ptx.count("ld.global.b16") == 3 * 128 * 64 // cfg.threads
+        assert ptx.count("ld.global.b16") == 3 * 128 * cfg.bk // cfg.threads
     elif width != 16:
         # one pipeline (the prologue's two K-blocks, the loop's one): A's and B's copies
         assert sizes.count(str(width)) == 3 * a_copies
