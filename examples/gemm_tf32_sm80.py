@@ -15,11 +15,14 @@ traced once per spec, and the trace reads the spec:
 - *alignment*: 128-bit cp.async where the spec proves every row of the operand 16-byte aligned
   (its divisibility facts), 64/32-bit cp.async or plain 16-bit copies otherwise.
 - *residue*: a CTA whose tile lies inside C and whose K is a multiple of BK runs the pipeline
-  below unpredicated. The others (the ragged edges, or every CTA when K is ragged) run a second
-  copy of it in which every global access is guarded by its coordinate, CuTe's way: identity
-  tensors tiled and partitioned exactly like the data, ``copy_if(..., bounds=shape)``, with
-  zero-filling cp.async (``cp.async.cg.zfill``: a predicated-off element reads nothing and
-  lands as 0, so it adds nothing to the sums) and predicated epilogue stores.
+  below unpredicated. One inside C with a ragged K (longer than BK) peels the K residue as
+  CUTLASS's ``sm80_mma_multistage`` does: its partial K-block is loaded first, guarded by its
+  coordinates, and every following K-block is full and unpredicated. The others (the ragged
+  M/N edges, or a K of one ragged K-block) run a copy of the pipeline in which every global
+  access is guarded by its coordinate, CuTe's way: identity tensors tiled and partitioned
+  exactly like the data, ``copy_if(..., bounds=shape)``, with zero-filling cp.async
+  (``cp.async.cg.zfill``: a predicated-off element reads nothing and lands as 0, so it adds
+  nothing to the sums) and predicated epilogue stores.
 
 Per CTA tile (128 x 128 by default) the kernel
 
@@ -58,6 +61,7 @@ import numpy as np
 from layoutc import _
 from layoutc.ir.algebra.intops import divides
 
+FULL, PEELED, RESIDUE = "full", "peeled", "residue"  # the mainloop's kinds of tile
 ELEMENTS = {"tf32": lc.tf32, "f16": lc.f16, "bf16": lc.bf16}
 MMA_ATOMS = {
     "tf32": ("SM80_16x8x8_F32TF32TF32F32_TN", 8),
@@ -271,9 +275,10 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     own, and the trace reads the spec: which mode of each operand is contiguous (K-major or
     M/N-major operands, row- or column-major C: a column-major C is computed as C^T = B A^T), how
     wide its rows are provably aligned (128-bit accesses when they are). CTAs whose tile lies
-    inside C and whose K is a multiple of BK run the unpredicated pipeline; the others (the
-    residue) predicate every global access on identity-tensor coordinates (zero-filling
-    cp.async, predicated epilogue stores)."""
+    inside C and whose K is a multiple of BK run the unpredicated pipeline; those inside C with
+    a ragged K peel it (the partial K-block first, predicated; the rest unpredicated); the
+    others (the residue) predicate every global access on identity-tensor coordinates
+    (zero-filling cp.async, predicated epilogue stores)."""
     cfg.check()
     elem, stages = cfg.element, cfg.stages
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
@@ -332,9 +337,14 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         tXsB, tXrB = s2r_b_thr.partition_S(sB), s2r_b_thr.retile_D(tCrB)
         k_blocks = lc.size(tCrA, 2)
 
-        def mainloop(predicated):
-            """The cp.async pipeline over the K-blocks; ``predicated`` (static): every global
-            load is guarded by its coordinate (zero-filled outside A and B)."""
+        def mainloop(mode):
+            """The cp.async pipeline over the K-blocks. ``mode`` (static) is ``FULL``: no
+            predicate anywhere; ``PEELED``: K is ragged, but the tile lies inside C and K spans
+            more than one K-block: the partial K-block (the last) is loaded first, guarded by
+            its coordinates, and every following load is a full K-block, unpredicated (CuTe's
+            K-residue peeling); ``RESIDUE``: every global load is guarded by its coordinate
+            (zero-filled outside A and B)."""
+            predicated = mode == RESIDUE
             g2s_a = op_a.g2s_pred if predicated else op_a.g2s
             g2s_b = op_b.g2s_pred if predicated else op_b.g2s
             g2s_a_thr, g2s_b_thr = g2s_a.get_slice(tid), g2s_b.get_slice(tid)
@@ -342,8 +352,8 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
             tBgB, tBsB = g2s_b_thr.partition_S(gB), g2s_b_thr.partition_D(sB)
             tAcA, tBcB = g2s_a_thr.partition_S(cA), g2s_b_thr.partition_S(cB)
 
-            def load(kn, stage):
-                if not predicated:
+            def load(kn, stage, guarded=predicated):
+                if not guarded:
                     lc.copy(g2s_a, tAgA[_, _, _, kn], tAsA[_, _, _, stage])
                     lc.copy(g2s_b, tBgB[_, _, _, kn], tBsB[_, _, _, stage])
                     return
@@ -352,14 +362,25 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.clear(tAsA[_, _, _, stage])
                 if not op_b.asynchronous:
                     lc.clear(tBsB[_, _, _, stage])
-                lc.copy_if(g2s_a, tAcA[_, _, _, kn], tAgA[_, _, _, kn], tAsA[_, _, _, stage],
-                           bounds=a.shape)  # fmt: skip
-                lc.copy_if(g2s_b, tBcB[_, _, _, kn], tBgB[_, _, _, kn], tBsB[_, _, _, stage],
-                           bounds=b.shape)  # fmt: skip
+                # (the zero-filling atoms move what the plain ones do: same partitions)
+                lc.copy_if(op_a.g2s_pred, tAcA[_, _, _, kn], tAgA[_, _, _, kn],
+                           tAsA[_, _, _, stage], bounds=a.shape)  # fmt: skip
+                lc.copy_if(op_b.g2s_pred, tBcB[_, _, _, kn], tBgB[_, _, _, kn],
+                           tBsB[_, _, _, stage], bounds=b.shape)  # fmt: skip
 
-            # prologue: the first STAGES-1 K-blocks in flight (clamped: K may be one block)
+            def tile_of(k, ahead):
+                """The K-block that the load ``ahead`` of iteration ``k`` fetches, clamped to
+                the last one (the loads past the end fetch it again, unused). Peeled: the
+                partial last K-block first, then 0, 1, ..., k_tiles - 2 (two or more)."""
+                if mode != PEELED:
+                    return lc.min(k + ahead, k_tiles - 1)
+                if isinstance(k, int) and k + ahead == 0:
+                    return k_tiles - 1
+                return lc.min(k + (ahead - 1), k_tiles - 2)
+
+            # prologue: the first STAGES-1 K-blocks in flight
             for s in range(stages - 1):
-                load(lc.min(s, k_tiles - 1), s)
+                load(tile_of(0, s), s, predicated or (mode == PEELED and s == 0))
                 lc.cp_async_commit()
 
             lc.cp_async_wait(stages - 2)  # the first K-block has landed
@@ -379,7 +400,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.copy(s2r_a, tXsA[_, _, nxt, read], tXrA[_, _, nxt])
                     lc.copy(s2r_b, tXsB[_, _, nxt, read], tXrB[_, _, nxt])
                     if kb == 0:  # refill the stage every warp has finished reading
-                        load(lc.min(k + stages - 1, k_tiles - 1), write)
+                        load(tile_of(k, stages - 1), write)
                         lc.cp_async_commit()
                         write = lc.where(write == stages - 1, 0, write + 1)
                     lc.gemm(mma, tCrA[_, _, kb], tCrB[_, _, kb], tCrC)
@@ -411,16 +432,20 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
 
         m_size, n_size, k_size = a.shape[0], b.shape[0], a.shape[1]
         sizes = (a.layout.shape[0], b.layout.shape[0], a.layout.shape[1])
+        peel = not divides(bk, sizes[2])  # K may be ragged: a peeled pipeline too
         if all(divides(t, x) for t, x in zip((bm, bn, bk), sizes)):
             # the spec proves every tile full (lc.compile(..., assume=["M%128==0", ...])):
-            # no residue pipeline at all, half the code
-            mainloop(False)
+            # no peeled or residue pipeline at all, a third of the code
+            mainloop(FULL)
             epilogue(False)
         elif (tile_m + 1) * bm <= m_size and (tile_n + 1) * bn <= n_size and k_size % bk == 0:
-            mainloop(False)  # a full tile: no predicates anywhere
+            mainloop(FULL)  # a full tile: no predicates anywhere
             epilogue(False)
-        else:  # the residue: M, N or K ragged
-            mainloop(True)
+        elif peel and (tile_m + 1) * bm <= m_size and (tile_n + 1) * bn <= n_size and k_size > bk:
+            mainloop(PEELED)  # inside C, K ragged: only the first load is predicated
+            epilogue(False)
+        else:  # the residue: M or N ragged (or K within one ragged K-block)
+            mainloop(RESIDUE)
             epilogue(True)
 
     return gemm_sm80

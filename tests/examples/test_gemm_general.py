@@ -77,9 +77,9 @@ def output(rows: int, cols: int, column_major: bool, batch: int = 0) -> np.ndarr
     return np.full((*lead, rows, cols), np.nan, np.float32)
 
 
-def run_gemm(dtype, majors, shapes, *, batch=0, epilogue="smem", seed=0):
-    """Compile once (at the first shape: the others must share its spec) and check every
-    shape's product exactly."""
+def run_gemm(dtype, majors, shapes, *, batch=0, epilogue="smem", seed=0, recompile=False):
+    """Compile once (at the first shape: the others must share its spec; with ``recompile``,
+    once per spec the shapes derive) and check every shape's product exactly."""
     cfg = small_config(dtype, epilogue)
     kernel = sm80.make_gemm(cfg)
     rng = np.random.default_rng(seed)
@@ -88,7 +88,7 @@ def run_gemm(dtype, majors, shapes, *, batch=0, epilogue="smem", seed=0):
         a, a64 = operand(rng, dtype, m, k, majors[0] == "M", batch)
         b, b64 = operand(rng, dtype, n, k, majors[1] == "N", batch)
         c = output(m, n, majors[2] == "C", batch)
-        if compiled is None:
+        if compiled is None or recompile:
             compiled = lc.compile(kernel, a, b, c, block=cfg.threads, target="cpu")
         compiled(a, b, c, grid=cfg.grid(m, n, max(batch, 1)), block=cfg.threads)
         want = a64 @ np.swapaxes(b64, -1, -2)

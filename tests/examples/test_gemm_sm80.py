@@ -8,6 +8,7 @@ examples on the CPU and assembles them for sm_80 and sm_90.)"""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -87,18 +88,32 @@ def loops(ptx: str) -> list[list[str]]:
 ZFILL = re.compile(r"^cp\.async\.\w+\.shared\.global \[%rd\d+\], \[%rd\d+\], \d+, %r\d+;$")
 
 
-def main_loops(ptx: str) -> tuple[list[str], list[str]]:
-    """(the full tiles' main loop, the residue tiles' main loop): the residue's cp.async carry
-    a src-size operand (zero fill), the full tiles' do not."""
-    full = [x for x in loops(ptx) if not any(ZFILL.match(y) for y in x)]
+def main_loops(ptx: str) -> tuple[list[str], list[str], list[str]]:
+    """(the full tiles' main loop, the K-peeled tiles' one, the residue tiles' one). The
+    residue's cp.async carry a src-size operand (zero fill), the others do not; the full tiles'
+    loop comes first in the PTX (the kernel's first branch), the peeled one second."""
+    unguarded = [x for x in loops(ptx) if not any(ZFILL.match(y) for y in x)]
     residue = [x for x in loops(ptx) if any(ZFILL.match(y) for y in x)]
-    assert len(full) == 1 and len(residue) == 1, (len(full), len(residue))
-    return full[0], residue[0]
+    assert len(unguarded) == 2 and len(residue) == 1, (len(unguarded), len(residue))
+    return unguarded[0], unguarded[1], residue[0]
 
 
 def main_loop(ptx: str) -> list[str]:
     """The full tiles' main loop (the one the benchmark's sizes run)."""
     return main_loops(ptx)[0]
+
+
+def assert_unpredicated(loop: list[str]) -> None:
+    """No zero-filling copy, no guarded instruction but the branch back, and no comparison but
+    the stage counters' wrap-around (``setp.eq`` with a constant) and the loop's own test: no
+    bound on K (or M, N) is checked in the loop."""
+    assert not [x for x in loop if ZFILL.match(x)]
+    assert [x for x in loop if x.startswith("@")] == [loop[-1]]
+    compares = [x for x in loop if x.startswith("setp.")]
+    wraps = [x for x in compares if re.match(r"^setp\.eq\.s32\s+%p\d+, %r\d+, \d+;$", x)]
+    assert len(compares) == len(wraps) + 1, "\n".join(compares)
+    selects = [x for x in loop if x.startswith("selp.")]
+    assert len(selects) == len(wraps), "\n".join(selects)  # the wraps' own selects
 
 
 INTEGER_OPS = re.compile(r"^(add|sub|mul|mad|shl|shr|and|or|xor|selp|setp|min|max|cvt|neg)\.")
@@ -116,28 +131,31 @@ IMMEDIATE = re.compile(r"^add\.s64\s+%rd\d+, %rd\d+, -?\d+;$")  # ptxas folds it
 def test_the_ptx_is_a_pipelined_tensor_core_loop(module_name, mma, arch):
     ck = _compiled(module_name, arch)
     ptx = ck.ptx
-    # two copies of the pipeline (full tiles, residue tiles); 128x128 tile, 2x2 warps: a
-    # warp's 64x64 is 4x8 atoms per k-step, 4 k-steps per K-block
-    assert ptx.count(mma) == 2 * 128
+    # three copies of the pipeline (full tiles, tiles inside C with a ragged K, residue tiles:
+    # the specs prove K a multiple of 16, not of BK); 128x128 tile, 2x2 warps: a warp's 64x64
+    # is 4x8 atoms per k-step, 4 k-steps per K-block
+    assert ptx.count(mma) == 3 * 128
     assert ".local" not in ptx and "ld.local" not in ptx and "st.local" not in ptx
     assert ".maxntid 128, 1, 1" in ptx
     loads = ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
-    assert loads == 2 * 40  # 8 per k-step: 4 in the loop, 1 ahead of it
+    assert loads == 3 * 40  # 8 per k-step: 4 in the loop, 1 ahead of it
     copies = ptx.count("cp.async.cg.shared.global")
-    assert copies == 2 * 48  # 16 per K-block: 2 ahead of the loop, 1 in it
+    assert copies == 3 * 48  # 16 per K-block: 2 ahead of the loop, 1 in it
+    # zero fill: every copy of the residue's pipeline, the first K-block of the peeled one
+    assert sum(bool(ZFILL.match(x.strip())) for x in ptx.splitlines()) == 48 + 16
     assert "cp.async.wait_group 1" in ptx and "cp.async.commit_group" in ptx
     # the epilogues' 128-bit stores: 128*128/128/4 each (the residue's predicated per vector:
     # these specs prove N a multiple of 4)
-    assert ptx.count("st.global.v4") == 2 * 32
+    assert ptx.count("st.global.v4") == 3 * 32
     assert "ld.global.nc" not in ptx
-    loop, residue = main_loops(ptx)
-    assert sum(mma in x for x in loop) == 128
-    assert sum("ldmatrix" in x for x in loop) == 32
-    assert sum("cp.async.cg" in x for x in loop) == 16
-    # the full tiles' loop has no predicates: no zero-filling copy, no guarded instruction but
-    # the branch back
-    assert not [x for x in loop if ZFILL.match(x)]
-    assert [x for x in loop if x.startswith("@")] == [loop[-1]]
+    loop, peeled, residue = main_loops(ptx)
+    for x in (loop, peeled):
+        assert sum(mma in y for y in x) == 128
+        assert sum("ldmatrix" in y for y in x) == 32
+        assert sum("cp.async.cg" in y for y in x) == 16
+        # no predicates: no zero-filling copy, no guarded instruction but the branch back, no
+        # bound checked
+        assert_unpredicated(x)
     # the residue's loop: every copy zero-fills by its coordinates' predicate
     assert sum(bool(ZFILL.match(x)) for x in residue) == 16
     # 16-bit pairs stay in their 32-bit registers (no unpacking into %h halves and repacking)
@@ -152,14 +170,20 @@ def test_the_sass_has_hmma_and_ldsm_and_no_local_memory(tmp_path):
     cuobjdump = _tool("cuobjdump")
     if cuobjdump is None:
         pytest.skip("cuobjdump is not installed (pip install nvidia-cuda-cuobjdump)")
+    nvdisasm = _tool("nvdisasm")  # cuobjdump -sass runs it
+    if nvdisasm is None:
+        pytest.skip("nvdisasm is not installed (pip install nvidia-cuda-nvdisasm)")
     ck = _compiled("gemm_tf32_sm80", "sm_80")
     cubin = tmp_path / "gemm.cubin"
     cubin.write_bytes(ck.cubin)
-    sass = subprocess.run([cuobjdump, "-sass", str(cubin)], capture_output=True, text=True).stdout
+    env = {**os.environ, "NVDISASM_PATH": str(Path(nvdisasm).parent)}
+    sass = subprocess.run(
+        [cuobjdump, "-sass", str(cubin)], capture_output=True, text=True, env=env
+    ).stdout
     ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass)
-    assert ops.count("HMMA") == 2 * 128  # the full tiles' and the residue's pipelines
-    assert ops.count("LDSM") == 2 * 40
-    assert ops.count("LDGSTS") == 2 * 48
+    assert ops.count("HMMA") == 3 * 128  # the full, K-peeled and residue tiles' pipelines
+    assert ops.count("LDSM") == 3 * 40
+    assert ops.count("LDGSTS") == 3 * 48
     assert "LDL" not in ops and "STL" not in ops
     usage = subprocess.run([cuobjdump, "-res-usage", str(cubin)], capture_output=True, text=True)
     registers = int(re.search(r"REG:(\d+)", usage.stdout).group(1))
