@@ -22,26 +22,17 @@ from .errors import ArgumentError
 DESCRIPTOR_BYTES = 128
 DESCRIPTOR_ALIGN = 64
 
-#: element type name -> CUtensorMapDataType enum name
-DATA_TYPES = {
-    "u8": "CU_TENSOR_MAP_DATA_TYPE_UINT8",
-    "i8": "CU_TENSOR_MAP_DATA_TYPE_UINT8",
-    "u16": "CU_TENSOR_MAP_DATA_TYPE_UINT16",
-    "i16": "CU_TENSOR_MAP_DATA_TYPE_UINT16",
-    "f16": "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
-    "bf16": "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
-    "u32": "CU_TENSOR_MAP_DATA_TYPE_UINT32",
-    "i32": "CU_TENSOR_MAP_DATA_TYPE_INT32",
-    "f32": "CU_TENSOR_MAP_DATA_TYPE_FLOAT32",
-    "tf32": "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32",
-    "u64": "CU_TENSOR_MAP_DATA_TYPE_UINT64",
-    "i64": "CU_TENSOR_MAP_DATA_TYPE_INT64",
-    "f64": "CU_TENSOR_MAP_DATA_TYPE_FLOAT64",
-}
-ELEMENT_BYTES = {
-    "u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "bf16": 2, "u32": 4, "i32": 4, "f32": 4,
-    "tf32": 4, "u64": 8, "i64": 8, "f64": 8,
+#: The element types TMA moves: the tensor map's data type and the element's bytes, one record
+#: from which both tables below derive (FP8 moves as bytes: the tensor map has no FP8 type, and
+#: CUTLASS maps it to UINT8 too).
+TMA_ELEMENTS: dict[str, tuple[str, int]] = {
+    "u8": ("UINT8", 1), "i8": ("UINT8", 1), "f8e4m3": ("UINT8", 1), "f8e5m2": ("UINT8", 1),
+    "u16": ("UINT16", 2), "i16": ("UINT16", 2), "f16": ("FLOAT16", 2), "bf16": ("BFLOAT16", 2),
+    "u32": ("UINT32", 4), "i32": ("INT32", 4), "f32": ("FLOAT32", 4), "tf32": ("TFLOAT32", 4),
+    "u64": ("UINT64", 8), "i64": ("INT64", 8), "f64": ("FLOAT64", 8),
 }  # fmt: skip
+DATA_TYPES = {k: f"CU_TENSOR_MAP_DATA_TYPE_{t}" for k, (t, _) in TMA_ELEMENTS.items()}
+ELEMENT_BYTES = {k: n for k, (_, n) in TMA_ELEMENTS.items()}
 SWIZZLES = {
     0: "CU_TENSOR_MAP_SWIZZLE_NONE",
     32: "CU_TENSOR_MAP_SWIZZLE_32B",
