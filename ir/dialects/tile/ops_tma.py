@@ -26,10 +26,10 @@ from .types import PtrType
 SWIZZLE_BYTES = (0, 32, 64, 128)
 
 
-class TmaDescriptorOp(Operation):
-    """The TMA descriptor of ``tensor`` for boxes of ``box`` elements (see the module)."""
+class _TensorMapOp(Operation):
+    """A tensor map (TMA descriptor) of the tensor at ``ptr`` with ``extents`` and ``strides``
+    (run-time values): the operands, result and syntax both descriptor ops share."""
 
-    name = "tile.tma_descriptor"
     assembly_format = (
         "$ptr `,` `[` $extents `]` `,` `[` $strides `]` attr-dict `:` type($ptr) `->` type($res)"
     )
@@ -38,6 +38,12 @@ class TmaDescriptorOp(Operation):
     extents = var_operand(index)
     strides = var_operand(index)
     res = result(LLVMPointerType)
+
+
+class TmaDescriptorOp(_TensorMapOp):
+    """The TMA descriptor of ``tensor`` for boxes of ``box`` elements (see the module)."""
+
+    name = "tile.tma_descriptor"
     box = prop(DenseArrayAttr)
     dims = prop(DenseArrayAttr)
     swizzle = prop(IntegerAttr)
@@ -93,7 +99,7 @@ class TmaDescriptorOp(Operation):
 CORNER_BITS = {3: 16, 4: 8, 5: 5}
 
 
-class TmaIm2colDescriptorOp(Operation):
+class TmaIm2colDescriptorOp(_TensorMapOp):
     """``%d = tile.tma_im2col_descriptor %p, [%n, %d, %h, %w, %c], [...] {channels = 32,
     pixels = 256, lower = array<i64: 0, 0, 0>, upper = array<i64: -2, -2, -2>, swizzle = 128}``:
     the im2col-mode tensor map (``cuTensorMapEncodeIm2col``) of an N-spatial-C tensor (modes
@@ -103,14 +109,6 @@ class TmaIm2colDescriptorOp(Operation):
     D); runtime/tma_im2col.py models it. Lowered as ``tile.tma_descriptor``."""
 
     name = "tile.tma_im2col_descriptor"
-    assembly_format = (
-        "$ptr `,` `[` $extents `]` `,` `[` $strides `]` attr-dict `:` type($ptr) `->` type($res)"
-    )
-    traits = (Pure, AttrSizedOperandSegments, RequiresTarget("sm_90", "TMA"))
-    ptr = operand(PtrType)
-    extents = var_operand(index)
-    strides = var_operand(index)
-    res = result(LLVMPointerType)
     channels = prop(IntegerAttr)
     pixels = prop(IntegerAttr)
     lower = prop(DenseArrayAttr)
