@@ -11,6 +11,7 @@ accumulator values. ``convert-to-llvm`` makes them ``nvvm.wgmma.mma_async``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ...algebra import size
 from ...core.asm import OpAsmParser, OpAsmPrinter
@@ -118,21 +119,11 @@ class WgmmaOp(Operation):
         op = self.atom.op
         if op.wgmma is None or op.wgmma.a_from_registers:
             raise VerifyError(f"atom '{op.name}' is not a shared-memory (SS) warpgroup MMA")
-        want = size(op.layout_c, 1)
-        if len(self.c) != want or len(self.d) != want:
-            raise VerifyError(
-                f"atom '{op.name}' takes {want} C values per thread and gives as many D "
-                f"values, got {len(self.c)} and {len(self.d)}"
-            )
-        types = {v.type for v in self.c}
-        if len(types) != 1 or element_name(next(iter(types))) != op.type_c:
-            raise VerifyError(f"atom '{op.name}' accumulates in {op.type_c}")
+        _verify_accumulators(op, self.c, self.d)
         for name in ("transpose_a", "transpose_b"):
             v = getattr(self, name).value
             if v not in (0, 1) or (v and not op.wgmma.transpose):
                 raise VerifyError(f"{name} = {v} is not valid for atom '{op.name}'")
-        if [r.type for r in self.d] != [v.type for v in self.c]:
-            raise VerifyError("D values must have the types of the C values")
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -220,20 +211,10 @@ class WgmmaRSOp(Operation):
                 f"atom '{op.name}' takes A values of one type among "
                 f"{', '.join(sorted(op.accepts_a))}, got {', '.join(sorted(map(str, a_types)))}"
             )
-        want = size(op.layout_c, 1)
-        if len(self.c) != want or len(self.d) != want:
-            raise VerifyError(
-                f"atom '{op.name}' takes {want} C values per thread and gives as many D "
-                f"values, got {len(self.c)} and {len(self.d)}"
-            )
-        types = {v.type for v in self.c}
-        if len(types) != 1 or element_name(next(iter(types))) != op.type_c:
-            raise VerifyError(f"atom '{op.name}' accumulates in {op.type_c}")
+        _verify_accumulators(op, self.c, self.d)
         v = self.transpose_b.value
         if v not in (0, 1) or (v and not op.wgmma.transpose):
             raise VerifyError(f"transpose_b = {v} is not valid for atom '{op.name}'")
-        if [r.type for r in self.d] != [v.type for v in self.c]:
-            raise VerifyError("D values must have the types of the C values")
 
     def print_custom(self, p: OpAsmPrinter) -> None:
         p.write(" ")
@@ -313,3 +294,19 @@ class FenceOperandOp(Operation):
 
 
 WGMMA_OPS: list[type[Operation]] = [WgmmaDescOp, WgmmaOp, WgmmaRSOp, FenceOperandOp]
+
+
+def _verify_accumulators(op: Any, c: Sequence[Value], d: Sequence[Value]) -> None:
+    """The C operands and D results a warpgroup MMA atom ``op`` takes and gives (SS and RS):
+    one thread's share of the accumulator tile, all of the atom's accumulator type."""
+    want = size(op.layout_c, 1)
+    if len(c) != want or len(d) != want:
+        raise VerifyError(
+            f"atom '{op.name}' takes {want} C values per thread and gives as many D "
+            f"values, got {len(c)} and {len(d)}"
+        )
+    types = {v.type for v in c}
+    if len(types) != 1 or element_name(next(iter(types))) != op.type_c:
+        raise VerifyError(f"atom '{op.name}' accumulates in {op.type_c}")
+    if [r.type for r in d] != [v.type for v in c]:
+        raise VerifyError("D values must have the types of the C values")
