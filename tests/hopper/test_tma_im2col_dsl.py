@@ -17,6 +17,7 @@ from layoutc.runtime.abi import TMA, KernelSpec
 from layoutc.runtime.errors import ArgumentError
 from layoutc.runtime.tma_im2col import Im2colBox, im2col_load
 from test_tma_cpu import hardware_swizzle
+from test_tma_descriptors import FakeTensorMapDriver
 from test_tma_im2col_cpu import CASES, _rows
 
 
@@ -57,21 +58,8 @@ def test_the_im2col_descriptor_is_a_grid_constant_parameter(backend):
         assert re.search(r"\b0 bytes lmem\b", log), log
 
 
-class FakeIm2colDriver(types.SimpleNamespace):
+class FakeIm2colDriver(FakeTensorMapDriver):
     """cuTensorMapEncodeIm2col recording its calls."""
-
-    def __init__(self):
-        ns = types.SimpleNamespace
-        super().__init__(
-            calls=[],
-            cuuint32_t=int,
-            cuuint64_t=int,
-            CUtensorMapDataType=ns(**{v: v for v in tma.DATA_TYPES.values()}),
-            CUtensorMapSwizzle=ns(**{v: v for v in tma.SWIZZLES.values()}),
-            CUtensorMapInterleave=ns(CU_TENSOR_MAP_INTERLEAVE_NONE="none"),
-            CUtensorMapL2promotion=ns(CU_TENSOR_MAP_L2_PROMOTION_L2_128B="l2_128"),
-            CUtensorMapFloatOOBfill=ns(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE="zero"),
-        )
 
     def cuTensorMapEncodeIm2col(self, *args):
         self.calls.append(args)
