@@ -852,7 +852,16 @@ HOPPER_CONFIGS = {
     Sm90Config(images=8): 1.16,
     Sm90Config(images=4): 1.45,
 }
-_hopper_pairs: dict = {}
+# The dense kernel also has the TMA tilings (the activation in im2col mode, the filter in tile
+# mode, warp-specialized; direct epilogue), on the same scale: time per image relative to the
+# cp.async 16-image kernel above, measured side by side (benchmarks/conv.py, docs/example59.md
+# section 7, "TMA im2col loads"). The gather kernel has no TMA tiling (TMA cannot gather rows).
+HOPPER_TMA_CONFIGS = {
+    Sm90Config(images=16, specialized=True, loads="tma"): 0.97,
+    Sm90Config(images=12, stages=5, specialized=True, loads="tma"): 1.02,
+    Sm90Config(images=8, specialized=True, loads="tma"): 1.16,
+}
+_hopper_kernels: dict = {}
 
 # sm80 tilings conv3d_fprop chooses from off Hopper: (time per image relative to the best, CTAs
 # per SM), measured with benchmarks/conv.py on an H100 (registers and shared memory decide the
@@ -896,16 +905,23 @@ def _smem_per_block() -> int:
         return 227 * 1024  # an H100
 
 
-def hopper_config(n: int, sms: int) -> Sm90Config:
+def hopper_config(n: int, sms: int, kind: str = "gather") -> Sm90Config:
     """The tiling of least predicted time for ``n`` images on ``sms`` SMs (one CTA per SM):
     waves (the last one counts whole) x images per CTA x relative time per image. At N = 4320
-    on 132 SMs, 12 images make 360 CTAs in 3 waves where 16 make 270 in 3 (the last 6% full)."""
+    on 132 SMs, 12 images make 360 CTAs in 3 waves where 16 make 270 in 3 (the last 6% full).
+    ``kind="dense"`` chooses among the TMA tilings too (:data:`HOPPER_TMA_CONFIGS`), the
+    gather kernel among the cp.async ones only."""
+    table = dict(HOPPER_CONFIGS)
+    if kind == "dense":
+        table.update(HOPPER_TMA_CONFIGS)
+    elif kind != "gather":
+        raise ValueError(f"kind must be 'dense' or 'gather', got {kind!r}")
 
     def predicted(cfg: Sm90Config) -> float:
         waves = -(-(n // cfg.images) // sms)
-        return waves * cfg.images * HOPPER_CONFIGS[cfg]
+        return waves * cfg.images * table[cfg]
 
-    return min((c for c in HOPPER_CONFIGS if n % c.images == 0), key=predicted)
+    return min((c for c in table if n % c.images == 0), key=predicted)
 
 
 def sm80_config(n: int, sms: int, smem: int = 227 * 1024) -> ConvConfig:
@@ -926,12 +942,17 @@ def sm80_config(n: int, sms: int, smem: int = 227 * 1024) -> ConvConfig:
 
 
 def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
-    """The kernel pair for ``n`` images on ``target`` (the default target): on sm_90a the
-    wgmma kernels of :func:`hopper_config`'s tiling, on other GPUs the sm80 kernels of
-    :func:`sm80_config`'s, on the CPU runtime the module's kernels (the seed's tiling)."""
+    """The kernel pair (dense, gather/scatter) for ``n`` images on ``target`` (the default
+    target): on sm_90a the wgmma kernels of :func:`hopper_config`'s tilings, each kind its own
+    (the dense one may load through TMA, the gather one loads through cp.async), on other GPUs
+    the sm80 kernels of :func:`sm80_config`'s, on the CPU runtime the module's kernels (the
+    seed's tiling)."""
     target = target or default_target()
     if target == "sm_90a":
-        return hopper_pair(hopper_config(n, _sm_count()))
+        sms = _sm_count()
+        return hopper_kernel(hopper_config(n, sms, "dense"), "dense"), hopper_kernel(
+            hopper_config(n, sms, "gather"), "gather"
+        )
     if target == "cpu":
         return conv3d_fprop_dense, conv3d_fprop_gather
     cfg = sm80_config(n, _sm_count(), _smem_per_block())
@@ -940,13 +961,24 @@ def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
     return _sm80_pairs[cfg]
 
 
+def hopper_kernel(cfg: Sm90Config, kind: str) -> Any:
+    """The Hopper kernel conv3d_fprop runs for a tiling: the dense kernel with the direct
+    epilogue (its TMA loads if the tiling says so), the gather kernel through shared memory
+    and always on cp.async (cached: built once per tiling and kind)."""
+    if kind == "dense":
+        cfg = replace(cfg, epilogue="direct")
+    elif kind == "gather":
+        cfg = replace(cfg, epilogue="smem", loads="cp.async")
+    else:
+        raise ValueError(f"kind must be 'dense' or 'gather', got {kind!r}")
+    if (cfg, kind) not in _hopper_kernels:
+        _hopper_kernels[cfg, kind] = make_conv3d_sm90(cfg)[kind == "gather"]
+    return _hopper_kernels[cfg, kind]
+
+
 def hopper_pair(cfg: Sm90Config) -> tuple[Any, Any]:
-    """The Hopper pair conv3d_fprop runs for a tiling: the dense kernel with the direct
-    epilogue, the gather kernel through shared memory (cached: built once per tiling)."""
-    if cfg not in _hopper_pairs:
-        dense = make_conv3d_sm90(replace(cfg, epilogue="direct"))[0]
-        _hopper_pairs[cfg] = (dense, make_conv3d_sm90(replace(cfg, epilogue="smem"))[1])
-    return _hopper_pairs[cfg]
+    """The Hopper pair conv3d_fprop runs for one tiling (:func:`hopper_kernel` of each kind)."""
+    return hopper_kernel(cfg, "dense"), hopper_kernel(cfg, "gather")
 
 
 def conv3d_fprop(
@@ -1081,32 +1113,36 @@ def examples_of(pair: tuple[Any, Any], gpu_size: int | None = 4320) -> list:
     (rounded to the kernels' images per CTA), ``gpu_size`` on a GPU (the numpy reference in
     float64 is the slow part); grid and block from the kernels' configuration."""
     dense, gathered = pair
-    cfg = dense.config
-    images = cfg.images
 
-    def launch(args: dict) -> dict:
-        return {"grid": (_images_in(args) // images,), "block": cfg.threads}
+    def common(kernel: Any) -> dict:  # each kernel its own tiling (the Hopper pair's may differ)
+        cfg = kernel.config
 
-    arch = "Hopper wgmma" if isinstance(cfg, Sm90Config) else "sm80 mma.sync"
-    common = {"launch": launch, "size": images, "gpu_size": gpu_size, "rtol": 1e-4, "atol": 1e-3}
+        def launch(args: dict) -> dict:
+            return {"grid": (_images_in(args) // cfg.images,), "block": cfg.threads}
+
+        return {"launch": launch, "size": cfg.images, "gpu_size": gpu_size, "rtol": 1e-4,
+                "atol": 1e-3}  # fmt: skip
+
+    arch = "Hopper wgmma" if isinstance(dense.config, Sm90Config) else "sm80 mma.sync"
+    dense_images, gather_images = dense.config.images, gathered.config.images
     return [
         lc.Example(
             kernel=dense,
-            inputs=lambda n, rng: _dense_inputs(n, rng, images),
+            inputs=lambda n, rng: _dense_inputs(n, rng, dense_images),
             reference=lambda a: {"output": reference_conv3d(a["activation"], a["filter"])},
             description=f"example 59, dense ({arch}): conv3d fprop as an implicit GEMM over "
             "the im2col layout",
             flops=lambda a: FLOPS_PER_IMAGE * _images_in(a),
-            **common,
+            **common(dense),
         ),
         lc.Example(
             kernel=gathered,
-            inputs=lambda n, rng: _gather_inputs(n, rng, images),
+            inputs=lambda n, rng: _gather_inputs(n, rng, gather_images),
             reference=_gather_reference,
             description=f"example 59, gather/scatter ({arch}): the same kernel body over "
             "gather layouts",
             flops=lambda a: FLOPS_PER_IMAGE * _images_in(a),
-            **common,
+            **common(gathered),
         ),
     ]
 

@@ -410,7 +410,10 @@ def test_the_target_chooses_the_kernels():
     # waves x images x time per image: 16 images at 131072, 12 at 4320 (3 fuller waves),
     # 4 where fewer CTAs than SMs (smaller tiles, more SMs busy) or 8 does not divide N
     assert [cv.hopper_config(n, 132).images for n in (131072, 4320, 16, 4 * 133)] == [16, 12, 4, 4]
-    assert all(n % cv.hopper_config(n, 132).images == 0 for n in range(4, 4000, 4))
+    for kind in ("dense", "gather"):
+        assert all(n % cv.hopper_config(n, 132, kind).images == 0 for n in range(4, 4000, 4))
+    with pytest.raises(ValueError, match="kind must be"):
+        cv.hopper_config(8, 132, "gathered")
     assert cv.default_kernels(8, "sm_80")[0] is cv.conv3d_fprop_dense
     assert cv.default_kernels(8, "cpu")[0] is cv.conv3d_fprop_dense
     assert cv.default_kernels(131072, "cpu")[0] is cv.conv3d_fprop_dense  # the CPU: the seed's
@@ -426,6 +429,52 @@ def test_the_target_chooses_the_kernels():
     for images in (3, 32):
         with pytest.raises(ValueError, match="images must be even"):
             cv.make_conv3d_sm90(cv.Sm90Config(images=images))
+
+
+def test_the_dense_kernel_on_hopper_chooses_tma_where_it_is_faster():
+    """The dense kernel chooses among the TMA tilings too (HOPPER_TMA_CONFIGS, on the cp.async
+    tilings' scale) by the same prediction; the gather kernel keeps cp.async (TMA cannot
+    gather rows) and the shared-memory epilogue, the dense one the direct epilogue."""
+
+    def predicted(cfg, n, sms, table):
+        return -(-(n // cfg.images) // sms) * cfg.images * table[cfg]
+
+    both = {**cv.HOPPER_CONFIGS, **cv.HOPPER_TMA_CONFIGS}
+    for n in (131072, 4320, 8, 4 * 133, 1200):
+        cfg = cv.hopper_config(n, 132, "dense")
+        fits = [c for c in both if n % c.images == 0]
+        assert predicted(cfg, n, 132, both) == min(predicted(c, n, 132, both) for c in fits)
+        dense, gathered = cv.default_kernels(n, "sm_90a")
+        assert dense.config == cv.replace(cfg, epilogue="direct")
+        gcfg = cv.hopper_config(n, 132)
+        assert gathered.config == cv.replace(gcfg, epilogue="smem")
+        assert gathered.config.loads == "cp.async" and gathered.config in {
+            cv.replace(c, epilogue="smem") for c in cv.HOPPER_CONFIGS
+        }
+    # where a TMA tiling is predicted faster, the dense kernel is the TMA one
+    tma = [n for n in (131072, 4320) if cv.hopper_config(n, 132, "dense").loads == "tma"]
+    for n in tma:
+        assert cv.default_kernels(n, "sm_90a")[0].config.loads == "tma"
+    # a TMA tiling's gather sibling is a cp.async kernel (cached once per tiling and kind)
+    tcfg = next(iter(cv.HOPPER_TMA_CONFIGS))
+    assert cv.hopper_kernel(tcfg, "gather").config.loads == "cp.async"
+    assert cv.hopper_kernel(tcfg, "dense") is cv.hopper_kernel(tcfg, "dense")
+    with pytest.raises(ValueError, match="kind must be"):
+        cv.hopper_kernel(tcfg, "both")
+
+
+def test_conv3d_fprop_runs_the_tma_dense_kernel_it_would_choose_on_the_cpu():
+    """The dense TMA kernel as conv3d_fprop builds it (hopper_kernel: direct epilogue) runs on
+    the CPU runtime next to its cp.async gather sibling, at 2 CTAs of 4 images."""
+    cfg = cv.Sm90Config(images=4, stages=3, specialized=True, loads="tma")
+    pair = cv.hopper_pair(cfg)
+    assert [k.config.loads for k in pair] == ["tma", "cp.async"]
+    rng = np.random.default_rng(14)
+    p = cv.random_problem(8, rng, spare=3)
+    want = cv.reference_conv3d(p["act"], p["flt"])
+    out = np.full((8, 4, 2, 2, 128), np.nan, np.float32)
+    cv.conv3d_fprop(p["act"], p["flt"], out, kernels=pair)
+    _close(out, want)
 
 
 def test_traced_ir_shows_the_gather_as_a_layout():
@@ -493,10 +542,13 @@ def _rel(torch, got, want):
 
 SEED = "seed"  # the seed's sm80 tiling; conv3d_fprop's sm80 choice for N; the Hopper kernels
 HOPPER = ("sm90", "sm90-ws", "sm90-ws-tma")
-GPU_KERNELS = [SEED, "sm80", *HOPPER]
+CHOSEN = "chosen"  # what conv3d_fprop runs on this GPU for N (on Hopper: TMA dense kernels)
+GPU_KERNELS = [SEED, "sm80", *HOPPER, CHOSEN]
 
 
 def _kernels(which, n):
+    if which == CHOSEN:
+        return cv.default_kernels(n)
     if which in HOPPER:
         torch = pytest.importorskip("torch")
         if torch.cuda.get_device_capability() != (9, 0):
