@@ -5,6 +5,7 @@ gather/scatter, side by side with cuDNN and torch in one process.
     python benchmarks/conv.py --sizes 4320 --configs s3-k32,s4-k32
     python benchmarks/conv.py --configs sm90,sm90-i16-s4-wg2-f1-ws,sm90-i12-s5-wg2-f1-direct
     python benchmarks/conv.py --configs sm90-i16-s4-wg2-f1-ws,sm90-i16-s4-wg2-f1-ws-tma --kinds dense
+    python benchmarks/conv.py --configs sm90,dense:sm90-i12-s5-wg2-f1-ws-tma-direct
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
 images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's
@@ -15,7 +16,11 @@ indices read from global memory instead of the CTA's slices staged in shared mem
 straight from the accumulators), ``sm80``: the sm80 tiling ``conv3d_fprop`` runs for that N on
 a GPU without wgmma (``sm80_config``), and ``sm90``: what ``conv3d_fprop`` runs on an
 H100/H200 for that N (its dense and its gather kernel,
-``default_kernels``). Hopper rows are skipped on other GPUs. The GPU is timed as found (its
+``default_kernels``, each its own tiling: the dense one may load through TMA), timed also
+against the gather kernel's *dense twin* (the same kernel body, tiling, cp.async loads and
+epilogue over dense layouts: the issue's twin) and the cp.async dense kernel conv3d_fprop ran
+before it had TMA tilings. ``dense:NAME`` times that tiling's dense kernel only. Hopper rows
+are skipped on other GPUs. The GPU is timed as found (its
 clock is printed); run-to-run spread on an H100 was up to 10% for the same kernel.
 
 Needs an NVIDIA GPU and torch with CUDA. For each N:
@@ -268,50 +273,61 @@ def run_size(
 
     for cfg in configs:
         try:
+            only_dense = isinstance(cfg, tuple)  # ("dense", config): no gather kernel
+            if only_dense:
+                cfg = cfg[1]
             hopper = cfg == "sm90" or isinstance(cfg, cv.Sm90Config)
             if hopper and torch.cuda.get_device_capability() != (9, 0):
                 log(f"   {cfg}: skipped (needs an sm_90 GPU)")
                 continue
+            twins: list = []  # (label, dense kernel): more dense kernels to time the gather by
             if cfg == "sm90":  # conv3d_fprop's choice: its dense and gather kernels
                 dense, gathered = cv.default_kernels(n, "sm_90a")
                 cfg, gcfg = dense.config, gathered.config
-                # dense: epilogue from registers; gather: through shared memory
-                name = f"sm90 conv3d_fprop i{cfg.images}-s{cfg.stages}"
+                # dense: epilogue from registers, maybe TMA loads; gather: cp.async, through
+                # shared memory. The "dense twin" is the gather kernel's own body over
+                # dense layouts: the same tiling, loads and epilogue (`twin`); `cp.async` is
+                # the dense kernel conv3d_fprop ran before it had TMA tilings.
+                tma = "-tma" if cfg.loads == "tma" else ""
+                name = f"sm90 conv3d_fprop i{cfg.images}-s{cfg.stages}{tma}"
+                gname = f"sm90 conv3d_fprop i{gcfg.images}-s{gcfg.stages}"
+                twins = [
+                    ("twin", cv.make_conv3d_sm90(gcfg)[0]),
+                    ("cp.async", cv.hopper_kernel(gcfg, "dense")),
+                ]
             elif cfg == "sm80":  # conv3d_fprop's choice on a GPU without wgmma
                 dense, gathered = cv.default_kernels(n, "sm_80")
                 cfg = gcfg = dense.config
-                name = f"sm80 {cfg.name}"
+                name = gname = f"sm80 {cfg.name}"
             else:
                 if n % cfg.images:
                     log(f"   {cfg.name}: skipped ({cfg.images} images per CTA do not divide N)")
                     continue
                 dense, gathered = cv.make_conv3d_sm90(cfg) if hopper else cv.make_conv3d(cfg)
-                name, gcfg = cfg.name, cfg
-            grid = (n // cfg.images,)
+                name = gname = cfg.name
+                gcfg = cfg
             # dense: compiled with 32-bit indices (the offsets fit), checked, then timed
-            out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
-            args = (p.act, p.flt, out)
-            ck = lc.compile(dense, *args, target="cuda", block=cfg.threads, index_bitwidth=32)
-            bound = ck.bind(args, {})
-            ck.launch_bound(bound, grid, cfg.threads, None, None)
-            torch.cuda.synchronize()
-            err = rel_error(torch, out, p.ref)
-            t = later(launcher(ck, bound, grid, cfg.threads))
-            rows.append(
-                (
-                    f"layoutc dense {name}",
-                    "dense",
-                    n,
-                    t,
-                    p.flops,
-                    resources(ck, cfg.threads),
-                    err,
-                )
-            )
-            if "gather" not in kinds:
+            for label, kernel in [("", dense), *twins]:
+                kcfg = kernel.config
+                grid = (n // kcfg.images,)
+                out = torch.full((n, cv.Z, cv.P, cv.Q, cv.K), float("nan"), device="cuda")
+                args = (p.act, p.flt, out)
+                ck = lc.compile(kernel, *args, target="cuda", block=kcfg.threads, index_bitwidth=32)
+                bound = ck.bind(args, {})
+                ck.launch_bound(bound, grid, kcfg.threads, None, None)
+                torch.cuda.synchronize()
+                err = rel_error(torch, out, p.ref)
+                t = later(launcher(ck, bound, grid, kcfg.threads))
+                dname = f"layoutc dense {name}" if not label else f"layoutc dense {gname} {label}"
+                rows.append((dname, "dense", n, t, p.flops, resources(ck, kcfg.threads), err))
+                if label or ("gather" in kinds and not only_dense):
+                    own = "conv3d_fprop's" if twins else "its"
+                    TWINS.append((n, f"layoutc gather {gname}", dname, label or own))
+            if "gather" not in kinds or only_dense:
                 log(f"   {name}: checked", flush=True)
                 continue
             # gather/scatter: the same, plus the rows the scatter does not name stay untouched
+            grid = (n // gcfg.images,)
             opool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
             args = (p.pool, p.flt, opool, p.gather, p.scatter)
             ck = lc.compile(gathered, *args, target="cuda", block=gcfg.threads, index_bitwidth=32)
@@ -327,7 +343,7 @@ def run_size(
             t = later(launcher(ck, bound, grid, gcfg.threads))
             rows.append(
                 (
-                    f"layoutc gather {name}",
+                    f"layoutc gather {gname}",
                     "gather",
                     n,
                     t,
@@ -352,15 +368,20 @@ def run_size(
 
 def table(rows: list[tuple]) -> list[str]:
     out = [
-        f"{'kernel':<44} {'N':>7} {'time':>10} {'TFLOP/s':>8} {'check':>9}  {'regs':>4} "
+        f"{'kernel':<50} {'N':>7} {'time':>10} {'TFLOP/s':>8} {'check':>9}  {'regs':>4} "
         f"{'local':>5} {'smem':>5} {'CTA/SM':>3}"
     ]
     for name, _kind, n, t, flops, res, err in rows:
         check = "" if err is None else (f"{err:.1e}" if err <= TOLERANCE else "FAILED")
         out.append(
-            f"{name:<44} {n:>7} {t * 1e3:>8.3f}ms {flops / t / 1e12:>8.1f} {check:>9}  {res}"
+            f"{name:<50} {n:>7} {t * 1e3:>8.3f}ms {flops / t / 1e12:>8.1f} {check:>9}  {res}"
         )
     return out
+
+
+# (N, gather row, dense row, what the dense row is to the gather kernel): the pairs whose
+# ratio the goal "gather at least 0.9x its dense twin" is read on (run_size fills it)
+TWINS: list[tuple] = []
 
 
 def ratios(rows: list[tuple]) -> list[str]:
@@ -371,16 +392,17 @@ def ratios(rows: list[tuple]) -> list[str]:
         pipe = at.get("torch index_select+conv3d+index_copy_")
         for name, t in at.items():
             if name.startswith("layoutc dense"):
-                twin = name.replace("dense", "gather")
                 goal = "1.5" if "sm90" in name else "1.0"
-                line = f"N={n:>6} {name[14:]:<26} {cudnn / t:5.2f}x cuDNN (goal {goal})"
-                if twin in at and pipe is not None:
-                    g = at[twin]
-                    line += (
-                        f" | gather {t / g:5.2f}x its dense twin (goal 0.9), "
-                        f"{pipe / g:5.2f}x the torch pipeline (goal 2.5)"
-                    )
-                out.append(line)
+                out.append(f"N={n:>6} {name[14:]:<38} {cudnn / t:5.2f}x cuDNN (goal {goal})")
+            elif name.startswith("layoutc gather") and pipe is not None:
+                line = f"N={n:>6} {name[15:]:<38} gather {pipe / t:5.2f}x the torch pipeline"
+                out.append(line + " (goal 2.5)")
+        for m, gather, dense, label in TWINS:
+            if m == n and gather in at and dense in at:
+                out.append(
+                    f"N={n:>6} {gather[15:]:<38} gather {at[dense] / at[gather]:5.2f}x "
+                    f"{label} dense {dense[14:]} (goal 0.9)"
+                )
     return out
 
 
@@ -397,7 +419,13 @@ def main() -> int:
         print("benchmarks/conv.py needs torch with CUDA and a GPU")
         return 2
     cv = _example()
-    configs = [config_from_name(cv, c) for c in args.configs.split(",")]
+    # "dense:NAME": that tiling's dense kernel only
+    configs = [
+        ("dense", config_from_name(cv, c[6:]))
+        if c.startswith("dense:")
+        else config_from_name(cv, c)
+        for c in args.configs.split(",")
+    ]
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}")
     print(gpu_clock())
     rows: list[tuple] = []
