@@ -378,7 +378,11 @@ class Sm90Config:
     activation's K-block in im2col mode (``lc.make_im2col_tma_copy``: the CTA's
     ``16 * images`` output positions, walked (Q,P,Z,N), of 32 channels at one filter tap), the
     filter's in tile mode, both completing the stage's ``full`` mbarrier's transaction bytes.
-    The gather kernel keeps its cp.async producers (TMA cannot gather rows; CUTLASS neither)."""
+    The gather kernel keeps its cp.async producers (TMA cannot gather rows; CUTLASS neither).
+
+    ``tail`` (plain mainloop): ``"skip"`` issues no copies past the last K-tile (an empty
+    commit group keeps the count), ``"clamp"`` copies the last K-tile again, as before, which
+    the epilogue then has to wait for."""
 
     images: int = 16
     stages: int = 4
@@ -390,6 +394,7 @@ class Sm90Config:
     mma_first: bool = False
     index_smem: bool = True
     loads: str = "cp.async"
+    tail: str = "skip"
 
     @property
     def name(self) -> str:
@@ -399,6 +404,7 @@ class Sm90Config:
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
         name += "" if self.index_smem else "-gidx"
+        name += "-clamp" if self.tail == "clamp" else ""
         return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
@@ -444,6 +450,8 @@ class Sm90Config:
             raise ValueError(f"images must be even, 2 to 16 (wgmma N = 16 * images): {self}")
         if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
             raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
+        if self.tail not in ("skip", "clamp"):
+            raise ValueError(f"tail must be 'skip' or 'clamp': {self}")
         if self.loads not in ("cp.async", "tma") or (self.loads == "tma" and not self.specialized):
             raise ValueError(f"loads must be 'cp.async' or 'tma' (TMA needs specialized): {self}")
         if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
@@ -614,6 +622,21 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
             tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
             ahead = stages - 1 - in_flight
+
+            def load_k_tile(k: Any, write: Any) -> None:
+                """The copies of K-tile ``k + ahead`` into stage ``write``, one commit group.
+                ``tail="skip"``: past the last K-tile nothing is copied (an empty group keeps
+                the count); ``"clamp"``: the last K-tile is copied again (the old way: the
+                epilogue then waits for copies nobody reads)."""
+                if cfg.tail == "clamp":
+                    kn = lc.min(k + ahead, k_tiles - 1)
+                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+                elif k < k_tiles - ahead:
+                    lc.copy(g2s, tAgA[_, _, _, k + ahead], tAsA[_, _, _, write])
+                    lc.copy(g2s, tBgB[_, _, _, k + ahead], tBsB[_, _, _, write])
+                lc.cp_async_commit()
+
             for s in range(ahead):
                 lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
                 lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
@@ -628,29 +651,24 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.cp_async_wait(ahead - 1)  # stage `read` landed (this thread's copies)
                 lc.fence_proxy_async()  # ... and is visible to the wgmma
                 lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
-                kn = lc.min(k + ahead, k_tiles - 1)
                 # a stage, so the copies into it provably leave the staged indices alone
                 # (lower-layouts then loads a K-tile's row numbers ahead of its copies)
                 write = lc.assume(write, lower=0, upper=stages - 1)
                 if not cfg.mma_first:
-                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
-                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
-                    lc.cp_async_commit()
+                    load_k_tile(k, write)
                 lc.warpgroup_fence_operand(tCrC)
                 lc.warpgroup_arrive()
                 lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
                 lc.warpgroup_commit_batch()
                 if cfg.mma_first:  # the copies' address math and index loads overlap the wgmma
-                    lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
-                    lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
-                    lc.cp_async_commit()
+                    load_k_tile(k, write)
                 lc.warpgroup_wait(in_flight)
                 lc.warpgroup_fence_operand(tCrC)
                 read = lc.where(read == stages - 1, 0, read + 1)
                 write = lc.where(write == stages - 1, 0, write + 1)
             lc.warpgroup_wait(0)
             lc.warpgroup_fence_operand(tCrC)
-            lc.cp_async_wait(0)  # the last (clamped) copies
+            lc.cp_async_wait(0)  # the last copies (with tail="clamp": copies of the last K-tile)
             if cfg.epilogue == "smem":  # C goes over the stages
                 lc.syncthreads()
             epilogue(tCrC, gC, tid, lc.syncthreads)

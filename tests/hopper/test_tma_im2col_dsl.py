@@ -201,3 +201,32 @@ def test_the_multicast_im2col_load_assembles_and_needs_its_op():
 
     with pytest.raises(lc.CompileError, match="mcast_mask needs an SM90_TMA_LOAD_IM2COL_MULTICAST"):
         lc.compile(unicast_with_mask, act, out, target="cpu", cache=False)
+
+
+@pytest.mark.gpu
+def test_im2col_multicast_on_the_gpu_fills_both_blocks_of_the_cluster():
+    """The multicast im2col load of test_tma_im2col_cpu.py on the GPU: each block of a
+    cluster of two issues one load into both (``.multicast::cluster``, mask 3) and both hold
+    the two loads, as the model says (example 59's box: 16 pixels of 32 channels)."""
+    import torch
+    from im2col_kernels import make_im2col_multicast
+
+    rng = np.random.default_rng(22)
+    shape, lower, upper = (4, 6, 4, 4, 64), (0, 0, 0), (-2, -2, -2)
+    act_host = rng.standard_normal(shape).astype(np.float32)
+    at_host = _rows(shape, 3, lower, upper, rng, 6)
+    act, at = torch.from_numpy(act_host).cuda(), torch.from_numpy(at_host).cuda()
+    out = torch.full((6, 2 * 16 * 32), float("nan"), device="cuda")
+    k = make_im2col_multicast(16, 32, lower, upper)
+    lc.compile(k, act, at, out, block=32)(act, at, out, grid=6, cluster=2)
+    torch.cuda.synchronize()
+    box = Im2colBox("f32", 32, 16, lower, upper)
+    loads = [
+        im2col_load(act_host, box, tuple(int(x) for x in row[:5][::-1]),
+                    tuple(int(x) for x in row[5:][::-1])).reshape(-1)
+        for row in at_host
+    ]  # fmt: skip
+    got = out.cpu().numpy()
+    for b in range(6):  # both blocks of cluster c hold the loads of rows 2c and 2c + 1
+        c = b // 2
+        np.testing.assert_array_equal(got[b], np.concatenate(loads[2 * c : 2 * c + 2]))
