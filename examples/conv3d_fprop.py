@@ -379,6 +379,9 @@ class Sm90Config:
     ``16 * images`` output positions, walked (Q,P,Z,N), of 32 channels at one filter tap), the
     filter's in tile mode, both completing the stage's ``full`` mbarrier's transaction bytes.
     The gather kernel keeps its cp.async producers (TMA cannot gather rows; CUTLASS neither).
+    ``loads="tma-filter"``: both kernels load the filter's K-block by TMA (one producer thread,
+    its arrival with the bytes on the ``full`` barrier) and the activation by cp.async: a
+    dense/gather pair that differs only in the activation's and output's layouts.
 
     ``tail`` (plain mainloop): ``"skip"`` issues no copies past the last K-tile (an empty
     commit group keeps the count), ``"clamp"`` copies the last K-tile again, as before, which
@@ -400,7 +403,7 @@ class Sm90Config:
     def name(self) -> str:
         name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
         name += "-ws" if self.specialized else ""
-        name += "-tma" if self.loads == "tma" else ""
+        name += {"tma": "-tma", "tma-filter": "-tmaf"}.get(self.loads, "")
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
         name += "" if self.index_smem else "-gidx"
@@ -452,8 +455,12 @@ class Sm90Config:
             raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
         if self.tail not in ("skip", "clamp"):
             raise ValueError(f"tail must be 'skip' or 'clamp': {self}")
-        if self.loads not in ("cp.async", "tma") or (self.loads == "tma" and not self.specialized):
-            raise ValueError(f"loads must be 'cp.async' or 'tma' (TMA needs specialized): {self}")
+        if self.loads not in ("cp.async", "tma", "tma-filter") or (
+            self.loads != "cp.async" and not self.specialized
+        ):
+            raise ValueError(
+                f"loads must be 'cp.async', 'tma' or 'tma-filter' (TMA needs specialized): {self}"
+            )
         if self.warpgroups not in (1, 2) or self.mma_in_flight not in (0, 1):
             raise ValueError(f"warpgroups must be 1 or 2, mma_in_flight 0 or 1: {self}")
         # the specialized producer announces a stage `stages - 2` K-tiles after issuing it
@@ -559,24 +566,42 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         """loads="tma": the filter's tile-mode copy (a box of all K output channels x 32
         channels of one tap) and the activation's im2col copy (the CTA's 16 * images output
         positions x 32 channels; no padding: the box of top-left pixels is
-        [0, extent - 1 - (filter - 1)] per spatial dimension, so lower 0, upper 1 - filter)."""
-        if cfg.loads != "tma":
+        [0, extent - 1 - (filter - 1)] per spatial dimension, so lower 0, upper 1 - filter).
+        loads="tma-filter": the filter's copy only (the activation stays on cp.async)."""
+        if cfg.loads == "cp.async":
             return None
+        if cfg.loads == "tma-filter":
+            return filter_tma(filter), None
         return (
-            lc.make_tma_copy("SM90_TMA_LOAD", filter, stage_a, (K, 1, 1, 1, 32)),
+            filter_tma(filter),
             lc.make_im2col_tma_copy(
                 "SM90_TMA_LOAD_IM2COL", activation, stage_b, (0, 0, 0), (1 - T, 1 - R, 1 - S)
             ),
         )
 
+    def filter_tma(filter: Any) -> Any:
+        return lc.make_tma_copy("SM90_TMA_LOAD", filter, stage_a, (K, 1, 1, 1, 32))
+
+    @lc.func
+    def load_filter(tma_a: Any, sA: Any, s: Any, k: Any, bar: Any) -> None:
+        """The TMA load of the filter's K-block ``k`` into stage ``s`` (channel half ``k % 2``
+        of tap ``k // 2``, taps in the (T,R,S) order of the filter's modes: the order of the
+        im2col layout's K-blocks, (C,T,R,S) tiled by (32,1,1,1), so A and B agree)."""
+        mF = tma_a.get_tma_tensor()  # (K,T,R,S,C) coordinates
+        half, tap = k % 2, k // 2
+        t, r, u = tap % T, (tap // T) % R, tap // (T * R)
+        part_a = lc.make_tensor(
+            sA.iterator + lc.assume(s * (bm * 32), divisible_by=bm * 32), stage_a
+        )
+        gF = lc.local_tile(mF, (K, 1, 1, 1, 32), (0, t, r, u, half))
+        lc.tma_copy(tma_a, gF, part_a, mbar=bar)
+
     @lc.func
     def tma_producer(tmas: Any, sA: Any, sB: Any, full: Any, empty: Any, k_tiles: Any) -> None:
         """One elected thread: per K-block, wait for the stage to be empty, expect both boxes'
-        bytes on its full barrier and issue the two TMA loads (channel half ``k % 2`` of tap
-        ``k // 2``, the (T,R,S) order of the filter's modes; any order serves, A and B
-        agree)."""
+        bytes on its full barrier and issue the two TMA loads (:func:`load_filter`'s K-block
+        order)."""
         tma_a, tma_b = tmas
-        mF = tma_a.get_tma_tensor()  # (K,T,R,S,C) coordinates
         first = lc.block_idx.x * cfg.images  # the CTA's first image
         for k in lc.range(k_tiles):
             s = k % stages
@@ -584,11 +609,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             lc.mbarrier_arrive_and_expect_tx(full + s, tma_a.tx_bytes + tma_b.tx_bytes)
             half, tap = k % 2, k // 2
             t, r, u = tap % T, (tap // T) % R, tap // (T * R)
-            part_a = lc.make_tensor(
-                sA.iterator + lc.assume(s * (bm * 32), divisible_by=bm * 32), stage_a
-            )
-            gF = lc.local_tile(mF, (K, 1, 1, 1, 32), (0, t, r, u, half))
-            lc.tma_copy(tma_a, gF, part_a, mbar=full + s)
+            load_filter(tma_a, sA, s, k, full + s)
             part_b = lc.make_tensor(
                 sB.iterator + lc.assume(s * (tile_n * 32), divisible_by=tile_n * 32), stage_b
             )
@@ -606,7 +627,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         # is split over the grid's modes by a 64-bit division, and ptxas serializes every
         # wgmma of a function that calls one (C7509)
         bid = lc.block_idx.x
-        walk = tmas is not None
+        walk = tmas is not None and tmas[1] is not None  # the activation through TMA
+        tma_a = tmas[0] if tmas is not None and not walk else None  # the filter only
         tile = (Q, P, Z, cfg.images) if walk else bn
         where = (0, (0, 0, 0, bid) if last or walk else (bid, 0, 0, 0), _)
         gA = lc.local_tile(mA, (bm, tile, bk), where, proj=(1, None, 1))  # (BM,BK,k)
@@ -683,7 +705,9 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             full, empty = bars.iterator, bars.iterator + stages
             if tid == 0:
                 for s in range(stages):
-                    lc.mbarrier_init(full + s, 1 if walk else producers)
+                    # TMA: one arrival with the bytes; cp.async: every producer, plus the
+                    # filter's TMA load's arrival with its bytes (loads="tma-filter")
+                    lc.mbarrier_init(full + s, 1 if walk else producers + (tma_a is not None))
                     lc.mbarrier_init(empty + s, consumers)
                 lc.mbarrier_init_fence()
             lc.syncthreads()
@@ -701,7 +725,11 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                     for k in lc.range(k_tiles):
                         s = k % stages
                         lc.mbarrier_wait(empty + s, 1 - (k // stages) % 2)
-                        lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
+                        if tma_a is None:
+                            lc.copy(g2s, tAgA[_, _, _, k], tAsA[_, _, _, s])
+                        elif tid == 0:  # the filter's K-block by TMA, its bytes expected
+                            lc.mbarrier_arrive_and_expect_tx(full + s, tma_a.tx_bytes)
+                            load_filter(tma_a, sA, s, k, full + s)
                         lc.copy(g2s, tBgB[_, _, _, k], tBsB[_, _, _, s])
                         lc.cp_async_commit()
                         if k >= lag:  # K-tile k - lag has landed: announce it
@@ -755,7 +783,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         output: OUTPUT,
     ):
         tmas = dense_tmas(activation, filter)
-        walk = tmas is not None
+        walk = cfg.loads == "tma"  # positions in the order the im2col load walks them
         conv_mainloop_sm90(*dense_operands(activation, filter, output, last, walk), tmas)
 
     @lc.kernel(
@@ -771,10 +799,13 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         gather: GATHER_ROWS,
         scatter: SCATTER_ROWS,
     ):
+        # loads="tma-filter": the filter through TMA (the activation cannot: rows are gathered)
+        tmas = (filter_tma(filter), None) if cfg.loads == "tma-filter" else None
         if cfg.index_smem:  # the producers and the epilogue read the indices from smem
             gather, scatter = stage_indices(gather, "gather"), stage_indices(scatter, "scatter")
             lc.syncthreads()
-        conv_mainloop_sm90(*gather_operands(activation, filter, output, gather, scatter, last))
+        operands = gather_operands(activation, filter, output, gather, scatter, last)
+        conv_mainloop_sm90(*operands, tmas)
 
     conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg
     return conv3d_fprop_dense_sm90, conv3d_fprop_gather_sm90
@@ -982,11 +1013,12 @@ def default_kernels(n: int, target: str | None = None) -> tuple[Any, Any]:
 def hopper_kernel(cfg: Sm90Config, kind: str) -> Any:
     """The Hopper kernel conv3d_fprop runs for a tiling: the dense kernel with the direct
     epilogue (its TMA loads if the tiling says so), the gather kernel through shared memory
-    and always on cp.async (cached: built once per tiling and kind)."""
+    with the activation on cp.async (cached: built once per tiling and kind)."""
     if kind == "dense":
         cfg = replace(cfg, epilogue="direct")
     elif kind == "gather":
-        cfg = replace(cfg, epilogue="smem", loads="cp.async")
+        loads = "cp.async" if cfg.loads == "tma" else cfg.loads  # the filter's TMA stays
+        cfg = replace(cfg, epilogue="smem", loads=loads)
     else:
         raise ValueError(f"kind must be 'dense' or 'gather', got {kind!r}")
     if (cfg, kind) not in _hopper_kernels:

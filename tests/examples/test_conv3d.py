@@ -199,6 +199,8 @@ HOPPER_CPU = [
     # of this configuration keeps its cp.async producers)
     cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True, epilogue="direct",
                   loads="tma"),
+    # the filter through tile TMA in both kernels, the activation through cp.async
+    cv.Sm90Config(images=4, stages=3, warpgroups=1, specialized=True, loads="tma-filter"),
 ]  # fmt: skip
 
 
@@ -301,6 +303,28 @@ def test_tma_loads_need_the_specialized_mainloop_and_leave_the_gather_on_cp_asyn
     order = ("activation", "filter", "output", "gather", "scatter")
     ir = traced(gather, *(a[k] for k in order))
     assert "tile.tma_" not in ir and "cp.async.bulk" not in ir and "cp.async" in ir
+
+
+def test_tma_filter_loads_the_filter_by_tma_in_both_kernels_and_gathers_by_cp_async():
+    """loads="tma-filter": the dense and the gather kernel load the filter by tile-mode TMA
+    and the activation by cp.async (no im2col load): the pair differs only in layouts."""
+    with pytest.raises(ValueError, match="TMA needs specialized"):
+        cv.make_conv3d_sm90(cv.Sm90Config(loads="tma-filter"))
+    cfg = cv.Sm90Config(images=4, specialized=True, loads="tma-filter")
+    assert cfg.name == "sm90-i4-s4-wg2-f1-ws-tmaf"
+    dense, gather = cv.make_conv3d_sm90(cfg)
+    assert cv.hopper_kernel(cfg, "gather").config.loads == "tma-filter"
+
+    def traced(kernel, *args):
+        return kernel.trace(kernel.specialize(*args, block=cfg.threads))[0].to_text()
+
+    a = cv._dense_inputs(4, np.random.default_rng(0))
+    dense_ir = traced(dense, a["activation"], a["filter"], a["output"])
+    a = cv._gather_inputs(4, np.random.default_rng(0))
+    order = ("activation", "filter", "output", "gather", "scatter")
+    gather_ir = traced(gather, *(a[k] for k in order))
+    for ir in (dense_ir, gather_ir):
+        assert "tile.tma_descriptor" in ir and "tma_im2col" not in ir and "cp.async" in ir
 
 
 def test_hopper_gather_stages_its_indices_in_shared_memory():
