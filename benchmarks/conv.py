@@ -236,7 +236,12 @@ def run_size(
     samples: int,
     log: Any,
     kinds: tuple = ("dense", "gather"),
+    probe: bool = False,
 ) -> list[tuple]:
+    """The rows of one N. ``probe``: each gather kernel is timed a second time with identity
+    index vectors (row i of the pools is position i: the dense kernel's addresses through the
+    gather kernel's code), which tells the cost of the gather's code from that of its access
+    pattern (random rows over a pool of N * 108 rows)."""
     import layoutc as lc
 
     p = Problem(torch, cv, n, seed=n)
@@ -344,6 +349,20 @@ def run_size(
                 log(f"   gather {name} N={n}: rows outside the scatter were written")
                 err = float("inf")
             t = later(launcher(ck, bound, grid, gcfg.threads))
+            if probe:  # the same kernel over identity indices (checked too)
+                ident_g = torch.arange(n * 96, dtype=torch.int32, device="cuda")
+                ident_s = torch.arange(n * 16, dtype=torch.int32, device="cuda")
+                ipool = p.pool.clone()
+                ipool[: n * 96] = p.act.reshape(-1, cv.C)
+                iopool = torch.full((p.out_rows, cv.K), 7.0, device="cuda")
+                iargs = (ipool, p.flt, iopool, ident_g, ident_s)
+                ibound = ck.bind(iargs, {})
+                ck.launch_bound(ibound, grid, gcfg.threads, None, None)
+                torch.cuda.synchronize()
+                ierr = rel_error(torch, iopool[: n * 16].view(n, 4, 2, 2, 128), p.ref)
+                rows.append((f"layoutc gather {gname} identity", "probe", n,
+                             later(launcher(ck, ibound, grid, gcfg.threads)), p.flops, "",
+                             ierr))  # fmt: skip
             rows.append(
                 (
                     f"layoutc gather {gname}",
@@ -397,6 +416,12 @@ def ratios(rows: list[tuple]) -> list[str]:
             if name.startswith("layoutc dense"):
                 goal = "1.5" if "sm90" in name else "1.0"
                 out.append(f"N={n:>6} {name[14:]:<38} {cudnn / t:5.2f}x cuDNN (goal {goal})")
+            elif name.endswith(" identity") and name[: -len(" identity")] in at:
+                random = at[name[: -len(" identity")]]
+                out.append(
+                    f"N={n:>6} {name[15:-9]:<38} gather on identity indices {random / t:5.2f}x "
+                    "faster than on random rows"
+                )
             elif name.startswith("layoutc gather") and pipe is not None:
                 line = f"N={n:>6} {name[15:]:<38} gather {pipe / t:5.2f}x the torch pipeline"
                 out.append(line + " (goal 2.5)")
@@ -415,6 +440,9 @@ def main() -> int:
     ap.add_argument("--configs", default="s3-k32-i4-w2x2,sm80,sm90")
     ap.add_argument("--samples", type=int, default=10)
     ap.add_argument("--kinds", default="dense,gather", help="dense, gather or both")
+    ap.add_argument(
+        "--probe", action="store_true", help="time each gather kernel on identity indices too"
+    )
     args = ap.parse_args()
     import torch
 
@@ -437,7 +465,7 @@ def main() -> int:
         print(f"== N = {n}", flush=True)
         try:
             kinds = tuple(args.kinds.split(","))
-            rows += run_size(torch, cv, n, configs, args.samples, print, kinds)
+            rows += run_size(torch, cv, n, configs, args.samples, print, kinds, args.probe)
         except Exception:
             traceback.print_exc()
             failed = True
