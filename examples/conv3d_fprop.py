@@ -905,8 +905,9 @@ HOPPER_CONFIGS = {
 # mode, warp-specialized; direct epilogue), on the same scale: time per image relative to the
 # cp.async 16-image kernel above, measured side by side with it (benchmarks/conv.py on an H200:
 # 16 images 2.573 against 2.758 ms at N = 131072; 12 images 0.106 against the cp.async 12-image
-# kernel's 0.107 ms at N = 4320; 8 images 3.270 ms at 131072). The gather kernel has no TMA
-# tiling (TMA cannot gather rows).
+# kernel's 0.107 ms at N = 4320; 8 images 3.270 ms at 131072; on H100s both kinds took the
+# same time within 2%, docs/example59.md). The gather kernel has no TMA tiling (TMA cannot
+# gather rows).
 HOPPER_TMA_CONFIGS = {
     Sm90Config(images=16, specialized=True, loads="tma"): 0.93,
     Sm90Config(images=12, stages=5, specialized=True, loads="tma"): 1.03,
