@@ -79,6 +79,7 @@ class GemmConfig:
     full_tiles: bool = False
     cluster: int = 1
     epilogue: str = "store"
+    release: str = "warp"  # TMA: one arrival per consumer "warp" or per "warpgroup" (CUTLASS)
     a_major: str = "K"  # "MN": A stored (K, M) M-contiguous (f16/bf16, TMA loads)
     b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
 
@@ -97,6 +98,7 @@ class GemmConfig:
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
         name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
         name += "-etma" if self.epilogue == "tma" else ""
+        name += "-rwg" if self.release == "warpgroup" else ""
         return name + "".join(
             f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K"
         )
@@ -175,6 +177,8 @@ class GemmConfig:
                     f"{what}_major='MN' takes TMA loads, f16/bf16 and 64-element boxes along "
                     f"M/N (a multiple of 64 per block), got {self.loads}, {self.dtype}, {extent}"
                 )
+        if self.release not in ("warp", "warpgroup"):
+            raise ValueError(f"release must be 'warp' or 'warpgroup', got {self.release!r}")
         if self.c_dtype not in ("f32", "f16", "bf16"):
             raise ValueError(f"c_dtype must be f32, f16 or bf16, got {self.c_dtype!r}")
         if self.epilogue not in ("store", "tma") or (
@@ -329,7 +333,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     in_flight = cfg.mma_in_flight
     pingpong = cfg.schedule == "pingpong"
     wgs = 1 if pingpong else cfg.warpgroups
-    consumer_warps = 4 * wgs
+    # arrivals that release a stage in one block: one per consumer warp, or (CUTLASS's
+    # PipelineTmaAsync) one per consumer warpgroup, from its thread 0 after its wgmma wait
+    # (wgmma is warpgroup-collective: its wait retires the whole warpgroup's reads)
+    per_wg = cfg.release == "warpgroup"
+    consumer_warps = wgs if per_wg else 4 * wgs
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
@@ -382,7 +390,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         if cl == 1:
             pipe.consumer_release(count)
         else:
-            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=lane % csize)
+            # lane < cl <= csize on the GPU; csize is 1 on the CPU runtime: no division
+            lc.mbarrier_arrive(
+                pipe.empty.iterator + count % stages, cta_id=lc.where(lane < csize, lane, 0)
+            )
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(a: a_spec, b: b_spec, c: c_spec):
@@ -471,7 +482,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if me == 1:  # lets warpgroup 0 run its first mainloop
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
-            lane = ct % 32
+            lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < cl
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
 

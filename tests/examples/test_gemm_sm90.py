@@ -63,6 +63,9 @@ WS_CPU = [
     GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, loads="tma", a_major="MN"),
     GEMM["GemmConfig"](bm=128, bn=128, stages=2, loads="tma", a_major="MN", b_major="MN"),
     GEMM["GemmConfig"](bm=128, bn=64, stages=2, loads="tma", b_major="MN", cluster=2),
+    # one arrival per consumer warpgroup releases a stage (CUTLASS's PipelineTmaAsync)
+    GEMM["GemmConfig"](bm=128, bn=32, stages=2, loads="tma", release="warpgroup"),
+    GEMM["GemmConfig"](bm=128, bn=32, stages=3, loads="tma", release="warpgroup", cluster=2),
 ]
 
 
