@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import gemm_sm90_ws as ws  # noqa: E402
+import gemm_sm90_ws as ws
 
 
 def main() -> int:
