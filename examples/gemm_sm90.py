@@ -62,7 +62,11 @@ class GemmConfig:
     ``stages`` of the shared-memory pipeline, ``warpgroups`` (consumers along M), and
     ``mma_in_flight``: 0 waits for each K-block's wgmmas before the next; 1 keeps one K-block
     of wgmmas running while the next is issued (CUTLASS's ``K_PIPE_MMAS``), so a stage is
-    refilled two K-blocks after it was read."""
+    refilled two K-blocks after it was read. ``mma_lead`` (TMA loads, ``mma_in_flight=0``):
+    each K-block's wgmmas go out as two commit groups, its first ``mma_lead`` K-steps, then
+    the rest; the wait for the previous K-block sits between them (``warpgroup_wait(1)``), so
+    the tensor cores always have queued work while the stage is still released as soon as
+    its wgmmas are done (what cuBLAS's sm90 kernels do)."""
 
     dtype: str = "f16"
     bm: int = 128
@@ -71,6 +75,7 @@ class GemmConfig:
     stages: int = 4
     warpgroups: int = 2
     mma_in_flight: int = 1
+    mma_lead: int = 0
     loads: str = "cp.async"
     schedule: str = "cooperative"
     c_dtype: str = "f32"
@@ -91,7 +96,7 @@ class GemmConfig:
     @property
     def name(self) -> str:
         name = f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
-        name += f"-f{self.mma_in_flight}"
+        name += f"-f{self.mma_in_flight}" + (f"l{self.mma_lead}" if self.mma_lead else "")
         if self.loads != "tma":
             return name
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
@@ -204,6 +209,15 @@ class GemmConfig:
             raise ValueError(f"loads must be 'cp.async' or 'tma', got {self.loads!r}")
         if self.mma_in_flight not in (0, 1):
             raise ValueError(f"mma_in_flight must be 0 or 1, got {self.mma_in_flight}")
+        steps = self.bk // ATOMS[self.dtype][1]  # wgmmas along K per K-block
+        if self.mma_lead and (
+            self.loads != "tma" or self.mma_in_flight or not 0 < self.mma_lead < steps
+        ):
+            raise ValueError(
+                f"mma_lead takes TMA loads, mma_in_flight=0 and 0 < mma_lead < {steps} (the "
+                f"K-steps of a K-block), got {self.mma_lead} ({self.loads}, "
+                f"mma_in_flight={self.mma_in_flight})"
+            )
         if self.stages < 2 + self.mma_in_flight * (self.loads != "tma"):
             raise ValueError(
                 f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
@@ -331,6 +345,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     elem, stages = cfg.element, cfg.stages
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
     in_flight = cfg.mma_in_flight
+    lead = cfg.mma_lead
+    steps = bk // ATOMS[cfg.dtype][1]  # wgmmas (K-steps) per K-block
     pingpong = cfg.schedule == "pingpong"
     wgs = 1 if pingpong else cfg.warpgroups
     # arrivals that release a stage in one block: one per consumer warp, or (CUTLASS's
@@ -364,7 +380,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
-    _, ec = cfg.epilogue_box  # columns of C in one 128-byte swizzled row
+    ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row
     box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
     # the accumulators of one box are those of a 64 x ec wgmma: partitions the box
     mma_epi = lc.make_tiled_mma(ATOMS[cfg.dtype][0].format(n=ec), lc.make_layout((1, 1, 1)))
@@ -513,18 +529,34 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     )
                     lc.warpgroup_fence_operand(tCrC)
                     lc.warpgroup_arrive()
-                    lc.gemm(mma, thr_mma.partition_A(stage_a), thr_mma.partition_B(stage_b), tCrC)
-                    lc.warpgroup_commit_batch()
-                    lc.warpgroup_wait(in_flight)
-                    lc.warpgroup_fence_operand(tCrC)
+                    tCsA = thr_mma.partition_A(stage_a)  # (MMA, MMA_M, MMA_K)
+                    tCsB = thr_mma.partition_B(stage_b)  # (MMA, MMA_N, MMA_K)
+                    if lead:
+                        # the first `lead` K-steps, then the wait for the previous K-block
+                        # (all groups but this one) and its release, then the rest: the
+                        # tensor cores never run dry at the K-block boundary
+                        for kk in range(lead):
+                            lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
+                        lc.warpgroup_commit_batch()
+                        lc.warpgroup_wait(1)
+                        if k > 0:  # noqa: SIM102 (both dynamic)
+                            if lane < cl:
+                                release(pipe, count - 1, csize, lane)
+                        for kk in range(lead, steps):
+                            lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
+                        lc.warpgroup_commit_batch()
+                    else:
+                        lc.gemm(mma, tCsA, tCsB, tCrC)
+                        lc.warpgroup_commit_batch()
+                        lc.warpgroup_wait(in_flight)
+                        lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
                         if k > 0:  # noqa: SIM102 (both dynamic)
                             if lane < cl:
                                 release(pipe, count - 1, csize, lane)
-                    else:
-                        if lane < cl:
-                            release(pipe, count, csize, lane)
-                if in_flight:
+                    elif not lead and lane < cl:
+                        release(pipe, count, csize, lane)
+                if in_flight or lead:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
                     if lane < cl:

@@ -2,8 +2,9 @@
 
 The operands are CuTe's: A ``(V,M,K)`` and B ``(V,N,K)`` in shared memory (``partition_A``/
 ``partition_B`` of the atom's ``ABLayout``: every thread sees the whole 64xK / NxK tile in
-``V``), C ``(V,M,N)`` the thread's accumulator fragment. The V layout of A and B must be a
-canonical GMMA layout: :func:`layoutc.ir.dialects.tile.gmma.infer_canonical` proves it (K- or
+``V``; or one K-step of them, ``(V,M)`` and ``(V,N)``, CuTe's ``(V,M)x(V,N)=>(V,M,N)`` form,
+which appends a K mode of 1), C ``(V,M,N)`` the thread's accumulator fragment. The V layout
+of A and B must be a canonical GMMA layout: :func:`layoutc.ir.dialects.tile.gmma.infer_canonical` proves it (K- or
 MN-major, which swizzle, LBO and SBO) or the gemm gets an error naming the condition that
 fails. Then, K outermost, then M and N (CuTe's order), each step is one ``tile.wgmma`` on the
 descriptors of the A and B tiles (``tile.wgmma_desc``: the proven bits and the tile's start
@@ -20,7 +21,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from layoutc.ir.algebra import ComposedLayout, Layout, LayoutError, Swizzle, get, intops, rank, size
+from layoutc.ir.algebra import (
+    ComposedLayout,
+    Layout,
+    LayoutError,
+    Swizzle,
+    append,
+    get,
+    intops,
+    rank,
+    size,
+)
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.tile.gmma import infer_canonical
 from layoutc.ir.dialects.tile.spaces import element_bits
@@ -58,13 +69,16 @@ class _Operand:
         self.info = info
         elem = info.element.text if info.element is not None else "?"
         bits = element_bits(elem)
-        if rank(info.layout) != 3:
+        layout = info.layout
+        if rank(layout) == 2:  # (V, M) / (V, N): one K-step (CuTe appends K = 1)
+            layout = append(layout)
+        if rank(layout) != 3:
             raise LoweringError(
                 f"warpgroup MMA atom '{atom.name}' takes {which} as ({which}_V, "
                 f"{'M' if which == 'A' else 'N'}, K) (partition_{which} of the tiled MMA), got "
-                f"a tensor of rank {rank(info.layout)}"
+                f"a tensor of rank {rank(layout)}"
             )
-        sw, offset, inner = _split(info.layout)
+        sw, offset, inner = _split(layout)
         self.inner = inner
         self.offset = offset
         v_layout = get(inner, 0)

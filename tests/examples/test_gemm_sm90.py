@@ -66,6 +66,24 @@ WS_CPU = [
     # one arrival per consumer warpgroup releases a stage (CUTLASS's PipelineTmaAsync)
     GEMM["GemmConfig"](bm=128, bn=32, stages=2, loads="tma", release="warpgroup"),
     GEMM["GemmConfig"](bm=128, bn=32, stages=3, loads="tma", release="warpgroup", cluster=2),
+    # mma_lead: each K-block's first K-step, the wait for the previous one, then the rest
+    GEMM["GemmConfig"](bm=128, bn=32, stages=2, loads="tma", mma_in_flight=0, mma_lead=1),
+    GEMM["GemmConfig"](
+        bm=64,
+        bn=64,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        mma_in_flight=0,
+        mma_lead=3,
+        c_dtype="f16",
+        epilogue="tma",
+        release="warpgroup",
+        cluster=2,
+    ),
+    GEMM["GemmConfig"](
+        "tf32", bm=128, bn=32, bk=32, stages=3, loads="tma", mma_in_flight=0, mma_lead=2
+    ),
 ]
 
 
@@ -96,6 +114,12 @@ def test_warp_specialized_gemm_matches_numpy_on_the_cpu(cfg):
 
 
 def test_warp_specialized_gemm_refuses_what_it_does_not_do():
+    with pytest.raises(ValueError, match="mma_lead takes TMA loads, mma_in_flight=0"):
+        GEMM["GemmConfig"](loads="tma", mma_lead=1).check()  # mma_in_flight=1
+    with pytest.raises(ValueError, match=r"0 < mma_lead < 4 \(the K-steps"):
+        GEMM["GemmConfig"](loads="tma", mma_in_flight=0, mma_lead=4).check()
+    with pytest.raises(ValueError, match="release must be 'warp' or 'warpgroup'"):
+        GEMM["GemmConfig"](loads="tma", release="thread").check()
     with pytest.raises(ValueError, match="schedule"):
         GEMM["GemmConfig"](loads="tma", schedule="zigzag").check()
     with pytest.raises(ValueError, match="two consumer warpgroups"):
@@ -189,6 +213,10 @@ WS_GPU = [
     ("f16", dict(bm=128, bn=128, stages=5, schedule="pingpong", epilogue="tma", cluster=2)),
     ("bf16", dict(bn=256, stages=4, a_major="MN", b_major="MN")),
     ("f16", dict(bm=256, bn=128, stages=4, cluster=2, a_major="MN")),
+    # mma_lead (the previous K-block's wait between a K-block's first K-step and the rest)
+    ("bf16", dict(bn=256, mma_in_flight=0, mma_lead=1, epilogue="tma", c_dtype="bf16")),
+    ("bf16", dict(bm=256, bn=128, mma_in_flight=0, mma_lead=1, cluster=2, release="warpgroup")),
+    ("tf32", dict(bn=256, bk=32, mma_in_flight=0, mma_lead=1, epilogue="tma")),
 ]
 
 

@@ -41,6 +41,32 @@ def test_wgmma_tile_matches_numpy(n, ma, mb, sw, dt, acc):
     np.testing.assert_allclose(c.astype(np.float64), ref, rtol=tol, atol=tol * 8)
 
 
+@pytest.mark.parametrize(
+    "n,ma,mb,sw,dt",
+    [
+        (32, "K", "K", "SW128", "f16"),
+        (64, "MN", "MN", "SW64", "f16"),
+        (16, "K", "K", "SW128", "tf32"),
+    ],
+)
+def test_wgmma_one_k_step_at_a_time_matches_numpy(n, ma, mb, sw, dt):
+    """``lc.gemm`` on one K-step, ``(V,M)x(V,N)``: the lowering appends K = 1 (CuTe's form),
+    each step's descriptors start at that K-step's tile of the swizzled stage."""
+    dtype = getattr(lc, dt)
+    kernel, bk = make_tile_gemm(n, ma, mb, sw, dtype, k_steps=True)
+    rng = np.random.default_rng(n + 1)
+    np_t = np.float16 if dt == "f16" else np.float32
+    a = rng.standard_normal((64, bk)).astype(np_t)
+    b = rng.standard_normal((n, bk)).astype(np_t)
+    c = np.full((64, n), np.nan, np.float32)
+    kernel(a, b, c, grid=1, block=128)
+    if dt == "tf32":
+        a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
+        b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    np.testing.assert_allclose(c.astype(np.float64), ref, rtol=2e-5, atol=2e-4)
+
+
 def test_non_canonical_smem_layout_is_an_error_at_the_gemm():
     # a row-major (64, 64) f16 tile: K-major, but its rows are 128 bytes apart without a
     # swizzle, which no GMMA layout type describes

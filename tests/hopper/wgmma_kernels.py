@@ -2,6 +2,7 @@
 B staged in shared memory in a GMMA layout atom tiled to the tile (``lc.tile_to_shape``)."""
 
 import layoutc as lc
+from layoutc import _
 
 TAGS = {("f16", "f32"): "F32F16F16", ("bf16", "f32"): "F32BF16BF16", ("f16", "f16"): "F16F16F16"}
 
@@ -15,11 +16,15 @@ def make_tile_gemm(
     acc=lc.f32,
     smem=None,
     dynamic=False,
+    k_steps=False,
 ):
     """The kernel ``(a, b, c)`` and its BK. With ``dynamic``, A and B are in *dynamic* shared
     memory (``align=1024``) behind a static array of 5 ints, and the kernel takes a fourth
     argument ``flags`` (5 ints) that gets the array's values ``3*t`` back: the layout
-    tests/hopper/test_dynamic_smem_align.py checks."""
+    tests/hopper/test_dynamic_smem_align.py checks. With ``k_steps``, the gemm is issued one
+    K-step at a time (CuTe's ``(V,M)x(V,N)=>(V,M,N)`` form on ``tCsA[_, _, k]``) in two commit
+    groups, the first K-step and the rest, with a ``warpgroup_wait(1)`` between them (the
+    sm90 GEMM's ``mma_lead``)."""
     k = 16 if dtype.bits == 16 else 8
     bk = 4 * k
     if dtype.bits == 32:
@@ -50,7 +55,15 @@ def make_tile_gemm(
         tCrC = thr.partition_fragment_C(c)
         lc.clear(tCrC)
         lc.warpgroup_arrive()
-        lc.gemm(mma, thr.partition_A(sA), thr.partition_B(sB), tCrC)
+        if k_steps:
+            tCsA, tCsB = thr.partition_A(sA), thr.partition_B(sB)
+            lc.gemm(mma, tCsA[_, _, 0], tCsB[_, _, 0], tCrC)
+            lc.warpgroup_commit_batch()
+            lc.warpgroup_wait(1)
+            for kk in range(1, 4):
+                lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
+        else:
+            lc.gemm(mma, thr.partition_A(sA), thr.partition_B(sB), tCrC)
         lc.warpgroup_commit_batch()
         lc.warpgroup_wait(0)
         lc.warpgroup_fence_operand(tCrC)
