@@ -10,7 +10,8 @@ compare+select; ``llvm.intr.maximum``/``minimum`` compare/select sequences (NaN-
 definition as ``arith.remf`` (passes/conversion/fmod.py; NVPTX's ``frem`` is not exact).
 
 bf16 values are their ``i16`` bits (translate_types.py): bf16 arithmetic and comparisons run
-in f32 (exact widening) and round back to nearest even once; conversions from f64 round to odd
+in f32 (exact widening) and round back to nearest even once (on a GPU with the hardware's
+``cvt.rn.bf16.f32``, on the host with integer arithmetic); conversions from f64 round to odd
 on the way through f32, so no result is rounded twice.
 """
 
@@ -59,6 +60,29 @@ def f32_to_bf16(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
     return b.trunc(result, _like(x.type, ir.IntType(16)))
 
 
+def round_to_bf16(ft: FunctionTranslator, x: ir.Value) -> ir.Value:
+    """f32 -> bf16 bits, rounded to nearest even: on a GPU the hardware's ``cvt.rn.bf16.f32``
+    (one instruction, sm_80 and later: every GPU target), on the host :func:`f32_to_bf16`.
+    The two agree on every value but NaN payloads (the GPU gives the canonical NaN 0x7FFF)."""
+    if ft.types.host:
+        return f32_to_bf16(ft.builder, x)
+    from .translate_llvm import inline_asm
+
+    b = ft.builder
+    i16 = ir.IntType(16)
+
+    def one(v: ir.Value) -> ir.Value:
+        return inline_asm(ft, "cvt.rn.bf16.f32 $0, $1;", "=h,f", [v], i16, False)
+
+    if not isinstance(x.type, ir.VectorType):
+        return one(x)
+    out: ir.Value = ir.Constant(ir.VectorType(i16, x.type.count), None)
+    for i in range(x.type.count):
+        idx = ir.Constant(ir.IntType(32), i)
+        out = b.insert_element(out, one(b.extract_element(x, idx)), idx)
+    return out
+
+
 def f64_to_f32_round_to_odd(ft: FunctionTranslator, x: ir.Value) -> ir.Value:
     """f64 -> f32 rounded to odd (toward zero, last bit set if inexact), so that a second
     rounding to a narrower format is the correct rounding of ``x``."""
@@ -84,7 +108,7 @@ def widened(ft: FunctionTranslator, op: Any) -> list[ir.Value]:
 
 def narrowed(ft: FunctionTranslator, op: Any, value: ir.Value) -> ir.Value:
     """``value`` (computed in f32) as the op's bf16 result when it has one."""
-    return f32_to_bf16(ft.builder, value) if is_bf16(op.results[0].type) else value
+    return round_to_bf16(ft, value) if is_bf16(op.results[0].type) else value
 
 
 _INT_BINARY = {
@@ -431,7 +455,7 @@ def _int_to_float(ft: FunctionTranslator, op: Any) -> None:
         raise fail(op, "not supported: converting integers wider than 32 bits to bf16")
     # Exact in f64, then one rounding to bf16 (through f32 rounded to odd).
     wide = fn(a, _like(a.type, ir.DoubleType()))
-    ft.set_result(op, f32_to_bf16(b, f64_to_f32_round_to_odd(ft, wide)))
+    ft.set_result(op, round_to_bf16(ft, f64_to_f32_round_to_odd(ft, wide)))
 
 
 def _is(t: ir.Type, cls: type) -> bool:
@@ -459,7 +483,7 @@ def _float_resize(ft: FunctionTranslator, op: Any) -> None:
             x = b.fpext(a, _like(a.type, ir.FloatType()))  # exact
         else:
             x = a
-        ft.set_result(op, f32_to_bf16(b, x))
+        ft.set_result(op, round_to_bf16(ft, x))
         return
     if isinstance(op, L.FPExtOp):
         ft.set_result(op, b.fpext(a, t, name=ft.name(op)))
