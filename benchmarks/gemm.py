@@ -153,9 +153,10 @@ DEFAULTS_SM90 = [
     sm90.GemmConfig("tf32", bn=256, bk=32, stages=4),
     # the warp-specialized persistent TMA kernel (benchmarks/gemm_sm90_ws.py times it with C in
     # the input type, shapes with residues and CUDA graphs)
-    sm90.GemmConfig("bf16", bm=256, bn=128, stages=4, loads="tma"),
-    sm90.GemmConfig("f16", bm=256, bn=128, stages=4, loads="tma"),
-    sm90.GemmConfig("tf32", bm=256, bn=128, bk=32, stages=4, loads="tma"),
+    # (examples/gemm_sm90.py's tuned configurations, with f32 C as the rows above)
+    sm90.tuned("bf16", c_dtype="f32"),
+    sm90.tuned("f16", c_dtype="f32"),
+    sm90.tuned("tf32"),
 ]
 
 TEACHING = {  # example stem -> (kernel's dtype, torch baseline's name)

@@ -40,17 +40,20 @@ def parse_shape(text: str) -> tuple[int, int, int]:
 
 
 DEFAULT_CONFIGS = (
-    # the tuned ones: TMA-store epilogue, one K-block of wgmmas at a time (the stage is
-    # released a K-block earlier: 3 of 4 stages in flight), no cluster
-    "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
+    # the tuned ones (examples/gemm_sm90.py's ``tuned(dtype)``, first): 128x256 tiles,
+    # TMA-store epilogue, one K-block of wgmmas at a time (the stage is released a K-block
+    # earlier: 3 of 4 stages in flight), no cluster; then 256x128
     "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
-    "f16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
     "f16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
     "tf32:bm=128,bn=256,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
+    "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
+    "f16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma",
     "tf32:bm=256,bn=128,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
-    # for comparison: predicated stores and one K-block in flight; a cluster of 2
+    # for comparison: predicated stores and one K-block in flight; a cluster of 2 (A
+    # multicast); mma_lead (the previous K-block's wait after this one's first K-step)
     "bf16:bm=256,bn=128,stages=4",
     "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma,cluster=2",
+    "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,mma_lead=1,epilogue=tma",
     # FP8 (e4m3 in, f32 accumulate, bf16 C): 128-element (128-byte) K-blocks
     "f8e4m3:bm=128,bn=256,bk=128,stages=4,mma_in_flight=0,epilogue=tma",
 )

@@ -30,7 +30,7 @@ descriptor or swizzle fails the numpy check below.
 Run it:  layoutc run examples/gemm_sm90.py [--size 4096]   (size = M = N = K)
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import layoutc as lc
@@ -244,6 +244,29 @@ class GemmConfig:
         if m % self.bm or n % self.bn:
             raise ValueError(f"{m}x{n} is not a multiple of the {self.bm}x{self.bn} CTA tile")
         return (m // self.bm, n // self.bn)
+
+
+def tuned(dtype: str = "bf16", **overrides: Any) -> GemmConfig:
+    """The fastest configuration measured for ``dtype`` (H100 and H200 against cuBLAS,
+    benchmarks/gemm_sm90_ws.py; docs/hopper.md): the warp-specialized persistent TMA kernel
+    with 128 x 256 tiles, 4 stages, one K-block of wgmmas at a time, no cluster and the TMA
+    epilogue, C in the input type (tf32: f32; FP8: bf16). ``overrides`` replace fields
+    (``tuned("f16", c_dtype="f32")``)."""
+    if dtype not in ELEMENTS:
+        raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
+    c_dtype = {"tf32": "f32", "f8e4m3": "bf16", "f8e5m2": "bf16"}.get(dtype, dtype)
+    base = GemmConfig(
+        dtype,
+        bm=128,
+        bn=256,
+        bk=1024 // ELEMENTS[dtype].bits,
+        stages=4,
+        mma_in_flight=0,
+        loads="tma",
+        c_dtype=c_dtype,
+        epilogue="tma",
+    )
+    return replace(base, **overrides)
 
 
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:

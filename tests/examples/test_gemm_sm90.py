@@ -113,6 +113,19 @@ def test_warp_specialized_gemm_matches_numpy_on_the_cpu(cfg):
     np.testing.assert_allclose(c.astype(np.float64), ref, rtol=tol, atol=tol)
 
 
+def test_tuned_configurations_are_the_documented_ones():
+    tuned = GEMM["tuned"]
+    assert tuned("bf16").name == "bf16-128x256x64-s4-wg2-f0-tma-coop-cbf16-r8-etma"
+    assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma"
+    assert tuned("f8e4m3").name == "f8e4m3-128x256x128-s4-wg2-f0-tma-coop-cbf16-r8-etma"
+    assert tuned("f16", c_dtype="f32").c_dtype == "f32"
+    for dtype in ("bf16", "f16", "tf32", "f8e4m3", "f8e5m2"):
+        tuned(dtype).check()
+        assert tuned(dtype).smem_bytes() <= 227 * 1024
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        tuned("f64")
+
+
 def test_warp_specialized_gemm_refuses_what_it_does_not_do():
     with pytest.raises(ValueError, match="mma_lead takes TMA loads, mma_in_flight=0"):
         GEMM["GemmConfig"](loads="tma", mma_lead=1).check()  # mma_in_flight=1
@@ -141,6 +154,9 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
         GEMM["GemmConfig"](bn=256, stages=4, loads="tma", a_major="MN", b_major="MN"),
+        GEMM["tuned"]("f16"),  # the measured-best configurations users get
+        GEMM["tuned"]("tf32"),
+        GEMM["tuned"]("f16", mma_lead=1),
     ],
     ids=lambda c: c.name,
 )
@@ -169,8 +185,8 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     if cfg.loads == "tma":  # the producer gives registers to the consumers
         assert "setmaxnreg.dec.sync.aligned.u32 40" in ck.ptx
         assert "setmaxnreg.inc.sync.aligned.u32 232" in ck.ptx
-    if cfg.epilogue == "tma":  # stmatrix into shared memory, TMA stores out of it
-        assert "stmatrix.sync.aligned.x4.m8n8.shared.b16" in ck.ptx
+    if cfg.epilogue == "tma":  # stmatrix (16-bit C) into shared memory, TMA stores out of it
+        assert ("stmatrix.sync.aligned.x4.m8n8.shared.b16" in ck.ptx) == (cfg.c_dtype != "f32")
         assert "cp.async.bulk.tensor.2d.global.shared::cta" in ck.ptx
         assert "cp.async.bulk.wait_group.read 1" in ck.ptx
     if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
