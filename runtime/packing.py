@@ -69,6 +69,10 @@ class ParamBuffer:
         self.packer.pack_into(self.buffer, 0, *values)
 
 
+#: Descriptors each TMA parameter remembers (its last tensors; rotating input sets fit).
+TMA_MEMOS = 8
+
+
 class ArgumentBinder:
     """Checks call arguments against a kernel's ABI and writes its parameter values.
 
@@ -104,6 +108,7 @@ class ArgumentBinder:
             self._fast_args, self._equal_pairs, self._memos, self.values, self._pack_into, self._raw
         )
         self._tma = [(i, p) for i, p in enumerate(spec.params) if p.kind == TMA]
+        self._tma_plans = [self._tma_plan(i, p) for i, p in self._tma]
         if self._tma:
             fast = self._fast
 
@@ -115,32 +120,64 @@ class ArgumentBinder:
 
             self._fast = fast_with_descriptors
 
+    def _tma_plan(self, index: int, param: Param) -> tuple:
+        """What a launch needs to find parameter ``index``'s descriptor, worked out once: its
+        source's name and slot, the box, (slot, factor) or (None, constant) per extent and
+        byte stride in TMA's dimension order, the parameter's offset, and a memo of the
+        descriptors of the last few (address, extents, strides) seen."""
+        from .tma import TmaBox
+
+        t = param.tma
+        slots = self.slots
+        src = self.spec.params[slots[t.source]]
+        elem = DTYPES[src.dtype].itemsize
+        if t.mode == "im2col":
+            from .tma_im2col import Im2colBox
+
+            box: Any = Im2colBox(src.dtype, t.box[0], t.pixels, t.lower, t.upper, t.swizzle)
+        else:
+            box = TmaBox(src.dtype, t.box, t.swizzle)
+
+        def entry(e: Any, factor: int) -> tuple[int | None, int]:
+            return (slots[e], factor) if isinstance(e, str) else (None, e * factor)
+
+        extents = tuple(entry(t.extents[m], 1) for m in t.dims)
+        strides = tuple(entry(t.strides[m], elem) for m in t.dims)
+        return (
+            index,
+            t.source,
+            slots[t.source],
+            box,
+            extents,
+            strides,
+            self.buffer.offsets[index],
+            {},
+        )
+
     def _encode_descriptors(self) -> None:
         """Write each TMA descriptor parameter, encoded (or found in the cache) from its source
-        tensor's address, extents and strides as bound (runtime/tma.py)."""
-        from .tma import DESCRIPTORS, TmaBox
+        tensor's address, extents and strides as bound (runtime/tma.py). A launch with the
+        tensors of a recent one finds the bytes in the parameter's memo (no ``TmaBox``, no
+        locked cache lookup): the descriptor is a function of those values alone."""
+        from . import tma
 
-        values, slots = self.values, self.slots
+        values = self.values
         base = ctypes.addressof(self._raw)
-        for i, p in self._tma:
-            t = p.tma
-            src = self.spec.params[slots[t.source]]
-            elem = DTYPES[src.dtype].itemsize
-
-            def entry(e: Any) -> int:
-                return values[slots[e]] if isinstance(e, str) else e
-
-            extents = tuple(entry(t.extents[m]) for m in t.dims)
-            strides = tuple(entry(t.strides[m]) * elem for m in t.dims)
-            if t.mode == "im2col":
-                from .tma_im2col import Im2colBox
-
-                box = Im2colBox(src.dtype, t.box[0], t.pixels, t.lower, t.upper, t.swizzle)
-            else:
-                box = TmaBox(src.dtype, t.box, t.swizzle)
-            data = DESCRIPTORS.get(t.source, box, values[slots[t.source]], extents, strides)
-            values[i] = data
-            ctypes.memmove(base + self.buffer.offsets[i], data, len(data))
+        for i, name, source, box, extents, strides, offset, memo in self._tma_plans:
+            key = (
+                values[source],
+                tuple(values[s] if s is not None else c for s, c in extents),
+                tuple(values[s] * f if s is not None else f for s, f in strides),
+            )
+            data = memo.get(key)
+            if data is None:
+                data = tma.DESCRIPTORS.get(name, box, *key)
+                if len(memo) >= TMA_MEMOS:
+                    memo.clear()
+                memo[key] = data
+            if values[i] is not data:  # else the packing just wrote these very bytes
+                values[i] = data
+                ctypes.memmove(base + offset, data, len(data))
 
     # -- errors ---------------------------------------------------------------------------
     def _where(self, index: int, param: Param) -> str:
