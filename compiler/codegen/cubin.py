@@ -68,6 +68,13 @@ def _log(nvjitlink, handle, error: bool) -> str:
     return bytes(buf).rstrip(b"\0").decode(errors="replace")
 
 
+def _opt_options(opt_level: int) -> list[str]:
+    """nvJitLink's options for an optimisation level: it takes only ``-O0`` and ``-O3``
+    (ERROR_UNRECOGNIZED_OPTION for ``-O1``/``-O2``), so levels 1 and 2 go to its ptxas."""
+    level = max(0, min(opt_level, 3))
+    return [f"-O{level}"] if level in (0, 3) else [f"-Xptxas=-O{level}"]
+
+
 def ptx_to_cubin(ptx: str, arch: str, opt_level: int = 3, verbose: bool = False) -> CubinResult:
     """Assemble ``ptx`` into a cubin for ``arch`` (``sm_90``, ``sm_90a``, ...); ``verbose``
     puts ptxas's resource report (registers, stack frame, spills) in the log."""
@@ -76,7 +83,7 @@ def ptx_to_cubin(ptx: str, arch: str, opt_level: int = 3, verbose: bool = False)
         from cuda.bindings import nvjitlink
     except ImportError as e:
         raise ToolchainError("nvJitLink", "cuda-bindings is not installed") from e
-    options = [f"-arch={arch}", f"-O{max(0, min(opt_level, 3))}"]
+    options = [f"-arch={arch}", *_opt_options(opt_level)]
     if verbose:
         options.append("-verbose")
     start = time.perf_counter()

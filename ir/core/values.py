@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class Value:
     """An SSA value: a type, a use list and an optional name hint for printing."""
 
-    __slots__ = ("name_hint", "type", "uses")
+    __slots__ = ("__weakref__", "name_hint", "type", "uses")  # weak: symbolic bindings
     type: Type
     uses: dict[OpOperand, None]
     name_hint: str | None

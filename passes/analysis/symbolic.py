@@ -171,9 +171,32 @@ def aligned_after(alignment: int, element_bytes: int, offset: IntLike) -> int:
     return a
 
 
-# Symbol -> the value it stands for. Symbols are weak keys: a binding lives as long as some
-# expression mentions the symbol, so `emit` works for any expression the analysis produced.
-_BINDINGS: weakref.WeakKeyDictionary[Symbol, Value] = weakref.WeakKeyDictionary()
+class _Bindings:
+    """Symbol -> the value it stands for, weak on both sides.
+
+    Symbols are weak keys: a binding lives as long as some expression mentions the symbol, so
+    `emit` works for any expression the analysis produced. Values are weak too: the symbolic
+    engine's memo tables keep symbols alive for thousands of compiles, and a strong value would
+    keep its whole module alive with them (every compile leaked its lowered IR). A value is
+    alive while its IR is; a symbol whose IR is gone has nothing to emit (``get`` gives None).
+    """
+
+    __slots__ = ("_refs",)
+
+    def __init__(self) -> None:
+        self._refs: weakref.WeakKeyDictionary[Symbol, weakref.ref[Value]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def __setitem__(self, sym: Symbol, value: Value) -> None:
+        self._refs[sym] = weakref.ref(value)
+
+    def get(self, sym: Symbol) -> Value | None:
+        ref = self._refs.get(sym)
+        return None if ref is None else ref()
+
+
+_BINDINGS = _Bindings()
 
 
 # Symbols that stand for something with no SSA value (why, for error messages).

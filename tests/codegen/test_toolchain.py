@@ -141,6 +141,18 @@ def test_required_block_reaches_ptx():
 
 
 @needs_nvjitlink
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_every_opt_level_assembles(opt_level):
+    # nvJitLink refuses -O1 and -O2 (only -O0 and -O3 are its options): those reach its ptxas
+    ptx = compile_ptx_llvm(str(vector_copy_module("sm_90")), Target.parse("sm_90")).ptx
+    binary = compile_gpu(
+        vector_copy_module("sm_90"), Target.parse("sm_90"), ToolchainOptions(opt_level=opt_level)
+    )
+    assert binary.cubin[:4] == b"\x7fELF"
+    assert ptx_to_cubin(ptx, "sm_90", opt_level).cubin[:4] == b"\x7fELF"
+
+
+@needs_nvjitlink
 def test_cubin_errors_carry_the_log():
     with pytest.raises(ToolchainError, match=r"(?s)nvJitLink.*garbage"):
         ptx_to_cubin(".version 7.0\n.target sm_80\n.address_size 64\ngarbage\n", "sm_80")
