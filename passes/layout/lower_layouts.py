@@ -396,6 +396,8 @@ class _Lowering:
         sm_90 ptxas puts three dummy shared-memory loads before a ``cp.async`` that follows an
         ``ld.shared`` (``@!PT LDS RZ, [RZ]`` in the SASS), so a row number loaded right before
         each copy cost three more instructions per copy (docs/example59.md)."""
+        if not self._gathered_entries:
+            return  # no gathered access in the function (the window walk costs 7% of a GEMM)
         wanted = []  # (op, buffer, position) of the entries not loaded yet, in order
         nxt: Operation | None = op
         for _ in range(WINDOW):
