@@ -10,7 +10,7 @@ operators that `SymInt` overloads, never through `<` or `bool()`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import intops
@@ -207,25 +207,25 @@ def compatible(a: IntTuple, b: IntTuple) -> bool:
 def unflatten(flat: IntTuple, profile: IntTuple) -> IntTuple:
     """Rebuild the hierarchy of `profile` from the leaves in `flat`."""
     leaves = list(flatten_to_tuple(flat))
-    pos = 0
-
-    def build(p: IntTuple) -> IntTuple:
-        nonlocal pos
-        if isinstance(p, tuple):
-            return tuple(build(x) for x in p)
-        if pos >= len(leaves):
-            raise LayoutError(
-                f"unflatten: {format_tuple(flat)} has too few leaves for profile {format_tuple(profile)}"
-            )
-        pos += 1
-        return leaves[pos - 1]
-
-    result = build(profile)
-    if pos != len(leaves):
+    it = iter(leaves)
+    try:
+        result = _unflatten(profile, it)
+    except StopIteration:
+        raise LayoutError(
+            f"unflatten: {format_tuple(flat)} has too few leaves for profile {format_tuple(profile)}"
+        ) from None
+    if next(it, it) is not it:
         raise LayoutError(
             f"unflatten: {format_tuple(flat)} has too many leaves for profile {format_tuple(profile)}"
         )
     return result
+
+
+def _unflatten(p: IntTuple, leaves: Iterator[Any]) -> IntTuple:
+    # a module function, not a closure: a self-recursive closure is cyclic garbage
+    if isinstance(p, tuple):
+        return tuple([_unflatten(x, leaves) for x in p])
+    return next(leaves)
 
 
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:

@@ -10,7 +10,7 @@ place: ``tile.slice %t[(_, (1, %j))]``; the generic form keeps the pattern:
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...algebra import LayoutError
@@ -130,38 +130,39 @@ def has_wildcard(p: Pattern) -> bool:
 
 def substitute(p: Pattern, values: Sequence[Any]) -> Any:
     """The coordinate with ``values[i]`` in place of the ``i``-th ``?``."""
-    it = iter(values)
+    return _substitute(p, iter(values))
 
-    def go(x: Pattern) -> Any:
-        if isinstance(x, tuple):
-            return tuple(go(e) for e in x)
-        if x is DYNAMIC:
-            return next(it)
-        return x
 
-    return go(p)
+# The recursive helpers are module functions, not closures: a nested function that calls
+# itself is a reference cycle, and thousands per compile were cyclic garbage.
+def _substitute(x: Pattern, it: Iterator[Any]) -> Any:
+    if isinstance(x, tuple):
+        return tuple([_substitute(e, it) for e in x])
+    if x is DYNAMIC:
+        return next(it)
+    return x
 
 
 def pattern_of_value(coord: Any) -> tuple[Pattern, list[Any]]:
     """Pattern of a coordinate whose entries are ints, ``_`` or anything else (an SSA value,
     a symbol): the latter become ``?`` and are returned in order."""
     dynamic: list[Any] = []
+    return _pattern_of(coord, dynamic), dynamic
 
-    def go(x: Any) -> Pattern:
-        if isinstance(x, tuple):
-            if not x:
-                raise PatternError("a coordinate tuple cannot be empty")
-            return tuple(go(e) for e in x)
-        if x is _:
-            return _
-        if type(x) is int:
-            if x < 0:
-                raise PatternError(f"coordinate entries are non-negative, got {x}")
-            return x
-        dynamic.append(x)
-        return DYNAMIC
 
-    return go(coord), dynamic
+def _pattern_of(x: Any, dynamic: list[Any]) -> Pattern:
+    if isinstance(x, tuple):
+        if not x:
+            raise PatternError("a coordinate tuple cannot be empty")
+        return tuple([_pattern_of(e, dynamic) for e in x])
+    if x is _:
+        return _
+    if type(x) is int:
+        if x < 0:
+            raise PatternError(f"coordinate entries are non-negative, got {x}")
+        return x
+    dynamic.append(x)
+    return DYNAMIC
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,26 +172,25 @@ def pattern_of_value(coord: Any) -> tuple[Pattern, list[Any]]:
 
 def print_coordinate(p: Any, pattern: Pattern, operands: Sequence[Any]) -> None:
     """Write ``[coord]`` with the operands in place of the ``?`` entries."""
-    it = iter(operands)
-
-    def go(x: Pattern) -> None:
-        if isinstance(x, tuple):
-            p.write("(")
-            for i, e in enumerate(x):
-                if i:
-                    p.write(", ")
-                go(e)
-            p.write(")")
-        elif x is DYNAMIC:
-            p.print_operand(next(it))
-        elif x is _:
-            p.write("_")
-        else:
-            p.write(str(x))
-
     p.write("[")
-    go(pattern)
+    _print_pattern(p, pattern, iter(operands))
     p.write("]")
+
+
+def _print_pattern(p: Any, x: Pattern, it: Iterator[Any]) -> None:
+    if isinstance(x, tuple):
+        p.write("(")
+        for i, e in enumerate(x):
+            if i:
+                p.write(", ")
+            _print_pattern(p, e, it)
+        p.write(")")
+    elif x is DYNAMIC:
+        p.print_operand(next(it))
+    elif x is _:
+        p.write("_")
+    else:
+        p.write(str(x))
 
 
 def parse_coordinate(p: Any, allow_wildcard: bool = True) -> tuple[Pattern, list[Any]]:
