@@ -94,9 +94,11 @@ def kernel_abi(
         raise CompileError(
             f"@{_sym(func)} has {len(args)} arguments, but {len(arg_names)} names were given"
         )
+    arg_attrs = list(func.arg_attrs.elements) if func.arg_attrs is not None else []
     params = []
     for i, arg in enumerate(args):
         name = arg_names[i] if arg_names else (arg.name_hint or f"arg{i}")
+        facts = _argument_facts(arg_attrs[i] if i < len(arg_attrs) else None)
         t = arg.type
         if isinstance(t, PtrType):
             if t.space != "gmem":
@@ -107,7 +109,11 @@ def kernel_abi(
             elem = _SCALARS.get(t.element.text)
             if elem is None:
                 raise CompileError(f"@{_sym(func)} argument {name}: no ABI type for {t.text}")
-            params.append(Param(name, "pointer", elem, align=t.alignment))
+            align = t.alignment
+            declared = facts.get("align")
+            if declared is not None and declared > align and declared & (declared - 1) == 0:
+                align = declared  # the analysis takes the larger power of two (symbolic.py)
+            params.append(Param(name, "pointer", elem, align=align))
             continue
         scalar = _SCALARS.get(t.text)
         if scalar is None:
@@ -115,13 +121,54 @@ def kernel_abi(
                 f"@{_sym(func)} argument {name} has type {t.text}; kernel arguments are "
                 "!tile.ptr<...> or integer/float scalars"
             )
-        params.append(Param(name, "scalar", scalar))
+        if scalar.startswith("i"):
+            params.append(_integer_param(func, name, scalar, facts))
+        else:
+            params.append(Param(name, "scalar", scalar))
     bounds = (
         LaunchBounds(block=block, max_threads=block[0] * block[1] * block[2])
         if block
         else LaunchBounds()
     )
     return KernelSpec(_sym(func), tuple(params), bounds)
+
+
+_FACT_ATTRS = {
+    "layoutc.align": "align",
+    "layoutc.divisible_by": "divisible_by",
+    "layoutc.lower": "lower",
+    "layoutc.upper": "upper",
+}
+
+
+def _argument_facts(attrs: Any) -> dict[str, int]:
+    """The ``layoutc.*`` fact attributes of one kernel argument (the ones the analyses read:
+    passes/analysis/facts.py), by ``Param`` field."""
+    from layoutc.ir.core.attributes import IntegerAttr
+
+    out: dict[str, int] = {}
+    for attr, key in _FACT_ATTRS.items():
+        a = attrs.get(attr) if attrs is not None else None
+        if isinstance(a, IntegerAttr):
+            out[key] = a.value
+    return out
+
+
+def _integer_param(func: Any, name: str, dtype: str, facts: dict[str, int]) -> Param:
+    """An integer scalar with the facts the code may rely on, so that metadata states them
+    and the launcher refuses arguments that break them."""
+    div = facts.get("divisible_by", 1)
+    try:
+        return Param(
+            name,
+            "scalar",
+            dtype,
+            divisible_by=div if div > 0 else 1,  # the analysis ignores a non-positive one
+            lower=facts.get("lower"),
+            upper=facts.get("upper"),
+        )
+    except ValueError as e:
+        raise CompileError(f"@{_sym(func)} argument {name}: {e}") from None
 
 
 @dataclass
@@ -168,7 +215,9 @@ class EmbeddedKernel:
             "target": self.target.name,
             **{k: v for k, v in spec.to_json().items() if k != "name"},
             "assumes": spec.describe_facts(),
-            "cluster": None,
+            "cluster": None if spec.cluster is None else list(spec.cluster),
+            "explicit_cluster": spec.explicit_cluster,
+            "max_cluster_blocks": spec.max_cluster_blocks,
             "ptx_isa": self.products.ptx_isa,
             "ptx_backend": self.products.ptx_backend,
             "resources": None,

@@ -5,6 +5,7 @@ for sm_80/sm_90 (code and metadata as plain data), MLIR text in, artifacts out."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import layoutc.embed as embed
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 from layoutc.driver.loading import load_source
 from layoutc.frontend.errors import CompileError
+from layoutc.runtime.errors import ArgumentError
 
 ROOT = Path(__file__).resolve().parents[2]
 EW = load_source(ROOT / "examples" / "embedding" / "elementwise.py")
@@ -99,6 +101,118 @@ def test_language_errors_have_columns():
         EW.parse("out = sub(x, y)")
     with pytest.raises(EW.LanguageError, match="'x' is both read and written"):
         EW.lower("x = add(x, 1.0)")
+
+
+def _with_attributes(program: str, signature: dict[str, str], kernel_attrs: str = "") -> str:
+    """The elementwise kernel of ``program`` as MLIR text, with argument attributes added
+    (argument name -> ``{...}``) and attributes added to the function's."""
+    text = str(EW.lower(program)[0])
+    for name, attrs in signature.items():
+        text, n = re.subn(rf"(%{name}: (?:!tile\.ptr<[^>]*>|i32))", rf"\1 {attrs}", text, count=1)
+        assert n == 1, name
+    if kernel_attrs:
+        text = text.replace("attributes {gpu.kernel}", f"attributes {{gpu.kernel, {kernel_attrs}}}")
+    return text
+
+
+def test_argument_facts_are_metadata_and_checked_at_launch():
+    """The ``layoutc.*`` argument attributes are facts the analyses may use (alignment above
+    the pointer type's, divisibility and bounds of an integer): the ABI states them, the
+    metadata lists them and the launcher refuses arguments that break them, rather than run
+    code compiled under a false assumption."""
+    text = _with_attributes(
+        "out = mul(x, x)",
+        {
+            "x": "{layoutc.align = 16 : i64}",
+            "n": "{layoutc.divisible_by = 4 : i64, layoutc.lower = 4 : i64, "
+            "layoutc.upper = 4096 : i64}",
+        },
+    )
+    kernel = embed.compile_module(text, target="cpu")
+    meta = kernel.metadata()
+    by_name = {p["name"]: p for p in meta["params"]}
+    assert by_name["x"]["align"] == 16 and by_name["out"]["align"] == 4
+    assert (by_name["n"]["divisible_by"], by_name["n"]["min"], by_name["n"]["max"]) == (4, 4, 4096)
+    assert meta["assumes"] == ["x align=16", "out align=4", "n%4==0", "n>=4", "n<=4096"]
+    run = kernel.load()
+    buf = np.zeros(40, np.float32)
+    x = buf[(-buf.ctypes.data % 16) // 4 :][:16]  # 16-byte aligned
+    x[:] = np.arange(16)
+    out = np.zeros(16, np.float32)
+    run(x, out, 8, grid=1, block=32)
+    np.testing.assert_array_equal(out[:8], x[:8] * x[:8])
+    with pytest.raises(ArgumentError, match="not a multiple of 4"):
+        run(x, out, 6, grid=1, block=32)
+    with pytest.raises(ArgumentError, match="n"):
+        run(x, out, 0, grid=1, block=32)  # below the lower bound
+    with pytest.raises(ArgumentError, match="align"):
+        run(buf[(-buf.ctypes.data % 16) // 4 + 1 :][:16], out, 8, grid=1, block=32)
+
+
+def test_a_wrong_fact_attribute_is_a_compile_error():
+    text = _with_attributes(
+        "out = mul(x, x)", {"n": "{layoutc.lower = 9 : i64, layoutc.upper = 2 : i64}"}
+    )
+    with pytest.raises(CompileError, match="argument n: .*lower bound 9 exceeds upper bound 2"):
+        embed.kernel_abi(embed.parse_module(text))
+
+
+def test_cluster_shape_is_metadata():
+    """Upstream's ``nvvm.cluster_dim`` / ``nvvm.cluster_max_blocks`` on the kernel function
+    fix the cluster; the metadata says so (a host launcher must launch in clusters)."""
+    fixed = _with_attributes("out = add(x, y)", {}, "nvvm.cluster_dim = array<i32: 2, 1, 1>")
+    meta = embed.compile_module(fixed, target="sm_90", block=(128, 1, 1)).metadata()
+    assert (meta["cluster"], meta["explicit_cluster"]) == ([2, 1, 1], True)
+    assert json.loads(json.dumps(meta))["cluster"] == [2, 1, 1]
+    bounded = _with_attributes("out = add(x, y)", {}, "nvvm.cluster_max_blocks = 8 : i32")
+    meta = embed.compile_module(bounded, target="sm_90").metadata()
+    assert (meta["cluster"], meta["max_cluster_blocks"]) == (None, 8)
+    plain = embed.compile_module(EW.lower("out = add(x, y)")[0], target="sm_90").metadata()
+    assert (plain["cluster"], plain["explicit_cluster"], plain["max_cluster_blocks"]) == (
+        None,
+        False,
+        None,
+    )
+
+
+def test_traced_ir_in_shared_memory_and_facts_out(tmp_path):
+    """IR that layoutc's own front end traced (a shared-memory transpose, its first dumped
+    stage) compiled through the embedding API: the same shared memory, launch bounds, facts
+    and registers as ``layoutc.compile`` reports for it."""
+    import layoutc as lc
+    from layoutc.driver.example import find_examples
+
+    path = ROOT / "examples" / "transpose_smem.py"
+    ex = find_examples(vars(load_source(path)), str(path))[0]
+    args = ex.inputs(ex.size, np.random.default_rng(0))
+    block = dict(ex.launch(args))["block"]
+    compiled = lc.compile(
+        ex.kernel,
+        *ex.ordered_arguments(args),
+        target="sm_90",
+        block=block,
+        dump_dir=str(tmp_path),
+        cache=False,
+    )
+    (traced,) = tmp_path.glob("**/00-*.mlir")
+    kernel = embed.compile_module(traced.read_text(), target="sm_90", block=(block, 1, 1))
+    meta = kernel.metadata()
+    want = compiled.runtime_spec
+    assert meta["shared_memory"]["static_bytes"] == want.static_smem > 0
+    assert meta["launch_bounds"]["block"] == [block, 1, 1]
+    assert [p["name"] for p in meta["params"]] == [p.name for p in want.params]
+    # the same facts, each stated per parameter (the IR has no shared symbol names)
+    facts = {
+        (p["name"], p.get("align"), p.get("divisible_by"), p.get("min")) for p in meta["params"]
+    }
+    assert facts == {
+        (p.name, p.align, p.divisible_by if p.is_integer else None, p.lower) for p in want.params
+    }
+    if kernel.cubin is not None:
+        from layoutc.runtime.cubin_info import kernel_resources
+
+        regs = kernel_resources(compiled.cubin, compiled.name).registers
+        assert meta["resources"]["registers"] == regs > 0
 
 
 @pytest.mark.gpu
