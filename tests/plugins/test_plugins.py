@@ -96,3 +96,49 @@ def test_without_the_plugin_the_names_are_unknown():
         env=env,
     )
     assert proc.returncode != 0 and "demo-lowering" in proc.stderr
+
+
+KERNEL = """\
+func.func @squares(%x: !tile.ptr<f32, gmem, 4>, %out: !tile.ptr<f32, gmem, 4>, %n: i32) attributes {gpu.kernel} {
+  %0 = gpu.thread_id x
+  %1 = arith.index_cast %n : i32 to index
+  %2 = arith.cmpi slt, %0, %1 : index
+  scf.if %2 {
+    %3 = tile.load %x[%0] : !tile.ptr<f32, gmem, 4> -> f32
+    %4 = demo.square %3 : f32
+    tile.store %4, %out[%0] : !tile.ptr<f32, gmem, 4>
+  }
+  return
+}
+"""
+
+COMPILE = """\
+import sys
+import numpy as np
+import layoutc.embed as embed
+
+kernel = embed.compile_module(
+    sys.stdin.read(),
+    target="cpu",
+    pipeline="builtin.module(demo-lowering,layout-lowering,convert-to-llvm{target=host})",
+)
+x = np.arange(-5, 5, dtype=np.float32)
+out = np.zeros_like(x)
+kernel.load()(x, out, 10, grid=1, block=32)
+np.testing.assert_array_equal(out, x * x)
+print("ok", "demo" in kernel.llvm_ir)
+"""
+
+
+def test_a_compile_pipeline_names_the_plugins_pipeline(site):
+    """A host compiler's kernel uses the plugin's op, and the embedding API's pipeline
+    string names the plugin's pipeline before layoutc's own lowering; the kernel runs."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", COMPILE], input=KERNEL, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split() == ["ok", "False"]
