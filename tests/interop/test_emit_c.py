@@ -115,6 +115,50 @@ def test_launcher_picks_the_image_the_device_runs(host, generated, tmp_path, cc,
     assert image.read_bytes() == cubin
 
 
+CXX = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
+
+
+@needs_c
+@pytest.mark.skipif(CXX is None, reason="needs a C++ compiler")
+def test_a_cxx_host_links_the_c_launcher(generated, tmp_path):
+    """The header declares the launchers inside ``extern "C"``: a C++ program compiles against
+    it (warnings as errors) and links the C object the system's C compiler made."""
+    objects = []
+    for source in (generated / "c" / "layoutc_kernels.c", HERE / "fake_libcuda.c"):
+        obj = tmp_path / f"{source.stem}.o"
+        subprocess.run(
+            [CC, "-std=c11", "-c", f"-I{INCLUDE}", str(source), "-o", str(obj)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        objects.append(str(obj))
+    exe = tmp_path / "cxx_host"
+    proc = subprocess.run(
+        [
+            CXX,
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            f"-I{INCLUDE}",
+            f"-I{generated / 'c'}",
+            str(HERE / "cxx_host.cpp"),
+            *objects,
+            "-lpthread",
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    proc, _ = _run(exe, "", tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "misaligned refused: 1 copy_1d: argument src (0x" in proc.stdout
+    assert proc.stdout.endswith("ok\n")
+
+
 @needs_c
 def test_module_is_loaded_once_per_context(host, tmp_path):
     proc, _ = _run(host, "twice", tmp_path)
