@@ -35,7 +35,7 @@ _NO_EFFECT = (
     nvvm_sm90.SetMaxRegisterOp,
     nvvm_sm90.FenceMBarrierInitOp,
     nvvm_sm90.FenceProxyOp,
-    nvvm_sm90.PrefetchTensorMapOp,
+    nvvm_sm90.PrefetchOp,
 )
 
 
@@ -137,12 +137,12 @@ def _arrive(ft: FunctionTranslator, op: Any, count: Any, tx: Any) -> Any:
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierArriveOp)
 def _mbar_arrive(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveOp) -> None:
-    ft.set_result(op, _arrive(ft, op, I32(1), I32(0)))
-
-
-@NVVM_HOST.register(nvvm_sm90.MBarrierArriveClusterOp)
-def _mbar_arrive_cluster(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveClusterOp) -> None:
-    _arrive(ft, op, I32(1), I32(0))
+    """``count`` arrivals (1 without it), on this block's mbarrier or, through a
+    shared::cluster address, another block's (no state then)."""
+    count = ft.get(op.count) if op.count is not None else I32(1)
+    state = _arrive(ft, op, count, I32(0))
+    if op.res is not None:
+        ft.set_result(op, state)
 
 
 @NVVM_HOST.register(nvvm_sm90.MBarrierArriveExpectTxOp)

@@ -109,17 +109,27 @@ def _mbarrier_init(ft: FunctionTranslator, op: nvvm_sm90.MBarrierInitOp) -> None
 
 @NVVM_GPU.register(nvvm_sm90.MBarrierArriveOp)
 def _mbarrier_arrive(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveOp) -> None:
+    """PTX ``mbarrier.arrive{.release.cluster}{.shared|.shared::cluster}.b64 state|_, [addr]
+    {, count}``. Without qualifiers the PTX defaults (``.release``, ``.cta``), as CUTLASS's
+    ``ClusterBarrier::arrive(cta_id)``: ``.release.cluster`` made the consumers of a 2-block
+    cluster GEMM 2.3x slower on an H100."""
+    if op.relaxed.value:
+        raise fail(op, "not supported: relaxed mbarrier.arrive (PTX ISA 8.6)")
+    scope = ".release.cluster" if op.scope.value == "cluster" else ""
+    args = [ft.get(op.addr)] + ([ft.get(op.count)] if op.count is not None else [])
+    count = ", $1" if op.count is not None else ""
+    if op.is_cluster:
+        cons = "l" + (",r" if op.count is not None else "") + "," + _MEM
+        text = f"mbarrier.arrive{scope}.shared::cluster.b64 _, [$0]{count};"
+        inline_asm(ft, text, cons, args, VOID, True)
+        return
     sp = _space(op, op.addr)
-    text = f"mbarrier.arrive{sp}.b64 $0, [$1];"
-    state = inline_asm(ft, text, "=l,l," + _MEM, [ft.get(op.addr)], ir.IntType(64), True)
-    ft.set_result(op, state)
-
-
-@NVVM_GPU.register(nvvm_sm90.MBarrierArriveClusterOp)
-def _mbarrier_arrive_cluster(ft: FunctionTranslator, op: nvvm_sm90.MBarrierArriveClusterOp) -> None:
-    # The PTX defaults (.release, .cta scope), as CUTLASS's ClusterBarrier::arrive(cta_id):
-    # .release.cluster made the consumers of a 2-block cluster GEMM 2.3x slower on an H100.
-    _asm(ft, "mbarrier.arrive.shared::cluster.b64 _, [$0];", "l", [ft.get(op.addr)])
+    count = ", $2" if op.count is not None else ""
+    text = f"mbarrier.arrive{scope}{sp}.b64 $0, [$1]{count};"
+    cons = "=l,l" + (",r" if op.count is not None else "") + "," + _MEM
+    state = inline_asm(ft, text, cons, args, ir.IntType(64), True)
+    if op.res is not None:
+        ft.set_result(op, state)
 
 
 @NVVM_GPU.register(nvvm_sm90.MBarrierArriveExpectTxOp)
@@ -210,6 +220,13 @@ def _bulk_wait(ft: FunctionTranslator, op: nvvm_sm90.CpAsyncBulkWaitGroupOp) -> 
     _asm(ft, f"cp.async.bulk.wait_group{read} {op.group.value};")
 
 
-@NVVM_GPU.register(nvvm_sm90.PrefetchTensorMapOp)
-def _prefetch_tensormap(ft: FunctionTranslator, op: nvvm_sm90.PrefetchTensorMapOp) -> None:
-    _asm(ft, "prefetch.tensormap [$0];", "l", [ft.get(op.tmaDescriptor)])
+@NVVM_GPU.register(nvvm_sm90.PrefetchOp)
+def _prefetch(ft: FunctionTranslator, op: nvvm_sm90.PrefetchOp) -> None:
+    """PTX ``prefetch{.const|.param}.tensormap [desc]`` (the form layoutc emits)."""
+    if op.tensormap is None or op.predicate is not None:
+        what = "a predicate" if op.tensormap is not None else "a cache level (only tensormap)"
+        raise fail(op, f"not supported: nvvm.prefetch with {what}")
+    space = ".const" if op.addr.type.address_space == 4 else ""
+    if op.in_param_space is not None:
+        space = ".param"
+    _asm(ft, f"prefetch{space}.tensormap [$0];", "l", [ft.get(op.addr)])

@@ -172,7 +172,7 @@ def mbarrier_arrive(bar: Any, cta_id: Any = None) -> None:
         state.emit(N.MBarrierArriveOp(ptr))
         return
     remote = state.emit(N.MapaSharedClusterOp(ptr, _i32_operand(cta_id, what, "cta_id")))
-    state.emit(N.MBarrierArriveClusterOp(remote.results[0]))
+    state.emit(N.MBarrierArriveOp(remote.results[0]))  # shared::cluster: no state result
 
 
 def mbarrier_arrive_and_expect_tx(bar: Any, tx_bytes: Any) -> None:

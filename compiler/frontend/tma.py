@@ -309,4 +309,4 @@ def tma_store_wait(n: int = 0) -> None:
 
 def prefetch_tma_descriptor(tma: TmaCopy) -> None:
     """``prefetch.tensormap``: bring the descriptor into the cache early."""
-    state.emit(N.PrefetchTensorMapOp(tma.desc))
+    state.emit(N.PrefetchOp(tma.desc, tensormap=True))

@@ -5,7 +5,7 @@ Warp specialization: ``nvvm.setmaxregister``, ``nvvm.elect.sync``, named barrier
 ``nvvm.fence.mbarrier.init``); clusters (``nvvm.cluster.arrive``/``wait`` and the cluster
 special registers); mbarriers (``nvvm.mbarrier.init``, ``arrive``, ``arrive.expect_tx``,
 ``try_wait.parity``); the tensor memory accelerator (``nvvm.cp.async.bulk.tensor.*``,
-``nvvm.cp.async.bulk.commit.group``/``wait_group``, ``nvvm.prefetch.tensormap``).
+``nvvm.cp.async.bulk.commit.group``/``wait_group``, ``nvvm.prefetch tensormap``).
 
 Each op states the architecture it needs with the ``RequiresTarget`` trait (checked by the
 ``verify-target`` pass, docs/codegen.md "Target features"). The NVVM translation emits the
@@ -29,9 +29,9 @@ from ..core.attributes import (
 from ..core.constraints import Constraint, integer_attr
 from ..core.errors import VerifyError
 from ..core.location import Location
-from ..core.opdef import operand, opt_operand, opt_prop, prop, result, var_operand
+from ..core.opdef import operand, opt_operand, opt_prop, opt_result, prop, result, var_operand
 from ..core.operation import Operation
-from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
+from ..core.traits import AttrSizedOperandSegments, Pure, RequiresTarget, TargetRequirement
 from ..core.types import i1, i16, i32, i64
 from ..core.values import Value
 from .llvm.types import LLVMPointerType
@@ -56,6 +56,9 @@ _SharedOrGeneric = Constraint(
 )
 _AnyPtr = Constraint(lambda t: isinstance(t, LLVMPointerType), "LLVM pointer")
 _I32Attr = integer_attr(i32, "32-bit integer")
+_BoolProp = Constraint(
+    lambda a: isinstance(a, IntegerAttr) and a.type is i1, "bool attribute (true/false)"
+)
 
 
 def _segments(groups: list[list[Value]]) -> DenseArrayAttr:
@@ -81,6 +84,32 @@ class ProxyKindAttr(EnumAttr):
     __slots__ = ()
     name = "nvvm.proxy_kind"
     VALUES = ("alias", "async", "async.global", "async.shared")
+
+
+class MemScopeKindAttr(EnumAttr):
+    """``#nvvm.mem_scope<cta>``: the threads that observe a memory-ordering effect (MLIR 22's
+    ``MemScopeKindAttr``; ``nvvm.mbarrier.arrive`` takes ``cta`` or ``cluster``)."""
+
+    __slots__ = ()
+    name = "nvvm.mem_scope"
+    VALUES = ("cta", "cluster", "gpu", "sys")
+
+
+class PrefetchCacheLevelAttr(NamespaceEnumAttr):
+    """``#nvvm<prefetch_cache_level L2>``: the cache ``nvvm.prefetch`` fills."""
+
+    __slots__ = ()
+    name = "nvvm.prefetch_cache_level"
+    VALUES = ("L1", "L2")
+
+
+class CacheEvictionPriorityAttr(NamespaceEnumAttr):
+    """``#nvvm<cache_eviction_priority evict_last>``: ``nvvm.prefetch``'s L2 eviction
+    priority."""
+
+    __slots__ = ()
+    name = "nvvm.cache_eviction_priority"
+    VALUES = ("evict_normal", "evict_first", "evict_last", "evict_unchanged", "no_allocate")
 
 
 class SharedSpaceAttr(EnumAttr):
@@ -339,36 +368,63 @@ class MBarrierInitOp(Operation):
 
 
 class MBarrierArriveOp(Operation):
-    """``%s = nvvm.mbarrier.arrive %addr : !llvm.ptr<3> -> i64``: one arrival; the result is the
-    opaque state (the phase before the arrival)."""
+    """``%s = nvvm.mbarrier.arrive %addr (, %count)? : !llvm.ptr<3> -> i64``, MLIR 22's op:
+    ``count`` arrivals (1 without it) on the current phase; the result is the opaque state
+    (the phase before the arrival). On a shared::cluster address (``!llvm.ptr<7>``, from
+    ``nvvm.mapa``: an mbarrier of another block of the cluster) there is no result: PTX
+    ``mbarrier.arrive.shared::cluster.b64 _, [addr]``. ``scope`` (``cta`` or ``cluster``) and
+    ``relaxed`` are upstream's properties; the defaults (``.release.cta``) are CUTLASS's
+    ``ClusterBarrier::arrive``."""
 
     name = "nvvm.mbarrier.arrive"
-    addr = operand(_SharedOrGeneric)
-    res = result(i64)
-    assembly_format = "$addr attr-dict `:` type($addr) `->` type($res)"
-
-    def __init__(self, addr: Value, loc: Location | None = None):
-        super().__init__(operands=[addr], result_types=[i64], loc=loc)
-
-
-class MBarrierArriveClusterOp(Operation):
-    """``nvvm.mbarrier.arrive.cluster %addr : !llvm.ptr<7>``: PTX
-    ``mbarrier.arrive.shared::cluster.b64 _, [addr]`` (release at CTA scope, CUTLASS's form):
-    one arrival on an mbarrier of another block of the cluster (an address from
-    ``nvvm.mapa``)."""
-
-    name = "nvvm.mbarrier.arrive.cluster"
-    traits = (SM90_CLUSTER,)
+    traits = (RequiresTarget(when=lambda op: op.requirement()),)
     addr = operand(
         Constraint(
-            lambda t: isinstance(t, LLVMPointerType) and t.address_space == 7,
-            "shared::cluster pointer",
+            lambda t: isinstance(t, LLVMPointerType) and t.address_space in (0, 3, 7),
+            "generic, shared or shared::cluster pointer",
         )
     )
-    assembly_format = "$addr attr-dict `:` type($addr)"
+    count = opt_operand(i32)
+    scope = prop(MemScopeKindAttr, default=MemScopeKindAttr("cta"))
+    relaxed = prop(_BoolProp, default=IntegerAttr(0, i1))
+    res = opt_result(i64)
+    assembly_format = "$addr (`,` $count^)? attr-dict `:` type($addr) (`->` type($res)^)?"
 
-    def __init__(self, addr: Value, loc: Location | None = None):
-        super().__init__(operands=[addr], loc=loc)
+    def __init__(
+        self,
+        addr: Value,
+        count: Value | None = None,
+        *,
+        result: bool | None = None,
+        loc: Location | None = None,
+    ):
+        cluster = isinstance(addr.type, LLVMPointerType) and addr.type.address_space == 7
+        want = not cluster if result is None else result
+        super().__init__(
+            operands=[addr, [count] if count is not None else []],
+            result_types=[[i64] if want else []],
+            loc=loc,
+        )
+
+    @property
+    def is_cluster(self) -> bool:
+        """On an mbarrier of another block of the cluster (a shared::cluster address)."""
+        return self.addr.type.address_space == 7
+
+    def requirement(self) -> TargetRequirement | None:
+        """sm_90 for a remote arrive (clusters), a count or a cluster scope (PTX ISA 7.8/8.0
+        forms); none for the plain arrive (sm_80)."""
+        if self.is_cluster:
+            return SM90_CLUSTER.requirement
+        if self.count is not None or self.scope.value != "cta":
+            return TargetRequirement("sm_90", "mbarrier.arrive with a count or cluster scope")
+        return None
+
+    def verify_(self) -> None:
+        if self.scope.value not in ("cta", "cluster"):
+            raise VerifyError("mbarrier scope must be either CTA or Cluster")
+        if self.is_cluster and self.res is not None:
+            raise VerifyError("mbarrier in shared_cluster space cannot return any value")
 
 
 class MBarrierArriveExpectTxOp(Operation):
@@ -427,9 +483,6 @@ class TMAStoreModeAttr(EnumAttr):
 _Cluster = Constraint(
     lambda t: isinstance(t, LLVMPointerType) and t.address_space in (3, 7),
     "shared::cta (3) or shared::cluster (7) pointer",
-)
-_BoolProp = Constraint(
-    lambda a: isinstance(a, IntegerAttr) and a.type is i1, "bool attribute (true/false)"
 )
 
 
@@ -572,16 +625,104 @@ class CpAsyncBulkWaitGroupOp(Operation):
             raise VerifyError("the number of pending groups must be non-negative")
 
 
-class PrefetchTensorMapOp(Operation):
-    """``nvvm.prefetch.tensormap %desc : !llvm.ptr``: PTX ``prefetch.tensormap [desc]``."""
+class PrefetchOp(Operation):
+    """``nvvm.prefetch tensormap, %desc : !llvm.ptr``, MLIR 22's prefetch op with its
+    properties (``level = L2, evict_priority = ...``, ``uniform``, ``in_param_space``, a
+    ``predicate``). layoutc emits and translates the ``tensormap`` form (PTX
+    ``prefetch.tensormap [desc]``: bring a TMA descriptor into the cache early); the
+    translation refuses the others."""
 
-    name = "nvvm.prefetch.tensormap"
-    traits = (SM90_TMA,)
-    tmaDescriptor = operand(_AnyPtr)
-    assembly_format = "$tmaDescriptor attr-dict `:` type($tmaDescriptor)"
+    name = "nvvm.prefetch"
+    traits = (RequiresTarget(when=lambda op: SM90_TMA.requirement if op.tensormap else None),)
+    addr = operand(_AnyPtr)
+    predicate = opt_operand(i1)
+    cacheLevel = opt_prop(PrefetchCacheLevelAttr)
+    evictPriority = opt_prop(CacheEvictionPriorityAttr)
+    tensormap = opt_prop(UnitAttr)
+    uniform = opt_prop(UnitAttr)
+    in_param_space = opt_prop(UnitAttr)
+    # MLIR: (`level` `=` $cacheLevel^ (`uniform` $uniform^)? `,`)? (`evict_priority` `=`
+    # $evictPriority^ `,`)? (`tensormap` $tensormap^ (`in_param_space` $in_param_space^)?
+    # `,`)? $addr (`,` `predicate` `=` $predicate^)? attr-dict `:` type($addr)
+    # (`,` type($predicate)^)?  (nested optional groups: written out below)
+    _PRINTED = ("cacheLevel", "evictPriority", "tensormap", "uniform", "in_param_space")
 
-    def __init__(self, desc: Value, loc: Location | None = None):
-        super().__init__(operands=[desc], loc=loc)
+    def print_custom(self, p: OpAsmPrinter) -> None:
+        if self.cacheLevel is not None:
+            p.write(f" level = {self.cacheLevel.value}")
+            p.write(" uniform," if self.uniform is not None else ",")
+        if self.evictPriority is not None:
+            p.write(f" evict_priority = {self.evictPriority.value},")
+        if self.tensormap is not None:
+            p.write(
+                " tensormap in_param_space," if self.in_param_space is not None else " tensormap,"
+            )
+        p.write(" ")
+        p.print_operand(self.addr)
+        if self.predicate is not None:
+            p.write(", predicate = ")
+            p.print_operand(self.predicate)
+        p.print_attr_dict(self, elided=self._PRINTED)
+        p.write(f" : {self.addr.type.text}")
+        if self.predicate is not None:
+            p.write(f", {self.predicate.type.text}")
+
+    @classmethod
+    def parse_custom(cls, p: OpAsmParser) -> Operation:
+        props: dict[str, Attribute] = {}
+        if p.parse_optional_keyword("level"):
+            p.expect("=")
+            props["cacheLevel"] = PrefetchCacheLevelAttr.parse_parameters(p)
+            if p.parse_optional_keyword("uniform"):
+                props["uniform"] = UnitAttr()
+            p.expect(",")
+        if p.parse_optional_keyword("evict_priority"):
+            p.expect("=")
+            props["evictPriority"] = CacheEvictionPriorityAttr.parse_parameters(p)
+            p.expect(",")
+        if p.parse_optional_keyword("tensormap"):
+            props["tensormap"] = UnitAttr()
+            if p.parse_optional_keyword("in_param_space"):
+                props["in_param_space"] = UnitAttr()
+            p.expect(",")
+        addr = p.parse_operand()
+        predicate = None
+        if p.parse_optional_punctuation(","):
+            p.parse_keyword("predicate")
+            p.expect("=")
+            predicate = p.parse_operand()
+        attrs = p.parse_optional_attr_dict()
+        p.expect(":")
+        operands = [p.resolve_operand(addr, p.parse_type())]
+        if predicate is not None:
+            p.expect(",")
+            operands.append(p.resolve_operand(predicate, p.parse_type()))
+        return cls.create(operands, properties=props, attributes=attrs, loc=p.loc)
+
+    def __init__(self, addr: Value, *, tensormap: bool = False, loc: Location | None = None):
+        super().__init__(
+            operands=[addr, []],
+            properties={"tensormap": UnitAttr()} if tensormap else None,
+            loc=loc,
+        )
+
+    def verify_(self) -> None:
+        space = self.addr.type.address_space
+        if self.tensormap is not None:
+            if self.cacheLevel is not None:
+                raise VerifyError("cannot specify both tensormap and cache level")
+            if space not in (0, 4):
+                raise VerifyError("prefetch tensormap requires a generic or constant pointer")
+            if self.in_param_space is not None and space != 0:
+                raise VerifyError("in_param_space can only be specified for a generic pointer")
+        elif self.in_param_space is not None:
+            raise VerifyError("in_param_space can only be specified with tensormap")
+        if self.uniform is not None and self.cacheLevel is None:
+            raise VerifyError("uniform can only be specified with a cache level")
+        if self.evictPriority is not None and (
+            self.cacheLevel is None or self.cacheLevel.value != "L2"
+        ):
+            raise VerifyError("cache eviction priority supported only for cache level L2")
 
 
 SM90_OPS: list[type[Operation]] = [
@@ -597,18 +738,20 @@ SM90_OPS: list[type[Operation]] = [
     MapaSharedClusterOp,
     MBarrierInitOp,
     MBarrierArriveOp,
-    MBarrierArriveClusterOp,
     MBarrierArriveExpectTxOp,
     MBarrierTryWaitParityOp,
     CpAsyncBulkTensorGlobalToSharedClusterOp,
     CpAsyncBulkTensorSharedCTAToGlobalOp,
     CpAsyncBulkCommitGroupOp,
     CpAsyncBulkWaitGroupOp,
-    PrefetchTensorMapOp,
+    PrefetchOp,
 ]
 
 SM90_ATTRIBUTES = [
     SetMaxRegisterActionAttr,
+    MemScopeKindAttr,
+    PrefetchCacheLevelAttr,
+    CacheEvictionPriorityAttr,
     ProxyKindAttr,
     SharedSpaceAttr,
     TMALoadModeAttr,

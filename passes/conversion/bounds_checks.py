@@ -154,6 +154,8 @@ def _stmatrix_access(op: StMatrixOp) -> list[_Access]:
 
 @_access_rule(MBarrierInitOp, MBarrierArriveOp, MBarrierArriveExpectTxOp, MBarrierTryWaitParityOp)
 def _mbarrier_access(op: Operation) -> list[_Access]:
+    if isinstance(op, MBarrierArriveOp) and op.is_cluster:
+        return []  # another block's mbarrier (a mapa address): not an object of this block
     return [(0, 8, "mbarrier")]
 
 

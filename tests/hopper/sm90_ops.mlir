@@ -10,7 +10,9 @@ func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, 
   nvvm.cluster.wait {aligned}
   %r = nvvm.read.ptx.sreg.cluster.ctarank : i32
   %rp = nvvm.mapa %bar, %r : !llvm.ptr<3> -> !llvm.ptr<7>
-  nvvm.mbarrier.arrive.cluster %rp : !llvm.ptr<7>
+  nvvm.mbarrier.arrive %rp : !llvm.ptr<7>
+  nvvm.mbarrier.arrive %rp, %c {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  %s1 = nvvm.mbarrier.arrive %bar, %c : !llvm.ptr<3> -> i64
   nvvm.mbarrier.init %bar, %c : !llvm.ptr<3>, i32
   %s = nvvm.mbarrier.arrive %bar : !llvm.ptr<3> -> i64
   nvvm.mbarrier.arrive.expect_tx %bar, %c : !llvm.ptr<3>, i32
@@ -22,6 +24,6 @@ func.func @k(%bar: !llvm.ptr<3>, %dst: !llvm.ptr<3>, %desc: !llvm.ptr, %c: i32, 
   nvvm.cp.async.bulk.tensor.global.shared.cta %desc, %dst, box[%c, %c, %c] : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.commit.group
   nvvm.cp.async.bulk.wait_group 0 {read}
-  nvvm.prefetch.tensormap %desc : !llvm.ptr
+  nvvm.prefetch tensormap, %desc : !llvm.ptr
   return
 }

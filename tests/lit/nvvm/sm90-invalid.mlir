@@ -49,3 +49,36 @@ func.func @tile_offsets(%d: !llvm.ptr<7>, %t: !llvm.ptr, %b: !llvm.ptr<3>, %c: i
   nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%c, %c, %c] im2col[%o] : !llvm.ptr<7>, !llvm.ptr
   return
 }
+
+// -----
+
+// MLIR 22: an arrive on another block's mbarrier (shared::cluster) returns no state.
+func.func @remote_state(%p: !llvm.ptr<7>) {
+  // expected-error@+1 {{mbarrier in shared_cluster space cannot return any value}}
+  %s = nvvm.mbarrier.arrive %p : !llvm.ptr<7> -> i64
+  return
+}
+
+// -----
+
+func.func @arrive_scope(%b: !llvm.ptr<3>) {
+  // expected-error@+1 {{mbarrier scope must be either CTA or Cluster}}
+  nvvm.mbarrier.arrive %b {scope = #nvvm.mem_scope<gpu>} : !llvm.ptr<3>
+  return
+}
+
+// -----
+
+func.func @prefetch_global_tensormap(%g: !llvm.ptr<1>) {
+  // expected-error@+1 {{prefetch tensormap requires a generic or constant pointer}}
+  nvvm.prefetch tensormap, %g : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @prefetch_evict(%g: !llvm.ptr<1>) {
+  // expected-error@+1 {{cache eviction priority supported only for cache level L2}}
+  nvvm.prefetch level = L1, evict_priority = evict_last, %g : !llvm.ptr<1>
+  return
+}
