@@ -90,6 +90,22 @@ def upstream(texts: dict[str, str], llvmir: bool | Collection[str] = False) -> d
     return {n: {**results[first[(t, n in wants)]], "name": n} for n, t in texts.items()}
 
 
+def upstream_lacks(op_names: Collection[str]) -> list[str]:
+    """The op names, among ``op_names``, that upstream MLIR does not register."""
+    proc = subprocess.run(
+        [sys.executable, str(WORKER)],
+        input=json.dumps({"name": "registered", "registered": list(op_names)}) + "\n",
+        capture_output=True,
+        text=True,
+        env=_environment(),
+    )
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    found = [a for a in answers if "unregistered" in a]
+    if not found:
+        raise RuntimeError(f"the upstream worker failed: {proc.stderr[-2000:]}")
+    return found[0]["unregistered"]
+
+
 @pytest.fixture(scope="session")
 def run_upstream():
     return upstream

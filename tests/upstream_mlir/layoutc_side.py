@@ -16,6 +16,18 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ("cpu", "sm_80", "sm_90")
+#: The dialects whose names layoutc borrows: their ops must be upstream's (docs/ir.md).
+UPSTREAM_DIALECTS = ("builtin", "func", "arith", "scf", "cf", "gpu", "llvm", "nvvm")
+
+
+def borrowed_op_names() -> list[str]:
+    """Every op layoutc registers in a dialect that carries an upstream dialect's name."""
+    import importlib
+
+    names: list[str] = []
+    for d in UPSTREAM_DIALECTS:
+        names += importlib.import_module(f"layoutc.ir.dialects.{d}").DIALECT.ops
+    return names
 
 
 def generic(text: str, name: str) -> str:
