@@ -182,6 +182,8 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
     assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    if cfg.cluster > 1:  # consumers release the stage of every block of the cluster
+        assert "mbarrier.arrive.shared::cluster.b64 _," in ck.ptx
     if cfg.loads == "tma":  # the producer gives registers to the consumers
         assert "setmaxnreg.dec.sync.aligned.u32 40" in ck.ptx
         assert "setmaxnreg.inc.sync.aligned.u32 232" in ck.ptx
