@@ -153,7 +153,7 @@ def test_a_wrong_fact_attribute_is_a_compile_error():
     text = _with_attributes(
         "out = mul(x, x)", {"n": "{layoutc.lower = 9 : i64, layoutc.upper = 2 : i64}"}
     )
-    with pytest.raises(CompileError, match="argument n: .*lower bound 9 exceeds upper bound 2"):
+    with pytest.raises(CompileError, match=r"argument n: .*lower bound 9 exceeds upper bound 2"):
         embed.kernel_abi(embed.parse_module(text))
 
 
