@@ -5,6 +5,10 @@ assumptions through + * // % ceil_div min max (interval arithmetic; infinite end
 -inf/+inf; `expand.public_bounds` tightens it with the expanded form and shows None for them).
 It is cached on the node. The structural divisors (`known_divisor`) live with the nodes in
 `expr`, which needs them to mark exact quotients.
+
+`shift_plans` is the shift test (a polynomial over atoms is non-negative when substituting each
+atom from one end of its interval leaves only non-negative coefficients); it needs nothing but
+intervals, so both the prover (canonical form) and the expansion (expanded form) import it.
 """
 
 from __future__ import annotations
