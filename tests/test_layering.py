@@ -220,3 +220,106 @@ def test_the_cycle_checker_sees_lazy_and_from_package_imports() -> None:
     assert find_cycle(graph) == ["arith", "expr", "arith"]
     del sources["expr"]
     assert find_cycle(module_graph(sources, "layoutc.ir.algebra.sym")) == []
+
+
+# -- the symbolic engine's hook table: calls up the order, and only those -------------------------
+
+SYM_FOLDER, SYM_PACKAGE = ACYCLIC_PACKAGES[0]
+
+
+def hook_wiring(init_source: str) -> dict[str, str]:
+    """hook name -> the module whose function fills it, read off ``hooks.wire(name=module.fn)``."""
+    wiring: dict[str, str] = {}
+    for node in ast.walk(ast.parse(init_source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "wire"
+        ):
+            for kw in node.keywords:
+                assert isinstance(kw.value, ast.Attribute) and isinstance(kw.value.value, ast.Name)
+                wiring[str(kw.arg)] = kw.value.value.id
+    return wiring
+
+
+def hook_uses(sources: dict[str, str]) -> dict[str, set[str]]:
+    """module -> the hooks it calls (``hooks.name``)."""
+    return {
+        name: {
+            node.attr
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "hooks"
+            and node.attr not in ("wire", "NAMES")
+        }
+        for name, source in sources.items()
+    }
+
+
+def declared_hooks(hooks_source: str) -> set[str]:
+    """The names ``hooks.py`` declares (its annotated module globals)."""
+    return {
+        node.target.id
+        for node in ast.parse(hooks_source).body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+
+
+def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules ``start`` imports, directly or not."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for succ in graph[todo.pop()]:
+            if succ not in seen:
+                seen.add(succ)
+                todo.append(succ)
+    return seen
+
+
+def misplaced_hooks(sources: dict[str, str], package: str) -> list[str]:
+    """Every call through a hook that is not needed (a direct import would close no cycle),
+    every hook declared but not wired or wired but not declared, and every unused hook."""
+    graph = module_graph(sources, package)
+    wiring = hook_wiring(sources["__init__"])
+    declared = declared_hooks(sources["hooks"])
+    bad = [f"hooks.{n} is declared but not wired" for n in sorted(declared - wiring.keys())]
+    bad += [f"hooks.{n} is wired but not declared" for n in sorted(wiring.keys() - declared)]
+    used: set[str] = set()
+    for module, names in sorted(hook_uses(sources).items()):
+        used |= names
+        for name in sorted(names):
+            target = wiring.get(name)
+            if target is None:
+                bad.append(f"{module} calls hooks.{name}, which is not wired")
+            elif module not in reaches(graph, target):
+                bad.append(f"{module} calls hooks.{name} but may import {target} directly")
+    bad += [f"hooks.{n} is never called" for n in sorted(declared - used)]
+    return bad
+
+
+def test_every_hook_call_goes_up_the_symbolic_engines_order() -> None:
+    """A hook is the way up the order, never a shortcut: each call through ``hooks`` is one a
+    direct import would turn into a cycle, and the table holds exactly the hooks in use."""
+    sources = {p.stem: p.read_text() for p in sorted((ROOT / SYM_FOLDER).glob("*.py"))}
+    assert len(hook_wiring(sources["__init__"])) > 5 and any(hook_uses(sources).values())
+    assert misplaced_hooks(sources, SYM_PACKAGE) == []
+
+
+def test_the_hook_checker_sees_shortcuts_and_dead_hooks() -> None:
+    sources = {
+        "__init__": "from . import arith, hooks\nhooks.wire(add=arith.add, sign=arith.sign)\n",
+        "hooks": "add: Fn\nsign: Fn\nneg: Fn\n",
+        "expr": "from . import hooks\ndef f(a, b):\n    return hooks.add(a, b)\n",
+        "arith": "from .expr import f\nfrom . import hooks\ndef g(x):\n    return hooks.sign(x)\n",
+    }
+    assert misplaced_hooks(sources, SYM_PACKAGE) == [
+        "hooks.neg is declared but not wired",
+        "arith calls hooks.sign but may import arith directly",
+        "hooks.neg is never called",
+    ]
+    sources["hooks"] = "add: Fn\nsign: Fn\n"
+    sources["arith"] = "from .expr import f\n"
+    sources["expr"] += "def h(x):\n    return hooks.sign(x)\n"
+    assert misplaced_hooks(sources, SYM_PACKAGE) == []

@@ -22,9 +22,11 @@ from .sym import numtheory as _nt
 from .sym import prove as _prove
 from .sym.cache import cache_info, clear_caches, set_cache_limit
 from .sym.emit import Emitter, emit, node, to_sympy, walk
+from .sym.evaluate import evaluate
+from .sym.expand import strong_divisor
 from .sym.expr import IntLike, Symbol, SymInt
 from .sym.parse import parse_int_expr
-from .sym.subs import evaluate, subs
+from .sym.subs import subs
 
 __all__ = [
     "Emitter",
@@ -121,7 +123,7 @@ def sym_divides(d: IntLike, x: IntLike) -> bool:
 def sym_known_divisor(x: IntLike) -> int:
     """The largest int provably dividing x (|x| for an int, at least 1 for a SymInt): what
     alignment proofs need, e.g. 16 for `4*N` with 4 | N."""
-    return _prove.strong_divisor(_operand(x, "known_divisor"))
+    return strong_divisor(_operand(x, "known_divisor"))
 
 
 def sym_prove_nonneg(x: IntLike) -> bool:

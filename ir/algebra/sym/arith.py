@@ -48,6 +48,7 @@ from .expr import (
 )
 
 if TYPE_CHECKING:
+    from .expand import Poly
     from .expr import IntLike, Mono
 
 _MISS = object()
@@ -192,7 +193,28 @@ def _collapse_divisions(const: int, items: list) -> IntLike | None:
     p = _expand.expand_terms(const, items)
     if not _expand.is_polynomial_in_symbols(p):
         return None
-    return _expand.collapse(p)
+    return collapse(p)
+
+
+def collapse(p: Poly) -> IntLike:
+    """The canonical value of a polynomial over symbols' nu atoms (`nu(N)` is the exact
+    quotient `N // divisible_by`, which the builder folds into the symbol's multiples)."""
+    pairs = []
+    for m, k in p:
+        factors = []
+        for a, e in m:
+            s = a.args[0]
+            v = s if s.divisible_by == 1 else floordiv(s, s.divisible_by)
+            factors.append((v, e))
+        pairs.append((_canonical_mono(factors), k))
+    return from_pairs(0, pairs)
+
+
+def _canonical_mono(factors: list) -> tuple:
+    mono: tuple = ()
+    for v, e in factors:
+        mono = mono_mul(mono, ((v, e),))
+    return mono
 
 
 def _unit(mono: Mono) -> IntLike:

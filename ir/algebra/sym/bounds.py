@@ -2,13 +2,18 @@
 
 `bounds(x)` is a proven interval for every admissible value of x, propagated from the symbols'
 assumptions through + * // % ceil_div min max (interval arithmetic; infinite ends are the floats
--inf/+inf; `prove.public_bounds` tightens it with the expanded form and shows None for them).
+-inf/+inf; `expand.public_bounds` tightens it with the expanded form and shows None for them).
 It is cached on the node. The structural divisors (`known_divisor`) live with the nodes in
 `expr`, which needs them to mark exact quotients.
+
+`shift_plans` is the shift test (a polynomial over atoms is non-negative when substituting each
+atom from one end of its interval leaves only non-negative coefficients); it needs nothing but
+intervals, so both the prover (canonical form) and the expansion (expanded form) import it.
 """
 
 from __future__ import annotations
 
+from math import comb
 from typing import TYPE_CHECKING
 
 from .expr import Op, Sum, Symbol
@@ -129,3 +134,50 @@ def mod_bounds(alo: float, ahi: float, blo: float, bhi: float) -> tuple:
             lo = max(lo, alo)
         return (lo, 0)
     return (-INF, INF)
+
+
+def shift_plans(const: int, terms: tuple, atoms: tuple, infos: list) -> bool:
+    """The shift test for a polynomial over `atoms` with `(lo, hi, divisor)` per atom."""
+    # Per atom, the bound to shift from: the lower one, the upper one, or (third plan) the one
+    # its terms pull towards: an atom that only appears in negative terms is worst at its upper
+    # bound (N + T < 8*K*N needs T <= 15 but K >= 2 and N >= 4).
+    only_negative = [all(k < 0 for m, k in terms if any(a is v for a, _ in m)) for v in atoms]
+    tried = set()
+    for strategy in ("low", "high", "sign"):
+        plan = []
+        for (lo, hi, d), negative in zip(infos, only_negative):
+            use_low = {"low": True, "high": False, "sign": not negative}[strategy]
+            if lo != -INF and (use_low or hi == INF):
+                plan.append((-(-lo // d) * d, d))
+            elif hi != INF:
+                plan.append(((hi // d) * d, -d))
+            else:
+                return False
+        key = tuple(plan)
+        if key in tried:
+            continue
+        tried.add(key)
+        if _nonneg_after_shift(const, terms, atoms, plan):
+            return True
+    return False
+
+
+def _nonneg_after_shift(const: int, terms: tuple, atoms: tuple, plan: list) -> bool:
+    """Substitute v_i = base_i + step_i * t_i (t_i >= 0) and check every coefficient is >= 0."""
+    index = {a: i for i, a in enumerate(atoms)}
+    acc: dict = {(): const}
+    for m, k in terms:
+        partial = [((), k)]
+        for atom, ex in m:
+            i = index[atom]
+            base, step = plan[i]
+            expansion = [(j, comb(ex, j) * base ** (ex - j) * step**j) for j in range(ex + 1)]
+            partial = [
+                ((*key, (i, j)) if j else key, c * cj)
+                for key, c in partial
+                for j, cj in expansion
+                if cj
+            ]
+        for key, c in partial:
+            acc[key] = acc.get(key, 0) + c
+    return all(c >= 0 for c in acc.values())

@@ -5,6 +5,12 @@ that builds many distinct expressions would grow these tables forever. A `MemoCa
 dict (C-speed lookups) that drops its oldest half when it reaches its limit; `clear_caches()`
 empties all of them. Dropping entries never changes results: the operations are pure functions
 of their operands.
+
+Results derived from proofs are the exception: a proof that stops at the prover's depth limit
+or elimination budget answers "not proven" where a call with more budget left might prove it.
+The prover counts those stops (`PROOF_CUTOFFS`); a memo of anything computed from proofs is
+written only when the count did not move during the computation, so results never depend on
+the order of calls.
 """
 
 from __future__ import annotations
@@ -35,6 +41,19 @@ class MemoCache(dict):
                 del self[old]
         self[key] = value
         return value
+
+
+class ProofCutoffs:
+    """A counter of proofs stopped at a budget (`prove` counts, memoising callers compare)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+PROOF_CUTOFFS = ProofCutoffs()
+"""The engine's one counter of proofs stopped at a budget (never reset: callers compare)."""
 
 
 def clear_caches() -> None:

@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING
 
 from ..divisors import divisors_desc
 from . import hooks
-from .bounds import INF, bounds, floordiv_bounds, interval_mul, interval_pow
-from .cache import MemoCache
-from .expr import Op, Sum, Symbol, mono_mul
+from .bounds import INF, bounds, floordiv_bounds, interval_mul, interval_pow, shift_plans
+from .cache import PROOF_CUTOFFS, MemoCache
+from .expr import Op, Sum, Symbol
 from .expr import known_divisor as structural_divisor
 
 if TYPE_CHECKING:
@@ -327,9 +327,9 @@ def expand(x: IntLike) -> Poly:
         return const_poly(x)
     p = x._xf  # type: ignore[union-attr]
     if p is None:
-        cutoffs = hooks.cutoffs()
+        cutoffs = PROOF_CUTOFFS.count
         p = _expand(x)
-        if hooks.cutoffs() == cutoffs:  # not memoised when a divisor's sign hit the depth limit
+        if PROOF_CUTOFFS.count == cutoffs:  # not memoised when a divisor's sign hit a budget
             x._xf = p  # type: ignore[union-attr]
     return p
 
@@ -794,7 +794,7 @@ def _poly_nonneg(p: Poly, eliminate: bool, depth: int) -> bool:
             atoms[a] = None
     order = tuple(sorted(atoms, key=lambda a: a.key))
     infos = [(*atom_bounds(a), 1) for a in order]
-    if hooks.shift_plans(const, terms, order, infos):
+    if shift_plans(const, terms, order, infos):
         return True
     return eliminate and _eliminate_floor(p, depth)
 
@@ -1013,6 +1013,30 @@ def expanded_divisor(x: IntLike) -> int:
     return content(expand(x))
 
 
+def strong_divisor(x: IntLike) -> int:
+    """The largest int provably dividing x: the lcm of what the canonical terms show
+    (`known_divisor`) and the content of the expanded form (8 for `8*t + 15*(t % 8) -
+    7*(t % 16)`, which expands to `16*t - 120*(t // 8) + 112*(t // 16)`)."""
+    if type(x) is int:
+        return -x if x < 0 else x
+    kd = structural_divisor(x)
+    g = expanded_divisor(x)
+    if g == 0 or g % kd == 0:
+        return g or kd
+    return kd * g // gcd(kd, g)
+
+
+def public_bounds(x: IntLike) -> tuple[int | None, int | None]:
+    """`SymInt.bounds`: the tighter of the canonical form's interval and the expanded form's
+    (`x - x % 8` is `8*(x // 8)` there, so it is at most the largest multiple of 8 below x's
+    upper bound); None for an unbounded end."""
+    lo, hi = bounds(x)
+    if type(x) is not int and type(x) is not Symbol:
+        xlo, xhi = poly_bounds(expand(x))
+        lo, hi = max(lo, xlo), min(hi, xhi)
+    return (None if lo == -INF else lo, None if hi == INF else hi)
+
+
 def divides_expanded(d: IntLike, x: IntLike) -> bool:
     """d | x shown by the expanded form: x's polynomial is d's times one with integer
     coefficients (d != 0 is the caller's business)."""
@@ -1026,27 +1050,6 @@ def divides_expanded(d: IntLike, x: IntLike) -> bool:
 def is_polynomial_in_symbols(p: Poly) -> bool:
     """True when every atom of p is a symbol's nu (no division, min or max left)."""
     return all(a.kind == "nu" for m, _ in p for a, _ in m)
-
-
-def collapse(p: Poly) -> IntLike:
-    """The canonical value of a polynomial over symbols' nu atoms (`nu(N)` is the exact
-    quotient `N // divisible_by`, which the builder folds into the symbol's multiples)."""
-    pairs = []
-    for m, k in p:
-        factors = []
-        for a, e in m:
-            s = a.args[0]
-            v = s if s.divisible_by == 1 else hooks.floordiv(s, s.divisible_by)
-            factors.append((v, e))
-        pairs.append((_canonical_mono(factors), k))
-    return hooks.from_pairs(0, pairs)
-
-
-def _canonical_mono(factors: list) -> tuple:
-    mono: tuple = ()
-    for v, e in factors:
-        mono = mono_mul(mono, ((v, e),))
-    return mono
 
 
 def format_atom(a: XAtom) -> str:

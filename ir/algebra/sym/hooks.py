@@ -3,15 +3,23 @@
 The package's modules import each other only downward, in this order (tests/test_layering.py
 checks that the import graph is acyclic):
 
-    cache < hooks < expr < bounds < expand < arith < prove < subs < numtheory < emit < parse
+    cache < hooks < expr < evaluate < bounds < expand < arith < prove < subs < numtheory
+          < emit < parse
 
-but the algorithms are mutually recursive: `SymInt.__add__` (expr) runs the simplifier (arith),
-the simplifier asks the prover for signs and divisibility (prove), the prover does arithmetic
-(arith) on the expanded form (expand), and the expansion asks for signs again. Each call up the
-order goes through this module (`hooks.sign(b)`), whose globals `sym/__init__.py` sets to the
-functions themselves, once (`wire`). A call costs what a call through an imported module always
-did (a module attribute load: a slotted table object, or a module `__getattr__` for a friendlier
-error, measured slower on `SymInt + SymInt`), and this file names every upward dependency.
+Every function lives in the lowest module whose imports it needs, so only two kinds of call
+still go up the order, and each goes through this module (`hooks.sign(b)`):
+
+- `SymInt`'s methods (expr): the operators run the simplifier (arith), `.evaluate` and `.subs`,
+  `.bounds` and `.known_divisor` (the expanded form), `abs` (a proof), the tree view and
+  emission, and unpickling;
+- the side conditions of a rewrite (arith) or of an expansion (expand): the prover's sign,
+  order and divisibility, which itself does arithmetic on the expanded form.
+
+`sym/__init__.py` sets these globals to the functions themselves, once (`wire`). A call costs
+what a call through an imported module always did (a module attribute load: a slotted table
+object, or a module `__getattr__` for a friendlier error, measured slower on
+`SymInt + SymInt`), and this file names every upward dependency. tests/test_layering.py
+checks that each hook is used, and used only where a direct import would close a cycle.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import Any
 Fn = Callable[..., Any]
 
 
-# arith: SymInt's operators and unpickling (expr), collapsing an expansion (expand)
+# SymInt's methods (expr): arith
 add: Fn
 sub: Fn
 mul: Fn
@@ -30,29 +38,23 @@ floordiv: Fn
 mod: Fn
 power: Fn
 neg: Fn
-from_pairs: Fn
 rebuild_op: Fn
 rebuild_sum: Fn
-# prove: the simplifier's side conditions (arith), divisor signs and shift plans (expand),
-# SymInt's abs, bounds and known_divisor (expr)
+# SymInt's methods (expr): evaluate, expand, subs, emit
+evaluate: Fn
+public_bounds: Fn
+strong_divisor: Fn
+subs: Fn
+to_sympy: Fn
+node: Fn
+walk: Fn
+emit: Fn
+# the prover: side conditions of the simplifier (arith) and the expansion (expand); SymInt's abs
 sign: Fn
 divides: Fn
 prove_nonneg: Fn
 prove_lt: Fn
 prove_le: Fn
-cutoffs: Fn
-shift_plans: Fn
-strong_divisor: Fn
-public_bounds: Fn
-# subs: SymInt.evaluate and .subs (expr), refutation by sampling (prove)
-evaluate: Fn
-evaluate_unchecked: Fn
-subs: Fn
-# emit: SymInt.to_sympy, .node, .walk and .emit (expr)
-to_sympy: Fn
-node: Fn
-walk: Fn
-emit: Fn
 
 NAMES = tuple(__annotations__)
 """The hook names (every annotated name above)."""

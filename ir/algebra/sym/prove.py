@@ -18,14 +18,13 @@ limit is not cached, so results do not depend on the order of calls).
 
 from __future__ import annotations
 
-from math import comb
 from typing import TYPE_CHECKING
 
 from . import arith as _arith
 from . import expand as _expand
-from . import hooks
-from .bounds import INF, bounds
-from .cache import MemoCache
+from .bounds import bounds, shift_plans
+from .cache import PROOF_CUTOFFS, MemoCache
+from .evaluate import evaluate_unchecked
 from .expr import (
     Op,
     Symbol,
@@ -44,13 +43,12 @@ MAX_DEPTH = 6
 MAX_ELIMINATIONS = 1000  # atom eliminations per top-level proof (they branch exponentially)
 _NONNEG = MemoCache("prove_nonneg")
 _depth = 0
-_cutoffs = 0
 _eliminations = 0
 
 
 def prove_nonneg(e: IntLike) -> bool:
     """True when e >= 0 is provable for every admissible value."""
-    global _depth, _cutoffs
+    global _depth
     if type(e) is int:
         return e >= 0
     r = _NONNEG.get(e)
@@ -65,26 +63,20 @@ def prove_nonneg(e: IntLike) -> bool:
         _NONNEG.put(e, False)
         return False
     if _depth >= MAX_DEPTH:
-        _cutoffs += 1
+        PROOF_CUTOFFS.count += 1
         return False
     if _depth == 0:
         global _eliminations
         _eliminations = 0
-    before = _cutoffs
+    before = PROOF_CUTOFFS.count
     _depth += 1
     try:
         r = _prove_nonneg(e)
     finally:
         _depth -= 1
-    if r or _cutoffs == before:
+    if r or PROOF_CUTOFFS.count == before:
         _NONNEG.put(e, r)
     return r
-
-
-def cutoffs() -> int:
-    """How many proofs stopped at the depth limit so far (callers that memoise results derived
-    from proofs compare it before and after, as prove_nonneg does)."""
-    return _cutoffs
 
 
 def _refuted(e: IntLike) -> bool:
@@ -94,7 +86,7 @@ def _refuted(e: IntLike) -> bool:
     for point in range(len(_SAMPLE_STEPS)):
         env = {s: _sample_value(s, point, i) for i, s in enumerate(symbols)}
         try:
-            if hooks.evaluate_unchecked(e, env) < 0:
+            if evaluate_unchecked(e, env) < 0:
                 return True
         except ZeroDivisionError:
             continue
@@ -170,7 +162,7 @@ def divides(d: IntLike, x: IntLike) -> bool:
     if type(d) is int:
         if d == 0:
             return False
-        if strong_divisor(x) % d == 0:
+        if _expand.strong_divisor(x) % d == 0:
             return True
         return _expand.decide_zero(_expand.expanded_remainder(x, abs(d))) is True
     if sign(d) == 0:
@@ -197,19 +189,6 @@ def _divides_canonical(d: SymInt, x: IntLike) -> bool:
                 return False
         return True
     return _arith.exact_poly_div(x, d) is not None
-
-
-def strong_divisor(x: IntLike) -> int:
-    """The largest int provably dividing x: the lcm of what the canonical terms show
-    (`known_divisor`) and the content of the expanded form (8 for `8*t + 15*(t % 8) -
-    7*(t % 16)`, which expands to `16*t - 120*(t // 8) + 112*(t // 16)`)."""
-    if type(x) is int:
-        return -x if x < 0 else x
-    kd = known_divisor(x)
-    g = _expand.expanded_divisor(x)
-    if g == 0 or g % kd == 0:
-        return g or kd
-    return kd * g // _gcd(kd, g)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -312,10 +291,10 @@ def _replace_atom(e: IntLike, q: Op, value: IntLike) -> IntLike:
 
 def _eliminate(e: IntLike, q: Op) -> bool:
     """Prove e >= 0 by replacing the opaque atom q with what is known about it."""
-    global _eliminations, _cutoffs
+    global _eliminations
     _eliminations += 1
     if _eliminations > MAX_ELIMINATIONS:  # a budget, like the depth limit: not cached
-        _cutoffs += 1
+        PROOF_CUTOFFS.count += 1
         return False
     add, sub, mul, neg = _arith.add, _arith.sub, _arith.mul, _arith.neg
     split = _linear_split(e, q)
@@ -368,61 +347,3 @@ def _shift_test(e: IntLike) -> bool:
     atoms = atoms_of(e)
     infos = [(*bounds(v), known_divisor(v)) for v in atoms]
     return shift_plans(const, terms, atoms, infos)
-
-
-def shift_plans(const: int, terms: tuple, atoms: tuple, infos: list) -> bool:
-    """The shift test for a polynomial over `atoms` with `(lo, hi, divisor)` per atom."""
-    # Per atom, the bound to shift from: the lower one, the upper one, or (third plan) the one
-    # its terms pull towards: an atom that only appears in negative terms is worst at its upper
-    # bound (N + T < 8*K*N needs T <= 15 but K >= 2 and N >= 4).
-    only_negative = [all(k < 0 for m, k in terms if any(a is v for a, _ in m)) for v in atoms]
-    tried = set()
-    for strategy in ("low", "high", "sign"):
-        plan = []
-        for (lo, hi, d), negative in zip(infos, only_negative):
-            use_low = {"low": True, "high": False, "sign": not negative}[strategy]
-            if lo != -INF and (use_low or hi == INF):
-                plan.append((-(-lo // d) * d, d))
-            elif hi != INF:
-                plan.append(((hi // d) * d, -d))
-            else:
-                return False
-        key = tuple(plan)
-        if key in tried:
-            continue
-        tried.add(key)
-        if _nonneg_after_shift(const, terms, atoms, plan):
-            return True
-    return False
-
-
-def _nonneg_after_shift(const: int, terms: tuple, atoms: tuple, plan: list) -> bool:
-    """Substitute v_i = base_i + step_i * t_i (t_i >= 0) and check every coefficient is >= 0."""
-    index = {a: i for i, a in enumerate(atoms)}
-    acc: dict = {(): const}
-    for m, k in terms:
-        partial = [((), k)]
-        for atom, ex in m:
-            i = index[atom]
-            base, step = plan[i]
-            expansion = [(j, comb(ex, j) * base ** (ex - j) * step**j) for j in range(ex + 1)]
-            partial = [
-                ((*key, (i, j)) if j else key, c * cj)
-                for key, c in partial
-                for j, cj in expansion
-                if cj
-            ]
-        for key, c in partial:
-            acc[key] = acc.get(key, 0) + c
-    return all(c >= 0 for c in acc.values())
-
-
-def public_bounds(x: IntLike) -> tuple[int | None, int | None]:
-    """`SymInt.bounds`: the tighter of the canonical form's interval and the expanded form's
-    (`x - x % 8` is `8*(x // 8)` there, so it is at most the largest multiple of 8 below x's
-    upper bound); None for an unbounded end."""
-    lo, hi = bounds(x)
-    if type(x) is not int and type(x) is not Symbol:
-        xlo, xhi = _expand.poly_bounds(_expand.expand(x))
-        lo, hi = max(lo, xlo), min(hi, xhi)
-    return (None if lo == -INF else lo, None if hi == INF else hi)
