@@ -460,19 +460,33 @@ class _Lowering:
     def _writes_after(self, barrier: Operation) -> list | None:
         """The writes (:meth:`_effect`) of every op that may run, in any thread, after the last
         block-wide barrier ``T`` before ``barrier``'s top-level op (the op holding it in its
-        function's body); None when ``T`` is missing or one of those ops may write anything.
-        Asked before any rewrite."""
+        function's one-block body), and the asynchronous writes (``cp.async``) issued before
+        ``T``, which may land after it; None when ``T`` is missing or an op there may write
+        anything. Asked before any rewrite."""
         top = barrier
         while top.parent_op is not None and not isinstance(top.parent_op, FuncOp):
             top = top.parent_op
-        if top.parent_op is None:
-            return None
+        if top.parent_op is None or len(top.parent_op.regions[0].blocks) != 1:
+            return None  # (other blocks of the body could run after T)
         fence = top.prev_op
         while fence is not None and not isinstance(fence, gpu.BarrierOp):
             fence = fence.prev_op
         if fence is None:
             return None
         writes = []
+        # before T: an asynchronous write (cp.async; an unknown op may be a TMA load) can
+        # land after T, so it counts too; T waits for the synchronous ones
+        before = fence.parent.first_op
+        while before is not fence:
+            for inner in before.walk_ops():
+                effect = self._effect_ahead(inner)
+                if effect is None or isinstance(inner, _WRITE_NO_MEMORY):
+                    continue
+                if effect == "all":
+                    return None
+                if isinstance(inner, TD.CpAsyncOp):
+                    writes.append(effect)
+            before = before.next_op
         nxt = fence.next_op
         while nxt is not None:
             for inner in nxt.walk_ops():
@@ -706,6 +720,7 @@ _WRITE_NO_MEMORY = (
     TD.CpAsyncWaitOp,
     TD.FenceOperandOp,
     TD.AllocFragmentOp,
+    TD.AllocSmemOp,
     TD.WgmmaOp,
     TD.WgmmaRSOp,
     FenceProxyOp,

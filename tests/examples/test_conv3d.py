@@ -384,7 +384,8 @@ def test_hopper_gather_loads_a_k_tiles_rows_first_and_widens_each_once(index_bit
 def test_peeled_hopper_gather_loads_the_next_rows_before_the_block_barrier():
     """With the last K-tiles peeled (tail="peel") the main loop's copies are not under a
     branch, and lower-layouts loads a K-tile's staged row numbers before the loop's block
-    barrier (the staged slices are written only before the loop: their loads cross it);
+    barrier and its cp.async wait (the staged slices are written only before the loop: their
+    loads cross them);
     with tail="skip" (copies under a branch) they stay after it."""
     pytest.importorskip("cuda.bindings.nvjitlink")
     import layoutc as lc
@@ -393,11 +394,13 @@ def test_peeled_hopper_gather_loads_the_next_rows_before_the_block_barrier():
         cfg = cv.Sm90Config(images=4, tail=tail)
         _, gathered = cv.make_conv3d_sm90(cfg)
         ck = lc.compile(gathered, *_gathered(8), block=cfg.threads, target="sm_90a")
-        body = ck.ptx.split("cp.async.wait_group 1;")[1]  # the main loop's first K-tile wait
+        # the main loop's first K-tile: after the prologue's two commit groups, to its own
+        body = ck.ptx.split("cp.async.commit_group", 2)[2]
         return body[: body.index("cp.async.commit_group")]
 
     peeled = loop_body("peel")
     before, after = peeled.split("bar.sync", 1)
+    assert before.index("ld.shared.u32") < before.index("cp.async.wait_group")
     # one row number per gathered copy: 64 rows of B in passes of 32 rows, 2 per thread
     assert len(re.findall(r"ld\.shared\.u32", before)) == 2, peeled
     assert "ld.shared.u32" not in after and "cp.async.cg" in after, peeled
