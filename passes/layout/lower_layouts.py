@@ -53,7 +53,7 @@ __all__ = ["LowerLayouts"]
 PREFETCH = 16
 """The most index-buffer entries :meth:`_Lowering._prefetch` loads ahead of one access (their
 registers stay live until their accesses)."""
-WINDOW = 128
+WINDOW = 64
 """How many ops after an access :meth:`_Lowering._prefetch` looks at."""
 _UNSET = object()
 
