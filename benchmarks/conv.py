@@ -9,7 +9,7 @@ gather/scatter, side by side with cuDNN and torch in one process.
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
 images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's
-``sm90-i16-s4-wg2-f1[-ws][-tma|-tmaf][-mf][-gidx][-clamp][-direct]`` (images per CTA, stages, consumer
+``sm90-i16-s4-wg2-f1[-ws][-tma|-tmaf][-mf][-gidx][-clamp|-peel|-branch][-direct]`` (images per CTA, stages, consumer
 warpgroups, wgmma K-blocks in flight, warp-specialized, the dense activation through TMA im2col
 and the filter through tile TMA instead of cp.async (``-tmaf``: the filter only, in both kernels), wgmmas issued before the copies, gather
 indices read from global memory instead of the CTA's slices staged in shared memory, the
@@ -121,8 +121,8 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["index_smem"] = False
             elif part in ("tma", "tmaf"):
                 kw["loads"] = "tma" if part == "tma" else "tma-filter"
-            elif part == "clamp":
-                kw["tail"] = "clamp"
+            elif part in ("clamp", "peel", "branch"):
+                kw["tail"] = part
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])

@@ -385,7 +385,12 @@ class Sm90Config:
 
     ``tail`` (plain mainloop): ``"skip"`` issues no copies past the last K-tile (an empty
     commit group keeps the count), ``"clamp"`` copies the last K-tile again, as before, which
-    the epilogue then has to wait for."""
+    the epilogue then has to wait for, ``"peel"`` runs the K-tiles with copies in one loop and
+    the last ``stages - 1 - mma_in_flight`` in another: the main loop has no branch, and
+    lower-layouts loads a K-tile's gathered row numbers before its block barrier (they are
+    staged before the loop and never written in it: docs/layout-passes.md); ``"branch"`` keeps
+    one loop but moves the block barrier into the branch with the copies (same effect on the
+    row loads). Both measured slower than ``"skip"`` (docs/example59.md section 7)."""
 
     images: int = 16
     stages: int = 4
@@ -407,7 +412,7 @@ class Sm90Config:
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
         name += "" if self.index_smem else "-gidx"
-        name += "-clamp" if self.tail == "clamp" else ""
+        name += "" if self.tail == "skip" else f"-{self.tail}"
         return name + ("-direct" if self.epilogue == "direct" else "")
 
     @property
@@ -453,8 +458,8 @@ class Sm90Config:
             raise ValueError(f"images must be even, 2 to 16 (wgmma N = 16 * images): {self}")
         if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
             raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
-        if self.tail not in ("skip", "clamp"):
-            raise ValueError(f"tail must be 'skip' or 'clamp': {self}")
+        if self.tail not in ("skip", "clamp", "peel", "branch"):
+            raise ValueError(f"tail must be 'skip', 'clamp', 'peel' or 'branch': {self}")
         if self.loads not in ("cp.async", "tma", "tma-filter") or (
             self.loads != "cp.async" and not self.specialized
         ):
@@ -669,25 +674,64 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             lc.clear(tCrC)
             read = 0
             write = ahead
-            for k in lc.range(k_tiles):
+
+            def k_step(k: Any, read: Any, write: Any, copies: str) -> tuple[Any, Any]:
+                """One K-tile: wait for stage ``read``, issue the copies (``copies``:
+                ``"tail"``, :func:`load_k_tile`'s choice; ``"all"``, K-tile ``k + ahead``
+                unconditionally; ``"none"``, an empty group), run its wgmmas."""
                 lc.cp_async_wait(ahead - 1)  # stage `read` landed (this thread's copies)
                 lc.fence_proxy_async()  # ... and is visible to the wgmma
-                lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
                 # a stage, so the copies into it provably leave the staged indices alone
                 # (lower-layouts then loads a K-tile's row numbers ahead of its copies)
                 write = lc.assume(write, lower=0, upper=stages - 1)
+                if copies == "branch":  # the barrier in the branch with the copies
+                    if k < k_tiles - ahead:
+                        lc.syncthreads()
+                        lc.copy(g2s, tAgA[_, _, _, k + ahead], tAsA[_, _, _, write])
+                        lc.copy(g2s, tBgB[_, _, _, k + ahead], tBsB[_, _, _, write])
+                    else:
+                        lc.syncthreads()
+                    lc.cp_async_commit()
+                else:
+                    lc.syncthreads()  # everyone's; the wgmmas reading stage `write` retired
+
+                def issue() -> None:
+                    if copies == "branch":
+                        pass
+                    elif copies == "tail":
+                        load_k_tile(k, write)
+                    elif copies == "all":
+                        lc.copy(g2s, tAgA[_, _, _, k + ahead], tAsA[_, _, _, write])
+                        lc.copy(g2s, tBgB[_, _, _, k + ahead], tBsB[_, _, _, write])
+                        lc.cp_async_commit()
+                    else:
+                        lc.cp_async_commit()
+
                 if not cfg.mma_first:
-                    load_k_tile(k, write)
+                    issue()
                 lc.warpgroup_fence_operand(tCrC)
                 lc.warpgroup_arrive()
                 lc.gemm(mma, tCsA[_, _, _, read], tCsB[_, _, _, read], tCrC)
                 lc.warpgroup_commit_batch()
                 if cfg.mma_first:  # the copies' address math and index loads overlap the wgmma
-                    load_k_tile(k, write)
+                    issue()
                 lc.warpgroup_wait(in_flight)
                 lc.warpgroup_fence_operand(tCrC)
                 read = lc.where(read == stages - 1, 0, read + 1)
                 write = lc.where(write == stages - 1, 0, write + 1)
+                return read, write
+
+            if cfg.tail == "peel":
+                # the K-tiles with copies, then the last `ahead` without: no branch in the
+                # main loop, so lower-layouts can load the next row numbers before its barrier
+                for k in lc.range(k_tiles - ahead):
+                    read, write = k_step(k, read, write, "all")
+                for k in lc.range(k_tiles - ahead, k_tiles):
+                    read, write = k_step(k, read, write, "none")
+            else:
+                mode = "branch" if cfg.tail == "branch" and not cfg.mma_first else "tail"
+                for k in lc.range(k_tiles):
+                    read, write = k_step(k, read, write, mode)
             lc.warpgroup_wait(0)
             lc.warpgroup_fence_operand(tCrC)
             lc.cp_async_wait(0)  # the last copies (with tail="clamp": copies of the last K-tile)

@@ -26,8 +26,16 @@ from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
+from layoutc.ir.dialects import gpu, nvvm  # noqa: F401 (nvvm first: it loads nvvm_wgmma)
 from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import tile as TD
+from layoutc.ir.dialects.func import FuncOp
+from layoutc.ir.dialects.nvvm_sm90 import FenceProxyOp
+from layoutc.ir.dialects.nvvm_wgmma import (
+    WgmmaFenceAlignedOp,
+    WgmmaGroupSyncAlignedOp,
+    WgmmaWaitGroupSyncOp,
+)
 from layoutc.ir.dialects.tile.gathered import GatheredOffset
 from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 from layoutc.ir.dialects.tile.types import PtrType, TensorType
@@ -143,6 +151,10 @@ class _Lowering:
         self._effects: dict[Operation, Any] = {}  # _effect_ahead's
         # the (index buffer, position) of each entry a gathered access reads, by access
         self._gathered_entries: dict[Operation, list[tuple[GatherPointer, Any]]] = {}
+        # per block barrier: the writes that may run between the block-wide barrier before its
+        # top-level op and the function's end (None: one of unknown extent), see _stable_across
+        self._writers: dict[Operation, list | None] = {}
+        self._stable: dict[tuple[Operation, int, Any], bool] = {}
 
     def at(self, op: Operation) -> None:
         self.builder.insertion_point = InsertionPoint.before_op(op)
@@ -175,10 +187,19 @@ class _Lowering:
             for op, found in self._addresses.items()
             if any(isinstance(offset, GatheredOffset) for _, offset, _ in found)
         }
+        if self._gathered_entries:
+            for op in ops:
+                if isinstance(op, gpu.BarrierOp):
+                    self._writers[op] = self._writes_after(op)
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
             effect = self._effect(op)
+            if isinstance(op, gpu.BarrierOp) and self._writers.get(op) is not None:
+                self._op = op
+                self._prefetch(op)  # the next accesses' entries, if stable across the barrier
+                self._forget_across(op)
+                continue
             if isinstance(op, _ACCESSES) and self._addresses_memory(op):
                 self._access(op)
                 self._forget(effect)  # after the access: its own index loads come first
@@ -411,9 +432,14 @@ class _Lowering:
         seen: list[Any] = []  # the effects of the ops from op to the one looked at
         fetched = 0
         nxt = op
+        across = isinstance(op, gpu.BarrierOp)  # each entry proven stable: _stable_across
+        anchor = self._anchor(op) if across else op
+        self.at(anchor)
         for user, buf, at in wanted:
             while nxt is not user:  # the effects on the way to the access that uses the entry
                 effect = self._effect_ahead(nxt)
+                if effect == "all" and across and isinstance(nxt, _WRITE_NO_MEMORY):
+                    effect = None  # a barrier (this one): _stable_across below
                 if effect == "all":
                     return
                 seen.append(effect)
@@ -423,9 +449,100 @@ class _Lowering:
             found = self._entries.get((id(buf.value), at))
             if found is not None and found[1].parent is op.parent:
                 continue  # wanted twice
-            if emittable_before(at, op) and all(e is None or _disjoint(e, buf, at) for e in seen):
+            if (
+                emittable_before(at, anchor)
+                and all(e is None or _disjoint(e, buf, at) for e in seen)
+                and (not across or self._stable_across(op, buf, at))
+            ):
                 self._entry(buf, at)
                 fetched += 1
+
+    def _writes_after(self, barrier: Operation) -> list | None:
+        """The writes (:meth:`_effect`) of every op that may run, in any thread, after the last
+        block-wide barrier ``T`` before ``barrier``'s top-level op (the op holding it in its
+        function's one-block body), and the asynchronous writes (``cp.async``) issued before
+        ``T``, which may land after it; None when ``T`` is missing or an op there may write
+        anything. Asked before any rewrite."""
+        top = barrier
+        while top.parent_op is not None and not isinstance(top.parent_op, FuncOp):
+            top = top.parent_op
+        if top.parent_op is None or len(top.parent_op.regions[0].blocks) != 1:
+            return None  # (other blocks of the body could run after T)
+        fence = top.prev_op
+        while fence is not None and not isinstance(fence, gpu.BarrierOp):
+            fence = fence.prev_op
+        if fence is None:
+            return None
+        writes = []
+        # before T: an asynchronous write (cp.async; an unknown op may be a TMA load) can
+        # land after T, so it counts too; T waits for the synchronous ones
+        before = fence.parent.first_op
+        while before is not fence:
+            for inner in before.walk_ops():
+                effect = self._effect_ahead(inner)
+                if effect is None or isinstance(inner, _WRITE_NO_MEMORY):
+                    continue
+                if effect == "all":
+                    return None
+                if isinstance(inner, TD.CpAsyncOp):
+                    writes.append(effect)
+            before = before.next_op
+        nxt = fence.next_op
+        while nxt is not None:
+            for inner in nxt.walk_ops():
+                effect = self._effect_ahead(inner)
+                if effect is None or isinstance(inner, _WRITE_NO_MEMORY):
+                    continue
+                if effect == "all":
+                    return None
+                writes.append(effect)
+            nxt = nxt.next_op
+        return writes
+
+    def _stable_across(self, barrier: Operation, buf: GatherPointer, at: Any) -> bool:
+        """Whether the index-buffer entry ``buf[at]`` reads the same before ``barrier`` as
+        after it, so that its load may move above it (:meth:`_prefetch`).
+
+        Proof: the entry is in shared memory (no other block writes it) and no op that may
+        run after the block-wide barrier ``T`` preceding ``barrier``'s top-level op writes it
+        (:meth:`_writes_after`; ops in every thread, the loop's other iterations included).
+        Both loads run after ``T`` in every thread, and every write of the entry finished
+        before ``T`` and is visible after it: both read the value it left. (A staged index
+        slice: written once before the loop, read in every K-tile.)"""
+        key = (barrier, id(buf.value), at)
+        found = self._stable.get(key)
+        if found is None:
+            writes = self._writers.get(barrier)
+            found = (
+                writes is not None
+                and buf.value.type.space == "smem"  # type: ignore[attr-defined]
+                and all(_disjoint(w, buf, at) for w in writes)
+            )
+            self._stable[key] = found
+        return found
+
+    def _anchor(self, barrier: Operation) -> Operation:
+        """Where the loads of entries stable across ``barrier`` go: before the run of
+        synchronization ops (``cp.async`` waits, proxy fences) and ops without memory
+        effects right before it in its block, so that their latency overlaps those waits.
+        (The entries are constant after the block-wide barrier before the loop:
+        :meth:`_stable_across`.)"""
+        from layoutc.ir.core.traits import is_memory_effect_free
+
+        anchor = barrier
+        prev = barrier.prev_op
+        while prev is not None and (
+            isinstance(prev, (TD.CpAsyncWaitOp, FenceProxyOp))
+            or (is_memory_effect_free(prev) and not prev.regions)
+        ):
+            anchor, prev = prev, prev.prev_op
+        return anchor
+
+    def _forget_across(self, barrier: Operation) -> None:
+        """At a barrier: drop the loaded entries except those :meth:`_stable_across` it."""
+        for key, (_sym, _load, buf, at) in list(self._entries.items()):
+            if not self._stable_across(barrier, buf, at):
+                del self._entries[key]
 
     def _effect_ahead(self, op: Operation) -> Any:
         """:meth:`_effect` of an op not rewritten yet, memoised (:meth:`_prefetch` asks it of
@@ -594,6 +711,23 @@ class _Lowering:
 
 
 _READS = (TD.LoadOp, TD.LoadVectorOp, TD.LdmatrixOp)
+# Ops whose effects touch no memory a load reads (synchronization, fences, async-group
+# bookkeeping, wgmma: it reads shared memory and writes registers): not writers for
+# _Lowering._writes_after.
+_WRITE_NO_MEMORY = (
+    gpu.BarrierOp,
+    TD.CpAsyncCommitOp,
+    TD.CpAsyncWaitOp,
+    TD.FenceOperandOp,
+    TD.AllocFragmentOp,
+    TD.AllocSmemOp,
+    TD.WgmmaOp,
+    TD.WgmmaRSOp,
+    FenceProxyOp,
+    WgmmaFenceAlignedOp,
+    WgmmaGroupSyncAlignedOp,
+    WgmmaWaitGroupSyncOp,
+)
 
 
 def _written(op: Any, addresses: list | None) -> tuple[Value, Any, str, int] | None:
@@ -636,7 +770,11 @@ def _byte_range(offset: Any, element_bytes: int, span: int) -> tuple[int, int] |
     if isinstance(offset, GatheredOffset):
         return None
     if isinstance(offset, SwizzledOffset):
-        bounds = offset.bounds_from(exact_bounds)
+        from ..analysis.proofs import known_divisor
+
+        arg = offset.arg
+        divisor = known_divisor(arg) if type(arg) is not int else 1
+        bounds = offset.bounds_from(exact_bounds, divisor if divisor > 0 else 1)
     elif isinstance(offset, (int, SymInt)):
         bounds = exact_bounds(offset)
     else:

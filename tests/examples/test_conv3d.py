@@ -213,11 +213,15 @@ def test_hopper_dense_matches_numpy_on_the_cpu(cfg):
 
 
 # the gather kernels also with their indices read from global memory (no staging)
-# and the plain mainloop copying the last K-tile again after the last (tail="clamp")
+# and the plain mainloop copying the last K-tile again after the last (tail="clamp") or
+# peeling the last K-tiles into a loop of their own (tail="peel") or with the barrier in
+# the branch with the copies (tail="branch")
 HOPPER_GATHER_CPU = [
     *HOPPER_CPU,
     cv.Sm90Config(images=4, index_smem=False),
     cv.Sm90Config(images=4, tail="clamp"),
+    cv.Sm90Config(images=4, tail="peel"),
+    cv.Sm90Config(images=4, tail="branch"),
 ]
 
 
@@ -375,6 +379,33 @@ def test_hopper_gather_loads_a_k_tiles_rows_first_and_widens_each_once(index_bit
     assert rows
     for r in rows:  # the row, not a 32-bit sum with the channel, is what gets widened
         assert re.search(rf"mul\.wide\.s32\s+%rd\d+, {re.escape(r)}, ", ptx), r
+
+
+def test_peeled_hopper_gather_loads_the_next_rows_before_the_block_barrier():
+    """With the last K-tiles peeled (tail="peel") the main loop's copies are not under a
+    branch, and lower-layouts loads a K-tile's staged row numbers before the loop's block
+    barrier and its cp.async wait (the staged slices are written only before the loop: their
+    loads cross them);
+    with tail="skip" (copies under a branch) they stay after it."""
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    import layoutc as lc
+
+    def loop_body(tail):
+        cfg = cv.Sm90Config(images=4, tail=tail)
+        _, gathered = cv.make_conv3d_sm90(cfg)
+        ck = lc.compile(gathered, *_gathered(8), block=cfg.threads, target="sm_90a")
+        # the main loop's first K-tile: after the prologue's two commit groups, to its own
+        body = ck.ptx.split("cp.async.commit_group", 2)[2]
+        return body[: body.index("cp.async.commit_group")]
+
+    peeled = loop_body("peel")
+    before, after = peeled.split("bar.sync", 1)
+    assert before.index("ld.shared.u32") < before.index("cp.async.wait_group")
+    # one row number per gathered copy: 64 rows of B in passes of 32 rows, 2 per thread
+    assert len(re.findall(r"ld\.shared\.u32", before)) == 2, peeled
+    assert "ld.shared.u32" not in after and "cp.async.cg" in after, peeled
+    before, after = loop_body("skip").split("bar.sync", 1)
+    assert "ld.shared.u32" not in before and "ld.shared.u32" in after
 
 
 def test_traced_hopper_ir_shows_the_staged_gather_as_a_layout():

@@ -224,3 +224,64 @@ def test_the_bounds_check_follows_a_gathered_row_to_its_pool_on_the_gpu():
             assert re.search(r'asm\s+"", "=l,0"', ck.llvm_ir)  # the opaque base is there
     assert sites["sm_90a"] == sites["cpu"]  # the gathered 128-bit loads included
     assert any("load of 16 bytes" in site for site in sites["sm_90a"]), sites["sm_90a"]
+
+
+def _staged_rows_loop(rewrite: bool):
+    """Block b stages its 8 row numbers in shared memory, then twice: a block barrier and a
+    copy of its 8 gathered rows into ``out`` (the second pass into the second half of the
+    columns); with ``rewrite`` each pass then writes the staged entries (reversed)."""
+
+    @lc.kernel(block=8)
+    def staged_rows_loop(pool: lc.Tensor(lc.f32, "(P,16):(16,1)"),
+                         idx: lc.Tensor(lc.i32, "(16):(1)"),
+                         out: lc.Tensor(lc.f32, "(16,16):(16,1)")):  # fmt: skip
+        tid = lc.thread_idx.x
+        s_idx = lc.smem_tensor(lc.i32, lc.make_layout(ROWS))
+        s_idx[tid] = idx[lc.block_idx.x * ROWS + tid]
+        lc.syncthreads()
+        staged = lc.make_tensor(s_idx.iterator + (0 - lc.block_idx.x * ROWS), lc.make_layout(16))
+        inner = lc.make_layout((16, COLS), (lc.E(0), lc.E(1)))
+        outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(staged), COLS), 1))
+        src = lc.make_tensor(
+            pool.iterator, lc.composition(outer, lc.make_arithmetic_tuple(0, 0), inner)
+        )
+        tv = lc.make_layout((8, 8), (1, 8))  # thread t: row t, 8 columns
+        for k in lc.range(2):
+            lc.syncthreads()
+            tile = lc.local_tile(src, (ROWS, 8), (lc.block_idx.x, k))
+            dst = lc.local_tile(out, (ROWS, 8), (lc.block_idx.x, k))
+            lc.copy(lc.partition_tv(tile, tv, tid), lc.partition_tv(dst, tv, tid))
+            if rewrite:
+                lc.syncthreads()
+                s_idx[tid] = idx[lc.block_idx.x * ROWS + ROWS - 1 - tid]
+
+    return staged_rows_loop
+
+
+@pytest.mark.parametrize("rewrite", [False, True])
+def test_a_staged_row_number_loads_before_the_loops_barrier_only_if_never_rewritten(rewrite):
+    """lower-layouts loads a staged (shared-memory) row number before the loop's block barrier
+    when no op after the barrier before the loop writes the staged slice; a loop that rewrites
+    it keeps the load after the barrier, and both compute what the program says."""
+    rng = np.random.default_rng(9)
+    pool = rng.standard_normal((3 * ROWS, COLS)).astype(np.float32)
+    idx = rng.permutation(3 * ROWS)[: 2 * ROWS].astype(np.int32)
+    out = np.full((2 * ROWS, COLS), np.nan, np.float32)
+    kernel = _staged_rows_loop(rewrite)
+    ck = lc.compile(kernel, pool, idx, out, target="cpu")
+    ck(pool, idx, out, grid=2, block=8)
+    want = pool[idx].copy()
+    if rewrite:  # the second pass reads each block's slice reversed
+        second = idx.reshape(2, ROWS)[:, ::-1].reshape(-1)
+        want[:, 8:] = pool[second][:, 8:]
+    np.testing.assert_array_equal(out, want)
+    # the loop body's first lines: the row-number load, then the barrier, or the other way
+    body = [
+        line
+        for line in ck.llvm_ir.split("bb6:")[1].splitlines()
+        if "__layoutc_barrier" in line or re.search(r'load i32, i32\* %"\.\d+"', line)
+    ]
+    assert len(body) >= 2
+    first, second = ("barrier", "load") if rewrite else ("load", "barrier")
+    assert (first == "barrier") == ("__layoutc_barrier" in body[0]), body
+    assert (second == "barrier") == ("__layoutc_barrier" in body[1]), body

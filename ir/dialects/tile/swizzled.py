@@ -45,15 +45,28 @@ class SwizzledOffset:
         """Bounds of the offset (:meth:`bounds_from` with the terms' own bounds)."""
         return self.bounds_from(lambda x: (x, x) if type(x) is int else x.bounds)
 
-    def bounds_from(self, of: Any) -> tuple[int | None, int | None]:
+    def bounds_from(self, of: Any, divisor: int = 1) -> tuple[int | None, int | None]:
         """Bounds of the offset given ``of(x)``, the bounds of the argument and of ``plain``:
         the swizzle rewrites only the bits of ``zzz_mask``, so ``Sw(arg)`` lies in the same
-        aligned block of ``2^t`` as ``arg`` (``t`` past the top bit of ``zzz_mask``), and
-        ``plain`` adds its own bounds."""
+        aligned block of ``2^t`` as ``arg`` (``t`` past the top bit of ``zzz_mask``), between
+        ``arg & ~zzz_mask`` and ``arg | zzz_mask``; ``divisor`` (a known divisor of the
+        argument) narrows the values looked at in the end blocks. ``plain`` adds its own
+        bounds."""
         (alo, ahi), (plo, phi) = of(self.arg), of(self.plain)
-        block = 1 << self.swizzle.zzz_mask.bit_length()
-        lo = None if alo is None or plo is None else alo // block * block + plo
-        hi = None if ahi is None or phi is None else ahi // block * block + block - 1 + phi
+        mask = self.swizzle.zzz_mask
+        block = 1 << mask.bit_length()
+        step = max(divisor, 1)
+        lo = hi = None
+        if alo is not None and plo is not None:
+            end = alo // block * block + block - 1 if ahi is None else min(ahi, alo | (block - 1))
+            first = -(-alo // step) * step
+            lows = [x & ~mask for x in range(first, end + 1, step)]
+            lo = (min(lows) if lows else alo // block * block) + plo
+        if ahi is not None and phi is not None:
+            start = ahi // block * block if alo is None else max(alo, ahi // block * block)
+            last = ahi // step * step
+            highs = [x | mask for x in range(last, start - 1, -step)]
+            hi = (max(highs) if highs else ahi // block * block + block - 1) + phi
         return lo, hi
 
     def evaluate(self, env: Any) -> int:

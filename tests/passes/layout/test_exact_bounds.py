@@ -73,3 +73,32 @@ def test_a_swizzled_offsets_bounds_hold_every_value(bits, base, extra, left, lo,
     assert off.bounds_from(exact_bounds) == (blo, bhi)
     values = [plain + sw(4 * v) for v in range(lo, lo + span + 1)]
     assert blo <= min(values) and max(values) <= bhi
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 3), st.integers(0, 4), st.integers(0, 2), st.booleans(), st.integers(0, 2000),
+    st.integers(0, 300), st.integers(0, 50), st.sampled_from([1, 2, 4, 8]),
+)  # fmt: skip
+def test_a_swizzled_offsets_bounds_with_a_divisor_hold_every_value(
+    bits, base, extra, left, lo, span, plain, scale
+):
+    """Bounds given the argument's known divisor contain every value and are no looser than
+    without it."""
+    t = Symbol.fresh("t", lower=lo, upper=lo + span, positive=False)
+    sw = Swizzle(bits, base, (bits + extra) * (-1 if left else 1))
+    off = SwizzledOffset(sw, scale * t, plain)
+    blo, bhi = off.bounds_from(exact_bounds, scale)
+    values = [plain + sw(scale * v) for v in range(lo, lo + span + 1)]
+    assert blo <= min(values) and max(values) <= bhi
+    lo1, hi1 = off.bounds_from(exact_bounds)
+    assert lo1 <= blo and bhi <= hi1
+
+
+def test_a_divisor_proves_a_16_byte_copy_ends_with_its_swizzled_stage():
+    """A 4-element copy into the last of 4 stages of Sw<3,2,3> rows (arg a multiple of 4) ends
+    at the stages' end: without the divisor the bound reaches 3 elements past it."""
+    t = Symbol.fresh("t", lower=0, upper=8191, positive=False)
+    off = SwizzledOffset(Swizzle(3, 2, 3), 4 * t, 0)
+    assert off.bounds_from(exact_bounds, 4)[1] + 4 == 32768
+    assert off.bounds_from(exact_bounds)[1] == 32767
