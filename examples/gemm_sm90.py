@@ -579,13 +579,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                                 release(pipe, count - 1, csize, lane)
                     elif not lead and lane < cl:
                         release(pipe, count, csize, lane)
+                if pingpong:
+                    # the other warpgroup's mainloop may start now, while this one's last
+                    # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
+                    # tensor cores get its first K-block queued behind them, not after a
+                    # drain and a barrier round trip
+                    lc.mbarrier_arrive(order.iterator + (1 - me))
                 if in_flight or lead:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
                     if lane < cl:
                         release(pipe, base + k_tiles - 1, csize, lane)
-                if pingpong:
-                    lc.mbarrier_arrive(order.iterator + (1 - me))
                 j = j + 1
                 if epi_tma:
                     # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
