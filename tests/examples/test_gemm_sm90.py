@@ -84,6 +84,10 @@ WS_CPU = [
     GEMM["GemmConfig"](
         "tf32", bm=128, bn=32, bk=32, stages=3, loads="tma", mma_in_flight=0, mma_lead=2
     ),
+    # ping-pong with three TMA-epilogue boxes along N (tuned()'s 128 x 192 at 8192^2, smaller)
+    GEMM["GemmConfig"](
+        bm=64, bn=192, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
+    ),
 ]
 
 
@@ -119,6 +123,21 @@ def test_tuned_configurations_are_the_documented_ones():
     assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma"
     assert tuned("f8e4m3").name == "f8e4m3-128x256x128-s4-wg2-f0-tma-coop-cbf16-r8-etma"
     assert tuned("f16", c_dtype="f32").c_dtype == "f32"
+    # with a shape: ping-pong 128 x 192 where its tiles fill the SMs' rounds better
+    pingpong = "bf16-128x192x64-s4-wg2-f1-tma-pp-cbf16-r8-etma"
+    assert tuned("bf16", (8192, 8192, 8192)).name == pingpong
+    assert tuned("tf32", (8192, 8192)).name == "tf32-128x192x32-s4-wg2-f1-tma-pp-r8-etma"
+    for shape in [(4096, 4096), (8192, 4096), (6144, 6144), (4000, 4000)]:
+        assert tuned("bf16", shape) == tuned("bf16"), shape
+    assert tuned("f8e4m3", (8192, 8192)) == tuned("f8e4m3")  # ping-pong FP8: not measured
+    eff = GEMM["tile_efficiency"]
+    assert eff(tuned("bf16"), 8192, 8192) == 8192**2 / (16 * 132 * 128 * 256)
+    assert eff(tuned("bf16", (8192, 8192)), 8192, 8192) == 8192**2 / (21 * 132 * 128 * 192)
+    assert eff(tuned("bf16"), 8192, 8192, sms=128) == 1.0
+    assert tuned("bf16", (8192, 8192), sms=128) == tuned("bf16")
+    for dtype in ("bf16", "f16", "tf32"):
+        tuned(dtype, (8192, 8192)).check()
+        assert tuned(dtype, (8192, 8192)).smem_bytes() <= 227 * 1024
     for dtype in ("bf16", "f16", "tf32", "f8e4m3", "f8e5m2"):
         tuned(dtype).check()
         assert tuned(dtype).smem_bytes() <= 227 * 1024
@@ -197,6 +216,31 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
         assert "mbarrier.arrive.shared::cluster.b64" in ck.ptx
 
 
+@pytest.mark.parametrize("dtype", ["f16", "tf32"])
+def test_pingpong_128x192_fits_the_registers_setmaxnreg_gives(dtype):
+    """tuned()'s ping-pong 128 x 192 keeps 192 accumulators per consumer thread: more than the
+    168 registers of __launch_bounds__(384, 1), so it needs setmaxnreg's 232, which only a
+    whole-program cubin honours (the loader's ptxas or the driver's JIT, never nvJitLink's
+    relocatable code). Assembled that way: no local memory, no spills."""
+    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
+
+    ptxas = find_ptxas()
+    if ptxas is None:
+        pytest.skip("no ptxas executable on this machine")
+    cfg = GEMM["tuned"](dtype, (8192, 8192), c_dtype="f32" if dtype == "tf32" else "f16")
+    assert (cfg.schedule, cfg.bm, cfg.bn) == ("pingpong", 128, 192)
+    np_type = np.float32 if dtype == "tf32" else np.float16
+    a, b = np.zeros((cfg.bm, cfg.bk), np_type), np.zeros((cfg.bn, cfg.bk), np_type)
+    c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
+    ck = lc.compile(
+        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
+    )
+    log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
+    assert "C7504" not in log, log
+    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize(
     ("dtype", "loads"), [("f16", "cp.async"), ("bf16", "cp.async"), ("bf16", "tma")]
@@ -235,6 +279,9 @@ WS_GPU = [
     ("bf16", dict(bn=256, mma_in_flight=0, mma_lead=1, epilogue="tma", c_dtype="bf16")),
     ("bf16", dict(bm=256, bn=128, mma_in_flight=0, mma_lead=1, cluster=2, release="warpgroup")),
     ("tf32", dict(bn=256, bk=32, mma_in_flight=0, mma_lead=1, epilogue="tma")),
+    # tuned()'s ping-pong 128 x 192 (8192^2)
+    ("bf16", dict(bn=192, stages=4, schedule="pingpong", epilogue="tma", c_dtype="bf16")),
+    ("tf32", dict(bn=192, bk=32, stages=4, schedule="pingpong", epilogue="tma")),
 ]
 
 
