@@ -1,9 +1,10 @@
 """CUTLASS example 59 (examples/conv3d_fprop.py): the dense and the gather/scatter convolution
 from one kernel body, on the CPU runtime against numpy (N = 8, two CTAs; N = 4, one CTA, is
 tests/examples/test_examples.py's run of the example's problems, and docs/example59.md's;
-TF32-rounded random data, random permutations into pools larger than needed), the scatter leaving other rows alone, the
-host function's refusals (before any launch), the traced IR showing the gather as a layout,
-and on a GPU (marked) both variants at N = 4320 and 131072 against torch."""
+TF32-rounded random data, random permutations into pools larger than needed), the scatter
+leaving other rows alone, the host function's refusals (before any launch), the traced IR
+showing the gather as a layout, and on a GPU (marked) both variants at N = 4320 and 131072
+against torch."""
 
 from __future__ import annotations
 
