@@ -30,31 +30,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 
 _ids = itertools.count()
-
-
-def per_call_us(fn: Callable[[], object], min_time: float = 0.1) -> float:
-    """Median of 5 rounds of the mean CPU time per call, in microseconds, after a warm-up call
-    (process time: other processes on a shared machine disturb it less than wall time)."""
-    fn()
-    calls = 1
-    while True:
-        t0 = time.process_time()
-        for _ in range(calls):
-            fn()
-        if time.process_time() - t0 >= min_time / 5 or calls >= 1 << 20:
-            break
-        calls *= 4
-    rounds = []
-    for _ in range(5):
-        t0 = time.process_time()
-        for _ in range(calls):
-            fn()
-        rounds.append((time.process_time() - t0) / calls * 1e6)
-    return sorted(rounds)[2]
 
 
 def cases() -> dict[str, Callable[[], object]]:
@@ -108,7 +86,11 @@ def _identity(x: object) -> object:
 
 
 def measure() -> dict[str, float]:
-    return {name: per_call_us(fn) for name, fn in cases().items()}
+    # benchmarks/symbolic.py's timer, imported here: it imports the engine, which must be the
+    # tree this child process was started on (PYTHONPATH)
+    from symbolic import per_call_us
+
+    return {name: per_call_us(fn, 0.1, 1 << 20) for name, fn in cases().items()}
 
 
 def _table(rows: list[tuple[str, ...]]) -> str:
