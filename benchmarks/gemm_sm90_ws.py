@@ -8,8 +8,10 @@ a different set, for ours and for cuBLAS alike), CUDA events around batches of l
 a warm-up, medians. C is in the input type (bf16/f16; tf32: f32), as ``torch.mm`` writes it,
 unless the configuration says ``-cf32``. FP8 rows (``f8e4m3``, ``f8e5m2``: C in bf16 unless
 ``c_dtype=`` says otherwise) compare with cuBLAS's FP8 GEMM through ``torch._scaled_mm``
-(unit scales, B column-major as it requires); where torch has no ``_scaled_mm`` (or cuBLAS
-refuses the pair, e.g. e5m2 x e5m2) the row is timed without a reference and says why. Printed per row: registers, local memory (spills),
+(B column-major as it requires) with the same per-tensor scales (``scales=tensor``: 0-d f32
+device tensors, ``SCALES``; without it unit scales); ``b_dtype=f8e5m2`` mixes the types.
+Where torch has no ``_scaled_mm`` (or cuBLAS refuses the pair, e.g. e5m2 x e5m2) the row is
+timed without a reference and says why. Printed per row: registers, local memory (spills),
 shared memory, blocks per SM; the GPU's name and clocks first.
 
     python benchmarks/gemm_sm90_ws.py [--shapes 4096,8192,8192x4096x6144,4000] [--configs ...]
@@ -58,10 +60,13 @@ DEFAULT_CONFIGS = (
     "bf16:bm=256,bn=128,stages=4",
     "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma,cluster=2",
     "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,mma_lead=1,epilogue=tma",
-    # FP8 (e4m3 in, f32 accumulate, bf16 C): 128-element (128-byte) K-blocks
-    "f8e4m3:bm=128,bn=256,bk=128,stages=4,mma_in_flight=0,epilogue=tma",
+    # FP8 (e4m3 in, f32 accumulate, bf16 C, per-tensor scales as torch._scaled_mm applies
+    # them): 128-element (128-byte) K-blocks
+    "f8e4m3:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma,scales=tensor",
 )
 FP8 = ("f8e4m3", "f8e5m2")
+#: The per-tensor scale factors of scaled rows (``scales=``), ours and ``torch._scaled_mm``'s.
+SCALES = (0.375, 1.25)
 
 
 #: Build options a configuration may add (not GemmConfig fields): ``asm=nvjitlink`` assembles
@@ -113,10 +118,12 @@ def torch_type(torch: Any, dtype: str) -> Any:
     return {"bf16": torch.bfloat16, "f16": torch.float16, "tf32": torch.float32}[dtype]
 
 
-def operands(torch: Any, dtype: str, m: int, n: int, k: int, gen: Any) -> tuple[Any, Any]:
-    t = torch_type(torch, dtype)
-    a = torch.randn((m, k), device="cuda", generator=gen).to(t)
-    b = torch.randn((n, k), device="cuda", generator=gen).to(t)
+def operands(
+    torch: Any, dtype: str, m: int, n: int, k: int, gen: Any, b_dtype: str | None = None
+) -> tuple[Any, Any]:
+    """Random normal A and B (B in ``b_dtype`` where it differs: mixed FP8)."""
+    a = torch.randn((m, k), device="cuda", generator=gen).to(torch_type(torch, dtype))
+    b = torch.randn((n, k), device="cuda", generator=gen).to(torch_type(torch, b_dtype or dtype))
     if dtype == "tf32":  # exact in tf32: both tensor-core paths agree
         a = (a.view(torch.int32) & ~0x1FFF).view(torch.float32)
         b = (b.view(torch.int32) & ~0x1FFF).view(torch.float32)
@@ -142,15 +149,28 @@ class Ours:
             cubin.find_ptxas.cache_clear()
             options["cubin"] = "always"
         self.sms = torch.cuda.get_device_properties(0).multi_processor_count
+        self.scales = tuple(torch.tensor(x, device="cuda") for x in SCALES)  # 0-d f32
+        if cfg.scales == "value":
+            self.scales = SCALES
+        self.scale_args = g.scale_args(cfg, *self.scales)
+        self.factor = SCALES[0] * SCALES[1] if cfg.scales else 1.0
         kernel = g.make_gemm(cfg)
         # M odd, N and K multiples of 8 only (16 for 1-byte FP8): the spec assumes no more than
         # that (TMA needs 16-byte row pitches; C's rows stay aligned for paired stores)
         k = 272 if cfg.dtype in FP8 else 264
-        a, b = operands(torch, cfg.dtype, 257, 264, k, None)
+        a, b = operands(torch, cfg.dtype, 257, 264, k, None, cfg.b_type)
         c = torch.empty((257, 264), device="cuda", dtype=self.c_type(torch))
         try:
             self.ck = lc.compile(
-                kernel, a, b, c, block=cfg.threads, index_bitwidth=32, cache=False, **options
+                kernel,
+                a,
+                b,
+                c,
+                *self.scale_args,
+                block=cfg.threads,
+                index_bitwidth=32,
+                cache=False,
+                **options,
             )
         finally:
             if build.get("asm") == "nvjitlink":
@@ -168,7 +188,9 @@ class Ours:
     def __call__(self, a: Any, b: Any, c: Any) -> None:
         m, n = c.shape
         grid = self.cfg.grid(m, n, self.slots, balanced=self.balanced)
-        self.ck(a, b, c, grid=grid, block=self.cfg.threads, smem=self.cfg.smem_bytes())
+        self.ck(
+            a, b, c, *self.scale_args, grid=grid, block=self.cfg.threads, smem=self.cfg.smem_bytes()
+        )
         if self.slots is None:  # after the first launch (which set the smem limit)
             self.slots = self.resident_blocks()
 
@@ -210,11 +232,11 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
     out = []
     for m, n, k in shapes:
         gen = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
-        a, b = operands(torch, ours.cfg.dtype, m, n, k, gen)
+        a, b = operands(torch, ours.cfg.dtype, m, n, k, gen, ours.cfg.b_type)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=ours.c_type(torch))
         ours(a, b, c)
         torch.cuda.synchronize()
-        ref = a.double() @ b.double().t()
+        ref = ours.factor * (a.double() @ b.double().t())
         got = c.double()
         unwritten = int(torch.isnan(got).sum())
         err = ((got - ref).norm() / ref.norm()).item()
@@ -288,17 +310,23 @@ def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) ->
     return list(zip(direct, graphs, host))
 
 
-def fp8_reference(torch: Any, cfg: Any, first: tuple) -> tuple[Any, str]:
-    """cuBLAS's FP8 GEMM for the same operands (``torch._scaled_mm`` with unit scales, C in
-    ``cfg.c_dtype``), or (None, why not)."""
+def fp8_reference(torch: Any, ours: Ours, first: tuple) -> tuple[Any, str]:
+    """cuBLAS's FP8 GEMM for the same operands (``torch._scaled_mm`` with the same scales as
+    0-d f32 device tensors, unit ones for an unscaled row; C in ``cfg.c_dtype``), or (None,
+    why not)."""
+    cfg = ours.cfg
     scaled_mm = getattr(torch, "_scaled_mm", None)
     if scaled_mm is None:
         return None, "no cuBLAS FP8 reference: this torch has no torch._scaled_mm"
-    one = torch.ones((), device="cuda", dtype=torch.float32)
+    sa, sb = (
+        (torch.tensor(x, device="cuda") for x in SCALES)
+        if cfg.scales
+        else (torch.ones((), device="cuda", dtype=torch.float32),) * 2
+    )
     out = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
 
     def theirs(a: Any, b: Any, c: Any) -> None:
-        scaled_mm(a, b.t(), scale_a=one, scale_b=one, out_dtype=out)
+        scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=out)
 
     try:
         theirs(*first)
@@ -347,11 +375,11 @@ def main() -> int:
             gen = torch.Generator(device="cuda").manual_seed(m + n + k)
             sets = []
             for _ in range(n_sets):
-                a, b = operands(torch, cfg.dtype, m, n, k, gen)
+                a, b = operands(torch, cfg.dtype, m, n, k, gen, cfg.b_type)
                 sets.append((a, b, torch.empty((m, n), device="cuda", dtype=ours.c_type(torch))))
             reference = "cuBLAS"
             if cfg.dtype in FP8:
-                theirs, reference = fp8_reference(torch, cfg, sets[0])
+                theirs, reference = fp8_reference(torch, ours, sets[0])
             elif cfg.dtype == "tf32":
                 torch.backends.cuda.matmul.allow_tf32 = True
 

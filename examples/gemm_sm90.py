@@ -52,6 +52,7 @@ ATOMS = {  # dtype -> (CuTe's wgmma atom with N = {n}, K of one wgmma)
     "f8e4m3": ("SM90_64x{n}x32_F32E4M3E4M3_SS_TN", 32),
     "f8e5m2": ("SM90_64x{n}x32_F32E5M2E5M2_SS_TN", 32),
 }
+FP8_NAMES = {"f8e4m3": "E4M3", "f8e5m2": "E5M2"}  # as CuTe's atoms spell them
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class GemmConfig:
     dtype: str = "f16"
     bm: int = 128
     bn: int = 128
-    bk: int = 64
+    bk: int | None = None  # None: one 128-byte row of A's type
     stages: int = 4
     warpgroups: int = 2
     mma_in_flight: int = 1
@@ -87,6 +88,13 @@ class GemmConfig:
     release: str = "warp"  # TMA: one arrival per consumer "warp" or per "warpgroup" (CUTLASS)
     a_major: str = "K"  # "MN": A stored (K, M) M-contiguous (f16/bf16, TMA loads)
     b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
+    b_dtype: str | None = None  # B's type when it differs from A's (FP8: e4m3 x e5m2)
+    scales: str | None = None  # "tensor" | "value": D = scale_a * scale_b * (A @ B)
+
+    def __post_init__(self) -> None:
+        # bk defaults to one 128-byte swizzled row of A's type (64 16-bit, 32 tf32, 128 FP8)
+        if self.bk is None and self.dtype in ELEMENTS:
+            object.__setattr__(self, "bk", 1024 // ELEMENTS[self.dtype].bits)
 
     @property
     def threads(self) -> int:
@@ -98,23 +106,50 @@ class GemmConfig:
         name = f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
         name += f"-f{self.mma_in_flight}" + (f"l{self.mma_lead}" if self.mma_lead else "")
         if self.loads != "tma":
-            return name
+            return name + self.operand_suffix
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
         name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
         name += "-etma" if self.epilogue == "tma" else ""
         name += "-rwg" if self.release == "warpgroup" else ""
-        return name + "".join(
-            f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K"
+        return (
+            name
+            + "".join(f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K")
+            + self.operand_suffix
         )
+
+    @property
+    def operand_suffix(self) -> str:
+        """The name's part for B's own type (``-bf8e5m2``) and the scale factors (``-sc``
+        tensors, ``-scv`` values)."""
+        suffix = f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
+        return suffix + {None: "", "tensor": "-sc", "value": "-scv"}.get(self.scales, "")
 
     @property
     def element(self) -> Any:
         return ELEMENTS[self.dtype]
 
     @property
+    def b_type(self) -> str:
+        """B's element type (A's unless ``b_dtype`` says otherwise)."""
+        return self.b_dtype or self.dtype
+
+    @property
+    def b_element(self) -> Any:
+        return ELEMENTS[self.b_type]
+
+    @property
     def atom(self) -> str:
-        return ATOMS[self.dtype][0].format(n=self.bn)
+        return self.wgmma_atom(self.bn)
+
+    def wgmma_atom(self, n: int, a_from: str = "SS") -> str:
+        """CuTe's wgmma atom for this configuration's types with N = ``n``; ``a_from``: ``SS``
+        (A from shared memory) or ``RS`` (A from registers)."""
+        name = ATOMS[self.dtype][0].format(n=n).replace("_SS", "_" + a_from)
+        if self.b_type != self.dtype:  # FP8 with mixed types: F32{A}{B}
+            a, b = (FP8_NAMES[t] for t in (self.dtype, self.b_type))
+            name = name.replace(f"F32{a}{a}", f"F32{a}{b}")
+        return name
 
     @property
     def vector(self) -> int:
@@ -151,8 +186,16 @@ class GemmConfig:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle (with the reason)."""
-        if self.dtype not in ELEMENTS:
-            raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {self.dtype!r}")
+        for what, t in (("dtype", self.dtype), ("b_dtype", self.b_type)):
+            if t not in ELEMENTS:
+                raise ValueError(f"{what} must be one of {sorted(ELEMENTS)}, got {t!r}")
+        if self.b_type != self.dtype and not {self.dtype, self.b_type} <= set(FP8_NAMES):
+            raise ValueError(
+                f"A and B may differ in type only as FP8 (e4m3 x e5m2), got {self.dtype} x "
+                f"{self.b_dtype}"
+            )
+        if self.scales not in (None, "tensor", "value"):
+            raise ValueError(f"scales must be None, 'tensor' or 'value', got {self.scales!r}")
         if self.bk * self.element.bits != 1024:
             raise ValueError(
                 f"bk must make 128-byte rows ({1024 // self.element.bits} {self.dtype}), "
@@ -299,40 +342,92 @@ def tuned(
     return replace(base, **overrides)
 
 
+def scale_annotation(cfg: GemmConfig) -> Any:
+    """The type of the kernel's ``scale_a``/``scale_b`` parameters: one-element f32 tensors
+    (``scales="tensor"``, as ``torch._scaled_mm`` takes them: they stay on the device), f32
+    values (``"value"``), or compile-time constants left at None (no scales)."""
+    return {None: lc.Constexpr, "tensor": lc.Tensor(lc.f32, "(1):(1)"), "value": lc.f32}[cfg.scales]
+
+
+def scale_factor(cfg: GemmConfig, scale_a: Any, scale_b: Any) -> Any:
+    """In the kernel: the factor ``scale_a * scale_b`` the epilogue applies (None: none)."""
+    if cfg.scales == "tensor":
+        return scale_a[0] * scale_b[0]
+    return scale_a * scale_b if cfg.scales == "value" else None
+
+
+def apply_scale(frag: Any, scale: Any) -> None:
+    """In the kernel: multiply the f32 accumulators by ``scale`` (before C's conversion, as
+    cuBLAS's FP8 GEMM applies its per-tensor scales); nothing for None."""
+    if scale is not None:
+        for e in range(lc.size(frag)):
+            frag[e] = frag[e] * scale
+
+
+def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tuple:
+    """The kernel's scale arguments from what ``torch._scaled_mm`` accepts: ``scales="tensor"``
+    takes 0-d or one-element f32 tensors (reshaped to one element, no copy), ``"value"``
+    Python floats."""
+    if cfg.scales is None:
+        return ()
+    out = []
+    for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if cfg.scales == "value":
+            if not isinstance(x, (int, float)) or isinstance(x, bool):
+                raise TypeError(f"{what}: scales='value' takes a Python float, got {x!r}")
+            out.append(float(x))
+        else:
+            shape = tuple(getattr(x, "shape", (None,)))
+            if not hasattr(x, "reshape") or shape not in ((), (1,)):
+                raise TypeError(
+                    f"{what}: scales='tensor' takes a 0-d or one-element f32 tensor, got "
+                    f"{type(x).__name__} of shape {shape}"
+                )
+            out.append(x.reshape(1))
+    return tuple(out)
+
+
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
-    """The kernel of one configuration (``gemm_sm90_f16_128x128x64_s4_wg2_f1``)."""
+    """The kernel of one configuration (``gemm_sm90_f16_128x128x64_s4_wg2_f1``): arguments
+    ``(a, b, c)``, with ``scales`` also ``scale_a, scale_b`` (:func:`scale_args`)."""
     cfg.check()
     if cfg.loads == "tma":
         return make_gemm_tma(cfg, name)
     elem, stages, in_flight = cfg.element, cfg.stages, cfg.mma_in_flight
+    b_elem = cfg.b_element
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((cfg.warpgroups, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     s_a = lc.tile_to_shape(atom, (bm, bk, stages))
-    s_b = lc.tile_to_shape(atom, (bn, bk, stages))
+    s_b = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", b_elem), (bn, bk, stages))
     per_row = bk // cfg.vector  # threads covering one 128-byte row, 128 bits each
-    g2s = lc.make_tiled_copy(
-        lc.make_copy_atom("cp.async.cg", elem),
-        lc.make_layout((cfg.threads // per_row, per_row), (per_row, 1)),
-        lc.make_layout((1, cfg.vector)),
-    )
+
+    def g2s_of(e: Any) -> Any:
+        return lc.make_tiled_copy(
+            lc.make_copy_atom("cp.async.cg", e),
+            lc.make_layout((cfg.threads // per_row, per_row), (per_row, 1)),
+            lc.make_layout((1, cfg.vector)),
+        )
+
+    g2s, g2s_b = g2s_of(elem), g2s_of(b_elem)
     a_spec = lc.Tensor(elem, "(M,K):(K,1)")
-    b_spec = lc.Tensor(elem, "(N,K):(K,1)")
+    b_spec = lc.Tensor(b_elem, "(N,K):(K,1)")
     c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
+    s_spec = scale_annotation(cfg)
 
     @lc.kernel(name=name or "gemm_sm90_" + cfg.name.replace("-", "_"))
-    def gemm_sm90(a: a_spec, b: b_spec, c: c_spec):
+    def gemm_sm90(a: a_spec, b: b_spec, c: c_spec, scale_a: s_spec = None, scale_b: s_spec = None):
         tid = lc.thread_idx.x
         where = (lc.block_idx.x, lc.block_idx.y, _)
         gA = lc.local_tile(a, (bm, bn, bk), where, proj=(1, None, 1))  # (BM, BK, k)
         gB = lc.local_tile(b, (bm, bn, bk), where, proj=(None, 1, 1))  # (BN, BK, k)
         gC = lc.local_tile(c, (bm, bn, bk), where, proj=(1, 1, None))  # (BM, BN)
         sA = lc.dynamic_smem_tensor(elem, s_a, align=1024)  # (BM, BK, STAGES)
-        sB = lc.dynamic_smem_tensor(elem, s_b, align=1024)  # (BN, BK, STAGES)
+        sB = lc.dynamic_smem_tensor(b_elem, s_b, align=1024)  # (BN, BK, STAGES)
 
-        g2s_thr = g2s.get_slice(tid)
+        g2s_thr, g2s_b_thr = g2s.get_slice(tid), g2s_b.get_slice(tid)
         tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
-        tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
+        tBgB, tBsB = g2s_b_thr.partition_S(gB), g2s_b_thr.partition_D(sB)
         k_tiles = lc.size(gA, 2)
 
         # Stage of K-tile t: t % STAGES. With F wgmma K-blocks in flight, iteration k refills
@@ -342,7 +437,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         for s in range(ahead):
             kn = lc.min(s, k_tiles - 1)
             lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, s])
-            lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, s])
+            lc.copy(g2s_b, tBgB[_, _, _, kn], tBsB[_, _, _, s])
             lc.cp_async_commit()
 
         thr_mma = mma.get_slice(tid)
@@ -359,7 +454,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
             lc.syncthreads()  # everyone's copies; and the wgmmas of stage `write` retired
             kn = lc.min(k + ahead, k_tiles - 1)
             lc.copy(g2s, tAgA[_, _, _, kn], tAsA[_, _, _, write])
-            lc.copy(g2s, tBgB[_, _, _, kn], tBsB[_, _, _, write])
+            lc.copy(g2s_b, tBgB[_, _, _, kn], tBsB[_, _, _, write])
             lc.cp_async_commit()
             lc.warpgroup_fence_operand(tCrC)
             lc.warpgroup_arrive()
@@ -372,6 +467,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
 
         lc.warpgroup_wait(0)
         lc.warpgroup_fence_operand(tCrC)
+        apply_scale(tCrC, scale_factor(cfg, scale_a, scale_b))
         lc.copy(tCrC, thr_mma.partition_C(gC))
 
     return gemm_sm90
@@ -397,6 +493,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
       once its last K-block is issued, before its tail wait (CUTLASS's ``Pingpong``).
     """
     elem, stages = cfg.element, cfg.stages
+    b_elem = cfg.b_element
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
     in_flight = cfg.mma_in_flight
     lead = cfg.mma_lead
@@ -411,7 +508,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
-    atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", elem)
+    atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", b_elem)
     cl = cfg.cluster  # blocks along N sharing A: each loads bm / cl rows, multicast to all
     # TMA boxes: K-major, A's bm / cl rows and B's bn; MN-major, 64 M (N) elements (the 128B
     # swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
@@ -425,9 +522,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     box_b = lc.tile_to_shape(atom_b, (bn, bk), order_b)
     part_b = lc.tile_to_shape(atom_b, (hn, bk))  # the TMA box of B
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
-    ring_b = lc.tile_to_shape(atom, (bn, bk, stages))
+    ring_b = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", b_elem), (bn, bk, stages))
     a_spec = lc.Tensor(elem, "(M,K):(K,1)" if cfg.a_major == "K" else "(M,K):(1,M)")
-    b_spec = lc.Tensor(elem, "(N,K):(K,1)" if cfg.b_major == "K" else "(N,K):(1,N)")
+    b_spec = lc.Tensor(b_elem, "(N,K):(K,1)" if cfg.b_major == "K" else "(N,K):(1,N)")
+    s_spec = scale_annotation(cfg)
     c_spec = lc.Tensor(C_ELEMENTS[cfg.c_dtype], "(M,N):(N,1)")
     raster = cfg.raster
     regs_producer, regs_consumer = cfg.registers
@@ -437,7 +535,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row
     box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
     # the accumulators of one box are those of a 64 x ec wgmma: partitions the box
-    mma_epi = lc.make_tiled_mma(ATOMS[cfg.dtype][0].format(n=ec), lc.make_layout((1, 1, 1)))
+    mma_epi = lc.make_tiled_mma(cfg.wgmma_atom(ec), lc.make_layout((1, 1, 1)))
     slices = bm // (64 * wgs)  # 64-row wgmma slices of a tile per warpgroup
     boxes_n = bn // ec
     epi_bufs = cfg.epilogue_buffers
@@ -466,13 +564,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             )
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
-    def gemm_sm90_ws(a: a_spec, b: b_spec, c: c_spec):
+    def gemm_sm90_ws(
+        a: a_spec, b: b_spec, c: c_spec, scale_a: s_spec = None, scale_b: s_spec = None
+    ):
         tid = lc.thread_idx.x
         op_a = "SM90_TMA_LOAD_MULTICAST" if cl > 1 else "SM90_TMA_LOAD"
         tma_a = lc.make_tma_copy(op_a, a, half_a, (hm, bk), multicast=cl)
         tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, part_b, (hn, bk))
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
-        sB = lc.dynamic_smem_tensor(elem, ring_b, align=1024)
+        sB = lc.dynamic_smem_tensor(b_elem, ring_b, align=1024)
         if epi_tma:
             tma_c = lc.make_tma_copy("SM90_TMA_STORE", c, box_c, (64, ec))
             epi_elems = cfg.warpgroups * epi_bufs * box_elems
@@ -542,6 +642,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                                 lc.tma_copy(tma_b, gB, part, mbar=bar)
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
+            scale = scale_factor(cfg, scale_a, scale_b)  # None without scales
             ct = tid - 128
             me = 0
             step = 1
@@ -622,6 +723,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if lane < cl:
                         release(pipe, base + k_tiles - 1, csize, lane)
                 j = j + 1
+                apply_scale(tCrC, scale)
                 if epi_tma:
                     # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
                     # ``wct`` of it): each 64 x ec box of its accumulators goes to a

@@ -1,6 +1,7 @@
-"""examples/gemm_sm90.py in FP8 (e4m3/e5m2 in, f32 accumulate, C in f32, f16 or bf16): the
-cp.async and the warp-specialized TMA kernels on the CPU runtime against numpy (exact FP8
-inputs, residues in M, N and K), and their sm_90a cubins without local memory."""
+"""examples/gemm_sm90.py in FP8 (e4m3/e5m2 in, also mixed, f32 accumulate, C in f32, f16 or
+bf16, per-tensor scale factors as ``torch._scaled_mm`` takes them): the cp.async and the
+warp-specialized TMA kernels on the CPU runtime against numpy (exact FP8 inputs, residues in
+M, N and K), their sm_90a cubins without local memory, and on a GPU against torch."""
 
 from __future__ import annotations
 
@@ -28,6 +29,31 @@ def _c(m: int, n: int, c_dtype: str):
 
 CPU = [
     Config("f8e4m3", bm=64, bn=64, bk=128, stages=3, warpgroups=1),
+    # mixed types and per-tensor scales (tensors or values), bk derived (128 for FP8)
+    Config("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, b_dtype="f8e5m2", scales="value"),
+    Config(
+        "f8e5m2",
+        bm=64,
+        bn=64,
+        stages=2,
+        warpgroups=1,
+        loads="tma",
+        b_dtype="f8e4m3",
+        scales="tensor",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e4m3",
+        bm=64,
+        bn=32,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        b_dtype="f8e5m2",
+        scales="tensor",
+        c_dtype="f16",
+    ),
     Config("f8e5m2", bm=64, bn=32, bk=128, stages=2, warpgroups=1, loads="tma"),
     Config(
         "f8e4m3", bm=64, bn=32, bk=128, stages=2, loads="tma", schedule="pingpong", c_dtype="f16"
@@ -57,13 +83,20 @@ def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
         m, n, k = 2 * cfg.bm, cfg.bn, 3 * cfg.bk
         launch = dict(grid=cfg.grid(m, n))
     a, a64 = fp8(rng, (m, k), cfg.dtype)
-    b, b64 = fp8(rng, (n, k), cfg.dtype)
+    b, b64 = fp8(rng, (n, k), cfg.b_type)
     c, values = _c(m, n, cfg.c_dtype)
-    kernel(a, b, c, block=cfg.threads, **launch)
-    ref = a64 @ b64.T
-    # FP8 products are exact in f32; the f32 sums round, then C's conversion
+    sa, sb = 0.75, -2.5  # exact in f32, as is their product
+    scales = {
+        None: (),
+        "value": (sa, sb),
+        "tensor": (np.array(sa, np.float32), np.array([sb], np.float32)),  # 0-d and (1,)
+    }[cfg.scales]
+    kernel(a, b, c, *GEMM["scale_args"](cfg, *scales), block=cfg.threads, **launch)
+    factor = sa * sb if cfg.scales else 1.0
+    ref = factor * (a64 @ b64.T)
+    # FP8 products are exact in f32; the f32 sums round, then the scale, then C's conversion
     rel = {"f32": 2.0**-22, "f16": 2.0**-10, "bf16": 2.0**-7}[cfg.c_dtype]
-    bound = 2.0**-22 * (np.abs(a64) @ np.abs(b64).T) + rel * np.abs(ref)
+    bound = 2.0**-21 * abs(factor) * (np.abs(a64) @ np.abs(b64).T) + rel * np.abs(ref)
     assert (np.abs(values() - ref) <= bound).all(), np.abs(values() - ref).max()
 
 
@@ -71,7 +104,43 @@ def test_fp8_gemm_refuses_mn_major_and_wrong_bk():
     with pytest.raises(ValueError, match="a_major='MN' takes TMA loads, f16/bf16"):
         Config("f8e4m3", bk=128, loads="tma", a_major="MN").check()
     with pytest.raises(ValueError, match=r"bk must make 128-byte rows \(128 f8e4m3\)"):
-        Config("f8e4m3").check()
+        Config("f8e4m3", bk=64).check()
+
+
+def test_bk_is_one_128_byte_row_by_default():
+    assert [Config(t).bk for t in ("f16", "bf16", "tf32", "f8e4m3", "f8e5m2")] == [
+        64,
+        64,
+        32,
+        128,
+        128,
+    ]
+    assert Config("f8e4m3", bk=128) == Config("f8e4m3")
+    Config("tf32", loads="tma").check()  # no bk needed
+
+
+def test_mixed_types_and_scales_name_their_atoms_and_rows():
+    cfg = Config("f8e4m3", b_dtype="f8e5m2", scales="tensor", loads="tma")
+    assert cfg.atom == "SM90_64x128x32_F32E4M3E5M2_SS_TN"
+    assert cfg.wgmma_atom(64, "RS") == "SM90_64x64x32_F32E4M3E5M2_RS_TN"
+    assert cfg.name.endswith("-bf8e5m2-sc")
+    assert Config("f8e5m2", b_dtype="f8e5m2").atom == "SM90_64x128x32_F32E5M2E5M2_SS_TN"
+    assert Config("f8e5m2", b_dtype="f8e5m2").name == Config("f8e5m2").name
+
+
+def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
+    with pytest.raises(ValueError, match="differ in type only as FP8"):
+        Config("f16", b_dtype="bf16").check()
+    with pytest.raises(ValueError, match="differ in type only as FP8"):
+        Config("f8e4m3", b_dtype="f16").check()
+    with pytest.raises(ValueError, match="scales must be None, 'tensor' or 'value'"):
+        Config("f8e4m3", scales="row").check()
+    scale_args = GEMM["scale_args"]
+    with pytest.raises(TypeError, match="scales='tensor' takes a 0-d or one-element"):
+        scale_args(Config("f8e4m3", scales="tensor"), np.ones(2, np.float32), 1.0)
+    with pytest.raises(TypeError, match="scale_b: scales='value' takes a Python float"):
+        scale_args(Config("f8e4m3", scales="value"), 1.0, np.ones(1, np.float32))
+    assert scale_args(Config("f8e4m3"), None, None) == ()
 
 
 @pytest.mark.parametrize(
@@ -89,6 +158,17 @@ def test_fp8_gemm_refuses_mn_major_and_wrong_bk():
             c_dtype="bf16",
         ),
         Config("f8e5m2", bm=256, bn=128, bk=128, stages=4, loads="tma", c_dtype="f16"),
+        Config(
+            "f8e4m3",
+            bn=256,
+            stages=4,
+            loads="tma",
+            mma_in_flight=0,
+            epilogue="tma",
+            c_dtype="bf16",
+            b_dtype="f8e5m2",
+            scales="tensor",
+        ),
     ],
     ids=lambda c: c.name,
 )
@@ -96,15 +176,23 @@ def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
     pytest.importorskip("cuda.bindings.nvjitlink")
     from layoutc.codegen.cubin import ptx_to_cubin
 
-    code = FP8_DLPACK[cfg.dtype]
-    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), code)
-    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), code)
+    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
+    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
     c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
+    one = np.ones(1, np.float32)
+    scales = GEMM["scale_args"](cfg, one, one) if cfg.scales else ()
     ck = lc.compile(
-        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
+        GEMM["make_gemm"](cfg),
+        a,
+        b,
+        c,
+        *scales,
+        block=cfg.threads,
+        target="sm_90a",
+        index_bitwidth=32,
     )
-    t = cfg.dtype[2:]
-    instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k32.f32.{t}.{t}"
+    ta, tb = cfg.dtype[2:], cfg.b_type[2:]
+    instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k32.f32.{ta}.{tb}"
     assert (
         len(
             re.findall(
@@ -125,25 +213,50 @@ def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
         ("f8e4m3", dict(bn=256, stages=4, c_dtype="bf16")),
         ("f8e5m2", dict(bm=256, bn=128, stages=4, mma_in_flight=0, epilogue="tma", c_dtype="f16")),
         ("f8e4m3", dict(bn=128, stages=5, schedule="pingpong")),
+        (
+            "f8e4m3",
+            dict(
+                bn=256,
+                stages=4,
+                mma_in_flight=0,
+                epilogue="tma",
+                c_dtype="bf16",
+                b_dtype="f8e5m2",
+                scales="tensor",
+            ),
+        ),
+        ("f8e5m2", dict(bn=128, stages=5, schedule="pingpong", b_dtype="f8e4m3", scales="value")),
     ],
 )
 @pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272)])
 def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     torch = pytest.importorskip("torch")
-    cfg = Config(dtype, bk=128, loads="tma", **kw)
-    t = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}[dtype]
+    cfg = Config(dtype, loads="tma", **kw)  # bk derived: 128
+    types = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
     ct = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[cfg.c_dtype]
     g = torch.Generator(device="cuda").manual_seed(sum(shape))
     m, n, k = shape
-    a = torch.randn((m, k), generator=g, device="cuda").to(t)
-    b = torch.randn((n, k), generator=g, device="cuda").to(t)
+    a = torch.randn((m, k), generator=g, device="cuda").to(types[cfg.dtype])
+    b = torch.randn((n, k), generator=g, device="cuda").to(types[cfg.b_type])
     c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    sa, sb = 0.375, 1.25
+    scales = ()
+    if cfg.scales == "tensor":  # as torch._scaled_mm takes them: 0-d f32 device tensors
+        scales = tuple(torch.tensor(x, device="cuda") for x in (sa, sb))
+    elif cfg.scales == "value":
+        scales = (sa, sb)
+    args = GEMM["scale_args"](cfg, *scales)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
-    run(a, b, c, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
+    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run(a, b, c, *args, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
-    ref = a.double() @ b.double().T
+    ref = (sa * sb if cfg.scales else 1.0) * (a.double() @ b.double().T)
     err = ((c.double() - ref).norm() / ref.norm()).item()
     # Hopper's FP8 wgmma adds its products with fewer than f32's bits (about 14 are
     # reported), so f32 C is held to what that gives, not to f32 sums
     assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+    scaled_mm = getattr(torch, "_scaled_mm", None)
+    if cfg.scales == "tensor" and scaled_mm is not None:  # cuBLAS's FP8 GEMM, same scales
+        theirs = scaled_mm(a, b.t(), scale_a=scales[0], scale_b=scales[1], out_dtype=ct)
+        diff = ((c.double() - theirs.double()).norm() / ref.norm()).item()
+        assert diff < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], diff
