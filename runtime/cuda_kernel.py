@@ -21,7 +21,7 @@ from .abi import KernelSpec, Param
 from .arrays import ArrayFacts
 from .bounds import BoundsRecord
 from .cuda_memory import DeviceBuffer
-from .cuda_module import CudaModule, set_max_dynamic_smem
+from .cuda_module import CudaModule, allow_non_portable_clusters, set_max_dynamic_smem
 from .errors import ArgumentError
 from .launch_config import (
     Dim3,
@@ -30,6 +30,7 @@ from .launch_config import (
     dim3,
     framework_stream,
     launch_cluster,
+    non_portable,
     stream_handle,
 )
 from .packing import ArgumentBinder
@@ -68,6 +69,7 @@ class CudaKernel:
         self._smem_need = smem_need_of(spec, self.binder)
         # the compiled cluster shape (None: clusters only when a launch asks for them)
         self._clusters: Dim3 | None = spec.cluster
+        self._non_portable_allowed = False  # set once a launch needed clusters of > 8 blocks
         # Per-call staging state, only touched under the lock: the stream host arrays are copied
         # on and the device copies made, or None while the call staged nothing (the usual case).
         self._stream = 0
@@ -77,6 +79,12 @@ class CudaKernel:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def _allow_non_portable(self) -> None:
+        """Opt the kernel into clusters of more than 8 blocks, once, before its first such
+        launch (the driver refuses them otherwise)."""
+        allow_non_portable_clusters(self.function, self.spec.name)
+        self._non_portable_allowed = True
 
     def __call__(
         self,
@@ -95,6 +103,8 @@ class CudaKernel:
         clusters = self._clusters
         if cluster is not None or clusters is not None or self.spec.explicit_cluster:
             clusters = launch_cluster(cluster, g, self.spec)
+            if not self._non_portable_allowed and non_portable(clusters):
+                self._allow_non_portable()
         dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
@@ -247,6 +257,8 @@ class CheckedCudaKernel(CudaKernel):
     ) -> None:
         g, b = self._launch_shape(grid, block)
         clusters = launch_cluster(cluster, g, self.spec)
+        if not self._non_portable_allowed and non_portable(clusters):
+            self._allow_non_portable()
         dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)

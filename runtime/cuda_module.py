@@ -90,6 +90,18 @@ def function_attribute(fn: Any, name: str) -> int:
     return int(cd.check(drv.cuFuncGetAttribute(attr, fn), f"reading kernel attribute {name}"))
 
 
+def allow_non_portable_clusters(fn: Any, kernel: str) -> None:
+    """Let ``fn`` launch in clusters of more than 8 blocks (up to 16 on Hopper): the driver
+    refuses such a launch unless the kernel opted in
+    (``CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED``)."""
+    drv = cd.api()
+    attr = drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+    cd.check(
+        drv.cuFuncSetAttribute(fn, attr, 1),
+        f"allowing non-portable cluster sizes (more than 8 blocks) for kernel {kernel!r}",
+    )
+
+
 def set_max_dynamic_smem(fn: Any, nbytes: int, kernel: str) -> None:
     """Allow launches of ``fn`` with up to ``nbytes`` of dynamic shared memory (opt-in > 48 KiB)."""
     drv = cd.api()

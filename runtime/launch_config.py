@@ -133,13 +133,22 @@ def dim3(value: Any, what: str, kernel: str) -> Dim3:
     return full  # type: ignore[return-value]
 
 
-MAX_CLUSTER_BLOCKS = 8
-"""Blocks in one cluster: CUDA's portable cluster size (16 needs a non-portable opt-in)."""
+PORTABLE_CLUSTER_BLOCKS = 8
+"""Blocks in one cluster that every sm_90 GPU runs: CUDA's portable cluster size."""
+MAX_CLUSTER_BLOCKS = 16
+"""Blocks in one cluster at most: Hopper's non-portable cluster size, which a launch of more
+than :data:`PORTABLE_CLUSTER_BLOCKS` opts into (``CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_
+ALLOWED``; :func:`non_portable`)."""
+
+
+def non_portable(cluster: Dim3 | None) -> bool:
+    """Whether a launch in clusters of ``cluster`` needs the kernel's non-portable opt-in."""
+    return cluster is not None and cluster[0] * cluster[1] * cluster[2] > PORTABLE_CLUSTER_BLOCKS
 
 
 def launch_cluster(cluster: Any, grid: Dim3, spec: KernelSpec) -> Dim3 | None:
     """The cluster shape a launch runs with: ``cluster=`` as given (1 to 3 positive ints, at
-    most 8 blocks, at most the kernel's ``max_cluster_blocks``), or the kernel's compiled one
+    most 16 blocks, at most the kernel's ``max_cluster_blocks``), or the kernel's compiled one
     (``spec.cluster``; a different shape is refused), or ``None`` for a launch without
     clusters (refused for an ``explicit_cluster`` kernel). The grid must be a multiple of it
     on every axis. The GPU refuses the same launches (``.reqnctapercluster``,
@@ -184,7 +193,8 @@ def launch_cluster(cluster: Any, grid: Dim3, spec: KernelSpec) -> Dim3 | None:
     if n > MAX_CLUSTER_BLOCKS:
         raise ArgumentError(
             f"kernel {kernel!r}: a cluster of {shape} is {n} blocks, more than the "
-            f"{MAX_CLUSTER_BLOCKS} of a portable cluster"
+            f"{MAX_CLUSTER_BLOCKS} a cluster may have (Hopper's non-portable cluster size; "
+            f"{PORTABLE_CLUSTER_BLOCKS} is the portable one)"
         )
     for axis, g, c in zip("xyz", grid, shape):
         if g % c:

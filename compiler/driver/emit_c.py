@@ -92,8 +92,11 @@ _C_KEYWORDS = frozenset(
     ]
 )
 
-#: Blocks in one cluster: CUDA's portable cluster size.
-MAX_CLUSTER = 8
+#: Blocks in one cluster at most (Hopper's non-portable size; more than ``PORTABLE_CLUSTER``
+#: opts the function into non-portable sizes before the launch).
+MAX_CLUSTER = 16
+#: CUDA's portable cluster size.
+PORTABLE_CLUSTER = 8
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -437,6 +440,13 @@ class _Writer:
             "        lc_cfg.hStream = lc_stream;",
             "        lc_cfg.attrs = &lc_attr;",
             "        lc_cfg.numAttrs = 1;",
+            f"        if ((uint64_t)lc_cluster.x * lc_cluster.y * lc_cluster.z > {PORTABLE_CLUSTER}u) {{",
+            "            lc_rc = cuFuncSetAttribute(lc_fn, "
+            "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);",
+            "            if (lc_rc != CUDA_SUCCESS)",
+            f'                return lc_fail(lc_rc, "{spec.name}: allowing non-portable cluster '
+            'sizes (more than 8 blocks)");',
+            "        }",
             "        lc_rc = cuLaunchKernelEx(&lc_cfg, lc_fn, lc_args, 0);",
             "        if (lc_rc != CUDA_SUCCESS)",
             f'            return lc_fail(lc_rc, "{spec.name}: cuLaunchKernelEx");',

@@ -183,9 +183,14 @@ class Kernel:
         return f"<layoutc.kernel {self.name}>"
 
 
+#: Blocks in one cluster at most: Hopper's non-portable size (launches of more than the portable
+#: 8 opt in with ``CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED``; runtime/launch_config.py)
+MAX_CLUSTER_BLOCKS = 16
+
+
 def _cluster_option(cluster: Any) -> tuple[int, int, int] | str | None:
-    """``@lc.kernel(cluster=...)``: up to three positive ints (a portable cluster of at most 8
-    blocks), ``"explicit"`` or None."""
+    """``@lc.kernel(cluster=...)``: up to three positive ints (a cluster of at most 16 blocks:
+    more than 8 is a non-portable size, which the launch opts into), ``"explicit"`` or None."""
     if cluster is None or cluster == "explicit":
         return cluster
     dims = tuple(cluster) if isinstance(cluster, (tuple, list)) else (cluster,)
@@ -193,23 +198,25 @@ def _cluster_option(cluster: Any) -> tuple[int, int, int] | str | None:
     if (
         len(dims) != 3
         or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims)
-        or dims[0] * dims[1] * dims[2] > 8
+        or dims[0] * dims[1] * dims[2] > MAX_CLUSTER_BLOCKS
     ):
         raise TypeError(
             "@layoutc.kernel(cluster=...) needs up to three positive ints with a product of "
-            f"at most 8 (a portable cluster) or 'explicit', got {cluster!r}"
+            f"at most {MAX_CLUSTER_BLOCKS} (Hopper's non-portable cluster size; 8 is portable) "
+            f"or 'explicit', got {cluster!r}"
         )
     return dims  # type: ignore[return-value]
 
 
 def _max_cluster_option(n: Any, cluster: Any) -> int | None:
-    """``@lc.kernel(max_cluster_size=N)``: 1 to 8 blocks; PTX forbids ``.maxclusterrank`` next
-    to ``.reqnctapercluster``, so not with a fixed shape."""
+    """``@lc.kernel(max_cluster_size=N)``: 1 to 16 blocks; PTX forbids ``.maxclusterrank``
+    next to ``.reqnctapercluster``, so not with a fixed shape."""
     if n is None:
         return None
-    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 8:
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_CLUSTER_BLOCKS:
         raise TypeError(
-            f"@layoutc.kernel(max_cluster_size=...) needs an int from 1 to 8, got {n!r}"
+            f"@layoutc.kernel(max_cluster_size=...) needs an int from 1 to "
+            f"{MAX_CLUSTER_BLOCKS}, got {n!r}"
         )
     if isinstance(cluster, tuple):
         raise TypeError(

@@ -111,3 +111,38 @@ def explicit_up_to_4(out: lc.Tensor):
     if lc.thread_idx.x == 0:
         out[lc.block_idx.x] = lc.block_rank_in_cluster() + 10 * lc.cluster_size()
     lc.cluster_sync()
+
+
+@lc.kernel
+def all_to_all(vals: lc.Tensor, out: lc.Tensor):
+    """Clusters of 2 to 16 blocks in a 1-D grid: every block's mbarrier expects one remote
+    arrival from each peer (thread ``t`` arrives on block ``t``'s), and after a cluster barrier
+    that orders each block's write of ``vals[block]`` before the reads, each block reads its
+    successor's value in the cluster: ``out[block] = (vals[next], rank, cluster size)``."""
+    tid = lc.thread_idx.x
+    rank = lc.block_rank_in_cluster()
+    csize = lc.cluster_size()
+    blk = lc.block_idx.x
+    bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+    if tid == 0:
+        lc.mbarrier_init(bar, csize - 1)
+        lc.mbarrier_init_fence()
+        vals[blk] = 3 * blk + 1
+    lc.cluster_sync()  # every barrier initialised, every value written
+    if tid < csize:  # noqa: SIM102 (both dynamic)
+        if tid != rank:
+            lc.mbarrier_arrive(bar, cta_id=tid)
+    lc.mbarrier_wait(bar, 0)
+    if tid == 0:
+        out[blk, 0] = vals[blk - rank + (rank + 1) % csize]
+        out[blk, 1] = rank
+        out[blk, 2] = csize
+    lc.cluster_sync()  # no block leaves while a peer may still arrive on its barrier
+
+
+@lc.kernel(cluster=(16, 1, 1))
+def fixed_16(out: lc.Tensor):
+    """Compiled for clusters of 16 blocks, a non-portable size (``.reqnctapercluster 16``)."""
+    if lc.thread_idx.x == 0:
+        out[lc.block_idx.x] = lc.block_rank_in_cluster() + 100 * lc.cluster_size()
+    lc.cluster_sync()

@@ -21,14 +21,50 @@ def _ranks(grid: tuple[int, int], cluster: tuple[int, int]) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("cluster", [(1, 1), (2, 1), (1, 2), (2, 2), (4, 1)])
-def test_cluster_registers_at_launch(cluster):
+#: (cluster, grid) of 16-block clusters: a non-portable size
+NON_PORTABLE = [((16, 1), (16, 2)), ((4, 4), (8, 4)), ((8, 2), (8, 4))]
+
+
+@pytest.mark.parametrize(
+    ("cluster", "grid"),
+    [
+        *[((1, 1), (4, 2)), ((2, 1), (4, 2)), ((1, 2), (4, 2)), ((2, 2), (4, 2)), ((4, 1), (4, 2))],
+        *NON_PORTABLE,
+    ],
+)
+def test_cluster_registers_at_launch(cluster, grid):
     """``cluster=`` at launch for a kernel compiled without a cluster shape."""
-    grid = (4, 2)
-    out = np.full((8, 2), -1, np.int32)
+    out = np.full((grid[0] * grid[1], 2), -1, np.int32)
     kernel = lc.compile(ck.cluster_ids, out, block=32, target="cpu")
     kernel(out, grid=grid, block=32, cluster=cluster)
     np.testing.assert_array_equal(out, _ranks(grid, cluster))
+
+
+def _all_to_all(blocks: int, cluster: int) -> np.ndarray:
+    """``ck.all_to_all``'s results: each block's successor's value, its rank, the size."""
+    out = np.zeros((blocks, 3), np.int32)
+    for b in range(blocks):
+        first, rank = b - b % cluster, b % cluster
+        out[b] = (3 * (first + (rank + 1) % cluster) + 1, rank, cluster)
+    return out
+
+
+@pytest.mark.parametrize("cluster", [2, 9, 16])
+def test_remote_arrivals_and_cluster_barriers_of_up_to_16_blocks(cluster):
+    vals = np.zeros(2 * cluster, np.int32)
+    out = np.full((2 * cluster, 3), -1, np.int32)
+    kernel = lc.compile(ck.all_to_all, vals, out, block=32, target="cpu")
+    kernel(vals, out, grid=2 * cluster, block=32, cluster=cluster)
+    np.testing.assert_array_equal(out, _all_to_all(2 * cluster, cluster))
+
+
+def test_a_fixed_cluster_of_16_blocks_and_the_limit():
+    out = np.full(32, -1, np.int32)
+    lc.compile(ck.fixed_16, out, block=32, target="cpu")(out, grid=32, block=32)
+    np.testing.assert_array_equal(out, [r + 1600 for r in range(16)] * 2)
+    kernel = lc.compile(ck.cluster_ids, np.zeros((34, 2), np.int32), block=32, target="cpu")
+    with pytest.raises(lc.SpecError, match=r"is 17 blocks, more than the 16 a cluster may have"):
+        kernel(np.zeros((34, 2), np.int32), grid=34, block=32, cluster=17)
 
 
 def test_without_clusters_every_block_is_rank_0_of_1():

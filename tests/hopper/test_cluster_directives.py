@@ -29,6 +29,13 @@ CHECK-NOT:   .maxclusterrank
 CHECK:       barrier.cluster.arrive
 """
 
+FIXED_16 = r"""
+CHECK-LABEL: .entry fixed_16(
+CHECK:       .explicitcluster
+CHECK-NEXT:  .reqnctapercluster 16, 1, 1
+CHECK:       barrier.cluster.arrive
+"""
+
 EXPLICIT = r"""
 CHECK-LABEL: .entry explicit_up_to_4(
 CHECK-NOT:   .reqnctapercluster
@@ -58,7 +65,7 @@ def filecheck(text: str, checks: str) -> None:
 def _ptx(kernel, backend: str) -> tuple[str, bytes]:
     if backend == "libnvvm" and not ptxmod.libnvvm_available():
         pytest.skip("libNVVM not installed")
-    out = np.zeros(8, np.int32) if kernel is not ck.cluster_ids else np.zeros((8, 2), np.int32)
+    out = np.zeros(32, np.int32) if kernel is not ck.cluster_ids else np.zeros((8, 2), np.int32)
     compiled = lc.compile(kernel, out, block=32, target="sm_90a", ptx_backend=backend)
     return compiled.ptx, compiled.cubin
 
@@ -67,8 +74,13 @@ def _ptx(kernel, backend: str) -> tuple[str, bytes]:
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(
     ("kernel", "checks"),
-    [(ck.fixed_pairs, FIXED), (ck.explicit_up_to_4, EXPLICIT), (ck.cluster_ids, FREE)],
-    ids=["fixed", "explicit", "free"],
+    [
+        (ck.fixed_pairs, FIXED),
+        (ck.fixed_16, FIXED_16),  # a non-portable size: ptxas takes it as it is
+        (ck.explicit_up_to_4, EXPLICIT),
+        (ck.cluster_ids, FREE),
+    ],
+    ids=["fixed", "fixed16", "explicit", "free"],
 )
 def test_cluster_directives_reach_the_ptx_and_assemble(kernel, checks, backend):
     ptx, cubin = _ptx(kernel, backend)
@@ -102,7 +114,12 @@ def test_an_explicit_cluster_kernel_needs_a_cluster_at_launch_on_the_cpu():
     ("options", "message"),
     [
         ({"cluster": "any"}, r"cluster=...\) needs up to three positive ints .* or 'explicit'"),
-        ({"max_cluster_size": 9}, r"max_cluster_size=...\) needs an int from 1 to 8, got 9"),
+        ({"max_cluster_size": 17}, r"max_cluster_size=...\) needs an int from 1 to 16, got 17"),
+        (
+            {"cluster": (4, 4, 2)},
+            r"cluster=...\) needs up to three positive ints with a product of at most 16 "
+            r"\(Hopper's non-portable cluster size; 8 is portable\)",
+        ),
         (
             {"cluster": (2, 1, 1), "max_cluster_size": 4},
             r"with the fixed cluster=\(2, 1, 1\): .*forbids .maxclusterrank next to",

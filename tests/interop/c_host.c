@@ -1,6 +1,7 @@
 /* A C host calling a layoutc kernel through the generated launcher, as a user's program does.
    argv[1]: "ok", "misaligned", "unequal", "block", "twice", "cluster" (clusters of 2 blocks),
-   "cluster-grid" (a grid that is no multiple of the cluster) or "cluster-empty". */
+   "cluster-grid" (a grid that is no multiple of the cluster), "cluster-empty", "cluster16"
+   (16 blocks: a non-portable size) or "cluster17" (more than any cluster may have). */
 #include "layoutc_kernels.h"
 
 #include <stdio.h>
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
         layoutc_dim3 cluster = {2, 1, 1};
         if (!strcmp(mode, "cluster-grid")) grid.x = 3;
         if (!strcmp(mode, "cluster-empty")) cluster.y = 0;
+        if (!strcmp(mode, "cluster16")) cluster.x = grid.x = 16;
+        if (!strcmp(mode, "cluster17")) cluster.x = grid.x = 17;
         rc = layoutc_copy_1d_cluster(s, N, dst, n_dst, grid, block, cluster, (CUstream)0);
     } else {
         rc = layoutc_copy_1d(s, N, dst, n_dst, grid, block, (CUstream)0);

@@ -81,11 +81,16 @@ CUresult cuModuleUnload(CUmodule module)
     return CUDA_SUCCESS;
 }
 
+/* Whether the function allowed clusters of more than 8 blocks (one kernel per test host). */
+static int fake_non_portable;
+
 CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attr, int value)
 {
     (void)fn;
-    (void)attr;
-    (void)value;
+    if (attr == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED) {
+        printf("non-portable=%d ", value);
+        fake_non_portable = value;
+    }
     return CUDA_SUCCESS;
 }
 
@@ -121,17 +126,21 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     return fake_launch(gx, gy, gz, bx, by, bz, smem, stream, params);
 }
 
-/* Prints the launch attributes first: "cluster=(x,y,z)" for the cluster dimension. */
+/* Prints the launch attributes first: "cluster=(x,y,z)" for the cluster dimension. Refuses
+   clusters of more than 8 blocks, as the driver does, unless the function allowed them. */
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
 {
     (void)f;
     (void)extra;
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         const CUlaunchAttribute *a = &config->attrs[i];
-        if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+        if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
             printf("cluster=(%u,%u,%u) ", a->value.clusterDim.x, a->value.clusterDim.y,
                    a->value.clusterDim.z);
-        else
+            if (a->value.clusterDim.x * a->value.clusterDim.y * a->value.clusterDim.z > 8 &&
+                !fake_non_portable)
+                return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+        } else
             printf("attribute %d ", (int)a->id);
     }
     return fake_launch(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,

@@ -196,7 +196,18 @@ def test_cluster_launcher_launches_in_clusters(host, generated):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "cluster=(2,1,1) launch grid=(4,1,1) block=(128,1,1)" in proc.stdout
     proc, _ = _run(host, "ok", generated)
-    assert "cluster=" not in proc.stdout
+    assert "cluster=" not in proc.stdout and "non-portable" not in proc.stdout
+
+
+@needs_c
+def test_cluster_launcher_opts_into_non_portable_cluster_sizes(host, generated):
+    """Clusters of more than 8 blocks (up to 16): the launcher allows non-portable sizes on the
+    function before cuLaunchKernelEx (the fake libcuda, like the driver, refuses otherwise)."""
+    proc, _ = _run(host, "cluster16", generated)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "non-portable=1 cluster=(16,1,1) launch grid=(16,1,1)" in proc.stdout
+    proc, _ = _run(host, "cluster", generated)
+    assert "non-portable" not in proc.stdout
 
 
 @needs_c
@@ -205,6 +216,7 @@ def test_cluster_launcher_launches_in_clusters(host, generated):
     [
         ("cluster-grid", "copy_1d: grid (3, 1, 1) is not divisible by the cluster shape (2, 1, 1)"),
         ("cluster-empty", "copy_1d: cluster (2, 0, 1) has an empty dimension"),
+        ("cluster17", "copy_1d: cluster (17, 1, 1) has more than 16 blocks"),
     ],
 )
 def test_cluster_launches_that_break_the_rules_are_refused(host, tmp_path, mode, message):

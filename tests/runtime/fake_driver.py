@@ -15,7 +15,9 @@ SUCCESS = 0
 ERR_NOT_FOUND = 500
 ERR_INVALID_PTX = 218
 ERR_UNSUPPORTED_PTX = 222
+ERR_INVALID_CLUSTER_SIZE = 912
 _NAMES = {
+    ERR_INVALID_CLUSTER_SIZE: "CUDA_ERROR_INVALID_CLUSTER_SIZE",
     ERR_NOT_FOUND: "CUDA_ERROR_NOT_FOUND",
     ERR_INVALID_PTX: "CUDA_ERROR_INVALID_PTX",
     ERR_UNSUPPORTED_PTX: "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
@@ -43,6 +45,7 @@ CUjit_option = SimpleNamespace(
 )
 CUfunction_attribute = SimpleNamespace(
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES="max_dyn_smem",
+    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED="non_portable_cluster",
     CU_FUNC_ATTRIBUTE_NUM_REGS="regs",
 )
 CUpointer_attribute = SimpleNamespace(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL="ordinal")
@@ -127,6 +130,8 @@ def cuModuleUnload(module):
 
 
 def cuFuncSetAttribute(fn, attr, value):
+    """Kept on the function (``fn.attributes``): a launch reads what it needs of them."""
+    vars(fn).setdefault("attributes", {})[attr] = value
     return (SUCCESS,)
 
 
@@ -221,12 +226,16 @@ class CUlaunchConfig:
 
 def cuLaunchKernelEx(config, f, params, extra):
     """Records the attributes it is given (``cluster``: the cluster dimension), then launches
-    as ``cuLaunchKernel``."""
+    as ``cuLaunchKernel``. Clusters of more than 8 blocks are refused, as the driver refuses
+    them, unless the function allowed non-portable cluster sizes."""
     attrs = {}
     for a in config.attrs[: config.numAttrs]:
         if a.id == CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
             d = a.value.clusterDim
             attrs["cluster"] = (d.x, d.y, d.z)
+            allowed = vars(f).get("attributes", {}).get("non_portable_cluster", 0)
+            if d.x * d.y * d.z > 8 and not allowed:
+                return (ERR_INVALID_CLUSTER_SIZE,)
     grid = (config.gridDimX, config.gridDimY, config.gridDimZ)
     block = (config.blockDimX, config.blockDimY, config.blockDimZ)
     result = cuLaunchKernel(f, *grid, *block, config.sharedMemBytes, config.hStream, params, extra)

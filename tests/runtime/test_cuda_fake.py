@@ -266,6 +266,30 @@ def test_cluster_launches_go_through_cuLaunchKernelEx():
     assert [x["cluster"] for x in fake.launches[2:]] == [(2, 1, 1), (2, 1, 1)]
 
 
+def test_clusters_of_more_than_8_blocks_opt_into_non_portable_sizes():
+    """Clusters of 9 to 16 blocks: the kernel first allows non-portable cluster sizes (the
+    driver, and the fake, refuse the launch otherwise), once; portable ones leave it alone."""
+    from dataclasses import replace
+
+    src = np.arange(64, dtype=np.float32)
+    dst = np.zeros(64, dtype=np.float32)
+    k = load_kernel(b"// copy", "cubin", COPY)
+    k(src, dst, 64, grid=8, block=32, cluster=8)
+    assert "attributes" not in vars(k.function)
+    k(src, dst, 64, grid=(8, 4), block=32, cluster=(4, 4))
+    k(src, dst, 64, grid=16, block=32, cluster=16)
+    assert vars(k.function)["attributes"] == {"non_portable_cluster": 1}
+    assert [x["cluster"] for x in fake.launches] == [(8, 1, 1), (4, 4, 1), (16, 1, 1)]
+    fixed = load_kernel(b"// copy", "cubin", replace(COPY, cluster=(2, 8, 1)))
+    fixed(src, dst, 64, grid=(4, 8), block=32)
+    assert fake.launches[-1]["cluster"] == (2, 8, 1) and np.array_equal(dst, src)
+    # the fake refuses as the driver does without the opt-in
+    from layoutc.runtime.cuda_kernel import launch_in_clusters
+
+    other = load_kernel(b"// copy", "cubin", COPY)
+    assert launch_in_clusters(other.function, (16, 1, 1), (32, 1, 1), (16, 1, 1), 0, 0, 0)[0]
+
+
 @pytest.mark.parametrize(
     ("cluster", "grid", "fixed", "message"),
     [
@@ -285,7 +309,13 @@ def test_cluster_launches_go_through_cuLaunchKernelEx():
             r"compiled for clusters of \(2, 1, 1\) blocks .* launched with "
             r"cluster=\(4, 1, 1\)",
         ),
-        (16, 16, None, r"a cluster of \(16, 1, 1\) is 16 blocks, more than the 8"),
+        (
+            (16, 2),
+            (16, 2),
+            None,
+            r"a cluster of \(16, 2, 1\) is 32 blocks, more than the 16 a cluster may have "
+            r"\(Hopper's non-portable cluster size; 8 is the portable one\)",
+        ),
         ((2, 0), 4, None, r"cluster must be 1 to 3 positive ints, got \(2, 0\)"),
     ],
 )
