@@ -60,6 +60,8 @@ DEFAULT_CONFIGS = (
     "bf16:bm=256,bn=128,stages=4",
     "bf16:bm=256,bn=128,stages=4,mma_in_flight=0,epilogue=tma,cluster=2",
     "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,mma_lead=1,epilogue=tma",
+    # the RS mainloop (A ldmatrix'd into registers, the _RS wgmma atoms) against the SS one
+    "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma,mainloop=rs",
     # FP8 (e4m3 in, f32 accumulate, bf16 C, per-tensor scales as torch._scaled_mm applies
     # them): 128-element (128-byte) K-blocks
     "f8e4m3:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma,scales=tensor",

@@ -90,6 +90,7 @@ class GemmConfig:
     b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
     b_dtype: str | None = None  # B's type when it differs from A's (FP8: e4m3 x e5m2)
     scales: str | None = None  # "tensor" | "value": D = scale_a * scale_b * (A @ B)
+    mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
 
     def __post_init__(self) -> None:
         # bk defaults to one 128-byte swizzled row of A's type (64 16-bit, 32 tf32, 128 FP8)
@@ -120,9 +121,10 @@ class GemmConfig:
 
     @property
     def operand_suffix(self) -> str:
-        """The name's part for B's own type (``-bf8e5m2``) and the scale factors (``-sc``
-        tensors, ``-scv`` values)."""
-        suffix = f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
+        """The name's part for the RS mainloop (``-rs``), B's own type (``-bf8e5m2``) and the
+        scale factors (``-sc`` tensors, ``-scv`` values)."""
+        suffix = "-rs" if self.mainloop == "rs" else ""
+        suffix += f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
         return suffix + {None: "", "tensor": "-sc", "value": "-scv"}.get(self.scales, "")
 
     @property
@@ -193,6 +195,13 @@ class GemmConfig:
             raise ValueError(
                 f"A and B may differ in type only as FP8 (e4m3 x e5m2), got {self.dtype} x "
                 f"{self.b_dtype}"
+            )
+        if self.mainloop not in ("ss", "rs") or (
+            self.mainloop == "rs" and (self.loads != "tma" or self.a_major != "K")
+        ):  # the RS atoms read A K-major from registers; ldmatrix fills them from the stage
+            raise ValueError(
+                f"mainloop must be 'ss' or 'rs' (TMA loads, A K-major), got {self.mainloop!r} "
+                f"({self.loads}, a_major={self.a_major!r})"
             )
         if self.scales not in (None, "tensor", "value"):
             raise ValueError(f"scales must be None, 'tensor' or 'value', got {self.scales!r}")
@@ -340,6 +349,23 @@ def tuned(
         if tile_efficiency(pingpong, m, n, sms) > tile_efficiency(base, m, n, sms) + 0.005:
             base = pingpong
     return replace(base, **overrides)
+
+
+def load_a_copy(cfg: GemmConfig, mma: Any) -> Any:
+    """The RS mainloop's copy of A from a stage into the registers the ``_RS`` wgmma atoms
+    read (CuTe's ``make_tiled_copy_A(SM75_U32x4_LDSM_N, mma)``: ldmatrix.x4, four 8x8 b16
+    matrices per instruction, which are the A fragments of 16-bit, tf32 and FP8 alike)."""
+    return lc.make_tiled_copy_A(lc.make_copy_atom("SM75_U32x4_LDSM_N", cfg.element), mma)
+
+
+def load_a(s2r: Any, thr_mma: Any, stage_a: Any, tid: Any) -> Any:
+    """In the kernel: thread ``tid``'s A fragment of one stage, ``(MMA, MMA_M, MMA_K)``,
+    loaded with ``s2r`` (a fresh fragment per K-block: the wgmmas still reading the last one
+    keep their registers)."""
+    frag = thr_mma.partition_fragment_A(stage_a)
+    thr = s2r.get_slice(tid)
+    lc.copy(s2r, thr.partition_S(stage_a), thr.retile_D(frag))
+    return frag
 
 
 def scale_annotation(cfg: GemmConfig) -> Any:
@@ -505,7 +531,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     # (wgmma is warpgroup-collective: its wait retires the whole warpgroup's reads)
     per_wg = cfg.release == "warpgroup"
     consumer_warps = wgs if per_wg else 4 * wgs
-    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
+    rs = cfg.mainloop == "rs"
+    mma = lc.make_tiled_mma(cfg.wgmma_atom(bn, "RS" if rs else "SS"), lc.make_layout((wgs, 1, 1)))
+    s2r = load_a_copy(cfg, mma) if rs else None
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
     atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", b_elem)
@@ -683,8 +711,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
                     )
                     lc.warpgroup_fence_operand(tCrC)
-                    lc.warpgroup_arrive()
                     tCsA = thr_mma.partition_A(stage_a)  # (MMA, MMA_M, MMA_K)
+                    if rs:  # A from registers: ldmatrix it from the stage first
+                        tCsA = load_a(s2r, thr_mma, stage_a, ct)
+                    lc.warpgroup_arrive()
                     tCsB = thr_mma.partition_B(stage_b)  # (MMA, MMA_N, MMA_K)
                     if lead:
                         # the first `lead` K-steps, then the wait for the previous K-block

@@ -142,10 +142,13 @@ class _RegisterA:
 
     def __init__(self, low: Lowering, value: Any, atom: Any):
         info = low.analysis.tensor_of(value)
-        if rank(info.layout) != 3:
+        # (A_V, M): one K-step's slice ``tCrA[_, _, k]`` (CuTe appends K = 1), as for smem
+        self.one_step = rank(info.layout) == 2
+        if rank(info.layout) not in (2, 3):
             raise LoweringError(
                 f"warpgroup MMA atom '{atom.name}' takes A as (A_V, M, K) (partition_fragment_A "
-                f"of the tiled MMA), got a tensor of rank {rank(info.layout)}"
+                f"of the tiled MMA) or one K-step's (A_V, M), got a tensor of rank "
+                f"{rank(info.layout)}"
             )
         self.value = value
         self.n_values = size(atom.layout_a, 1)
@@ -155,11 +158,12 @@ class _RegisterA:
                 f"{self.n_values} from each thread's registers"
             )
         self.extent = _static(size(info.layout, 1), "A mode-1 extent")
-        self.k_blocks = _static(size(info.layout, 2), "A K extent")
+        self.k_blocks = 1 if self.one_step else _static(size(info.layout, 2), "A K extent")
 
     def descriptor(self, low: Lowering, i: int, kb: int) -> list[Any]:
         return [
-            low.create(TD.LoadOp, self.value, (v, i, kb)).results[0] for v in range(self.n_values)
+            low.create(TD.LoadOp, self.value, (v, i) if self.one_step else (v, i, kb)).results[0]
+            for v in range(self.n_values)
         ]
 
 

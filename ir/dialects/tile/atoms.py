@@ -221,8 +221,9 @@ def _ldmatrix(count: int, trans: bool) -> CopyOperation:
         src_spaces=frozenset({SMEM}),
         dst_spaces=frozenset({RMEM}),
         # The transposing form moves individual b16 values; the plain form moves whole 32-bit
-        # words, so 32-bit elements (tf32 in CUTLASS example 59) pass through bit-exactly.
-        element_bits=frozenset({16}) if trans else frozenset({16, 32}),
+        # words, so 32-bit elements (tf32 in CUTLASS example 59) and 8-bit ones (FP8 A
+        # fragments of the _RS wgmma atoms, as CUTLASS loads them) pass through bit-exactly.
+        element_bits=frozenset({16}) if trans else frozenset({8, 16, 32}),
         asynchronous=False,
         min_sm=75,
         asm=f"ldmatrix.sync.aligned.x{count}{suffix}.m8n8.shared.b16 {{{regs}}}, [${count}];",
