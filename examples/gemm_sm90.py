@@ -17,7 +17,8 @@ Per CTA tile (128 x 128 by default) the kernel
    error at the ``lc.gemm`` line;
 3. computes with a *tiled MMA* of ``WARPGROUPS`` warpgroups (128 threads each) of the atom
    ``SM90_64xBNx16_F32{F16F16,BF16BF16}_SS`` (tf32: ``SM90_64xBNx8_F32TF32TF32_SS_TN``, K-major
-   only, bk = 32; FP8: ``SM90_64xBNx32_F32{E4M3E4M3,E5M2E5M2}_SS_TN``, K-major only, bk = 128)
+   only, bk = 32; FP8: ``SM90_64xBNx32_F32{E4M3,E5M2}{E4M3,E5M2}_SS_TN``, K-major only,
+   bk = 128; bk defaults to one 128-byte row)
    along M: one ``lc.gemm`` issues, per stage, ``BK/K`` wgmmas per warpgroup (``warpgroup_arrive``, ``gemm``, ``warpgroup_commit_batch``,
    ``warpgroup_wait``), the FP32 accumulators in registers;
 4. writes C from the accumulators (CuTe's ``CLayout_64xN``: two consecutive f32 per thread).
@@ -67,7 +68,10 @@ class GemmConfig:
     each K-block's wgmmas go out as two commit groups, its first ``mma_lead`` K-steps, then
     the rest; the wait for the previous K-block sits between them (``warpgroup_wait(1)``), so
     the tensor cores always have queued work while the stage is still released as soon as
-    its wgmmas are done (what cuBLAS's sm90 kernels do)."""
+    its wgmmas are done (what cuBLAS's sm90 kernels do). ``b_dtype`` mixes FP8 types (e4m3 x
+    e5m2); ``scales`` adds ``torch._scaled_mm``'s per-tensor scale factors (``"tensor"``:
+    one-element f32 tensors, ``"value"``: f32 arguments; :func:`scale_args`); ``mainloop="rs"``
+    feeds A to the ``_RS`` atoms from registers (ldmatrix from the stage)."""
 
     dtype: str = "f16"
     bm: int = 128
@@ -142,7 +146,8 @@ class GemmConfig:
 
     @property
     def atom(self) -> str:
-        return self.wgmma_atom(self.bn)
+        """The mainloop's wgmma atom (``_RS`` for ``mainloop="rs"``)."""
+        return self.wgmma_atom(self.bn, "RS" if self.mainloop == "rs" else "SS")
 
     def wgmma_atom(self, n: int, a_from: str = "SS") -> str:
         """CuTe's wgmma atom for this configuration's types with N = ``n``; ``a_from``: ``SS``
@@ -532,7 +537,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     per_wg = cfg.release == "warpgroup"
     consumer_warps = wgs if per_wg else 4 * wgs
     rs = cfg.mainloop == "rs"
-    mma = lc.make_tiled_mma(cfg.wgmma_atom(bn, "RS" if rs else "SS"), lc.make_layout((wgs, 1, 1)))
+    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
     s2r = load_a_copy(cfg, mma) if rs else None
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)

@@ -100,6 +100,7 @@ def test_rs_mainloop_is_refused_where_it_does_not_apply():
         Config("f16", loads="tma", mainloop="sr").check()
     cfg = Config("bf16", loads="tma", mainloop="rs")
     assert cfg.name.endswith("-rs") and Config("bf16", loads="tma").name + "-rs" == cfg.name
+    assert cfg.atom == "SM90_64x128x16_F32BF16BF16_RS"
 
 
 @pytest.mark.parametrize(
