@@ -182,7 +182,9 @@ def test_copy_atom_spaces_and_elements() -> None:
     assert "not gmem -> rmem" in ld.check_spaces("gmem", "rmem")
     assert ld.check_element_bits(16) is None
     assert ld.check_element_bits(32) is None  # tf32 through ldmatrix (CUTLASS example 59)
+    assert ld.check_element_bits(8) is None  # FP8 A fragments of the _RS wgmma atoms
     assert "16-bit elements" in copy_operation("ldmatrix.x2.trans", 64).check_element_bits(32)
+    assert "16-bit elements" in copy_operation("ldmatrix.x2.trans", 64).check_element_bits(8)
     assert "not a whole number" in copy_operation("universal", 16).check_element_bits(32)
 
 
