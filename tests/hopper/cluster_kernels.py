@@ -146,3 +146,30 @@ def fixed_16(out: lc.Tensor):
     if lc.thread_idx.x == 0:
         out[lc.block_idx.x] = lc.block_rank_in_cluster() + 100 * lc.cluster_size()
     lc.cluster_sync()
+
+
+@lc.kernel
+def multicast_slices(A: lc.Tensor, out: lc.Tensor):
+    """Clusters of n <= 16 blocks in a 1-D grid: rank r TMA-loads rows 8r..8r+7 of its
+    cluster's 8n x 32 tile of A and multicasts them into every block of the cluster (mask
+    2^n - 1), each block's mbarrier expecting all n slices; every block then writes the
+    tile it holds to ``out[block]`` (its first 8n rows)."""
+    tid = lc.thread_idx.x
+    rank = lc.block_rank_in_cluster()
+    n = lc.cluster_size()
+    tma = lc.make_tma_copy("SM90_TMA_LOAD_MULTICAST", A, HALF, multicast=16)
+    buf = lc.smem_tensor(lc.f32, lc.make_layout((128, 32), (32, 1)), align=128)
+    bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)
+    if tid == 0:
+        lc.mbarrier_init(bar, 1)
+        lc.mbarrier_init_fence()
+    lc.cluster_sync()
+    if tid == 0:
+        lc.mbarrier_arrive_and_expect_tx(bar, n * tma.tx_bytes)
+        part = lc.make_tensor(buf.iterator + lc.assume(rank * 256, divisible_by=256), HALF)
+        gA = lc.local_tile(tma.get_tma_tensor(), (8, 32), ((lc.block_idx.x // n) * n + rank, 0))
+        lc.tma_copy(tma, gA, part, mbar=bar, mcast_mask=(1 << n) - 1)
+    lc.mbarrier_wait(bar, 0)
+    for e in lc.range(tid, n * 256, 32):
+        out[lc.block_idx.x, e] = buf[e // 32, e % 32]
+    lc.cluster_sync()  # no block leaves while a peer may still multicast into it

@@ -58,6 +58,26 @@ def test_remote_arrivals_and_cluster_barriers_of_up_to_16_blocks(cluster):
     np.testing.assert_array_equal(out, _all_to_all(2 * cluster, cluster))
 
 
+def multicast_reference(a: np.ndarray, cluster: int) -> np.ndarray:
+    """``ck.multicast_slices``'s ``out``: every block of a cluster holds its cluster's tile."""
+    blocks = a.shape[0] // 8
+    out = np.zeros((blocks, 128 * 32), np.float32)
+    for b in range(blocks):
+        first = (b // cluster) * cluster * 8
+        out[b, : cluster * 256] = a[first : first + cluster * 8].reshape(-1)
+    return out
+
+
+@pytest.mark.parametrize("cluster", [4, 16])
+def test_tma_multicast_into_every_block_of_a_16_block_cluster(cluster):
+    rng = np.random.default_rng(cluster)
+    a = rng.standard_normal((2 * cluster * 8, 32)).astype(np.float32)
+    out = np.zeros((2 * cluster, 128 * 32), np.float32)
+    kernel = lc.compile(ck.multicast_slices, a, out, block=32, target="cpu")
+    kernel(a, out, grid=2 * cluster, block=32, cluster=cluster)
+    np.testing.assert_array_equal(out, multicast_reference(a, cluster))
+
+
 def test_a_fixed_cluster_of_16_blocks_and_the_limit():
     out = np.full(32, -1, np.int32)
     lc.compile(ck.fixed_16, out, block=32, target="cpu")(out, grid=32, block=32)

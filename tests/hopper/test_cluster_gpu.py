@@ -7,7 +7,7 @@ import cluster_kernels as ck
 import layoutc as lc
 import numpy as np
 import pytest
-from test_cluster_cpu import _all_to_all, _ranks
+from test_cluster_cpu import _all_to_all, _ranks, multicast_reference
 
 pytestmark = pytest.mark.gpu
 
@@ -62,3 +62,13 @@ def test_tma_multicast_on_the_gpu():
     kernel = lc.compile(ck.multicast_halves, a, out, block=32, target="sm_90a")
     kernel(a, out, grid=6, block=32, cluster=2)
     np.testing.assert_array_equal(out, np.repeat(a.reshape(3, 512), 2, axis=0))
+
+
+@pytest.mark.parametrize("cluster", [4, 16])
+def test_tma_multicast_into_every_block_of_a_16_block_cluster_on_the_gpu(cluster):
+    rng = np.random.default_rng(cluster)
+    a = rng.standard_normal((4 * cluster * 8, 32)).astype(np.float32)
+    out = np.zeros((4 * cluster, 128 * 32), np.float32)
+    kernel = lc.compile(ck.multicast_slices, a, out, block=32, target="sm_90a")
+    kernel(a, out, grid=4 * cluster, block=32, cluster=cluster)
+    np.testing.assert_array_equal(out, multicast_reference(a, cluster))
