@@ -31,6 +31,7 @@ descriptor or swizzle fails the numpy check below.
 Run it:  layoutc run examples/gemm_sm90.py [--size 4096]   (size = M = N = K)
 """
 
+import numbers
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -404,7 +405,7 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
     out = []
     for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
         if cfg.scales == "value":
-            if not isinstance(x, (int, float)) or isinstance(x, bool):
+            if not isinstance(x, numbers.Real) or isinstance(x, bool):
                 raise TypeError(f"{what}: scales='value' takes a Python float, got {x!r}")
             out.append(float(x))
         else:

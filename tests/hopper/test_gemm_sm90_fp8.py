@@ -141,6 +141,7 @@ def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
     with pytest.raises(TypeError, match="scale_b: scales='value' takes a Python float"):
         scale_args(Config("f8e4m3", scales="value"), 1.0, np.ones(1, np.float32))
     assert scale_args(Config("f8e4m3"), None, None) == ()
+    assert scale_args(Config("f8e4m3", scales="value"), np.float32(0.5), 2) == (0.5, 2.0)
 
 
 @pytest.mark.parametrize(
