@@ -15,6 +15,9 @@ timed without a reference and says why. Printed per row: registers, local memory
 shared memory, blocks per SM; the GPU's name and clocks first.
 
     python benchmarks/gemm_sm90_ws.py [--shapes 4096,8192,8192x4096x6144,4000] [--configs ...]
+
+``--configs "bf16:tuned;f16:tuned;tf32:tuned"`` times ``tuned(dtype, shape)`` at each shape
+(examples/gemm_sm90.py's choice per shape).
 """
 
 from __future__ import annotations
@@ -55,6 +58,10 @@ DEFAULT_CONFIGS = (
     # its tiles fill the SMs' rounds better (8192^2: 21 rounds of 20.8 against 16 of 15.5)
     "bf16:bm=128,bn=192,stages=4,schedule=pingpong,epilogue=tma",
     "tf32:bm=128,bn=192,bk=32,stages=4,schedule=pingpong,epilogue=tma",
+    # cuBLAS's 192 x 160 (its tile at 4000^3): the two consumer warpgroups side by side along
+    # N, 192 x 80 each; ``tuned(dtype, shape)``'s choice at 4000^2 (525 tiles in 4 rounds)
+    "bf16:bm=192,bn=160,stages=4,mma_in_flight=0,epilogue=tma,split=N",
+    "tf32:bm=192,bn=160,bk=32,stages=4,mma_in_flight=0,epilogue=tma,split=N",
     # for comparison: predicated stores and one K-block in flight; a cluster of 2 (A
     # multicast); mma_lead (the previous K-block's wait after this one's first K-step)
     "bf16:bm=256,bn=128,stages=4",
@@ -93,6 +100,26 @@ def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
         else:
             kw[k] = int(v) if v.isdigit() else v
     return g.GemmConfig(dtype, **kw), build
+
+
+def plan(g: Any, configs: str, shapes: list) -> list[tuple[Any, dict[str, str], list]]:
+    """The configurations of ``configs`` (``;``-separated) with the shapes each is timed at:
+    all of them, except that ``DTYPE:tuned`` (optionally ``DTYPE:tuned,field=value,...``)
+    stands for ``tuned(DTYPE, shape)`` of each shape (one build per distinct configuration)."""
+    out: list[tuple[Any, dict[str, str], list]] = []
+    for text in filter(None, configs.split(";")):
+        dtype, _, rest = text.partition(":")
+        items = [x for x in rest.split(",") if x]
+        if "tuned" not in items:
+            out.append((*make_config(g, text), shapes))
+            continue
+        fields = dict(x.split("=") for x in items if x != "tuned")
+        fields = {k: int(v) if v.isdigit() else v for k, v in fields.items()}
+        per: dict[Any, list] = {}
+        for shape in shapes:
+            per.setdefault(g.tuned(dtype, shape, **fields), []).append(shape)
+        out += [(cfg, {}, cfg_shapes) for cfg, cfg_shapes in per.items()]
+    return out
 
 
 def build_label(cfg: Any, build: dict[str, str]) -> str:
@@ -355,8 +382,7 @@ def main() -> int:
     shapes = [parse_shape(s) for s in args.shapes.split(",") if s]
     rows = []
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    for text in filter(None, args.configs.split(";")):
-        cfg, build = make_config(g, text)
+    for cfg, build, cfg_shapes in plan(g, args.configs, shapes):
         label = build_label(cfg, build)
         try:
             ours = Ours(g, cfg, torch, build)
@@ -370,7 +396,7 @@ def main() -> int:
             checks = [(m, n, -(-k // 16) * 16) for m, n, k in checks]
         for line in check(ours, torch, checks):
             print(f"{label}: {line}", flush=True)
-        for m, n, k in shapes:
+        for m, n, k in cfg_shapes:
             elem = {"tf32": 4, "f8e4m3": 1, "f8e5m2": 1}.get(cfg.dtype, 2)
             per_set = (m + n) * k * elem
             n_sets = max(2, -(-3 * l2 // per_set))

@@ -96,6 +96,14 @@ class GemmConfig:
     b_dtype: str | None = None  # B's type when it differs from A's (FP8: e4m3 x e5m2)
     scales: str | None = None  # "tensor" | "value": D = scale_a * scale_b * (A @ B)
     mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
+    # cooperative: the consumer warpgroups split each tile along "M" (64-row slices each, as
+    # CUTLASS does) or "N" (each all bm rows of bn / warpgroups columns: tiles whose bm is not
+    # a multiple of 128, e.g. cuBLAS's 192 x 160 at 4000^3)
+    split: str = "M"
+    # TMA epilogue: C boxes each consumer warpgroup stages in shared memory (0: two where they
+    # fit next to the stages, else one). As many as a tile has: all written, then all stored,
+    # with one barrier pair per tile and no wait for a store in between.
+    epi_buffers: int = 0
 
     def __post_init__(self) -> None:
         # bk defaults to one 128-byte swizzled row of A's type (64 16-bit, 32 tf32, 128 FP8)
@@ -110,6 +118,7 @@ class GemmConfig:
     @property
     def name(self) -> str:
         name = f"{self.dtype}-{self.bm}x{self.bn}x{self.bk}-s{self.stages}-wg{self.warpgroups}"
+        name += "n" if self.split == "N" else ""
         name += f"-f{self.mma_in_flight}" + (f"l{self.mma_lead}" if self.mma_lead else "")
         if self.loads != "tma":
             return name + self.operand_suffix
@@ -117,6 +126,7 @@ class GemmConfig:
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
         name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
         name += "-etma" if self.epilogue == "tma" else ""
+        name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
         name += "-rwg" if self.release == "warpgroup" else ""
         return (
             name
@@ -146,9 +156,20 @@ class GemmConfig:
         return ELEMENTS[self.b_type]
 
     @property
+    def split_n(self) -> int:
+        """Consumer warpgroups side by side along N in one tile (``split="N"``), else 1."""
+        return self.warpgroups if self.split == "N" else 1
+
+    @property
+    def split_m(self) -> int:
+        """Consumer warpgroups stacked along M in one tile (cooperative, ``split="M"``)."""
+        pingpong = self.loads == "tma" and self.schedule == "pingpong"
+        return 1 if pingpong or self.split == "N" else self.warpgroups
+
+    @property
     def atom(self) -> str:
         """The mainloop's wgmma atom (``_RS`` for ``mainloop="rs"``)."""
-        return self.wgmma_atom(self.bn, "RS" if self.mainloop == "rs" else "SS")
+        return self.wgmma_atom(self.bn // self.split_n, "RS" if self.mainloop == "rs" else "SS")
 
     def wgmma_atom(self, n: int, a_from: str = "SS") -> str:
         """CuTe's wgmma atom for this configuration's types with N = ``n``; ``a_from``: ``SS``
@@ -167,30 +188,46 @@ class GemmConfig:
     @property
     def epilogue_box(self) -> tuple[int, int]:
         """The TMA epilogue's box of C: 64 rows (one warpgroup's wgmma slice) by one 128-byte
-        swizzled row of columns."""
-        return 64, 1024 // C_ELEMENTS[self.c_dtype].bits
+        swizzled row of columns; where a warpgroup's columns are no multiple of that (192 x
+        160 split along N: 80 each), by all its columns, unswizzled."""
+        cols = 1024 // C_ELEMENTS.get(self.c_dtype, lc.f32).bits
+        mine = self.bn // self.split_n
+        return 64, cols if mine % cols == 0 else mine
+
+    @property
+    def epilogue_swizzled(self) -> bool:
+        return self.epilogue_box[1] * C_ELEMENTS.get(self.c_dtype, lc.f32).bits == 1024
+
+    @property
+    def epilogue_boxes(self) -> int:
+        """Boxes of C per consumer warpgroup and tile."""
+        rows, cols = self.epilogue_box
+        return (self.bm // (rows * self.split_m)) * (self.bn // self.split_n // cols)
 
     @property
     def epilogue_buffers(self) -> int:
         """Boxes of C each consumer warpgroup stages in shared memory: two (one is written
-        while the TMA stores the other) when a tile has an even number of them."""
+        while the TMA stores the other) where they fit next to the stages, else one."""
         if self.epilogue != "tma":
             return 0
-        rows, cols = self.epilogue_box
-        slices = self.bm // (rows * (1 if self.schedule == "pingpong" else self.warpgroups))
-        return 2 if (slices * (self.bn // cols)) % 2 == 0 else 1
+        if self.epi_buffers:
+            return self.epi_buffers
+        return 2 if self._smem_bytes(2) <= 227 * 1024 else 1
 
-    def epilogue_bytes(self) -> int:
+    def epilogue_bytes(self, buffers: int | None = None) -> int:
         rows, cols = self.epilogue_box
         box = rows * cols * C_ELEMENTS[self.c_dtype].bits // 8
-        return self.warpgroups * self.epilogue_buffers * box
+        return self.warpgroups * (self.epilogue_buffers if buffers is None else buffers) * box
 
-    def smem_bytes(self) -> int:
+    def _smem_bytes(self, buffers: int) -> int:
         tiles = self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
-        tiles += self.epilogue_bytes()
+        tiles += self.epilogue_bytes(buffers) if self.epilogue == "tma" else 0
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
+
+    def smem_bytes(self) -> int:
+        return self._smem_bytes(self.epilogue_buffers)
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle (with the reason)."""
@@ -217,10 +254,19 @@ class GemmConfig:
                 f"got {self.bk}"
             )
         pingpong = self.loads == "tma" and self.schedule == "pingpong"
-        if self.bm % (64 * (1 if pingpong else self.warpgroups)):
+        if self.split not in ("M", "N") or (
+            self.split == "N" and (self.loads != "tma" or pingpong or self.mainloop != "ss")
+        ):  # (with "N" each warpgroup would hold all bm rows of A in registers for RS)
+            raise ValueError(
+                f"split must be 'M' or 'N' (N: TMA loads, cooperative, the SS mainloop), got "
+                f"{self.split!r}"
+            )
+        if self.bm % (64 * self.split_m):
             raise ValueError(
                 f"{self.warpgroups} warpgroups of 64-row wgmmas do not tile bm={self.bm}"
             )
+        if self.bn % self.split_n:
+            raise ValueError(f"{self.warpgroups} warpgroups do not split bn={self.bn}")
         if self.schedule not in ("cooperative", "pingpong"):
             raise ValueError(f"schedule must be 'cooperative' or 'pingpong', got {self.schedule!r}")
         if pingpong and self.warpgroups != 2:
@@ -250,16 +296,31 @@ class GemmConfig:
             raise ValueError(
                 f"epilogue must be 'store' or 'tma' (TMA loads only), got {self.epilogue!r}"
             )
-        box = 1024 // C_ELEMENTS.get(self.c_dtype, lc.f32).bits
-        if self.epilogue == "tma" and self.bn % box:
+        if self.epi_buffers < 0 or (self.epi_buffers and self.epilogue != "tma"):
             raise ValueError(
-                f"the TMA epilogue stores {box}-column boxes of {self.c_dtype}: bn={self.bn} "
-                "is not a multiple"
+                f"epi_buffers takes the TMA epilogue and a count > 0, got {self.epi_buffers} "
+                f"({self.epilogue})"
+            )
+        if self.epi_buffers and self.smem_bytes() > 227 * 1024:
+            raise ValueError(
+                f"{self.epi_buffers} epilogue buffers and {self.stages} stages need "
+                f"{self.smem_bytes()} bytes of shared memory, over 227 KB"
+            )
+        box = self.epilogue_box[1]
+        c_bytes = C_ELEMENTS.get(self.c_dtype, lc.f32).bits // 8
+        if self.epilogue == "tma" and not self.epilogue_swizzled and box * c_bytes % 16:
+            raise ValueError(
+                f"the TMA epilogue stores {1024 // 8 // c_bytes}-column boxes of "
+                f"{self.c_dtype}, or unswizzled boxes of a warpgroup's {box} columns (a "
+                f"multiple of 16 bytes): bn={self.bn} is neither"
             )
         if self.loads != "tma" and self.c_dtype != "f32":
             raise ValueError("the cp.async kernel writes f32 C (c_dtype needs loads='tma')")
-        if self.bn % 8 or not 8 <= self.bn <= 256:
-            raise ValueError(f"bn must be a multiple of 8 in [8, 256], got {self.bn}")
+        wn = self.bn // self.split_n
+        if wn % 8 or not 8 <= wn <= 256:
+            raise ValueError(
+                f"bn per warpgroup must be a multiple of 8 in [8, 256], got {wn} (bn={self.bn})"
+            )
         rows = self.threads * self.vector // self.bk
         if self.loads == "cp.async" and (self.bm % rows or self.bn % rows):
             raise ValueError(f"{self.threads} threads do not tile the {self.bm}x{self.bn} blocks")
@@ -304,7 +365,8 @@ class GemmConfig:
         return (m // self.bm, n // self.bn)
 
 
-#: Element types whose ping-pong 128 x 192 tiles were measured against cuBLAS (docs/hopper.md).
+#: Element types whose ping-pong 128 x 192 and cooperative 192 x 160 (split along N) tiles were
+#: measured against cuBLAS (docs/hopper.md).
 PINGPONG_TUNED = ("bf16", "f16", "tf32")
 
 
@@ -333,8 +395,10 @@ def tuned(
     128 x 192 tile per consumer warpgroup (4 stages, one K-block in flight) where its
     :func:`tile_efficiency` on ``sms`` SMs beats the cooperative tile's by more than 0.5%
     (8192^2: 1.016x of cuBLAS bf16 against 0.996x on an H200; 4096^2: 0.88x against 0.96x,
-    its 704 tiles take 6 rounds of 5.3). ``overrides`` replace fields
-    (``tuned("f16", c_dtype="f32")``)."""
+    its 704 tiles take 6 rounds of 5.3), or the cooperative 192 x 160 tile with the
+    warpgroups side by side along N (``split="N"``, cuBLAS's tile at 4000^3: 525 tiles in 4
+    rounds of 3.98, 0.986 against 0.925; 0.93 -> 0.98x of cuBLAS bf16 on an H100), whichever
+    fills the rounds best. ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
     c_dtype = {"tf32": "f32", "f8e4m3": "bf16", "f8e5m2": "bf16"}.get(dtype, dtype)
@@ -351,9 +415,14 @@ def tuned(
     )
     if shape is not None and dtype in PINGPONG_TUNED:
         m, n = shape[0], shape[1]
-        pingpong = replace(base, bn=192, schedule="pingpong", mma_in_flight=1)
-        if tile_efficiency(pingpong, m, n, sms) > tile_efficiency(base, m, n, sms) + 0.005:
-            base = pingpong
+        best, score = base, tile_efficiency(base, m, n, sms) + 0.005
+        for other in (
+            replace(base, bn=192, schedule="pingpong", mma_in_flight=1),
+            replace(base, bm=192, bn=160, split="N"),
+        ):
+            if tile_efficiency(other, m, n, sms) > score:
+                best, score = other, tile_efficiency(other, m, n, sms)
+        base = best
     return replace(base, **overrides)
 
 
@@ -417,6 +486,16 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
                 )
             out.append(x.reshape(1))
     return tuple(out)
+
+
+def box_rows(rows: int) -> int:
+    """The rows of one TMA box of a K-major stage of ``rows`` rows: all of them, or the largest
+    part of at most 256 (TMA's limit per box dimension) that splits them into whole 8-row
+    swizzle atoms."""
+    parts = 1
+    while rows // parts > 256 or rows % parts or (rows // parts) % 8:
+        parts += 1
+    return rows // parts
 
 
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
@@ -531,14 +610,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     lead = cfg.mma_lead
     steps = bk // ATOMS[cfg.dtype][1]  # wgmmas (K-steps) per K-block
     pingpong = cfg.schedule == "pingpong"
-    wgs = 1 if pingpong else cfg.warpgroups
+    sharing = 1 if pingpong else cfg.warpgroups  # consumer warpgroups of one tile
+    wgs, wgs_n = cfg.split_m, cfg.split_n  # ... along M and along N
     # arrivals that release a stage in one block: one per consumer warp, or (CUTLASS's
     # PipelineTmaAsync) one per consumer warpgroup, from its thread 0 after its wgmma wait
     # (wgmma is warpgroup-collective: its wait retires the whole warpgroup's reads)
     per_wg = cfg.release == "warpgroup"
-    consumer_warps = wgs if per_wg else 4 * wgs
+    consumer_warps = sharing if per_wg else 4 * sharing
     rs = cfg.mainloop == "rs"
-    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, 1, 1)))
+    mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, wgs_n, 1)))
     s2r = load_a_copy(cfg, mma) if rs else None
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
@@ -546,8 +626,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     cl = cfg.cluster  # blocks along N sharing A: each loads bm / cl rows, multicast to all
     # TMA boxes: K-major, A's bm / cl rows and B's bn; MN-major, 64 M (N) elements (the 128B
     # swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
-    hm = bm // cl if cfg.a_major == "K" else 64
-    hn = bn if cfg.b_major == "K" else 64
+    # (a TMA box has at most 256 rows: a K-major tile of more, e.g. 320 x 128, is two boxes)
+    hm = box_rows(bm // cl) if cfg.a_major == "K" else 64
+    hn = box_rows(bn) if cfg.b_major == "K" else 64
     parts_a, parts_b = bm // hm, bn // hn
     order_a = (1, 0) if cfg.a_major == "MN" else (0, 1)
     order_b = (1, 0) if cfg.b_major == "MN" else (0, 1)
@@ -566,13 +647,19 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
-    ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row
-    box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
+    ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row (or unswizzled box)
+    if cfg.epilogue_swizzled:
+        box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
+    else:  # a warpgroup's columns, row-major (rows a multiple of 16 bytes apart)
+        box_c = lc.make_layout((64, ec), (ec, 1))
     # the accumulators of one box are those of a 64 x ec wgmma: partitions the box
     mma_epi = lc.make_tiled_mma(cfg.wgmma_atom(ec), lc.make_layout((1, 1, 1)))
+    wn = bn // wgs_n  # columns of a tile per warpgroup
     slices = bm // (64 * wgs)  # 64-row wgmma slices of a tile per warpgroup
-    boxes_n = bn // ec
+    boxes_n = wn // ec
+    epi_boxes = cfg.epilogue_boxes  # per warpgroup and tile: slices * boxes_n
     epi_bufs = cfg.epilogue_buffers
+    batched = epi_bufs >= epi_boxes  # a buffer per box of a tile
     box_elems = 64 * ec
     # 16-bit C goes to shared memory with stmatrix (CuTe's SM90_U32x4_STSM_N through
     # make_tiled_copy_C: four 8x8 matrices, 16 bytes per thread and instruction, 4 of them
@@ -580,7 +667,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     # CuTe's nested partitions (mode 0 one stmatrix's values and its repetitions).
     r2s = None
     if epi_tma and c_elem.bits == 16:
-        r2s = lc.make_tiled_copy_C(lc.make_copy_atom("SM90_U32x4_STSM_N", c_elem), mma_epi)
+        stsm = "SM90_U32x4_STSM_N" if ec % 16 == 0 else "SM90_U32x2_STSM_N"  # ec / 2 values
+        r2s = lc.make_tiled_copy_C(lc.make_copy_atom(stsm, c_elem), mma_epi)
 
     kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
 
@@ -768,34 +856,66 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # written while the other is stored. The accumulator fragment is
                     # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
                     # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
-                    if lc.size(tCrC) != (bn // 2) * slices:
+                    if lc.size(tCrC) != (wn // 2) * slices:
                         raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
                     mC = tma_c.get_tma_tensor()
                     thr_epi = mma_epi.get_slice(wct)
-                    for q in range(slices * boxes_n):
+
+                    # a buffer per box (``batched``): the last tile's stores have long read
+                    # theirs; all boxes are written, then all stored, one barrier pair per tile
+                    if batched:
+                        if wct == 0:
+                            lc.tma_store_wait(0)
+                        lc.named_barrier_sync(1 + wg, 128)
+                    for q in range(epi_boxes):
                         mi, jc = q // boxes_n, q % boxes_n
-                        off = wg * (epi_bufs * box_elems) + (q % epi_bufs) * box_elems
+                        if batched or epi_boxes % epi_bufs == 0:
+                            buf = q % epi_bufs
+                        else:  # the buffers rotate across tiles too
+                            buf = ((j - 1) * epi_boxes + q) % epi_bufs
+                        off = wg * (epi_bufs * box_elems) + buf * box_elems
                         sbuf = lc.make_tensor(
                             sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
                         )
                         frag = thr_epi.partition_fragment_C(sbuf, c_elem)
                         for v in range(ec // 2):
-                            frag[v] = tCrC[v + (ec // 2) * jc + (bn // 2) * mi]
-                        if wct == 0:  # the store that last read this buffer is done
-                            lc.tma_store_wait(epi_bufs - 1)
-                        lc.named_barrier_sync(1 + wg, 128)
+                            frag[v] = tCrC[v + (ec // 2) * jc + (wn // 2) * mi]
+                        if not batched:
+                            if wct == 0:  # the store that last read this buffer is done
+                                lc.tma_store_wait(epi_bufs - 1)
+                            lc.named_barrier_sync(1 + wg, 128)
                         if r2s is None:  # f32 C
                             lc.copy(frag, thr_epi.partition_C(sbuf))
                         else:
                             r2s_thr = r2s.get_slice(wct)
                             src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
                             lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
+                        if not batched:
+                            lc.fence_proxy_async()  # the writes, visible to the TMA
+                            lc.named_barrier_sync(1 + wg, 128)
+                        if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                            if wct == 0:
+                                row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                                col = tile_n * (bn // ec) + (wg * boxes_n if wgs_n > 1 else 0) + jc
+                                gD = lc.local_tile(mC, (64, ec), (row, col))
+                                lc.tma_copy(tma_c, sbuf, gD)
+                                lc.tma_store_arrive()
+                    if batched:
                         lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
                         lc.named_barrier_sync(1 + wg, 128)
+                    if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
                         if wct == 0:
-                            row = tile_m * (bm // 64) + mi * wgs + (0 if pingpong else wg)
-                            gD = lc.local_tile(mC, (64, ec), (row, tile_n * boxes_n + jc))
-                            lc.tma_copy(tma_c, sbuf, gD)
+                            for q in range(epi_boxes):
+                                mi, jc = q // boxes_n, q % boxes_n
+                                off = wg * (epi_bufs * box_elems) + q * box_elems
+                                sbuf = lc.make_tensor(
+                                    sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                                )
+                                row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                                col = tile_n * (bn // ec) + jc
+                                col = col + (wg * boxes_n if wgs_n > 1 else 0)
+                                gD = lc.local_tile(mC, (64, ec), (row, col))
+                                lc.tma_copy(tma_c, sbuf, gD)
                             lc.tma_store_arrive()
                 else:
                     tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))

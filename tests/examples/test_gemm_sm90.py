@@ -88,6 +88,58 @@ WS_CPU = [
     GEMM["GemmConfig"](
         bm=64, bn=192, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
     ),
+    # the consumer warpgroups side by side along N (split="N"; tuned()'s 192 x 160 at 4000^3,
+    # smaller): 3 wgmma slices each, an unswizzled TMA-epilogue box of a warpgroup's 24
+    # columns, an odd number of boxes per tile (the two buffers alternate across tiles)
+    GEMM["GemmConfig"](
+        bm=192, bn=48, stages=2, loads="tma", split="N", c_dtype="f16", epilogue="tma"
+    ),
+    GEMM["GemmConfig"](bm=64, bn=32, stages=2, loads="tma", split="N"),
+    GEMM["GemmConfig"](
+        "tf32", bm=64, bn=16, bk=32, stages=2, loads="tma", split="N", epilogue="tma"
+    ),
+    GEMM["GemmConfig"](
+        bm=128, bn=32, stages=2, loads="tma", split="N", cluster=2, c_dtype="f16", epilogue="tma"
+    ),
+    # A's 320-row stage as two TMA boxes of 160 (a box has at most 256 rows)
+    GEMM["GemmConfig"](
+        bm=320,
+        bn=16,
+        stages=2,
+        mma_in_flight=0,
+        loads="tma",
+        split="N",
+        c_dtype="f16",
+        epilogue="tma",
+    ),
+    # a buffer per epilogue box (epi_buffers): all of a tile's boxes written, then all stored
+    GEMM["GemmConfig"](
+        bm=192,
+        bn=48,
+        stages=2,
+        loads="tma",
+        split="N",
+        c_dtype="f16",
+        epilogue="tma",
+        epi_buffers=3,
+    ),
+    GEMM["GemmConfig"](bm=256, bn=64, stages=2, loads="tma", epilogue="tma", epi_buffers=4),
+    # three buffers for four boxes a tile (one warpgroup): they rotate across tiles
+    GEMM["GemmConfig"](
+        bm=128,
+        bn=128,
+        stages=2,
+        warpgroups=1,
+        loads="tma",
+        c_dtype="f16",
+        epilogue="tma",
+        epi_buffers=3,
+        split="N",
+    ),
+    # an unswizzled 64 x 32 box of 16-bit C with the M split (bn=32: half a 128-byte row)
+    GEMM["GemmConfig"](
+        bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
+    ),
 ]
 
 
@@ -119,6 +171,7 @@ def test_warp_specialized_gemm_matches_numpy_on_the_cpu(cfg):
 
 def test_tuned_configurations_are_the_documented_ones():
     tuned = GEMM["tuned"]
+    eff = GEMM["tile_efficiency"]
     assert tuned("bf16").name == "bf16-128x256x64-s4-wg2-f0-tma-coop-cbf16-r8-etma"
     assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma"
     assert tuned("f8e4m3").name == "f8e4m3-128x256x128-s4-wg2-f0-tma-coop-cbf16-r8-etma"
@@ -127,17 +180,23 @@ def test_tuned_configurations_are_the_documented_ones():
     pingpong = "bf16-128x192x64-s4-wg2-f1-tma-pp-cbf16-r8-etma"
     assert tuned("bf16", (8192, 8192, 8192)).name == pingpong
     assert tuned("tf32", (8192, 8192)).name == "tf32-128x192x32-s4-wg2-f1-tma-pp-r8-etma"
-    for shape in [(4096, 4096), (8192, 4096), (6144, 6144), (4000, 4000)]:
+    for shape in [(4096, 4096), (8192, 4096), (6144, 6144)]:
         assert tuned("bf16", shape) == tuned("bf16"), shape
+    # cuBLAS's 192 x 160 at 4000^2 (the warpgroups side by side along N): 525 tiles in 4 rounds
+    split = "bf16-192x160x64-s4-wg2n-f0-tma-coop-cbf16-r8-etma"
+    assert tuned("bf16", (4000, 4000, 4000)).name == split
+    assert tuned("tf32", (4000, 4000)).name == "tf32-192x160x32-s4-wg2n-f0-tma-coop-r8-etma"
+    assert eff(tuned("bf16", (4000, 4000)), 4000, 4000) == 4000**2 / (4 * 132 * 192 * 160)
+    assert eff(tuned("bf16"), 4000, 4000) == 4000**2 / (4 * 132 * 128 * 256)
     assert tuned("f8e4m3", (8192, 8192)) == tuned("f8e4m3")  # ping-pong FP8: not measured
-    eff = GEMM["tile_efficiency"]
     assert eff(tuned("bf16"), 8192, 8192) == 8192**2 / (16 * 132 * 128 * 256)
     assert eff(tuned("bf16", (8192, 8192)), 8192, 8192) == 8192**2 / (21 * 132 * 128 * 192)
     assert eff(tuned("bf16"), 8192, 8192, sms=128) == 1.0
     assert tuned("bf16", (8192, 8192), sms=128) == tuned("bf16")
     for dtype in ("bf16", "f16", "tf32"):
-        tuned(dtype, (8192, 8192)).check()
-        assert tuned(dtype, (8192, 8192)).smem_bytes() <= 227 * 1024
+        for shape in [(8192, 8192), (4000, 4000)]:
+            tuned(dtype, shape).check()
+            assert tuned(dtype, shape).smem_bytes() <= 227 * 1024
     for dtype in ("bf16", "f16", "tf32", "f8e4m3", "f8e5m2"):
         tuned(dtype).check()
         assert tuned(dtype).smem_bytes() <= 227 * 1024
@@ -154,6 +213,24 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"](loads="tma", release="thread").check()
     with pytest.raises(ValueError, match="schedule"):
         GEMM["GemmConfig"](loads="tma", schedule="zigzag").check()
+    with pytest.raises(ValueError, match=r"split must be 'M' or 'N' \(N: TMA loads, cooper"):
+        GEMM["GemmConfig"](loads="tma", schedule="pingpong", split="N").check()
+    with pytest.raises(ValueError, match="split must be"):
+        GEMM["GemmConfig"](split="N").check()  # cp.async
+    with pytest.raises(ValueError, match="the SS mainloop"):
+        GEMM["GemmConfig"](loads="tma", split="N", mainloop="rs").check()
+    with pytest.raises(ValueError, match=r"bn per warpgroup must be a multiple of 8 .* got 4"):
+        GEMM["GemmConfig"](bn=8, loads="tma", split="N").check()
+    with pytest.raises(ValueError, match="epi_buffers takes the TMA epilogue"):
+        GEMM["GemmConfig"](loads="tma", epi_buffers=2).check()
+    with pytest.raises(ValueError, match=r"8 epilogue buffers and 4 stages need \d+ bytes"):
+        GEMM["GemmConfig"](
+            bn=256, loads="tma", c_dtype="f16", epilogue="tma", epi_buffers=8
+        ).check()
+    with pytest.raises(ValueError, match=r"unswizzled boxes of a warpgroup's 4 columns"):
+        GEMM["GemmConfig"](
+            bn=8, loads="tma", c_dtype="f16", epilogue="tma", warpgroups=2, split="N"
+        ).check()
     with pytest.raises(ValueError, match="two consumer warpgroups"):
         GEMM["GemmConfig"](bm=64, loads="tma", schedule="pingpong", warpgroups=1).check()
     with pytest.raises(ValueError, match="c_dtype"):
@@ -176,6 +253,8 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["tuned"]("f16"),  # the measured-best configurations users get
         GEMM["tuned"]("tf32"),
         GEMM["tuned"]("f16", mma_lead=1),
+        GEMM["tuned"]("f16", (4000, 4000)),  # 192 x 160, the warpgroups along N
+        GEMM["tuned"]("tf32", (4000, 4000)),
     ],
     ids=lambda c: c.name,
 )
@@ -192,7 +271,7 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     )
     k = 8 if cfg.dtype == "tf32" else 16
     ab = "tf32.tf32" if cfg.dtype == "tf32" else "f16.f16"
-    instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k{k}.f32.{ab}"
+    instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn // cfg.split_n}k{k}.f32.{ab}"
     assert ck.ptx.count(instruction) >= cfg.bk // k
     # PTX's imm-trans-a/b: 1 for an MN-major (transposed) operand
     trans = f"p, 1, 1, {int(cfg.a_major == 'MN')}, {int(cfg.b_major == 'MN')};"
@@ -209,7 +288,7 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     if cfg.epilogue == "tma":  # stmatrix (16-bit C) into shared memory, TMA stores out of it
         assert ("stmatrix.sync.aligned.x4.m8n8.shared.b16" in ck.ptx) == (cfg.c_dtype != "f32")
         assert "cp.async.bulk.tensor.2d.global.shared::cta" in ck.ptx
-        assert "cp.async.bulk.wait_group.read 1" in ck.ptx
+        assert f"cp.async.bulk.wait_group.read {cfg.epilogue_buffers - 1}" in ck.ptx
     if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
         assert ".reqnctapercluster 2, 1, 1" in ck.ptx
         assert ".multicast::cluster" in ck.ptx
@@ -282,6 +361,13 @@ WS_GPU = [
     # tuned()'s ping-pong 128 x 192 (8192^2)
     ("bf16", dict(bn=192, stages=4, schedule="pingpong", epilogue="tma", c_dtype="bf16")),
     ("tf32", dict(bn=192, bk=32, stages=4, schedule="pingpong", epilogue="tma")),
+    # tuned()'s 192 x 160 with the warpgroups along N (4000^2); 320 x 128 (two A boxes)
+    ("bf16", dict(bm=192, bn=160, mma_in_flight=0, split="N", epilogue="tma", c_dtype="bf16")),
+    ("tf32", dict(bm=192, bn=160, bk=32, mma_in_flight=0, split="N", epilogue="tma")),
+    (
+        "f16",
+        dict(bm=320, bn=128, stages=3, mma_in_flight=0, split="N", epilogue="tma", c_dtype="f16"),
+    ),
 ]
 
 
