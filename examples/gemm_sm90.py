@@ -598,7 +598,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
       release the stage read before (one arrival per consumer warp), then write their tile
       with predicated stores (C's element type: f32, bf16 or f16);
     - ``cooperative``: both consumer warpgroups share each tile (64-row slices, a tiled MMA
-      of (2, 1, 1)); ``pingpong``: they take alternate tiles, each a whole tile, and an
+      of (2, 1, 1); with ``split="N"`` each takes all rows of half the columns, (1, 2, 1));
+      ``pingpong``: they take alternate tiles, each a whole tile, and an
       mbarrier pair orders their mainloops so that one's epilogue overlaps the other's MMAs
       (and no consumer runs a phase ahead of the ring); a warpgroup hands the mainloop on
       once its last K-block is issued, before its tail wait (CUTLASS's ``Pingpong``).
