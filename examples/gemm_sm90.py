@@ -953,7 +953,9 @@ def make_example(cfg: GemmConfig, kernel: Any, description: str) -> lc.Example:
         k = -(-size // cfg.bk) * cfg.bk
         a = rng.integers(-4, 5, (m, k)).astype(np.float16)
         b = rng.integers(-4, 5, (n, k)).astype(np.float16)
-        return {"a": a, "b": b, "c": np.full((m, n), np.nan, np.float32)}
+        c = np.full((m, n), np.nan, np.float32)
+        # no scales: the kernel's compile-time scale parameters stay None
+        return {"a": a, "b": b, "c": c, "scale_a": None, "scale_b": None}
 
     def reference(args: dict) -> dict:
         a, b = args["a"].astype(np.float64), args["b"].astype(np.float64)
