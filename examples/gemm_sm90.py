@@ -207,12 +207,13 @@ class GemmConfig:
     @property
     def epilogue_buffers(self) -> int:
         """Boxes of C each consumer warpgroup stages in shared memory: two (one is written
-        while the TMA stores the other) where they fit next to the stages, else one."""
+        while the TMA stores the other) where a tile has more than one and they fit next to
+        the stages, else one."""
         if self.epilogue != "tma":
             return 0
         if self.epi_buffers:
             return self.epi_buffers
-        return 2 if self._smem_bytes(2) <= 227 * 1024 else 1
+        return 2 if self.epilogue_boxes > 1 and self._smem_bytes(2) <= 227 * 1024 else 1
 
     def epilogue_bytes(self, buffers: int | None = None) -> int:
         rows, cols = self.epilogue_box
