@@ -492,7 +492,9 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
 def box_rows(rows: int) -> int:
     """The rows of one TMA box of a K-major stage of ``rows`` rows: all of them, or the largest
     part of at most 256 (TMA's limit per box dimension) that splits them into whole 8-row
-    swizzle atoms."""
+    swizzle atoms (``rows`` is a multiple of 8: ``check`` makes bm and bn so)."""
+    if rows % 8:
+        raise ValueError(f"a K-major stage has whole 8-row swizzle atoms, got {rows} rows")
     parts = 1
     while rows // parts > 256 or rows % parts or (rows // parts) % 8:
         parts += 1

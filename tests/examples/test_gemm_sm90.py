@@ -204,6 +204,18 @@ def test_tuned_configurations_are_the_documented_ones():
         tuned("f64")
 
 
+def test_tma_boxes_of_a_stage_have_at_most_256_whole_swizzle_atoms_of_rows():
+    box_rows = GEMM["box_rows"]
+    assert (box_rows(256), box_rows(320), box_rows(384), box_rows(512)) == (256, 160, 192, 256)
+    for rows in range(8, 1025, 8):
+        got = box_rows(rows)
+        assert got <= 256 and rows % got == 0 and got % 8 == 0, rows
+        # the largest such part: fewer parts would break a rule
+        assert all(rows // p > 256 or rows % p or (rows // p) % 8 for p in range(1, rows // got)), (
+            rows
+        )
+
+
 def test_warp_specialized_gemm_refuses_what_it_does_not_do():
     with pytest.raises(ValueError, match="mma_lead takes TMA loads, mma_in_flight=0"):
         GEMM["GemmConfig"](loads="tma", mma_lead=1).check()  # mma_in_flight=1
