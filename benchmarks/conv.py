@@ -9,9 +9,9 @@ gather/scatter, side by side with cuDNN and torch in one process.
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
 images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's
-``sm90-i16-s4-wg2-f1[-ws][-tma|-tmaf][-mf][-gidx][-clamp|-peel|-branch][-direct]`` (images per CTA, stages, consumer
-warpgroups, wgmma K-blocks in flight, warp-specialized, the dense activation through TMA im2col
-and the filter through tile TMA instead of cp.async (``-tmaf``: the filter only, in both kernels), wgmmas issued before the copies, gather
+``sm90-i16-s4-wg2-f1[-qpzn][-ws][-tma|-tmaf][-mf|-sa|-sb][-gidx][-clamp|-peel|-branch][-direct]`` (images per CTA, stages, consumer
+warpgroups, wgmma K-blocks in flight, output positions ordered (Q,P,Z,N), warp-specialized, the dense activation through TMA im2col
+and the filter through tile TMA instead of cp.async (``-tmaf``: the filter only, in both kernels), wgmmas issued before the copies (``-sa``/``-sb``: before the activation's / the filter's copies only), gather
 indices read from global memory instead of the CTA's slices staged in shared memory, the
 plain mainloop's last stages copying the last K-tile again instead of nothing, epilogue
 straight from the accumulators), ``sm80``: the sm80 tiling ``conv3d_fprop`` runs for that N on
@@ -123,6 +123,10 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["loads"] = "tma" if part == "tma" else "tma-filter"
             elif part in ("clamp", "peel", "branch"):
                 kw["tail"] = part
+            elif part == "qpzn":
+                kw["order"] = part
+            elif part in ("sa", "sb"):
+                kw["split"] = part[1]
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])

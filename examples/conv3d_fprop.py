@@ -163,19 +163,26 @@ def dense_operands(
 
 
 def gather_operands(
-    activation: Any, filter: Any, output: Any, gather: Any, scatter: Any, images_last: bool = False
+    activation: Any,
+    filter: Any,
+    output: Any,
+    gather: Any,
+    scatter: Any,
+    images_last: bool = False,
+    walk: bool = False,
 ) -> tuple[Any, Any, Any]:
     """A, B and C of the gather/scatter problem: B and C are gather layouts (an IndexedGather
-    outer layout over basis strides) over the pools; traced inside a kernel."""
+    outer layout over basis strides) over the pools; traced inside a kernel. ``walk``:
+    positions ordered (Q,P,Z,N), as :func:`dense_operands`'s."""
     n = lc.size(scatter) // (Z * P * Q)
     EG, EC = lc.E(0), lc.E(1)  # index-buffer position, dense offset
     # ((n,z,p,q),(c,t,r,s)) -> (position of input (n,z+t,p+r,q+s) in `gather`, channel c)
-    pos = positions((n, Z, P, Q), (D * H * W * EG, H * W * EG, W * EG, EG), images_last)
+    pos = positions((n, Z, P, Q), (D * H * W * EG, H * W * EG, W * EG, EG), images_last, walk)
     act_inner = lc.make_layout((pos[0], (C, T, R, S)), (pos[1], (EC, H * W * EG, W * EG, EG)))
     # (position, offset) -> gather[position] * C + offset
     act_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(gather), C), 1))
     act = lc.composition(act_outer, lc.make_arithmetic_tuple(0, 0), act_inner)
-    pos = positions((n, Z, P, Q), (Z * P * Q * EG, P * Q * EG, Q * EG, EG), images_last)
+    pos = positions((n, Z, P, Q), (Z * P * Q * EG, P * Q * EG, Q * EG, EG), images_last, walk)
     out_inner = lc.make_layout((K, pos[0]), (EC, pos[1]))
     out_outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(scatter), K), 1))
     out = lc.composition(out_outer, lc.make_arithmetic_tuple(0, 0), out_inner)
@@ -390,7 +397,20 @@ class Sm90Config:
     lower-layouts loads a K-tile's gathered row numbers before its block barrier (they are
     staged before the loop and never written in it: docs/layout-passes.md); ``"branch"`` keeps
     one loop but moves the block barrier into the branch with the copies (same effect on the
-    row loads). Both measured slower than ``"skip"`` (docs/example59.md section 7)."""
+    row loads). Both measured slower than ``"skip"`` (docs/example59.md section 7).
+
+    ``order``: how the CTA tile's output positions are ordered (the rows of B and the columns
+    of C; the same layouts with their modes permuted). ``"nzpq"``: images first, or ``(Z,P,Q,N)``
+    when ``images`` is not a power of 2 (:attr:`images_last`); ``"qpzn"``: ``(Q,P,Z,N)``, W
+    fastest, the order a TMA im2col load walks them (``loads="tma"`` implies it). In the gather
+    kernel the 4 rows a warp's copies cover are then 4 neighbouring positions of one image,
+    whose staged row numbers lie in 4 different shared-memory banks; images first they are 4
+    images, 96 words apart: one bank, a 4-way conflict on every row-number load.
+
+    ``split`` (plain mainloop, ``tail="skip"``): ``"a"`` issues a K-tile's filter copies before
+    the wgmmas and its activation copies after them (their row-number loads and address math
+    then overlap the wgmmas, and fewer copies stand between the barrier and the wgmmas'
+    issue); ``"b"`` the other way round; ``""`` all copies before (``mma_first``: all after)."""
 
     images: int = 16
     stages: int = 4
@@ -403,17 +423,26 @@ class Sm90Config:
     index_smem: bool = True
     loads: str = "cp.async"
     tail: str = "skip"
+    order: str = "nzpq"
+    split: str = ""
 
     @property
     def name(self) -> str:
         name = f"sm90-i{self.images}-s{self.stages}-wg{self.warpgroups}-f{self.mma_in_flight}"
+        name += "" if self.order == "nzpq" else f"-{self.order}"
         name += "-ws" if self.specialized else ""
         name += {"tma": "-tma", "tma-filter": "-tmaf"}.get(self.loads, "")
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
+        name += f"-s{self.split}" if self.split else ""
         name += "" if self.index_smem else "-gidx"
         name += "" if self.tail == "skip" else f"-{self.tail}"
         return name + ("-direct" if self.epilogue == "direct" else "")
+
+    @property
+    def walk(self) -> bool:
+        """Positions ordered ``(Q,P,Z,N)``: :attr:`order` ``"qpzn"`` or TMA im2col loads."""
+        return self.order == "qpzn" or self.loads == "tma"
 
     @property
     def consumers(self) -> int:
@@ -458,6 +487,12 @@ class Sm90Config:
             raise ValueError(f"images must be even, 2 to 16 (wgmma N = 16 * images): {self}")
         if self.epilogue not in ("smem", "direct") or (self.reg_alloc and not self.specialized):
             raise ValueError(f"epilogue must be 'smem' or 'direct', reg_alloc needs ws: {self}")
+        if self.split not in ("", "a", "b") or (
+            self.split and (self.specialized or self.mma_first or self.tail != "skip")
+        ):
+            raise ValueError(f"split must be '', 'a' or 'b' (plain mainloop, tail skip): {self}")
+        if self.order not in ("nzpq", "qpzn"):
+            raise ValueError(f"order must be 'nzpq' or 'qpzn': {self}")
         if self.tail not in ("skip", "clamp", "peel", "branch"):
             raise ValueError(f"tail must be 'skip', 'clamp', 'peel' or 'branch': {self}")
         if self.loads not in ("cp.async", "tma", "tma-filter") or (
@@ -625,8 +660,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     @lc.func
     def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any, tmas: Any = None) -> None:
         """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma (with
-        ``tmas``, :func:`dense_tmas`'s copies, the producer loads through TMA and the
-        positions are in TMA's walk order, (Q,P,Z,N))."""
+        ``tmas``, :func:`dense_tmas`'s copies, the producer loads through TMA; the
+        positions are in TMA's walk order, (Q,P,Z,N), with ``cfg.walk``)."""
         tid = lc.thread_idx.x
         # the CTA's tile of positions by a coordinate of each mode of the tile grid: a scalar
         # is split over the grid's modes by a 64-bit division, and ptxas serializes every
@@ -634,8 +669,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         bid = lc.block_idx.x
         walk = tmas is not None and tmas[1] is not None  # the activation through TMA
         tma_a = tmas[0] if tmas is not None and not walk else None  # the filter only
-        tile = (Q, P, Z, cfg.images) if walk else bn
-        where = (0, (0, 0, 0, bid) if last or walk else (bid, 0, 0, 0), _)
+        tile = (Q, P, Z, cfg.images) if cfg.walk else bn
+        where = (0, (0, 0, 0, bid) if last or cfg.walk else (bid, 0, 0, 0), _)
         gA = lc.local_tile(mA, (bm, tile, bk), where, proj=(1, None, 1))  # (BM,BK,k)
         gB = lc.local_tile(mB, (bm, tile, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
         gC = lc.local_tile(mC, (bm, tile, bk), where, proj=(1, 1, None))  # (BM,BN)
@@ -698,6 +733,12 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 def issue() -> None:
                     if copies == "branch":
                         pass
+                    elif cfg.split:  # one operand's copies now, the other's after the wgmmas
+                        if k < k_tiles - ahead:
+                            if cfg.split == "a":
+                                lc.copy(g2s, tAgA[_, _, _, k + ahead], tAsA[_, _, _, write])
+                            else:
+                                lc.copy(g2s, tBgB[_, _, _, k + ahead], tBsB[_, _, _, write])
                     elif copies == "tail":
                         load_k_tile(k, write)
                     elif copies == "all":
@@ -715,6 +756,13 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.warpgroup_commit_batch()
                 if cfg.mma_first:  # the copies' address math and index loads overlap the wgmma
                     issue()
+                elif cfg.split:  # the other operand's copies, then the K-tile's commit group
+                    if k < k_tiles - ahead:
+                        if cfg.split == "a":
+                            lc.copy(g2s, tBgB[_, _, _, k + ahead], tBsB[_, _, _, write])
+                        else:
+                            lc.copy(g2s, tAgA[_, _, _, k + ahead], tAsA[_, _, _, write])
+                    lc.cp_async_commit()
                 lc.warpgroup_wait(in_flight)
                 lc.warpgroup_fence_operand(tCrC)
                 read = lc.where(read == stages - 1, 0, read + 1)
@@ -827,8 +875,8 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         output: OUTPUT,
     ):
         tmas = dense_tmas(activation, filter)
-        walk = cfg.loads == "tma"  # positions in the order the im2col load walks them
-        conv_mainloop_sm90(*dense_operands(activation, filter, output, last, walk), tmas)
+        # positions (Q,P,Z,N) with cfg.walk: the order the im2col load walks them
+        conv_mainloop_sm90(*dense_operands(activation, filter, output, last, cfg.walk), tmas)
 
     @lc.kernel(
         name="conv3d_fprop_gather" + suffix,
@@ -848,7 +896,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         if cfg.index_smem:  # the producers and the epilogue read the indices from smem
             gather, scatter = stage_indices(gather, "gather"), stage_indices(scatter, "scatter")
             lc.syncthreads()
-        operands = gather_operands(activation, filter, output, gather, scatter, last)
+        operands = gather_operands(activation, filter, output, gather, scatter, last, cfg.walk)
         conv_mainloop_sm90(*operands, tmas)
 
     conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg

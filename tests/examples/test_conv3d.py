@@ -230,6 +230,8 @@ HOPPER_GATHER_CPU = [
     cv.Sm90Config(images=4, tail="clamp"),
     cv.Sm90Config(images=4, tail="peel"),
     cv.Sm90Config(images=4, tail="branch"),
+    # the activation's copies before the wgmmas, the filter's after
+    cv.Sm90Config(images=4, split="b"),
 ]
 
 
@@ -248,13 +250,20 @@ def test_hopper_gather_scatter_matches_numpy_and_leaves_other_rows(cfg):
 
 @pytest.mark.parametrize(
     "cfg",
-    [cv.Sm90Config(images=4), cv.Sm90Config(images=4, specialized=True, loads="tma")],
+    [
+        cv.Sm90Config(images=4),
+        cv.Sm90Config(images=4, specialized=True, loads="tma"),
+        cv.Sm90Config(images=4, order="qpzn"),
+        cv.Sm90Config(images=4, order="qpzn", split="a"),
+    ],
     ids=lambda c: c.name,
 )
 def test_hopper_kernels_take_each_blocks_images_on_the_cpu(cfg):
     """Two CTAs (8 images, 4 per CTA): each CTA's tile is the images its block index names
     (the tile coordinate is given per mode of the tile grid, no division; with TMA, the
-    im2col load's first pixel is the CTA's first image)."""
+    im2col load's first pixel is the CTA's first image; with order="qpzn" the plain
+    mainloop's tile is ordered (Q,P,Z,N) as the TMA one's, in both kernels; split="a": the
+    filter's copies before the wgmmas, the activation's after)."""
     rng = np.random.default_rng(13)
     p = cv.random_problem(8, rng, spare=5)
     pair = cv.make_conv3d_sm90(cfg)
