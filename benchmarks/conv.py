@@ -33,8 +33,8 @@ Needs an NVIDIA GPU and torch with CUDA. For each N:
    with torch's FP32 conv3d (TF32 off): relative error (max |diff| / max |ref|) at most 1e-4,
    and the output rows the scatter does not name must be untouched;
 3. timing with CUDA events (warm-up, then the median over samples of back-to-back batches,
-   every kernel of one N taking turns batch by batch, each sample's round starting one kernel
-   later (``--fixed-order``: always the same order, as before)):
+   every kernel of one N taking turns batch by batch, each sample's round in its own random
+   order (``--fixed-order``: always the same order, as before)):
    cuDNN = ``torch.nn.functional.conv3d`` on channels-last-3d tensors with TF32 enabled; the
    torch gather pipeline = ``index_select`` + conv3d + ``index_copy_`` on the same index sets;
    layoutc's kernels launched with their bound arguments.
@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import random
 import statistics
 import subprocess
 import sys
@@ -151,24 +152,26 @@ def gpu_clock() -> str:
         return f"SM clock unknown ({e})"
 
 
-def bench(torch: Any, fns: list, samples: int, batch: int, rotate: bool = True) -> list[float]:
+def bench(torch: Any, fns: list, samples: int, batch: int, shuffle: bool = True) -> list[float]:
     """Median seconds per call of each function over ``samples`` batches of ``batch``
-    back-to-back calls, the functions taking turns batch by batch (round robin), so that
-    clock changes during the run (an H100 moved 10% between runs) hit all of them alike and
-    the ratios hold. ``rotate``: sample ``s`` starts its round at function ``s``, so that every
-    function runs as often in every place of the round: in a fixed order, the same kernel
-    (identical code) measured up to 12% slower in a later place than in an earlier one at
-    N = 131072 on an H200 (the place after the torch pipeline's memory-bound batch runs at a
-    higher clock; docs/example59.md section 7)."""
+    back-to-back calls, the functions taking turns batch by batch, so that clock changes
+    during the run (an H100 moved 10% between runs) hit all of them alike and the ratios
+    hold. ``shuffle``: each sample's round in its own random order (seeded), so that no
+    kernel always follows the same one: in a fixed order (also rotated, which keeps the
+    neighbours), the kernels right after the torch pipeline's memory-bound batch ran at a
+    higher clock than those later in the round: the same code measured up to 12% faster
+    there at N = 131072 (H100 and H200; docs/example59.md section 7)."""
     for fn in fns:
         for _ in range(3):
             fn()
     torch.cuda.synchronize()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times: list[list[float]] = [[] for _ in fns]
+    order = list(range(len(fns)))
     for sample in range(samples):
-        first = sample % len(fns) if rotate else 0
-        for i in [*range(first, len(fns)), *range(first)]:
+        if shuffle:
+            random.Random(sample).shuffle(order)
+        for i in order:
             start.record()
             for _ in range(batch):
                 fns[i]()
@@ -247,7 +250,7 @@ def run_size(
     log: Any,
     kinds: tuple = ("dense", "gather"),
     probe: bool = False,
-    rotate: bool = True,
+    shuffle: bool = True,
 ) -> list[tuple]:
     """The rows of one N. ``probe``: each gather kernel is timed a second time with identity
     index vectors (row i of the pools is position i: the dense kernel's addresses through the
@@ -392,7 +395,7 @@ def run_size(
                              float("inf")))  # fmt: skip
             continue
         log(f"   {name}: checked", flush=True)
-    times = bench(torch, fns, samples, batch, rotate)
+    times = bench(torch, fns, samples, batch, shuffle)
     rows = [(*r[:3], times[r[3]] if type(r[3]) is int else r[3], *r[4:]) for r in rows]
     for r in rows:
         log(f"   {r[0]}: {r[4] / r[3] / 1e12:.1f} TFLOP/s", flush=True)
@@ -457,7 +460,7 @@ def main() -> int:
     ap.add_argument(
         "--fixed-order",
         action="store_true",
-        help="every sample's round in the same order (the old way; biased by place)",
+        help="every sample's round in the same order (the old way: biased by neighbours)",
     )
     args = ap.parse_args()
     import torch

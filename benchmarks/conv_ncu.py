@@ -80,6 +80,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--size", type=int, default=131072)
     p.add_argument("--configs", default="sm90", help="benchmarks/conv.py's names, ','-separated")
+    p.add_argument("--repeat", type=int, default=1, help="launches of each kernel after the check")
     p.add_argument("--summarize", metavar="RAW_CSV", help="print an ncu --page raw --csv export")
     args = p.parse_args()
     if args.summarize:
@@ -128,6 +129,9 @@ def main() -> int:
         got = out if kind == "dense" else out[prob.scatter.long()].view(n, 4, 2, 2, 128)
         err = bench.rel_error(torch, got, prob.ref)
         failed |= not err <= bench.TOLERANCE
+        for _ in range(args.repeat - 1):
+            ck.launch_bound(bound, grid, block, None, None)
+        torch.cuda.synchronize()
         print(f"{label:<10} {kind:<6} {kernel.__name__ if hasattr(kernel, '__name__') else ''} "
               f"{kcfg.name} N={n}: error {err:.1e}", flush=True)  # fmt: skip
     return 1 if failed else 0
