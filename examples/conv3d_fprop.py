@@ -658,10 +658,15 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             lc.tma_copy(tma_b, pixel, part_b, mbar=full + s, offsets=(t, r, u))
 
     @lc.func
-    def conv_mainloop_sm90(mA: Any, mB: Any, mC: Any, tmas: Any = None) -> None:
+    def conv_mainloop_sm90(
+        mA: Any, mB: Any, mC: Any, tmas: Any = None, operands_bc: Any = None
+    ) -> None:
         """C = A B^T for one CTA tile, whatever the layouts of A, B and C, on wgmma (with
         ``tmas``, :func:`dense_tmas`'s copies, the producer loads through TMA; the
-        positions are in TMA's walk order, (Q,P,Z,N), with ``cfg.walk``)."""
+        positions are in TMA's walk order, (Q,P,Z,N), with ``cfg.walk``). ``operands_bc``
+        (instead of ``mB`` and ``mC``): a function building them, called once the filter's
+        first copies are issued (the gather kernel stages its index slices there, so that
+        the staging's round trip overlaps those copies)."""
         tid = lc.thread_idx.x
         # the CTA's tile of positions by a coordinate of each mode of the tile grid: a scalar
         # is split over the grid's modes by a 64-bit division, and ptxas serializes every
@@ -672,18 +677,27 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
         tile = (Q, P, Z, cfg.images) if cfg.walk else bn
         where = (0, (0, 0, 0, bid) if last or cfg.walk else (bid, 0, 0, 0), _)
         gA = lc.local_tile(mA, (bm, tile, bk), where, proj=(1, None, 1))  # (BM,BK,k)
-        gB = lc.local_tile(mB, (bm, tile, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
-        gC = lc.local_tile(mC, (bm, tile, bk), where, proj=(1, 1, None))  # (BM,BN)
-        # at fixed offsets: the gather kernel's index slices were placed before (past them)
+        # at fixed offsets: the gather kernel's index slices are placed past them
         sA = lc.dynamic_smem_tensor(lc.tf32, s_a, align=1024, offset=0)  # (BM,BK,STAGES)
         sB = lc.dynamic_smem_tensor(lc.tf32, s_b, align=1024, offset=b_offset)  # (BN,BK,STAGES)
         k_tiles = lc.size(gA, 2)  # 54: 2 channel halves x 27 taps
 
+        def tiles_bc() -> tuple[Any, Any]:
+            b, c = operands_bc() if operands_bc is not None else (mB, mC)
+            gB = lc.local_tile(b, (bm, tile, bk), where, proj=(None, 1, 1))  # (BN,BK,k)
+            gC = lc.local_tile(c, (bm, tile, bk), where, proj=(1, 1, None))  # (BM,BN)
+            return gB, gC
+
         if not cfg.specialized:
             g2s_thr = g2s.get_slice(tid)
             tAgA, tAsA = g2s_thr.partition_S(gA), g2s_thr.partition_D(sA)
-            tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
             ahead = stages - 1 - in_flight
+            # the filter's copies of the first stages, then B and C (the gather kernel stages
+            # its indices here), then B's copies: stage s is in commit group s as before
+            for s in range(ahead):
+                lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
+            gB, gC = tiles_bc()
+            tBgB, tBsB = g2s_thr.partition_S(gB), g2s_thr.partition_D(sB)
 
             def load_k_tile(k: Any, write: Any) -> None:
                 """The copies of K-tile ``k + ahead`` into stage ``write``, one commit group.
@@ -700,7 +714,6 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
                 lc.cp_async_commit()
 
             for s in range(ahead):
-                lc.copy(g2s, tAgA[_, _, _, s], tAsA[_, _, _, s])
                 lc.copy(g2s, tBgB[_, _, _, s], tBsB[_, _, _, s])
                 lc.cp_async_commit()
             thr_mma = mma.get_slice(tid)
@@ -791,6 +804,7 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             # static shared array would come first in the block's window and move the dynamic
             # base off the 1024-byte alignment the 128B swizzle needs (the GPU aligns the
             # dynamic base only to 16 bytes; CUTLASS keeps everything in one SharedStorage).
+            gB, gC = tiles_bc()
             bars = lc.dynamic_smem_tensor(
                 lc.i64, lc.make_layout(2 * stages), align=8, offset=cfg.barrier_offset
             )
@@ -893,11 +907,18 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
     ):
         # loads="tma-filter": the filter through TMA (the activation cannot: rows are gathered)
         tmas = (filter_tma(filter), None) if cfg.loads == "tma-filter" else None
-        if cfg.index_smem:  # the producers and the epilogue read the indices from smem
-            gather, scatter = stage_indices(gather, "gather"), stage_indices(scatter, "scatter")
-            lc.syncthreads()
-        operands = gather_operands(activation, filter, output, gather, scatter, last, cfg.walk)
-        conv_mainloop_sm90(*operands, tmas)
+
+        def operands_bc() -> tuple[Any, Any]:
+            """B and C over the staged index slices (the producers and the epilogue read the
+            row numbers from shared memory), built after the filter's first copies."""
+            rows, out_rows = gather, scatter
+            if cfg.index_smem:
+                rows, out_rows = stage_indices(gather, "gather"), stage_indices(scatter, "scatter")
+                lc.syncthreads()
+            _, b, c = gather_operands(activation, filter, output, rows, out_rows, last, cfg.walk)
+            return b, c
+
+        conv_mainloop_sm90(filter_tensor(filter), None, None, tmas, operands_bc)
 
     conv3d_fprop_dense_sm90.config = conv3d_fprop_gather_sm90.config = cfg
     return conv3d_fprop_dense_sm90, conv3d_fprop_gather_sm90

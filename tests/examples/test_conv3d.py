@@ -350,8 +350,9 @@ def test_tma_filter_loads_the_filter_by_tma_in_both_kernels_and_gathers_by_cp_as
 
 def test_hopper_gather_stages_its_indices_in_shared_memory():
     """The Hopper gather kernel copies the CTA's slices of the gather and scatter vectors to
-    shared memory (128-bit loads, the only global loads of indices) and its producers and
-    epilogue read the row numbers there; ptxas keeps it out of local memory."""
+    shared memory (128-bit loads, the only global loads of indices, after the filter's copies
+    of the first stages) and its producers and epilogue read the row numbers there; ptxas
+    keeps it out of local memory."""
     pytest.importorskip("cuda.bindings.nvjitlink")
     import layoutc as lc
     from layoutc.codegen.cubin import ptx_to_cubin
@@ -361,6 +362,8 @@ def test_hopper_gather_stages_its_indices_in_shared_memory():
     ck = lc.compile(gathered, *_gathered(8), block=cfg.threads, target="sm_90a", index_bitwidth=64)
     loads = re.findall(r"ld\.global\S*", ck.ptx)
     assert loads and all(".v4." in ld for ld in loads), loads  # the staged slices only
+    # the filter's copies of the first stages are issued before the staging's loads
+    assert ck.ptx.index("cp.async.cg") < ck.ptx.index("ld.global")
     assert re.search(r"ld\.shared(\.\w+)*\.(u32|b32|s32)\s", ck.ptx)  # row numbers
     _, unstaged = cv.make_conv3d_sm90(cv.replace(cfg, index_smem=False))
     ck2 = lc.compile(unstaged, *_gathered(8), block=cfg.threads, target="sm_90a")
@@ -373,10 +376,11 @@ def test_hopper_gather_stages_its_indices_in_shared_memory():
 @pytest.mark.parametrize("index_bits", [32, 64])
 def test_hopper_gather_loads_a_k_tiles_rows_first_and_widens_each_once(index_bits):
     """Per K-tile the gather kernel loads its row numbers from shared memory before any of
-    its copies (lower-layouts prefetches them: an ld.shared between cp.async costs sm_90 three
-    dummy loads in the SASS), and each row number is widened straight into the 64-bit row
-    term (``mul.wide.s32`` of the loaded register, added to a base that holds the dense
-    part), at either index width."""
+    its copies after the K-tile's block barrier (lower-layouts prefetches them: an ld.shared
+    between cp.async costs sm_90 three dummy loads in the SASS; the first commit group also
+    holds the filter's copies issued before the index staging and its barrier), and each
+    row number is widened straight into the 64-bit row term (``mul.wide.s32`` of the loaded
+    register, added to a base that holds the dense part), at either index width."""
     pytest.importorskip("cuda.bindings.nvjitlink")
     import layoutc as lc
 
@@ -389,7 +393,8 @@ def test_hopper_gather_loads_a_k_tiles_rows_first_and_widens_each_once(index_bit
     groups = [g for g in ptx.split("cp.async.commit_group") if "cp.async.cg" in g]
     assert len(groups) >= 3  # the prologue's two stages and the main loop's
     for group in groups:
-        lines = [ln for ln in group.splitlines() if "cp.async.cg" in ln or "ld.shared.u32" in ln]
+        after = group.rsplit("bar.sync", 1)[-1]  # the copies after the group's last barrier
+        lines = [ln for ln in after.splitlines() if "cp.async.cg" in ln or "ld.shared.u32" in ln]
         first_copy = next(i for i, ln in enumerate(lines) if "cp.async.cg" in ln)
         assert not any("ld.shared.u32" in ln for ln in lines[first_copy:]), group
     rows = re.findall(r"ld\.shared\.u32\s+(%r\d+)", ptx)
