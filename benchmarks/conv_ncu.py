@@ -81,6 +81,11 @@ def main() -> int:
     p.add_argument("--size", type=int, default=131072)
     p.add_argument("--configs", default="sm90", help="benchmarks/conv.py's names, ','-separated")
     p.add_argument("--repeat", type=int, default=1, help="launches of each kernel after the check")
+    p.add_argument(
+        "--identity",
+        action="store_true",
+        help="launch each gather kernel again on identity index vectors (the dense addresses)",
+    )
     p.add_argument("--summarize", metavar="RAW_CSV", help="print an ncu --page raw --csv export")
     args = p.parse_args()
     if args.summarize:
@@ -113,6 +118,16 @@ def main() -> int:
             if not only_dense:
                 launches.append((cfg.name, gathered, "gather"))
     failed = False
+    if args.identity:  # the dense kernel's addresses through each gather kernel's code
+        ident = (
+            prob.pool.clone(),
+            torch.arange(n * 96, dtype=torch.int32, device="cuda"),
+            torch.arange(n * 16, dtype=torch.int32, device="cuda"),
+        )
+        ident[0][: n * 96] = prob.act.reshape(-1, cv.C)
+        launches += [
+            (f"{lb} identity", k, "identity") for lb, k, kind in launches if kind == "gather"
+        ]
     for label, kernel, kind in launches:
         kcfg = kernel.config
         grid, block = (n // kcfg.images,), kcfg.threads
@@ -121,12 +136,13 @@ def main() -> int:
             args_ = (prob.act, prob.flt, out)
         else:
             out = torch.full((prob.out_rows, cv.K), 7.0, device="cuda")
-            args_ = (prob.pool, prob.flt, out, prob.gather, prob.scatter)
+            rows = (prob.pool, prob.gather, prob.scatter) if kind == "gather" else ident
+            args_ = (rows[0], prob.flt, out, rows[1], rows[2])
         ck = lc.compile(kernel, *args_, target="cuda", block=block, index_bitwidth=32)
         bound = ck.bind(args_, {})
         ck.launch_bound(bound, grid, block, None, None)
         torch.cuda.synchronize()
-        got = out if kind == "dense" else out[prob.scatter.long()].view(n, 4, 2, 2, 128)
+        got = out if kind == "dense" else out[args_[4].long()].view(n, 4, 2, 2, 128)
         err = bench.rel_error(torch, got, prob.ref)
         failed |= not err <= bench.TOLERANCE
         for _ in range(args.repeat - 1):
