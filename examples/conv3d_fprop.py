@@ -1007,9 +1007,14 @@ def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA)
 # Hopper tilings conv3d_fprop chooses from on an sm_90 GPU, with their measured time per image
 # relative to the best (benchmarks/conv.py on an H100); 4 images take any N. The dense kernel
 # stores C straight from the accumulators, the gather kernel through shared memory (its direct
-# scattered stores cost one index load per accumulator pair: 0.97x of its smem epilogue).
+# scattered stores cost one index load per accumulator pair: 0.97x of its smem epilogue). The
+# 16-image tiling peels its last K-tiles (tail="peel": the row numbers load before the block
+# barrier): at N = 131072 with the SM clock locked (Nsight Compute) its gather kernel took 3.96
+# against 4.07-4.12 ms on an H200 and 3.69 against 3.83 ms on an H100, its dense kernel the same
+# as without (3.47 against 3.48 ms); the 12-image gather kernel lost 12% with it at N = 4320
+# (157 against 140 us), so that one keeps tail="skip" (docs/example59.md section 7).
 HOPPER_CONFIGS = {
-    Sm90Config(images=16): 1.0,
+    Sm90Config(images=16, tail="peel"): 1.0,
     Sm90Config(images=12, stages=5): 1.04,
     Sm90Config(images=8): 1.16,
     Sm90Config(images=4): 1.45,
