@@ -129,6 +129,8 @@ def sm90_config_from_name(cv: Any, name: str) -> Any:
                 kw["order"] = part
             elif part in ("sa", "sb"):
                 kw["split"] = part[1]
+            elif part == "taps":
+                kw["taps"] = True
             else:
                 key = {"i": "images", "s": "stages", "f": "mma_in_flight"}[part[0]]
                 kw[key] = int(part[1:])

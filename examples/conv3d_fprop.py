@@ -410,7 +410,12 @@ class Sm90Config:
     ``split`` (plain mainloop, ``tail="skip"``): ``"a"`` issues a K-tile's filter copies before
     the wgmmas and its activation copies after them (their row-number loads and address math
     then overlap the wgmmas, and fewer copies stand between the barrier and the wgmmas'
-    issue); ``"b"`` the other way round; ``""`` all copies before (``mma_first``: all after)."""
+    issue); ``"b"`` the other way round; ``""`` all copies before (``mma_first``: all after).
+
+    ``taps`` (with ``tail="peel"``): the main loop runs two K-tiles per iteration, the two
+    channel halves of one filter tap, whose gathered rows are the same: lower-layouts loads
+    each row number once per tap and the second half's copies reuse the first half's row
+    addresses (the staged entries stay valid across the barrier between them)."""
 
     images: int = 16
     stages: int = 4
@@ -425,6 +430,7 @@ class Sm90Config:
     tail: str = "skip"
     order: str = "nzpq"
     split: str = ""
+    taps: bool = False
 
     @property
     def name(self) -> str:
@@ -435,6 +441,7 @@ class Sm90Config:
         name += "-ra" if self.reg_alloc else ""
         name += "-mf" if self.mma_first else ""
         name += f"-s{self.split}" if self.split else ""
+        name += "-taps" if self.taps else ""
         name += "" if self.index_smem else "-gidx"
         name += "" if self.tail == "skip" else f"-{self.tail}"
         return name + ("-direct" if self.epilogue == "direct" else "")
@@ -491,6 +498,10 @@ class Sm90Config:
             self.split and (self.specialized or self.mma_first or self.tail != "skip")
         ):
             raise ValueError(f"split must be '', 'a' or 'b' (plain mainloop, tail skip): {self}")
+        if self.taps and (
+            self.specialized or self.tail != "peel" or (self.stages - 1 - self.mma_in_flight) % 2
+        ):
+            raise ValueError(f"taps needs the plain mainloop, tail 'peel', an even lead: {self}")
         if self.order not in ("nzpq", "qpzn"):
             raise ValueError(f"order must be 'nzpq' or 'qpzn': {self}")
         if self.tail not in ("skip", "clamp", "peel", "branch"):
@@ -785,8 +796,13 @@ def make_conv3d_sm90(cfg: Sm90Config = Sm90Config()) -> tuple[Any, Any]:
             if cfg.tail == "peel":
                 # the K-tiles with copies, then the last `ahead` without: no branch in the
                 # main loop, so lower-layouts can load the next row numbers before its barrier
-                for k in lc.range(k_tiles - ahead):
-                    read, write = k_step(k, read, write, "all")
+                if cfg.taps:  # two K-tiles per iteration: the two channel halves of a tap
+                    for j in lc.range((k_tiles - ahead) // 2):
+                        read, write = k_step(2 * j, read, write, "all")
+                        read, write = k_step(2 * j + 1, read, write, "all")
+                else:
+                    for k in lc.range(k_tiles - ahead):
+                        read, write = k_step(k, read, write, "all")
                 for k in lc.range(k_tiles - ahead, k_tiles):
                     read, write = k_step(k, read, write, "none")
             else:

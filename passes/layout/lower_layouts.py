@@ -155,6 +155,7 @@ class _Lowering:
         # top-level op and the function's end (None: one of unknown extent), see _stable_across
         self._writers: dict[Operation, list | None] = {}
         self._stable: dict[tuple[Operation, int, Any], bool] = {}
+        self._async_writes: list = []  # the effects of the function's cp.async ops
 
     def at(self, op: Operation) -> None:
         self.builder.insertion_point = InsertionPoint.before_op(op)
@@ -191,6 +192,8 @@ class _Lowering:
             for op in ops:
                 if isinstance(op, gpu.BarrierOp):
                     self._writers[op] = self._writes_after(op)
+            # every cp.async's write: a wait may land one of them (see _forget_async)
+            self._async_writes = [self._effect_ahead(o) for o in ops if isinstance(o, TD.CpAsyncOp)]
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
@@ -210,7 +213,10 @@ class _Lowering:
             elif isinstance(op, TD.GetPtrOp) and self._get_ptr(op):
                 pass
             if op.parent is not None:
-                self._forget(effect)
+                if isinstance(op, TD.CpAsyncWaitOp):
+                    self._forget_async()
+                elif not isinstance(op, _KEEP_ENTRIES):
+                    self._forget(effect)
         for op in ops:
             if op.parent is not None and isinstance(op, TD.AssumeOp):
                 op.results[0].replace_all_uses_with(op.operands[0])
@@ -583,6 +589,15 @@ class _Lowering:
             if not _disjoint(effect, buf, at):
                 del self._entries[key]
 
+    def _forget_async(self) -> None:
+        """At a ``cp.async`` wait: drop the loaded entries that an asynchronous copy of the
+        function may write (one issued before the entry's load may land at the wait; the
+        other ops of :data:`_KEEP_ENTRIES` write no memory a load reads)."""
+        for key, (_sym, _load, buf, at) in list(self._entries.items()):
+            if not all(w is not None and w != "all" and _disjoint(w, buf, at)
+                       for w in self._async_writes):  # fmt: skip
+                del self._entries[key]
+
     def _access(self, op: Any) -> None:
         self.at(op)
         self._op = op
@@ -728,6 +743,12 @@ _WRITE_NO_MEMORY = (
     WgmmaGroupSyncAlignedOp,
     WgmmaWaitGroupSyncOp,
 )
+
+
+# Of those, the ones after which a loaded index-buffer entry stays valid in its thread: not a
+# barrier (other threads' writes become visible; _forget_across decides there), nor a cp.async
+# wait (an earlier asynchronous copy may land; _forget_async decides there).
+_KEEP_ENTRIES = tuple(t for t in _WRITE_NO_MEMORY if t not in (gpu.BarrierOp, TD.CpAsyncWaitOp))
 
 
 def _written(op: Any, addresses: list | None) -> tuple[Value, Any, str, int] | None:

@@ -255,6 +255,7 @@ def test_hopper_gather_scatter_matches_numpy_and_leaves_other_rows(cfg):
         cv.Sm90Config(images=4, specialized=True, loads="tma"),
         cv.Sm90Config(images=4, order="qpzn"),
         cv.Sm90Config(images=4, order="qpzn", split="a"),
+        cv.Sm90Config(images=4, tail="peel", taps=True),
     ],
     ids=lambda c: c.name,
 )
@@ -428,6 +429,35 @@ def test_peeled_hopper_gather_loads_the_next_rows_before_the_block_barrier():
     assert "ld.shared.u32" not in after and "cp.async.cg" in after, peeled
     before, after = loop_body("skip").split("bar.sync", 1)
     assert "ld.shared.u32" not in before and "ld.shared.u32" in after
+
+
+def test_hopper_gather_loads_each_row_number_once_per_tap():
+    """With taps=True (two K-tiles per iteration: the channel halves of one filter tap) the
+    main loop loads a tap's staged row numbers once, before the first half's block barrier,
+    and the second half's gathered copies reuse them across the second barrier (the entries
+    are stable: written only before the loop); without it every K-tile loads them."""
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    import layoutc as lc
+
+    def loop(taps):
+        cfg = cv.Sm90Config(images=4, tail="peel", taps=taps)
+        _, gathered = cv.make_conv3d_sm90(cfg)
+        ptx = lc.compile(gathered, *_gathered(8), block=cfg.threads, target="sm_90a").ptx
+        # the main loop: the first label a later branch jumps back to, with wgmmas inside
+        for m in re.finditer(r"^(\$L__BB\d+_\d+):", ptx, re.M):
+            back = ptx.find(f"bra \t{m.group(1)};", m.end())
+            if back > 0 and "wgmma.mma_async" in ptx[m.end() : back]:
+                return ptx[m.end() : back]
+        raise AssertionError(ptx)
+
+    with_taps, without = loop(True), loop(False)
+    # one row number per gathered copy: 64 rows of B in passes of 32 rows, 2 per thread
+    assert with_taps.count("bar.sync") == 2 and without.count("bar.sync") == 1
+    assert len(re.findall(r"ld\.shared\.u32", with_taps)) == 2, with_taps
+    assert len(re.findall(r"ld\.shared\.u32", without)) == 2, without
+    assert with_taps.count("cp.async.cg") == 2 * without.count("cp.async.cg")
+    with pytest.raises(ValueError, match="taps needs"):
+        cv.make_conv3d_sm90(cv.Sm90Config(images=4, taps=True))
 
 
 def test_traced_hopper_ir_shows_the_staged_gather_as_a_layout():
