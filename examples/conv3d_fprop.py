@@ -1025,12 +1025,14 @@ def _images(count: int, per_image: int, what: str, images: int = IMAGES_PER_CTA)
 # stores C straight from the accumulators, the gather kernel through shared memory (its direct
 # scattered stores cost one index load per accumulator pair: 0.97x of its smem epilogue). The
 # 16-image tiling peels its last K-tiles (tail="peel": the row numbers load before the block
-# barrier): at N = 131072 with the SM clock locked (Nsight Compute) its gather kernel took 3.96
-# against 4.07-4.12 ms on an H200 and 3.69 against 3.83 ms on an H100, its dense kernel the same
-# as without (3.47 against 3.48 ms); the 12-image gather kernel lost 12% with it at N = 4320
-# (157 against 140 us), so that one keeps tail="skip" (docs/example59.md section 7).
+# barrier) and runs a tap's two K-tiles per iteration (taps: each row number loads once per
+# tap): at N = 131072 with the SM clock locked (Nsight Compute, H200) its gather kernel took
+# 3.78 ms against 3.98 (peel alone) and 4.10-4.14 (neither), its dense kernel 3.49-3.51 ms in
+# all three; the 12-image gather kernel lost 12% with tail="peel" at N = 4320 (157 against
+# 140 us) and cannot take taps (its lead of 3 K-tiles is odd), so it keeps tail="skip"
+# (docs/example59.md section 7).
 HOPPER_CONFIGS = {
-    Sm90Config(images=16, tail="peel"): 1.0,
+    Sm90Config(images=16, tail="peel", taps=True): 1.0,
     Sm90Config(images=12, stages=5): 1.04,
     Sm90Config(images=8): 1.16,
     Sm90Config(images=4): 1.45,

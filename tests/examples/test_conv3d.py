@@ -653,7 +653,7 @@ def _rel(torch, got, want):
 
 
 SEED = "seed"  # the seed's sm80 tiling; conv3d_fprop's sm80 choice for N; the Hopper kernels
-HOPPER = ("sm90", "sm90-ws", "sm90-ws-tma")
+HOPPER = ("sm90", "sm90-ws", "sm90-ws-tma", "sm90-taps")
 CHOSEN = "chosen"  # what conv3d_fprop runs on this GPU for N (on Hopper: TMA dense kernels)
 GPU_KERNELS = [SEED, "sm80", *HOPPER, CHOSEN]
 
@@ -665,6 +665,8 @@ def _kernels(which, n):
         torch = pytest.importorskip("torch")
         if torch.cuda.get_device_capability() != (9, 0):
             pytest.skip("the wgmma kernels need an sm_90 GPU")
+        if which == "sm90-taps":  # peeled, two K-tiles (one tap) per iteration
+            return cv.make_conv3d_sm90(cv.Sm90Config(tail="peel", taps=True))
         loads = "tma" if which.endswith("-tma") else "cp.async"
         cfg = cv.Sm90Config(specialized=which != "sm90", loads=loads)  # 16 images
         return cv.make_conv3d_sm90(cfg)
