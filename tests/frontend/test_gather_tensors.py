@@ -285,3 +285,63 @@ def test_a_staged_row_number_loads_before_the_loops_barrier_only_if_never_rewrit
     first, second = ("barrier", "load") if rewrite else ("load", "barrier")
     assert (first == "barrier") == ("__layoutc_barrier" in body[0]), body
     assert (second == "barrier") == ("__layoutc_barrier" in body[1]), body
+
+
+def _staged_rows_twice(by_cp_async: bool):
+    """The block stages its 8 row numbers in shared memory (a store, or a cp.async and its
+    wait), then copies its 8 gathered rows into ``out`` in two halves with a proxy fence, a
+    cp.async commit and a cp.async wait between them (no barrier: no other thread's write
+    becomes visible)."""
+
+    @lc.kernel(block=8)
+    def staged_rows_twice(pool: lc.Tensor(lc.f32, "(P,16):(16,1)"),
+                          idx: lc.Tensor(lc.i32, "(8):(1)"),
+                          out: lc.Tensor(lc.f32, "(8,16):(16,1)")):  # fmt: skip
+        tid = lc.thread_idx.x
+        s_idx = lc.smem_tensor(lc.i32, lc.make_layout(ROWS))
+        if by_cp_async:
+            one = lc.make_tiled_copy(
+                lc.make_copy_atom("cp.async.ca", lc.i32, 32), lc.make_layout(ROWS),
+                lc.make_layout(1),
+            )  # fmt: skip
+            thr = one.get_slice(tid)
+            lc.copy(one, thr.partition_S(idx), thr.partition_D(s_idx))
+            lc.cp_async_commit()
+            lc.cp_async_wait(0)
+        else:
+            s_idx[tid] = idx[tid]
+        lc.syncthreads()
+        inner = lc.make_layout((ROWS, COLS), (lc.E(0), lc.E(1)))
+        outer = lc.make_layout((1, 1), (lc.CustomStride(lc.IndexedGather(s_idx), COLS), 1))
+        src = lc.make_tensor(
+            pool.iterator, lc.composition(outer, lc.make_arithmetic_tuple(0, 0), inner)
+        )
+        tv = lc.make_layout((8, 8), (1, 8))  # thread t: row t, 8 columns
+        for half in range(2):
+            tile = lc.local_tile(src, (ROWS, 8), (0, half))
+            dst = lc.local_tile(out, (ROWS, 8), (0, half))
+            lc.copy(lc.partition_tv(tile, tv, tid), lc.partition_tv(dst, tv, tid))
+            lc.fence_proxy_async()
+            lc.cp_async_commit()
+            lc.cp_async_wait(0)
+
+    return staged_rows_twice
+
+
+@pytest.mark.parametrize("by_cp_async", [False, True])
+def test_a_staged_row_number_survives_fences_and_waits_no_copy_of_it_may_land_in(by_cp_async):
+    """A loaded row number stays valid across a proxy fence and a cp.async commit (they write
+    no memory) and across a cp.async wait when no asynchronous copy of the function may write
+    it; when one may (the index slice was staged by cp.async), the wait loads it again. Both
+    compute what the program says."""
+    pool, idx = _problem(10)
+    out = np.full((ROWS, COLS), np.nan, np.float32)
+    kernel = _staged_rows_twice(by_cp_async)
+    ck = lc.compile(kernel, pool, idx, out, target="cpu")
+    ck(pool, idx, out, grid=1, block=8)
+    np.testing.assert_array_equal(out, pool[idx])
+    # the row-number loads (i32 through a pointer; the ids are loads of named slots), by
+    # pointer: each thread's one entry is loaded once, or again after the wait
+    pointers = re.findall(r'load i32, i32\* (%"\.\d+")', ck.llvm_ir)
+    assert len(pointers) == 2, pointers  # the staging store's source and the entry, or the
+    assert (len(set(pointers)) == 1) == by_cp_async, pointers  # entry twice (cp.async)
