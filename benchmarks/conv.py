@@ -9,11 +9,11 @@ gather/scatter, side by side with cuDNN and torch in one process.
 
 Configs: the sm80 kernel's ``s3-k32-i4-w2x2[-caab][-direct]`` (stages, channels per K-block,
 images per CTA, warps, operands copied with ``cp.async.ca``, epilogue), the Hopper kernel's
-``sm90-i16-s4-wg2-f1[-qpzn][-ws][-tma|-tmaf][-mf|-sa|-sb][-gidx][-clamp|-peel|-branch][-direct]`` (images per CTA, stages, consumer
+``sm90-i16-s4-wg2-f1[-qpzn][-ws][-tma|-tmaf][-mf|-sa|-sb][-taps][-gidx][-clamp|-peel|-branch][-direct]`` (images per CTA, stages, consumer
 warpgroups, wgmma K-blocks in flight, output positions ordered (Q,P,Z,N), warp-specialized, the dense activation through TMA im2col
 and the filter through tile TMA instead of cp.async (``-tmaf``: the filter only, in both kernels), wgmmas issued before the copies (``-sa``/``-sb``: before the activation's / the filter's copies only), gather
 indices read from global memory instead of the CTA's slices staged in shared memory, the
-plain mainloop's last stages copying the last K-tile again instead of nothing, epilogue
+plain mainloop's last stages copying the last K-tile again instead of nothing (``-peel``: in a loop of their own; ``-taps``: with ``-peel``, the two K-tiles of a tap per iteration), epilogue
 straight from the accumulators), ``sm80``: the sm80 tiling ``conv3d_fprop`` runs for that N on
 a GPU without wgmma (``sm80_config``), and ``sm90``: what ``conv3d_fprop`` runs on an
 H100/H200 for that N (its dense and its gather kernel,
