@@ -46,10 +46,27 @@ class Im2colBox:
     lower: tuple[int, ...]
     upper: tuple[int, ...]
     swizzle: int = 0
+    traversal: tuple[int, ...] = ()
+    """The traversal strides (``elementStrides``, a convolution's stride) of the spatial
+    dimensions, innermost first; ``()`` is all ones."""
 
     @property
     def rank(self) -> int:
         return len(self.lower) + 2
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """The traversal stride of each spatial dimension, innermost first."""
+        return self.traversal or (1,) * len(self.lower)
+
+    def output_extents(self, extents: tuple[int, ...]) -> tuple[int, ...]:
+        """The positions the box walks per spatial dimension (innermost first) for a tensor of
+        ``extents`` (innermost first): CuTe's ``(extent + upper - lower - 1) / stride + 1``,
+        a convolution's output extents."""
+        return tuple(
+            (extents[k + 1] + u - lo - 1) // s + 1
+            for k, (lo, u, s) in enumerate(zip(self.lower, self.upper, self.strides))
+        )
 
 
 def check_im2col_rules(
@@ -69,6 +86,11 @@ def check_im2col_rules(
         raise ArgumentError(
             f"{where}: channels per pixel must be in [1, 256] and pixels per column in "
             f"[1, 1024]; got {box.channels} and {box.pixels}"
+        )
+    if len(box.strides) != rank - 2 or any(not 1 <= s <= 8 for s in box.strides):
+        raise ArgumentError(
+            f"{where}: traversal strides (elementStrides) must be in [1, 8], one per spatial "
+            f"dimension ({rank - 2}); got {box.strides}"
         )
     bits = _CORNER_BITS[rank]
     lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
@@ -105,7 +127,7 @@ def encode_im2col(
         list(box.upper),
         u32(box.channels),
         u32(box.pixels),
-        [u32(1)] * box.rank,
+        [u32(s) for s in (1, *box.strides, 1)],  # C and N are walked one by one
         drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
         getattr(drv.CUtensorMapSwizzle, SWIZZLES[box.swizzle]),
         drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
@@ -122,7 +144,9 @@ def im2col_load(
 
     ``tensor`` is a numpy array in memory order, outermost first (N, [D, [H,]] W, C);
     ``coords`` the instruction's first pixel innermost first (c, w, [h, [d,]] n) and
-    ``offsets`` its filter tap (w, [h, [d]]). Elements outside the tensor read 0."""
+    ``offsets`` its filter tap (w, [h, [d]]; a dilated tap already times the dilation).
+    Pixels advance by the traversal strides, wrapping to the lower corner when past the upper
+    one. Elements outside the tensor read 0."""
     import numpy as np
 
     spatial = len(box.lower)
@@ -134,12 +158,19 @@ def im2col_load(
     extents = tensor.shape[::-1]  # innermost first: C, W, H, D, N
     first = [box.lower[k] for k in range(spatial)]
     last = [extents[k + 1] - 1 + box.upper[k] for k in range(spatial)]
+    step = box.strides
     for k in range(spatial):
         if not first[k] <= coords[1 + k] <= last[k]:
             raise ArgumentError(
                 f"im2col_load: the first pixel {coords[1:-1]} (innermost first) lies outside the "
                 f"bounding box: dimension {k + 1} must be in [{first[k]}, {last[k]}] (an H200 "
                 "raises an illegal instruction)"
+            )
+        if (coords[1 + k] - first[k]) % step[k]:
+            raise ArgumentError(
+                f"im2col_load: the first pixel {coords[1:-1]} (innermost first) is off the "
+                f"traversal grid: dimension {k + 1} must be {first[k]} plus a multiple of its "
+                f"stride {step[k]} (an output position's pixel)"
             )
     c0 = coords[0]
     pixel = list(coords[1:])  # w, h, d, n
@@ -154,7 +185,7 @@ def im2col_load(
                 out[j, lo - c0 : hi - c0] = row[lo:hi]
         # the next pixel: W fastest, wrapping at the box's upper corner to its lower one
         for k in range(spatial):
-            pixel[k] += 1
+            pixel[k] += step[k]
             if pixel[k] <= last[k]:
                 break
             pixel[k] = first[k]

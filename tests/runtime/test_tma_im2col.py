@@ -104,3 +104,109 @@ def test_the_driver_encodes_example_59s_im2col_descriptor():
     check_im2col_rules("activation", box, act.data_ptr(), extents, strides)
     data = encode_im2col(box, act.data_ptr(), extents, strides)
     assert len(data) == 128 and any(data)
+
+
+# -- strides, dilation and padding: the model against a numpy convolution gather --------------
+
+
+def conv_corners(filt, pad_lo, pad_hi, dilation):
+    """A convolution's bounding box, spatial dimensions innermost first: the output
+    positions' top-left pixels, ``[-pad_lo, extent - 1 + pad_hi - (filter - 1) * dilation]``."""
+    lower = tuple(-p for p in pad_lo)
+    upper = tuple(p - (f - 1) * d for f, p, d in zip(filt, pad_hi, dilation))
+    return lower, upper
+
+
+def numpy_im2col(act, filt, stride, pad_lo, pad_hi, dilation):
+    """The im2col matrix of a convolution, written independently of the model: rows are the
+    output positions (spatial innermost fastest, then N), columns (tap, channel) with the tap
+    innermost-first-fastest; the activation zero padded."""
+    spatial = act.ndim - 2
+    ext = act.shape[1:-1][::-1]  # innermost first
+    outs = [(e + lo + hi - (f - 1) * d - 1) // s + 1
+            for e, f, s, lo, hi, d in zip(ext, filt, stride, pad_lo, pad_hi, dilation)]  # fmt: skip
+    widths = [(0, 0)] + [(pad_lo[k], max(pad_hi[k], 0) + 8 * stride[k])
+                         for k in reversed(range(spatial))] + [(0, 0)]  # fmt: skip
+    padded = np.pad(act, [(max(0, a), b) for a, b in widths])
+    rows = {}
+    for n in range(act.shape[0]):
+        for pos in np.ndindex(*outs[::-1]):  # outermost first
+            pos = pos[::-1]  # innermost first
+            for tap in np.ndindex(*filt[::-1]):
+                tap = tap[::-1]
+                at = [pos[k] * stride[k] + tap[k] * dilation[k] for k in range(spatial)]
+                rows.setdefault((n, pos), {})[tap] = padded[(n, *at[::-1])]
+    return outs, rows
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_strided_dilated_padded_loads_are_the_numpy_im2col_gather(seed):
+    """Hypothesis-free sweep over a few fixed seeds (see the property test below for more):
+    each load of the whole output for one tap is the numpy gather's column block."""
+    _check_random_conv(np.random.default_rng(100 + seed))
+
+
+def _check_random_conv(rng):
+    spatial = int(rng.integers(1, 4))
+    n = int(rng.integers(1, 3))
+    c = int(rng.choice([4, 8]))
+    ext = tuple(int(rng.integers(3, 8)) for _ in range(spatial))  # innermost first
+    filt = tuple(int(rng.integers(1, 4)) for _ in range(spatial))
+    dilation = tuple(int(rng.integers(1, 3)) for _ in range(spatial))
+    stride = tuple(int(rng.integers(1, 4)) for _ in range(spatial))
+    pad_lo = tuple(int(rng.integers(0, 3)) for _ in range(spatial))
+    pad_hi = tuple(int(rng.integers(0, 3)) for _ in range(spatial))
+    # the output must be non-empty: grow the extents that are too small for the filter
+    ext = tuple(max(e, (f - 1) * d + 1 - lo - hi)
+                for e, f, d, lo, hi in zip(ext, filt, dilation, pad_lo, pad_hi))  # fmt: skip
+    act = rng.standard_normal((n, *ext[::-1], c)).astype(np.float32)
+    lower, upper = conv_corners(filt, pad_lo, pad_hi, dilation)
+    outs, rows = numpy_im2col(act, filt, stride, pad_lo, pad_hi, dilation)
+    total = n * int(np.prod(outs))
+    box = Im2colBox("f32", c, total + 3, lower, upper, traversal=stride)
+    assert box.output_extents((c, *ext, n)) == tuple(outs)
+    order = [(m, pos[::-1]) for m in range(n) for pos in np.ndindex(*outs[::-1])]
+    for tap in [tuple(int(rng.integers(0, f)) for f in filt) for _ in range(3)]:
+        offsets = tuple(t * d for t, d in zip(tap, dilation))
+        got = im2col_load(act, box, (0, *lower, 0), offsets)
+        want = np.stack([rows[(m, pos)][tap] for m, pos in order])
+        np.testing.assert_array_equal(got[:total], want)
+        assert not got[total:].any()  # past the last image: zeros
+        # a load from any output position walks on from there (wrapping into the next image)
+        j = int(rng.integers(0, total))
+        m, pos = order[j]
+        first = tuple(lo + p * s for lo, p, s in zip(lower, pos, stride))
+        got = im2col_load(act, box, (0, *first, m), offsets)
+        np.testing.assert_array_equal(got[: total - j], want[j:])
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None, derandomize=True)
+    @given(st.integers(0, 2**32 - 1))
+    def test_property_strided_dilated_padded_loads_match_numpy(seed):
+        _check_random_conv(np.random.default_rng(seed))
+
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
+    pass
+
+
+def test_a_first_pixel_off_the_traversal_grid_is_refused():
+    act = _activation(1, 5)
+    box = Im2colBox("f32", 32, 4, (-1, -1, -1), (0, 0, 0), traversal=(2, 1, 1))
+    im2col_load(act, box, (0, 1, 0, 0, 0), (0, 0, 0))  # W: -1 + 2
+    with pytest.raises(ArgumentError, match=r"off the traversal grid: dimension 1 must be -1 "
+                                            r"plus a multiple of its stride 2"):  # fmt: skip
+        im2col_load(act, box, (0, 0, 0, 0, 0), (0, 0, 0))
+
+
+def test_traversal_strides_are_checked_with_the_value():
+    _rules(Im2colBox("f32", 32, 32, (0, 0, 0), (-2, -2, -2), traversal=(8, 1, 2)))
+    with pytest.raises(ArgumentError, match=r"traversal strides \(elementStrides\) must be in "
+                                            r"\[1, 8\], one per spatial dimension \(3\); got "
+                                            r"\(9, 1, 1\)"):  # fmt: skip
+        _rules(Im2colBox("f32", 32, 32, (0, 0, 0), (-2, -2, -2), traversal=(9, 1, 1)))
+    with pytest.raises(ArgumentError, match=r"got \(2, 2\)"):
+        _rules(Im2colBox("f32", 32, 32, (0, 0, 0), (-2, -2, -2), traversal=(2, 2)))
