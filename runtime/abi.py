@@ -35,7 +35,8 @@ class TmaSource:
 
     ``mode="im2col"`` is an im2col descriptor (runtime/tma_im2col.py): ``box`` is one pixel
     (``channels`` then ones), ``pixels`` the pixels per load and ``lower``/``upper`` the
-    bounding box's corners, spatial dimensions innermost first.
+    bounding box's corners, spatial dimensions innermost first; ``traversal`` its traversal
+    strides (``elementStrides``, a convolution's stride), innermost first, ``()`` for ones.
     """
 
     source: str
@@ -48,6 +49,7 @@ class TmaSource:
     pixels: int = 0
     lower: tuple[int, ...] = ()
     upper: tuple[int, ...] = ()
+    traversal: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.dims)
@@ -68,6 +70,11 @@ class TmaSource:
             raise ValueError(
                 f"TMA descriptor of {self.source!r}: an im2col descriptor, and only one, has "
                 f"pixels and one lower and upper corner per spatial dimension"
+            )
+        if self.traversal and (len(self.traversal) != corners or min(self.traversal) < 1):
+            raise ValueError(
+                f"TMA descriptor of {self.source!r}: im2col traversal strides are positive, one "
+                f"per spatial dimension; got {self.traversal}"
             )
 
     def carriers(self) -> list[str]:
@@ -90,7 +97,7 @@ class TmaSource:
             }
             if self.mode == "im2col"
             else {}
-        )
+        ) | ({"traversal": list(self.traversal)} if self.traversal else {})
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TmaSource:
@@ -105,6 +112,7 @@ class TmaSource:
             int(data.get("pixels", 0)),
             tuple(data.get("lower", ())),
             tuple(data.get("upper", ())),
+            tuple(data.get("traversal", ())),
         )
 
 

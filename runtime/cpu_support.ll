@@ -849,12 +849,14 @@ done:
 ; TMA im2col-mode load on the CPU (PTX ISA "Im2col mode"; the model is runtime/tma_im2col.py's
 ; im2col_load): the descriptor (passes/conversion/tma_descriptor.py, im2col layout) normalises
 ; the tensor to (C, W, H, D, N), missing spatial dimensions of extent 1. ``pixels`` pixels are
-; walked from (c1, c2, c3, c4) = (w, h, d, n), W fastest, wrapping at each dimension's bounding
-; box [lower, extent - 1 + upper] to its lower corner (N carries); pixel j reads channels
+; walked from (c1, c2, c3, c4) = (w, h, d, n), W fastest, each step the dimension's traversal
+; stride (words 22-24), wrapping past each dimension's bounding box
+; [lower, extent - 1 + upper] to its lower corner (N carries); pixel j reads channels
 ; c0 .. c0 + channels - 1 at (w + o0, h + o1, d + o2, n) into row j of the dense
 ; (pixels, channels) box, swizzled as tile mode; elements outside the tensor are zeros. Then
 ; the mbarrier's transaction count is completed by the box's bytes. A first pixel outside the
-; bounding box is an error (an H200 raises an illegal instruction for one below it).
+; bounding box is an error (an H200 raises an illegal instruction for one below it), and so is
+; one off the traversal grid (lower + a multiple of the stride: not an output position's).
 define void @__layoutc_tma_load_im2col(ptr %ctx, ptr %dst, ptr %desc, ptr %mbar, i32 %c0, i32 %c1, i32 %c2, i32 %c3, i32 %c4, i32 %o0, i32 %o1, i32 %o2) {
 entry:
   %basei = load i64, ptr %desc, align 8
@@ -901,6 +903,12 @@ entry:
   %up2 = load i64, ptr %up2p
   %up3p = getelementptr inbounds i64, ptr %desc, i32 21
   %up3 = load i64, ptr %up3p
+  %st1p = getelementptr inbounds i64, ptr %desc, i32 22
+  %st1 = load i64, ptr %st1p
+  %st2p = getelementptr inbounds i64, ptr %desc, i32 23
+  %st2 = load i64, ptr %st2p
+  %st3p = getelementptr inbounds i64, ptr %desc, i32 24
+  %st3 = load i64, ptr %st3p
   %e1m = sub i64 %e1, 1
   %last1 = add i64 %e1m, %up1
   %e2m = sub i64 %e2, 1
@@ -927,9 +935,24 @@ entry:
   %bd = or i1 %bd0, %bd1
   %bwh = or i1 %bw, %bh
   %outside = or i1 %bwh, %bd
-  br i1 %outside, label %fail, label %start
+  br i1 %outside, label %fail, label %grid
 fail:
   call void @__lc_fail(ptr %ctx, i32 $ERR_IM2COL_START)
+  unreachable
+grid:
+  ; inside the box, on the traversal grid: (pixel - lower) % stride == 0 per dimension
+  %gw0 = sub i64 %w0, %lo1
+  %gw1 = urem i64 %gw0, %st1
+  %gh0 = sub i64 %h0, %lo2
+  %gh1 = urem i64 %gh0, %st2
+  %gd0 = sub i64 %d0, %lo3
+  %gd1 = urem i64 %gd0, %st3
+  %gwh = or i64 %gw1, %gh1
+  %gall = or i64 %gwh, %gd1
+  %offgrid = icmp ne i64 %gall, 0
+  br i1 %offgrid, label %failgrid, label %start
+failgrid:
+  call void @__lc_fail(ptr %ctx, i32 $ERR_IM2COL_GRID)
   unreachable
 start:
   %smp = getelementptr inbounds %Ctx, ptr %ctx, i32 0, i32 $Ctx_smem
@@ -1007,15 +1030,15 @@ chnext:
   br label %chl
 pixnext:
   %j1 = add i64 %j, 1
-  %w1 = add i64 %w, 1
+  %w1 = add i64 %w, %st1
   %kw = icmp sle i64 %w1, %last1
   %wN = select i1 %kw, i64 %w1, i64 %lo1
-  %h1 = add i64 %h, 1
+  %h1 = add i64 %h, %st2
   %hc = select i1 %kw, i64 %h, i64 %h1
   %kh0 = icmp sle i64 %hc, %last2
   %kh = or i1 %kw, %kh0
   %hN = select i1 %kh, i64 %hc, i64 %lo2
-  %d1 = add i64 %d, 1
+  %d1 = add i64 %d, %st3
   %dc = select i1 %kh, i64 %d, i64 %d1
   %kd0 = icmp sle i64 %dc, %last3
   %kd = or i1 %kh, %kd0

@@ -34,6 +34,7 @@ ERR_BAD_SHFL_SOURCE = 5  # a shuffle reads a lane outside the mask or the block
 ERR_MBARRIER_OVERFLOW = 6  # more arrivals on an mbarrier phase than its expected count
 ERR_BAD_CLUSTER_RANK = 7  # mapa / multicast names a block outside the cluster
 ERR_IM2COL_START = 8  # a TMA im2col load starts outside its descriptor's bounding box
+ERR_IM2COL_GRID = 9  # a TMA im2col load starts off its descriptor's traversal grid
 
 ERROR_TEXT = {
     ERR_WARP_EXITED: "a warp sync/collective names a lane whose thread has exited",
@@ -49,6 +50,9 @@ ERROR_TEXT = {
     ERR_IM2COL_START: "a TMA im2col load's first pixel lies outside the descriptor's bounding "
     "box ([lower, extent - 1 + upper] per spatial dimension; an H200 raises an illegal "
     "instruction for it)",
+    ERR_IM2COL_GRID: "a TMA im2col load's first pixel lies off the descriptor's traversal grid "
+    "(lower + a multiple of the traversal stride per spatial dimension: an output position's "
+    "pixel; other starts are not modelled)",
 }
 
 
@@ -68,6 +72,7 @@ def _substitutions() -> dict[str, object]:
         ERR_MBARRIER_OVERFLOW=ERR_MBARRIER_OVERFLOW,
         ERR_BAD_CLUSTER_RANK=ERR_BAD_CLUSTER_RANK,
         ERR_IM2COL_START=ERR_IM2COL_START,
+        ERR_IM2COL_GRID=ERR_IM2COL_GRID,
         ERR_WARP_EXITED=ERR_WARP_EXITED,
         ERR_DEADLOCK=ERR_DEADLOCK,
         ERR_BAD_MASK=ERR_BAD_MASK,

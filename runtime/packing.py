@@ -134,7 +134,9 @@ class ArgumentBinder:
         if t.mode == "im2col":
             from .tma_im2col import Im2colBox
 
-            box: Any = Im2colBox(src.dtype, t.box[0], t.pixels, t.lower, t.upper, t.swizzle)
+            box: Any = Im2colBox(
+                src.dtype, t.box[0], t.pixels, t.lower, t.upper, t.swizzle, t.traversal
+            )
         else:
             box = TmaBox(src.dtype, t.box, t.swizzle)
 

@@ -160,7 +160,7 @@ def _im2col_fields(t: Any) -> dict[str, Any]:
         "pixels": int(t["pixels"].value),
         "lower": tuple(int(x) for x in t["lower"].values),
         "upper": tuple(int(x) for x in t["upper"].values),
-    }
+    } | ({"traversal": tuple(int(x) for x in t["traversal"].values)} if "traversal" in t else {})
 
 
 def bounds_sites(module: Any, kernel: str) -> list[str] | None:

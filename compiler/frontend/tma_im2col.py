@@ -16,6 +16,16 @@ the value, what breaks TMA's rules when the spec decides it (the tensor's rank a
 channel mode, 16-byte alignment and strides, corner ranges, channels <= 256, pixels <= 1024);
 the rest is checked at launch (runtime/tma_im2col.py). The corners and the offsets are given
 in the tensor's spatial mode order (D, H, W for NDHWC); TMA's own order is innermost first.
+
+A convolution's stride, dilation and padding, as CuTe's ``make_im2col_tma_copy`` takes them:
+``traversal_stride=`` is the descriptor's ``elementStrides`` (the pixels advance by it through
+the box, so the box's positions are the output positions); ``dilation=`` scales the filter
+tap ``lc.tma_copy(..., offsets=tap)`` takes into the instruction's offsets (CuTe's
+``stride_srt``); ``filter_shape=`` with ``padding=`` derives the corners,
+``lower = -padding_lower``, ``upper = padding_upper - (filter - 1) * dilation``, or checks the
+corners given against them. ``copy.output_shape`` is the convolution's output (CuTe's
+``(extent + upper - lower - 1) / stride + 1`` per spatial mode) and ``copy.first_pixel(pos)``
+the pixel an output position's load starts at (``lower + pos * stride``).
 """
 
 from __future__ import annotations
@@ -40,8 +50,14 @@ class Im2colTmaCopy:
     """An im2col TMA load of one kernel-argument tensor: pixels, channels, corners, swizzle."""
 
     def __init__(
-        self, op, tensor, smem_layout, channels, pixels, lower, upper, swizzle, desc, multicast=1
-    ):
+        self, op, tensor, smem_layout, channels, pixels, lower, upper, swizzle, desc, multicast=1,
+        traversal=None, dilation=None,
+    ):  # fmt: skip
+        spatial = len(lower)
+        self.traversal = tuple(traversal or (1,) * spatial)
+        """Traversal strides (a convolution's stride), spatial mode order."""
+        self.dilation = tuple(dilation or (1,) * spatial)
+        """What ``offsets=`` (a filter tap) is scaled by, spatial mode order."""
         self.op = op
         self.multicast = multicast
         self.tensor = tensor
@@ -57,10 +73,48 @@ class Im2colTmaCopy:
         """Bytes one load moves (what ``mbarrier_arrive_and_expect_tx`` expects)."""
 
     def __repr__(self) -> str:
+        extra = ""
+        if any(x != 1 for x in self.traversal + self.dilation):
+            extra = f" traversal={self.traversal} dilation={self.dilation}"
         return (
             f"<Im2colTmaCopy {self.op} pixels={self.pixels} channels={self.channels} "
-            f"lower={self.lower} upper={self.upper} swizzle={self.swizzle_bytes}B>"
+            f"lower={self.lower} upper={self.upper} swizzle={self.swizzle_bytes}B{extra}>"
         )
+
+    @property
+    def output_shape(self) -> tuple[Any, ...]:
+        """The convolution's output ``(N, spatial...)`` in mode order: the box's positions per
+        spatial mode, ``(extent + upper - lower - 1) // stride + 1`` (CuTe's ``gemm_mn``).
+        A dynamic spatial extent is an error here (N may be dynamic)."""
+        shape = self.tensor.layout.shape
+        out = [shape[0]]
+        for k in range(len(self.lower)):
+            extent = shape[k + 1]
+            if not isinstance(extent, int):
+                raise state.error(
+                    f"Im2colTmaCopy.output_shape: spatial mode {k + 1} has a dynamic extent "
+                    f"{extent}; the output extents need static spatial extents"
+                )
+            out.append((extent + self.upper[k] - self.lower[k] - 1) // self.traversal[k] + 1)
+        return tuple(out)
+
+    def first_pixel(self, position: Any, c: Any = 0) -> tuple[Any, ...]:
+        """The first pixel (tensor mode order, ``(n, spatial..., c)``) of a load starting at
+        output ``position`` (``(n, spatial...)``, mode order): ``lower + position * stride``
+        per spatial mode. Static or dynamic values."""
+        spatial = len(self.lower)
+        if not isinstance(position, tuple) or len(position) != spatial + 1:
+            raise state.error(
+                f"Im2colTmaCopy.first_pixel: an output position is (n, spatial...): "
+                f"{spatial + 1} coordinates, got {position!r}"
+            )
+        pixel = [
+            self.lower[k] + position[k + 1] * self.traversal[k]
+            if self.traversal[k] != 1
+            else position[k + 1] + self.lower[k]
+            for k in range(spatial)
+        ]
+        return (position[0], *pixel, c)
 
 
 def _corners(value: Any, spatial: int, name: str, what: str) -> tuple[int, ...]:
@@ -78,16 +132,44 @@ def _corners(value: Any, spatial: int, name: str, what: str) -> tuple[int, ...]:
     return value
 
 
+def _per_dim(value: Any, spatial: int, name: str, what: str, least: int) -> tuple[int, ...]:
+    """A static int per spatial dimension (an int is broadcast), each at least ``least``."""
+    got = _corners(value, spatial, name, what)
+    if any(x < least for x in got):
+        raise state.error(f"{what}: {name} must be at least {least} per dimension, got {got}")
+    return got
+
+
+def _padding(value: Any, spatial: int, what: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``padding=``: an int, one per spatial dimension (symmetric), or ``(lower, upper)``."""
+    if value is None:
+        value = 0
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(x, tuple) for x in value):
+        return (
+            _corners(value[0], spatial, "padding's lower half", what),
+            _corners(value[1], spatial, "padding's upper half", what),
+        )
+    pad = _corners(value, spatial, "padding", what)
+    return pad, pad
+
+
 def make_im2col_tma_copy(
     op: str,
     gmem_tensor: Any,
     smem_layout: Any,
-    lower_corner: Any,
-    upper_corner: Any,
+    lower_corner: Any = None,
+    upper_corner: Any = None,
     multicast: int = 1,
+    *,
+    traversal_stride: Any = 1,
+    dilation: Any = 1,
+    filter_shape: Any = None,
+    padding: Any = None,
 ) -> Im2colTmaCopy:
     """CuTe's ``make_im2col_tma_copy`` for a kernel-argument tensor (see the module docstring);
-    ``SM90_TMA_LOAD_IM2COL_MULTICAST`` loads into ``multicast`` blocks of a cluster."""
+    ``SM90_TMA_LOAD_IM2COL_MULTICAST`` loads into ``multicast`` blocks of a cluster. The
+    corners, or ``filter_shape`` (and ``padding``) to derive them; ``traversal_stride`` and
+    ``dilation`` per spatial dimension (or one int for all)."""
     what = "lc.make_im2col_tma_copy"
     if op not in OPS:
         raise state.error(f"{what}: the op must be one of {', '.join(OPS)}, got {op!r}")
@@ -135,6 +217,39 @@ def make_im2col_tma_copy(
                 f"stride {s} x {elem_bytes} bytes"
             )
     spatial = rank - 2
+    walk = _per_dim(traversal_stride, spatial, "traversal_stride", what, 1)
+    if any(x > 8 for x in walk):
+        raise state.error(
+            f"{what}: TMA's traversal strides (elementStrides) must be in [1, 8]; got "
+            f"traversal_stride {walk}"
+        )
+    dil = _per_dim(dilation, spatial, "dilation", what, 1)
+    if filter_shape is not None:
+        filt = _per_dim(filter_shape, spatial, "filter_shape", what, 1)
+        pad_lo, pad_hi = _padding(padding, spatial, what)
+        derived_lower = tuple(-p for p in pad_lo)
+        derived_upper = tuple(p - (f - 1) * d for p, f, d in zip(pad_hi, filt, dil))
+        if lower_corner is None and upper_corner is None:
+            lower_corner, upper_corner = derived_lower, derived_upper
+        else:
+            given = (
+                _corners(lower_corner, spatial, "lower_corner", what),
+                _corners(upper_corner, spatial, "upper_corner", what),
+            )
+            if given != (derived_lower, derived_upper):
+                raise state.error(
+                    f"{what}: the corners {given[0]}, {given[1]} disagree with filter_shape "
+                    f"{filt}, padding {pad_lo}/{pad_hi} and dilation {dil}, which give lower "
+                    f"-padding = {derived_lower} and upper padding - (filter - 1) * dilation "
+                    f"= {derived_upper}"
+                )
+    elif padding is not None:
+        raise state.error(f"{what}: padding= derives the corners with filter_shape=; pass both")
+    if lower_corner is None or upper_corner is None:
+        raise state.error(
+            f"{what}: give the bounding box: lower_corner and upper_corner, or filter_shape= "
+            f"(with padding=)"
+        )
     lower = _corners(lower_corner, spatial, "lower_corner", what)
     upper = _corners(upper_corner, spatial, "upper_corner", what)
     bits = CORNER_BITS[rank]
@@ -206,11 +321,12 @@ def make_im2col_tma_copy(
             list(reversed(lower)),
             list(reversed(upper)),
             swizzle_bytes,
+            traversal=list(reversed(walk)),
         )
     )
     return Im2colTmaCopy(
         op, gmem_tensor, smem_layout, channels, pixels, lower, upper, swizzle_bytes,
-        desc.results[0], multicast,
+        desc.results[0], multicast, walk, dil,
     )  # fmt: skip
 
 
@@ -219,7 +335,8 @@ def tma_copy_im2col(
 ) -> None:
     """One im2col load (``lc.tma_copy(tma, src, dst, mbar=, offsets=)``): ``src`` the first
     pixel's coordinates in the tensor's mode order (``(n, d, h, w, c)``), ``offsets`` the
-    filter tap in spatial mode order (``(t, r, s)``); ``dst`` the smem matrix; completes
+    filter tap in spatial mode order (``(t, r, s)``; the copy's dilation scales it); ``dst``
+    the smem matrix; completes
     ``mbar``'s transaction bytes (with ``mcast_mask``, in every block of the mask)."""
     what = "lc.tma_copy"
     mask = None
@@ -239,9 +356,14 @@ def tma_copy_im2col(
             f"{what}: an im2col load takes offsets=, one per spatial dimension "
             f"({tma.rank - 2}: the filter tap), got {offsets!r}"
         )
+    if any(d != 1 for d in tma.dilation):  # a filter tap times the dilation (CuTe's stride_srt)
+        offsets = tuple(x * d if d != 1 else x for x, d in zip(offsets, tma.dilation))
     for x in offsets:
         if isinstance(x, int) and not -(1 << 15) <= x < 1 << 15:
-            raise state.error(f"{what}: im2col offsets are 16-bit; got {x} in {offsets}")
+            raise state.error(
+                f"{what}: im2col offsets (filter tap x dilation) are 16-bit; got {x} in "
+                f"{offsets}"
+            )
     ptr = _smem_pointer(dst, what)
     coords = [scalars.as_value(x, i32) for x in reversed(src)]
     offs = [scalars.as_value(x, IntegerType(16)) for x in reversed(offsets)]

@@ -24,6 +24,7 @@ dimension has extent 1, stride 0), then
 | 15 | pixels per load |
 | 16-18 | the bounding box's lower corner (W, H, D; missing: 0) |
 | 19-21 | its upper corner (W, H, D; missing: 0) |
+| 22-24 | the traversal strides (W, H, D; missing: 1) |
 
 GPU target: the descriptor is a grid-constant kernel parameter the runtime encodes with
 ``cuTensorMapEncodeTiled`` at launch (runtime/tma.py). The op becomes a new argument of the
@@ -32,7 +33,8 @@ kernel, appended after the others, with upstream's argument attributes ``llvm.by
 ``.param .align 64 .b8 p[128]``, its generic address taken with ``cvta.param``), plus
 ``layoutc.tma``: what the runtime needs to encode it (the source argument's index, the box,
 the TMA dimension order, the swizzle, and each extent and stride as a constant or the index
-of the argument carrying it; an im2col descriptor adds its mode, pixels and corners).
+of the argument carrying it; an im2col descriptor adds its mode, pixels and corners, and its
+traversal strides when any is not 1).
 Descriptors of one tensor with the same box share an argument.
 """
 
@@ -51,8 +53,8 @@ from layoutc.ir.dialects.llvm.arith_ops import SExtOp
 from .tensor_access import IndexEmitter
 
 WORDS = 16
-IM2COL_WORDS = 24
-CHANNELS, PIXELS, LOWER, UPPER = 14, 15, 16, 19
+IM2COL_WORDS = 25
+CHANNELS, PIXELS, LOWER, UPPER, TRAVERSAL = 14, 15, 16, 19, 22
 BASE, RANK, ELEM_BYTES, SWIZZLE, DIMS, STRIDES, BOX = 0, 1, 2, 3, 4, 9, 14
 BOX_BITS = 12
 
@@ -146,6 +148,11 @@ def _gpu_descriptor(op: Any, error: Any) -> None:
                 "pixels": IntegerAttr(op.pixels.value, i64),
                 "lower": DenseArrayAttr(i64, lower),
                 "upper": DenseArrayAttr(i64, upper),
+                **(
+                    {"traversal": DenseArrayAttr(i64, op.traversal_strides)}
+                    if op.traversal is not None
+                    else {}
+                ),
             }
         )
     attrs = list(func.arg_attrs) if func.arg_attrs is not None else []
@@ -227,11 +234,13 @@ def lower_tma_descriptor(lw: Any, op: Any, error: Any) -> None:
         box_word |= box << (BOX_BITS * k)
     if im2col:
         lower, upper = op.corners
+        steps = op.traversal_strides
         store(CHANNELS, op.channels.value)
         store(PIXELS, op.pixels.value)
         for k in range(3):
             store(LOWER + k, lower[k] if k < len(lower) else 0)
             store(UPPER + k, upper[k] if k < len(upper) else 0)
+            store(TRAVERSAL + k, steps[k] if k < len(steps) else 1)
     else:
         store(BOX, box_word)
     op.replace_all_uses_with([slot])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...core.attributes import DenseArrayAttr, IntegerAttr
 from ...core.errors import VerifyError
 from ...core.location import Location
-from ...core.opdef import operand, prop, result, var_operand
+from ...core.opdef import operand, opt_prop, prop, result, var_operand
 from ...core.operation import Operation
 from ...core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ...core.types import i64, index
@@ -106,7 +106,10 @@ class TmaIm2colDescriptorOp(_TensorMapOp):
     outermost first: N, [D, [H,]] W, C; C contiguous; TMA's dimensions are the modes reversed).
     One load brings ``pixels`` pixels of ``channels`` channels walked through the bounding box
     ``[lower, extent - 1 + upper]`` of each spatial dimension (corners innermost first: W, H,
-    D); runtime/tma_im2col.py models it. Lowered as ``tile.tma_descriptor``."""
+    D); runtime/tma_im2col.py models it. Lowered as ``tile.tma_descriptor``. The optional
+    ``traversal = array<i64: sw, sh, sd>`` is the descriptor's traversal strides
+    (``elementStrides`` of the spatial dimensions, a convolution's stride; in [1, 8]): the
+    pixels advance by it through the box. Absent, all ones."""
 
     name = "tile.tma_im2col_descriptor"
     channels = prop(IntegerAttr)
@@ -114,6 +117,7 @@ class TmaIm2colDescriptorOp(_TensorMapOp):
     lower = prop(DenseArrayAttr)
     upper = prop(DenseArrayAttr)
     swizzle = prop(IntegerAttr)
+    traversal = opt_prop(DenseArrayAttr)
 
     def __init__(
         self,
@@ -126,23 +130,34 @@ class TmaIm2colDescriptorOp(_TensorMapOp):
         upper: list[int],
         swizzle: int,
         loc: Location | None = None,
+        traversal: list[int] | None = None,
     ):
+        properties = {
+            "channels": IntegerAttr(channels, i64),
+            "pixels": IntegerAttr(pixels, i64),
+            "lower": DenseArrayAttr(i64, list(lower)),
+            "upper": DenseArrayAttr(i64, list(upper)),
+            "swizzle": IntegerAttr(swizzle, i64),
+        }
+        if traversal is not None and any(s != 1 for s in traversal):
+            properties["traversal"] = DenseArrayAttr(i64, list(traversal))
         super().__init__(
             operands=[ptr, list(extents), list(strides)],
             result_types=[LLVMPointerType(0)],
-            properties={
-                "channels": IntegerAttr(channels, i64),
-                "pixels": IntegerAttr(pixels, i64),
-                "lower": DenseArrayAttr(i64, list(lower)),
-                "upper": DenseArrayAttr(i64, list(upper)),
-                "swizzle": IntegerAttr(swizzle, i64),
-            },
+            properties=properties,
             loc=loc,
         )
 
     @property
     def corners(self) -> tuple[list[int], list[int]]:
         return [int(x) for x in self.lower.values], [int(x) for x in self.upper.values]
+
+    @property
+    def traversal_strides(self) -> list[int]:
+        """The traversal stride per spatial dimension, innermost first (ones if absent)."""
+        if self.traversal is None:
+            return [1] * (len(self.extents) - 2)
+        return [int(x) for x in self.traversal.values]
 
     @property
     def dim_modes(self) -> list[int]:
@@ -175,6 +190,12 @@ class TmaIm2colDescriptorOp(_TensorMapOp):
             raise VerifyError(
                 f"a rank-{rank} tensor's box corners must be in [{lo}, {hi}], got lower {lower}, "
                 f"upper {upper}"
+            )
+        steps = self.traversal_strides
+        if len(steps) != rank - 2 or any(not 1 <= s <= 8 for s in steps):
+            raise VerifyError(
+                f"expects one traversal stride in [1, 8] per spatial dimension ({rank - 2}), "
+                f"got {steps}"
             )
         if not 1 <= self.channels.value <= 256 or not 1 <= self.pixels.value <= 1024:
             raise VerifyError(

@@ -41,3 +41,29 @@ func.func @pixels(%p: !tile.ptr<f32, gmem, 16>, %e: index) {
   %d = tile.tma_im2col_descriptor %p, [%e, %e, %e], [%e, %e, %e] {channels = 32 : i64, pixels = 2048 : i64, lower = array<i64: 0>, upper = array<i64: 0>, swizzle = 0 : i64} : !tile.ptr<f32, gmem, 16> -> !llvm.ptr
   return
 }
+
+// -----
+
+// The traversal strides (a convolution's stride, W first) round-trip.
+// CHECK-LABEL: func.func @strided
+// CHECK: tile.tma_im2col_descriptor {{.*}}traversal = array<i64: 2, 1, 3>
+func.func @strided(%p: !tile.ptr<f32, gmem, 16>, %e: index) {
+  %d = tile.tma_im2col_descriptor %p, [%e, %e, %e, %e, %e], [%e, %e, %e, %e, %e] {channels = 32 : i64, pixels = 256 : i64, lower = array<i64: 0, 0, 0>, upper = array<i64: -2, -2, -2>, swizzle = 0 : i64, traversal = array<i64: 2, 1, 3>} : !tile.ptr<f32, gmem, 16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @traversal_range(%p: !tile.ptr<f32, gmem, 16>, %e: index) {
+  // expected-error@+1 {{expects one traversal stride in [1, 8] per spatial dimension (3), got [2, 9, 1]}}
+  %d = tile.tma_im2col_descriptor %p, [%e, %e, %e, %e, %e], [%e, %e, %e, %e, %e] {channels = 32 : i64, pixels = 256 : i64, lower = array<i64: 0, 0, 0>, upper = array<i64: -2, -2, -2>, swizzle = 0 : i64, traversal = array<i64: 2, 9, 1>} : !tile.ptr<f32, gmem, 16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @traversal_count(%p: !tile.ptr<f32, gmem, 16>, %e: index) {
+  // expected-error@+1 {{expects one traversal stride in [1, 8] per spatial dimension (1), got [2, 2]}}
+  %d = tile.tma_im2col_descriptor %p, [%e, %e, %e], [%e, %e, %e] {channels = 32 : i64, pixels = 256 : i64, lower = array<i64: 0>, upper = array<i64: 0>, swizzle = 0 : i64, traversal = array<i64: 2, 2>} : !tile.ptr<f32, gmem, 16> -> !llvm.ptr
+  return
+}
