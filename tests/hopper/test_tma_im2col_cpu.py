@@ -88,7 +88,7 @@ def test_a_first_pixel_outside_the_bounding_box_is_an_error(where):
     k = make_im2col_loader(32, 32, lc.f32, 3, 2, lower, upper)
     run = lc.compile(k, act, at, out, out, block=32, target="cpu")
     with pytest.raises(CpuExecutionError, match="first pixel lies outside the descriptor's"):
-        run(act, at, out, out, grid=1)
+        run(act, at, out, raw, grid=1)
     box = Im2colBox("f32", 32, 32, lower, upper)
     with pytest.raises(ArgumentError, match=r"dimension 2 must be in \[0, 1\]"):
         im2col_load(act, box, (0, 0, h, 1, 0), (0, 0, 0))
@@ -113,3 +113,31 @@ def test_im2col_multicast_fills_both_blocks_of_the_cluster():
     for b in range(4):  # both blocks of cluster c hold the loads of rows 2c and 2c + 1
         c = b // 2
         np.testing.assert_array_equal(out[b], np.concatenate(loads[2 * c : 2 * c + 2]))
+
+
+def test_strided_loads_match_the_model_and_a_start_off_the_grid_is_an_error():
+    """Traversal strides (W 2, H 3, D 1): loads from output positions' pixels, wrapping into
+    the next image, match the model; a first pixel between two positions is refused (the
+    hardware's answer to it is not measured)."""
+    from layoutc.runtime.errors import CpuExecutionError
+
+    rng = np.random.default_rng(31)
+    shape, lower, upper, stride = (2, 4, 7, 9, 32), (0, -1, -1), (-1, -1, -1), (1, 3, 2)
+    act = rng.standard_normal(shape).astype(np.float32)
+    # first pixels: (n, d, h, w, c) with h = -1 + 3i, w = -1 + 2j, then taps (t, r, s)
+    at = np.array([[0, 0, -1, -1, 0, 0, 0, 0], [1, 2, 2, 5, 0, 1, 2, 1],
+                   [1, 2, 5, 7, 0, 1, 1, 2]], np.int32)  # fmt: skip
+    out = np.full((3, 32 * 32), np.nan, np.float32)
+    raw = np.full_like(out, np.nan)
+    k = make_im2col_loader(32, 32, lc.f32, 3, 2, lower, upper, traversal_stride=stride)
+    run = lc.compile(k, act, at, out, raw, block=32, target="cpu")
+    run(act, at, out, raw, grid=3)
+    box = Im2colBox("f32", 32, 32, lower[::-1], upper[::-1], 0, stride[::-1])
+    for b, row in enumerate(at):
+        want = im2col_load(act, box, tuple(int(x) for x in row[:5][::-1]),
+                           tuple(int(x) for x in row[5:][::-1])).reshape(-1)  # fmt: skip
+        np.testing.assert_array_equal(out[b], want)
+        np.testing.assert_array_equal(raw[b], hardware_swizzle(want, 128))
+    at[0, 3] = 0  # W = 0 is not -1 plus a multiple of 2
+    with pytest.raises(CpuExecutionError, match="off the descriptor's traversal grid"):
+        run(act, at, out, raw, grid=1)

@@ -230,3 +230,29 @@ def test_im2col_multicast_on_the_gpu_fills_both_blocks_of_the_cluster():
     for b in range(6):  # both blocks of cluster c hold the loads of rows 2c and 2c + 1
         c = b // 2
         np.testing.assert_array_equal(got[b], np.concatenate(loads[2 * c : 2 * c + 2]))
+
+
+@pytest.mark.gpu
+def test_strided_im2col_loads_on_the_gpu_match_the_model():
+    """test_tma_im2col_cpu.py's strided loads (traversal strides W 2, H 3: the descriptor's
+    elementStrides) on the GPU, against the model: the pixels advance by the strides and wrap
+    to the lower corner and into the next image as modelled."""
+    import torch
+
+    rng = np.random.default_rng(31)
+    shape, lower, upper, stride = (2, 4, 7, 9, 32), (0, -1, -1), (-1, -1, -1), (1, 3, 2)
+    act_host = rng.standard_normal(shape).astype(np.float32)
+    at_host = np.array([[0, 0, -1, -1, 0, 0, 0, 0], [1, 2, 2, 5, 0, 1, 2, 1],
+                        [1, 2, 5, 7, 0, 1, 1, 2]], np.int32)  # fmt: skip
+    act, at = torch.from_numpy(act_host).cuda(), torch.from_numpy(at_host).cuda()
+    logical = torch.full((3, 32 * 32), float("nan"), device="cuda")
+    physical = torch.full_like(logical, float("nan"))
+    k = make_im2col_loader(32, 32, lc.f32, 3, 2, lower, upper, traversal_stride=stride)
+    lc.compile(k, act, at, logical, physical, block=32)(act, at, logical, physical, grid=3)
+    torch.cuda.synchronize()
+    box = Im2colBox("f32", 32, 32, lower[::-1], upper[::-1], 0, stride[::-1])
+    got = logical.cpu().numpy()
+    for b, row in enumerate(at_host):
+        want = im2col_load(act_host, box, tuple(int(x) for x in row[:5][::-1]),
+                           tuple(int(x) for x in row[5:][::-1])).reshape(-1)  # fmt: skip
+        np.testing.assert_array_equal(got[b], want)
