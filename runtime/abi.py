@@ -81,23 +81,24 @@ class TmaSource:
         return [e for e in (*self.extents, *self.strides) if isinstance(e, str)]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "source": self.source,
             "box": list(self.box),
             "dims": list(self.dims),
             "swizzle": self.swizzle,
             "extents": list(self.extents),
             "strides": list(self.strides),
-        } | (
-            {
+        }
+        if self.mode == "im2col":
+            data |= {
                 "mode": self.mode,
                 "pixels": self.pixels,
                 "lower": list(self.lower),
                 "upper": list(self.upper),
             }
-            if self.mode == "im2col"
-            else {}
-        ) | ({"traversal": list(self.traversal)} if self.traversal else {})
+        if self.traversal:
+            data["traversal"] = list(self.traversal)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TmaSource:

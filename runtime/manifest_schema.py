@@ -185,7 +185,10 @@ def _param(c: _Checker, p: Any, path: str) -> None:
         raise c.fail(f"{path}.tma", "a 'tma' parameter, and only one, describes its descriptor")
     if "tma" in p:
         keys = {"source", "box", "dims", "swizzle", "extents", "strides"}
-        c.obj(p["tma"], f"{path}.tma", keys, {"mode", "pixels", "lower", "upper"})
+        c.obj(p["tma"], f"{path}.tma", keys, {"mode", "pixels", "lower", "upper", "traversal"})
+        if "traversal" in p["tma"]:  # an im2col descriptor's traversal strides
+            walk = f"{path}.tma.traversal"
+            c.each(c.list_(p["tma"]["traversal"], walk), walk, lambda x, q: c.int_(x, q, 1, 8))
     if not isinstance(p["dtype"], str) or p["dtype"] not in DTYPES:
         raise c.fail(f"{path}.dtype", f"{p['dtype']!r} is not one of {', '.join(DTYPES)}")
     if "layout" in p and p["layout"] is not None:

@@ -29,7 +29,7 @@ from typing import Any
 
 from . import cuda_driver
 from .errors import ArgumentError
-from .tma import DATA_TYPES, SWIZZLES, TmaBox, check_tma_rules
+from .tma import DATA_TYPES, ELEMENT_BYTES, SWIZZLES, TmaBox, check_tma_rules
 
 #: the corner range per tensor rank (bits of the signed field in the descriptor)
 _CORNER_BITS = {3: 16, 4: 8, 5: 5}
@@ -69,11 +69,10 @@ class Im2colBox:
         )
 
 
-def check_im2col_rules(
-    name: str, box: Im2colBox, address: int, extents: tuple[int, ...], strides: tuple[int, ...]
-) -> None:
-    """Raise ``ArgumentError`` naming the rule and the value for anything the im2col
-    descriptor refuses. ``extents`` (elements) and ``strides`` (bytes) innermost first."""
+def check_im2col_box(name: str, box: Im2colBox) -> None:
+    """The rules of the descriptor's static part (what the compiler fixed: channels, pixels,
+    corners, traversal strides, element type and swizzle); ``ArgumentError`` naming the rule
+    and the value. The C launchers of ``--emit-c`` check these when they are generated."""
     where = f"TMA im2col descriptor of {name!r}"
     rank = box.rank
     if rank not in _CORNER_BITS or len(box.upper) != len(box.lower):
@@ -100,6 +99,31 @@ def check_im2col_rules(
                 f"{where}: a rank-{rank} tensor's box corners must be in [{lo}, {hi}]; got "
                 f"lower {box.lower}, upper {box.upper}"
             )
+    if box.dtype not in DATA_TYPES:
+        raise ArgumentError(f"{where}: TMA does not move {box.dtype} elements")
+    if box.swizzle not in SWIZZLES:
+        raise ArgumentError(f"{where}: swizzle must be 0, 32, 64 or 128 bytes, got {box.swizzle}")
+    inner = box.channels * ELEMENT_BYTES[box.dtype]
+    if inner % 16:
+        raise ArgumentError(
+            f"{where}: the box's inner extent (a pixel's channels) must be a multiple of 16 "
+            f"bytes, got {inner}"
+        )
+    if box.swizzle and inner > box.swizzle:
+        raise ArgumentError(
+            f"{where}: with a {box.swizzle}-byte swizzle the box's inner extent must be at most "
+            f"{box.swizzle} bytes, got {inner}"
+        )
+
+
+def check_im2col_rules(
+    name: str, box: Im2colBox, address: int, extents: tuple[int, ...], strides: tuple[int, ...]
+) -> None:
+    """Raise ``ArgumentError`` naming the rule and the value for anything the im2col
+    descriptor refuses. ``extents`` (elements) and ``strides`` (bytes) innermost first."""
+    check_im2col_box(name, box)
+    rank = box.rank
+    where = f"TMA im2col descriptor of {name!r}"
     # the tensor rules are the tiled descriptor's, with a box of one pixel of `channels`
     check_tma_rules(name, TmaBox(box.dtype, (box.channels,) + (1,) * (rank - 1), box.swizzle),
                     address, extents, strides)  # fmt: skip
@@ -196,6 +220,7 @@ def im2col_load(
 
 __all__ = [
     "Im2colBox",
+    "check_im2col_box",
     "check_im2col_rules",
     "encode_im2col",
     "im2col_load",

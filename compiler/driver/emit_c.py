@@ -11,8 +11,10 @@ The launcher keeps the runtime's promises: it refuses, with ``CUDA_ERROR_INVALID
 message from ``<prefix>_last_error()``, every argument that breaks a fact the code was
 compiled under (pointer alignment, divisibility and bounds of integers, carriers that must be
 equal, the block shape, and for TMA descriptors, which the launcher encodes from the source
-tensor's pointer, extents and strides with ``cuTensorMapEncodeTiled`` and caches per
-(pointer, extents, strides), TMA's rules; a grid that is no multiple of the cluster shape), so
+tensor's pointer, extents and strides with ``cuTensorMapEncodeTiled`` (an im2col descriptor
+with ``cuTensorMapEncodeIm2col``, its corners, pixels and traversal strides as the Python
+runtime encodes them) and caches per (pointer, extents, strides), TMA's rules; a grid that is
+no multiple of the cluster shape), so
 C callers cannot run code on arguments it was not built for. Kernels compiled with a cluster
 shape launch in clusters of it (``cuLaunchKernelEx``); the others also get a ``_cluster``
 launcher that takes the shape. The
@@ -253,7 +255,7 @@ class _Writer:
             f"const char *{self.prefix}_last_error(void);",
             "/* Unload the modules this library loaded into the current context. */",
             f"CUresult {self.prefix}_unload(void);",
-            "/* TMA descriptors encoded so far (cuTensorMapEncodeTiled calls; launches with a",
+            "/* TMA descriptors encoded so far (cuTensorMapEncodeTiled/Im2col calls; launches with a",
             "   tensor seen before reuse its descriptor). */",
             f"unsigned long long {self.prefix}_tma_encodes(void);",
             "",
@@ -473,11 +475,17 @@ class _Writer:
         src = by_name[t.source]
         if src.dtype not in DATA_TYPES:
             raise EmitCError(f"parameter {p.name!r}: TMA does not move {src.dtype} elements")
-        if t.mode != "tile":
-            raise EmitCError(
-                f"parameter {p.name!r}: not supported: the C launcher encodes tiled TMA "
-                f"descriptors only, not {t.mode} (launch through the Python runtime)"
+        if t.mode == "im2col":  # the static rules now, the rest at launch (lc_tma_im2col)
+            from layoutc.runtime.errors import ArgumentError
+            from layoutc.runtime.tma_im2col import Im2colBox, check_im2col_box
+
+            im2col = Im2colBox(
+                src.dtype, t.box[0], t.pixels, t.lower, t.upper, t.swizzle, t.traversal
             )
+            try:
+                check_im2col_box(t.source, im2col)
+            except ArgumentError as e:
+                raise EmitCError(f"parameter {p.name!r}: {e}") from None
         elem = ELEMENT_BYTES[src.dtype]
 
         def entry(e: int | str) -> str:
@@ -490,6 +498,29 @@ class _Writer:
         strides = ", ".join(f"{entry(t.strides[m])} * {elem}" for m in t.dims)
         box = ", ".join(f"{b}u" for b in t.box)
         what = f"{spec.name}: TMA descriptor of '{t.source}'"
+        if t.mode == "im2col":
+            spatial = rank - 2
+
+            def ints(xs: tuple[int, ...]) -> str:
+                return ", ".join(str(x) for x in xs)
+
+            return [
+                f"    CUtensorMap lc_tmap{j};",
+                "    {",
+                f"        const int64_t lc_ext[{rank}] = {{{extents}}};",
+                f"        const int64_t lc_str[{rank}] = {{{strides}}};",
+                f"        const int lc_lower[{spatial}] = {{{ints(im2col.lower)}}};",
+                f"        const int lc_upper[{spatial}] = {{{ints(im2col.upper)}}};",
+                f"        const cuuint32_t lc_walk[{rank}] = {{1, {ints(im2col.strides)}, 1}};",
+                f'        CUresult lc_trc = lc_tma_im2col(&lc_tma_k{index}_{j}, "{what}", '
+                f"{DATA_TYPES[src.dtype]}, {elem}u, {rank}u,",
+                f"                                 (CUdeviceptr)(uintptr_t)"
+                f"{_c_name(t.source, 'parameter')}, lc_ext, lc_str, lc_lower, lc_upper, "
+                f"{im2col.channels}u, {im2col.pixels}u, lc_walk, {SWIZZLES[t.swizzle]}, "
+                f"&lc_tmap{j});",
+                "        if (lc_trc != CUDA_SUCCESS) return lc_trc;",
+                "    }",
+            ]
         return [
             f"    CUtensorMap lc_tmap{j};",
             "    {",
@@ -575,7 +606,13 @@ class _Writer:
             if q.kind == TMA
         ]
         if caches:
-            out += [*_TMA.splitlines(), *caches, ""]
+            modes = {q.tma.mode for k in self.kernels for q in k.spec.params if q.tma is not None}
+            out += _TMA.splitlines()
+            if "tile" in modes:
+                out += _TMA_TILED.splitlines()
+            if "im2col" in modes:
+                out += _TMA_IM2COL.splitlines()
+            out += [*caches, ""]
         for i, k in enumerate(self.kernels):
             out += self.launcher(k, i)
         return "\n".join(out)
@@ -699,8 +736,9 @@ unsigned long long {prefix}_tma_encodes(void)
 """
 
 _TMA = """\
-/* TMA descriptors: checked with TMA's rules (the Python runtime's, runtime/tma.py), encoded
-   with cuTensorMapEncodeTiled and cached per (pointer, extents, strides), per parameter. */
+/* TMA descriptors: checked with TMA's rules (the Python runtime's, runtime/tma.py and
+   runtime/tma_im2col.py), encoded with cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col and
+   cached per (pointer, extents, strides), per parameter. */
 #define LC_TMA_CACHE 8
 typedef struct lc_tma_entry {
     int used;
@@ -710,10 +748,9 @@ typedef struct lc_tma_entry {
 } lc_tma_entry;
 typedef struct lc_tma_cache { lc_tma_entry entries[LC_TMA_CACHE]; int next; } lc_tma_cache;
 
-static CUresult lc_tma(lc_tma_cache *cache, const char *what, CUtensorMapDataType dtype,
-                       cuuint32_t elem, cuuint32_t rank, CUdeviceptr ptr, const int64_t *extents,
-                       const int64_t *strides, const cuuint32_t *box, CUtensorMapSwizzle swizzle,
-                       CUtensorMap *out)
+/* The tensor's rules, common to both modes. */
+static CUresult lc_tma_check(const char *what, cuuint32_t elem, cuuint32_t rank, CUdeviceptr ptr,
+                             const int64_t *extents, const int64_t *strides)
 {
     if (ptr % 16)
         return lc_refuse("%s: the global address must be 16-byte aligned, got %p (%u bytes "
@@ -730,29 +767,30 @@ static CUresult lc_tma(lc_tma_cache *cache, const char *what, CUtensorMapDataTyp
         if (extents[k] < 1 || extents[k] > (1LL << 32))
             return lc_refuse("%s: extents must be in [1, 2^32]; dimension %u is %lld", what, k,
                              (long long)extents[k]);
+    return CUDA_SUCCESS;
+}
+
+/* The cached descriptor of (ptr, extents, strides), if any. */
+static int lc_tma_find(lc_tma_cache *cache, cuuint32_t rank, CUdeviceptr ptr,
+                       const int64_t *extents, const int64_t *strides, CUtensorMap *out)
+{
+    int found = 0;
     pthread_mutex_lock(&lc_lock);
-    for (int i = 0; i < LC_TMA_CACHE; ++i) {
+    for (int i = 0; i < LC_TMA_CACHE && !found; ++i) {
         lc_tma_entry *e = &cache->entries[i];
         if (e->used && e->ptr == ptr && !memcmp(e->extents, extents, rank * sizeof(int64_t)) &&
             !memcmp(e->strides, strides, rank * sizeof(int64_t))) {
             *out = e->map;
-            pthread_mutex_unlock(&lc_lock);
-            return CUDA_SUCCESS;
+            found = 1;
         }
     }
     pthread_mutex_unlock(&lc_lock);
-    cuuint64_t dims[5], pitches[5];
-    cuuint32_t ones[5] = {1, 1, 1, 1, 1};
-    for (cuuint32_t k = 0; k < rank; ++k) {
-        dims[k] = (cuuint64_t)extents[k];
-        pitches[k] = (cuuint64_t)strides[k];
-    }
-    /* the driver takes the strides of dimensions 1..rank-1; out-of-bounds elements read 0 */
-    CUresult rc = cuTensorMapEncodeTiled(out, dtype, rank, (void *)(uintptr_t)ptr, dims,
-                                         pitches + 1, box, ones, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                         swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (rc != CUDA_SUCCESS) return lc_fail(rc, what);
+    return found;
+}
+
+static void lc_tma_keep(lc_tma_cache *cache, cuuint32_t rank, CUdeviceptr ptr,
+                        const int64_t *extents, const int64_t *strides, const CUtensorMap *map)
+{
     pthread_mutex_lock(&lc_lock);
     lc_tma_entry *e = &cache->entries[cache->next];
     cache->next = (cache->next + 1) % LC_TMA_CACHE;
@@ -762,9 +800,69 @@ static CUresult lc_tma(lc_tma_cache *cache, const char *what, CUtensorMapDataTyp
     memset(e->strides, 0, sizeof e->strides);
     memcpy(e->extents, extents, rank * sizeof(int64_t));
     memcpy(e->strides, strides, rank * sizeof(int64_t));
-    e->map = *out;
+    e->map = *map;
     ++lc_tma_encodes;
     pthread_mutex_unlock(&lc_lock);
+}
+"""
+
+_TMA_TILED = """\
+static CUresult lc_tma(lc_tma_cache *cache, const char *what, CUtensorMapDataType dtype,
+                       cuuint32_t elem, cuuint32_t rank, CUdeviceptr ptr, const int64_t *extents,
+                       const int64_t *strides, const cuuint32_t *box, CUtensorMapSwizzle swizzle,
+                       CUtensorMap *out)
+{
+    CUresult rc = lc_tma_check(what, elem, rank, ptr, extents, strides);
+    if (rc != CUDA_SUCCESS) return rc;
+    if (lc_tma_find(cache, rank, ptr, extents, strides, out)) return CUDA_SUCCESS;
+    cuuint64_t dims[5], pitches[5];
+    cuuint32_t ones[5] = {1, 1, 1, 1, 1};
+    for (cuuint32_t k = 0; k < rank; ++k) {
+        dims[k] = (cuuint64_t)extents[k];
+        pitches[k] = (cuuint64_t)strides[k];
+    }
+    /* the driver takes the strides of dimensions 1..rank-1; out-of-bounds elements read 0 */
+    rc = cuTensorMapEncodeTiled(out, dtype, rank, (void *)(uintptr_t)ptr, dims, pitches + 1, box,
+                                ones, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS) return lc_fail(rc, what);
+    lc_tma_keep(cache, rank, ptr, extents, strides, out);
+    return CUDA_SUCCESS;
+}
+"""
+
+_TMA_IM2COL = """\
+/* An im2col descriptor (runtime/tma_im2col.py's encode_im2col): the corners, channels, pixels
+   and traversal strides are the compiler's (checked when this file was generated); the
+   bounding box [lower, extent - 1 + upper] of each spatial dimension must not be empty. */
+static CUresult lc_tma_im2col(lc_tma_cache *cache, const char *what, CUtensorMapDataType dtype,
+                              cuuint32_t elem, cuuint32_t rank, CUdeviceptr ptr,
+                              const int64_t *extents, const int64_t *strides, const int *lower,
+                              const int *upper, cuuint32_t channels, cuuint32_t pixels,
+                              const cuuint32_t *walk, CUtensorMapSwizzle swizzle, CUtensorMap *out)
+{
+    CUresult rc = lc_tma_check(what, elem, rank, ptr, extents, strides);
+    if (rc != CUDA_SUCCESS) return rc;
+    for (cuuint32_t k = 1; k + 1 < rank; ++k)
+        if (extents[k] - 1 + upper[k - 1] < lower[k - 1])
+            return lc_refuse("%s: spatial dimension %u (extent %lld) has an empty bounding box "
+                             "[%d, %lld]", what, k, (long long)extents[k], lower[k - 1],
+                             (long long)(extents[k] - 1 + upper[k - 1]));
+    if (lc_tma_find(cache, rank, ptr, extents, strides, out)) return CUDA_SUCCESS;
+    cuuint64_t dims[5], pitches[5];
+    for (cuuint32_t k = 0; k < rank; ++k) {
+        dims[k] = (cuuint64_t)extents[k];
+        pitches[k] = (cuuint64_t)strides[k];
+    }
+    /* the driver takes the strides of dimensions 1..rank-1; out-of-bounds elements read 0 */
+    rc = cuTensorMapEncodeIm2col(out, dtype, rank, (void *)(uintptr_t)ptr, dims, pitches + 1,
+                                 lower, upper, channels, pixels, walk,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                 CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS) return lc_fail(rc, what);
+    lc_tma_keep(cache, rank, ptr, extents, strides, out);
     return CUDA_SUCCESS;
 }
 """

@@ -361,8 +361,7 @@ def tma_copy_im2col(
     for x in offsets:
         if isinstance(x, int) and not -(1 << 15) <= x < 1 << 15:
             raise state.error(
-                f"{what}: im2col offsets (filter tap x dilation) are 16-bit; got {x} in "
-                f"{offsets}"
+                f"{what}: im2col offsets (filter tap x dilation) are 16-bit; got {x} in {offsets}"
             )
     ptr = _smem_pointer(dst, what)
     coords = [scalars.as_value(x, i32) for x in reversed(src)]

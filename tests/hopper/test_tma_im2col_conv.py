@@ -43,7 +43,7 @@ def numpy_conv(act, w, stride, dilation, pad_lo, pad_hi):
 
 
 def _problem(case, seed):
-    name, shape, k_out, filt, stride, dilation, (pad_lo, pad_hi) = case
+    _, shape, k_out, filt, stride, dilation, (pad_lo, pad_hi) = case
     rng = np.random.default_rng(seed)
     act = rng.integers(-4, 5, shape).astype(np.float32)  # exact in f32 whatever the order
     w = rng.integers(-3, 4, (k_out, *filt, shape[-1])).astype(np.float32)
@@ -91,7 +91,7 @@ def test_a_strided_dilated_padded_convolution_on_the_gpu_matches_torch(case):
 
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("TMA im2col needs an sm_90 GPU")
-    name, shape, k_out, filt, stride, dilation, (pad_lo, pad_hi) = case
+    _, shape, k_out, filt, stride, dilation, (pad_lo, pad_hi) = case
     act, w, want = _problem(case, 11)
     m = int(np.prod(want.shape[:-1]))
     dev_act = torch.from_numpy(act).cuda()

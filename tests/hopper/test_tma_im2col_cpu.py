@@ -88,7 +88,7 @@ def test_a_first_pixel_outside_the_bounding_box_is_an_error(where):
     k = make_im2col_loader(32, 32, lc.f32, 3, 2, lower, upper)
     run = lc.compile(k, act, at, out, out, block=32, target="cpu")
     with pytest.raises(CpuExecutionError, match="first pixel lies outside the descriptor's"):
-        run(act, at, out, raw, grid=1)
+        run(act, at, out, out, grid=1)
     box = Im2colBox("f32", 32, 32, lower, upper)
     with pytest.raises(ArgumentError, match=r"dimension 2 must be in \[0, 1\]"):
         im2col_load(act, box, (0, 0, h, 1, 0), (0, 0, 0))

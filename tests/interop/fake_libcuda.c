@@ -148,6 +148,35 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **par
                        config->hStream, params);
 }
 
+/* Prints its arguments (dims, the strides of dimensions 1.., corners, channels, pixels, the
+   traversal strides) and writes the address and the first two extents as the tiled one. */
+CUresult cuTensorMapEncodeIm2col(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank,
+                                 void *address, const cuuint64_t *dims, const cuuint64_t *strides,
+                                 const int *lower, const int *upper, cuuint32_t channels,
+                                 cuuint32_t pixels, const cuuint32_t *element_strides,
+                                 CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill fill)
+{
+    printf("encode-im2col dtype=%d rank=%u address=%llx dims=(", (int)dtype, rank,
+           (unsigned long long)(uintptr_t)address);
+    for (cuuint32_t k = 0; k < rank; ++k) printf(k ? ",%llu" : "%llu", (unsigned long long)dims[k]);
+    printf(") strides=(");
+    for (cuuint32_t k = 0; k + 1 < rank; ++k)
+        printf(k ? ",%llu" : "%llu", (unsigned long long)strides[k]);
+    printf(") lower=(");
+    for (cuuint32_t k = 0; k + 2 < rank; ++k) printf(k ? ",%d" : "%d", lower[k]);
+    printf(") upper=(");
+    for (cuuint32_t k = 0; k + 2 < rank; ++k) printf(k ? ",%d" : "%d", upper[k]);
+    printf(") channels=%u pixels=%u elementstrides=(", channels, pixels);
+    for (cuuint32_t k = 0; k < rank; ++k) printf(k ? ",%u" : "%u", element_strides[k]);
+    printf(") swizzle=%d interleave=%d l2=%d fill=%d\n", (int)swizzle, (int)interleave, (int)l2,
+           (int)fill);
+    memset(map, 0, sizeof *map);
+    map->opaque[0] = (cuuint64_t)(uintptr_t)address;
+    map->opaque[1] = dims[0] | (rank > 1 ? dims[1] << 32 : 0);
+    return CUDA_SUCCESS;
+}
+
 CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank,
                                 void *address, const cuuint64_t *dims, const cuuint64_t *strides,
                                 const cuuint32_t *box, const cuuint32_t *element_strides,

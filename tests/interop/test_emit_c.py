@@ -327,21 +327,189 @@ def _tma_spec():
     return KernelSpec("tmak", params)
 
 
-def test_im2col_descriptors_are_refused_by_the_c_launcher(tmp_path):
-    """The C launchers encode tiled descriptors only: an im2col one is a clear refusal."""
+def test_im2col_rules_the_compiler_fixed_are_checked_when_the_launcher_is_generated(tmp_path):
+    """A manifest's im2col descriptor that breaks the static rules (here traversal strides
+    past 8, which the schema bounds, bypassed by building the spec directly) is refused."""
     from layoutc.driver.emit_c import CKernel, EmitCError, emit_c
     from layoutc.runtime.abi import KernelSpec, Param, TmaSource
 
-    carriers = ("A_shape0",)
     tma = TmaSource("A", (32, 1, 1), (2, 1, 0), 128, ("A_shape0", 8, 32), (256, 32, 1),
-                    mode="im2col", pixels=16, lower=(0,), upper=(-2,))  # fmt: skip
+                    mode="im2col", pixels=16, lower=(0,), upper=(-2,), traversal=(9,))  # fmt: skip
     params = (
-        Param("A", "pointer", "f32", "(?,8,32):(256,32,1)", carriers),
+        Param("A", "pointer", "f32", "(?,8,32):(256,32,1)", ("A_shape0",)),
         Param("A_shape0", "scalar", "i32"),
         Param("A_tma0", "tma", "f32", tma=tma),
     )
-    with pytest.raises(EmitCError, match="encodes tiled TMA descriptors only, not im2col"):
+    with pytest.raises(EmitCError, match=r"traversal strides \(elementStrides\) must be in "
+                                         r"\[1, 8\], one per spatial dimension \(1\); got "
+                                         r"\(9,\)"):  # fmt: skip
         emit_c([CKernel(KernelSpec("conv", params), ())], tmp_path, prefix="mylib")
+
+
+IM2COL_KERNEL = """\
+import sys
+sys.path.insert(0, {hopper!r})
+from im2col_kernels import make_im2col_conv
+
+conv = make_im2col_conv((2, 5, 6, 7, 8), 8, (2, 3, 3), (1, 2, 2), (2, 1, 1), ((1, 1, 0), (1, 2, 0)))
+"""
+
+IM2COL_HOST = """\
+/* Launches the im2col convolution through the generated launcher. argv[1]: "ok" (two launches
+   with one activation, then one with another), "misaligned" or "empty" (no images). */
+#include "layoutc_kernels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ok";
+    float *act = aligned_alloc(64, 4 * 1680 * sizeof(float));
+    float *flt = aligned_alloc(64, 8 * 144 * sizeof(float));
+    float *out = aligned_alloc(64, 256 * 8 * sizeof(float));
+    float *a = !strcmp(mode, "misaligned") ? act + 1 : act;
+    int32_t n = !strcmp(mode, "empty") ? 0 : 2;
+    layoutc_dim3 grid = {3, 1, 1}, block = {32, 1, 1};
+    printf("act=%llx\\n", (unsigned long long)(uintptr_t)a);
+    CUresult rc = layoutc_im2col_conv(a, n, flt, out, 90, grid, block, (CUstream)0);
+    if (rc == CUDA_SUCCESS) rc = layoutc_im2col_conv(a, 2, flt, out, 90, grid, block, (CUstream)0);
+    if (rc == CUDA_SUCCESS) rc = layoutc_im2col_conv(a + 16, 3, flt, out, 135, grid, block, (CUstream)0);
+    if (rc != CUDA_SUCCESS) {
+        printf("refused %d: %s\\n", (int)rc, layoutc_last_error());
+        return 3;
+    }
+    printf("encodes=%llu\\n", layoutc_tma_encodes());
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def im2col_host(tmp_path_factory):
+    """``layoutc compile --emit-c`` of a strided, dilated, padded im2col convolution
+    (tests/hopper/im2col_kernels.py), through the artifact, linked with the fake libcuda."""
+    out = tmp_path_factory.mktemp("emit_c_im2col")
+    src = out / "convk.py"
+    src.write_text(IM2COL_KERNEL.format(hopper=str(ROOT / "tests" / "hopper")))
+    code = main(["compile", f"{src}::conv", "--target", "sm_90a", "-o", str(out / "artifact"),
+                 "--emit-c", str(out)])  # fmt: skip
+    assert code == 0
+    (out / "host.c").write_text(IM2COL_HOST)
+    exe = out / "c_host_im2col"
+    subprocess.run(
+        [CC, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", f"-I{out}",
+         str(out / "host.c"), str(out / "layoutc_kernels.c"), str(HERE / "fake_libcuda.c"),
+         "-lpthread", "-o", str(exe)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return out, exe
+
+
+class _RecordingDriver:
+    """The Python runtime's driver, recording cuTensorMapEncodeIm2col's arguments."""
+
+    def __init__(self):
+        import cuda.bindings.driver as real  # the enums' values, as the C header's
+
+        self.calls = []
+        names = ("CUtensorMapDataType", "CUtensorMapInterleave", "CUtensorMapSwizzle",
+                 "CUtensorMapL2promotion", "CUtensorMapFloatOOBfill")  # fmt: skip
+        for n in names:
+            setattr(self, n, getattr(real, n))
+        self.cuuint32_t = self.cuuint64_t = int
+
+    def cuTensorMapEncodeIm2col(self, *args):
+        import types
+
+        self.calls.append(args)
+        return (0, types.SimpleNamespace(opaque=[0] * 16))
+
+
+@needs_c
+def test_im2col_descriptors_are_encoded_by_the_c_launcher_as_the_python_runtime_does(
+    im2col_host, tmp_path
+):
+    """The launcher encodes the activation's im2col descriptor with cuTensorMapEncodeIm2col:
+    the same dims, strides, corners, channels, pixels, traversal strides (the convolution's
+    stride, W first: 2, 2, 1), swizzle, L2 promotion and zero fill as the Python runtime's
+    binder for the same tensor, once per (pointer, extents, strides)."""
+    pytest.importorskip("cuda.bindings")
+    from layoutc.runtime import cuda_driver, tma
+    from layoutc.runtime.abi import KernelSpec
+    from layoutc.runtime.artifact import read_manifest
+    from layoutc.runtime.tma_im2col import Im2colBox
+
+    out, exe = im2col_host
+    proc, _ = _run(exe, "ok", tmp_path, LC_FAKE_TMA_PARAM="5")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    act = int(lines[0].removeprefix("act="), 16)
+    encodes = [x for x in lines if x.startswith("encode-im2col")]
+    assert len(encodes) == 2 and lines[-1] == "encodes=2"
+    # the Python runtime's encode of the same descriptors (runtime/packing.py's box)
+    (entry,) = read_manifest(out / "artifact")["kernels"]
+    spec = KernelSpec.from_json(entry)
+    (p,) = [q for q in spec.params if q.kind == "tma"]
+    t = p.tma
+    assert t.traversal == (2, 2, 1)
+    box = Im2colBox("f32", t.box[0], t.pixels, t.lower, t.upper, t.swizzle, t.traversal)
+    drv = _RecordingDriver()
+    previous = cuda_driver.use_driver(drv)
+    try:
+        for address, n in ((act, 2), (act + 64, 3)):
+            ext = tuple(n if isinstance(e, str) else e for e in (t.extents[m] for m in t.dims))
+            st = tuple(
+                (1680 if isinstance(s, str) else s) * 4 for s in (t.strides[m] for m in t.dims)
+            )
+            tma.TmaDescriptorCache().get("act", box, address, ext, st)
+    finally:
+        cuda_driver.use_driver(previous)
+
+    def text(c):
+        dtype, rank, address, dims, strides, lower, upper, channels, pixels, walk = c[:10]
+        interleave, swizzle, l2, fill = c[10:]
+
+        def tup(xs):
+            return ",".join(str(int(x)) for x in xs)
+
+        return (f"encode-im2col dtype={int(dtype)} rank={rank} address={address:x} "
+                f"dims=({tup(dims)}) strides=({tup(strides)}) lower=({tup(lower)}) "
+                f"upper=({tup(upper)}) channels={channels} pixels={pixels} "
+                f"elementstrides=({tup(walk)}) swizzle={int(swizzle)} "
+                f"interleave={int(interleave)} l2={int(l2)} fill={int(fill)}")  # fmt: skip
+
+    assert encodes == [text(c) for c in drv.calls]
+    assert (
+        "lower=(0,-1,-1) upper=(-2,0,-1) channels=8 pixels=32 elementstrides=(1,2,2,1,1)"
+        in (encodes[0])
+    )
+    launches = [x for x in lines if x.startswith("launch")]
+    assert [x.split(" tma=")[1].split(",")[0] for x in launches] == [f"{act:x}"] * 2 + [
+        f"{act + 64:x}"
+    ]
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("misaligned", r"im2col_conv: argument act \(0x[0-9a-f]+\) is not 16-byte aligned"),
+        ("empty", r"im2col_conv: TMA descriptor of 'act': extents must be in \[1, 2\^32\]; "
+                  r"dimension 4 is 0"),
+    ],
+)  # fmt: skip
+def test_the_c_launcher_refuses_what_the_im2col_descriptor_cannot_take(
+    im2col_host, tmp_path, mode, message
+):
+    import re
+
+    _, exe = im2col_host
+    proc, _ = _run(exe, mode, tmp_path)
+    assert proc.returncode == 3, proc.stdout
+    assert re.search(message, proc.stdout), proc.stdout
+    assert "encode" not in proc.stdout and "launch" not in proc.stdout
 
 
 @pytest.fixture(scope="module")
@@ -544,3 +712,109 @@ def test_generated_tma_launcher_runs_on_the_gpu(tmp_path):
     )
     proc = subprocess.run([str(exe)], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok encodes=1", proc.stdout
+
+
+_IM2COL_GPU_HOST = r"""
+#include "im2colgpu_kernels.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *slurp(const char *path, size_t bytes)
+{
+    void *p = malloc(bytes);
+    FILE *f = fopen(path, "rb");
+    if (!f || fread(p, 1, bytes, f) != bytes) exit(5);
+    fclose(f);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    CUdevice dev;
+    CUcontext ctx;
+    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuDevicePrimaryCtxRetain(&ctx, dev) ||
+        cuCtxSetCurrent(ctx)) {
+        printf("no GPU\n");
+        return 2;
+    }
+    float *act = slurp(argv[1], ACT_BYTES), *flt = slurp(argv[2], FLT_BYTES);
+    float *out = calloc(1, OUT_BYTES);
+    CUdeviceptr A, F, O;
+    cuMemAlloc(&A, ACT_BYTES);
+    cuMemAlloc(&F, FLT_BYTES);
+    cuMemAlloc(&O, OUT_BYTES);
+    cuMemcpyHtoD(A, act, ACT_BYTES);
+    cuMemcpyHtoD(F, flt, FLT_BYTES);
+    cuMemcpyHtoD(O, out, OUT_BYTES);
+    layoutc_dim3 grid = {GRID, 1, 1};
+    CUresult rc = CALL;
+    if (rc != CUDA_SUCCESS) {
+        printf("failed: %s\n", im2colgpu_last_error());
+        return 3;
+    }
+    cuCtxSynchronize();
+    cuMemcpyDtoH(out, O, OUT_BYTES);
+    FILE *f = fopen(argv[3], "wb");
+    fwrite(out, 1, OUT_BYTES, f);
+    fclose(f);
+    printf("ok encodes=%llu\n", im2colgpu_tma_encodes());
+    return 0;
+}
+"""
+
+
+@pytest.mark.gpu
+@needs_c
+def test_generated_im2col_launcher_runs_on_the_gpu(tmp_path):
+    """The strided, dilated, padded im2col convolution of tests/hopper launched from C: the
+    launcher encodes the activation's im2col descriptor with the driver (traversal strides
+    and corners as the Python runtime's) and the result is the numpy convolution's."""
+    import sys
+
+    import layoutc as lc
+    import numpy as np
+    from layoutc.driver.emit_c import CImage, CKernel, emit_c
+
+    sys.path.insert(0, str(ROOT / "tests" / "hopper"))
+    from im2col_kernels import make_im2col_conv
+    from test_tma_im2col_conv import CASES, numpy_conv
+
+    _, shape, k_out, filt, stride, dilation, (pad_lo, pad_hi) = CASES[0]
+    rng = np.random.default_rng(5)
+    act = rng.integers(-4, 5, shape).astype(np.float32)
+    w = rng.integers(-3, 4, (k_out, *filt, shape[-1])).astype(np.float32)
+    want = numpy_conv(act, w, stride, dilation, pad_lo, pad_hi)
+    m = int(np.prod(want.shape[:-1]))
+    flt = np.ascontiguousarray(w.reshape(k_out, -1))
+    out = np.zeros((m, k_out), np.float32)
+    kernel = make_im2col_conv(shape, k_out, filt, stride, dilation, (pad_lo, pad_hi))
+    ck = lc.compile(kernel, act, flt, out, block=32, target="sm_90a")
+    spec = ck.products.runtime_spec
+    kind, image = ck.products.image
+    emit_c([CKernel(spec, (CImage("sm_90a", kind, image),))], tmp_path, "im2colgpu")
+    values = {"act": "(float *)A", "flt": "(float *)F", "out": "(float *)O"}
+    values |= {"act_shape0": str(shape[0]), "out_shape0": str(m)}
+    args = [values[p.name] for p in spec.params if p.kind != "tma"] + ["grid"]
+    if spec.launch_bounds.block is None:
+        args.append("(layoutc_dim3){32, 1, 1}")
+    call = f"im2colgpu_{spec.name}({', '.join([*args, '(CUstream)0'])})"
+    host = tmp_path / "host.c"
+    source = _IM2COL_GPU_HOST.replace("CALL", call).replace("GRID", str(-(-m // 32)))
+    source = source.replace("ACT_BYTES", str(act.nbytes)).replace("FLT_BYTES", str(flt.nbytes))
+    host.write_text(source.replace("OUT_BYTES", str(out.nbytes)))
+    act.tofile(tmp_path / "act.bin")
+    flt.tofile(tmp_path / "flt.bin")
+    exe = tmp_path / "host"
+    subprocess.run(
+        [CC, "-std=c11", f"-I{INCLUDE}", f"-I{tmp_path}", str(host),
+         str(tmp_path / "im2colgpu_kernels.c"), "-l:libcuda.so.1", "-lpthread", "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    proc = subprocess.run(
+        [str(exe), str(tmp_path / "act.bin"), str(tmp_path / "flt.bin"), str(tmp_path / "o.bin")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok encodes=1", proc.stdout
+    got = np.fromfile(tmp_path / "o.bin", np.float32).reshape(want.shape)
+    np.testing.assert_array_equal(got, want)

@@ -127,3 +127,32 @@ def test_an_im2col_source_states_its_pixels_and_corners():
         TmaSource("act", (32, 1, 1), (2, 1, 0), 0, ("n", 8, 32), (256, 32, 1), mode="im2col")
     with pytest.raises(ValueError, match="mode 'gather4'"):
         TmaSource("act", (32,), (0,), 0, (32,), (1,), mode="gather4")
+
+
+def test_an_im2col_sources_traversal_strides_bind_round_trip_and_are_validated(monkeypatch):
+    """Traversal strides travel from the spec (and its manifest) to the encoded box; a
+    manifest with one outside [1, 8] is refused by the schema."""
+    from dataclasses import replace
+
+    from layoutc.runtime.errors import ArtifactError
+    from layoutc.runtime.manifest_schema import _Checker, _param
+    from layoutc.runtime.tma_im2col import Im2colBox
+
+    strided = replace(IM2COL, traversal=(2,))
+    spec = replace(IM2COL_SPEC, params=(*IM2COL_SPEC.params[:2], Param("act_tma0", TMA, "f32",
+                                                                       tma=strided)))  # fmt: skip
+    rec = Recorder()
+    monkeypatch.setattr(tma, "DESCRIPTORS", rec)
+    act = np.zeros((3, 8, 32), np.float32)
+    ArgumentBinder(spec, "cpu").bind((act,))
+    box = Im2colBox("f32", 32, 16, (-1,), (-1,), 128, (2,))
+    assert rec.calls == [("act", box, act.ctypes.data, (32, 8, 3), (4, 128, 1024))]
+    assert KernelSpec.from_json(spec.to_json()) == spec
+    assert "traversal" not in IM2COL.to_json()  # all ones: manifests stay as they were
+    entry = spec.to_json()["params"][2]
+    _param(_Checker("manifest.json"), entry, "params[2]")
+    entry["tma"]["traversal"] = [9]
+    with pytest.raises(ArtifactError, match=r"params\[2\]\.tma\.traversal\[0\]"):
+        _param(_Checker("manifest.json"), entry, "params[2]")
+    with pytest.raises(ValueError, match="traversal strides are positive, one per spatial"):
+        replace(IM2COL, traversal=(1, 1))
