@@ -8,6 +8,7 @@ strides and zero fill are checked against the CPU model. The kernels assemble fo
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import layoutc as lc
 import numpy as np
@@ -181,3 +182,35 @@ def test_output_shape_and_first_pixel_follow_cute():
                              (7 + 2 - 2 - 1) // 3 + 1)  # fmt: skip
     assert seen["pixel"] == (1, -1 + 2, -1 + 2, 0 + 2 * 3, 16)
     assert "traversal=(1, 2, 3) dilation=(2, 1, 1)" in seen["copy"]
+
+
+@pytest.mark.gpu
+def test_the_convolution_runs_from_an_aot_artifact_on_the_gpu(tmp_path):
+    """``layoutc compile`` writes the strided convolution's artifact (its manifest carries the
+    im2col descriptor with its traversal strides); ``layoutc.runtime.load`` launches it and
+    encodes the descriptor as a JIT launch does."""
+    import torch
+    from layoutc.cli.main import main
+    from layoutc.runtime import load
+
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("TMA im2col needs an sm_90 GPU")
+    case = CASES[0]
+    _, shape, k_out, filt, stride, dilation, padding = case
+    src = tmp_path / "convk.py"
+    src.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from im2col_kernels import make_im2col_conv\n"
+        f"conv = make_im2col_conv({shape!r}, {k_out}, {filt!r}, {stride!r}, {dilation!r}, "
+        f"{padding!r})\n"
+    )
+    assert main(["compile", f"{src}::conv", "--target", "sm_90a", "-o", str(tmp_path / "a")]) == 0
+    act, w, want = _problem(case, 13)
+    m = int(np.prod(want.shape[:-1]))
+    dev_act = torch.from_numpy(act).cuda()
+    flt = torch.from_numpy(np.ascontiguousarray(w.reshape(k_out, -1))).cuda()
+    out = torch.zeros((m, k_out), device="cuda")
+    load(tmp_path / "a").im2col_conv(dev_act, flt, out, grid=-(-m // 32), block=32)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)
