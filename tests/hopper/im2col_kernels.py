@@ -4,10 +4,11 @@ import layoutc as lc
 
 
 def make_im2col_loader(pixels: int, channels: int, dtype, swizzle_bits: int, swizzle_base: int,
-                       lower: tuple, upper: tuple, traversal_stride=1):  # fmt: skip
+                       lower: tuple, upper: tuple, traversal_stride=1, dilation=1):  # fmt: skip
     """Block b issues one im2col load from the first pixel ``at[b, :rank]`` (tensor mode order)
-    with the filter tap ``at[b, rank:]`` (spatial mode order), then writes the smem matrix out
-    through its (swizzled) layout (``logical``) and raw (``physical``)."""
+    with the filter tap ``at[b, rank:]`` (spatial mode order; the copy scales it by
+    ``dilation``), then writes the smem matrix out through its (swizzled) layout
+    (``logical``) and raw (``physical``)."""
     inner = lc.make_layout((pixels, channels), (channels, 1))
     sl = lc.composition(lc.Swizzle(swizzle_bits, swizzle_base, 3), inner) if swizzle_bits else inner
     n = pixels * channels
@@ -19,8 +20,9 @@ def make_im2col_loader(pixels: int, channels: int, dtype, swizzle_bits: int, swi
         tid = lc.thread_idx.x
         blk = lc.block_idx.x
         tma = lc.make_im2col_tma_copy(
-            "SM90_TMA_LOAD_IM2COL", act, sl, lower, upper, traversal_stride=traversal_stride
-        )
+            "SM90_TMA_LOAD_IM2COL", act, sl, lower, upper, traversal_stride=traversal_stride,
+            dilation=dilation,
+        )  # fmt: skip
         sA = lc.smem_tensor(dtype, sl, align=1024)
         raw = lc.make_tensor(sA.iterator, lc.make_layout(n))
         bar = lc.smem_tensor(lc.i64, lc.make_layout(1), align=8)

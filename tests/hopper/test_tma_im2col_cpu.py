@@ -141,3 +141,37 @@ def test_strided_loads_match_the_model_and_a_start_off_the_grid_is_an_error():
     at[0, 3] = 0  # W = 0 is not -1 plus a multiple of 2
     with pytest.raises(CpuExecutionError, match="off the descriptor's traversal grid"):
         run(act, at, out, raw, grid=1)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_strided_dilated_loads_on_the_cpu_runtime_match_the_model(seed):
+    """Random rank (3 to 5), extents, corners, traversal strides and dilations; loads from
+    random output positions with random (dynamic) taps, which the copy scales by the
+    dilation: the CPU runtime's box is the model's."""
+    rng = np.random.default_rng(200 + seed)
+    spatial = 1 + seed % 3
+    ext = tuple(int(rng.integers(3, 8)) for _ in range(spatial))  # mode order
+    stride = tuple(int(rng.integers(1, 4)) for _ in range(spatial))
+    dil = tuple(int(rng.integers(1, 3)) for _ in range(spatial))
+    lower = tuple(-int(rng.integers(0, 3)) for _ in range(spatial))
+    upper = tuple(int(rng.integers(-2, 2)) for _ in range(spatial))
+    shape = (2, *ext, 16)
+    act = rng.standard_normal(shape).astype(np.float32)
+    rows = []
+    for _ in range(4):
+        pos = [int(rng.integers(0, (e + u - lo - 1) // s + 1))
+               for e, u, lo, s in zip(ext, upper, lower, stride)]  # fmt: skip
+        pixel = [lo + p * s for lo, p, s in zip(lower, pos, stride)]
+        rows.append([int(rng.integers(0, 2)), *pixel, 0, *(int(rng.integers(0, 3)) for _ in ext)])
+    at = np.array(rows, np.int32)
+    out = np.full((4, 24 * 16), np.nan, np.float32)
+    raw = np.full_like(out, np.nan)
+    k = make_im2col_loader(24, 16, lc.f32, 0, 0, lower, upper, traversal_stride=stride,
+                           dilation=dil)  # fmt: skip
+    lc.compile(k, act, at, out, raw, block=32, target="cpu")(act, at, out, raw, grid=4)
+    box = Im2colBox("f32", 16, 24, lower[::-1], upper[::-1], 0, stride[::-1])
+    for b, row in enumerate(at):
+        taps = [int(t) * d for t, d in zip(row[spatial + 2 :], dil)]
+        want = im2col_load(act, box, tuple(int(x) for x in row[: spatial + 2][::-1]),
+                           tuple(taps[::-1])).reshape(-1)  # fmt: skip
+        np.testing.assert_array_equal(out[b], want)
