@@ -210,3 +210,22 @@ def test_traversal_strides_are_checked_with_the_value():
         _rules(Im2colBox("f32", 32, 32, (0, 0, 0), (-2, -2, -2), traversal=(9, 1, 1)))
     with pytest.raises(ArgumentError, match=r"got \(2, 2\)"):
         _rules(Im2colBox("f32", 32, 32, (0, 0, 0), (-2, -2, -2), traversal=(2, 2)))
+
+
+@pytest.mark.gpu
+def test_the_driver_encodes_a_strided_padded_im2col_descriptor():
+    """The driver takes traversal strides (elementStrides 1, 2, 3, 1, 1) with padding corners;
+    the encoding differs from the unit-stride one."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("TMA needs an sm_90 GPU")
+    act = torch.zeros((8, D, H, W, C), device="cuda")
+    extents = (C, W, H, D, 8)
+    strides = (4, C * 4, W * C * 4, H * W * C * 4, D * H * W * C * 4)
+    plain = Im2colBox("f32", 32, 64, lower=(-1, -1, -1), upper=(-1, -1, -1))
+    strided = Im2colBox("f32", 32, 64, (-1, -1, -1), (-1, -1, -1), traversal=(2, 3, 1))
+    for box in (plain, strided):
+        check_im2col_rules("activation", box, act.data_ptr(), extents, strides)
+    a = encode_im2col(plain, act.data_ptr(), extents, strides)
+    b = encode_im2col(strided, act.data_ptr(), extents, strides)
+    assert len(b) == 128 and a != b
