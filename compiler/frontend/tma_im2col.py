@@ -153,6 +153,39 @@ def _padding(value: Any, spatial: int, what: str) -> tuple[tuple[int, ...], tupl
     return pad, pad
 
 
+def _check_output(output: Any, shape: tuple, lower: tuple, upper: tuple, walk: tuple,
+                  what: str) -> None:  # fmt: skip
+    """The output tensor's (N, spatial...) modes against the activation's N and the box's
+    positions per spatial mode, ``(extent + upper - lower - 1) // stride + 1``."""
+    oshape = output.layout.shape if isinstance(output, Tensor) else None
+    spatial = len(lower)
+    if not isinstance(oshape, tuple) or len(oshape) != spatial + 2:
+        raise state.error(
+            f"{what}: output= is the convolution's output tensor (N, spatial..., K) of rank "
+            f"{spatial + 2}, got {output!r}"
+        )
+    for k in range(spatial):
+        extent, got = shape[k + 1], oshape[k + 1]
+        if not isinstance(extent, int) or not isinstance(got, int):
+            raise state.error(
+                f"{what}: output= checks static spatial extents; mode {k + 1} is {extent} in "
+                f"the activation and {got} in the output"
+            )
+    want = tuple((shape[k + 1] + upper[k] - lower[k] - 1) // walk[k] + 1 for k in range(spatial))
+    if tuple(oshape[1 : spatial + 1]) != want:
+        raise state.error(
+            f"{what}: the output's spatial extents {tuple(oshape[1 : spatial + 1])} are not "
+            f"the convolution's {want} ((extent + upper - lower - 1) // stride + 1 with "
+            f"extents {tuple(shape[1 : spatial + 1])}, corners {lower}, {upper}, traversal "
+            f"stride {walk})"
+        )
+    if oshape[0] != shape[0]:
+        raise state.error(
+            f"{what}: the output's image count {oshape[0]} is not the activation's "
+            f"{shape[0]} (a dynamic count must be the same symbol in both annotations)"
+        )
+
+
 def make_im2col_tma_copy(
     op: str,
     gmem_tensor: Any,
@@ -165,11 +198,13 @@ def make_im2col_tma_copy(
     dilation: Any = 1,
     filter_shape: Any = None,
     padding: Any = None,
+    output: Any = None,
 ) -> Im2colTmaCopy:
     """CuTe's ``make_im2col_tma_copy`` for a kernel-argument tensor (see the module docstring);
     ``SM90_TMA_LOAD_IM2COL_MULTICAST`` loads into ``multicast`` blocks of a cluster. The
     corners, or ``filter_shape`` (and ``padding``) to derive them; ``traversal_stride`` and
-    ``dilation`` per spatial dimension (or one int for all)."""
+    ``dilation`` per spatial dimension (or one int for all). ``output``, the convolution's
+    output tensor ``(N, spatial..., K)``, is checked against the output shape the box gives."""
     what = "lc.make_im2col_tma_copy"
     if op not in OPS:
         raise state.error(f"{what}: the op must be one of {', '.join(OPS)}, got {op!r}")
@@ -266,6 +301,8 @@ def make_im2col_tma_copy(
                 f"{what}: spatial mode {k + 1} (extent {extent}) has an empty bounding box "
                 f"[{lower[k]}, {extent - 1 + upper[k]}]"
             )
+    if output is not None:
+        _check_output(output, shape, lower, upper, walk, what)
     # -- the shared-memory side: a dense (pixels, channels) matrix --------------------------
     swz, inner = _split_swizzle(smem_layout, what)
     ishape = inner.shape

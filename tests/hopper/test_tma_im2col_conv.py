@@ -5,8 +5,6 @@ and the output shape as CuTe does; on the CPU runtime the result is a numpy conv
 GPU (marked) ``torch.nn.functional.conv3d``'s / ``conv2d``'s, so the hardware's traversal
 strides and zero fill are checked against the CPU model. The kernels assemble for sm_90a."""
 
-from __future__ import annotations
-
 import itertools
 from pathlib import Path
 
@@ -214,3 +212,41 @@ def test_the_convolution_runs_from_an_aot_artifact_on_the_gpu(tmp_path):
     load(tmp_path / "a").im2col_conv(dev_act, flt, out, grid=-(-m // 32), block=32)
     torch.cuda.synchronize()
     np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)
+
+
+OUT5 = lc.Tensor(lc.f32, "(N,5,3,3,4):(180,36,12,4,1)")
+OUT5_WRONG = lc.Tensor(lc.f32, "(N,5,3,4,4):(240,48,16,4,1)")
+OUT5_M = lc.Tensor(lc.f32, "(M,5,3,3,4):(180,36,12,4,1)")
+
+
+@pytest.mark.parametrize(
+    ("out_spec", "message"),
+    [
+        (OUT5, None),
+        (OUT5_WRONG, r"the output's spatial extents \(5, 3, 4\) are not the convolution's "
+                     r"\(5, 3, 3\) \(\(extent \+ upper - lower - 1\) // stride \+ 1 with extents "
+                     r"\(5, 6, 7\), corners \(-1, -1, 0\), \(-1, -1, -2\), traversal stride "
+                     r"\(1, 2, 2\)\)"),
+        (OUT5_M, r"the output's image count M is not the activation's N"),
+    ],
+    ids=["agrees", "spatial", "images"],
+)  # fmt: skip
+def test_the_output_tensor_is_checked_against_the_convolution(out_spec, message):
+    """``output=``: the output tensor's (N, spatial...) must be the box's positions (CuTe's
+    ``gemm_mn``) and the activation's images."""
+    sl = lc.make_layout((32, 8), (8, 1))
+
+    @lc.kernel
+    def checked(act: ACT5, out: out_spec):
+        lc.make_im2col_tma_copy(
+            "SM90_TMA_LOAD_IM2COL", act, sl, traversal_stride=(1, 2, 2), dilation=(2, 1, 1),
+            filter_shape=(2, 3, 3), padding=((1, 1, 0), (1, 1, 0)), output=out,
+        )  # fmt: skip
+
+    act = np.zeros((2, 5, 6, 7, 8), np.float32)
+    out = np.zeros((2, 5, 3, 4, 4) if out_spec is OUT5_WRONG else (2, 5, 3, 3, 4), np.float32)
+    if message is None:
+        assert lc.compile(checked, act, out, target="cpu", cache=False) is not None
+    else:
+        with pytest.raises(lc.CompileError, match=message):
+            lc.compile(checked, act, out, target="cpu", cache=False)
