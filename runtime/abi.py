@@ -22,6 +22,9 @@ from .layout_text import LayoutTextError, count_dynamic
 POINTER = "pointer"
 SCALAR = "scalar"
 TMA = "tma"
+#: A ``CUtensorMap``: 128 bytes, 64-byte aligned (the driver copies it as it is).
+TMA_DESCRIPTOR_BYTES = 128
+TMA_DESCRIPTOR_ALIGN = 64
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,21 @@ class Param:
     """Pointers: whether the kernel may store through it (None: unknown, so assumed). A
     read-only array is refused for a parameter the kernel writes."""
     tma: TmaSource | None = None
+
+    @property
+    def byte_size(self) -> int:
+        """Bytes the parameter takes in the kernel's parameter space (the one rule the
+        launcher's packing and the artifact's ABI check both read)."""
+        if self.kind == TMA:
+            return TMA_DESCRIPTOR_BYTES
+        if self.kind == POINTER:
+            return 8
+        return DTYPES[self.dtype].itemsize
+
+    @property
+    def byte_align(self) -> int:
+        """The parameter's alignment in the parameter space."""
+        return TMA_DESCRIPTOR_ALIGN if self.kind == TMA else self.byte_size
 
     def __post_init__(self) -> None:
         if self.kind not in (POINTER, SCALAR, TMA):

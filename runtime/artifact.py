@@ -258,9 +258,7 @@ def read_variant_file(root: Path, kernel: str, entry: Mapping[str, Any]) -> byte
 
 
 def _param_sizes(spec: KernelSpec) -> list[int]:
-    from .dtypes import DTYPES
-
-    return [8 if p.kind == "pointer" else DTYPES[p.dtype].itemsize for p in spec.params]
+    return [p.byte_size for p in spec.params]
 
 
 def check_code_abi(spec: KernelSpec, image: bytes, kind: str, what: str) -> None:

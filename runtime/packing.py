@@ -44,12 +44,12 @@ class ParamBuffer:
         offset = 0
         offsets = []
         for p in params:
-            if p.kind == TMA:  # 128 bytes, 64-byte aligned (the driver copies them as they are)
-                size, align, code = 128, 64, "128s"
+            size, align = p.byte_size, p.byte_align
+            if p.kind == TMA:
+                code = f"{size}s"
             elif p.kind == POINTER:
-                size, align, code = 8, 8, "Q"
+                code = "Q"
             else:
-                size = align = DTYPES[p.dtype].itemsize
                 code = DTYPES[p.dtype].struct_format
             pad = (-offset) % align
             fmt += "x" * pad + code

@@ -214,6 +214,42 @@ def test_the_convolution_runs_from_an_aot_artifact_on_the_gpu(tmp_path):
     np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)
 
 
+def test_the_artifact_abi_check_counts_a_descriptor_as_128_bytes(tmp_path):
+    """The loader compares the manifest's parameter sizes with the code's before it touches the
+    driver: a TMA descriptor parameter is 128 bytes in the code, and the manifest's rule must say
+    so too (it once said the source tensor's element size, so no artifact with a TMA parameter
+    loaded on a GPU)."""
+    from layoutc.cli.main import main
+    from layoutc.runtime.abi import KernelSpec
+    from layoutc.runtime.artifact import (
+        check_code_abi,
+        read_manifest,
+        read_variant_file,
+    )
+
+    _, shape, k_out, filt, stride, dilation, padding = CASES[0]
+    src = tmp_path / "convk.py"
+    src.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from im2col_kernels import make_im2col_conv\n"
+        f"conv = make_im2col_conv({shape!r}, {k_out}, {filt!r}, {stride!r}, {dilation!r}, "
+        f"{padding!r})\n"
+    )
+    assert main(["compile", f"{src}::conv", "--target", "sm_90a", "-o", str(tmp_path / "a")]) == 0
+    root = tmp_path / "a"
+    checked = []
+    for entry in read_manifest(root)["kernels"]:
+        spec = KernelSpec.from_json(entry)
+        assert any(p.kind == "tma" for p in spec.params)
+        for variant in entry["variants"]:
+            for kind, file_entry in variant["files"].items():
+                image = read_variant_file(root, spec.name, file_entry)
+                check_code_abi(spec, image, kind, f"{spec.name} {kind}")
+                checked.append(kind)
+    assert sorted(set(checked)) == ["cubin", "ptx"]
+
+
 OUT5 = lc.Tensor(lc.f32, "(N,5,3,3,4):(180,36,12,4,1)")
 OUT5_WRONG = lc.Tensor(lc.f32, "(N,5,3,4,4):(240,48,16,4,1)")
 OUT5_M = lc.Tensor(lc.f32, "(M,5,3,3,4):(180,36,12,4,1)")
