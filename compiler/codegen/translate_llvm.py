@@ -22,6 +22,8 @@ LLVM_OPS = HandlerTable("translate llvm")
 
 def escape_llvm_string(text: str) -> str:
     """Text for a quoted LLVM IR string: ``"`` and ``\\`` and non-printables as ``\\XX``."""
+    if text.isascii():  # one table lookup per character (inline asm: 444 strings per GEMM)
+        return text.translate(_ASCII_ESCAPES)
     out = []
     for byte in text.encode("utf-8"):
         c = chr(byte)
@@ -30,6 +32,9 @@ def escape_llvm_string(text: str) -> str:
         else:
             out.append(f"\\{byte:02X}")
     return "".join(out)
+
+
+_ASCII_ESCAPES = {b: f"\\{b:02X}" for b in range(0x80) if not (0x20 <= b < 0x7F) or chr(b) in '"\\'}
 
 
 class _MemoryAccess(ir.instructions.Instruction):
