@@ -9,9 +9,12 @@ is an error message rather than a crash.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import json
 import threading
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from .abi import POINTER, KernelSpec
 from .cpu_context import COLLECTIVE_HELPERS
@@ -99,24 +102,21 @@ def _optimize(llvm: Any, module: Any, tm: Any, opt_level: int) -> None:
         pb.getModulePassManager().run(module, pb)
 
 
-def support_symbols() -> dict[str, int]:
+def support_symbols(object_cache: ObjectCache | None = None) -> dict[str, int]:
     """Compile the support module once per process, in its own engine that is never freed.
 
     Fibers park inside its code between launches, so it must outlive every kernel: a fiber
     resumed into a freed kernel engine would execute garbage. Kernel modules call the helpers
-    through the symbols registered here.
+    through the symbols registered here. Its JIT takes about a second; with ``object_cache``
+    a process loads the machine code an earlier one made.
     """
     with _lock:
         if _support:
             return _support
         llvm = _llvm()
-        module = llvm.parse_assembly(support_ir())
-        tm = _target_machine(llvm, 2)
-        module.triple = llvm.get_process_triple()
-        module.data_layout = str(tm.target_data)
-        _optimize(llvm, module, tm, 2)
-        engine = llvm.create_mcjit_compiler(module, tm)
-        engine.finalize_object()
+        text = support_ir()
+        key = object_key(text, "", 2) if object_cache is not None else None
+        cached = object_cache.load(key) if object_cache is not None and key is not None else None
         names = [
             *COLLECTIVE_HELPERS,
             *BF16_LIBCALLS,
@@ -124,7 +124,22 @@ def support_symbols() -> dict[str, int]:
             "__layoutc_run_fibers",
             "__layoutc_fiber_entry",
         ]
-        symbols = {name: engine.get_function_address(name) for name in names}
+        symbols: dict[str, int] = {}
+        if cached is not None:
+            engine = _engine_from_object(llvm, 2, cached[0])
+            symbols = {name: engine.get_function_address(name) for name in names}
+        if not symbols or not all(symbols.values()):
+            module = llvm.parse_assembly(text)
+            tm = _target_machine(llvm, 2)
+            module.triple = llvm.get_process_triple()
+            module.data_layout = str(tm.target_data)
+            _optimize(llvm, module, tm, 2)
+            engine = llvm.create_mcjit_compiler(module, tm)
+            made = _notify_into(engine, object_cache)
+            engine.finalize_object()
+            symbols = {name: engine.get_function_address(name) for name in names}
+            if object_cache is not None and key is not None and made:
+                object_cache.store(key, made[0], {})
         for name, address in symbols.items():
             llvm.add_symbol(name, address)
         _support["__engine__"] = engine  # type: ignore[assignment]  # keeps the code alive
@@ -132,10 +147,85 @@ def support_symbols() -> dict[str, int]:
         return _support
 
 
-def compile_cpu(ir_text: str, spec: KernelSpec, opt_level: int = 2) -> CpuProgram:
-    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine."""
+def _notify_into(engine: Any, object_cache: ObjectCache | None) -> list[bytes]:
+    """The list MCJIT's object code will be appended to once ``engine`` compiles (empty when
+    there is no cache to store it in)."""
+    made: list[bytes] = []
+    if object_cache is not None:
+        engine.set_object_cache(notify_func=lambda _module, code: made.append(code))
+    return made
+
+
+def _engine_from_object(llvm: Any, opt_level: int, code: bytes) -> Any:
+    """An engine holding object code the JIT made before: MCJIT loads the object instead of
+    compiling the module it is given, an empty one."""
+    tm = _target_machine(llvm, opt_level)
+    module = llvm.parse_assembly("")
+    module.triple = llvm.get_process_triple()
+    module.data_layout = str(tm.target_data)
+    engine = llvm.create_mcjit_compiler(module, tm)
+    engine.set_object_cache(getbuffer_func=lambda _module: code)
+    engine.finalize_object()
+    return engine
+
+
+class ObjectCache(Protocol):
+    """Where the JIT keeps the machine code it made (the compiler's compile cache, which signs
+    and checks what it stores: compiler/driver/cache.py). ``key`` is :func:`object_key`'s."""
+
+    def load(self, key: str) -> tuple[bytes, dict[str, Any]] | None:
+        """The object code and its facts stored under ``key``, or None."""
+
+    def store(self, key: str, code: bytes, facts: dict[str, Any]) -> None:
+        """Keep ``code`` (an object file for this host) and its facts under ``key``."""
+
+
+_JIT_SOURCE: list[str] = []
+
+
+def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
+    """What the host's machine code for a kernel depends on: its IR and launcher, the
+    optimisation level, LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
+    features) and this module's source (its pass pipeline and target machine settings)."""
+    import llvmlite
+
     llvm = _llvm()
-    support = support_symbols()
+    if not _JIT_SOURCE:
+        _JIT_SOURCE.append(hashlib.sha256(Path(__file__).read_bytes()).hexdigest())
+    parts = {
+        "ir": hashlib.sha256(ir_text.encode()).hexdigest(),
+        "launcher": hashlib.sha256(launcher_text.encode()).hexdigest(),
+        "opt": opt_level,
+        "llvmlite": llvmlite.__version__,
+        "llvm": list(llvm.llvm_version_info),
+        "triple": llvm.get_process_triple(),
+        "cpu": llvm.get_host_cpu_name(),
+        "features": llvm.get_host_cpu_features().flatten(),
+        "jit": _JIT_SOURCE[0],
+    }
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def compile_cpu(
+    ir_text: str, spec: KernelSpec, opt_level: int = 2, object_cache: ObjectCache | None = None
+) -> CpuProgram:
+    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine.
+
+    With ``object_cache``, machine code made before for the same IR, launcher, level, LLVM and
+    host is loaded instead of optimising and generating it again (a GEMM's JIT: about 1 s,
+    loading its object: milliseconds); what is made is stored there.
+    """
+    llvm = _llvm()
+    support = support_symbols(object_cache)
+    launcher_text = kernel_launcher_ir(spec.name, llvm_param_types(spec))
+    key = object_key(ir_text, launcher_text, opt_level) if object_cache is not None else None
+    cached = object_cache.load(key) if object_cache is not None and key is not None else None
+    if cached is not None:
+        program = _load_object(llvm, support, spec, opt_level, *cached)
+        if program.grid and program.main:
+            return program
+        # (an object without the kernel's entry points: made again below, and replaced)
     try:
         module = llvm.parse_assembly(ir_text)
         module.verify()
@@ -157,18 +247,41 @@ def compile_cpu(ir_text: str, spec: KernelSpec, opt_level: int = 2) -> CpuProgra
     tm = _target_machine(llvm, opt_level)
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
-    launcher = llvm.parse_assembly(kernel_launcher_ir(spec.name, llvm_param_types(spec)))
+    launcher = llvm.parse_assembly(launcher_text)
     launcher.triple = module.triple
     launcher.data_layout = module.data_layout
     module.link_in(launcher)
     _optimize(llvm, module, tm, opt_level)
     engine = llvm.create_mcjit_compiler(module, tm)
+    made = _notify_into(engine, object_cache)
     engine.finalize_object()
+    if object_cache is not None and key is not None and made:
+        object_cache.store(key, made[0], {"uses_collectives": uses_collectives})
+    return _program(engine, spec, support, uses_collectives)
+
+
+def _load_object(
+    llvm: Any,
+    support: dict[str, int],
+    spec: KernelSpec,
+    opt_level: int,
+    code: bytes,
+    facts: dict[str, Any],
+) -> CpuProgram:
+    """A kernel from object code the JIT made before (its IR was checked against ``spec``
+    then, and the key covers both)."""
+    engine = _engine_from_object(llvm, opt_level, code)
+    return _program(engine, spec, support, bool(facts.get("uses_collectives")))
+
+
+def _program(
+    engine: Any, spec: KernelSpec, support: dict[str, int], collectives: bool
+) -> CpuProgram:
     return CpuProgram(
         engine=engine,
         grid=engine.get_function_address(grid_name(spec.name)),
         main=engine.get_function_address(main_name(spec.name)),
         run_fibers=support["__layoutc_run_fibers"],
         fiber_entry=support["__layoutc_fiber_entry"],
-        uses_collectives=uses_collectives,
+        uses_collectives=collectives,
     )

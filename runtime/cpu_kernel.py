@@ -79,11 +79,14 @@ class CpuKernel:
     for symmetry with the GPU and ignored.
     """
 
-    def __init__(self, ir: Any, spec: KernelSpec, opt_level: int = 2) -> None:
+    def __init__(
+        self, ir: Any, spec: KernelSpec, opt_level: int = 2, object_cache: Any = None
+    ) -> None:
         from .cpu_jit import compile_cpu
 
         self.spec = spec
-        self.program = compile_cpu(ir if isinstance(ir, str) else str(ir), spec, opt_level)
+        text = ir if isinstance(ir, str) else str(ir)
+        self.program = compile_cpu(text, spec, opt_level, object_cache)
         self.binder = ArgumentBinder(spec, "cpu")
         self.bounds = BoundsRecord(spec) if spec.bounds_sites is not None else None
         if self.bounds is not None:  # the last parameter: the record, at a fixed address

@@ -271,8 +271,8 @@ class CompileCache:
                 return None
         return self._secret
 
-    def get(self, key: str) -> CacheEntry | None:
-        """The entry for ``key``, or None."""
+    def get(self, key: str, *, memory: bool = True) -> CacheEntry | None:
+        """The entry for ``key``, or None (kept in the memory level too unless not ``memory``)."""
         if not self.enabled:
             return None
         with self._lock:
@@ -301,15 +301,18 @@ class CompileCache:
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # recency for eviction
-        self._remember(key, entry)
+        if memory:
+            self._remember(key, entry)
         self.hits += 1
         return entry
 
-    def put(self, key: str, entry: CacheEntry) -> None:
-        """Store ``entry`` under ``key`` (memory and disk); disk errors are not fatal."""
+    def put(self, key: str, entry: CacheEntry, *, memory: bool = True) -> None:
+        """Store ``entry`` under ``key`` (memory, unless not ``memory``, and disk); disk errors
+        are not fatal."""
         if not self.enabled:
             return
-        self._remember(key, entry)
+        if memory:
+            self._remember(key, entry)
         path = self._path(key)
         secret = self._key_secret(create=True)
         if secret is None:
@@ -363,6 +366,29 @@ class CompileCache:
 
         self.clear_memory()
         shutil.rmtree(self._root, ignore_errors=True)
+
+
+class HostObjectCache:
+    """The CPU JIT's machine code kept in a compile cache (``runtime.cpu_jit.ObjectCache``):
+    signed and checked like every entry, under a key made from the JIT's own (which covers the
+    kernel's LLVM IR, the level, LLVM and the host). Disk only: the loaded kernel stays in the
+    in-memory table of compiled kernels, and objects are large."""
+
+    def __init__(self, cache: CompileCache) -> None:
+        self.cache = cache
+
+    @staticmethod
+    def entry_key(key: str) -> str:
+        return hashlib.sha256(f"host-object:{key}".encode()).hexdigest()
+
+    def load(self, key: str) -> tuple[bytes, dict[str, Any]] | None:
+        entry = self.cache.get(self.entry_key(key), memory=False)
+        if entry is None or "object" not in entry.files:
+            return None
+        return entry.files["object"], entry.meta
+
+    def store(self, key: str, code: bytes, facts: dict[str, Any]) -> None:
+        self.cache.put(self.entry_key(key), CacheEntry(dict(facts), {"object": code}), memory=False)
 
 
 _default: CompileCache | None = None

@@ -38,6 +38,7 @@ class CompiledKernel:
         cache_hit: bool = False,
         timings: Mapping[str, float] | None = None,
         opt_level: int = 3,
+        use_cache: bool = False,
     ) -> None:
         self.products = products
         self.kernel = kernel
@@ -48,6 +49,7 @@ class CompiledKernel:
         self.timings: dict[str, float] = dict(timings or {})
         """Seconds per stage: trace, cache, passes, pass:<name>, translate, ptx, cubin, load."""
         self._opt_level = opt_level
+        self._use_cache = use_cache  # the CPU JIT's machine code in the compile cache
         self._runtime: Any = None
         self._lock = threading.Lock()
         self._runtime_signature: inspect.Signature | None = None
@@ -121,7 +123,15 @@ class CompiledKernel:
             return load_kernel(image, kind, spec)
         from layoutc.runtime.cpu_kernel import CpuKernel
 
-        return CpuKernel(self.products.llvm_ir, spec, opt_level=min(self._opt_level, 3))
+        objects = None
+        if self._use_cache:
+            from .cache import HostObjectCache, default_cache
+
+            cache = default_cache()
+            objects = HostObjectCache(cache) if cache.enabled else None
+        return CpuKernel(
+            self.products.llvm_ir, spec, opt_level=min(self._opt_level, 3), object_cache=objects
+        )
 
     # -- calling ----------------------------------------------------------------------------------
     def __call__(

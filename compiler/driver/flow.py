@@ -75,6 +75,7 @@ def compile_kernel(
         cache_hit=slot.hit,
         timings={**traced.timings, **slot.timings, **products.timings, **slot.store_timings},
         opt_level=options.opt_level,
+        use_cache=use_cache,
     )
 
 

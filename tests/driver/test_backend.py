@@ -149,6 +149,39 @@ def test_disk_cache_hit_still_launches_on_the_cpu():
     hit(10, grid=2)
 
 
+def test_a_cpu_load_after_a_disk_cache_hit_loads_the_stored_machine_code(
+    isolated_caches, monkeypatch
+):
+    from layoutc.runtime import cpu_jit
+
+    made = []
+    optimize = cpu_jit._optimize
+    monkeypatch.setattr(cpu_jit, "_optimize", lambda *a: made.append(1) or optimize(*a))
+    compile_branchy().load()
+    assert made  # the first load ran the JIT
+    made.clear()
+    clear_memory_cache()
+    hit = compile_branchy()
+    hit.load()
+    hit(10, grid=2)
+    assert hit.cache_hit and not made  # the object came from the cache
+    # entries are signed: an edited object is a miss, and the JIT makes it again
+    for path in isolated_caches.rglob("*.lcc"):
+        data = bytearray(path.read_bytes())
+        data[-1] ^= 1
+        path.write_bytes(bytes(data))
+    clear_memory_cache()
+    again = compile_branchy()
+    again.load()
+    again(10, grid=2)
+    assert made
+
+
+def test_cache_false_stores_no_machine_code(isolated_caches):
+    compile_branchy(cache=False).load()
+    assert not any(isolated_caches.rglob("*.lcc"))
+
+
 def test_compile_time_constants_are_part_of_the_kernel():
     ck = lc.compile(with_constant, 5, 3, block=32, target="cpu", pipeline=SCALAR_PIPELINE)
     ck(7, grid=1)  # run-time arguments only
