@@ -47,70 +47,71 @@ def evaluate(e: IntLike, env: Mapping[Any, Any]) -> int:
         return e
     if not isinstance(e, SymInt):
         raise TypeError(f"evaluate: expected an int or SymInt, got {e!r}")
-    memo: dict = {}
+    return _ev(e, env, {}, e)
 
-    def symbol_value(sym: Symbol) -> int:
-        v = env.get(sym, _MISS)
-        if v is _MISS:
-            v = env.get(sym.name, _MISS)
-        if v is _MISS:
-            raise LayoutError(f"evaluate({e}): no value given for the symbol {sym.name}")
-        if type(v) is not int:
-            v = as_int(v, lambda: f"evaluate({e}): value of {sym.name}")
-        if not sym.admits(v):
-            raise LayoutError(
-                f"evaluate({e}): {sym.name} = {v} violates its assumptions ({sym.assumptions()})"
-            )
-        return v
 
-    def ev(x: IntLike) -> int:
-        if type(x) is int:
-            return x
-        r = memo.get(x, _MISS)
-        if r is not _MISS:
-            return r
-        if type(x) is Symbol:
-            r = symbol_value(x)
-        elif type(x) is Sum:
-            r = x.const
-            for m, k in x.terms:
-                p = k
-                for atom, ex in m:
-                    p *= ev(atom) ** ex
-                r += p
-        else:
-            r = _apply(x, [ev(a) for a in x.args], e)  # type: ignore[attr-defined]
-        memo[x] = r
+# The recursions are module functions, not closures: a nested function that calls itself is a
+# reference cycle, garbage only the cyclic collector frees (thousands per GEMM compile).
+def _symbol_value(sym: Symbol, env: Mapping[Any, Any], whole: IntLike) -> int:
+    v = env.get(sym, _MISS)
+    if v is _MISS:
+        v = env.get(sym.name, _MISS)
+    if v is _MISS:
+        raise LayoutError(f"evaluate({whole}): no value given for the symbol {sym.name}")
+    if type(v) is not int:
+        v = as_int(v, lambda: f"evaluate({whole}): value of {sym.name}")
+    if not sym.admits(v):
+        raise LayoutError(
+            f"evaluate({whole}): {sym.name} = {v} violates its assumptions ({sym.assumptions()})"
+        )
+    return v
+
+
+def _ev(x: IntLike, env: Mapping[Any, Any], memo: dict, whole: IntLike) -> int:
+    if type(x) is int:
+        return x
+    r = memo.get(x, _MISS)
+    if r is not _MISS:
         return r
-
-    return ev(e)
+    if type(x) is Symbol:
+        r = _symbol_value(x, env, whole)
+    elif type(x) is Sum:
+        r = x.const
+        for m, k in x.terms:
+            p = k
+            for atom, ex in m:
+                p *= _ev(atom, env, memo, whole) ** ex
+            r += p
+    else:
+        r = _apply(x, [_ev(a, env, memo, whole) for a in x.args], whole)  # type: ignore[attr-defined]
+    memo[x] = r
+    return r
 
 
 def evaluate_unchecked(e: IntLike, env: dict) -> int:
     """The value of e for symbol values known to be admissible (keys: Symbol objects only):
     the prover's fast refutation. Raises ZeroDivisionError like evaluate."""
-    memo: dict = {}
+    return _ev_unchecked(e, env, {}, e)
 
-    def ev(x: IntLike) -> int:
-        if type(x) is int:
-            return x
-        r = memo.get(x)
-        if r is None:
-            t = type(x)
-            if t is Symbol:
-                r = env[x]
-            elif t is Sum:
-                r = x.const
-                for m, k in x.terms:
-                    for atom, ex in m:
-                        k *= ev(atom) ** ex
-                    r += k
-            else:
-                r = _apply(x, [ev(a) for a in x.args], e)  # type: ignore[attr-defined]
-            memo[x] = r
-        return r
 
-    return ev(e)
+def _ev_unchecked(x: IntLike, env: dict, memo: dict, whole: IntLike) -> int:
+    if type(x) is int:
+        return x
+    r = memo.get(x)
+    if r is None:
+        t = type(x)
+        if t is Symbol:
+            r = env[x]
+        elif t is Sum:
+            r = x.const
+            for m, k in x.terms:
+                for atom, ex in m:
+                    k *= _ev_unchecked(atom, env, memo, whole) ** ex
+                r += k
+        else:
+            r = _apply(x, [_ev_unchecked(a, env, memo, whole) for a in x.args], whole)  # type: ignore[attr-defined]
+        memo[x] = r
+    return r
 
 
 def _apply(op: Op, args: list, whole: IntLike) -> int:

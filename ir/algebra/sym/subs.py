@@ -45,41 +45,38 @@ def subs(e: IntLike, mapping: Mapping[Any, Any]) -> IntLike:
             raise TypeError(f"subs: keys must be Symbols or names, got {key!r}")
     if not any(s in by_symbol or s.name in by_name for s in e.free_symbols):
         return e
-    checked: set = set()
-    memo: dict = {}
+    return _rebuild(e, by_symbol, by_name, set(), {})
 
-    def replacement(sym: Symbol) -> Any:
-        v = by_symbol.get(sym, _MISS)
-        if v is _MISS:
-            v = by_name.get(sym.name, _MISS)
-        if v is not _MISS and sym not in checked:
-            _check_admissible(sym, v)
-            checked.add(sym)
-        return v
 
-    def rb(x: IntLike) -> IntLike:
-        if type(x) is int:
-            return x
-        r = memo.get(x, _MISS)
-        if r is not _MISS:
-            return r
-        if type(x) is Symbol:
-            v = replacement(x)
-            r = x if v is _MISS else v
-        elif type(x) is Sum:
-            r = x.const
-            for m, k in x.terms:
-                p: IntLike = k
-                for atom, ex in m:
-                    p = _arith.mul(p, _arith.power(rb(atom), ex))
-                r = _arith.add(r, p)
-        else:
-            args = tuple(rb(a) for a in x.args)  # type: ignore[attr-defined]
-            r = x if all(a is b for a, b in zip(args, x.args)) else _arith.rebuild_op(x.kind, args)  # type: ignore[attr-defined]
-        memo[x] = r
+# A module function, not a self-recursive closure (a reference cycle per call: evaluate.py).
+def _rebuild(x: IntLike, by_symbol: dict, by_name: dict, checked: set, memo: dict) -> IntLike:
+    if type(x) is int:
+        return x
+    r = memo.get(x, _MISS)
+    if r is not _MISS:
         return r
-
-    return rb(e)
+    if type(x) is Symbol:
+        v = by_symbol.get(x, _MISS)
+        if v is _MISS:
+            v = by_name.get(x.name, _MISS)
+        if v is not _MISS and x not in checked:
+            _check_admissible(x, v)
+            checked.add(x)
+        r = x if v is _MISS else v
+    elif type(x) is Sum:
+        r = x.const
+        for m, k in x.terms:
+            p: IntLike = k
+            for atom, ex in m:
+                p = _arith.mul(
+                    p, _arith.power(_rebuild(atom, by_symbol, by_name, checked, memo), ex)
+                )
+            r = _arith.add(r, p)
+    else:
+        args = tuple(_rebuild(a, by_symbol, by_name, checked, memo) for a in x.args)  # type: ignore[attr-defined]
+        r = x if all(a is b for a, b in zip(args, x.args)) else _arith.rebuild_op(x.kind, args)  # type: ignore[attr-defined]
+    memo[x] = r
+    return r
 
 
 def _check_admissible(sym: Symbol, value: IntLike) -> None:
