@@ -23,6 +23,8 @@ Rows (medians; the ratio compares with a reference measured in the same process)
   verifying the IR after every pass (``verify_each=True``; the default verifies once, after
   the pipeline: docs/driver.md, "Compile time"); the GEMM for any M, N and K (no divisibility
   facts: the full, K-peeled and residue pipelines), against the full-tile one;
+- the CPU GEMM compiled and loaded by a new process: a disk-cache hit (the JIT's machine code
+  comes from the cache too) against the same process with the cache off;
 - the per-stage breakdown of both GPU compiles: trace, each pass, translation, PTX, cubin.
 """
 
@@ -274,6 +276,44 @@ def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
     return {name: statistics.median(s.get(name, 0.0) for s in stages) for name in stages[0]}
 
 
+NEW_PROCESS_GEMM = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, {examples!r})
+    import layoutc as lc
+    import gemm_tf32_sm80 as gemm
+    cfg = gemm.CONFIG
+    specs = [lc.spec(t) for t in ("tf32[(M,K):(K,1)]", "tf32[(N,K):(K,1)]", "f32[(M,N):(N,1)]")]
+    facts = [f"M%{{cfg.bm}}==0", f"N%{{cfg.bn}}==0", f"K%{{cfg.bk}}==0"]
+    kernel = gemm.make_gemm(cfg, "gemm_tf32_sm80")
+    lc.compile(kernel, *specs, block=cfg.threads, target="cpu", assume=facts).load()
+    """
+)
+
+
+def new_process_rows(repeat: int) -> None:
+    """The CPU GEMM compiled and loaded by a new process (wall time of the whole process): a
+    disk-cache hit, whose load takes the JIT's machine code from the cache, against the same
+    process with the cache off (passes, translation and the JIT)."""
+    code = NEW_PROCESS_GEMM.format(examples=str(EXAMPLES))
+
+    def run(**env: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, **env})
+        return time.perf_counter() - start
+
+    run()  # fills the cache (its own directory: main() sets LAYOUTC_CACHE_DIR)
+    hit = statistics.median(run() for _ in range(repeat))
+    off = statistics.median(run(LAYOUTC_CACHE="0") for _ in range(repeat))
+    row(
+        "GEMM, new process: disk cache hit -> CPU code loaded",
+        hit,
+        "new process, cache off",
+        off,
+        "(machine code from the cache)",
+    )
+
+
 def print_stages(title: str, stages: dict[str, float]) -> None:
     print()
     print(f"per-stage breakdown of the {title} (median):")
@@ -315,6 +355,7 @@ def main() -> int:
         stages = {"copy kernel's GPU compile": compile_rows(path, args.arch, repeat)}
         if not args.no_gemm:
             stages["GEMM's GPU compile"] = gemm_rows(args.arch, max(3, repeat // 2))
+            new_process_rows(3)
     print_table(stages)
     return 0
 

@@ -108,8 +108,8 @@ class Operation:
     results: tuple[OpResult, ...]
     properties: dict[str, Attribute]
     attributes: dict[str, Attribute]
-    regions: list[Region]
-    successors: list[BlockOperand]
+    regions: tuple[Region, ...]
+    successors: tuple[BlockOperand, ...]
     parent: Block | None
 
     def __init_subclass__(cls, *, unregistered: bool = False, **kwargs: Any) -> None:
@@ -232,8 +232,10 @@ class Operation:
             if r.parent is not None:
                 raise IRError(f"'{self.name}': region already belongs to '{r.parent.name}'")
             r.parent = self
-        self.regions = regions
-        self.successors = [BlockOperand(self, i, b) for i, b in enumerate(successors)]
+        # tuples: the empty ones (most ops) are the shared ``()``, no list per op to allocate
+        # and for the cyclic collector to walk
+        self.regions = tuple(regions)
+        self.successors = tuple([BlockOperand(self, i, b) for i, b in enumerate(successors)])
         self._loc = loc if loc is not None else UnknownLoc()
 
     @classmethod
