@@ -230,6 +230,7 @@ class OpDef:
 
     __slots__ = (
         "operands",
+        "prop_checks",
         "prop_defaults",
         "props",
         "region_names",
@@ -264,6 +265,8 @@ class OpDef:
             self.props.setdefault("operandSegmentSizes", PropSpec(DenseArrayAttr, None, False))
         if self.results.segment_attr:
             self.props.setdefault("resultSegmentSizes", PropSpec(DenseArrayAttr, None, False))
+        # what verify checks per property, flat (it runs for every op of every verification)
+        self.prop_checks = tuple((n, s.optional, s.constraint) for n, s in self.props.items())
 
     def verify(self, op: Operation) -> None:
         """Counts, declared types, properties, regions and successors (raise VerifyError)."""
@@ -302,21 +305,27 @@ class OpDef:
                             f"result #{i} must be {c.description}, but got '{t.text}'"
                         )
         props = op.properties
-        for name, spec in self.props.items():
+        present = 0
+        for name, optional, c in self.prop_checks:
             value = props.get(name)
             if value is None:
-                if not spec.optional:
+                if not optional:
                     raise VerifyError(f"requires attribute '{name}'")
                 continue
-            c = spec.constraint
-            if c is not None and not c(value):
-                raise VerifyError(
-                    f"attribute '{name}' failed to satisfy constraint: {c.description}"
-                )
-        declared = self.props
-        for name in props:
-            if name not in declared:
-                raise VerifyError(f"has unknown property '{name}'")
+            present += 1
+            if c is not None:
+                ok = c.memo.get(value)
+                if ok is None:
+                    ok = c(value)
+                if not ok:
+                    raise VerifyError(
+                        f"attribute '{name}' failed to satisfy constraint: {c.description}"
+                    )
+        if present != len(props):  # a property that is not declared
+            declared = self.props
+            for name in props:
+                if name not in declared:
+                    raise VerifyError(f"has unknown property '{name}'")
         n = len(op.regions)
         if n != len(self.region_names) or self.regions_variadic:
             self._verify_count(n, len(self.region_names), self.regions_variadic, "region")
