@@ -158,13 +158,18 @@ def _coordinate_operands(
             raise build_error(
                 op_name, f"coordinate entries must be ints or index values, got {v!r}", loc
             )
+    text = C.format_pattern(pattern)  # once: the property, and the address memo's key
     try:
         value = element_address(
-            source.type, pattern, [v.type for v in dynamic], [index_fact(v) for v in dynamic]
+            source.type,
+            pattern,
+            [v.type for v in dynamic],
+            [index_fact(v) for v in dynamic],
+            text,
         )
     except LayoutError as e:
         raise build_error(op_name, diagnostic_message(e), loc, [source.type]) from None
-    return StringAttr(C.format_pattern(pattern)), list(dynamic), value
+    return StringAttr(text), list(dynamic), value
 
 
 class LoadOp(_AccessOp):
