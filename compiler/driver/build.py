@@ -13,7 +13,6 @@ reproducer file). :func:`lower_module` is both in one call.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -290,13 +289,10 @@ def generate_code(
     *,
     sink: DumpSink | None = None,
     driver_version: int | None = None,
-    while_tools: Callable[[], Callable[[], None] | None] | None = None,
 ) -> BuildProducts:
     """Stage *codegen*: LLVM IR from the lowered module, then PTX and cubin (GPU) or the host
     LLVM IR as it is (CPU). ``driver_version`` is the CUDA driver that will load the code (None
-    for AOT builds): it decides whether PTX alone would do. ``while_tools`` is called once the
-    module is translated, before the NVIDIA tools run; the function it returns (if any) is
-    called when they are done (flow.py collects the IR's garbage meanwhile)."""
+    for AOT builds): it decides whether PTX alone would do."""
     from layoutc.codegen.errors import ToolchainError
 
     kernel, spec = lowered.kernel, lowered.runtime_spec
@@ -310,7 +306,6 @@ def generate_code(
             f"{', '.join(sorted(translation.kernels)) or 'none'})"
         )
     llvm_ir = str(translation.module)
-    del translation  # (llvmlite's objects: garbage from here on)
     timings["translate"] = time.perf_counter() - start
 
     bounds = info.launch_bounds
@@ -344,16 +339,12 @@ def generate_code(
             opt_level=options.opt_level,
             driver_version=driver_version,
         )
-        done = while_tools() if while_tools is not None else None
         try:
             binary = compile_gpu(llvm_ir, target.gpu, tool)
         except ToolchainError as e:
             raise CompileError(f"GPU toolchain ({target.name}): {e}") from None
         except Exception as e:  # a bug on our side of the toolchain: keep the NVVM IR
             raise crash("PTX/cubin generation", e, save_failed_input(llvm_ir, ".ll")) from e
-        finally:
-            if done is not None:
-                done()
         products.ptx = binary.ptx
         products.cubin = binary.cubin
         products.ptx_backend = binary.ptx_backend

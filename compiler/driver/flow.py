@@ -19,7 +19,6 @@ same trace, passes and codegen stages without the cache.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +28,7 @@ from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
 from .build import BuildProducts, generate_code, run_passes
 from .compiled import CompiledKernel
 from .dumps import DumpSink
-from .gc_pause import collect_in_background, gc_paused
+from .gc_pause import gc_paused
 from .options import CompileOptions, OutputOptions
 from .spec_facts import runtime_spec_with_facts
 from .stored import from_entry, to_entry
@@ -64,15 +63,8 @@ def compile_kernel(
                 input_text=traced.input_text,
                 sink=sink,
             )
-
-            def release() -> Callable[[], None] | None:
-                # The IR is translated: nothing reads it again. Its garbage (and the
-                # erased ops') is collected while the NVIDIA tools run (gc_pause.py).
-                lowered.module = traced.module = None
-                return collect_in_background()
-
             products = generate_code(
-                lowered, target, options, sink=sink, driver_version=slot.driver, while_tools=release
+                lowered, target, options, sink=sink, driver_version=slot.driver
             )
             slot.store(products)
     return CompiledKernel(

@@ -57,33 +57,3 @@ def test_overlapping_compiles_in_threads(collector_enabled) -> None:
     release.set()
     t.join()
     assert gc.isenabled()
-
-
-class _Cycle:
-    def __init__(self) -> None:
-        self.me = self
-
-
-def test_background_collection_frees_the_garbage_of_the_one_compile(collector_enabled) -> None:
-    import weakref
-
-    from layoutc.driver.gc_pause import collect_in_background
-
-    assert collect_in_background() is None  # no compile in flight
-    with gc_paused():
-        garbage = _Cycle()
-        alive = weakref.ref(garbage)
-        del garbage
-        done = collect_in_background()
-        assert done is not None
-        done()
-        assert alive() is None  # collected on the helper thread, the collector still paused
-        assert not gc.isenabled()
-        with gc_paused():  # a nested compile: not the only one in flight
-            assert collect_in_background() is None
-    gc.disable()
-    try:
-        with gc_paused():  # a collector the user turned off stays off
-            assert collect_in_background() is None
-    finally:
-        gc.enable()
