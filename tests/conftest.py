@@ -46,18 +46,14 @@ def pytest_collection_modifyitems(config, items):
 def private_compile_cache(tmp_path_factory):
     """A session's own compile cache: never the user's ~/.cache/layoutc, and none of the
     variables that add dumps, remarks or another target to every compile. Folders whose tests
-    compile many kernels make it autouse in their conftest. The pytest-xdist workers of a
-    session share it (entries are content-addressed and written atomically): a kernel one
-    worker compiled, and the CPU JIT's machine code for it, are a cache hit in the others and
-    in the subprocesses the docs tests run."""
+    compile many kernels make it autouse in their conftest. One per pytest-xdist worker (a
+    shared one would share autotuning choices too: the docs' autotune example expects to tune);
+    the worker's compiles and the subprocesses the docs tests run reuse its kernels and the CPU
+    JIT's machine code."""
     from layoutc.driver import cache
 
     mp = pytest.MonkeyPatch()
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the session's folder, above each worker's own
-    directory = base / "layoutc-cache"
-    directory.mkdir(exist_ok=True)
+    directory = tmp_path_factory.mktemp("layoutc-cache")
     mp.setenv("LAYOUTC_CACHE_DIR", str(directory))
     for name in (
         "LAYOUTC_DUMP_DIR",
