@@ -104,10 +104,6 @@ class GemmConfig:
     # fit next to the stages, else one). As many as a tile has: all written, then all stored,
     # with one barrier pair per tile and no wait for a store in between.
     epi_buffers: int = 0
-    # TMA epilogue, cooperative, 16-bit C: a tile's accumulators are converted to C's type in
-    # registers after its mainloop and staged and stored while the next tile's first K-block
-    # of wgmmas runs (the tensor cores work through the stmatrix, barriers and stores)
-    epi_defer: bool = False
 
     def __post_init__(self) -> None:
         # bk defaults to one 128-byte swizzled row of A's type (64 16-bit, 32 tf32, 128 FP8)
@@ -131,7 +127,6 @@ class GemmConfig:
         name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
         name += "-etma" if self.epilogue == "tma" else ""
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
-        name += "-ed" if self.epi_defer else ""
         name += "-rwg" if self.release == "warpgroup" else ""
         return (
             name
@@ -311,14 +306,6 @@ class GemmConfig:
             raise ValueError(
                 f"{self.epi_buffers} epilogue buffers and {self.stages} stages need "
                 f"{self.smem_bytes()} bytes of shared memory, over 227 KB"
-            )
-        if self.epi_defer and (
-            self.epilogue != "tma" or pingpong or self.c_dtype == "f32" or self.mma_lead
-        ):  # f32 C would hold a second set of f32 accumulators; one mainloop hook only
-            raise ValueError(
-                "epi_defer takes the TMA epilogue, the cooperative schedule, 16-bit C and no "
-                f"mma_lead, got {self.epilogue}, {self.schedule}, {self.c_dtype}, "
-                f"mma_lead={self.mma_lead}"
             )
         box = self.epilogue_box[1]
         c_bytes = C_ELEMENTS.get(self.c_dtype, lc.f32).bits // 8
@@ -664,7 +651,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
-    defer = cfg.epi_defer  # the TMA epilogue of a tile under the next one's first K-block
     ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row (or unswizzled box)
     if cfg.epilogue_swizzled:
         box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
@@ -797,85 +783,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
 
-            def tma_epilogue(acc: Any, tile_m: Any, tile_n: Any, jj: Any) -> None:
-                """C's tile (tile_m, tile_n) from this warpgroup's fragment ``acc`` (f32
-                accumulators or, with ``epi_defer``, C's type), its ``jj``-th."""
-                # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
-                # ``wct`` of it): each 64 x ec box of its accumulators goes to a
-                # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
-                # it, clipped at C's edges (any M, N). Two buffers alternate: one is
-                # written while the other is stored. The accumulator fragment is
-                # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
-                # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
-                if lc.size(acc) != (wn // 2) * slices:
-                    raise ValueError(f"unexpected accumulator fragment {lc.size(acc)}")
-                mC = tma_c.get_tma_tensor()
-                thr_epi = mma_epi.get_slice(wct)
-
-                # a buffer per box (``batched``): the last tile's stores have long read
-                # theirs; all boxes are written, then all stored, one barrier pair per tile
-                if batched:
-                    if wct == 0:
-                        lc.tma_store_wait(0)
-                    lc.named_barrier_sync(1 + wg, 128)
-                for q in range(epi_boxes):
-                    mi, jc = q // boxes_n, q % boxes_n
-                    if batched or epi_boxes % epi_bufs == 0:
-                        buf = q % epi_bufs
-                    else:  # the buffers rotate across tiles too
-                        buf = ((jj - 1) * epi_boxes + q) % epi_bufs
-                    off = wg * (epi_bufs * box_elems) + buf * box_elems
-                    sbuf = lc.make_tensor(
-                        sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
-                    )
-                    frag = thr_epi.partition_fragment_C(sbuf, c_elem)
-                    for v in range(ec // 2):
-                        frag[v] = acc[v + (ec // 2) * jc + (wn // 2) * mi]
-                    if not batched:
-                        if wct == 0:  # the store that last read this buffer is done
-                            lc.tma_store_wait(epi_bufs - 1)
-                        lc.named_barrier_sync(1 + wg, 128)
-                    if r2s is None:  # f32 C
-                        lc.copy(frag, thr_epi.partition_C(sbuf))
-                    else:
-                        r2s_thr = r2s.get_slice(wct)
-                        src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
-                        lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
-                    if not batched:
-                        lc.fence_proxy_async()  # the writes, visible to the TMA
-                        lc.named_barrier_sync(1 + wg, 128)
-                    if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                        if wct == 0:
-                            row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
-                            col = tile_n * (bn // ec) + (wg * boxes_n if wgs_n > 1 else 0) + jc
-                            gD = lc.local_tile(mC, (64, ec), (row, col))
-                            lc.tma_copy(tma_c, sbuf, gD)
-                            lc.tma_store_arrive()
-                if batched:
-                    lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
-                    lc.named_barrier_sync(1 + wg, 128)
-                if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                    if wct == 0:
-                        for q in range(epi_boxes):
-                            mi, jc = q // boxes_n, q % boxes_n
-                            off = wg * (epi_bufs * box_elems) + q * box_elems
-                            sbuf = lc.make_tensor(
-                                sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
-                            )
-                            row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
-                            col = tile_n * (bn // ec) + jc
-                            col = col + (wg * boxes_n if wgs_n > 1 else 0)
-                            gD = lc.local_tile(mC, (64, ec), (row, col))
-                            lc.tma_copy(tma_c, sbuf, gD)
-                        lc.tma_store_arrive()
-
-            # epi_defer: the previous tile's C (in C's type), its coordinates and number
-            held = None
-            if defer:
-                held = thr_mma.partition_fragment_C(lc.local_tile(c, (bm, bn), (0, 0)), c_elem)
-            pm = 0
-            pn = 0
-            pj = 0
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
             for i in lc.range(me, mine, step):
@@ -924,10 +831,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     else:
                         lc.gemm(mma, tCsA, tCsB, tCrC)
                         lc.warpgroup_commit_batch()
-                        if defer:  # noqa: SIM102 (a trace-time test around dynamic ones)
-                            if k == 0:  # noqa: SIM102 (both dynamic)
-                                if i > me:  # the previous tile's stores, under this K-block
-                                    tma_epilogue(held, pm, pn, pj)
                         lc.warpgroup_wait(in_flight)
                         lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
@@ -949,14 +852,75 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, base + k_tiles - 1, csize, lane)
                 j = j + 1
                 apply_scale(tCrC, scale)
-                if defer:  # held in C's type; stored during the next tile's first K-block
-                    for e in range(lc.size(tCrC)):
-                        held[e] = tCrC[e]
-                    pm = tile_m
-                    pn = tile_n
-                    pj = j
-                elif epi_tma:
-                    tma_epilogue(tCrC, tile_m, tile_n, j)
+                if epi_tma:
+                    # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
+                    # ``wct`` of it): each 64 x ec box of its accumulators goes to a
+                    # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
+                    # it, clipped at C's edges (any M, N). Two buffers alternate: one is
+                    # written while the other is stored. The accumulator fragment is
+                    # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
+                    # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
+                    if lc.size(tCrC) != (wn // 2) * slices:
+                        raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
+                    mC = tma_c.get_tma_tensor()
+                    thr_epi = mma_epi.get_slice(wct)
+
+                    # a buffer per box (``batched``): the last tile's stores have long read
+                    # theirs; all boxes are written, then all stored, one barrier pair per tile
+                    if batched:
+                        if wct == 0:
+                            lc.tma_store_wait(0)
+                        lc.named_barrier_sync(1 + wg, 128)
+                    for q in range(epi_boxes):
+                        mi, jc = q // boxes_n, q % boxes_n
+                        if batched or epi_boxes % epi_bufs == 0:
+                            buf = q % epi_bufs
+                        else:  # the buffers rotate across tiles too
+                            buf = ((j - 1) * epi_boxes + q) % epi_bufs
+                        off = wg * (epi_bufs * box_elems) + buf * box_elems
+                        sbuf = lc.make_tensor(
+                            sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                        )
+                        frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                        for v in range(ec // 2):
+                            frag[v] = tCrC[v + (ec // 2) * jc + (wn // 2) * mi]
+                        if not batched:
+                            if wct == 0:  # the store that last read this buffer is done
+                                lc.tma_store_wait(epi_bufs - 1)
+                            lc.named_barrier_sync(1 + wg, 128)
+                        if r2s is None:  # f32 C
+                            lc.copy(frag, thr_epi.partition_C(sbuf))
+                        else:
+                            r2s_thr = r2s.get_slice(wct)
+                            src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
+                            lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
+                        if not batched:
+                            lc.fence_proxy_async()  # the writes, visible to the TMA
+                            lc.named_barrier_sync(1 + wg, 128)
+                        if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                            if wct == 0:
+                                row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                                col = tile_n * (bn // ec) + (wg * boxes_n if wgs_n > 1 else 0) + jc
+                                gD = lc.local_tile(mC, (64, ec), (row, col))
+                                lc.tma_copy(tma_c, sbuf, gD)
+                                lc.tma_store_arrive()
+                    if batched:
+                        lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
+                        lc.named_barrier_sync(1 + wg, 128)
+                    if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                        if wct == 0:
+                            for q in range(epi_boxes):
+                                mi, jc = q // boxes_n, q % boxes_n
+                                off = wg * (epi_bufs * box_elems) + q * box_elems
+                                sbuf = lc.make_tensor(
+                                    sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                                )
+                                row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                                col = tile_n * (bn // ec) + jc
+                                col = col + (wg * boxes_n if wgs_n > 1 else 0)
+                                gD = lc.local_tile(mC, (64, ec), (row, col))
+                                lc.tma_copy(tma_c, sbuf, gD)
+                            lc.tma_store_arrive()
                 else:
                     tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                     if c_elem is lc.f32:
@@ -969,9 +933,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         lc.copy(tCrD, tCgC)
                     else:
                         lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
-            if defer:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                if mine > me:  # the last tile's C
-                    tma_epilogue(held, pm, pn, pj)
             if epi_tma:  # noqa: SIM102 (a trace-time test around a dynamic one)
                 if wct == 0:  # the last stores have read shared memory before the block exits
                     lc.tma_store_wait(0)

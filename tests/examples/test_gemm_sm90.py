@@ -136,23 +136,6 @@ WS_CPU = [
         epi_buffers=3,
         split="N",
     ),
-    # the epilogue deferred (epi_defer): a tile's C held in registers, stored under the next
-    # tile's first K-block (split along M, two swizzled boxes; along N, unswizzled boxes)
-    GEMM["GemmConfig"](
-        bm=128, bn=128, stages=2, loads="tma", c_dtype="f16", epilogue="tma", epi_defer=True
-    ),
-    GEMM["GemmConfig"](
-        "f16",
-        bm=128,
-        bn=64,
-        stages=3,
-        mma_in_flight=0,
-        loads="tma",
-        split="N",
-        c_dtype="f16",
-        epilogue="tma",
-        epi_defer=True,
-    ),
     # an unswizzled 64 x 32 box of 16-bit C with the M split (bn=32: half a 128-byte row)
     GEMM["GemmConfig"](
         bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
@@ -396,13 +379,6 @@ WS_GPU = [
     (
         "f16",
         dict(bm=320, bn=128, stages=3, mma_in_flight=0, split="N", epilogue="tma", c_dtype="f16"),
-    ),
-    # epi_defer: a tile's C stored under the next tile's first K-block
-    ("bf16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", epi_defer=True)),
-    (
-        "f16",
-        dict(bm=192, bn=160, mma_in_flight=0, split="N", epilogue="tma", c_dtype="f16")
-        | dict(cluster=2, epi_defer=True),
     ),
 ]
 
