@@ -351,12 +351,17 @@ def inline_asm(
     ret: ir.Type,
     side_effects: bool,
 ) -> ir.Value:
-    """Emit ``call asm [sideeffect] "asm", "constraints"(args)``."""
+    """Emit ``call asm [sideeffect] "asm", "constraints"(args)``, ``convergent`` on the GPU
+    (as clang marks all CUDA device inline asm): many of these instructions are warp- or
+    warpgroup-collective (``bar.sync``, ``.sync.aligned`` ones), and without the attribute
+    LLVM may tail-duplicate one into paths a warp takes divergently (a ``bar.sync`` under
+    ``if lane == 0`` in one copy and outside it in the other), which hangs the GPU."""
     fnty = ir.FunctionType(ret, [a.type for a in args])
     code = ir.InlineAsm(
         fnty, escape_llvm_string(asm), escape_llvm_string(constraints), side_effects
     )
-    return ft.builder.call(code, args)
+    attrs = () if ft.types.host else ("convergent",)
+    return ft.builder.call(code, args, attrs=attrs)
 
 
 _SATURATING = re.compile(r"llvm\.fpto([su])i\.sat\.")
