@@ -13,12 +13,12 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from layoutc.ir.algebra import intops
 from layoutc.ir.algebra import symbolic as sym
 from layoutc.ir.algebra.errors import LayoutError
-from layoutc.ir.algebra.sym.expand import expand
+from layoutc.ir.algebra.sym.expand import expand, strong_divisor
 from layoutc.ir.algebra.symbolic import Symbol, ceil_div
 from test_symbolic_properties import (
     POSITIVE,
@@ -273,11 +273,50 @@ def test_round_trip_recombines_with_odd_extents_and_products(shape, data):
     assert crd2idx_of_idx2crd(idx, shape) == idx
 
 
+def splits_a_symbolic_modulus_by_its_factor(tree: object, shape: list) -> bool:
+    """Whether the index reduces or divides by a compound symbolic divisor with a static factor
+    that a static extent of the shape shares (`M % (N + 2)` with 4 | N over `(2, K, N)`): the
+    canonical form rewrites `(M % (N + 2)) // 2` as `(M // 2) % (N // 2 + 1)` and the expanded
+    form no longer links the two (docs/symbolic.md, "What is not")."""
+    static = math.prod(v for v in shape if type(v) is int)
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple):
+            continue
+        if node[0] in ("mod", "floordiv") and isinstance(node[2], tuple):
+            factor = strong_divisor(build(node[2]))
+            if factor > 1 and math.gcd(factor, static) > 1:
+                return True
+        stack.extend(node[1:])
+    return False
+
+
 @laws
 @given(shapes, chain_index)
 def test_round_trip_of_any_index_proves_equal(shape, tree):
+    assume(not splits_a_symbolic_modulus_by_its_factor(tree, shape))
     idx = build(tree)
     assert sym.sym_prove_eq(crd2idx_of_idx2crd(idx, shape), idx), (str(idx), shape)
+
+
+@pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="known gap: docs/symbolic.md, 'What is not'"
+)
+def test_round_trip_over_an_even_symbolic_modulus_split_by_two_is_not_proven_yet():
+    """The case hypothesis found (the value is right at every point; only the proof is
+    missing, so passes keep the general code): when the prover learns it, drop the xfail and
+    the filter above."""
+    n4, k2 = Symbol("N", divisible_by=4), Symbol("K", divisible_by=2, upper=64)
+    idx = build(("mod", M, ("add", n4, 2)))
+    shape = [2, k2, n4]
+    rt = crd2idx_of_idx2crd(idx, shape)
+    for m in range(1, 200, 7):
+        for n in (4, 8, 12):
+            for k in (2, 4, 6):
+                env = {M: m, n4: n, k2: k}
+                assert rt.evaluate(env) == idx.evaluate(env)
+    assert sym.sym_prove_eq(rt, idx)
 
 
 # ---------------------------------------------------------------------------------------------------
