@@ -31,6 +31,7 @@ from .launch_config import (
     framework_stream,
     launch_cluster,
     non_portable,
+    same_shape,
     stream_handle,
 )
 from .packing import ArgumentBinder
@@ -69,6 +70,10 @@ class CudaKernel:
         self._smem_need = smem_need_of(spec, self.binder)
         # the compiled cluster shape (None: clusters only when a launch asks for them)
         self._clusters: Dim3 | None = spec.cluster
+        self._explicit_cluster = spec.explicit_cluster
+        self._last_smem = -1  # the last smem= given as an int, checked (-1: none yet)
+        # the last cuLaunchKernelEx configuration (key, CUlaunchConfig), built once per shape
+        self._ex: tuple[tuple, Any] | None = None
         self._non_portable_allowed = False  # set once a launch needed clusters of > 8 blocks
         # Per-call staging state, only touched under the lock: the stream host arrays are copied
         # on and the device copies made, or None while the call staged nothing (the usual case).
@@ -96,16 +101,23 @@ class CudaKernel:
         cluster: Any = None,
     ) -> None:
         shape = self._last_shape
-        if grid is shape[0] and block is shape[1]:  # the same int/tuple objects as last time
+        if (grid is shape[0] or same_shape(grid, shape[0])) and (
+            block is shape[1] or same_shape(block, shape[1])
+        ):  # the grid and block of the last launch (checked then)
             g, b = shape[2], shape[3]
         else:
             g, b = self._launch_shape(grid, block)
         clusters = self._clusters
-        if cluster is not None or clusters is not None or self.spec.explicit_cluster:
+        if cluster is not None or clusters is not None or self._explicit_cluster:
             clusters = launch_cluster(cluster, g, self.spec)
             if not self._non_portable_allowed and non_portable(clusters):
                 self._allow_non_portable()
-        dyn = self._default_smem if smem is None else check_smem(smem, self._static_smem, self.name)
+        if smem is None:
+            dyn = self._default_smem
+        elif smem.__class__ is int and smem == self._last_smem:  # checked last time
+            dyn = smem
+        else:
+            dyn = self._last_smem = check_smem(smem, self._static_smem, self.name)
         if dyn > self._smem_allowed:
             set_max_dynamic_smem(self.function, dyn, self.spec.name)
             self._smem_allowed = dyn
@@ -128,7 +140,7 @@ class CudaKernel:
                     self._smem_allowed = dyn
             self.device.activate()
             if clusters is not None:
-                result = launch_in_clusters(self.function, g, b, clusters, dyn, handle, self._table)
+                result = self._launch_in_clusters(g, b, clusters, dyn, handle)
             else:
                 # The default stream goes as None: the bindings then build no CUstream object.
                 result = self._launch(
@@ -152,6 +164,16 @@ class CudaKernel:
         if staged:
             self._unstage(staged, handle)
         del keep
+
+    def _launch_in_clusters(self, g: Dim3, b: Dim3, clusters: Dim3, dyn: int, stream: int) -> Any:
+        """``cuLaunchKernelEx`` with the configuration of the last cluster launch when nothing
+        in it changed (the bindings' ``CUlaunchConfig`` and its attribute array cost several
+        microseconds to build; under the lock)."""
+        key = (g, b, clusters, dyn, stream)
+        ex = self._ex
+        if ex is None or ex[0] != key:
+            ex = self._ex = (key, launch_config_ex(g, b, clusters, dyn, stream))
+        return cd.api().cuLaunchKernelEx(ex[1], self.function, self._table, 0)
 
     def _bind_checked(
         self, args: tuple[Any, ...], stream: int
@@ -304,6 +326,13 @@ def launch_in_clusters(
     """``cuLaunchKernelEx`` with ``CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`` set to ``cluster``:
     the grid runs in thread block clusters of that shape (the kernel's ``.reqnctapercluster``
     one, or any shape for a kernel compiled without it). Returns the bindings' result tuple."""
+    config = launch_config_ex(g, b, cluster, smem, stream)
+    return cd.api().cuLaunchKernelEx(config, function, table, 0)
+
+
+def launch_config_ex(g: Dim3, b: Dim3, cluster: Dim3, smem: int, stream: int) -> Any:
+    """The ``CUlaunchConfig`` of a launch of grid ``g`` and block ``b`` in clusters of
+    ``cluster`` (one launch attribute, the cluster dimension)."""
     drv = cd.api()
     config = drv.CUlaunchConfig()
     config.gridDimX, config.gridDimY, config.gridDimZ = g
@@ -316,7 +345,7 @@ def launch_in_clusters(
     dim.x, dim.y, dim.z = cluster
     config.attrs = [attr]
     config.numAttrs = 1
-    return drv.cuLaunchKernelEx(config, function, table, 0)
+    return config
 
 
 def load_kernel(

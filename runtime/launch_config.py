@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .abi import KernelSpec, LaunchBounds
@@ -88,6 +89,19 @@ def check_smem(smem: Any, static: int, kernel: str) -> int:
             f"{static} of them static)"
         )
     return smem
+
+
+def same_shape(given: Any, last: Any) -> bool:
+    """Whether a launch's ``grid`` or ``block`` as given is ``last``, a value given and checked
+    before, by value: an int equal to it, or a tuple of ints equal to it element by element.
+    Only exact ints pass (never ``8.0``, ``True`` or a list, which ``dim3`` decides), so the
+    checked dim3 of ``last`` is the one ``given`` would get."""
+    kind = given.__class__
+    if kind is int:
+        return last.__class__ is int and given == last
+    if kind is not tuple or last.__class__ is not tuple or len(given) != len(last):
+        return False
+    return all(x.__class__ is int and x == y for x, y in zip(given, last))
 
 
 def dim3(value: Any, what: str, kernel: str) -> Dim3:
@@ -223,12 +237,32 @@ def check_block(block: Dim3, bounds: LaunchBounds, kernel: str) -> None:
         )
 
 
+#: (the torch module, its current-stream accessor), once that torch has initialised CUDA (it
+#: stays initialised for the life of the process; a forked child forgets it, as torch does).
+_torch_stream: tuple[Any, Callable[[int], Any]] | None = None
+_modules = sys.modules
+
+
+def _forget_torch_stream() -> None:
+    global _torch_stream
+    _torch_stream = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_torch_stream)
+
+
 def framework_stream(device: int) -> int:
     """The stream a launch without ``stream=`` goes on: torch's current stream on ``device``
     once torch has initialised CUDA (Triton's rule, so kernels join ``torch.cuda.stream(s)``
     blocks and CUDA graph captures), else 0, the legacy default stream. torch is never
-    imported here: a process that has not imported it has no torch stream to follow."""
-    torch = sys.modules.get("torch")
+    imported here: a process that has not imported it has no torch stream to follow. Once
+    torch is initialised its accessor is kept, so a launch costs one call of it."""
+    global _torch_stream
+    known = _torch_stream
+    torch = _modules.get("torch")
+    if known is not None and known[0] is torch:
+        return int(known[1](device))
     if torch is None:
         return 0
     cuda = getattr(torch, "cuda", None)
@@ -236,6 +270,7 @@ def framework_stream(device: int) -> int:
         return 0
     raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
     if raw is not None:  # the cheap accessor torch's own launchers use
+        _torch_stream = (torch, raw)
         return int(raw(device))
     return int(cuda.current_stream(device).cuda_stream)
 

@@ -30,7 +30,15 @@ from .packing_facts import (
     layout_entry,
     symbolic_layout,
 )
-from .packing_fast import MEMOS_PER_ARGUMENT, FastArg, FastFloat, FastInt, FastPointer, fast_binder
+from .packing_fast import (
+    MEMOS_PER_ARGUMENT,
+    FastArg,
+    FastFloat,
+    FastInt,
+    FastPointer,
+    FastTma,
+    fast_binder,
+)
 
 #: Called by the GPU runtime for a host array: returns the device pointer standing in for it.
 Stager = Callable[[ArrayFacts, Param], int]
@@ -104,27 +112,22 @@ class ArgumentBinder:
         self._equal_pairs = tuple(
             (self.slots[group[0]], self.slots[other]) for group in spec.equal for other in group[1:]
         )
+        self._tma = [self._tma_plan(i, p) for i, p in enumerate(spec.params) if p.kind == TMA]
         self._fast = fast_binder(
-            self._fast_args, self._equal_pairs, self._memos, self.values, self._pack_into, self._raw
+            self._fast_args,
+            self._equal_pairs,
+            self._memos,
+            self.values,
+            self._pack_into,
+            self._raw,
+            self._tma,
         )
-        self._tma = [(i, p) for i, p in enumerate(spec.params) if p.kind == TMA]
-        self._tma_plans = [self._tma_plan(i, p) for i, p in self._tma]
-        if self._tma:
-            fast = self._fast
 
-            def fast_with_descriptors(args: Sequence[Any]) -> bool:
-                if not fast(args):
-                    return False
-                self._encode_descriptors()
-                return True
-
-            self._fast = fast_with_descriptors
-
-    def _tma_plan(self, index: int, param: Param) -> tuple:
-        """What a launch needs to find parameter ``index``'s descriptor, worked out once: its
-        source's name and slot, the box, (slot, factor) or (None, constant) per extent and
-        byte stride in TMA's dimension order, the parameter's offset, and a memo of the
-        descriptors of the last few (address, extents, strides) seen."""
+    def _tma_plan(self, index: int, param: Param) -> FastTma:
+        """What a launch needs to find parameter ``index``'s descriptor, worked out once: the
+        slots (or constants) of its key, the source's pointer then each extent and byte stride
+        in TMA's dimension order, and a memo of the descriptors of the last few keys seen
+        (rotating input sets fit), filled by ``miss`` from the process-wide cache."""
         from .tma import TmaBox
 
         t = param.tma
@@ -145,41 +148,33 @@ class ArgumentBinder:
 
         extents = tuple(entry(t.extents[m], 1) for m in t.dims)
         strides = tuple(entry(t.strides[m], elem) for m in t.dims)
-        return (
-            index,
-            t.source,
-            slots[t.source],
-            box,
-            extents,
-            strides,
-            self.buffer.offsets[index],
-            {},
-        )
+        rank = len(extents)
+        name = t.source
+        memo: dict[tuple, bytes] = {}
+
+        def miss(key: tuple) -> bytes:
+            """The descriptor of ``key`` (address, extents..., byte strides...): TMA's rules
+            checked and encoded, or found in the process-wide cache; remembered."""
+            from . import tma
+
+            data = tma.DESCRIPTORS.get(name, box, key[0], key[1 : 1 + rank], key[1 + rank :])
+            if len(memo) >= TMA_MEMOS:
+                memo.clear()
+            memo[key] = data
+            return data
+
+        return FastTma(index, slots[t.source], extents + strides, memo, miss)
 
     def _encode_descriptors(self) -> None:
-        """Write each TMA descriptor parameter, encoded (or found in the cache) from its source
-        tensor's address, extents and strides as bound (runtime/tma.py). A launch with the
-        tensors of a recent one finds the bytes in the parameter's memo (no ``TmaBox``, no
-        locked cache lookup): the descriptor is a function of those values alone."""
-        from . import tma
-
+        """The full path's descriptors: each TMA parameter's from its source tensor's
+        address, extents and strides as bound (runtime/tma.py), through the same memo the
+        fast path reads; then the buffer is packed again with them."""
         values = self.values
-        base = ctypes.addressof(self._raw)
-        for i, name, source, box, extents, strides, offset, memo in self._tma_plans:
-            key = (
-                values[source],
-                tuple(values[s] if s is not None else c for s, c in extents),
-                tuple(values[s] * f if s is not None else f for s, f in strides),
-            )
-            data = memo.get(key)
-            if data is None:
-                data = tma.DESCRIPTORS.get(name, box, *key)
-                if len(memo) >= TMA_MEMOS:
-                    memo.clear()
-                memo[key] = data
-            if values[i] is not data:  # else the packing just wrote these very bytes
-                values[i] = data
-                ctypes.memmove(base + offset, data, len(data))
+        for t in self._tma:
+            key = (values[t.source], *(c if s is None else values[s] * c for s, c in t.entries))
+            data = t.memo.get(key)
+            values[t.slot] = t.miss(key) if data is None else data
+        self._pack_into(self._raw, 0, *values)
 
     # -- errors ---------------------------------------------------------------------------
     def _where(self, index: int, param: Param) -> str:

@@ -14,6 +14,10 @@ dtype or device, a misaligned pointer, an int out of range, unequal carriers, a 
 not pack) makes it return False, and the binder's full path then decides the call and words
 the error. So it can only accept calls that the full path accepts with the same values.
 
+TMA descriptor parameters are part of the same function: after the checks it reads each
+descriptor's key (the source's pointer, extents and byte strides) from the values just bound
+and takes the bytes from the parameter's memo, so that one ``pack_into`` writes everything.
+
 Code generation (as ``dataclasses`` and ``namedtuple`` do) is what makes this cheap: a closure
 per argument costs a call, a tuple and a loop per parameter; the generated code costs none.
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .array_probes import known_probe
@@ -58,6 +62,24 @@ class FastFloat:
 
 
 FastArg = FastPointer | FastInt | FastFloat
+
+
+@dataclass(frozen=True)
+class FastTma:
+    """A TMA descriptor parameter: its slot, and how its key is read from the bound values.
+
+    The key is flat: the source's pointer slot, then per extent and per byte stride (TMA's
+    dimension order) ``(slot, factor)`` for a value read from a slot (times ``factor``) or
+    ``(None, constant)``. ``memo`` maps keys to descriptor bytes (the binder fills it);
+    ``miss(key)`` returns the bytes of a key not in it (checking TMA's rules, encoding or
+    finding them in the process-wide cache, and remembering them in ``memo``)."""
+
+    slot: int
+    source: int
+    entries: tuple[tuple[int | None, int], ...]
+    memo: dict = field(compare=False)
+    miss: Callable[[tuple], bytes] = field(compare=False)
+
 
 _F32_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]  # the largest finite f32
 
@@ -125,6 +147,26 @@ def _float_lines(a: str, arg: FastFloat) -> list[str]:
     ]
 
 
+def _tma_lines(j: int, t: FastTma) -> list[str]:
+    """The descriptor of a TMA parameter: its key from the values just bound, the bytes from
+    the parameter's memo (a dict lookup) or its ``miss`` function. The descriptor is a
+    function of exactly that key (the box is the parameter's own), so a memo hit is the
+    encoding the full path would make."""
+    parts = [f"values[{t.source}]"]
+    for slot, k in t.entries:
+        if slot is None:
+            parts.append(str(k))
+        else:
+            parts.append(f"values[{slot}]" if k == 1 else f"values[{slot}] * {k}")
+    return [
+        f"k = ({', '.join(parts)})",
+        f"d = tma_get{j}(k)",
+        "if d is None:",
+        f"    d = tma_miss{j}(k)",
+        f"values[{t.slot}] = d",
+    ]
+
+
 def fast_binder(
     arguments: Sequence[FastArg],
     equal_pairs: Sequence[tuple[int, int]],
@@ -132,11 +174,15 @@ def fast_binder(
     values: list[Any],
     pack_into: Callable[..., None],
     raw: Any,
+    descriptors: Sequence[FastTma] = (),
 ) -> Callable[[Sequence[Any]], bool]:
     """``fast(args) -> bool``: True when the call was bound and packed without the full path.
 
     ``memos`` is read at every call (the binder replaces its entries as it learns); ``values``
-    is the binder's list of parameter values and ``pack_into(raw, 0, *values)`` packs them.
+    is the binder's list of parameter values and ``pack_into(raw, 0, *values)`` packs them,
+    the TMA ``descriptors`` included: their bytes are looked up after the checks and packed
+    with the rest (one ``pack_into``, no copy of 128 bytes per descriptor). Only a
+    descriptor's ``miss`` may raise (a tensor that breaks TMA's rules, an encoding error).
     """
     names = [f"a{i}" for i in range(len(arguments))]
     body = [f"if len(args) != {len(arguments)}:", "    return False"]
@@ -151,6 +197,8 @@ def fast_binder(
             body += _float_lines(a, arg)
     for first, other in equal_pairs:
         body += [f"if values[{first}] != values[{other}]:", "    return False"]
+    for j, t in enumerate(descriptors):
+        body += _tma_lines(j, t)
     body += [
         "try:",
         "    pack_into(raw, 0, *values)",
@@ -168,5 +216,8 @@ def fast_binder(
         "known_probe": known_probe,
         "struct_error": struct.error,
     }
+    for j, t in enumerate(descriptors):
+        namespace[f"tma_get{j}"] = t.memo.get  # the memo is cleared, never replaced
+        namespace[f"tma_miss{j}"] = t.miss
     exec(compile(source, "<layoutc fast argument binder>", "exec"), namespace)
     return namespace["fast"]
