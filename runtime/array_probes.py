@@ -62,7 +62,8 @@ def _numpy_struct_readable() -> bool:
     return _read_pointer(id(view) + _NUMPY_DATA_OFFSET).value == view.ctypes.data
 
 
-def _torch_probe(t: Any) -> tuple[int, Any, Any, Any, int]:
+def torch_probe(t: Any) -> tuple[int, Any, Any, Any, int]:
+    """torch's probe (packing_fast.py inlines these very reads)."""
     if t.is_cuda:
         device = t.get_device()
     else:
@@ -90,7 +91,7 @@ def _probe_for(cls: type) -> Probe | None:
         and hasattr(cls, "is_cuda")
         and hasattr(cls, "is_cpu")
     ):
-        return _torch_probe
+        return torch_probe
     if module.startswith("cupy") and hasattr(cls, "__cuda_array_interface__"):
         return _cupy_probe
     return None

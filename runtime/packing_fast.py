@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .array_probes import known_probe
+from .array_probes import HOST, OTHER, known_probe, torch_probe
 from .dtypes import bf16_bits
 
 
@@ -96,7 +96,15 @@ def _pointer_lines(a: str, arg: FastPointer) -> list[str]:
         "probe = known_probe(cls)",  # None: no probe, or a class never accepted yet
         "if probe is None:",
         "    return False",
-        f"p, shape, strides, dtype, device = probe({a})",
+        # torch's probe inlined (array_probes.torch_probe, the same reads): no frame or tuple
+        "if probe is torch_probe:",
+        f"    if {a}.is_cuda:",
+        f"        device = {a}.get_device()",
+        "    else:",
+        f"        device = {HOST} if {a}.is_cpu else {OTHER}",
+        f"    p, shape, strides, dtype = {a}.data_ptr(), {a}.shape, {a}.stride(), {a}.dtype",
+        "else:",
+        f"    p, shape, strides, dtype, device = probe({a})",
         f"for m in memos[{arg.memo}]:",
         "    if (",
         "        cls is m[0]",
@@ -214,6 +222,7 @@ def fast_binder(
         "raw": raw,
         "bf16_bits": bf16_bits,
         "known_probe": known_probe,
+        "torch_probe": torch_probe,
         "struct_error": struct.error,
     }
     for j, t in enumerate(descriptors):
