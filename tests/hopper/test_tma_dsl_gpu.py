@@ -122,3 +122,37 @@ def test_dsl_tma_store_on_the_gpu_clips_at_the_tensor_edge():
     torch.cuda.synchronize()
     assert torch.equal(dst, src[:M, :K] + 1)
     assert bool((store[:, K:] == -7.0).all())
+
+
+@pytest.mark.gpu
+def test_repeated_launches_over_many_tensors_read_each_tensors_own_boxes():
+    """The binder's descriptor memo (runtime/packing_fast.py) on the hardware: one kernel
+    launched over tensors at new addresses (the fast path), with other extents or row pitches
+    (the same address too), and again over earlier ones (memo hits); every launch's boxes are
+    that tensor's, so no launch read through a stale descriptor."""
+    import torch
+
+    dtype, bm, bk, bits, base, span = CASES[0]
+    rng = np.random.default_rng(7)
+    tensors = []
+    for m, k, pitch in [(19, 69, 72), (19, 69, 72), (11, 69, 80), (19, 69, 88), (19, 40, 72)]:
+        store = torch.from_numpy(rng.standard_normal((m, pitch)).astype(dtype)).cuda()
+        tensors.append(store[:, :k])
+    tensors.append(tensors[0][:, :50])  # the first tensor's address, fewer columns
+    tensors.append(tensors[0].as_strided((9, 69), (144, 1)))  # its address, twice the pitch
+    k = make_box_loader(bm, bk, lc.f32, bits, base)
+    out = torch.zeros((1, bm * bk), device="cuda")
+    run = lc.compile(k, tensors[0], out, out, block=32)
+    for a in tensors + tensors[::-1] + tensors:
+        m, kk = a.shape
+        gm, gk = -(-m // bm), -(-kk // bk)
+        logical = torch.full((gm * gk, bm * bk), float("nan"), device="cuda")
+        physical = torch.full_like(logical, float("nan"))
+        run(a, logical, physical, grid=(gm, gk))
+        a_host = a.cpu().numpy()
+        logical, physical = logical.cpu().numpy(), physical.cpu().numpy()
+        for i in range(gm):
+            for j in range(gk):
+                box = hardware_box(a_host, i * bm, j * bk, bm, bk).reshape(-1)
+                np.testing.assert_array_equal(logical[i * gk + j], box)
+                np.testing.assert_array_equal(physical[i * gk + j], hardware_swizzle(box, span))
