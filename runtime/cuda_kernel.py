@@ -71,6 +71,8 @@ class CudaKernel:
         # the compiled cluster shape (None: clusters only when a launch asks for them)
         self._clusters: Dim3 | None = spec.cluster
         self._explicit_cluster = spec.explicit_cluster
+        # (cluster as given, grid dim3, checked cluster shape) of the last cluster launch
+        self._last_cluster: tuple[Any, Any, Dim3 | None] = (_NEVER, None, None)
         self._last_smem = -1  # the last smem= given as an int, checked (-1: none yet)
         # the last cuLaunchKernelEx configuration (key, CUlaunchConfig), built once per shape
         self._ex: tuple[tuple, Any] | None = None
@@ -109,9 +111,11 @@ class CudaKernel:
             g, b = self._launch_shape(grid, block)
         clusters = self._clusters
         if cluster is not None or clusters is not None or self._explicit_cluster:
-            clusters = launch_cluster(cluster, g, self.spec)
-            if not self._non_portable_allowed and non_portable(clusters):
-                self._allow_non_portable()
+            last = self._last_cluster
+            if last[1] == g and (cluster is last[0] or same_shape(cluster, last[0])):
+                clusters = last[2]  # the cluster and grid of the last launch (checked then)
+            else:
+                clusters = self._cluster_shape(cluster, g)
         if smem is None:
             dyn = self._default_smem
         elif smem.__class__ is int and smem == self._last_smem:  # checked last time
@@ -164,6 +168,16 @@ class CudaKernel:
         if staged:
             self._unstage(staged, handle)
         del keep
+
+    def _cluster_shape(self, cluster: Any, g: Dim3) -> Dim3 | None:
+        """The checked cluster shape of a launch of grid ``g``; remembered with ``cluster`` as
+        given when that is None, an int or a tuple (which cannot change behind our back)."""
+        clusters = launch_cluster(cluster, g, self.spec)
+        if not self._non_portable_allowed and non_portable(clusters):
+            self._allow_non_portable()
+        if cluster.__class__ in (int, tuple, type(None)):
+            self._last_cluster = (cluster, g, clusters)
+        return clusters
 
     def _launch_in_clusters(self, g: Dim3, b: Dim3, clusters: Dim3, dyn: int, stream: int) -> Any:
         """``cuLaunchKernelEx`` with the configuration of the last cluster launch when nothing

@@ -110,6 +110,33 @@ def test_a_cluster_launch_reuses_its_configuration_only_when_nothing_changed():
     assert k._ex is configs
 
 
+def test_a_cluster_shape_equal_to_the_last_is_reused_anything_else_is_checked():
+    k = load_kernel(b"// copy", "cubin", COPY)
+    fixed = load_kernel(b"// copy", "cubin", replace(COPY, cluster=(2, 1, 1)))
+    a = DeviceArray((64,), "f32")
+    k(a, a, 64, grid=4, block=32, cluster=2)
+    for grid, cluster, message in [
+        (3, 2, "not divisible by the cluster shape"),
+        (4, 2.0, "cluster must be 1 to 3 positive ints"),
+        (4, (True,), "cluster must be 1 to 3 positive ints"),
+        (32, 32, "more than the 16 a cluster may have"),
+    ]:
+        k(a, a, 64, grid=4, block=32, cluster=2)  # the last launch is grid 4, cluster 2 again
+        with pytest.raises(ArgumentError, match=message):
+            k(a, a, 64, grid=grid, block=32, cluster=cluster)
+    k(a, a, 64, grid=4, block=32, cluster=(2,))
+    k(a, a, 64, grid=8, block=32, cluster=(2,))
+    k(a, a, 64, grid=8, block=32, cluster=(4, 1))
+    assert [x["cluster"] for x in fake.launches[-3:]] == [(2, 1, 1), (2, 1, 1), (4, 1, 1)]
+    fixed(a, a, 64, grid=4, block=32)
+    fixed(a, a, 64, grid=4, block=32)
+    with pytest.raises(ArgumentError, match="not divisible by the cluster shape"):
+        fixed(a, a, 64, grid=3, block=32)
+    with pytest.raises(ArgumentError, match="compiled for clusters of"):
+        fixed(a, a, 64, grid=4, block=32, cluster=4)
+    assert fake.launches[-1]["cluster"] == (2, 1, 1)
+
+
 class _FakeTorch:
     def __init__(self, current: int) -> None:
         self.cuda = types.SimpleNamespace(is_initialized=lambda: True)
