@@ -102,6 +102,9 @@ class GemmConfig:
     # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales)
     scales: str | None = None
     mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
+    # scales="row", TMA loads: load a tile's row and column scales before its mainloop (held
+    # in registers across it) instead of after it
+    scale_prefetch: bool = False
     # cooperative: the consumer warpgroups split each tile along "M" (64-row slices each, as
     # CUTLASS does) or "N" (each all bm rows of bn / warpgroups columns: tiles whose bm is not
     # a multiple of 128, e.g. cuBLAS's 192 x 160 at 4000^3)
@@ -170,9 +173,8 @@ class GemmConfig:
         scale factors (``-sc`` tensors, ``-scv`` values, ``-scr`` rows and columns)."""
         suffix = "-rs" if self.mainloop == "rs" else ""
         suffix += f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
-        return suffix + {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr"}.get(
-            self.scales, ""
-        )
+        suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr"}.get(self.scales, "")
+        return suffix + ("p" if self.scale_prefetch else "")
 
     @property
     def element(self) -> Any:
@@ -282,6 +284,11 @@ class GemmConfig:
         if self.scales not in (None, "tensor", "value", "row"):
             raise ValueError(
                 f"scales must be None, 'tensor', 'value' or 'row', got {self.scales!r}"
+            )
+        if self.scale_prefetch and (self.scales != "row" or self.loads != "tma"):
+            raise ValueError(
+                f"scale_prefetch takes scales='row' and TMA loads, got scales={self.scales!r} "
+                f"({self.loads})"
             )
         if self.bk * self.element.bits != 1024:
             raise ValueError(
@@ -504,36 +511,50 @@ def scale_factor(cfg: GemmConfig, scale_a: Any, scale_b: Any) -> Any:
     return scale_a * scale_b if cfg.scales == "value" else None
 
 
-def apply_row_scales(frag: Any, coords: Any, scale_a: Any, scale_b: Any) -> None:
-    """In the kernel: ``frag[e] *= scale_a[row(e)] * scale_b[col(e)]`` for a thread's f32
-    accumulators ``frag`` of a wgmma tiled MMA, ``coords`` its coordinates in C (the identity
-    tensor's partition). The fragment is ``((2, 2, n / 8), MMA_M, MMA_N)`` (CuTe's
-    ``CLayout_64xN`` per 64 x n atom: value (v0, v1, v2) is column ``2 * (t % 4) + v0 + 8 *
-    v2`` and row ``t / 4 + 8 * v1`` of its warp's 16 rows), so a row depends on (v1, MMA_M)
-    alone and a column on (v0, v2, MMA_N) alone: each thread loads the ``2 * MMA_M`` row
-    scales and the ``n / 4 * MMA_N`` column scales of its fragment once per tile, and every
-    accumulator takes two multiplies. A row past M (a column past N) reads the last scale
-    (the index is clamped: no load outside the vector); its results are never stored."""
+def _fragment_modes(frag: Any) -> tuple[int, int, int]:
+    """(n / 8, MMA_M, MMA_N) of a wgmma accumulator fragment ``((2, 2, n / 8), MMA_M, MMA_N)``."""
     shape = lc.shape(frag)
     (v0s, v1s, v2s), mms, nns = shape
     if (v0s, v1s) != (2, 2):
         raise ValueError(f"row scales take a wgmma accumulator fragment, got {shape}")
+    return v2s, mms, nns
+
+
+def load_row_scales(frag: Any, coords: Any, scale_a: Any, scale_b: Any) -> tuple[dict, dict]:
+    """In the kernel: the row and column scales of a thread's f32 accumulators ``frag`` of a
+    wgmma tiled MMA, ``coords`` their coordinates in C (the identity tensor's partition). The
+    fragment is ``((2, 2, n / 8), MMA_M, MMA_N)`` (CuTe's ``CLayout_64xN`` per 64 x n atom:
+    value (v0, v1, v2) is column ``2 * (t % 4) + v0 + 8 * v2`` and row ``t / 4 + 8 * v1`` of
+    its warp's 16 rows), so a row depends on (v1, MMA_M) alone and a column on (v0, v2,
+    MMA_N) alone: the thread loads its ``2 * MMA_M`` row scales (keyed ``(v1, mi)``) and
+    ``n / 4 * MMA_N`` column scales (keyed ``(v0, v2, ni)``) once per tile. A row past M (a
+    column past N) reads the last scale (the index is clamped: no load outside the vector);
+    its results are never stored."""
+    v2s, mms, nns = _fragment_modes(frag)
     per_m = 4 * v2s  # values of one atom
     last_row, last_col = lc.size(scale_a, 0) - 1, lc.size(scale_b, 0) - 1
-    rows = {}
+    rows, cols = {}, {}
     for mi in range(mms):
         for v1 in range(2):
-            row = coords[2 * v1 + per_m * mi][0]
-            rows[v1, mi] = scale_a[lc.min(row, last_row)]
+            rows[v1, mi] = scale_a[lc.min(coords[2 * v1 + per_m * mi][0], last_row)]
     for ni in range(nns):
         for v2 in range(v2s):
             for v0 in range(2):
-                base = v0 + 4 * v2 + per_m * mms * ni
-                col = scale_b[lc.min(coords[base][1], last_col)]
-                for mi in range(mms):
-                    for v1 in range(2):
-                        e = base + 2 * v1 + per_m * mi
-                        frag[e] = frag[e] * rows[v1, mi] * col
+                col = coords[v0 + 4 * v2 + per_m * mms * ni][1]
+                cols[v0, v2, ni] = scale_b[lc.min(col, last_col)]
+    return rows, cols
+
+
+def apply_row_scales(frag: Any, scales: tuple[dict, dict]) -> None:
+    """In the kernel: ``frag[e] *= scale_a[row(e)] * scale_b[col(e)]`` with the scales
+    :func:`load_row_scales` loaded (two multiplies per accumulator)."""
+    v2s, mms, _ = _fragment_modes(frag)
+    per_m = 4 * v2s
+    rows, cols = scales
+    for (v0, v2, ni), col in cols.items():
+        for (v1, mi), row in rows.items():
+            e = v0 + 2 * v1 + 4 * v2 + per_m * mi + per_m * mms * ni
+            frag[e] = frag[e] * row * col
 
 
 def apply_scale(frag: Any, scale: Any) -> None:
@@ -679,7 +700,8 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
             cC = lc.local_tile(
                 lc.make_identity_tensor(c.shape), (bm, bn, bk), where, proj=(1, 1, None)
             )
-            apply_row_scales(tCrC, thr_mma.partition_C(cC), scale_a, scale_b)
+            rows = load_row_scales(tCrC, thr_mma.partition_C(cC), scale_a, scale_b)
+            apply_row_scales(tCrC, rows)
         lc.copy(tCrC, thr_mma.partition_C(gC))
 
     return gemm_sm90
@@ -753,6 +775,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
+    prefetch = cfg.scale_prefetch
     ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row (or unswizzled box)
     if cfg.epilogue_swizzled:
         box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
@@ -912,6 +935,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 tCgC = thr_mma.partition_C(gC)
                 tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
                 lc.clear(tCrC)
+                # row-wise scales: this tile's coordinates; with scale_prefetch its scales,
+                # loaded now, in flight under the mainloop
+                tCcR = None
+                if cfg.scales == "row":
+                    tCcR = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                early = load_row_scales(tCrC, tCcR, scale_a, scale_b) if prefetch else None
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = i * k_tiles
@@ -970,8 +999,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 j = j + 1
                 apply_scale(tCrC, scale)
                 if cfg.scales == "row":  # this tile's row and column scales, once each
-                    tile_cC = lc.local_tile(cC, (bm, bn), (tile_m, tile_n))
-                    apply_row_scales(tCrC, thr_mma.partition_C(tile_cC), scale_a, scale_b)
+                    late = None if prefetch else load_row_scales(tCrC, tCcR, scale_a, scale_b)
+                    apply_row_scales(tCrC, early if prefetch else late)
                 if epi_tma:
                     # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
                     # ``wct`` of it): each 64 x ec box of its accumulators goes to a

@@ -114,6 +114,28 @@ ROW = [
         epilogue="tma",
         cluster=(2, 1),
     ),
+    # the scales loaded before the mainloop (scale_prefetch), both schedules
+    Config(
+        "f8e4m3",
+        bm=128,
+        bn=32,
+        stages=2,
+        loads="tma",
+        scales="row",
+        scale_prefetch=True,
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e5m2",
+        bm=64,
+        bn=32,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        scales="row",
+        scale_prefetch=True,
+    ),
     # A from registers (the RS mainloop): the same accumulator fragment
     Config(
         "f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, loads="tma", mainloop="rs", scales="row"
@@ -194,6 +216,10 @@ def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
         Config("f8e4m3", b_dtype="f16").check()
     with pytest.raises(ValueError, match="scales must be None, 'tensor', 'value' or 'row'"):
         Config("f8e4m3", scales="column").check()
+    with pytest.raises(ValueError, match="scale_prefetch takes scales='row' and TMA loads"):
+        Config("f8e4m3", scales="tensor", loads="tma", scale_prefetch=True).check()
+    with pytest.raises(ValueError, match=r"scale_prefetch takes .* \(cp.async\)"):
+        Config("f8e4m3", scales="row", scale_prefetch=True).check()
     scale_args = GEMM["scale_args"]
     with pytest.raises(TypeError, match="scales='tensor' takes a 0-d or one-element"):
         scale_args(Config("f8e4m3", scales="tensor"), np.ones(2, np.float32), 1.0)
@@ -350,18 +376,21 @@ def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
         assert diff < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], diff
 
 
-@pytest.mark.parametrize("epilogue", ["tma", "store"])
-def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue):
+@pytest.mark.parametrize(
+    ("epilogue", "prefetch"), [("tma", False), ("store", False), ("tma", True)]
+)
+def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, prefetch):
     """tuned("f8e4m3", scales="row"): per tile each consumer thread loads its 2 row scales
-    and 64 column scales next to its 128 accumulators. Under nvJitLink's 168 registers ptxas
-    spills (it hoists the loads); as a whole program (setmaxnreg's 232, what the loader
-    builds) no local memory and no spills."""
+    and 64 column scales next to its 128 accumulators (with scale_prefetch before the
+    mainloop, held across it). Under nvJitLink's 168 registers ptxas spills (it hoists the
+    loads); as a whole program (setmaxnreg's 232, what the loader builds) no local memory and
+    no spills."""
     from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
 
     ptxas = find_ptxas()
     if ptxas is None:
         pytest.skip("no ptxas executable on this machine")
-    cfg = GEMM["tuned"]("f8e4m3", scales="row", epilogue=epilogue)
+    cfg = GEMM["tuned"]("f8e4m3", scales="row", epilogue=epilogue, scale_prefetch=prefetch)
     a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
     b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
     c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
@@ -388,6 +417,7 @@ def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue):
 
 ROW_GPU = [
     ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16")),
+    ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", scale_prefetch=True)),
     ("f8e4m3", dict(bm=256, bn=128, stages=4, c_dtype="bf16")),
     ("f8e4m3", dict(bn=128, stages=5, schedule="pingpong", epilogue="tma", c_dtype="f16")),
     ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f32", cluster=(2, 1))),
