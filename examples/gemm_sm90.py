@@ -102,9 +102,10 @@ class GemmConfig:
     # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales)
     scales: str | None = None
     mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
-    # scales="row", TMA loads: load a tile's row and column scales before its mainloop (held
-    # in registers across it) instead of after it
-    scale_prefetch: bool = False
+    # scales="row", TMA loads: where a tile's row and column scales are loaded: "after" its
+    # mainloop (all, then applied), "before" it (held in registers across it), or "box" (the
+    # TMA epilogue: each box's columns right before it is staged)
+    scale_loads: str = "after"
     # cooperative: the consumer warpgroups split each tile along "M" (64-row slices each, as
     # CUTLASS does) or "N" (each all bm rows of bn / warpgroups columns: tiles whose bm is not
     # a multiple of 128, e.g. cuBLAS's 192 x 160 at 4000^3)
@@ -174,7 +175,7 @@ class GemmConfig:
         suffix = "-rs" if self.mainloop == "rs" else ""
         suffix += f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
         suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr"}.get(self.scales, "")
-        return suffix + ("p" if self.scale_prefetch else "")
+        return suffix + {"after": "", "before": "p", "box": "b"}.get(self.scale_loads, "?")
 
     @property
     def element(self) -> Any:
@@ -285,10 +286,18 @@ class GemmConfig:
             raise ValueError(
                 f"scales must be None, 'tensor', 'value' or 'row', got {self.scales!r}"
             )
-        if self.scale_prefetch and (self.scales != "row" or self.loads != "tma"):
+        if self.scale_loads not in ("after", "before", "box") or (
+            self.scale_loads != "after"
+            and (
+                self.scales != "row"
+                or self.loads != "tma"
+                or (self.scale_loads == "box" and self.epilogue != "tma")
+            )
+        ):
             raise ValueError(
-                f"scale_prefetch takes scales='row' and TMA loads, got scales={self.scales!r} "
-                f"({self.loads})"
+                f"scale_loads must be 'after', or 'before' / 'box' with scales='row' and TMA "
+                f"loads ('box': the TMA epilogue), got {self.scale_loads!r} (scales="
+                f"{self.scales!r}, {self.loads}, epilogue={self.epilogue!r})"
             )
         if self.bk * self.element.bits != 1024:
             raise ValueError(
@@ -505,7 +514,7 @@ def scale_annotation(cfg: GemmConfig, which: str = "a") -> Any:
 
 def scale_factor(cfg: GemmConfig, scale_a: Any, scale_b: Any) -> Any:
     """In the kernel: the factor ``scale_a * scale_b`` the epilogue applies (None: none, or
-    row-wise scales, which :func:`apply_row_scales` applies per element)."""
+    row-wise scales, which :class:`RowScales` applies per element)."""
     if cfg.scales == "tensor":
         return scale_a[0] * scale_b[0]
     return scale_a * scale_b if cfg.scales == "value" else None
@@ -520,41 +529,61 @@ def _fragment_modes(frag: Any) -> tuple[int, int, int]:
     return v2s, mms, nns
 
 
-def load_row_scales(frag: Any, coords: Any, scale_a: Any, scale_b: Any) -> tuple[dict, dict]:
+class RowScales:
     """In the kernel: the row and column scales of a thread's f32 accumulators ``frag`` of a
-    wgmma tiled MMA, ``coords`` their coordinates in C (the identity tensor's partition). The
-    fragment is ``((2, 2, n / 8), MMA_M, MMA_N)`` (CuTe's ``CLayout_64xN`` per 64 x n atom:
-    value (v0, v1, v2) is column ``2 * (t % 4) + v0 + 8 * v2`` and row ``t / 4 + 8 * v1`` of
-    its warp's 16 rows), so a row depends on (v1, MMA_M) alone and a column on (v0, v2,
-    MMA_N) alone: the thread loads its ``2 * MMA_M`` row scales (keyed ``(v1, mi)``) and
-    ``n / 4 * MMA_N`` column scales (keyed ``(v0, v2, ni)``) once per tile. A row past M (a
-    column past N) reads the last scale (the index is clamped: no load outside the vector);
-    its results are never stored."""
-    v2s, mms, nns = _fragment_modes(frag)
-    per_m = 4 * v2s  # values of one atom
-    last_row, last_col = lc.size(scale_a, 0) - 1, lc.size(scale_b, 0) - 1
-    rows, cols = {}, {}
-    for mi in range(mms):
-        for v1 in range(2):
-            rows[v1, mi] = scale_a[lc.min(coords[2 * v1 + per_m * mi][0], last_row)]
-    for ni in range(nns):
-        for v2 in range(v2s):
-            for v0 in range(2):
-                col = coords[v0 + 4 * v2 + per_m * mms * ni][1]
-                cols[v0, v2, ni] = scale_b[lc.min(col, last_col)]
-    return rows, cols
+    wgmma tiled MMA for one tile, ``coords`` their coordinates in C (the identity tensor's
+    partition). The fragment is ``((2, 2, n / 8), MMA_M, MMA_N)`` (CuTe's ``CLayout_64xN`` per
+    64 x n atom: value (v0, v1, v2) is column ``2 * (t % 4) + v0 + 8 * v2`` and row ``t / 4 +
+    8 * v1`` of its warp's 16 rows), so a row depends on (v1, MMA_M) alone and a column on
+    (v0, v2, MMA_N) alone: the thread loads each of its ``2 * MMA_M`` row scales and ``n / 4
+    * MMA_N`` column scales once per tile, where :meth:`apply` first needs it (``load_all``:
+    all now). A row past M (a column past N) reads the last scale (the index is clamped: no
+    load outside the vector); its results are never stored. Every load must happen outside
+    dynamic control flow that its later uses are not in (the kernel's callers do)."""
 
+    def __init__(self, frag: Any, coords: Any, scale_a: Any, scale_b: Any) -> None:
+        shape = lc.shape(frag)
+        (v0s, v1s, self.v2s), self.mms, self.nns = shape
+        if (v0s, v1s) != (2, 2):
+            raise ValueError(f"row scales take a wgmma accumulator fragment, got {shape}")
+        self.frag, self.coords, self.scale_a, self.scale_b = frag, coords, scale_a, scale_b
+        self.rows: dict = {}
+        self.cols: dict = {}
 
-def apply_row_scales(frag: Any, scales: tuple[dict, dict]) -> None:
-    """In the kernel: ``frag[e] *= scale_a[row(e)] * scale_b[col(e)]`` with the scales
-    :func:`load_row_scales` loaded (two multiplies per accumulator)."""
-    v2s, mms, _ = _fragment_modes(frag)
-    per_m = 4 * v2s
-    rows, cols = scales
-    for (v0, v2, ni), col in cols.items():
-        for (v1, mi), row in rows.items():
-            e = v0 + 2 * v1 + 4 * v2 + per_m * mi + per_m * mms * ni
-            frag[e] = frag[e] * row * col
+    def _split(self, e: int) -> tuple[tuple[int, int], tuple[int, int, int]]:
+        """The row key (v1, mi) and column key (v0, v2, ni) of fragment element ``e``."""
+        per_m = 4 * self.v2s  # values of one atom
+        v0, v1, v2 = e % 2, (e // 2) % 2, (e // 4) % self.v2s
+        return (v1, (e // per_m) % self.mms), (v0, v2, e // (per_m * self.mms))
+
+    def _row(self, key: tuple[int, int]) -> Any:
+        if key not in self.rows:
+            v1, mi = key
+            row = self.coords[2 * v1 + 4 * self.v2s * mi][0]
+            self.rows[key] = self.scale_a[lc.min(row, lc.size(self.scale_a, 0) - 1)]
+        return self.rows[key]
+
+    def _col(self, key: tuple[int, int, int]) -> Any:
+        if key not in self.cols:
+            v0, v2, ni = key
+            col = self.coords[v0 + 4 * v2 + 4 * self.v2s * self.mms * ni][1]
+            self.cols[key] = self.scale_b[lc.min(col, lc.size(self.scale_b, 0) - 1)]
+        return self.cols[key]
+
+    def load_all(self) -> "RowScales":
+        for e in range(lc.size(self.frag)):
+            row, col = self._split(e)
+            self._row(row)
+            self._col(col)
+        return self
+
+    def apply(self, elements: Any = None) -> None:
+        """``frag[e] *= scale_a[row(e)] * scale_b[col(e)]`` for ``elements`` (all by default),
+        two multiplies each, column by column."""
+        todo = range(lc.size(self.frag)) if elements is None else elements
+        for e in sorted(todo, key=lambda e: (self._split(e)[1], e)):
+            row, col = self._split(e)
+            self.frag[e] = self.frag[e] * self._row(row) * self._col(col)
 
 
 def apply_scale(frag: Any, scale: Any) -> None:
@@ -700,8 +729,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
             cC = lc.local_tile(
                 lc.make_identity_tensor(c.shape), (bm, bn, bk), where, proj=(1, 1, None)
             )
-            rows = load_row_scales(tCrC, thr_mma.partition_C(cC), scale_a, scale_b)
-            apply_row_scales(tCrC, rows)
+            RowScales(tCrC, thr_mma.partition_C(cC), scale_a, scale_b).apply()
         lc.copy(tCrC, thr_mma.partition_C(gC))
 
     return gemm_sm90
@@ -775,7 +803,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
-    prefetch = cfg.scale_prefetch
+    scale_loads = cfg.scale_loads
     ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row (or unswizzled box)
     if cfg.epilogue_swizzled:
         box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
@@ -935,12 +963,14 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 tCgC = thr_mma.partition_C(gC)
                 tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
                 lc.clear(tCrC)
-                # row-wise scales: this tile's coordinates; with scale_prefetch its scales,
-                # loaded now, in flight under the mainloop
+                # row-wise scales: this tile's coordinates; with scale_loads="before" its
+                # scales, loaded now, in flight under the mainloop
                 tCcR = None
                 if cfg.scales == "row":
                     tCcR = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
-                early = load_row_scales(tCrC, tCcR, scale_a, scale_b) if prefetch else None
+                early = None
+                if scale_loads == "before":
+                    early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = i * k_tiles
@@ -998,9 +1028,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, base + k_tiles - 1, csize, lane)
                 j = j + 1
                 apply_scale(tCrC, scale)
-                if cfg.scales == "row":  # this tile's row and column scales, once each
-                    late = None if prefetch else load_row_scales(tCrC, tCcR, scale_a, scale_b)
-                    apply_row_scales(tCrC, early if prefetch else late)
+                # row-wise scales: each loaded once per tile, here (or before the mainloop),
+                # or with scale_loads="box" each box's next to it in the TMA epilogue
+                rsc = early
+                if cfg.scales == "row" and scale_loads != "before":
+                    rsc = RowScales(tCrC, tCcR, scale_a, scale_b)
+                if cfg.scales == "row" and scale_loads != "box":
+                    rsc.apply()
                 if epi_tma:
                     # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
                     # ``wct`` of it): each 64 x ec box of its accumulators goes to a
@@ -1031,8 +1065,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
                         )
                         frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                        mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
+                        if cfg.scales == "row" and scale_loads == "box":
+                            rsc.apply(mine)  # this box's column scales: loaded here
                         for v in range(ec // 2):
-                            frag[v] = tCrC[v + (ec // 2) * jc + (wn // 2) * mi]
+                            frag[v] = tCrC[mine[v]]
                         if not batched:
                             if wct == 0:  # the store that last read this buffer is done
                                 lc.tma_store_wait(epi_bufs - 1)

@@ -114,7 +114,9 @@ ROW = [
         epilogue="tma",
         cluster=(2, 1),
     ),
-    # the scales loaded before the mainloop (scale_prefetch), both schedules
+    # the scales loaded before the mainloop (scale_loads="before"), both schedules, and box by
+    # box in the TMA epilogue (two 64-row slices per warpgroup share the column scales; bn=96:
+    # an unswizzled box of 48 columns per warpgroup along N)
     Config(
         "f8e4m3",
         bm=128,
@@ -122,7 +124,7 @@ ROW = [
         stages=2,
         loads="tma",
         scales="row",
-        scale_prefetch=True,
+        scale_loads="before",
         c_dtype="bf16",
         epilogue="tma",
     ),
@@ -134,7 +136,41 @@ ROW = [
         loads="tma",
         schedule="pingpong",
         scales="row",
-        scale_prefetch=True,
+        scale_loads="before",
+    ),
+    Config(
+        "f8e4m3",
+        bm=256,
+        bn=128,
+        stages=2,
+        loads="tma",
+        scales="row",
+        scale_loads="box",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e4m3",
+        bm=64,
+        bn=96,
+        stages=2,
+        loads="tma",
+        split="N",
+        scales="row",
+        scale_loads="box",
+        c_dtype="f16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e5m2",
+        bm=64,
+        bn=64,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        scales="row",
+        scale_loads="box",
+        epilogue="tma",
     ),
     # A from registers (the RS mainloop): the same accumulator fragment
     Config(
@@ -216,10 +252,14 @@ def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
         Config("f8e4m3", b_dtype="f16").check()
     with pytest.raises(ValueError, match="scales must be None, 'tensor', 'value' or 'row'"):
         Config("f8e4m3", scales="column").check()
-    with pytest.raises(ValueError, match="scale_prefetch takes scales='row' and TMA loads"):
-        Config("f8e4m3", scales="tensor", loads="tma", scale_prefetch=True).check()
-    with pytest.raises(ValueError, match=r"scale_prefetch takes .* \(cp.async\)"):
-        Config("f8e4m3", scales="row", scale_prefetch=True).check()
+    with pytest.raises(ValueError, match="scale_loads must be 'after', or 'before' / 'box'"):
+        Config("f8e4m3", scales="tensor", loads="tma", scale_loads="before").check()
+    with pytest.raises(ValueError, match=r"got 'before' \(scales='row', cp.async"):
+        Config("f8e4m3", scales="row", scale_loads="before").check()
+    with pytest.raises(ValueError, match=r"got 'box' \(scales='row', tma, epilogue='store'\)"):
+        Config("f8e4m3", scales="row", loads="tma", scale_loads="box").check()
+    with pytest.raises(ValueError, match="scale_loads must be"):
+        Config("f8e4m3", scales="row", loads="tma", scale_loads="never").check()
     scale_args = GEMM["scale_args"]
     with pytest.raises(TypeError, match="scales='tensor' takes a 0-d or one-element"):
         scale_args(Config("f8e4m3", scales="tensor"), np.ones(2, np.float32), 1.0)
@@ -377,20 +417,28 @@ def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
 
 
 @pytest.mark.parametrize(
-    ("epilogue", "prefetch"), [("tma", False), ("store", False), ("tma", True)]
+    ("epilogue", "loads", "shape"),
+    [
+        ("tma", "after", {}),
+        ("store", "after", {}),
+        ("tma", "before", {}),
+        ("tma", "box", {}),
+        ("tma", "box", dict(bm=256, bn=128)),  # two 64-row slices per warpgroup
+    ],
 )
-def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, prefetch):
+def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, loads, shape):
     """tuned("f8e4m3", scales="row"): per tile each consumer thread loads its 2 row scales
-    and 64 column scales next to its 128 accumulators (with scale_prefetch before the
-    mainloop, held across it). Under nvJitLink's 168 registers ptxas spills (it hoists the
-    loads); as a whole program (setmaxnreg's 232, what the loader builds) no local memory and
-    no spills."""
+    and 64 column scales next to its 128 accumulators (after the mainloop, before it and held
+    across it, or box by box in the TMA epilogue). Under nvJitLink's 168 registers ptxas
+    spills (it hoists the loads); as a whole program (setmaxnreg's 232, what the loader
+    builds) no local memory and no spills. (Ping-pong 128 x 192, 192 accumulators, spills
+    even there: 284 bytes with the loads after the mainloop, 96 box by box.)"""
     from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
 
     ptxas = find_ptxas()
     if ptxas is None:
         pytest.skip("no ptxas executable on this machine")
-    cfg = GEMM["tuned"]("f8e4m3", scales="row", epilogue=epilogue, scale_prefetch=prefetch)
+    cfg = GEMM["tuned"]("f8e4m3", scales="row", epilogue=epilogue, scale_loads=loads, **shape)
     a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
     b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
     c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
@@ -407,8 +455,10 @@ def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, prefe
         target="sm_90a",
         index_bitwidth=32,
     )
-    # one load per row and column scale of the fragment: 2 + 64 per tile, not one per element
-    assert len(re.findall(r"\bld\.global\.", ck.ptx)) == 2 + 64
+    # one load per row and column scale of the fragment, not per element: two rows per 64-row
+    # slice of a warpgroup, a quarter of its columns (128 x 256 cooperative: 2 + 64)
+    rows, cols = 2 * (cfg.bm // (64 * cfg.split_m)), cfg.bn // cfg.split_n // 4
+    assert len(re.findall(r"\bld\.global\.", ck.ptx)) == rows + cols
     log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
     assert "C7504" not in log, log
     assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
@@ -417,7 +467,12 @@ def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, prefe
 
 ROW_GPU = [
     ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16")),
-    ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", scale_prefetch=True)),
+    ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", scale_loads="box")),
+    (
+        "f8e4m3",
+        dict(bn=192, schedule="pingpong", epilogue="tma", c_dtype="bf16", scale_loads="box"),
+    ),
+    ("f8e4m3", dict(bm=256, bn=128, mma_in_flight=0, epilogue="tma", scale_loads="before")),
     ("f8e4m3", dict(bm=256, bn=128, stages=4, c_dtype="bf16")),
     ("f8e4m3", dict(bn=128, stages=5, schedule="pingpong", epilogue="tma", c_dtype="f16")),
     ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f32", cluster=(2, 1))),
