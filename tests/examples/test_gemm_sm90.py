@@ -218,7 +218,12 @@ def test_tuned_configurations_are_the_documented_ones():
     assert tuned("tf32", (4000, 4000)).name == "tf32-192x160x32-s4-wg2n-f0-tma-coop-r8-etma"
     assert eff(tuned("bf16", (4000, 4000)), 4000, 4000) == 4000**2 / (4 * 132 * 192 * 160)
     assert eff(tuned("bf16"), 4000, 4000) == 4000**2 / (4 * 132 * 128 * 256)
-    assert tuned("f8e4m3", (8192, 8192)) == tuned("f8e4m3")  # ping-pong FP8: not measured
+    # FP8 e4m3: ping-pong 128 x 192 at 8192^2 (measured), never the 192 x 160 (not measured)
+    fp8_pingpong = "f8e4m3-128x192x128-s4-wg2-f1-tma-pp-cbf16-r8-etma"
+    assert tuned("f8e4m3", (8192, 8192)).name == fp8_pingpong
+    assert tuned("f8e4m3", (8192, 8192), scales="row").name == fp8_pingpong + "-scr"
+    assert tuned("f8e4m3", (4000, 4000)) == tuned("f8e4m3")
+    assert tuned("f8e5m2", (8192, 8192)) == tuned("f8e5m2")  # e5m2: not measured
     assert eff(tuned("bf16"), 8192, 8192) == 8192**2 / (16 * 132 * 128 * 256)
     assert eff(tuned("bf16", (8192, 8192)), 8192, 8192) == 8192**2 / (21 * 132 * 128 * 192)
     assert eff(tuned("bf16"), 8192, 8192, sms=128) == 1.0
