@@ -526,15 +526,6 @@ def scale_factor(cfg: GemmConfig, scale_a: Any, scale_b: Any) -> Any:
     return scale_a * scale_b if cfg.scales == "value" else None
 
 
-def _fragment_modes(frag: Any) -> tuple[int, int, int]:
-    """(n / 8, MMA_M, MMA_N) of a wgmma accumulator fragment ``((2, 2, n / 8), MMA_M, MMA_N)``."""
-    shape = lc.shape(frag)
-    (v0s, v1s, v2s), mms, nns = shape
-    if (v0s, v1s) != (2, 2):
-        raise ValueError(f"row scales take a wgmma accumulator fragment, got {shape}")
-    return v2s, mms, nns
-
-
 class RowScales:
     """In the kernel: the row and column scales of a thread's f32 accumulators ``frag`` of a
     wgmma tiled MMA for one tile, ``coords`` their coordinates in C (the identity tensor's
