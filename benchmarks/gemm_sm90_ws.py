@@ -9,7 +9,10 @@ a warm-up, medians. C is in the input type (bf16/f16; tf32: f32), as ``torch.mm`
 unless the configuration says ``-cf32``. FP8 rows (``f8e4m3``, ``f8e5m2``: C in bf16 unless
 ``c_dtype=`` says otherwise) compare with cuBLAS's FP8 GEMM through ``torch._scaled_mm``
 (B column-major as it requires) with the same per-tensor scales (``scales=tensor``: 0-d f32
-device tensors, ``SCALES``; without it unit scales); ``b_dtype=f8e5m2`` mixes the types.
+device tensors, ``SCALES``; without it unit scales; ``scales=row``: row-wise scales, f32
+``scale_a`` (M, 1) and ``scale_b`` (1, N) of random values, what FP8 LLM inference passes);
+``b_dtype=f8e5m2`` mixes the types. ``cluster=2x1`` is a cluster of two tiles along M (B
+multicast), ``cluster=1x2`` (or ``2``) along N (A multicast).
 Where torch has no ``_scaled_mm`` (or cuBLAS refuses the pair, e.g. e5m2 x e5m2) the row is
 timed without a reference and says why. Printed per row: registers, local memory (spills),
 shared memory, blocks per SM; the GPU's name and clocks first.
@@ -85,6 +88,14 @@ SCALES = (0.375, 1.25)
 BUILD_KEYS = ("asm", "backend", "grid")
 
 
+def field_value(key: str, text: str) -> Any:
+    """A GemmConfig field's value from its text: ints, ``cluster=2x1`` as ``(2, 1)`` (tiles
+    along M, along N), else the string."""
+    if key == "cluster" and "x" in text:
+        return tuple(int(x) for x in text.split("x"))
+    return int(text) if text.isdigit() else text
+
+
 def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
     dtype, _, rest = text.partition(":")
     kw: dict[str, Any] = {"loads": "tma"}
@@ -98,7 +109,7 @@ def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
         if k in BUILD_KEYS:
             build[k] = v
         else:
-            kw[k] = int(v) if v.isdigit() else v
+            kw[k] = field_value(k, v)
     return g.GemmConfig(dtype, **kw), build
 
 
@@ -114,7 +125,7 @@ def plan(g: Any, configs: str, shapes: list) -> list[tuple[Any, dict[str, str], 
             out.append((*make_config(g, text), shapes))
             continue
         fields = dict(x.split("=") for x in items if x != "tuned")
-        fields = {k: int(v) if v.isdigit() else v for k, v in fields.items()}
+        fields = {k: field_value(k, v) for k, v in fields.items()}
         per: dict[Any, list] = {}
         for shape in shapes:
             per.setdefault(g.tuned(dtype, shape, **fields), []).append(shape)
@@ -177,12 +188,14 @@ class Ours:
             os.environ["LAYOUTC_PTXAS"] = "none"  # no ptxas, and cubin="always": no driver JIT
             cubin.find_ptxas.cache_clear()
             options["cubin"] = "always"
+        self.g, self.torch = g, torch
         self.sms = torch.cuda.get_device_properties(0).multi_processor_count
         self.scales = tuple(torch.tensor(x, device="cuda") for x in SCALES)  # 0-d f32
         if cfg.scales == "value":
             self.scales = SCALES
-        self.scale_args = g.scale_args(cfg, *self.scales)
         self.factor = SCALES[0] * SCALES[1] if cfg.scales else 1.0
+        self.rows: dict[tuple[int, int], tuple] = {}  # (m, n) -> row-wise scales, arguments
+        self.fixed = g.scale_args(cfg, *self.scales) if cfg.scales != "row" else ()
         kernel = g.make_gemm(cfg)
         # M odd, N and K multiples of 8 only (16 for 1-byte FP8): the spec assumes no more than
         # that (TMA needs 16-byte row pitches; C's rows stay aligned for paired stores)
@@ -195,7 +208,7 @@ class Ours:
                 a,
                 b,
                 c,
-                *self.scale_args,
+                *self.scale_args(257, 264),
                 block=cfg.threads,
                 index_bitwidth=32,
                 cache=False,
@@ -215,6 +228,34 @@ class Ours:
         self.smem = cfg.smem_bytes()
         self.grids: dict[tuple[int, int], tuple[int, ...]] = {}
 
+    def scales_for(self, m: int, n: int) -> tuple:
+        """The scales of an ``m x n`` C as ``torch._scaled_mm`` takes them: the per-tensor 0-d
+        tensors (or floats), or with ``scales=row`` f32 ``scale_a`` (M, 1) and ``scale_b``
+        (1, N), random in [0.5, 1.5) and [0.25, 1.25), made once per shape."""
+        if self.cfg.scales != "row":
+            return self.scales
+        if (m, n) not in self.rows:
+            torch = self.torch
+            gen = torch.Generator(device="cuda").manual_seed(m * 31 + n)
+            sa = torch.rand((m, 1), device="cuda", generator=gen) + 0.5
+            sb = torch.rand((1, n), device="cuda", generator=gen) + 0.25
+            self.rows[m, n] = ((sa, sb), self.g.scale_args(self.cfg, sa, sb))
+        return self.rows[m, n][0]
+
+    def scale_args(self, m: int, n: int) -> tuple:
+        """The kernel's scale arguments for an ``m x n`` C."""
+        if self.cfg.scales == "row":
+            self.scales_for(m, n)
+            return self.rows[m, n][1]
+        return self.fixed
+
+    def factor_for(self, m: int, n: int) -> Any:
+        """What the reference multiplies A @ B by (a float, or the (M, N) row-wise factors)."""
+        if self.cfg.scales == "row":
+            sa, sb = self.scales_for(m, n)
+            return sa.double() * sb.double()
+        return self.factor
+
     def c_type(self, torch: Any) -> Any:
         return {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[
             self.cfg.c_dtype
@@ -227,7 +268,8 @@ class Ours:
             grid = self.cfg.grid(*shape, self.slots, balanced=self.balanced)
             if self.slots is not None:
                 self.grids[shape] = grid
-        self.ck(a, b, c, *self.scale_args, grid=grid, block=self.threads, smem=self.smem)
+        scales = self.fixed if self.cfg.scales != "row" else self.scale_args(*shape)
+        self.ck(a, b, c, *scales, grid=grid, block=self.threads, smem=self.smem)
         if self.slots is None:  # after the first launch (which set the smem limit)
             self.slots = self.resident_blocks()
 
@@ -237,7 +279,7 @@ class Ours:
         take a whole cluster stay idle; a grid of one block per SM would run a second wave)."""
         from layoutc.runtime import cuda_driver as cd
 
-        cl = self.cfg.cluster
+        cl = self.cfg.cluster_blocks
         if cl == 1:
             return self.sms
         drv = cd.api()
@@ -273,7 +315,7 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
         c = torch.full((m, n), float("nan"), device="cuda", dtype=ours.c_type(torch))
         ours(a, b, c)
         torch.cuda.synchronize()
-        ref = ours.factor * (a.double() @ b.double().t())
+        ref = ours.factor_for(m, n) * (a.double() @ b.double().t())
         got = c.double()
         unwritten = int(torch.isnan(got).sum())
         err = ((got - ref).norm() / ref.norm()).item()
@@ -353,8 +395,8 @@ def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) ->
 
 def fp8_reference(torch: Any, ours: Ours, first: tuple) -> tuple[Any, str]:
     """cuBLAS's FP8 GEMM for the same operands (``torch._scaled_mm`` with the same scales as
-    0-d f32 device tensors, unit ones for an unscaled row; C in ``cfg.c_dtype``), or (None,
-    why not)."""
+    0-d f32 device tensors, unit ones for an unscaled row, the same (M, 1) and (1, N) tensors
+    for row-wise scales; C in ``cfg.c_dtype``), or (None, why not)."""
     cfg = ours.cfg
     scaled_mm = getattr(torch, "_scaled_mm", None)
     if scaled_mm is None:
@@ -364,6 +406,8 @@ def fp8_reference(torch: Any, ours: Ours, first: tuple) -> tuple[Any, str]:
         if cfg.scales
         else (torch.ones((), device="cuda", dtype=torch.float32),) * 2
     )
+    if cfg.scales == "row":
+        sa, sb = ours.scales_for(*first[2].shape)
     out = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
 
     def theirs(a: Any, b: Any, c: Any) -> None:

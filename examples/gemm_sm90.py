@@ -71,8 +71,12 @@ class GemmConfig:
     the tensor cores always have queued work while the stage is still released as soon as
     its wgmmas are done (what cuBLAS's sm90 kernels do). ``b_dtype`` mixes FP8 types (e4m3 x
     e5m2); ``scales`` adds ``torch._scaled_mm``'s per-tensor scale factors (``"tensor"``:
-    one-element f32 tensors, ``"value"``: f32 arguments; :func:`scale_args`); ``mainloop="rs"``
-    feeds A to the ``_RS`` atoms from registers (ldmatrix from the stage)."""
+    one-element f32 tensors, ``"value"``: f32 arguments) or its row-wise ones (``"row"``:
+    ``scale_a`` of M and ``scale_b`` of N f32 values, ``D[m, n] = scale_a[m] * scale_b[n] *
+    (A @ B)[m, n]``; :func:`scale_args`); ``mainloop="rs"`` feeds A to the ``_RS`` atoms from
+    registers (ldmatrix from the stage). ``cluster`` (TMA loads) is the cluster's shape in
+    tiles, ``(along M, along N)``: ``(1, 2)`` (or ``2``) pairs tiles along N that share A (A
+    multicast), ``(2, 1)`` pairs tiles along M that share B (B multicast)."""
 
     dtype: str = "f16"
     bm: int = 128
@@ -88,14 +92,20 @@ class GemmConfig:
     raster: int = 8
     registers: tuple[int, int] = (40, 232)
     full_tiles: bool = False
-    cluster: int = 1
+    cluster: int | tuple[int, int] = 1  # (tiles along M, along N); an int n is (1, n)
     epilogue: str = "store"
     release: str = "warp"  # TMA: one arrival per consumer "warp" or per "warpgroup" (CUTLASS)
     a_major: str = "K"  # "MN": A stored (K, M) M-contiguous (f16/bf16, TMA loads)
     b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
     b_dtype: str | None = None  # B's type when it differs from A's (FP8: e4m3 x e5m2)
-    scales: str | None = None  # "tensor" | "value": D = scale_a * scale_b * (A @ B)
+    # "tensor" | "value": D = scale_a * scale_b * (A @ B); "row": D[m, n] = scale_a[m] *
+    # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales)
+    scales: str | None = None
     mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
+    # scales="row", TMA loads: where a tile's row and column scales are loaded: "after" its
+    # mainloop (all, then applied), "before" it (held in registers across it), or "box" (the
+    # TMA epilogue: each box's columns right before it is staged)
+    scale_loads: str = "after"
     # cooperative: the consumer warpgroups split each tile along "M" (64-row slices each, as
     # CUTLASS does) or "N" (each all bm rows of bn / warpgroups columns: tiles whose bm is not
     # a multiple of 128, e.g. cuBLAS's 192 x 160 at 4000^3)
@@ -109,6 +119,26 @@ class GemmConfig:
         # bk defaults to one 128-byte swizzled row of A's type (64 16-bit, 32 tf32, 128 FP8)
         if self.bk is None and self.dtype in ELEMENTS:
             object.__setattr__(self, "bk", 1024 // ELEMENTS[self.dtype].bits)
+        # the cluster's shape in tiles, (M, N): an int n is (1, n), tiles along N sharing A
+        if isinstance(self.cluster, int) and not isinstance(self.cluster, bool):
+            object.__setattr__(self, "cluster", (1, self.cluster))
+        elif isinstance(self.cluster, list):
+            object.__setattr__(self, "cluster", tuple(self.cluster))
+
+    @property
+    def cluster_m(self) -> int:
+        """Tiles along M of one cluster (blocks sharing B's tile: B multicast)."""
+        return self.cluster[0]
+
+    @property
+    def cluster_n(self) -> int:
+        """Tiles along N of one cluster (blocks sharing A's tile: A multicast)."""
+        return self.cluster[1]
+
+    @property
+    def cluster_blocks(self) -> int:
+        """Blocks of one cluster (1: no cluster)."""
+        return self.cluster[0] * self.cluster[1]
 
     @property
     def threads(self) -> int:
@@ -124,7 +154,11 @@ class GemmConfig:
             return name + self.operand_suffix
         name += "-tma-" + ("pp" if self.schedule == "pingpong" else "coop")
         name += "" if self.c_dtype == "f32" else f"-c{self.c_dtype}"
-        name += f"-r{self.raster}" + (f"-x{self.cluster}" if self.cluster > 1 else "")
+        name += f"-r{self.raster}"
+        if self.cluster_blocks > 1:  # -x2: (1, 2), along N (the name it always had); -x2x1
+            name += (
+                f"-x{self.cluster_n}" if self.cluster_m == 1 else "-x{}x{}".format(*self.cluster)
+            )
         name += "-etma" if self.epilogue == "tma" else ""
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
         name += "-rwg" if self.release == "warpgroup" else ""
@@ -137,10 +171,11 @@ class GemmConfig:
     @property
     def operand_suffix(self) -> str:
         """The name's part for the RS mainloop (``-rs``), B's own type (``-bf8e5m2``) and the
-        scale factors (``-sc`` tensors, ``-scv`` values)."""
+        scale factors (``-sc`` tensors, ``-scv`` values, ``-scr`` rows and columns)."""
         suffix = "-rs" if self.mainloop == "rs" else ""
         suffix += f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
-        return suffix + {None: "", "tensor": "-sc", "value": "-scv"}.get(self.scales, "")
+        suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr"}.get(self.scales, "")
+        return suffix + {"after": "", "before": "p", "box": "b"}.get(self.scale_loads, "?")
 
     @property
     def element(self) -> Any:
@@ -247,8 +282,23 @@ class GemmConfig:
                 f"mainloop must be 'ss' or 'rs' (TMA loads, A K-major), got {self.mainloop!r} "
                 f"({self.loads}, a_major={self.a_major!r})"
             )
-        if self.scales not in (None, "tensor", "value"):
-            raise ValueError(f"scales must be None, 'tensor' or 'value', got {self.scales!r}")
+        if self.scales not in (None, "tensor", "value", "row"):
+            raise ValueError(
+                f"scales must be None, 'tensor', 'value' or 'row', got {self.scales!r}"
+            )
+        if self.scale_loads not in ("after", "before", "box") or (
+            self.scale_loads != "after"
+            and (
+                self.scales != "row"
+                or self.loads != "tma"
+                or (self.scale_loads == "box" and self.epilogue != "tma")
+            )
+        ):
+            raise ValueError(
+                f"scale_loads must be 'after', or 'before' / 'box' with scales='row' and TMA "
+                f"loads ('box': the TMA epilogue), got {self.scale_loads!r} (scales="
+                f"{self.scales!r}, {self.loads}, epilogue={self.epilogue!r})"
+            )
         if self.bk * self.element.bits != 1024:
             raise ValueError(
                 f"bk must make 128-byte rows ({1024 // self.element.bits} {self.dtype}), "
@@ -272,11 +322,16 @@ class GemmConfig:
             raise ValueError(f"schedule must be 'cooperative' or 'pingpong', got {self.schedule!r}")
         if pingpong and self.warpgroups != 2:
             raise ValueError("the ping-pong schedule takes two consumer warpgroups")
-        if self.cluster not in (1, 2) or (self.cluster > 1 and self.loads != "tma"):
-            raise ValueError(f"cluster must be 1 or 2 (TMA loads only), got {self.cluster!r}")
-        for what, major, extent in (
-            ("a", self.a_major, self.bm // self.cluster),
-            ("b", self.b_major, self.bn),
+        if self.cluster not in ((1, 1), (1, 2), (2, 1)) or (
+            self.cluster_blocks > 1 and self.loads != "tma"
+        ):
+            raise ValueError(
+                f"cluster must be 1, (1, 2) = 2 (along N: A multicast) or (2, 1) (along M: B "
+                f"multicast), with TMA loads, got {self.cluster!r} ({self.loads})"
+            )
+        for what, major, extent in (  # a cluster's blocks each load a part of the shared box
+            ("a", self.a_major, self.bm // self.cluster_n),
+            ("b", self.b_major, self.bn // self.cluster_m),
         ):
             if major not in ("K", "MN"):
                 raise ValueError(f"{what}_major must be 'K' or 'MN', got {major!r}")
@@ -353,8 +408,9 @@ class GemmConfig:
         tiles on 132 SMs: 128 blocks of 4 tiles, not 116 of 4 and 16 of 3; the idle SMs let
         a power-limited GPU clock the others higher)."""
         if self.loads == "tma":
-            cl = self.cluster
-            groups = -(-m // self.bm) * -(-n // (self.bn * cl))  # tiles of `cl` blocks
+            cl = self.cluster_blocks
+            # clusters of cluster_m x cluster_n tiles
+            groups = -(-m // (self.bm * self.cluster_m)) * -(-n // (self.bn * self.cluster_n))
             if sms is None:
                 return (cl * groups,)
             blocks = max(1, min(groups, sms // cl))
@@ -366,9 +422,11 @@ class GemmConfig:
         return (m // self.bm, n // self.bn)
 
 
-#: Element types whose ping-pong 128 x 192 and cooperative 192 x 160 (split along N) tiles were
-#: measured against cuBLAS (docs/hopper.md).
-PINGPONG_TUNED = ("bf16", "f16", "tf32")
+#: Element types whose ping-pong 128 x 192 tiles were measured against cuBLAS (FP8: against
+#: torch._scaled_mm; docs/hopper.md) ...
+PINGPONG_TUNED = ("bf16", "f16", "tf32", "f8e4m3")
+#: ... and those whose cooperative 192 x 160 tiles (split along N) were.
+SPLIT_N_TUNED = ("bf16", "f16", "tf32")
 
 
 def tile_efficiency(cfg: GemmConfig, m: int, n: int, sms: int = 132) -> float:
@@ -399,7 +457,11 @@ def tuned(
     its 704 tiles take 6 rounds of 5.3), or the cooperative 192 x 160 tile with the
     warpgroups side by side along N (``split="N"``, cuBLAS's tile at 4000^3: 525 tiles in 4
     rounds of 3.98, 0.986 against 0.925; 0.93 -> 0.98x of cuBLAS bf16 on an H100), whichever
-    fills the rounds best. ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``)."""
+    fills the rounds best. FP8 e4m3 takes the ping-pong tile by the same rule (8192^3 on an
+    H200, two runs, CUDA-graph replays: 1.05x of ``torch._scaled_mm`` with row-wise scales
+    against the cooperative tile's 1.00-1.02x; per-tensor 1.04x against 1.00x, one run; an
+    H100, one run: 1.14x against 1.01x), not the 192 x 160 one (not measured). ``overrides`` replace fields (``tuned("f16",
+    c_dtype="f32")``, ``tuned("f8e4m3", shape, scales="row")``)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
     c_dtype = {"tf32": "f32", "f8e4m3": "bf16", "f8e5m2": "bf16"}.get(dtype, dtype)
@@ -417,10 +479,10 @@ def tuned(
     if shape is not None and dtype in PINGPONG_TUNED:
         m, n = shape[0], shape[1]
         best, score = base, tile_efficiency(base, m, n, sms) + 0.005
-        for other in (
-            replace(base, bn=192, schedule="pingpong", mma_in_flight=1),
-            replace(base, bm=192, bn=160, split="N"),
-        ):
+        others = [replace(base, bn=192, schedule="pingpong", mma_in_flight=1)]
+        if dtype in SPLIT_N_TUNED:
+            others.append(replace(base, bm=192, bn=160, split="N"))
+        for other in others:
             if tile_efficiency(other, m, n, sms) > score:
                 best, score = other, tile_efficiency(other, m, n, sms)
         base = best
@@ -444,18 +506,81 @@ def load_a(s2r: Any, thr_mma: Any, stage_a: Any, tid: Any) -> Any:
     return frag
 
 
-def scale_annotation(cfg: GemmConfig) -> Any:
-    """The type of the kernel's ``scale_a``/``scale_b`` parameters: one-element f32 tensors
-    (``scales="tensor"``, as ``torch._scaled_mm`` takes them: they stay on the device), f32
-    values (``"value"``), or compile-time constants left at None (no scales)."""
+def scale_annotation(cfg: GemmConfig, which: str = "a") -> Any:
+    """The type of the kernel's ``scale_a``/``scale_b`` (``which``) parameters: one-element f32
+    tensors (``scales="tensor"``, as ``torch._scaled_mm`` takes them: they stay on the
+    device), f32 values (``"value"``), contiguous f32 vectors of M (``scale_a``) and N
+    (``scale_b``) elements (``"row"``: the same M and N as A's, B's and C's extents, so a launch
+    with vectors of other lengths is refused), or compile-time constants left at None (no
+    scales)."""
+    if cfg.scales == "row":
+        return lc.Tensor(lc.f32, "(M):(1)" if which == "a" else "(N):(1)")
     return {None: lc.Constexpr, "tensor": lc.Tensor(lc.f32, "(1):(1)"), "value": lc.f32}[cfg.scales]
 
 
 def scale_factor(cfg: GemmConfig, scale_a: Any, scale_b: Any) -> Any:
-    """In the kernel: the factor ``scale_a * scale_b`` the epilogue applies (None: none)."""
+    """In the kernel: the factor ``scale_a * scale_b`` the epilogue applies (None: none, or
+    row-wise scales, which :class:`RowScales` applies per element)."""
     if cfg.scales == "tensor":
         return scale_a[0] * scale_b[0]
     return scale_a * scale_b if cfg.scales == "value" else None
+
+
+class RowScales:
+    """In the kernel: the row and column scales of a thread's f32 accumulators ``frag`` of a
+    wgmma tiled MMA for one tile, ``coords`` their coordinates in C (the identity tensor's
+    partition). The fragment is ``((2, 2, n / 8), MMA_M, MMA_N)`` (CuTe's ``CLayout_64xN`` per
+    64 x n atom: value (v0, v1, v2) is column ``2 * (t % 4) + v0 + 8 * v2`` and row ``t / 4 +
+    8 * v1`` of its warp's 16 rows), so a row depends on (v1, MMA_M) alone and a column on
+    (v0, v2, MMA_N) alone: the thread loads each of its ``2 * MMA_M`` row scales and ``n / 4
+    * MMA_N`` column scales once per tile, where :meth:`apply` first needs it (``load_all``:
+    all now). A row past M (a column past N) reads the last scale (the index is clamped: no
+    load outside the vector); its results are never stored. Every load must happen outside
+    dynamic control flow that its later uses are not in (the kernel's callers do)."""
+
+    def __init__(self, frag: Any, coords: Any, scale_a: Any, scale_b: Any) -> None:
+        shape = lc.shape(frag)
+        (v0s, v1s, self.v2s), self.mms, self.nns = shape
+        if (v0s, v1s) != (2, 2):
+            raise ValueError(f"row scales take a wgmma accumulator fragment, got {shape}")
+        self.frag, self.coords, self.scale_a, self.scale_b = frag, coords, scale_a, scale_b
+        self.rows: dict = {}
+        self.cols: dict = {}
+
+    def _split(self, e: int) -> tuple[tuple[int, int], tuple[int, int, int]]:
+        """The row key (v1, mi) and column key (v0, v2, ni) of fragment element ``e``."""
+        per_m = 4 * self.v2s  # values of one atom
+        v0, v1, v2 = e % 2, (e // 2) % 2, (e // 4) % self.v2s
+        return (v1, (e // per_m) % self.mms), (v0, v2, e // (per_m * self.mms))
+
+    def _row(self, key: tuple[int, int]) -> Any:
+        if key not in self.rows:
+            v1, mi = key
+            row = self.coords[2 * v1 + 4 * self.v2s * mi][0]
+            self.rows[key] = self.scale_a[lc.min(row, lc.size(self.scale_a, 0) - 1)]
+        return self.rows[key]
+
+    def _col(self, key: tuple[int, int, int]) -> Any:
+        if key not in self.cols:
+            v0, v2, ni = key
+            col = self.coords[v0 + 4 * v2 + 4 * self.v2s * self.mms * ni][1]
+            self.cols[key] = self.scale_b[lc.min(col, lc.size(self.scale_b, 0) - 1)]
+        return self.cols[key]
+
+    def load_all(self) -> "RowScales":
+        for e in range(lc.size(self.frag)):
+            row, col = self._split(e)
+            self._row(row)
+            self._col(col)
+        return self
+
+    def apply(self, elements: Any = None) -> None:
+        """``frag[e] *= scale_a[row(e)] * scale_b[col(e)]`` for ``elements`` (all by default),
+        two multiplies each, column by column."""
+        todo = range(lc.size(self.frag)) if elements is None else elements
+        for e in sorted(todo, key=lambda e: (self._split(e)[1], e)):
+            row, col = self._split(e)
+            self.frag[e] = self.frag[e] * self._row(row) * self._col(col)
 
 
 def apply_scale(frag: Any, scale: Any) -> None:
@@ -469,12 +594,25 @@ def apply_scale(frag: Any, scale: Any) -> None:
 def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tuple:
     """The kernel's scale arguments from what ``torch._scaled_mm`` accepts: ``scales="tensor"``
     takes 0-d or one-element f32 tensors (reshaped to one element, no copy), ``"value"``
-    Python floats."""
+    Python floats, ``"row"`` ``scale_a`` of shape (M, 1) and ``scale_b`` of shape (1, N)
+    (or vectors of M and N; reshaped to vectors, no copy where contiguous)."""
     if cfg.scales is None:
         return ()
     out = []
     for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
-        if cfg.scales == "value":
+        if cfg.scales == "row":
+            shape = tuple(getattr(x, "shape", ()))
+            unit = 1 if what == "scale_a" else 0  # (M, 1) / (1, N): the mode of extent 1
+            if not hasattr(x, "reshape") or not (
+                len(shape) == 1 or (len(shape) == 2 and shape[unit] == 1)
+            ):
+                want = "(M, 1)" if what == "scale_a" else "(1, N)"
+                raise TypeError(
+                    f"{what}: scales='row' takes an f32 tensor of shape {want} or a vector, got "
+                    f"{type(x).__name__} of shape {shape}"
+                )
+            out.append(x.reshape(-1))
+        elif cfg.scales == "value":
             if not isinstance(x, numbers.Real) or isinstance(x, bool):
                 raise TypeError(f"{what}: scales='value' takes a Python float, got {x!r}")
             out.append(float(x))
@@ -527,10 +665,12 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     a_spec = lc.Tensor(elem, "(M,K):(K,1)")
     b_spec = lc.Tensor(b_elem, "(N,K):(K,1)")
     c_spec = lc.Tensor(lc.f32, "(M,N):(N,1)")
-    s_spec = scale_annotation(cfg)
+    sa_spec, sb_spec = scale_annotation(cfg, "a"), scale_annotation(cfg, "b")
 
     @lc.kernel(name=name or "gemm_sm90_" + cfg.name.replace("-", "_"))
-    def gemm_sm90(a: a_spec, b: b_spec, c: c_spec, scale_a: s_spec = None, scale_b: s_spec = None):
+    def gemm_sm90(
+        a: a_spec, b: b_spec, c: c_spec, scale_a: sa_spec = None, scale_b: sb_spec = None
+    ):
         tid = lc.thread_idx.x
         where = (lc.block_idx.x, lc.block_idx.y, _)
         gA = lc.local_tile(a, (bm, bn, bk), where, proj=(1, None, 1))  # (BM, BK, k)
@@ -582,6 +722,11 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
         lc.warpgroup_wait(0)
         lc.warpgroup_fence_operand(tCrC)
         apply_scale(tCrC, scale_factor(cfg, scale_a, scale_b))
+        if cfg.scales == "row":
+            cC = lc.local_tile(
+                lc.make_identity_tensor(c.shape), (bm, bn, bk), where, proj=(1, 1, None)
+            )
+            RowScales(tCrC, thr_mma.partition_C(cC), scale_a, scale_b).apply()
         lc.copy(tCrC, thr_mma.partition_C(gC))
 
     return gemm_sm90
@@ -627,12 +772,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
     atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", b_elem)
-    cl = cfg.cluster  # blocks along N sharing A: each loads bm / cl rows, multicast to all
-    # TMA boxes: K-major, A's bm / cl rows and B's bn; MN-major, 64 M (N) elements (the 128B
-    # swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
+    # The cluster: cm x cn tiles, cl blocks. Blocks along N (cn = 2) share A's tile: each loads
+    # bm / cn of its rows and multicasts them to all; blocks along M (cm = 2) share B's tile
+    # alike. (check() allows (1, 1), (1, 2) and (2, 1): the multicast goes to every block.)
+    cm, cn = cfg.cluster
+    cl = cm * cn
+    # TMA boxes: K-major, A's bm / cn rows and B's bn / cm; MN-major, 64 M (N) elements (the
+    # 128B swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
     # (a TMA box has at most 256 rows: a K-major tile of more, e.g. 320 x 128, is two boxes)
-    hm = box_rows(bm // cl) if cfg.a_major == "K" else 64
-    hn = box_rows(bn) if cfg.b_major == "K" else 64
+    hm = box_rows(bm // cn) if cfg.a_major == "K" else 64
+    hn = box_rows(bn // cm) if cfg.b_major == "K" else 64
     parts_a, parts_b = bm // hm, bn // hn
     order_a = (1, 0) if cfg.a_major == "MN" else (0, 1)
     order_b = (1, 0) if cfg.b_major == "MN" else (0, 1)
@@ -644,13 +793,14 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     ring_b = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", b_elem), (bn, bk, stages))
     a_spec = lc.Tensor(elem, "(M,K):(K,1)" if cfg.a_major == "K" else "(M,K):(1,M)")
     b_spec = lc.Tensor(b_elem, "(N,K):(K,1)" if cfg.b_major == "K" else "(N,K):(1,N)")
-    s_spec = scale_annotation(cfg)
+    sa_spec, sb_spec = scale_annotation(cfg, "a"), scale_annotation(cfg, "b")
     c_spec = lc.Tensor(C_ELEMENTS[cfg.c_dtype], "(M,N):(N,1)")
     raster = cfg.raster
     regs_producer, regs_consumer = cfg.registers
     c_elem = C_ELEMENTS[cfg.c_dtype]
     full_tiles = cfg.full_tiles
     epi_tma = cfg.epilogue == "tma"
+    scale_loads = cfg.scale_loads
     ec = cfg.epilogue_box[1]  # columns of C in one 128-byte swizzled row (or unswizzled box)
     if cfg.epilogue_swizzled:
         box_c = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", c_elem), (64, ec))
@@ -691,12 +841,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(
-        a: a_spec, b: b_spec, c: c_spec, scale_a: s_spec = None, scale_b: s_spec = None
+        a: a_spec, b: b_spec, c: c_spec, scale_a: sa_spec = None, scale_b: sb_spec = None
     ):
         tid = lc.thread_idx.x
-        op_a = "SM90_TMA_LOAD_MULTICAST" if cl > 1 else "SM90_TMA_LOAD"
-        tma_a = lc.make_tma_copy(op_a, a, half_a, (hm, bk), multicast=cl)
-        tma_b = lc.make_tma_copy("SM90_TMA_LOAD", b, part_b, (hn, bk))
+        op_a = "SM90_TMA_LOAD_MULTICAST" if cn > 1 else "SM90_TMA_LOAD"
+        tma_a = lc.make_tma_copy(op_a, a, half_a, (hm, bk), multicast=cn)
+        op_b = "SM90_TMA_LOAD_MULTICAST" if cm > 1 else "SM90_TMA_LOAD"
+        tma_b = lc.make_tma_copy(op_b, b, part_b, (hn, bk), multicast=cm)
         sA = lc.dynamic_smem_tensor(elem, ring_a, align=1024)
         sB = lc.dynamic_smem_tensor(b_elem, ring_b, align=1024)
         if epi_tma:
@@ -709,7 +860,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
         # The cluster: `csize` blocks (`cl`, on the GPU and the CPU runtime alike) take the tiles
-        # (tile_m, csize * pn + rank) of tile pair (tile_m, pn) together.
+        # (tile_m, csize * gn + rank) (cn = 2) or (csize * gm + rank, tile_n) (cm = 2) of its
+        # tile group (gm, gn) together.
         csize = lc.cluster_size()
         rank = lc.block_rank_in_cluster()
         if cl > 1:
@@ -723,49 +875,66 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        pairs_n = (tiles_n + csize - 1) // csize
-        tiles = tiles_m * pairs_n  # tile groups of one cluster
-        group = raster * pairs_n  # of one group of `raster` tile rows
+        groups_m = (tiles_m + csize - 1) // csize if cm > 1 else tiles_m
+        groups_n = (tiles_n + csize - 1) // csize if cn > 1 else tiles_n
+        tiles = groups_m * groups_n  # tile groups of one cluster
+        # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
+        # walked down M first, then along N; the blocks of a cluster take neighbours
+        band = max(1, raster // cm)
+        group = band * groups_n  # tile groups of one band
         cid = lc.block_idx.x // csize
         clusters = lc.grid_dim.x // csize
         # The cluster's tile groups: cid, + clusters, ...; `mine` of them.
         mine = (tiles - cid + (clusters - 1)) // clusters
+
+        def tile_of(t: Any) -> tuple[Any, Any]:
+            """This block's tile (tile_m, tile_n) of the cluster's tile group ``t``."""
+            first = (t // group) * band
+            rows = lc.min(groups_m - first, band)
+            gm = first + (t % group) % rows
+            gn = (t % group) // rows
+            if cm > 1:
+                return gm * csize + rank, gn
+            return gm, gn * csize + rank
+
         if tid < 128:  # the producer warpgroup
             lc.warpgroup_reg_dealloc(regs_producer)
             if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
                 if lc.elect_one_sync():
                     mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
                     for i in lc.range(mine):
-                        t = cid + i * clusters
-                        first = (t // group) * raster
-                        rows = lc.min(tiles_m - first, raster)
-                        tile_m = first + (t % group) % rows
-                        tile_n = ((t % group) // rows) * csize + rank
+                        tile_m, tile_n = tile_of(cid + i * clusters)
                         for k in lc.range(k_tiles):
                             count = i * k_tiles + k
                             pipe.producer_acquire(count)
                             s = count % stages
                             bar = pipe.producer_mbar(count)
                             for h in range(parts_a):  # this block's parts of A
-                                if h % csize == rank:
+                                if cn == 1 or h % csize == rank:
                                     off = s * (bm * bk) + h * (hm * bk)
                                     part = lc.make_tensor(
                                         sA.iterator + lc.assume(off, divisible_by=hm * bk),
                                         half_a,
                                     )
                                     gA = lc.local_tile(mA, (hm, bk), (tile_m * parts_a + h, k))
-                                    if cl > 1:  # into every block of the cluster
+                                    if cn > 1:  # into every block of the cluster
                                         mask = 2 * csize - 1
                                         lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
                                     else:
                                         lc.tma_copy(tma_a, gA, part, mbar=bar)
-                            for h in range(parts_b):
-                                off = s * (bn * bk) + h * (hn * bk)
-                                part = lc.make_tensor(
-                                    sB.iterator + lc.assume(off, divisible_by=hn * bk), part_b
-                                )
-                                gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
-                                lc.tma_copy(tma_b, gB, part, mbar=bar)
+                            for h in range(parts_b):  # this block's parts of B
+                                if cm == 1 or h % csize == rank:
+                                    off = s * (bn * bk) + h * (hn * bk)
+                                    part = lc.make_tensor(
+                                        sB.iterator + lc.assume(off, divisible_by=hn * bk),
+                                        part_b,
+                                    )
+                                    gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
+                                    if cm > 1:  # into every block of the cluster
+                                        mask = 2 * csize - 1
+                                        lc.tma_copy(tma_b, gB, part, mbar=bar, mcast_mask=mask)
+                                    else:
+                                        lc.tma_copy(tma_b, gB, part, mbar=bar)
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
             scale = scale_factor(cfg, scale_a, scale_b)  # None without scales
@@ -786,15 +955,19 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
             for i in lc.range(me, mine, step):
-                t = cid + i * clusters
-                first = (t // group) * raster
-                rows = lc.min(tiles_m - first, raster)
-                tile_m = first + (t % group) % rows
-                tile_n = ((t % group) // rows) * csize + rank
+                tile_m, tile_n = tile_of(cid + i * clusters)
                 gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
                 tCgC = thr_mma.partition_C(gC)
                 tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
                 lc.clear(tCrC)
+                # row-wise scales: this tile's coordinates; with scale_loads="before" its
+                # scales, loaded now, in flight under the mainloop
+                tCcR = None
+                if cfg.scales == "row":
+                    tCcR = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                early = None
+                if scale_loads == "before":
+                    early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = i * k_tiles
@@ -852,6 +1025,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, base + k_tiles - 1, csize, lane)
                 j = j + 1
                 apply_scale(tCrC, scale)
+                # row-wise scales: each loaded once per tile, here (or before the mainloop),
+                # or with scale_loads="box" each box's next to it in the TMA epilogue
+                rsc = early
+                if cfg.scales == "row" and scale_loads != "before":
+                    rsc = RowScales(tCrC, tCcR, scale_a, scale_b)
+                if cfg.scales == "row" and scale_loads != "box":
+                    rsc.apply()
                 if epi_tma:
                     # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
                     # ``wct`` of it): each 64 x ec box of its accumulators goes to a
@@ -882,8 +1062,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
                         )
                         frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                        mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
+                        if cfg.scales == "row" and scale_loads == "box":
+                            rsc.apply(mine)  # this box's column scales: loaded here
                         for v in range(ec // 2):
-                            frag[v] = tCrC[v + (ec // 2) * jc + (wn // 2) * mi]
+                            frag[v] = tCrC[mine[v]]
                         if not batched:
                             if wct == 0:  # the store that last read this buffer is done
                                 lc.tma_store_wait(epi_bufs - 1)

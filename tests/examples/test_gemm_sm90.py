@@ -140,6 +140,36 @@ WS_CPU = [
     GEMM["GemmConfig"](
         bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
     ),
+    # clusters along M (2 x 1: the two tiles share B's N block, each block loads half of B and
+    # multicasts it); M = 2 bm + 9 is 3 tiles, so the last cluster's second tile is past C
+    GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=(2, 1)),
+    GEMM["GemmConfig"](
+        bm=64,
+        bn=64,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        c_dtype="f16",
+        epilogue="tma",
+        cluster=(2, 1),
+    ),
+    GEMM["GemmConfig"](
+        bm=128,
+        bn=32,
+        stages=2,
+        loads="tma",
+        mma_in_flight=0,
+        mma_lead=1,
+        cluster=(2, 1),
+        release="warpgroup",
+    ),
+    # B MN-major: 64-column boxes, one per block of the pair (bn / 2 = 64)
+    GEMM["GemmConfig"](
+        bm=64, bn=128, stages=2, warpgroups=1, loads="tma", b_major="MN", cluster=(2, 1)
+    ),
+    GEMM["GemmConfig"](
+        "tf32", bm=128, bn=32, bk=32, stages=2, loads="tma", epilogue="tma", cluster=(2, 1)
+    ),
 ]
 
 
@@ -188,7 +218,12 @@ def test_tuned_configurations_are_the_documented_ones():
     assert tuned("tf32", (4000, 4000)).name == "tf32-192x160x32-s4-wg2n-f0-tma-coop-r8-etma"
     assert eff(tuned("bf16", (4000, 4000)), 4000, 4000) == 4000**2 / (4 * 132 * 192 * 160)
     assert eff(tuned("bf16"), 4000, 4000) == 4000**2 / (4 * 132 * 128 * 256)
-    assert tuned("f8e4m3", (8192, 8192)) == tuned("f8e4m3")  # ping-pong FP8: not measured
+    # FP8 e4m3: ping-pong 128 x 192 at 8192^2 (measured), never the 192 x 160 (not measured)
+    fp8_pingpong = "f8e4m3-128x192x128-s4-wg2-f1-tma-pp-cbf16-r8-etma"
+    assert tuned("f8e4m3", (8192, 8192)).name == fp8_pingpong
+    assert tuned("f8e4m3", (8192, 8192), scales="row").name == fp8_pingpong + "-scr"
+    assert tuned("f8e4m3", (4000, 4000)) == tuned("f8e4m3")
+    assert tuned("f8e5m2", (8192, 8192)) == tuned("f8e5m2")  # e5m2: not measured
     assert eff(tuned("bf16"), 8192, 8192) == 8192**2 / (16 * 132 * 128 * 256)
     assert eff(tuned("bf16", (8192, 8192)), 8192, 8192) == 8192**2 / (21 * 132 * 128 * 192)
     assert eff(tuned("bf16"), 8192, 8192, sms=128) == 1.0
@@ -260,6 +295,7 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"]("tf32", bn=256, bk=32, stages=4),
         GEMM["GemmConfig"](bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
+        GEMM["tuned"]("f16", cluster=(2, 1)),  # cuBLAS's f16 4096^3 cluster: B multicast
         GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
         GEMM["GemmConfig"](bn=256, stages=4, loads="tma", a_major="MN", b_major="MN"),
         GEMM["tuned"]("f16"),  # the measured-best configurations users get
@@ -292,7 +328,7 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
     assert re.search(r"\b0 bytes lmem\b", log), log
     assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
-    if cfg.cluster > 1:  # consumers release the stage of every block of the cluster
+    if cfg.cluster_blocks > 1:  # consumers release the stage of every block of the cluster
         assert "mbarrier.arrive.shared::cluster.b64 _," in ck.ptx
     if cfg.loads == "tma":  # the producer gives registers to the consumers
         assert "setmaxnreg.dec.sync.aligned.u32 40" in ck.ptx
@@ -301,7 +337,7 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
         assert ("stmatrix.sync.aligned.x4.m8n8.shared.b16" in ck.ptx) == (cfg.c_dtype != "f32")
         assert "cp.async.bulk.tensor.2d.global.shared::cta" in ck.ptx
         assert f"cp.async.bulk.wait_group.read {cfg.epilogue_buffers - 1}" in ck.ptx
-    if cfg.cluster > 1:  # launched in clusters; A multicast; stages released in every block
+    if cfg.cluster_blocks > 1:  # launched in clusters; A or B multicast; stages released in all
         assert ".reqnctapercluster 2, 1, 1" in ck.ptx
         assert ".multicast::cluster" in ck.ptx
         assert "mbarrier.arrive.shared::cluster.b64" in ck.ptx
@@ -383,6 +419,24 @@ WS_GPU = [
 ]
 
 
+CLUSTER_M_GPU = [
+    # 2 x 1 clusters (B multicast), cuBLAS's f16 cluster at 4096^3
+    ("f16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f16", cluster=(2, 1))),
+    ("bf16", dict(bm=256, bn=128, stages=4, c_dtype="bf16", cluster=(2, 1))),
+    ("f16", dict(bn=128, stages=5, schedule="pingpong", epilogue="tma", cluster=(2, 1))),
+    ("bf16", dict(bn=256, mma_in_flight=0, cluster=(2, 1), b_major="MN", a_major="MN")),
+    ("tf32", dict(bn=256, bk=32, mma_in_flight=0, mma_lead=1, epilogue="tma", cluster=(2, 1))),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("dtype", "kw"), CLUSTER_M_GPU, ids=[f"{d}-{k}" for d, k in CLUSTER_M_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (300, 520, 264), (130, 1000, 72)])
+def test_clusters_along_m_on_the_gpu_match_torch(dtype, kw, shape):
+    """300 rows are 3 tiles of 128 (2 of 256): the last cluster's second tile is past C."""
+    test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize(("dtype", "kw"), WS_GPU, ids=[f"{d}-{k}" for d, k in WS_GPU])
 @pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 264), (130, 1000, 72)])
@@ -419,15 +473,38 @@ def test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     assert err < {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
 
 
-@pytest.mark.parametrize("cluster", [1, 2])
+@pytest.mark.parametrize("cluster", [1, 2, (1, 2), (2, 1)])
 def test_balanced_persistent_grid_keeps_the_rounds_with_fewer_blocks(cluster):
     cfg = GEMM["GemmConfig"](bm=128, bn=64, loads="tma", cluster=cluster)
+    cm, cn = (1, cluster) if isinstance(cluster, int) else cluster
+    blocks = cm * cn
     for m in range(1, 2000, 97):
         for n in range(1, 3000, 131):
             for sms in (2, 66, 132):
-                groups = -(-m // cfg.bm) * -(-n // (cfg.bn * cluster))
+                groups = -(-m // (cfg.bm * cm)) * -(-n // (cfg.bn * cn))
+                assert cfg.grid(m, n) == (blocks * groups,)  # every tile group its cluster
                 (plain,) = cfg.grid(m, n, sms)
                 (balanced,) = cfg.grid(m, n, sms, balanced=True)
-                rounds = -(-groups // (plain // cluster))
-                assert balanced <= plain and balanced % cluster == 0
-                assert -(-groups // (balanced // cluster)) == rounds, (m, n, sms)
+                rounds = -(-groups // (plain // blocks))
+                assert balanced <= plain and balanced % blocks == 0
+                assert -(-groups // (balanced // blocks)) == rounds, (m, n, sms)
+
+
+def test_cluster_shapes_name_and_refuse():
+    config = GEMM["GemmConfig"]
+    assert config(loads="tma", cluster=2) == config(loads="tma", cluster=(1, 2))
+    assert config(loads="tma", cluster=2).cluster == (1, 2)
+    assert config(loads="tma").cluster == (1, 1)
+    assert config(loads="tma", cluster=2).name.endswith("-r8-x2")  # the name it always had
+    assert config(loads="tma", cluster=(2, 1)).name.endswith("-r8-x2x1")
+    assert config(loads="tma", cluster=[2, 1]).cluster_blocks == 2
+    for bad in [(2, 2), 3, (1, 4), True]:
+        with pytest.raises(ValueError, match=r"cluster must be 1, \(1, 2\) = 2 \(along N"):
+            config(loads="tma", cluster=bad).check()
+    with pytest.raises(ValueError, match=r"with TMA loads, got \(2, 1\) \(cp.async\)"):
+        config(cluster=(2, 1)).check()
+    # an MN-major B is loaded in 64-column boxes: each block of a 2 x 1 cluster takes bn / 2
+    with pytest.raises(ValueError, match=r"b_major='MN' .* got tma, f16, 32"):
+        config(bn=64, loads="tma", b_major="MN", cluster=(2, 1)).check()
+    config(bn=128, loads="tma", b_major="MN", cluster=(2, 1)).check()
+    config(bm=64, loads="tma", warpgroups=1, a_major="MN", cluster=(2, 1)).check()

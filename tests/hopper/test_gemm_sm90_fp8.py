@@ -1,7 +1,8 @@
 """examples/gemm_sm90.py in FP8 (e4m3/e5m2 in, also mixed, f32 accumulate, C in f32, f16 or
-bf16, per-tensor scale factors as ``torch._scaled_mm`` takes them): the cp.async and the
-warp-specialized TMA kernels on the CPU runtime against numpy (exact FP8 inputs, residues in
-M, N and K), their sm_90a cubins without local memory, and on a GPU against torch."""
+bf16, per-tensor and row-wise scale factors as ``torch._scaled_mm`` takes them): the cp.async
+and the warp-specialized TMA kernels on the CPU runtime against numpy (exact FP8 inputs,
+residues in M, N and K), their sm_90a cubins without local memory, and on a GPU against
+torch."""
 
 from __future__ import annotations
 
@@ -72,7 +73,129 @@ CPU = [
 ]
 
 
-@pytest.mark.parametrize("cfg", CPU, ids=lambda c: c.name)
+# Row-wise scales (torch._scaled_mm's scale_a (M, 1), scale_b (1, N)): both FP8 types, C in
+# f32/f16/bf16, the cp.async kernel, cooperative (split along M and along N) and ping-pong,
+# both epilogues, a cluster; the TMA kernels with residues in M and N
+ROW = [
+    Config("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, scales="row"),
+    Config("f8e4m3", bm=128, bn=32, stages=2, loads="tma", scales="row", c_dtype="bf16"),
+    Config(
+        "f8e5m2",
+        bm=128,
+        bn=64,
+        stages=2,
+        loads="tma",
+        scales="row",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    Config("f8e4m3", bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", scales="row"),
+    Config(
+        "f8e5m2",
+        bm=64,
+        bn=64,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        scales="row",
+        c_dtype="f16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e4m3",
+        bm=64,
+        bn=32,
+        stages=2,
+        loads="tma",
+        split="N",
+        b_dtype="f8e5m2",
+        scales="row",
+        c_dtype="f16",
+        epilogue="tma",
+        cluster=(2, 1),
+    ),
+    # the scales loaded before the mainloop (scale_loads="before"), both schedules, and box by
+    # box in the TMA epilogue (two 64-row slices per warpgroup share the column scales; bn=96:
+    # an unswizzled box of 48 columns per warpgroup along N)
+    Config(
+        "f8e4m3",
+        bm=128,
+        bn=32,
+        stages=2,
+        loads="tma",
+        scales="row",
+        scale_loads="before",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e5m2",
+        bm=64,
+        bn=32,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        scales="row",
+        scale_loads="before",
+    ),
+    Config(
+        "f8e4m3",
+        bm=256,
+        bn=128,
+        stages=2,
+        loads="tma",
+        scales="row",
+        scale_loads="box",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e4m3",
+        bm=64,
+        bn=96,
+        stages=2,
+        loads="tma",
+        split="N",
+        scales="row",
+        scale_loads="box",
+        c_dtype="f16",
+        epilogue="tma",
+    ),
+    Config(
+        "f8e5m2",
+        bm=64,
+        bn=64,
+        stages=2,
+        loads="tma",
+        schedule="pingpong",
+        scales="row",
+        scale_loads="box",
+        epilogue="tma",
+    ),
+    # A from registers (the RS mainloop): the same accumulator fragment
+    Config(
+        "f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, loads="tma", mainloop="rs", scales="row"
+    ),
+]
+
+
+def _scales(cfg, rng, m: int, n: int) -> tuple[tuple, object]:
+    """The kernel's scale arguments as the caller has them, and the factor of each element of
+    C (a scalar, or scale_a (M, 1) * scale_b (1, N))."""
+    sa, sb = 0.75, -2.5  # exact in f32, as is their product
+    if cfg.scales == "row":  # distinct per row and column, negative ones too; exact products
+        rows = (rng.integers(-16, 17, (m, 1)) / 8).astype(np.float32)
+        cols = (rng.integers(1, 33, (1, n)) / 16).astype(np.float32)
+        return (rows, cols), rows.astype(np.float64) * cols.astype(np.float64)
+    scales = {
+        None: (),
+        "value": (sa, sb),
+        "tensor": (np.array(sa, np.float32), np.array([sb], np.float32)),  # 0-d and (1,)
+    }[cfg.scales]
+    return scales, sa * sb if cfg.scales else 1.0
+
+
+@pytest.mark.parametrize("cfg", CPU + ROW, ids=lambda c: c.name)
 def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
     kernel = GEMM["make_gemm"](cfg)
     rng = np.random.default_rng(3)
@@ -85,14 +208,8 @@ def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
     a, a64 = fp8(rng, (m, k), cfg.dtype)
     b, b64 = fp8(rng, (n, k), cfg.b_type)
     c, values = _c(m, n, cfg.c_dtype)
-    sa, sb = 0.75, -2.5  # exact in f32, as is their product
-    scales = {
-        None: (),
-        "value": (sa, sb),
-        "tensor": (np.array(sa, np.float32), np.array([sb], np.float32)),  # 0-d and (1,)
-    }[cfg.scales]
+    scales, factor = _scales(cfg, rng, m, n)
     kernel(a, b, c, *GEMM["scale_args"](cfg, *scales), block=cfg.threads, **launch)
-    factor = sa * sb if cfg.scales else 1.0
     ref = factor * (a64 @ b64.T)
     # FP8 products are exact in f32; the f32 sums round, then the scale, then C's conversion
     rel = {"f32": 2.0**-22, "f16": 2.0**-10, "bf16": 2.0**-7}[cfg.c_dtype]
@@ -133,8 +250,16 @@ def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
         Config("f16", b_dtype="bf16").check()
     with pytest.raises(ValueError, match="differ in type only as FP8"):
         Config("f8e4m3", b_dtype="f16").check()
-    with pytest.raises(ValueError, match="scales must be None, 'tensor' or 'value'"):
-        Config("f8e4m3", scales="row").check()
+    with pytest.raises(ValueError, match="scales must be None, 'tensor', 'value' or 'row'"):
+        Config("f8e4m3", scales="column").check()
+    with pytest.raises(ValueError, match="scale_loads must be 'after', or 'before' / 'box'"):
+        Config("f8e4m3", scales="tensor", loads="tma", scale_loads="before").check()
+    with pytest.raises(ValueError, match=r"got 'before' \(scales='row', cp.async"):
+        Config("f8e4m3", scales="row", scale_loads="before").check()
+    with pytest.raises(ValueError, match=r"got 'box' \(scales='row', tma, epilogue='store'\)"):
+        Config("f8e4m3", scales="row", loads="tma", scale_loads="box").check()
+    with pytest.raises(ValueError, match="scale_loads must be"):
+        Config("f8e4m3", scales="row", loads="tma", scale_loads="never").check()
     scale_args = GEMM["scale_args"]
     with pytest.raises(TypeError, match="scales='tensor' takes a 0-d or one-element"):
         scale_args(Config("f8e4m3", scales="tensor"), np.ones(2, np.float32), 1.0)
@@ -142,6 +267,33 @@ def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
         scale_args(Config("f8e4m3", scales="value"), 1.0, np.ones(1, np.float32))
     assert scale_args(Config("f8e4m3"), None, None) == ()
     assert scale_args(Config("f8e4m3", scales="value"), np.float32(0.5), 2) == (0.5, 2.0)
+    row = Config("f8e4m3", scales="row")
+    with pytest.raises(TypeError, match=r"scale_a: scales='row' takes .* \(M, 1\) or a vector"):
+        scale_args(row, np.ones((1, 4), np.float32), np.ones((1, 4), np.float32))
+    with pytest.raises(TypeError, match=r"scale_b: scales='row' takes .* \(1, N\) or a vector"):
+        scale_args(row, np.ones((4, 1), np.float32), np.ones((4, 1), np.float32))
+    with pytest.raises(TypeError, match=r"scale_a: scales='row' takes .* shape \(\)"):
+        scale_args(row, 1.0, np.ones(4, np.float32))
+    sa, sb = scale_args(row, np.ones((3, 1), np.float32), np.ones((1, 5), np.float32))
+    assert (sa.shape, sb.shape) == ((3,), (5,))
+    assert [x.shape for x in scale_args(row, np.ones(3), np.ones(5))] == [(3,), (5,)]
+
+
+def test_row_scales_of_the_wrong_length_are_refused_at_launch():
+    """scale_a and scale_b share A's M and B's N in the kernel's spec: vectors of other
+    lengths are refused by the launch, never read past their end."""
+    cfg = Config("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, loads="tma", scales="row")
+    rng = np.random.default_rng(0)
+    a, _ = fp8(rng, (64, 128), cfg.dtype)
+    b, _ = fp8(rng, (32, 128), cfg.dtype)
+    c = np.zeros((64, 32), np.float32)
+    kernel = GEMM["make_gemm"](cfg)
+    launch = dict(grid=cfg.grid(64, 32), block=cfg.threads, smem=cfg.smem_bytes())
+    ones = np.ones(64, np.float32)
+    with pytest.raises(lc.SpecError, match=r"'scale_a' \(extent of mode 0\) gives M = 63"):
+        kernel(a, b, c, ones[:63], ones[:32], **launch)
+    with pytest.raises(lc.SpecError, match=r"'scale_b' \(extent of mode 0\) gives N = 40"):
+        kernel(a, b, c, ones, ones[:40], **launch)
 
 
 @pytest.mark.parametrize(
@@ -262,3 +414,105 @@ def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
         theirs = scaled_mm(a, b.t(), scale_a=scales[0], scale_b=scales[1], out_dtype=ct)
         diff = ((c.double() - theirs.double()).norm() / ref.norm()).item()
         assert diff < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], diff
+
+
+@pytest.mark.parametrize(
+    ("epilogue", "loads", "shape"),
+    [
+        ("tma", "after", {}),
+        ("store", "after", {}),
+        ("tma", "before", {}),
+        ("tma", "box", {}),
+        ("tma", "box", dict(bm=256, bn=128)),  # two 64-row slices per warpgroup
+    ],
+)
+def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, loads, shape):
+    """tuned("f8e4m3", scales="row"): per tile each consumer thread loads its 2 row scales
+    and 64 column scales next to its 128 accumulators (after the mainloop, before it and held
+    across it, or box by box in the TMA epilogue). Under nvJitLink's 168 registers ptxas
+    spills (it hoists the loads); as a whole program (setmaxnreg's 232, what the loader
+    builds) no local memory and no spills. (Ping-pong 128 x 192, 192 accumulators, spills
+    even there: 284 bytes with the loads after the mainloop, 96 box by box.)"""
+    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
+
+    ptxas = find_ptxas()
+    if ptxas is None:
+        pytest.skip("no ptxas executable on this machine")
+    cfg = GEMM["tuned"]("f8e4m3", scales="row", epilogue=epilogue, scale_loads=loads, **shape)
+    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
+    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
+    c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
+    scales = GEMM["scale_args"](
+        cfg, np.ones((cfg.bm, 1), np.float32), np.ones((1, cfg.bn), np.float32)
+    )
+    ck = lc.compile(
+        GEMM["make_gemm"](cfg),
+        a,
+        b,
+        c,
+        *scales,
+        block=cfg.threads,
+        target="sm_90a",
+        index_bitwidth=32,
+    )
+    # one load per row and column scale of the fragment, not per element: two rows per 64-row
+    # slice of a warpgroup, a quarter of its columns (128 x 256 cooperative: 2 + 64)
+    rows, cols = 2 * (cfg.bm // (64 * cfg.split_m)), cfg.bn // cfg.split_n // 4
+    assert len(re.findall(r"\bld\.global\.", ck.ptx)) == rows + cols
+    log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
+    assert "C7504" not in log, log
+    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
+
+
+ROW_GPU = [
+    ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16")),
+    ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", scale_loads="box")),
+    (
+        "f8e4m3",
+        dict(bn=192, schedule="pingpong", epilogue="tma", c_dtype="bf16", scale_loads="box"),
+    ),
+    ("f8e4m3", dict(bm=256, bn=128, mma_in_flight=0, epilogue="tma", scale_loads="before")),
+    ("f8e4m3", dict(bm=256, bn=128, stages=4, c_dtype="bf16")),
+    ("f8e4m3", dict(bn=128, stages=5, schedule="pingpong", epilogue="tma", c_dtype="f16")),
+    ("f8e4m3", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f32", cluster=(2, 1))),
+    ("f8e5m2", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", b_dtype="f8e4m3")),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("dtype", "kw"), ROW_GPU, ids=[f"{d}-{k}" for d, k in ROW_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272), (130, 1000, 128)])
+def test_row_scaled_fp8_gemm_on_the_gpu_matches_scaled_mm(dtype, kw, shape):
+    """Row-wise scales (scale_a (M, 1), scale_b (1, N) f32) against a float64 reference and
+    against torch._scaled_mm with the same scales (e4m3 x e4m3 with bf16 out: what its
+    row-wise path takes)."""
+    torch = pytest.importorskip("torch")
+    cfg = Config(dtype, loads="tma", scales="row", **kw)
+    types = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
+    ct = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
+    g = torch.Generator(device="cuda").manual_seed(sum(shape))
+    m, n, k = shape
+    a = torch.randn((m, k), generator=g, device="cuda").to(types[cfg.dtype])
+    b = torch.randn((n, k), generator=g, device="cuda").to(types[cfg.b_type])
+    sa = torch.rand((m, 1), generator=g, device="cuda") + 0.25
+    sb = torch.rand((1, n), generator=g, device="cuda") * 2 - 0.5
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    args = GEMM["scale_args"](cfg, sa, sb)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run(a, b, c, *args, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
+    torch.cuda.synchronize()
+    ref = sa.double() * sb.double() * (a.double() @ b.double().T)
+    assert not torch.isnan(c).any()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+    scaled_mm = getattr(torch, "_scaled_mm", None)
+    if scaled_mm is None or cfg.b_type != "f8e4m3" or cfg.dtype != "f8e4m3" or n % 16:
+        return
+    try:
+        theirs = scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+    except RuntimeError as e:  # a torch without row-wise scaling
+        pytest.skip(f"torch._scaled_mm refuses row-wise scales: {e}")
+    diff = ((c.double() - theirs.double()).norm() / ref.norm()).item()
+    assert diff < 1e-2, diff
