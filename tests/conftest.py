@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
@@ -42,18 +43,30 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+def run_cache_dir(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A directory shared by every pytest-xdist worker of this run (their base temporary
+    directories are children of the run's), or this process's own without xdist."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    directory = base / name
+    directory.mkdir(exist_ok=True)
+    return directory
+
+
+@pytest.fixture(scope="session", autouse=True)
 def private_compile_cache(tmp_path_factory):
-    """A session's own compile cache: never the user's ~/.cache/layoutc, and none of the
-    variables that add dumps, remarks or another target to every compile. Folders whose tests
-    compile many kernels make it autouse in their conftest. One per pytest-xdist worker (a
-    shared one would share autotuning choices too: the docs' autotune example expects to tune);
-    the worker's compiles and the subprocesses the docs tests run reuse its kernels and the CPU
-    JIT's machine code."""
+    """The run's own compile cache, for every test: never the user's ~/.cache/layoutc, and
+    none of the variables that add dumps, remarks or another target to every compile. Shared
+    by the run's pytest-xdist workers (the cache is safe for concurrent processes:
+    tests/codegen/test_toolchain_cache.py), so a kernel that tests in two files build, or a
+    CPU JIT's machine code, is made once per run, not once per worker. The docs' commands get
+    a cache of their worker's own (tests/docs/conftest.py): their autotune example expects to
+    tune."""
     from layoutc.driver import cache
 
     mp = pytest.MonkeyPatch()
-    directory = tmp_path_factory.mktemp("layoutc-cache")
+    directory = run_cache_dir(tmp_path_factory, "layoutc-cache")
     mp.setenv("LAYOUTC_CACHE_DIR", str(directory))
     for name in (
         "LAYOUTC_DUMP_DIR",

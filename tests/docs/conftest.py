@@ -15,11 +15,31 @@ from doc_runner import PageSession
 
 
 @pytest.fixture(scope="session")
-def doc_env(private_compile_cache) -> dict[str, str]:
-    """What the docs' commands run with: the venv's tools first on the PATH, the session's
+def doc_cache(tmp_path_factory):
+    """The docs' own compile cache, one per pytest-xdist worker, for their commands and the
+    code they run in this process: the run's cache (tests/conftest.py) is shared by the
+    workers, and the docs' autotune example expects to tune, not to find a choice another
+    worker's test made."""
+    from layoutc.driver import cache
+
+    directory = tmp_path_factory.mktemp("layoutc-doc-cache")
+    return directory, cache.CompileCache(directory)
+
+
+@pytest.fixture(autouse=True)
+def _doc_cache_in_process(doc_cache, monkeypatch):
+    from layoutc.driver import cache
+
+    monkeypatch.setenv("LAYOUTC_CACHE_DIR", str(doc_cache[0]))
+    monkeypatch.setattr(cache, "_default", doc_cache[1])
+
+
+@pytest.fixture(scope="session")
+def doc_env(doc_cache) -> dict[str, str]:
+    """What the docs' commands run with: the venv's tools first on the PATH, the docs'
     compile cache, none of the variables that add dumps or remarks or change the target."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAYOUTC_")}
-    env["LAYOUTC_CACHE_DIR"] = str(private_compile_cache)
+    env["LAYOUTC_CACHE_DIR"] = str(doc_cache[0])
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return env
 
