@@ -20,7 +20,12 @@ shared memory, blocks per SM; the GPU's name and clocks first.
     python benchmarks/gemm_sm90_ws.py [--shapes 4096,8192,8192x4096x6144,4000] [--configs ...]
 
 ``--configs "bf16:tuned;f16:tuned;tf32:tuned"`` times ``tuned(dtype, shape)`` at each shape
-(examples/gemm_sm90.py's choice per shape).
+(examples/gemm_sm90.py's choice per shape). The tile scheduler's decompositions are fields
+like any other: ``bf16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma,
+decomposition=streamk`` (every SM, the workspace allocated once per shape by the example's
+``gemm``), ``...,split_k=2``; ``--configs streamk`` stands for ``STREAMK_CONFIGS`` (bf16
+and tf32: data-parallel, stream-K, split-K 2 and 4) and ``--shapes streamk`` for
+``STREAMK_SHAPES`` (docs/hopper.md, "Stream-K and split-K").
 """
 
 from __future__ import annotations
@@ -76,6 +81,17 @@ DEFAULT_CONFIGS = (
     # them): 128-element (128-byte) K-blocks
     "f8e4m3:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma,scales=tensor",
 )
+#: The tile scheduler's decompositions side by side (``--configs streamk``).
+STREAMK_CONFIGS = tuple(
+    f"{base}{extra}"
+    for base in (
+        "bf16:bm=128,bn=256,stages=4,mma_in_flight=0,epilogue=tma",
+        "tf32:bm=128,bn=256,bk=32,stages=4,mma_in_flight=0,epilogue=tma",
+    )
+    for extra in ("", ",decomposition=streamk", ",split_k=2", ",split_k=4")
+)
+#: Full waves, partial waves, and few tiles with a deep K (``--shapes streamk``).
+STREAMK_SHAPES = "4096,4000,2048x2048x16384,1024x1024x32768,4096x1024x16384"
 FP8 = ("f8e4m3", "f8e5m2")
 #: The per-tensor scale factors of scaled rows (``scales=``), ours and ``torch._scaled_mm``'s.
 SCALES = (0.375, 1.25)
@@ -202,13 +218,13 @@ class Ours:
         k = 272 if cfg.dtype in FP8 else 264
         a, b = operands(torch, cfg.dtype, 257, 264, k, None, cfg.b_type)
         c = torch.empty((257, 264), device="cuda", dtype=self.c_type(torch))
+        # stream-K / split-K: the workspace's parameters (examples/gemm_sm90.py's workspace)
+        self.workspaces: dict = {}
+        ws = g.workspace(cfg, 257, 264, 4, like=c)
         try:
             self.ck = lc.compile(
                 kernel,
-                a,
-                b,
-                c,
-                *self.scale_args(257, 264),
+                *g.kernel_args(cfg, a, b, c, self.scale_args(257, 264), ws),
                 block=cfg.threads,
                 index_bitwidth=32,
                 cache=False,
@@ -262,6 +278,10 @@ class Ours:
         ]
 
     def __call__(self, a: Any, b: Any, c: Any) -> None:
+        if self.cfg.decomposition != "data_parallel":  # every SM, and the workspace
+            scales = self.fixed if self.cfg.scales != "row" else self.scale_args(*c.shape)
+            self.g.gemm(self.ck, self.cfg, a, b, c, scales, self.sms, self.workspaces)
+            return
         shape = c.shape
         grid = self.grids.get(shape)
         if grid is None:
@@ -434,6 +454,10 @@ def main() -> int:
         print("no CUDA GPU: nothing to measure")
         return 0
     g = _gemm_module()
+    if args.configs == "streamk":
+        args.configs = ";".join(STREAMK_CONFIGS)
+    if args.shapes == "streamk":
+        args.shapes = STREAMK_SHAPES
     print(gpu_header(torch), flush=True)
     shapes = [parse_shape(s) for s in args.shapes.split(",") if s]
     rows = []
@@ -488,7 +512,7 @@ def main() -> int:
                 )
             res = (
                 ours.resources()
-                + f" {ours.cfg.grid(m, n, ours.slots, balanced=ours.balanced)[0]:>4}"
+                + f" {ours.cfg.grid(m, n, ours.slots or ours.sms, ours.balanced, k)[0]:>4}"
             )
             flops = 2 * m * n * k
             row = (

@@ -221,6 +221,7 @@ _LAZY.update(
             "syncthreads",
             "tf32",
             "thread_idx",
+            "threadfence",
             "trace",
             "warpgroup_arrive",
             "warpgroup_commit_batch",

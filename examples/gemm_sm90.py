@@ -114,8 +114,19 @@ class GemmConfig:
     # fit next to the stages, else one). As many as a tile has: all written, then all stored,
     # with one barrier pair per tile and no wait for a store in between.
     epi_buffers: int = 0
+    # The tile scheduler's work decomposition (CUTLASS's sm90 ``DecompositionMode``, TMA
+    # loads, no cluster): "data_parallel" (one work unit per output tile, all of K),
+    # "splitk" (each tile's K in ``split_k`` units) or "streamk" (data-parallel waves, the
+    # last partial wave plus one spread over all blocks by K-blocks). Units that end before a
+    # tile's last K-block leave an f32 partial tile in a global workspace and raise its flag;
+    # the tile's last unit adds the partials in a fixed order and stores C (docs/hopper.md,
+    # "Stream-K and split-K"). ``split_k=S > 1`` alone means ``decomposition="splitk"``.
+    decomposition: str = "data_parallel"
+    split_k: int = 1
 
     def __post_init__(self) -> None:
+        if self.split_k > 1 and self.decomposition == "data_parallel":
+            object.__setattr__(self, "decomposition", "splitk")
         # bk defaults to one 128-byte swizzled row of A's type (64 16-bit, 32 tf32, 128 FP8)
         if self.bk is None and self.dtype in ELEMENTS:
             object.__setattr__(self, "bk", 1024 // ELEMENTS[self.dtype].bits)
@@ -162,6 +173,7 @@ class GemmConfig:
         name += "-etma" if self.epilogue == "tma" else ""
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
         name += "-rwg" if self.release == "warpgroup" else ""
+        name += {"streamk": "-sk", "splitk": f"-split{self.split_k}"}.get(self.decomposition, "")
         return (
             name
             + "".join(f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K")
@@ -264,6 +276,14 @@ class GemmConfig:
 
     def smem_bytes(self) -> int:
         return self._smem_bytes(self.epilogue_buffers)
+
+    def workspace_slots(self, m: int, n: int, grid: int) -> int:
+        """The f32 partial tiles (``bm * bn`` each, with one i32 flag) a launch of ``grid``
+        blocks may leave for the tiles' last units: split-K ``S - 1`` per tile, stream-K one
+        per block (only a block's first unit can end inside a tile); none data-parallel."""
+        if self.decomposition == "splitk":
+            return -(-m // self.bm) * -(-n // self.bn) * (self.split_k - 1)
+        return grid if self.decomposition == "streamk" else 0
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle (with the reason)."""
@@ -393,6 +413,23 @@ class GemmConfig:
                 f"K-steps of a K-block), got {self.mma_lead} ({self.loads}, "
                 f"mma_in_flight={self.mma_in_flight})"
             )
+        if self.decomposition not in ("data_parallel", "splitk", "streamk"):
+            raise ValueError(
+                "decomposition must be 'data_parallel', 'splitk' or 'streamk', got "
+                f"{self.decomposition!r}"
+            )
+        if self.decomposition != "data_parallel" and (
+            self.loads != "tma" or self.cluster_blocks != 1
+        ):
+            raise ValueError(
+                f"decomposition={self.decomposition!r} takes TMA loads and no cluster, got "
+                f"{self.loads}, cluster={self.cluster}"
+            )
+        if (self.decomposition == "splitk") != (self.split_k > 1) or self.split_k < 1:
+            raise ValueError(
+                f"split_k must be > 1 with decomposition='splitk' and 1 otherwise, got "
+                f"split_k={self.split_k}, decomposition={self.decomposition!r}"
+            )
         if self.stages < 2 + self.mma_in_flight * (self.loads != "tma"):
             raise ValueError(
                 f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
@@ -400,13 +437,29 @@ class GemmConfig:
             )
 
     def grid(
-        self, m: int, n: int, sms: int | None = None, balanced: bool = False
+        self,
+        m: int,
+        n: int,
+        sms: int | None = None,
+        balanced: bool = False,
+        k: int | None = None,
     ) -> tuple[int, ...]:
         """cp.async: one block per tile (sizes must be multiples of the tile). TMA: the
         persistent grid, ``min(tiles, sms)`` blocks (every tile's own block without ``sms``);
         ``balanced``: the fewest blocks that still take the tiles in as many rounds (512
         tiles on 132 SMs: 128 blocks of 4 tiles, not 116 of 4 and 16 of 3; the idle SMs let
-        a power-limited GPU clock the others higher)."""
+        a power-limited GPU clock the others higher). Split-K: whole rounds of ``split_k``
+        blocks per tile, ``max(S, min(tiles * S, sms) // S * S)``; stream-K: every SM
+        (``sms``, at most the K-blocks of all tiles when ``k`` is given; without ``sms``
+        a block per tile, which is data-parallel)."""
+        if self.decomposition == "splitk":
+            units = -(-m // self.bm) * -(-n // self.bn) * self.split_k
+            blocks = units if sms is None else min(units, sms)
+            return (max(self.split_k, blocks // self.split_k * self.split_k),)
+        if self.decomposition == "streamk" and sms is not None:
+            tiles = -(-m // self.bm) * -(-n // self.bn)
+            iters = tiles * max(1, -(-k // self.bk)) if k is not None else sms
+            return (max(1, min(sms, iters)),)
         if self.loads == "tma":
             cl = self.cluster_blocks
             # clusters of cluster_m x cluster_n tiles
@@ -440,6 +493,63 @@ def tile_efficiency(cfg: GemmConfig, m: int, n: int, sms: int = 132) -> float:
     return (m * n) / (rounds * sms * cfg.bm * cfg.bn)
 
 
+#: The fewest K-blocks a block's stream-K range has (CUTLASS's ``min_iters_per_sk_unit``):
+#: with fewer K-blocks in the stream-K tiles, fewer blocks share them.
+MIN_SK_ITERS = 8
+#: Split-K factors :func:`tuned` weighs against data-parallel and stream-K.
+SPLITS = (2, 3, 4, 6, 8)
+#: The fraction of the data-parallel time another decomposition must save to be chosen.
+DECOMPOSITION_MARGIN = 0.03
+#: An f32 partial tile stored and read costs this many times its bytes at the mainloop's
+#: load rate (fitted to the H200 runs in docs/hopper.md: the partials of a round are written
+#: at once, and a tile's last unit reads them one after the other).
+PARTIAL_COST = 2.0
+#: Stream-K's K-blocks cost this factor more than data-parallel ones (measured 1.1-1.3 on
+#: an H200): its blocks walk different K-ranges, so tiles that share A or B rows no longer
+#: load them from L2 together.
+STREAM_K_LOAD_FACTOR = 1.25
+
+
+def decomposition_time(cfg: GemmConfig, m: int, n: int, k: int, sms: int = 132) -> float:
+    """The tile-count model of a decomposition: the busiest block's time in K-blocks (one
+    ``bm x bn x bk`` step of the mainloop). A tile's epilogue costs its C bytes, an f32
+    partial tile ``PARTIAL_COST`` times its bytes, each at the rate the mainloop loads a
+    K-block's A and B (``(bm + bn) * bk`` elements; the sm90 mainloop runs near the L2's
+    bandwidth, docs/hopper.md): ``e = bm * bn * c_bytes / kb_bytes``, ``p = PARTIAL_COST * 4
+    * bm * bn / kb_bytes`` (bf16 128 x 256: e = 1.33, p = 5.33). With ``T`` tiles of ``kt``
+    K-blocks on ``G = sms`` blocks:
+
+    - data-parallel: ``ceil(T / G) * (kt + e)``;
+    - split-K ``S``: ``G // S`` tiles per round; the last unit of a tile waits for the
+      others' partials and adds ``S - 1`` of them: ``ceil(T / (G // S)) * (ceil(kt / S) + e
+      + S * p)``;
+    - stream-K: ``T = w * G + r``; ``w - 1`` data-parallel waves (none when ``w == 0``), then
+      the other ``sk`` tiles' K-blocks spread evenly over ``U = min(G, sk * kt //
+      MIN_SK_ITERS)`` blocks, at ``f = STREAM_K_LOAD_FACTOR`` times the cost: ``dp * (kt +
+      e) + f * ceil(sk * kt / U) + p * (1 + ceil(U / sk)) + e * ceil(sk / U)`` (a block
+      stores at most one partial and its last tile adds the partials of the blocks sharing
+      it); ``r == 0`` is data-parallel.
+    """
+    tiles = -(-m // cfg.bm) * -(-n // cfg.bn)
+    kt = max(1, -(-k // cfg.bk))
+    kb_bytes = (cfg.bm + cfg.bn) * cfg.bk * cfg.element.bits // 8
+    e = cfg.bm * cfg.bn * C_ELEMENTS[cfg.c_dtype].bits // 8 / kb_bytes
+    p = PARTIAL_COST * 4 * cfg.bm * cfg.bn / kb_bytes
+    dp_time = -(-tiles // sms) * (kt + e)
+    if cfg.decomposition == "splitk":
+        s = min(cfg.split_k, kt, sms)
+        per = sms // s
+        return -(-tiles // per) * (-(-kt // s) + e + s * p)
+    if cfg.decomposition == "streamk" and tiles % sms:
+        waves = tiles // sms
+        sk = tiles if waves == 0 else tiles % sms + sms
+        dp = (tiles - sk) // sms
+        units = max(1, min(sms, sk * kt // MIN_SK_ITERS))  # the blocks sharing them
+        spread = STREAM_K_LOAD_FACTOR * -(-sk * kt // units)
+        return dp * (kt + e) + spread + p * (1 + -(-units // sk)) + e * -(-sk // units)
+    return dp_time
+
+
 def tuned(
     dtype: str = "bf16",
     shape: tuple[int, ...] | None = None,
@@ -460,8 +570,15 @@ def tuned(
     fills the rounds best. FP8 e4m3 takes the ping-pong tile by the same rule (8192^3 on an
     H200, two runs, CUDA-graph replays: 1.05x of ``torch._scaled_mm`` with row-wise scales
     against the cooperative tile's 1.00-1.02x; per-tensor 1.04x against 1.00x, one run; an
-    H100, one run: 1.14x against 1.01x), not the 192 x 160 one (not measured). ``overrides`` replace fields (``tuned("f16",
-    c_dtype="f32")``, ``tuned("f8e4m3", shape, scales="row")``)."""
+    H100, one run: 1.14x against 1.01x), not the 192 x 160 one (not measured). With ``k`` in
+    ``shape`` (and no cluster), the tile (that one or the cooperative 128 x 256) and
+    decomposition with the lowest :func:`decomposition_time` times the tile's area:
+    stream-K or split-K (``SPLITS``) where it saves more than ``DECOMPOSITION_MARGIN`` of the
+    data-parallel time (1024 x 1024 x 32768: 32 tiles of 512 K-blocks on 132 SMs, split-K 4
+    of 128 x 256, 0.91-0.93x of cuBLAS bf16 against 0.3x data-parallel on an H200), else
+    data-parallel (4096^3, 4000^3, and 128 tiles on 132 SMs: the measured best).
+    ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
+    scales="row")``)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
     c_dtype = {"tf32": "f32", "f8e4m3": "bf16", "f8e5m2": "bf16"}.get(dtype, dtype)
@@ -476,6 +593,7 @@ def tuned(
         c_dtype=c_dtype,
         epilogue="tma",
     )
+    coop = base
     if shape is not None and dtype in PINGPONG_TUNED:
         m, n = shape[0], shape[1]
         best, score = base, tile_efficiency(base, m, n, sms) + 0.005
@@ -486,7 +604,82 @@ def tuned(
             if tile_efficiency(other, m, n, sms) > score:
                 best, score = other, tile_efficiency(other, m, n, sms)
         base = best
+    no_cluster = replace(base, cluster=overrides.get("cluster", base.cluster)).cluster_blocks == 1
+    if shape is not None and len(shape) > 2 and no_cluster:
+        # the decomposition, and with it the tile (this one or the cooperative 128 x 256):
+        # the model's time per K-block is the tile's area (the tensor cores' work)
+        m, n, k = shape[0], shape[1], shape[2]
+
+        def cost(c: GemmConfig) -> float:
+            return decomposition_time(c, m, n, k, sms) * c.bm * c.bn
+
+        best, score = base, cost(base) * (1 - DECOMPOSITION_MARGIN)
+        for tile in dict.fromkeys((base, coop)):
+            for other in (
+                tile,
+                replace(tile, decomposition="streamk"),
+                *(replace(tile, split_k=s) for s in SPLITS),
+            ):
+                if cost(other) < score:
+                    best, score = other, cost(other)
+        base = best
     return replace(base, **overrides)
+
+
+def workspace(cfg: GemmConfig, m: int, n: int, grid: int, like: Any = None) -> tuple:
+    """The stream-K / split-K workspace of a launch of ``grid`` blocks on an ``m x n`` C:
+    ``(work, flags)``, :meth:`GemmConfig.workspace_slots` f32 partial tiles of ``bm * bn``
+    (left uninitialised: a partial is written before its flag is raised) and as many i32
+    flags, zeroed; ``()`` for the data-parallel kernel. torch tensors on ``like``'s device
+    when ``like`` is one, else numpy arrays (the CPU runtime). The kernel rearms each flag it
+    consumes, so one workspace serves any number of launches of the same shape and grid
+    (one launch at a time: concurrent launches need their own)."""
+    slots = cfg.workspace_slots(m, n, grid)
+    if not slots:
+        return ()
+    if type(like).__module__.startswith("torch"):
+        import torch
+
+        work = torch.empty(slots * cfg.bm * cfg.bn, dtype=torch.float32, device=like.device)
+        return work, torch.zeros(slots, dtype=torch.int32, device=like.device)
+    return np.empty(slots * cfg.bm * cfg.bn, np.float32), np.zeros(slots, np.int32)
+
+
+def kernel_args(
+    cfg: GemmConfig, a: Any, b: Any, c: Any, scales: tuple = (), ws: tuple = ()
+) -> tuple:
+    """The kernel's positional arguments: A, B, C, the scales (:func:`scale_args`; None for
+    the compile-time defaults where a workspace follows) and the workspace
+    (:func:`workspace`)."""
+    if ws and not scales:
+        scales = (None, None)
+    return (a, b, c, *scales, *ws)
+
+
+def gemm(
+    kernel: Any,
+    cfg: GemmConfig,
+    a: Any,
+    b: Any,
+    c: Any,
+    scales: tuple = (),
+    sms: int | None = None,
+    workspaces: dict | None = None,
+    **launch: Any,
+) -> None:
+    """The host entry point of the TMA kernel: ``C = A @ B.T`` on ``kernel`` (``make_gemm(cfg)``
+    or its ``lc.compile``d form) with the persistent grid for ``sms`` SMs (``cfg.grid``), the
+    workspace a stream-K / split-K configuration needs (kept in ``workspaces``, keyed by
+    shape, grid and device, so repeated launches reuse it: the kernel leaves its flags zeroed)
+    and ``scales`` (:func:`scale_args`)."""
+    m, n = c.shape[0], c.shape[1]
+    (grid,) = cfg.grid(m, n, sms, k=a.shape[1])
+    key = (m, n, grid, str(getattr(c, "device", "cpu")))
+    cache = {} if workspaces is None else workspaces
+    if key not in cache:
+        cache[key] = workspace(cfg, m, n, grid, like=c)
+    args = kernel_args(cfg, a, b, c, scales, cache[key])
+    kernel(*args, grid=grid, block=cfg.threads, smem=cfg.smem_bytes(), **launch)
 
 
 def load_a_copy(cfg: GemmConfig, mma: Any) -> Any:
@@ -637,6 +830,106 @@ def box_rows(rows: int) -> int:
     while rows // parts > 256 or rows % parts or (rows // parts) % 8:
         parts += 1
     return rows // parts
+
+
+class WorkUnits:
+    """In the kernel: the persistent tile scheduler's work units of one block (a cluster),
+    CUTLASS's ``PersistentTileSchedulerSm90`` / ``...StreamK`` (TMA kernel). A unit is a
+    K-range ``[k_begin, k_end)`` of output tile ``tile`` (in raster order); ``count`` units per
+    block, the producer and the consumers walk the same ones (``base``: the pipeline uses
+    before unit ``i``, so ping-pong's warpgroups can take every other unit).
+
+    - ``data_parallel``: tile ``bid + i * blocks``, all of K.
+    - ``splitk``: ``s = min(split_k, k_tiles, blocks)`` units per tile, each ``k_tiles / s``
+      K-blocks; ``blocks // s`` tiles per round, the ``s`` units of a tile on consecutive
+      blocks of one round, so its last unit (on the highest block) only waits for lower
+      blocks of the same round, which never wait themselves: partial ``p`` of tile ``t``
+      in slot ``t * (split_k - 1) + p``.
+    - ``streamk``: with ``tiles = w * blocks + r`` and ``r > 0``, the first ``r + blocks``
+      tiles' K-blocks (all tiles when ``w == 0``) are split evenly over the blocks, at least
+      ``MIN_SK_ITERS`` each (CUTLASS's
+      data-parallel waves plus one stream-K wave and the remainder: units of 1-2 tiles, not
+      slivers), each block walking its range from the end backwards, then its
+      data-parallel tiles. Only a block's first unit can end inside a tile (partial in slot
+      ``bid``), and the unit that ends a tile belongs to the highest of its blocks and runs
+      last in it, so it waits for lower blocks only (also on the CPU runtime, which runs a
+      worker's blocks in index order), for partials they produced first."""
+
+    def __init__(self, cfg: GemmConfig, tiles: Any, k_tiles: Any, blocks: Any, bid: Any):
+        self.cfg, self.tiles, self.kt, self.blocks, self.bid = cfg, tiles, k_tiles, blocks, bid
+        kt1 = lc.max(k_tiles, 1)  # (divisors are never 0, also where a value goes unused)
+        if cfg.decomposition == "data_parallel":
+            self.count = (tiles - bid + (blocks - 1)) // blocks
+        elif cfg.decomposition == "splitk":
+            s = lc.max(lc.min(lc.min(cfg.split_k, k_tiles), blocks), 1)
+            self.splits, self.per = s, blocks // s  # units per tile, tiles per round
+            self.part, first = bid % s, bid // s
+            self.first = first
+            left = lc.max(tiles - first, 0)
+            self.count = lc.where(first < self.per, (left + self.per - 1) // self.per, 0)
+        else:
+            waves, rem = tiles // blocks, tiles % blocks
+            sk_tiles = lc.where(rem == 0, 0, lc.where(waves == 0, tiles, rem + blocks))
+            sk_tiles = lc.where(k_tiles == 0, 0, sk_tiles)
+            iters = sk_tiles * k_tiles  # the stream-K K-blocks, over `sk_blocks` blocks
+            self.iters1 = lc.max(iters, 1)
+            # at least MIN_SK_ITERS K-blocks per stream-K block (CUTLASS's
+            # min_iters_per_sk_unit): fewer blocks where the K-blocks are few
+            self.sk_blocks = lc.max(lc.min(blocks, iters // MIN_SK_ITERS), 1)
+            self.in_sk = bid < lc.where(iters > 0, self.sk_blocks, 0)
+            self.g0 = bid * iters // self.sk_blocks  # this block's K-blocks [g0, g1)
+            self.g1 = (bid + 1) * iters // self.sk_blocks
+            self.hi = lc.max(self.g1 - 1, 0) // kt1  # its last (first walked) tile
+            lo = self.g0 // kt1
+            self.n_sk = lc.where(self.in_sk, self.hi - lo + 1, 0)
+            self.sk_tiles = sk_tiles
+            n_dp = (tiles - sk_tiles - bid + (blocks - 1)) // blocks
+            self.count = self.n_sk + n_dp
+
+    def unit(self, i: Any) -> Any:
+        """Unit ``i`` of this block: ``tile``, ``k_begin``, ``k_end``, ``base``, ``final`` (it
+        ends the tile: it stores C), ``slot`` (its partial's, when not final) and the slots
+        ``[first_slot, end_slot)`` of the tile's earlier partials, in K order."""
+        from types import SimpleNamespace
+
+        cfg, kt, bid = self.cfg, self.kt, self.bid
+        if cfg.decomposition == "data_parallel":
+            return SimpleNamespace(tile=bid + i * self.blocks, k_begin=0, k_end=kt, base=i * kt)
+        if cfg.decomposition == "splitk":
+            s, p = self.splits, self.part
+            t = self.first + i * self.per
+            kb, ke = p * kt // s, (p + 1) * kt // s
+            first = t * (cfg.split_k - 1)
+            return SimpleNamespace(
+                tile=t,
+                k_begin=kb,
+                k_end=ke,
+                base=i * (ke - kb),
+                final=p == s - 1,
+                slot=first + p,
+                first_slot=first,
+                end_slot=first + s - 1,
+            )
+        sk = i < self.n_sk
+        ts = self.hi - i  # the stream-K tile (walked backwards)
+        kb_s = lc.max(self.g0, ts * kt) - ts * kt
+        ke_s = lc.min(self.g1, (ts + 1) * kt) - ts * kt
+        base_s = self.g1 - lc.min(self.g1, (ts + 1) * kt)
+        d = i - self.n_sk  # the data-parallel tile, after the stream-K ones
+        base_d = lc.where(self.in_sk, self.g1 - self.g0, 0) + d * kt
+        ke = lc.where(sk, ke_s, kt)
+        # the lowest block with K-blocks of this tile: its partials' blocks up to this one
+        lowest = ((ts * kt + 1) * self.sk_blocks - 1) // self.iters1
+        return SimpleNamespace(
+            tile=lc.where(sk, ts, self.sk_tiles + bid + d * self.blocks),
+            k_begin=lc.where(sk, kb_s, 0),
+            k_end=ke,
+            base=lc.where(sk, base_s, base_d),
+            final=ke == kt,
+            slot=bid,
+            first_slot=lc.where(sk, lowest, bid),
+            end_slot=bid,
+        )
 
 
 def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
@@ -825,6 +1118,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         r2s = lc.make_tiled_copy_C(lc.make_copy_atom(stsm, c_elem), mma_epi)
 
     kernel_name = name or "gemm_sm90_" + cfg.name.replace("-", "_")
+    reduce = cfg.decomposition != "data_parallel"  # units may end inside a tile (partials)
+    # the workspace: f32 partial tiles and their i32 flags (compile-time None without)
+    w_spec = lc.Tensor(lc.f32, "(W):(1)") if reduce else lc.Constexpr
+    f_spec = lc.Tensor(lc.i32, "(F):(1)") if reduce else lc.Constexpr
+    fix_n = 128 * sharing  # the threads of one tile: they share its partials
 
     def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
         """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
@@ -841,7 +1139,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(
-        a: a_spec, b: b_spec, c: c_spec, scale_a: sa_spec = None, scale_b: sb_spec = None
+        a: a_spec,
+        b: b_spec,
+        c: c_spec,
+        scale_a: sa_spec = None,
+        scale_b: sb_spec = None,
+        work: w_spec = None,
+        flags: f_spec = None,
     ):
         tid = lc.thread_idx.x
         op_a = "SM90_TMA_LOAD_MULTICAST" if cn > 1 else "SM90_TMA_LOAD"
@@ -884,8 +1188,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         group = band * groups_n  # tile groups of one band
         cid = lc.block_idx.x // csize
         clusters = lc.grid_dim.x // csize
-        # The cluster's tile groups: cid, + clusters, ...; `mine` of them.
-        mine = (tiles - cid + (clusters - 1)) // clusters
+        # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
+        units = WorkUnits(cfg, tiles, k_tiles, clusters, cid)
+        mine = units.count
 
         def tile_of(t: Any) -> tuple[Any, Any]:
             """This block's tile (tile_m, tile_n) of the cluster's tile group ``t``."""
@@ -903,9 +1208,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if lc.elect_one_sync():
                     mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
                     for i in lc.range(mine):
-                        tile_m, tile_n = tile_of(cid + i * clusters)
-                        for k in lc.range(k_tiles):
-                            count = i * k_tiles + k
+                        u = units.unit(i)
+                        tile_m, tile_n = tile_of(u.tile)
+                        for k in lc.range(u.k_begin, u.k_end):
+                            count = u.base + (k - u.k_begin)
                             pipe.producer_acquire(count)
                             s = count % stages
                             bar = pipe.producer_mbar(count)
@@ -954,8 +1260,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
+            ej = 0  # ... and of the tiles it stored (the TMA epilogue's buffer rotation)
+            fix_t = ct  # this thread in its tile's group (its partials' slots)
+            fix_bar = 3 + me  # the named barrier of that group
             for i in lc.range(me, mine, step):
-                tile_m, tile_n = tile_of(cid + i * clusters)
+                u = units.unit(i)
+                tile_m, tile_n = tile_of(u.tile)
                 gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
                 tCgC = thr_mma.partition_C(gC)
                 tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
@@ -970,8 +1280,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
-                base = i * k_tiles
-                for k in lc.range(k_tiles):
+                base = u.base
+                k_count = u.k_end - u.k_begin  # K-blocks of this unit (>= 1)
+                for k in lc.range(k_count):
                     count = base + k
                     pipe.consumer_wait(count)
                     s = count % stages
@@ -1022,100 +1333,149 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
                     if lane < cl:
-                        release(pipe, base + k_tiles - 1, csize, lane)
+                        release(pipe, base + k_count - 1, csize, lane)
                 j = j + 1
-                apply_scale(tCrC, scale)
-                # row-wise scales: each loaded once per tile, here (or before the mainloop),
-                # or with scale_loads="box" each box's next to it in the TMA epilogue
-                rsc = early
-                if cfg.scales == "row" and scale_loads != "before":
-                    rsc = RowScales(tCrC, tCcR, scale_a, scale_b)
-                if cfg.scales == "row" and scale_loads != "box":
-                    rsc.apply()
-                if epi_tma:
-                    # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
-                    # ``wct`` of it): each 64 x ec box of its accumulators goes to a
-                    # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
-                    # it, clipped at C's edges (any M, N). Two buffers alternate: one is
-                    # written while the other is stored. The accumulator fragment is
-                    # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
-                    # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
-                    if lc.size(tCrC) != (wn // 2) * slices:
-                        raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
-                    mC = tma_c.get_tma_tensor()
-                    thr_epi = mma_epi.get_slice(wct)
-
-                    # a buffer per box (``batched``): the last tile's stores have long read
-                    # theirs; all boxes are written, then all stored, one barrier pair per tile
-                    if batched:
-                        if wct == 0:
-                            lc.tma_store_wait(0)
-                        lc.named_barrier_sync(1 + wg, 128)
-                    for q in range(epi_boxes):
-                        mi, jc = q // boxes_n, q % boxes_n
-                        if batched or epi_boxes % epi_bufs == 0:
-                            buf = q % epi_bufs
-                        else:  # the buffers rotate across tiles too
-                            buf = ((j - 1) * epi_boxes + q) % epi_bufs
-                        off = wg * (epi_bufs * box_elems) + buf * box_elems
-                        sbuf = lc.make_tensor(
-                            sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                fin = True  # this unit ends the tile: it stores C
+                if reduce:
+                    # Stream-K / split-K fixup (deterministic): a unit that ends inside its
+                    # tile leaves its f32 partial in its workspace slot (each thread's
+                    # elements four by four, 16-byte vectors, a warp's 512 bytes contiguous) and
+                    # raises the slot's flag (block barrier, then fence and relaxed atomic:
+                    # release); the tile's last unit waits for the earlier units' flags
+                    # (atomic exchange with 0, which also rearms them for the next launch,
+                    # then a fence: acquire; one barrier) and adds their partials in K order.
+                    fin = u.final
+                    frag = lc.size(tCrC)
+                    if fin:
+                        if u.first_slot < u.end_slot:  # all flags, then one barrier
+                            if fix_t == 0:
+                                for src in lc.range(u.first_slot, u.end_slot):
+                                    while lc.atomic_exch(flags, src, 0) == 0:
+                                        pass
+                                lc.threadfence()
+                            lc.named_barrier_sync(fix_bar, fix_n)
+                        for src in lc.range(u.first_slot, u.end_slot):
+                            at = lc.assume(src * (frag * fix_n) + fix_t * 4, divisible_by=4)
+                            for q in range(frag // 4):  # four at a time: few registers
+                                off = lc.assume(at + q * (4 * fix_n), divisible_by=4)
+                                part = lc.make_tensor(work.iterator + off, lc.make_layout(4))
+                                if frag <= 128:  # a 16-byte load
+                                    got = lc.make_fragment_like(part)
+                                    lc.copy(part, got)
+                                else:  # (ping-pong 128 x 192: no registers for vectors)
+                                    got = part
+                                for e in range(4):
+                                    tCrC[4 * q + e] = tCrC[4 * q + e] + got[e]
+                    else:
+                        at = lc.assume(u.slot * (frag * fix_n) + fix_t * 4, divisible_by=4)
+                        part = lc.make_tensor(
+                            work.iterator + at,
+                            lc.make_layout((4, frag // 4), (1, 4 * fix_n)),
                         )
-                        frag = thr_epi.partition_fragment_C(sbuf, c_elem)
-                        mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
-                        if cfg.scales == "row" and scale_loads == "box":
-                            rsc.apply(mine)  # this box's column scales: loaded here
-                        for v in range(ec // 2):
-                            frag[v] = tCrC[mine[v]]
-                        if not batched:
-                            if wct == 0:  # the store that last read this buffer is done
-                                lc.tma_store_wait(epi_bufs - 1)
-                            lc.named_barrier_sync(1 + wg, 128)
-                        if r2s is None:  # f32 C
-                            lc.copy(frag, thr_epi.partition_C(sbuf))
-                        else:
-                            r2s_thr = r2s.get_slice(wct)
-                            src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
-                            lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
-                        if not batched:
-                            lc.fence_proxy_async()  # the writes, visible to the TMA
-                            lc.named_barrier_sync(1 + wg, 128)
-                        if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                        flat = lc.make_tensor(tCrC.iterator, lc.make_layout((4, frag // 4)))
+                        lc.copy(flat, part)
+                        lc.named_barrier_sync(fix_bar, fix_n)
+                        if fix_t == 0:
+                            lc.threadfence()
+                            lc.atomic_exch(flags, u.slot, 1)
+                if fin:
+                    apply_scale(tCrC, scale)
+                    # row-wise scales: each loaded once per tile, here (or before the mainloop),
+                    # or with scale_loads="box" each box's next to it in the TMA epilogue
+                    rsc = early
+                    if cfg.scales == "row" and scale_loads != "before":
+                        rsc = RowScales(tCrC, tCcR, scale_a, scale_b)
+                    if cfg.scales == "row" and scale_loads != "box":
+                        rsc.apply()
+                    if epi_tma:
+                        # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
+                        # ``wct`` of it): each 64 x ec box of its accumulators goes to a
+                        # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
+                        # it, clipped at C's edges (any M, N). Two buffers alternate: one is
+                        # written while the other is stored. The accumulator fragment is
+                        # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
+                        # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
+                        if lc.size(tCrC) != (wn // 2) * slices:
+                            raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
+                        mC = tma_c.get_tma_tensor()
+                        thr_epi = mma_epi.get_slice(wct)
+
+                        # a buffer per box (``batched``): the last tile's stores have long read
+                        # theirs; all boxes are written, then all stored, one barrier pair per tile
+                        if batched:
                             if wct == 0:
-                                row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
-                                col = tile_n * (bn // ec) + (wg * boxes_n if wgs_n > 1 else 0) + jc
-                                gD = lc.local_tile(mC, (64, ec), (row, col))
-                                lc.tma_copy(tma_c, sbuf, gD)
+                                lc.tma_store_wait(0)
+                            lc.named_barrier_sync(1 + wg, 128)
+                        for q in range(epi_boxes):
+                            mi, jc = q // boxes_n, q % boxes_n
+                            if batched or epi_boxes % epi_bufs == 0:
+                                buf = q % epi_bufs
+                            else:  # the buffers rotate across tiles too
+                                buf = (ej * epi_boxes + q) % epi_bufs
+                            off = wg * (epi_bufs * box_elems) + buf * box_elems
+                            sbuf = lc.make_tensor(
+                                sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                            )
+                            frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                            mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
+                            if cfg.scales == "row" and scale_loads == "box":
+                                rsc.apply(mine)  # this box's column scales: loaded here
+                            for v in range(ec // 2):
+                                frag[v] = tCrC[mine[v]]
+                            if not batched:
+                                if wct == 0:  # the store that last read this buffer is done
+                                    lc.tma_store_wait(epi_bufs - 1)
+                                lc.named_barrier_sync(1 + wg, 128)
+                            if r2s is None:  # f32 C
+                                lc.copy(frag, thr_epi.partition_C(sbuf))
+                            else:
+                                r2s_thr = r2s.get_slice(wct)
+                                src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
+                                lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
+                            if not batched:
+                                lc.fence_proxy_async()  # the writes, visible to the TMA
+                                lc.named_barrier_sync(1 + wg, 128)
+                            if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                                if wct == 0:
+                                    row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                                    col = (
+                                        tile_n * (bn // ec)
+                                        + (wg * boxes_n if wgs_n > 1 else 0)
+                                        + jc
+                                    )
+                                    gD = lc.local_tile(mC, (64, ec), (row, col))
+                                    lc.tma_copy(tma_c, sbuf, gD)
+                                    lc.tma_store_arrive()
+                        if batched:
+                            lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
+                            lc.named_barrier_sync(1 + wg, 128)
+                        if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                            if wct == 0:
+                                for q in range(epi_boxes):
+                                    mi, jc = q // boxes_n, q % boxes_n
+                                    off = wg * (epi_bufs * box_elems) + q * box_elems
+                                    sbuf = lc.make_tensor(
+                                        sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                                    )
+                                    row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                                    col = tile_n * (bn // ec) + jc
+                                    col = col + (wg * boxes_n if wgs_n > 1 else 0)
+                                    gD = lc.local_tile(mC, (64, ec), (row, col))
+                                    lc.tma_copy(tma_c, sbuf, gD)
                                 lc.tma_store_arrive()
-                    if batched:
-                        lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
-                        lc.named_barrier_sync(1 + wg, 128)
-                    if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                        if wct == 0:
-                            for q in range(epi_boxes):
-                                mi, jc = q // boxes_n, q % boxes_n
-                                off = wg * (epi_bufs * box_elems) + q * box_elems
-                                sbuf = lc.make_tensor(
-                                    sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
-                                )
-                                row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
-                                col = tile_n * (bn // ec) + jc
-                                col = col + (wg * boxes_n if wgs_n > 1 else 0)
-                                gD = lc.local_tile(mC, (64, ec), (row, col))
-                                lc.tma_copy(tma_c, sbuf, gD)
-                            lc.tma_store_arrive()
-                else:
-                    tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
-                    if c_elem is lc.f32:
-                        tCrD = tCrC
                     else:
-                        tCrD = lc.make_fragment_like(tCrC, c_elem)
-                        for e in range(lc.size(tCrC)):
-                            tCrD[e] = tCrC[e]
-                    if full_tiles:
-                        lc.copy(tCrD, tCgC)
-                    else:
-                        lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+                        tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                        if c_elem is lc.f32:
+                            tCrD = tCrC
+                        else:
+                            tCrD = lc.make_fragment_like(tCrC, c_elem)
+                            for e in range(lc.size(tCrC)):
+                                tCrD[e] = tCrC[e]
+                        if full_tiles:
+                            lc.copy(tCrD, tCgC)
+                        else:
+                            lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+                    ej = ej + 1
             if epi_tma:  # noqa: SIM102 (a trace-time test around a dynamic one)
                 if wct == 0:  # the last stores have read shared memory before the block exits
                     lc.tma_store_wait(0)

@@ -6,13 +6,19 @@ becomes ``old + v`` atomically and ``old`` is returned. Likewise ``atomic_sub``,
 ``lc.atomic_cas(t, coord, compare, v)`` (atomicCAS: store ``v`` if the element equals
 ``compare``). Element types are CUDA's (``tile.atomic_rmw``/``tile.atomic_cas`` in
 ``ir/dialects/tile/ops_atomic.py``); ``v`` converts to the element type like a store.
+
+CUDA's atomics are relaxed: ``lc.threadfence()`` (``__threadfence``) orders them with the
+thread's other memory accesses, the fence-based release/acquire of the PTX memory model
+(data, fence, flag on one side; flag, fence, data on the other).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..ir.dialects import llvm
 from ..ir.dialects import tile as T
+from ..ir.dialects.llvm.attributes import AtomicOrdering
 from ..ir.dialects.tile.ops_atomic import atomic_type_problem
 from . import scalars, state
 from .tensor import Tensor, _element_value, _has_wildcard, coordinate
@@ -63,3 +69,11 @@ def atomic_cas(t: Any, coord: Any, compare: Any, value: Any) -> Any:
     elem = t.type.element
     cmp, v = _element_value(compare, elem), _element_value(value, elem)
     return scalars.wrap(state.emit(T.AtomicCASOp(cmp, v, t.value, c)).results[0])
+
+
+def threadfence() -> None:
+    """CUDA's ``__threadfence()``: a sequentially consistent fence at device (GPU) scope,
+    ``llvm.fence syncscope("agent") seq_cst``: ``membar.gl`` on the GPU, a fence on the CPU.
+    Before a relaxed atomic flag store it makes the thread's earlier writes (and, after a
+    block barrier, the block's) visible to a thread that sees the flag and fences in turn."""
+    state.emit(llvm.FenceOp(AtomicOrdering.seq_cst, "agent"))

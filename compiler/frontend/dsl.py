@@ -28,6 +28,7 @@ from .atomics import (
     atomic_or,
     atomic_sub,
     atomic_xor,
+    threadfence,
 )
 from .atoms import (
     CopyAtom,
@@ -295,6 +296,7 @@ __all__ = [
     "syncthreads",
     "tf32",
     "thread_idx",
+    "threadfence",
     "tile_to_shape",
     "tiled_divide",
     "tma_copy",

@@ -173,3 +173,41 @@ def test_store_at_a_loaded_index():
     out = np.full(8, -1, np.int32)
     _run(scatter, x, out, grid=1, block=32)
     assert 0 <= out[3] < 32 and (np.delete(out, 3) == -1).all()
+
+
+def test_threadfence_orders_a_flag_handoff_between_blocks():
+    """``lc.threadfence()`` (``__threadfence``) with relaxed exchanges: block ``b`` waits
+    for block ``b - 1``'s flag (exchange with 0 rearms it), fences, reads its data; then
+    publishes its own (data, block barrier, fence, flag). On the CPU runtime blocks run
+    concurrently on worker threads, a block waiting only for a lower one; the PTX fences
+    with ``membar.gl``."""
+
+    @lc.kernel
+    def handoff(data: lc.Tensor, flags: lc.Tensor, out: lc.Tensor):
+        b, t = lc.block_idx.x, lc.thread_idx.x
+        if b > 0:
+            if t == 0:
+                while lc.atomic_exch(flags, b - 1, 0) == 0:
+                    pass
+                lc.threadfence()
+            lc.syncthreads()
+            out[b * 32 + t] = data[(b - 1) * 32 + t] + 1.0
+        data[b * 32 + t] = 1.0 * (b * 32 + t)
+        lc.syncthreads()
+        if t == 0:
+            lc.threadfence()
+            lc.atomic_exch(flags, b, 1)
+
+    grid = 6
+    data = np.zeros(grid * 32, np.float32)
+    flags = np.zeros(grid, np.int32)
+    out = np.zeros(grid * 32, np.float32)
+    run = lc.compile(handoff, data, flags, out, block=32, target="cpu")
+    for _ in range(2):  # the flags were rearmed: the second launch waits again
+        out[:] = 0
+        run(data, flags, out, grid=grid, block=32)
+        np.testing.assert_array_equal(out[32:], np.arange(grid * 32 - 32) + 1.0)
+        assert flags.tolist() == [0] * (grid - 1) + [1]
+        flags[:] = 0
+    ptx = lc.compile(handoff, data, flags, out, block=32, target="sm_90").ptx
+    assert ptx.count("membar.gl;") == 2 and ptx.count("atom.global.exch.b32") == 2
