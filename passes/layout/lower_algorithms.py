@@ -60,7 +60,7 @@ class LowerAlgorithms(Pass):
     num_loops = Statistic("scf.for loops created")
 
     def run_on_operation(self, op: Any) -> None:
-        analysis = SymbolicAnalysis(op)
+        analysis = self.get_analysis(SymbolicAnalysis)
         builder = Builder()
         emitter = IndexEmitter(builder)
         for alg in ops_of_type(op, ALGORITHM_OPS):
@@ -81,6 +81,9 @@ class LowerAlgorithms(Pass):
             self.num_loops += _count_loops_before(start, alg)
             alg.erase()
             self.num_lowered += 1
+        # new ops before each algorithm op, which had no results: existing values keep their
+        # meaning, and lower-layouts reuses what was computed about them
+        self.mark_analyses_preserved(SymbolicAnalysis)
 
 
 def _count_loops_before(start: Any, alg: Any) -> int:

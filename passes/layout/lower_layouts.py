@@ -110,7 +110,7 @@ class LowerLayouts(Pass):
     num_erased = Statistic("Layout and tensor ops erased")
 
     def run_on_operation(self, op: Any) -> None:
-        analysis = SymbolicAnalysis(op)
+        analysis = self.get_analysis(SymbolicAnalysis)
         builder = Builder()
         emitter = IndexEmitter(builder)
         lowering = _Lowering(self, analysis, builder, emitter)

@@ -63,11 +63,13 @@ class ProveVectorization(Pass):
             self.emit_error(op, f"max-bits must be 8, 16, 32, 64 or 128, got {self.max_bits}")
             self.signal_failure()
             return
-        analysis = SymbolicAnalysis(op)
+        analysis = self.get_analysis(SymbolicAnalysis)
         before = sympy_calls()
         for alg in ops_of_type(op, COPY_OPS + FILL_OPS):
             self._prove(analysis, alg)
         self.num_sympy += sympy_calls() - before
+        # only properties of copies changed: every value means what it meant
+        self.mark_analyses_preserved(SymbolicAnalysis)
 
     def _prove(self, analysis: SymbolicAnalysis, copy: Any) -> None:
         word = copy_word(copy)

@@ -58,7 +58,7 @@ class SelectAtoms(Pass):
     num_checked = Statistic("User-given atoms checked")
 
     def run_on_operation(self, op: Any) -> None:
-        analysis = SymbolicAnalysis(op)
+        analysis = self.get_analysis(SymbolicAnalysis)
         for copy in ops_of_type(op, COPY_OPS):
             try:
                 self._copy(analysis, copy)
@@ -67,6 +67,8 @@ class SelectAtoms(Pass):
                 del e
         for gemm in ops_of_type(op, TD.GemmOp):
             self._gemm(gemm)
+        # atoms, widths and new views of copies' operands: no existing value changed meaning
+        self.mark_analyses_preserved(SymbolicAnalysis)
 
     # -- gemm -------------------------------------------------------------------------------------
     def _gemm(self, gemm: Any) -> None:
