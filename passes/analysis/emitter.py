@@ -164,8 +164,21 @@ class IndexEmitter:
         return value
 
     def _reuse(self, key: Any, levels: list[Level]) -> Value | None:
-        for v in self._memo.get(key, ()):
-            if _available(v, levels[0]):
+        """The first remembered value of ``key`` available at the insertion point."""
+        found = self._memo.get(key)
+        if not found:
+            return None
+        level = levels[0]
+        if len(found) < 4:
+            for v in found:
+                if _available(v, level):
+                    return v
+            return None
+        # An expression emitted in many sibling regions (the predicated accesses of a residue
+        # tile) has a long list: walk the insertion point's ancestors once, not per candidate.
+        enclosing = _enclosing_ops(level[0])
+        for v in found:
+            if _available_within(v, level, enclosing):
                 return v
         return None
 
@@ -523,6 +536,37 @@ def _available(v: Value, level: Level) -> bool:
             return d is not op and _precedes(d, op)
         b = op.parent
     return False
+
+
+def _enclosing_ops(block: Block) -> dict[Block, Operation]:
+    """Each block enclosing ``block`` (not crossing isolated ops) -> its op that contains
+    ``block``: the walk :func:`_available` and :func:`_block_within` make, done once."""
+    found: dict[Block, Operation] = {}
+    b: Block | None = block
+    while b is not None:
+        op = b.parent_op
+        if op is None or op.is_isolated_from_above:
+            break
+        b = op.parent
+        if b is not None:
+            found[b] = op
+    return found
+
+
+def _available_within(v: Value, level: Level, enclosing: dict[Block, Operation]) -> bool:
+    """:func:`_available` with the insertion block's :func:`_enclosing_ops` given."""
+    block, before = level
+    if isinstance(v, BlockArgument):
+        return v.block is block or v.block in enclosing
+    d = v.defining_op
+    assert d is not None
+    home = d.parent
+    if home is None:
+        return False
+    if home is block:
+        return before is None or (d is not before and _precedes(d, before))
+    op = enclosing.get(home)
+    return op is not None and d is not op and _precedes(d, op)
 
 
 def emittable_before(x: IntLike, op: Operation) -> bool:
