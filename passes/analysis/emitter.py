@@ -503,7 +503,11 @@ def _block_within(block: Block, outer: Block) -> bool:
 def _precedes(a: Operation, b: Operation) -> bool:
     """``a`` comes before ``b`` in their block. A short backward walk first: emitted values are
     usually just above their uses, and the block's order index is invalidated by every insertion
-    (renumbering a long block per query would make emission quadratic)."""
+    (renumbering a long block per query would make emission quadratic). While the block's
+    order index is valid it answers at once."""
+    block = b.parent
+    if block is not None and block._order_valid and a.parent is block:
+        return a._order < b._order
     cur = b.prev_op
     for _ in range(32):
         if cur is None:
