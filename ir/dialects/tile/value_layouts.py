@@ -23,6 +23,7 @@ so its diagnostics speak the user's names; the verifiers use the default symbols
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -123,10 +124,7 @@ class ValueSymbols:
         floor = 1 if any(isinstance(u.owner, MakeShapeOp) for u in v.uses) else 0
         facts["lower"] = max(facts.get("lower", floor), floor)
         hint = getattr(v, "name_hint", None) or "v"
-        try:
-            return Symbol.fresh(hint, positive=False, **facts)
-        except LayoutError:  # contradictory facts: unreachable code, any symbol will do
-            return Symbol.fresh(hint, positive=False, lower=floor)
+        return _leaf_symbol(v, hint, facts, floor)
 
     # -- layout-dialect values ------------------------------------------------------------------
     def value(self, v: Value) -> Any:
@@ -159,7 +157,8 @@ class ValueSymbols:
     def _algebra_result(self, op: Any, v: Value) -> Any:
         try:
             args = [self.value(x) for x in op.operands]
-            results = type(op).evaluate(op.properties, type(op)._pad_args(args))
+            cls = type(op)
+            results = _memoised(cls.evaluate, cls, op.properties, cls._pad_args(args))
         except LayoutError:
             return None
         assert isinstance(v, OpResult)
@@ -187,7 +186,7 @@ class ValueSymbols:
                 layout = self.value(op.layout)
             elif isinstance(op, ViewOp):
                 args = [self.tensor(op.source), *(self.value(x) for x in op.operands[1:])]
-                layout = type(op).compute(op.properties, args)[0]
+                layout = _memoised(type(op).compute, type(op), op.properties, args)[0]
             elif isinstance(op, MakeIdentityTensorOp):
                 layout = make_identity_layout(self.value(op.shape))
             elif isinstance(op, (AllocSmemOp, AllocFragmentOp)):
@@ -207,6 +206,49 @@ class ValueSymbols:
             found = [symbol_for(f"{hint}_{i}", role) for i, role in enumerate(roles)]
             self._opaque[v] = found
         return found
+
+
+# A leaf's symbol per (value, name, facts): every ValueSymbols asking about the same value with
+# the same facts gets the same symbol (the front end's check, the op's verifier when it is built
+# and the trace's verifier ask about the same chains), so the algebra below is computed once for
+# all of them. Sound: a symbol stands for one SSA value under the facts it carries, and two
+# values never share one. Weak in the value: the table dies with the IR.
+_LEAVES: weakref.WeakKeyDictionary[Value, dict[tuple, Symbol]] = weakref.WeakKeyDictionary()
+
+
+def _leaf_symbol(v: Value, hint: str, facts: dict[str, int], floor: int) -> Symbol:
+    key = (hint, *sorted(facts.items()))
+    known = _LEAVES.get(v)
+    if known is None:
+        known = _LEAVES[v] = {}
+    sym = known.get(key)
+    if sym is None:
+        try:
+            sym = Symbol.fresh(hint, positive=False, **facts)
+        except LayoutError:  # contradictory facts: unreachable code, any symbol will do
+            sym = Symbol.fresh(hint, positive=False, lower=floor)
+        known[key] = sym
+    return sym
+
+
+# The algebra of view and layout ops on (op class, properties, operand values): a pure function of
+# them (properties are uniqued attributes; layouts, int-tuples and SymInts compare structurally).
+_COMPUTED: dict[tuple, Any] = {}
+_COMPUTED_LIMIT = 4096
+
+
+def _memoised(fn: Callable[..., Any], cls: type, props: Any, args: list[Any]) -> Any:
+    try:
+        key = (cls, tuple(props.items()), tuple(args))
+        found = _COMPUTED.get(key)
+    except TypeError:  # an unhashable part: no memo
+        return fn(props, args)
+    if found is None:
+        found = tuple(fn(props, args))
+        if len(_COMPUTED) >= _COMPUTED_LIMIT:
+            _COMPUTED.clear()
+        _COMPUTED[key] = found
+    return found
 
 
 def _fits(layout: Any, text: str) -> bool:
