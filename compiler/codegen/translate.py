@@ -383,6 +383,7 @@ class ModuleTranslator:
         linkage = f.linkage.value
         if linkage != "external":
             fn.linkage = _LINKAGES[linkage]
+        _function_attributes(f, fn)
         if _is_kernel(f) and ftype.result is not None:
             raise fail(f, "a kernel (gpu.kernel) must not return values")
         self.functions[name] = fn
@@ -465,6 +466,26 @@ class ModuleTranslator:
             align = max(natural, g.alignment.value if g.alignment is not None else 1)
             total = (total + align - 1) // align * align + size
         return total, dynamic
+
+
+def _function_attributes(f: Any, fn: ir.Function) -> None:
+    """LLVM function attributes from ``llvm.func``'s ``no_inline`` and ``passthrough`` (an
+    array of attribute names, as upstream MLIR spells them)."""
+    attrs = f.attributes
+    if isinstance(attrs.get("no_inline"), UnitAttr):
+        fn.attributes.add("noinline")
+    passthrough = attrs.get("passthrough")
+    if passthrough is None:
+        return
+    if not isinstance(passthrough, ArrayAttr) or not all(
+        isinstance(a, StringAttr) for a in passthrough
+    ):
+        raise fail(f, "'passthrough' must be an array of strings (LLVM function attributes)")
+    for a in passthrough:
+        try:
+            fn.attributes.add(a.value)
+        except ValueError:
+            raise fail(f, f"'passthrough': unknown LLVM function attribute '{a.value}'") from None
 
 
 def _is_kernel(f: Any) -> bool:

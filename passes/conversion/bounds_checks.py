@@ -44,7 +44,7 @@ from layoutc.ir.core.values import BlockArgument, Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.arith.attributes import CmpIPredicate
 from layoutc.ir.dialects.cf import BranchOp, CondBranchOp
-from layoutc.ir.dialects.func import FuncOp
+from layoutc.ir.dialects.func import CallOp, FuncOp, ReturnOp
 from layoutc.ir.dialects.llvm import (
     AddressOfOp,
     AddrSpaceCastOp,
@@ -457,9 +457,9 @@ class _Instrumenter:
 
     def report(self) -> None:
         """End every checked block with one branch to a cold block that counts its bad
-        accesses and, for the first bad access of the launch, writes the record. The first
-        failing check's site, parameter and bytes travel packed in one word (one select per
-        check instead of three)."""
+        accesses and, for the first bad access of the launch, calls the module's report
+        function (:func:`_report_function`). The first failing check's site, parameter and
+        bytes travel packed in one word (one select per check instead of three)."""
         for block, checks in self.pending.items():
             term = block.last_op
             assert term is not None and block.parent is not None
@@ -491,41 +491,62 @@ class _Instrumenter:
                 param = b.create(arith.ShRUIOp, fields, self._const(b, _PARAM_SHIFT)).results[0]
                 param = b.create(arith.SubIOp, param, self._const(b, _PARAM_BIAS)).results[0]
                 nbytes = b.create(arith.AndIOp, packed, self._const(b, _BYTES_MASK)).results[0]
-            last = self._record(b, bad, site, param, addr, nbytes)
-            Builder(InsertionPoint.at_end(last)).create(BranchOp, cont)
+            self._count(b, bad, cont, [site, param, addr, nbytes])
 
-    def _not(self, b: Builder, v: Value) -> Value:
-        true = b.insert(arith.ConstantOp.from_int(1, v.type)).results[0]
-        return b.create(arith.XOrIOp, v, true).results[0]
-
-    def _record(
-        self, b: Builder, bad: Value, site: Value, param: Value, addr: Value, nbytes: Value
-    ) -> Block:
-        """Count ``bad`` accesses; the launch's first writes the record. Returns the block to
-        leave."""
+    def _count(self, b: Builder, bad: Value, cont: Block, fields: list[Value]) -> None:
+        """Count ``bad`` accesses; the launch's first calls the report function with
+        ``fields`` (site, parameter, address, bytes), then goes on to ``cont``."""
         count = self._word_ptr(b, COUNT)
         old = b.create(
             AtomicRMWOp, AtomicBinOp.add, count, bad, AtomicOrdering.monotonic, 8
         ).results[0]
         first = b.create(arith.CmpIOp, CmpIPredicate.eq, old, self._const(b, 0)).results[0]
         block = b.insertion_point.block
-        assert block.parent is not None
+        assert block.parent is not None and self.func.parent is not None
         write = Block()
-        done = Block()
-        region = block.parent
-        region.insert_block(block.index_in_region() + 1, write)
-        region.insert_block(block.index_in_region() + 2, done)
-        b.create(CondBranchOp, first, write, [], done, [])
+        block.parent.insert_block(block.index_in_region() + 1, write)
+        b.create(CondBranchOp, first, write, [], cont, [])
         w = Builder(InsertionPoint.at_end(write))
-        words = [(SITE, site), (PARAM, param), (ADDRESS, addr), (BYTES, nbytes)]
-        for k, reg in enumerate(("tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z")):
-            v = w.create(SPECIAL_REGISTERS[reg]).results[0]
-            wide = w.create(arith.ExtUIOp, v, i64).results[0]
-            words.append(((TID if k < 3 else CTAID) + k % 3, wide))
-        for word, value in words:
-            w.create(StoreOp, value, self._word_ptr(w, word))
-        w.create(BranchOp, done)
-        return done
+        report = _report_function(self.func.parent)
+        w.create(CallOp, report.sym_name.value, [self.record, *fields], [])
+        w.create(BranchOp, cont)
+
+
+REPORT_FUNCTION = "__layoutc_bounds_report"
+"""The module's out-of-line report: ``(record, site, parameter, address, bytes)``."""
+
+
+def _report_function(top: Block) -> FuncOp:
+    """The report function of the kernels in ``top``, made once: it writes the record's
+    words of the launch's first bad access, with the thread and block indices read here (the
+    special registers: on the CPU, from the thread context the CPU translation passes every
+    function). Out of line, ``no_inline`` and ``cold``: inline, its ten stores after every
+    checked block were most of a checked GEMM's LLVM IR and of its CPU JIT time (docs/runtime.md,
+    "The bounds check"); ``cold`` lets LLVM lay the calling blocks out of the hot path."""
+    for op in top.ops:
+        if isinstance(op, FuncOp) and op.sym_name.value == REPORT_FUNCTION:
+            return op
+    rec_t = LLVMPointerType(1)
+    func = FuncOp(
+        REPORT_FUNCTION,
+        FunctionType([rec_t, i64, i64, i64, i64], []),
+        visibility="private",
+        attributes={"passthrough": ArrayAttr([StringAttr("cold")])},
+    )
+    func.no_inline = UnitAttr()
+    top.append(func)
+    entry = func.body.blocks[0]
+    record, *fields = entry.args
+    w = Builder(InsertionPoint.at_end(entry))
+    words = list(zip((SITE, PARAM, ADDRESS, BYTES), fields, strict=True))
+    for k, reg in enumerate(("tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z")):
+        v = w.create(SPECIAL_REGISTERS[reg]).results[0]
+        wide = w.create(arith.ExtUIOp, v, i64).results[0]
+        words.append(((TID if k < 3 else CTAID) + k % 3, wide))
+    for index, value in words:
+        w.create(StoreOp, value, w.create(GEPOp, record, [index], i64).results[0])
+    w.create(ReturnOp)
+    return func
 
 
 @dataclass

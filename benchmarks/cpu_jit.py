@@ -1,0 +1,144 @@
+"""The CPU runtime's LLVM JIT of big checked kernels (docs/runtime.md, "The bounds check"), as a
+table.
+
+    python benchmarks/cpu_jit.py capture DIR     # write each kernel's LLVM IR to DIR/NAME.ll
+    python benchmarks/cpu_jit.py time OLD NEW    # JIT both directories' IR, alternating
+
+``capture`` compiles each kernel for the CPU (with the bounds check, as the CPU runtime always
+does) and saves the module's LLVM IR as the JIT receives it. ``time`` optimises (-O2, the CPU
+runtime's level) and generates machine code for each IR file, OLD and NEW alternately, three
+times each, and prints the CPU seconds (min of 3) of both, their ratio and the IR's size: run
+``capture`` on two builds (before and after a change to the bounds check, say) and ``time`` on
+the two directories in one process, so that both columns see the same machine load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _examples(name: str):
+    from layoutc.driver.example import find_examples
+    from layoutc.driver.loading import load_source
+
+    path = ROOT / "examples" / f"{name}.py"
+    return find_examples(vars(load_source(path)), str(path))
+
+
+def _compile_example(name: str):
+    import layoutc as lc
+
+    example = _examples(name)[0]
+    arguments = example.inputs(example.size, np.random.default_rng(0))
+    launch = dict(example.launch(arguments))
+    ordered = example.ordered_arguments(arguments)
+    return lc.compile(example.kernel, *ordered, target="cpu", block=launch.pop("block", None))
+
+
+def _gemm_k_peeling():
+    """tests/examples/test_gemm_k_peeling.py's bf16 KKC case at K = 17 (the small config)."""
+    import layoutc as lc
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    sys.path.insert(0, str(ROOT / "tests" / "examples"))
+    import gemm_tf32_sm80 as sm80
+    from test_gemm_general import operand, output, small_config
+
+    cfg = small_config("bf16", "smem")
+    rng = np.random.default_rng(0)
+    a, _ = operand(rng, "bf16", 72, 17, False, 0)
+    b, _ = operand(rng, "bf16", 40, 17, False, 0)
+    c = output(72, 40, True, 0)
+    return lc.compile(sm80.make_gemm(cfg), a, b, c, block=cfg.threads, target="cpu")
+
+
+KERNELS = {
+    "gemm_sm80_small_bf16_kkc_k17": _gemm_k_peeling,
+    "gemm_tf32_sm80": lambda: _compile_example("gemm_tf32_sm80"),
+    "gemm_sm90": lambda: _compile_example("gemm_sm90"),
+    "conv3d_fprop": lambda: _compile_example("conv3d_fprop"),
+}
+
+
+def capture(out: Path) -> None:
+    """Write each kernel's module (``NAME.ll``) and its CPU launcher (``NAME.launcher``)."""
+    from layoutc.runtime.cpu_jit import llvm_param_types
+    from layoutc.runtime.cpu_support_ir import kernel_launcher_ir
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name, make in KERNELS.items():
+        products = make().products
+        text = str(products.llvm_ir)
+        spec = products.runtime_spec
+        (out / f"{name}.ll").write_text(text)
+        launcher = kernel_launcher_ir(spec.name, llvm_param_types(spec))
+        (out / f"{name}.launcher").write_text(launcher)
+        print(f"{name}: {len(text) / 1e6:.2f} MB of LLVM IR")
+
+
+def jit_seconds(ir_text: str, launcher_text: str, opt_level: int = 2) -> float:
+    """CPU seconds to optimise ``ir_text`` with its launcher and make their machine code, as
+    compile_cpu does."""
+    from layoutc.runtime import cpu_jit
+
+    llvm = cpu_jit._llvm()
+    start = time.process_time()
+    module = llvm.parse_assembly(ir_text)
+    tm = cpu_jit._target_machine(llvm, opt_level)
+    module.triple = llvm.get_process_triple()
+    module.data_layout = str(tm.target_data)
+    launcher = llvm.parse_assembly(launcher_text)
+    launcher.triple = module.triple
+    launcher.data_layout = module.data_layout
+    module.link_in(launcher)
+    cpu_jit._optimize(llvm, module, tm, opt_level)
+    engine = llvm.create_mcjit_compiler(module, tm)
+    engine.finalize_object()
+    return time.process_time() - start
+
+
+def compare(old: Path, new: Path, repeat: int = 3) -> None:
+    rows = []
+    for path in sorted(old.glob("*.ll")):
+        texts = {"old": path.read_text(), "new": (new / path.name).read_text()}
+        launchers = {
+            "old": path.with_suffix(".launcher").read_text(),
+            "new": (new / path.name).with_suffix(".launcher").read_text(),
+        }
+        best = {k: float("inf") for k in texts}
+        for _ in range(repeat):
+            for k, text in texts.items():
+                best[k] = min(best[k], jit_seconds(text, launchers[k]))
+        rows.append((path.stem, best, {k: len(t) / 1e6 for k, t in texts.items()}))
+    print(f"{'kernel':32} {'IR old':>8} {'IR new':>8} {'JIT old':>9} {'JIT new':>9} {'ratio':>6}")
+    for name, best, size in rows:
+        print(
+            f"{name:32} {size['old']:6.2f}MB {size['new']:6.2f}MB {best['old']:8.2f}s "
+            f"{best['new']:8.2f}s {best['new'] / best['old']:6.2f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("capture").add_argument("dir", type=Path)
+    timing = sub.add_parser("time")
+    timing.add_argument("old", type=Path)
+    timing.add_argument("new", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "capture":
+        capture(args.dir)
+    else:
+        compare(args.old, args.new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
