@@ -503,13 +503,15 @@ class _Instrumenter:
         first = b.create(arith.CmpIOp, CmpIPredicate.eq, old, self._const(b, 0)).results[0]
         block = b.insertion_point.block
         assert block.parent is not None and self.func.parent is not None
-        write = Block()
+        write, done = Block(), Block()  # (done: the block numbering stays the inline one's)
         block.parent.insert_block(block.index_in_region() + 1, write)
-        b.create(CondBranchOp, first, write, [], cont, [])
+        block.parent.insert_block(block.index_in_region() + 2, done)
+        b.create(CondBranchOp, first, write, [], done, [])
         w = Builder(InsertionPoint.at_end(write))
         report = _report_function(self.func.parent)
         w.create(CallOp, report.sym_name.value, [self.record, *fields], [])
-        w.create(BranchOp, cont)
+        w.create(BranchOp, done)
+        Builder(InsertionPoint.at_end(done)).create(BranchOp, cont)
 
 
 REPORT_FUNCTION = "__layoutc_bounds_report"
