@@ -169,6 +169,17 @@ class FunctionTranslator:
         pt = ptr.type
         if pt.pointee == elem:
             return ptr
+        if isinstance(ptr, ir.CastInstr) and ptr.opname == "bitcast":
+            # ``ptr`` is a typed pointer made canonical (a GEP's result, say): that pointer
+            # itself when it has the wanted type, not a second cast back to it.
+            source = ptr.operands[0]
+            st = source.type
+            if (
+                isinstance(st, ir.PointerType)
+                and st.pointee == elem
+                and st.addrspace == pt.addrspace
+            ):
+                return source
         key = (id(self.builder.block), id(ptr), str(elem))
         got = self._casts.get(key)
         if got is None:
