@@ -9,7 +9,9 @@ does) and saves the module's LLVM IR as the JIT receives it. ``time`` optimises 
 runtime's level) and generates machine code for each IR file, OLD and NEW alternately, three
 times each, and prints the CPU seconds (min of 3) of both, their ratio and the IR's size: run
 ``capture`` on two builds (before and after a change to the bounds check, say) and ``time`` on
-the two directories in one process, so that both columns see the same machine load.
+the two directories in one process, so that both columns see the same machine load. OLD runs
+with LLVM's post-RA scheduler on (what the host's default was on the znver3 build machine before
+compile_cpu turned it off), NEW as compile_cpu runs now.
 """
 
 from __future__ import annotations
@@ -83,12 +85,14 @@ def capture(out: Path) -> None:
         print(f"{name}: {len(text) / 1e6:.2f} MB of LLVM IR")
 
 
-def jit_seconds(ir_text: str, launcher_text: str, opt_level: int = 2) -> float:
+def jit_seconds(ir_text: str, launcher_text: str, post_ra: bool, opt_level: int = 2) -> float:
     """CPU seconds to optimise ``ir_text`` with its launcher and make their machine code, as
-    compile_cpu does."""
+    compile_cpu does (``post_ra``: with LLVM's post-RA scheduler, as before compile_cpu turned
+    it off; on for this machine's znver3 then)."""
     from layoutc.runtime import cpu_jit
 
     llvm = cpu_jit._llvm()
+    llvm.set_option("", "-post-RA-scheduler=true" if post_ra else cpu_jit.POST_RA_SCHEDULER_OFF)
     start = time.process_time()
     module = llvm.parse_assembly(ir_text)
     tm = cpu_jit._target_machine(llvm, opt_level)
@@ -115,7 +119,7 @@ def compare(old: Path, new: Path, repeat: int = 3) -> None:
         best = {k: float("inf") for k in texts}
         for _ in range(repeat):
             for k, text in texts.items():
-                best[k] = min(best[k], jit_seconds(text, launchers[k]))
+                best[k] = min(best[k], jit_seconds(text, launchers[k], post_ra=k == "old"))
         rows.append((path.stem, best, {k: len(t) / 1e6 for k, t in texts.items()}))
     print(f"{'kernel':32} {'IR old':>8} {'IR new':>8} {'JIT old':>9} {'JIT new':>9} {'ratio':>6}")
     for name, best, size in rows:

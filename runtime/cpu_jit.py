@@ -45,6 +45,7 @@ _LLVM_TYPES = {
 
 _lock = threading.RLock()
 _ready = False
+POST_RA_SCHEDULER_OFF = "-post-RA-scheduler=false"
 
 
 def _llvm() -> Any:
@@ -56,6 +57,10 @@ def _llvm() -> Any:
             if not _ready:
                 llvm.initialize_native_target()
                 llvm.initialize_native_asmprinter()
+                # The post-RA list scheduler (on for znver3 and others) costs the JIT of a
+                # checked GEMM seconds (its blocks are long) for code an out-of-order core
+                # reorders anyway (docs/runtime.md, "The bounds check").
+                llvm.set_option("", POST_RA_SCHEDULER_OFF)
                 libc = ctypes.CDLL(None)
                 for sym in ("swapcontext",):
                     fn = getattr(libc, sym, None)
