@@ -8,9 +8,10 @@ or a thread's own array indexed at run time. A pointer that may come from severa
 checked against each of them (inside one of them is in bounds).
 A bad access is not performed: its pointer is redirected to a scratch area of the bounds record
 (a load reads junk, a store writes junk there), and the first bad access of the launch is
-written to the record by the thread that wins an ``atomicrmw add`` on its counter. The launcher
-reads the record back after the launch and raises an error naming the kernel, thread, block,
-tensor, coordinate and offset (runtime/bounds.py). Works alike on the GPU and the CPU: the code
+written to the record by the thread that wins an ``atomicrmw add`` on its counter, through the
+module's one out-of-line report function (cold, noinline: a checked block's cold path is a count
+and a call, not ten stores). The launcher reads the record back after the launch and raises an
+error naming the kernel, thread, block, tensor, coordinate and offset (runtime/bounds.py). Works alike on the GPU and the CPU: the code
 is plain llvm/arith/cf/nvvm ops (thread and block indices through ``nvvm.read.ptx.sreg``).
 
 The record is one more kernel parameter, ``!llvm.ptr<1>``, after the others (before the CPU's
