@@ -114,6 +114,13 @@ class GemmConfig:
     # fit next to the stages, else one). As many as a tile has: all written, then all stored,
     # with one barrier pair per tile and no wait for a store in between.
     epi_buffers: int = 0
+    # TMA epilogue, cooperative 128-row tiles (one 64-row slice per warpgroup): the epilogue
+    # in two halves of C's columns. After a tile's mainloop its first half is stored; its
+    # second half stays in the accumulators' registers while the next tile's first
+    # ``epi_overlap`` K-blocks run their wgmmas on columns [0, bn/2) (N = bn/2 atoms, into
+    # the registers just stored), so the tensor cores work under the second half's stores;
+    # then the same K-blocks' columns [bn/2, bn), and the mainloop goes on as before.
+    epi_overlap: int = 0
     # The tile scheduler's work decomposition (CUTLASS's sm90 ``DecompositionMode``, TMA
     # loads, no cluster): "data_parallel" (one work unit per output tile, all of K),
     # "splitk" (each tile's K in ``split_k`` units) or "streamk" (data-parallel waves, the
@@ -172,6 +179,7 @@ class GemmConfig:
             )
         name += "-etma" if self.epilogue == "tma" else ""
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
+        name += f"-eo{self.epi_overlap}" if self.epi_overlap else ""
         name += "-rwg" if self.release == "warpgroup" else ""
         name += {"streamk": "-sk", "splitk": f"-split{self.split_k}"}.get(self.decomposition, "")
         return (
@@ -381,6 +389,31 @@ class GemmConfig:
             raise ValueError(
                 f"{self.epi_buffers} epilogue buffers and {self.stages} stages need "
                 f"{self.smem_bytes()} bytes of shared memory, over 227 KB"
+            )
+        if self.epi_overlap < 0 or (
+            self.epi_overlap
+            and (
+                self.epilogue != "tma"
+                or self.schedule != "cooperative"
+                or self.split != "M"
+                or self.bm != 64 * self.warpgroups
+                or self.epilogue_boxes % 2
+                or (self.bn // 2) % 8
+                or self.mma_in_flight
+                or self.mma_lead
+                or self.mainloop != "ss"
+                or self.b_major != "K"
+                or self.decomposition != "data_parallel"
+                or self.scale_loads == "box"
+            )
+        ):
+            raise ValueError(
+                f"epi_overlap takes a count >= 0 and, when > 0: the TMA epilogue with an "
+                f"even number of boxes, the cooperative schedule "
+                f"split along M with one 64-row slice per warpgroup (bm = 64 * warpgroups), "
+                f"mma_in_flight=0 without mma_lead, the SS mainloop, K-major B, the "
+                f"data-parallel decomposition and no per-box scale loads; got "
+                f"epi_overlap={self.epi_overlap} for {self.name}"
             )
         box = self.epilogue_box[1]
         c_bytes = C_ELEMENTS.get(self.c_dtype, lc.f32).bits // 8
@@ -1061,6 +1094,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     consumer_warps = sharing if per_wg else 4 * sharing
     rs = cfg.mainloop == "rs"
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, wgs_n, 1)))
+    overlap = cfg.epi_overlap
+    # epi_overlap: the tile's halves along N (columns [0, bn/2) and [bn/2, bn)) as N = bn/2
+    # wgmmas, for the K-blocks issued around the last tile's stores
     s2r = load_a_copy(cfg, mma) if rs else None
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
@@ -1082,6 +1118,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     half_a = lc.tile_to_shape(atom_a, (hm, bk))  # the TMA box of A
     box_b = lc.tile_to_shape(atom_b, (bn, bk), order_b)
     part_b = lc.tile_to_shape(atom_b, (hn, bk))  # the TMA box of B
+    mma_half = box_b_half = None
+    if overlap:
+        mma_half = lc.make_tiled_mma(cfg.wgmma_atom(bn // 2), lc.make_layout((wgs, 1, 1)))
+        box_b_half = lc.tile_to_shape(atom_b, (bn // 2, bk))
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
     ring_b = lc.tile_to_shape(lc.gmma_layout_atom("K", "SW128", b_elem), (bn, bk, stages))
     a_spec = lc.Tensor(elem, "(M,K):(K,1)" if cfg.a_major == "K" else "(M,K):(1,M)")
@@ -1254,22 +1294,129 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if me == 1:  # lets warpgroup 0 run its first mainloop
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
+            thr_half = mma_half.get_slice(ct) if overlap else None
+
+            def stage_views(count: Any, h: int) -> tuple[Any, Any]:
+                """Use ``count`` of the ring: its stage of A, and half ``h`` of B's rows
+                (columns [h * bn/2, (h + 1) * bn/2) of C; K-major, so bn/2 * bk elements on)."""
+                s = count % stages
+                stage_a = lc.make_tensor(
+                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
+                )
+                off = s * (bn * bk) + h * (bn // 2 * bk)
+                stage_b = lc.make_tensor(
+                    sB.iterator + lc.assume(off, divisible_by=bn // 2 * bk), box_b_half
+                )
+                return stage_a, stage_b
+
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < cl
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
+
+            def store_boxes(
+                tCrC: Any, qs: Any, tile_m: Any, tile_n: Any, ej: Any, rsc: Any, first: int = 0
+            ) -> None:
+                """CUTLASS's sm90 TMA epilogue for boxes ``qs`` of this warpgroup's part of
+                tile (``tile_m``, ``tile_n``) (``ej``: the tiles this warpgroup stored before,
+                for the buffers' rotation), from the accumulators ``tCrC``: each 64 x ec box
+                goes to a (128B-swizzled) shared-memory buffer in C's type, then a TMA store
+                writes it, clipped at C's edges (any M, N). Two buffers alternate: one is
+                written while the other is stored. The accumulator fragment is ((2, 2,
+                bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its values (v0,
+                v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma; ``tCrC`` starts
+                at its value ``first``."""
+                mC = tma_c.get_tma_tensor()
+                thr_epi = mma_epi.get_slice(wct)
+
+                # a buffer per box (``batched``): the last tile's stores have long read
+                # theirs; all boxes are written, then all stored, one barrier pair per tile
+                if batched:
+                    if wct == 0:
+                        lc.tma_store_wait(0)
+                    lc.named_barrier_sync(1 + wg, 128)
+                for q in qs:
+                    mi, jc = q // boxes_n, q % boxes_n
+                    if batched or epi_boxes % epi_bufs == 0:
+                        buf = q % epi_bufs
+                    else:  # the buffers rotate across tiles too
+                        buf = (ej * epi_boxes + q) % epi_bufs
+                    off = wg * (epi_bufs * box_elems) + buf * box_elems
+                    sbuf = lc.make_tensor(
+                        sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                    )
+                    frag = thr_epi.partition_fragment_C(sbuf, c_elem)
+                    mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
+                    if cfg.scales == "row" and scale_loads == "box":
+                        rsc.apply(mine)  # this box's column scales: loaded here
+                    for v in range(ec // 2):
+                        frag[v] = tCrC[mine[v] - first]
+                    if not batched:
+                        if wct == 0:  # the store that last read this buffer is done
+                            lc.tma_store_wait(epi_bufs - 1)
+                        lc.named_barrier_sync(1 + wg, 128)
+                    if r2s is None:  # f32 C
+                        lc.copy(frag, thr_epi.partition_C(sbuf))
+                    else:
+                        r2s_thr = r2s.get_slice(wct)
+                        src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
+                        lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
+                    if not batched:
+                        lc.fence_proxy_async()  # the writes, visible to the TMA
+                        lc.named_barrier_sync(1 + wg, 128)
+                    if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                        if wct == 0:
+                            row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                            col = tile_n * (bn // ec) + (wg * boxes_n if wgs_n > 1 else 0) + jc
+                            gD = lc.local_tile(mC, (64, ec), (row, col))
+                            lc.tma_copy(tma_c, sbuf, gD)
+                            lc.tma_store_arrive()
+                if batched:
+                    lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
+                    lc.named_barrier_sync(1 + wg, 128)
+                if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                    if wct == 0:
+                        for q in qs:
+                            mi, jc = q // boxes_n, q % boxes_n
+                            off = wg * (epi_bufs * box_elems) + q * box_elems
+                            sbuf = lc.make_tensor(
+                                sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
+                            )
+                            row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
+                            col = tile_n * (bn // ec) + jc
+                            col = col + (wg * boxes_n if wgs_n > 1 else 0)
+                            gD = lc.local_tile(mC, (64, ec), (row, col))
+                            lc.tma_copy(tma_c, sbuf, gD)
+                        lc.tma_store_arrive()
 
             cC = lc.make_identity_tensor(c.shape)
             j = 0  # this warpgroup's tile number (pingpong: orders the mainloops)
             ej = 0  # ... and of the tiles it stored (the TMA epilogue's buffer rotation)
             fix_t = ct  # this thread in its tile's group (its partials' slots)
             fix_bar = 3 + me  # the named barrier of that group
+            last_m, last_n = 0, 0  # epi_overlap: the tile whose second half waits
+            if overlap:
+                # the accumulators live across tiles: a tile's second half of C waits in them
+                # until the next tile's first K-blocks have been issued on the first half
+                # (a name of its own: one the tile loop assigns would be carried through it)
+                accs = thr_mma.partition_fragment_C(lc.local_tile(c, (bm, bn), (0, 0)), lc.f32)
+                half = lc.size(accs) // 2
+                # the N = bn/2 halves: the fragment's values [0, half) are columns [0, bn/2)
+                # of the CLayout_64xN fragment, [half, 2 half) the rest
+                gC_half = lc.local_tile(c, (bm, bn // 2), (0, 0))
+                frag_half = thr_half.partition_fragment_C(gC_half, lc.f32)
+                halves = [
+                    lc.make_tensor(accs.iterator + h * half, frag_half.layout) for h in (0, 1)
+                ]
             for i in lc.range(me, mine, step):
                 u = units.unit(i)
                 tile_m, tile_n = tile_of(u.tile)
                 gC = lc.local_tile(c, (bm, bn), (tile_m, tile_n))
                 tCgC = thr_mma.partition_C(gC)
-                tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
-                lc.clear(tCrC)
+                if overlap:
+                    tCrC = accs
+                else:
+                    tCrC = thr_mma.partition_fragment_C(gC, lc.f32)  # the accumulators
+                    lc.clear(tCrC)
                 # row-wise scales: this tile's coordinates; with scale_loads="before" its
                 # scales, loaded now, in flight under the mainloop
                 tCcR = None
@@ -1282,7 +1429,57 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
                 k_count = u.k_end - u.k_begin  # K-blocks of this unit (>= 1)
-                for k in lc.range(k_count):
+                head = 0  # K-blocks issued in two halves around the last tile's stores
+                if overlap:
+                    # The last tile's second half, out of the registers its wgmmas defined: ptxas
+                    # makes any read of a wgmma-defined register wait for every wgmma in
+                    # flight (C7517), so the stores read copies made before the first wgmmas
+                    # are issued (a multiply by a 1.0 it cannot fold: a copy it would merge)
+                    one = lc.where(k_count > 0, 1.0, 2.0)
+                    stash = lc.make_fragment_like(halves[1])
+                    for e in range(half):
+                        stash[e] = halves[1][e] * one
+                    lc.warpgroup_fence_operand(stash)  # (the copies stay here)
+                    # both halves cleared before any wgmma is issued: ptxas serializes the
+                    # wgmmas where other instructions write accumulators while some are in
+                    # flight (C7515), as it does around a loop of them (hence static loops)
+                    lc.clear(halves[0])
+                    lc.clear(halves[1])
+                    fits = k_count >= overlap
+                    head = lc.where(fits, overlap, 0)
+                    if fits:
+                        for k in range(overlap):
+                            pipe.consumer_wait(base + k)
+                            a0, b0 = stage_views(base + k, 0)
+                            lc.warpgroup_fence_operand(halves[0])
+                            lc.warpgroup_arrive()
+                            tA, tB = thr_half.partition_A(a0), thr_half.partition_B(b0)
+                            lc.gemm(mma_half, tA, tB, halves[0])
+                            lc.warpgroup_commit_batch()
+                        if i != me:  # the last tile's second half, under those wgmmas
+                            second = range(epi_boxes // 2, epi_boxes)
+                            store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
+                        for k in range(overlap):
+                            a1, b1 = stage_views(base + k, 1)
+                            lc.warpgroup_fence_operand(halves[1])
+                            lc.warpgroup_arrive()
+                            tA, tB = thr_half.partition_A(a1), thr_half.partition_B(b1)
+                            lc.gemm(mma_half, tA, tB, halves[1])
+                            lc.warpgroup_commit_batch()
+                            # this K-block's first half and the last one's second are done:
+                            # the last one's stage is free
+                            lc.warpgroup_wait(1)
+                            if k > 0 and lane < cl:
+                                release(pipe, base + k - 1, csize, lane)
+                        lc.warpgroup_wait(0)
+                        lc.warpgroup_fence_operand(tCrC)
+                        if lane < cl:
+                            release(pipe, base + overlap - 1, csize, lane)
+                    else:  # fewer K-blocks than that: the stores first
+                        if i != me:
+                            second = range(epi_boxes // 2, epi_boxes)
+                            store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
+                for k in lc.range(head, k_count) if overlap else lc.range(k_count):
                     count = base + k
                     pipe.consumer_wait(count)
                     s = count % stages
@@ -1313,7 +1510,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
                     else:
-                        lc.gemm(mma, tCsA, tCsB, tCrC)
+                        if overlap:  # the same N = bn/2 halves as the head (ptxas keeps
+                            # an N = bn wgmma's upper half and an N = bn/2 one's registers apart)
+                            for h in (0, 1):
+                                sbh = stage_views(count, h)[1]
+                                lc.gemm(mma_half, tCsA, thr_half.partition_B(sbh), halves[h])
+                        else:
+                            lc.gemm(mma, tCsA, tCsB, tCrC)
                         lc.warpgroup_commit_batch()
                         lc.warpgroup_wait(in_flight)
                         lc.warpgroup_fence_operand(tCrC)
@@ -1389,80 +1592,14 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         rsc.apply()
                     if epi_tma:
                         # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
-                        # ``wct`` of it): each 64 x ec box of its accumulators goes to a
-                        # (128B-swizzled) shared-memory buffer in C's type, then a TMA store writes
-                        # it, clipped at C's edges (any M, N). Two buffers alternate: one is
-                        # written while the other is stored. The accumulator fragment is
-                        # ((2, 2, bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its
-                        # values (v0, v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma.
+                        # ``wct`` of it): ``store_boxes``. With ``epi_overlap`` the first half
+                        # of the boxes now, the second under the next tile's first K-blocks.
                         if lc.size(tCrC) != (wn // 2) * slices:
                             raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
-                        mC = tma_c.get_tma_tensor()
-                        thr_epi = mma_epi.get_slice(wct)
-
-                        # a buffer per box (``batched``): the last tile's stores have long read
-                        # theirs; all boxes are written, then all stored, one barrier pair per tile
-                        if batched:
-                            if wct == 0:
-                                lc.tma_store_wait(0)
-                            lc.named_barrier_sync(1 + wg, 128)
-                        for q in range(epi_boxes):
-                            mi, jc = q // boxes_n, q % boxes_n
-                            if batched or epi_boxes % epi_bufs == 0:
-                                buf = q % epi_bufs
-                            else:  # the buffers rotate across tiles too
-                                buf = (ej * epi_boxes + q) % epi_bufs
-                            off = wg * (epi_bufs * box_elems) + buf * box_elems
-                            sbuf = lc.make_tensor(
-                                sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
-                            )
-                            frag = thr_epi.partition_fragment_C(sbuf, c_elem)
-                            mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
-                            if cfg.scales == "row" and scale_loads == "box":
-                                rsc.apply(mine)  # this box's column scales: loaded here
-                            for v in range(ec // 2):
-                                frag[v] = tCrC[mine[v]]
-                            if not batched:
-                                if wct == 0:  # the store that last read this buffer is done
-                                    lc.tma_store_wait(epi_bufs - 1)
-                                lc.named_barrier_sync(1 + wg, 128)
-                            if r2s is None:  # f32 C
-                                lc.copy(frag, thr_epi.partition_C(sbuf))
-                            else:
-                                r2s_thr = r2s.get_slice(wct)
-                                src = r2s_thr.retile_S(frag)  # ((8,4),1,1): 4 stmatrix
-                                lc.copy(r2s, src, r2s_thr.partition_D(sbuf))
-                            if not batched:
-                                lc.fence_proxy_async()  # the writes, visible to the TMA
-                                lc.named_barrier_sync(1 + wg, 128)
-                            if not batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                                if wct == 0:
-                                    row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
-                                    col = (
-                                        tile_n * (bn // ec)
-                                        + (wg * boxes_n if wgs_n > 1 else 0)
-                                        + jc
-                                    )
-                                    gD = lc.local_tile(mC, (64, ec), (row, col))
-                                    lc.tma_copy(tma_c, sbuf, gD)
-                                    lc.tma_store_arrive()
-                        if batched:
-                            lc.fence_proxy_async()  # the writes, visible to the TMA (async proxy)
-                            lc.named_barrier_sync(1 + wg, 128)
-                        if batched:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                            if wct == 0:
-                                for q in range(epi_boxes):
-                                    mi, jc = q // boxes_n, q % boxes_n
-                                    off = wg * (epi_bufs * box_elems) + q * box_elems
-                                    sbuf = lc.make_tensor(
-                                        sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
-                                    )
-                                    row = tile_m * (bm // 64) + mi * wgs + (wg if wgs > 1 else 0)
-                                    col = tile_n * (bn // ec) + jc
-                                    col = col + (wg * boxes_n if wgs_n > 1 else 0)
-                                    gD = lc.local_tile(mC, (64, ec), (row, col))
-                                    lc.tma_copy(tma_c, sbuf, gD)
-                                lc.tma_store_arrive()
+                        now = epi_boxes // 2 if overlap else epi_boxes
+                        store_boxes(tCrC, range(now), tile_m, tile_n, ej, rsc)
+                        if overlap:
+                            last_m, last_n = tile_m, tile_n
                     else:
                         tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                         if c_elem is lc.f32:
@@ -1476,6 +1613,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         else:
                             lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
                     ej = ej + 1
+            if overlap:  # noqa: SIM102 (a trace-time test around a dynamic one)
+                if mine > me:  # the last tile's second half
+                    store_boxes(
+                        accs, range(epi_boxes // 2, epi_boxes), last_m, last_n, ej - 1, None
+                    )
             if epi_tma:  # noqa: SIM102 (a trace-time test around a dynamic one)
                 if wct == 0:  # the last stores have read shared memory before the block exits
                     lc.tma_store_wait(0)

@@ -199,6 +199,82 @@ def test_warp_specialized_gemm_matches_numpy_on_the_cpu(cfg):
     np.testing.assert_allclose(c.astype(np.float64), ref, rtol=tol, atol=tol)
 
 
+EPI_OVERLAP_CPU = [
+    # tf32, f32 C: 2 boxes of 64 x 32 per warpgroup and tile, one stored under the next tile
+    GEMM["GemmConfig"](
+        "tf32",
+        bm=64,
+        bn=64,
+        stages=2,
+        warpgroups=1,
+        mma_in_flight=0,
+        loads="tma",
+        epilogue="tma",
+        epi_overlap=1,
+    ),
+    # two warpgroups, 16-bit C (stmatrix), two of the next tile's K-blocks in two halves
+    GEMM["GemmConfig"](
+        bm=128,
+        bn=128,
+        stages=3,
+        mma_in_flight=0,
+        loads="tma",
+        c_dtype="f16",
+        epilogue="tma",
+        epi_overlap=2,
+    ),
+    # one buffer for two boxes, scales applied to both halves first
+    GEMM["GemmConfig"](
+        bm=128,
+        bn=128,
+        stages=3,
+        mma_in_flight=0,
+        loads="tma",
+        c_dtype="f16",
+        epilogue="tma",
+        epi_overlap=2,
+        epi_buffers=1,
+        scales="value",
+    ),
+]
+
+
+@pytest.mark.parametrize("cfg", EPI_OVERLAP_CPU, ids=lambda c: c.name)
+@pytest.mark.parametrize("k", [40, 200])  # fewer K-blocks than epi_overlap (bf16/f16), more
+def test_epilogue_under_the_next_tiles_wgmmas_matches_numpy_on_the_cpu(cfg, k):
+    """``epi_overlap``: each block takes 6-7 tiles (3 blocks), so a tile's second half of C is
+    stored under the next tile's first K-blocks, the last tile's after the loop; with K of
+    fewer K-blocks than that, the stores come first. The result is the plain kernel's, bit
+    for bit (the same sums in the same order)."""
+    rng = np.random.default_rng(3)
+    m, n = 4 * cfg.bm + 9, 4 * cfg.bn + 8
+    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
+    a = rng.standard_normal((m, k)).astype(np_type)
+    b = rng.standard_normal((n, k)).astype(np_type)
+    c_type = {"f32": np.float32, "f16": np.float16}[cfg.c_dtype]
+    scales = (0.5, 1.5) if cfg.scales else ()
+    outs = []
+    for c_cfg in (cfg, GEMM["replace"](cfg, epi_overlap=0)):
+        c = np.full((m, n), np.nan, c_type)
+        GEMM["make_gemm"](c_cfg)(
+            a,
+            b,
+            c,
+            *scales,
+            grid=c_cfg.grid(m, n, sms=3),
+            block=cfg.threads,
+            smem=cfg.smem_bytes(),
+        )
+        outs.append(c)
+    if cfg.dtype == "tf32":
+        a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
+        b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
+    ref = (0.75 if scales else 1.0) * (a.astype(np.float64) @ b.astype(np.float64).T)
+    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
+    np.testing.assert_allclose(outs[0].astype(np.float64), ref, rtol=tol, atol=tol)
+    np.testing.assert_array_equal(outs[0], outs[1])
+
+
 def test_tuned_configurations_are_the_documented_ones():
     tuned = GEMM["tuned"]
     eff = GEMM["tile_efficiency"]
@@ -270,6 +346,20 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         GEMM["GemmConfig"](bn=8, loads="tma", split="N").check()
     with pytest.raises(ValueError, match="epi_buffers takes the TMA epilogue"):
         GEMM["GemmConfig"](loads="tma", epi_buffers=2).check()
+    coop = dict(bn=256, loads="tma", mma_in_flight=0, epilogue="tma")
+    GEMM["GemmConfig"](**coop, epi_overlap=2).check()
+    for bad in (
+        dict(epilogue="store"),
+        dict(bm=256),  # two 64-row slices per warpgroup
+        dict(split="N"),
+        dict(mma_in_flight=1),
+        dict(mma_lead=1),
+        dict(decomposition="streamk"),
+        dict(bn=64, c_dtype="f16"),  # one 64 x 64 box per warpgroup: no halves
+    ):
+        cfg = GEMM["GemmConfig"](**{**coop, **bad}, epi_overlap=1)
+        with pytest.raises(ValueError, match="epi_overlap takes a count >= 0 and"):
+            cfg.check()
     with pytest.raises(ValueError, match=r"8 epilogue buffers and 4 stages need \d+ bytes"):
         GEMM["GemmConfig"](
             bn=256, loads="tma", c_dtype="f16", epilogue="tma", epi_buffers=8
@@ -471,6 +561,23 @@ def test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     assert not torch.isnan(c).any()
     err = ((c.double() - ref).norm() / ref.norm()).item()
     assert err < {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+
+
+EPI_OVERLAP_GPU = [
+    ("tf32", dict(bn=256, bk=32, stages=4, mma_in_flight=0, epilogue="tma", epi_overlap=2)),
+    ("bf16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", epi_overlap=2)),
+    ("f16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f16", epi_overlap=1)),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("dtype", "kw"), EPI_OVERLAP_GPU, ids=[d for d, _ in EPI_OVERLAP_GPU])
+@pytest.mark.parametrize("shape", [(2048, 2048, 264), (2000, 2056, 40), (1000, 520, 264)])
+def test_epilogue_under_the_next_tiles_wgmmas_on_the_gpu_matches_torch(dtype, kw, shape):
+    """``epi_overlap``: 128 (144) tiles on half the SMs, two or three per block, a tile's
+    second half stored under the next tile's first K-blocks; K = 40 is fewer K-blocks than
+    two for bf16 (the stores first)."""
+    test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape)
 
 
 @pytest.mark.parametrize("cluster", [1, 2, (1, 2), (2, 1)])
