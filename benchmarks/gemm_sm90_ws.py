@@ -441,12 +441,86 @@ def fp8_reference(torch: Any, ours: Ours, first: tuple) -> tuple[Any, str]:
     return theirs, "cuBLAS"
 
 
+def cublas_for(torch: Any, cfg: Any) -> Any:
+    """cuBLAS (``torch.mm``) writing C as ``cfg``'s rows compare with it (not FP8)."""
+    if cfg.dtype == "tf32":
+        torch.backends.cuda.matmul.allow_tf32 = True
+    if cfg.c_dtype == "f32" and cfg.dtype != "tf32":
+
+        def theirs(a: Any, b: Any, c: Any) -> None:
+            torch.mm(a, b.t(), out_dtype=torch.float32)
+    else:
+
+        def theirs(a: Any, b: Any, c: Any) -> None:
+            torch.mm(a, b.t(), out=c)
+
+    return theirs
+
+
+def side_by_side(g: Any, torch: Any, args: Any, shapes: list) -> int:
+    """``--together``: per shape and (input, C) type, every configuration's batch and
+    cuBLAS's alternate within each repetition (``timed``), so all see the same clocks; the
+    rows give each against cuBLAS and against the group's first configuration."""
+    built: list[tuple[str, Any, list]] = []
+    checks = [parse_shape(s) for s in args.check.split(",") if s]
+    for cfg, build, cfg_shapes in plan(g, args.configs, shapes):
+        label = build_label(cfg, build)
+        if cfg.dtype in FP8:
+            print(f"{label}: --together times torch.mm's types only", flush=True)
+            continue
+        ours = Ours(g, cfg, torch, build)
+        for line in check(ours, torch, checks):
+            print(f"{label}: {line}", flush=True)
+        built.append((label, ours, cfg_shapes))
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    rows = []
+    for m, n, k in shapes:
+        groups: dict[tuple[str, str], list] = {}
+        for label, ours, cfg_shapes in built:
+            if (m, n, k) in cfg_shapes:
+                groups.setdefault((ours.cfg.dtype, ours.cfg.c_dtype), []).append((label, ours))
+        for (dtype, _), members in groups.items():
+            first = members[0][1]
+            per_set = (m + n) * k * (4 if dtype == "tf32" else 2)
+            gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+            sets = []
+            for _ in range(max(2, -(-3 * l2 // per_set))):
+                a, b = operands(torch, dtype, m, n, k, gen)
+                sets.append((a, b, torch.empty((m, n), device="cuda", dtype=first.c_type(torch))))
+            fns = [ours for _, ours in members] + [cublas_for(torch, first.cfg)]
+            times = timed(torch, fns, sets, reps=args.reps)
+            (ref, ref_g, _), (base, base_g, _) = times[-1], times[0]
+            flops = 2 * m * n * k
+            for (label, _), (mine, mine_g, _) in zip(members, times):
+                row = (
+                    f"{label:<56} {m}x{n}x{k:<5} {flops / mine / 1e12:>7.1f} "
+                    f"{flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x {ref_g / mine_g:>6.3f}x "
+                    f"{base / mine:>6.3f}x {base_g / mine_g:>6.3f}x"
+                )
+                rows.append(row)
+                print(row, flush=True)
+            del sets
+            torch.cuda.empty_cache()
+    print()
+    print(gpu_header(torch))
+    print(f"{'kernel':<56} {'MxNxK':<15} TFLOP/s  cuBLAS  ratio  graph   vs first (direct, graph)")
+    print("\n".join(rows))
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shapes", default="4096,8192,8192x4096x6144,4000")
     p.add_argument("--configs", default=";".join(DEFAULT_CONFIGS), help="';'-separated")
     p.add_argument("--check", default="4000,1000x520x264,256x384x136")
     p.add_argument("--reps", type=int, default=15)
+    p.add_argument(
+        "--together",
+        action="store_true",
+        help="per shape and input type, time all configurations and cuBLAS in one alternating "
+        "loop (differences of a percent between configurations, which the clock's drift "
+        "between separately timed rows hides)",
+    )
     args = p.parse_args()
     import torch
 
@@ -460,6 +534,8 @@ def main() -> int:
         args.shapes = STREAMK_SHAPES
     print(gpu_header(torch), flush=True)
     shapes = [parse_shape(s) for s in args.shapes.split(",") if s]
+    if args.together:
+        return side_by_side(g, torch, args, shapes)
     rows = []
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     for cfg, build, cfg_shapes in plan(g, args.configs, shapes):
