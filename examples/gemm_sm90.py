@@ -260,6 +260,28 @@ class GemmConfig:
         return (self.bm // (rows * self.split_m)) * (self.bn // self.split_n // cols)
 
     @property
+    def overlappable(self) -> bool:
+        """Whether ``epi_overlap`` applies: the TMA epilogue with an even number of boxes per
+        warpgroup, the cooperative schedule split along M with one 64-row slice per warpgroup,
+        ``mma_in_flight=0`` without ``mma_lead``, the SS mainloop, K-major B, data-parallel,
+        no per-box scale loads."""
+        return not (
+            self.epilogue != "tma"
+            or self.loads != "tma"
+            or self.schedule != "cooperative"
+            or self.split != "M"
+            or self.bm != 64 * self.warpgroups
+            or self.epilogue_boxes % 2
+            or (self.bn // 2) % 8
+            or self.mma_in_flight
+            or self.mma_lead
+            or self.mainloop != "ss"
+            or self.b_major != "K"
+            or self.decomposition != "data_parallel"
+            or self.scale_loads == "box"
+        )
+
+    @property
     def epilogue_buffers(self) -> int:
         """Boxes of C each consumer warpgroup stages in shared memory: two (one is written
         while the TMA stores the other) where a tile has more than one and they fit next to
@@ -390,23 +412,7 @@ class GemmConfig:
                 f"{self.epi_buffers} epilogue buffers and {self.stages} stages need "
                 f"{self.smem_bytes()} bytes of shared memory, over 227 KB"
             )
-        if self.epi_overlap < 0 or (
-            self.epi_overlap
-            and (
-                self.epilogue != "tma"
-                or self.schedule != "cooperative"
-                or self.split != "M"
-                or self.bm != 64 * self.warpgroups
-                or self.epilogue_boxes % 2
-                or (self.bn // 2) % 8
-                or self.mma_in_flight
-                or self.mma_lead
-                or self.mainloop != "ss"
-                or self.b_major != "K"
-                or self.decomposition != "data_parallel"
-                or self.scale_loads == "box"
-            )
-        ):
+        if self.epi_overlap < 0 or (self.epi_overlap and not self.overlappable):
             raise ValueError(
                 f"epi_overlap takes a count >= 0 and, when > 0: the TMA epilogue with an "
                 f"even number of boxes, the cooperative schedule "
@@ -513,6 +519,9 @@ class GemmConfig:
 PINGPONG_TUNED = ("bf16", "f16", "tf32", "f8e4m3")
 #: ... and those whose cooperative 192 x 160 tiles (split along N) were.
 SPLIT_N_TUNED = ("bf16", "f16", "tf32")
+#: ... and those whose cooperative 128 x 256 tiles store half of C under the next tile's first
+#: K-blocks (``epi_overlap``; +0.6-1.4% on an H100, docs/hopper.md)
+EPI_OVERLAP_TUNED = {"bf16": 2, "f16": 2, "tf32": 2}
 
 
 def tile_efficiency(cfg: GemmConfig, m: int, n: int, sms: int = 132) -> float:
@@ -625,14 +634,15 @@ def tuned(
         loads="tma",
         c_dtype=c_dtype,
         epilogue="tma",
+        epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
     )
     coop = base
     if shape is not None and dtype in PINGPONG_TUNED:
         m, n = shape[0], shape[1]
         best, score = base, tile_efficiency(base, m, n, sms) + 0.005
-        others = [replace(base, bn=192, schedule="pingpong", mma_in_flight=1)]
+        others = [replace(base, bn=192, schedule="pingpong", mma_in_flight=1, epi_overlap=0)]
         if dtype in SPLIT_N_TUNED:
-            others.append(replace(base, bm=192, bn=160, split="N"))
+            others.append(replace(base, bm=192, bn=160, split="N", epi_overlap=0))
         for other in others:
             if tile_efficiency(other, m, n, sms) > score:
                 best, score = other, tile_efficiency(other, m, n, sms)
@@ -650,13 +660,16 @@ def tuned(
         for tile in dict.fromkeys((base, coop)):
             for other in (
                 tile,
-                replace(tile, decomposition="streamk"),
-                *(replace(tile, split_k=s) for s in SPLITS),
+                replace(tile, decomposition="streamk", epi_overlap=0),
+                *(replace(tile, split_k=s, epi_overlap=0) for s in SPLITS),
             ):
                 if cost(other) < score:
                     best, score = other, cost(other)
         base = best
-    return replace(base, **overrides)
+    out = replace(base, **overrides)
+    if "epi_overlap" not in overrides and out.epi_overlap and not out.overlappable:
+        out = replace(out, epi_overlap=0)  # e.g. mma_lead=1, scale_loads="box"
+    return out
 
 
 def workspace(cfg: GemmConfig, m: int, n: int, grid: int, like: Any = None) -> tuple:
