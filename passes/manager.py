@@ -17,7 +17,6 @@ a traceback for the user.
 
 from __future__ import annotations
 
-import difflib
 import gc
 import os
 import traceback
@@ -131,6 +130,8 @@ def _suggest(name: str) -> str:
     from .registry import registered_passes, registered_pipelines
 
     known = [c.argument for c in registered_passes()] + [p.name for p in registered_pipelines()]
+    import difflib  # only for a misspelt name: keeps the tools' start-up light
+
     close = difflib.get_close_matches(name, known, n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
 

@@ -22,7 +22,6 @@ original source.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 
 
@@ -65,6 +64,8 @@ def write_reproducer(path: str | None, ir_text: str, config: ReproducerConfig) -
     """Write the reproducer (to a fresh temporary file when ``path`` is None); return its path."""
     text = format_reproducer(ir_text, config)
     if path is None:
+        import tempfile  # only when a reproducer is written: keeps the tools' start-up light
+
         fd, path = tempfile.mkstemp(prefix="layoutc-reproducer-", suffix=".mlir")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

@@ -99,7 +99,6 @@ from .products import (
     zipped_product,
 )
 from .recast import downcast, recast_layout, upcast
-from .show import layout_svg, print_layout, print_tv_layout, tv_layout_svg
 from .storage import storage_cosize
 from .swizzle import Swizzle, make_swizzle
 from .vector import max_common_layout, max_common_vector, nullspace
@@ -214,3 +213,15 @@ __all__ = [
     "zipped_divide",
     "zipped_product",
 ]
+
+#: Drawing (``print_layout``, SVG output) is loaded on first use: its module pulls in ``html``,
+#: ``zlib`` and ``struct``, which parsing and compiling never need.
+_SHOW = frozenset({"layout_svg", "print_layout", "print_tv_layout", "tv_layout_svg"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _SHOW:
+        from . import show
+
+        return getattr(show, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

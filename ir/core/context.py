@@ -2,8 +2,9 @@
 
 A :class:`Dialect` groups op classes, dialect types and dialect attributes under a name and
 may provide a constant materialiser. A :class:`Context` knows which dialects are *available*
-(a registry of names to loader functions, by default every dialect in ``layoutc.ir.dialects``)
-and loads them on first use, like MLIR's DialectRegistry. It also owns the DiagnosticEngine.
+(a registry of names to loader functions, by default every dialect in ``layoutc.ir.dialects``,
+then installed plugins' dialects, whose entry points are read only when a name is not a shipped
+dialect) and loads them on first use, like MLIR's DialectRegistry. It also owns the DiagnosticEngine.
 """
 
 from __future__ import annotations
@@ -89,10 +90,13 @@ class Context:
     ):
         self.allow_unregistered = allow_unregistered
         self.diagnostics = diagnostics if diagnostics is not None else DiagnosticEngine()
+        # With the default registry, installed plugins' dialects are looked up on the first
+        # name layoutc does not ship (reading entry points is slow; most inputs need none).
+        self._plugins = registry is None
         if registry is None:
-            from ..dialects import default_registry
+            from ..dialects import shipped_registry
 
-            registry = default_registry()
+            registry = shipped_registry()
         self.registry: dict[str, DialectLoader] = dict(registry)
         self.dialects: dict[str, Dialect] = {}
         self._op_cache: dict[str, Any] = {}
@@ -114,9 +118,22 @@ class Context:
         if d is None:
             loader = self.registry.get(name)
             if loader is None:
+                loader = self._plugin_loader(name)
+            if loader is None:
                 return None
             d = self.load_dialect(loader())
         return d
+
+    def _plugin_loader(self, name: str) -> DialectLoader | None:
+        """An installed plugin's loader for dialect ``name`` (default registry only)."""
+        if not self._plugins:
+            return None
+        from ..dialects import plugin_dialects
+
+        loader = plugin_dialects().get(name)
+        if loader is not None:
+            self.registry[name] = loader
+        return loader
 
     def lookup_op(self, name: str) -> type[Operation] | None:
         """The op class registered for ``name`` (None if unknown)."""
@@ -136,5 +153,10 @@ class Context:
         return sorted(self.dialects)
 
     def load_all_available(self) -> None:
+        if self._plugins:
+            from ..dialects import plugin_dialects
+
+            for name, loader in plugin_dialects().items():
+                self.registry.setdefault(name, loader)
         for name in list(self.registry):
             self.get_dialect(name)

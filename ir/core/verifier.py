@@ -247,9 +247,9 @@ def _attribute_verifier(dialect_name: str) -> Callable[[Operation, str, Attribut
         return _ATTRIBUTE_VERIFIERS[dialect_name]
     except KeyError:
         pass
-    from ..dialects import default_registry
+    from ..dialects import dialect_loader
 
-    loader = default_registry().get(dialect_name)
+    loader = dialect_loader(dialect_name)
     hook = loader().verify_operation_attribute if loader is not None else None
     _ATTRIBUTE_VERIFIERS[dialect_name] = hook
     return hook

@@ -76,10 +76,25 @@ def plugin_dialects() -> dict[str, Callable[[], Dialect]]:
     return _plugins
 
 
+def shipped_registry() -> dict[str, Callable[[], Dialect]]:
+    """Dialect name -> loader, for every dialect layoutc ships (no plugin lookup: reading the
+    installed packages' entry points costs more than starting ``layoutc-opt``, so a Context asks
+    for plugins only when a dialect name is not one of these)."""
+    return {name: _loader(module) for name, module in _DIALECT_MODULES.items()}
+
+
 def default_registry() -> dict[str, Callable[[], Dialect]]:
     """Dialect name -> loader, for every dialect layoutc ships and every installed plugin's."""
-    registry = {name: _loader(module) for name, module in _DIALECT_MODULES.items()}
-    return {**plugin_dialects(), **registry}
+    return {**plugin_dialects(), **shipped_registry()}
+
+
+def dialect_loader(name: str) -> Callable[[], Dialect] | None:
+    """The loader of dialect ``name``: a shipped one, else an installed plugin's (the entry
+    points are read only here, on the first name layoutc does not ship)."""
+    module = _DIALECT_MODULES.get(name)
+    if module is not None:
+        return _loader(module)
+    return plugin_dialects().get(name)
 
 
 def available_dialects() -> list[str]:

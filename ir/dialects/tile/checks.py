@@ -13,7 +13,6 @@ from typing import Any
 
 from ...algebra import rank, size
 from ...algebra.layout import get
-from ...algebra.symbolic import sym_prove_eq
 from .atoms import MMAOperation
 
 __all__ = [
@@ -32,6 +31,8 @@ def provably_equal(a: Any, b: Any) -> bool:
     """``a == b`` for every value of the symbols (ints compare as ints)."""
     if type(a) is int and type(b) is int:
         return a == b
+    from ...algebra.symbolic import sym_prove_eq  # the symbolic engine, only when needed
+
     return sym_prove_eq(a, b)
 
 

@@ -20,7 +20,7 @@ from ...core.operation import Operation
 from ...core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ...core.types import i64, index
 from ...core.values import Value
-from ..llvm.types import LLVMPointerType
+from ..llvm_types import LLVMPointerType  # not ..llvm: keeps the llvm ops unloaded
 from .types import PtrType
 
 SWIZZLE_BYTES = (0, 32, 64, 128)
