@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 import traceback
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,16 @@ from .reproducer import ReproducerConfig, write_reproducer
 if TYPE_CHECKING:
     from layoutc.ir.core.context import Context
     from layoutc.ir.core.operation import Operation
+
+
+class _RunDepth(threading.local):
+    """PassManager.run calls on this thread's stack (nested runs leave the heap to the
+    outermost)."""
+
+    value = 0
+
+
+_RUN_DEPTH = _RunDepth()
 
 PIPELINE_BUFFER = "<pass-pipeline>"
 """Buffer name of pipeline strings in diagnostics (``<pass-pipeline>:1:17: error: ...``)."""
@@ -286,14 +297,20 @@ class PassManager(OpPassManager):
                 return False
         # The IR is a large graph of reference cycles: keep the cyclic garbage collector from
         # rescanning it on every collection while passes run (new garbage is still collected).
-        freeze = gc.isenabled() and gc.get_freeze_count() == 0
+        # Only the outermost run decides: gc.get_freeze_count() walks every frozen object, and
+        # nested runs (the inliner's default pipeline, once per function) would pay for the
+        # whole heap each time.
+        depth = _RUN_DEPTH
+        freeze = depth.value == 0 and gc.isenabled() and gc.get_freeze_count() == 0
         if freeze:
             gc.freeze()
+        depth.value += 1
         try:
             ok = self._run_manager(self, op)
             if ok and self.verify_at_end and not self.verify_each:
                 ok = self._verify_output(op)
         finally:
+            depth.value -= 1
             self._snapshot = None
             if freeze:
                 gc.unfreeze()
