@@ -26,6 +26,15 @@ decomposition=streamk`` (every SM, the workspace allocated once per shape by the
 ``gemm``), ``...,split_k=2``; ``--configs streamk`` stands for ``STREAMK_CONFIGS`` (bf16
 and tf32: data-parallel, stream-K, split-K 2 and 4) and ``--shapes streamk`` for
 ``STREAMK_SHAPES`` (docs/hopper.md, "Stream-K and split-K").
+
+``--epilogue`` times the fused epilogues instead (``GemmConfig(epilogue_op=Epilogue(...))``,
+``tuned(dtype, shape, epilogue_op=...)``; ``--epilogue-dtype bf16`` or ``f16``) against
+torch's cuBLASLt paths in the same process: bias + GELU (per column) against
+``torch._addmm_activation(bias, a, b.t(), use_gelu=True)`` (cuBLASLt's GELU_BIAS epilogue),
+bias alone against ``torch.addmm(bias, a, b.t())`` (its BIAS epilogue), ``beta = 1`` with a
+source C against ``torch.addmm(c, a, b.t())``, and the plain GEMM against ``torch.mm`` for
+scale; each row checked against the float64 reference first (``FUSED``).
+``--epilogue-fields schedule=pingpong,bn=192,mma_in_flight=1`` overrides tuned()'s tile.
 """
 
 from __future__ import annotations
@@ -508,6 +517,117 @@ def side_by_side(g: Any, torch: Any, args: Any, shapes: list) -> int:
     return 0
 
 
+#: The fused rows of ``--epilogue``: (label, Epilogue fields, torch's call on (a, b, bias,
+#: c)). bias: per column of D (N values, D's type); C: beta = 1.
+FUSED = (
+    ("mm", {}, lambda torch, a, b, bias, c: torch.mm(a, b.t())),
+    (
+        "bias+gelu",
+        {"bias": "n", "bias_dtype": "out", "act": "gelu"},
+        lambda torch, a, b, bias, c: torch._addmm_activation(bias, a, b.t(), use_gelu=True),
+    ),
+    (
+        "bias",
+        {"bias": "n", "bias_dtype": "out"},
+        lambda torch, a, b, bias, c: torch.addmm(bias, a, b.t()),
+    ),
+    ("beta=1,C", {"source": True}, lambda torch, a, b, bias, c: torch.addmm(c, a, b.t())),
+)
+
+
+class Fused:
+    """One fused-epilogue configuration, compiled once, called as ``(a, b, bias, c, d)``."""
+
+    def __init__(self, g: Any, torch: Any, cfg: Any, first: tuple, sms: int):
+        import layoutc as lc
+
+        self.g, self.cfg, self.sms, self.workspaces = g, cfg, sms, {}
+        a, b, _, _, d = first
+        m, n = d.shape
+        args = g.kernel_args(
+            cfg, a, b, d, (), g.workspace(cfg, m, n, sms, like=d), self.epi(*first)
+        )
+        self.ck = lc.compile(g.make_gemm(cfg), *args, block=cfg.threads, index_bitwidth=32)
+
+    def epi(self, a: Any, b: Any, bias: Any, c: Any, d: Any) -> tuple:
+        op = self.cfg.epilogue_op
+        return self.g.epilogue_args(
+            self.cfg,
+            1.0,
+            1.0 if op.source else 0.0,
+            c if op.source else None,
+            bias if op.bias else None,
+        )
+
+    def __call__(self, a: Any, b: Any, bias: Any, c: Any, d: Any) -> None:
+        epi = self.epi(a, b, bias, c, d)
+        self.g.gemm(self.ck, self.cfg, a, b, d, sms=self.sms, workspaces=self.workspaces, epi=epi)
+
+
+def fused_main(args: Any, g: Any, torch: Any) -> int:
+    """``--epilogue``: the fused epilogues against torch's cuBLASLt calls (module docstring)."""
+    dtype = args.epilogue_dtype
+    t = torch_type(torch, dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    shapes = [parse_shape(x) for x in args.shapes.split(",") if x]
+    F = torch.nn.functional
+    overrides = {}
+    for item in filter(None, args.epilogue_fields.split(",")):
+        key, value = item.split("=")
+        overrides[key] = field_value(key, value)
+    rows = []
+    for m, n, k in shapes:
+        n_sets = max(2, -(-3 * l2 // ((m + n) * k * 2)))
+        gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+        sets = []
+        for _ in range(n_sets):
+            a, b = operands(torch, dtype, m, n, k, gen)
+            bias = torch.randn(n, device="cuda", generator=gen).to(t)
+            c = torch.randn((m, n), device="cuda", generator=gen).to(t)
+            sets.append((a, b, bias, c, torch.empty((m, n), device="cuda", dtype=t)))
+        for label, fields, call in FUSED:
+            cfg = g.tuned(
+                dtype, (m, n, k), c_dtype=dtype, epilogue_op=g.Epilogue(**fields), **overrides
+            )
+            op = cfg.epilogue_op
+            ours = Fused(g, torch, cfg, sets[0], sms)
+
+            def theirs(a: Any, b: Any, bias: Any, c: Any, d: Any, call: Any = call) -> None:
+                call(torch, a, b, bias, c)
+
+            a, b, bias, c, d = sets[0]
+            ours(*sets[0])
+            x = a.double() @ b.double().t()
+            x = x + c.double() if op.source else x
+            x = x + bias.double()[None, :] if op.bias else x
+            ref = F.gelu(x, approximate="tanh") if op.act == "gelu" else x
+            got = call(torch, a, b, bias, c)
+            err = ((d.double() - ref).norm() / ref.norm()).item()
+            err_t = ((got.double() - ref).norm() / ref.norm()).item()
+            ok = not torch.isnan(d).any().item() and err < 1e-2
+            (mine, mine_g, _), (tm, tm_g, _) = timed(torch, [ours, theirs], sets, reps=args.reps)
+            flops = 2 * m * n * k
+            row = (
+                f"{label:<10} {cfg.name:<58} {m}x{n}x{k:<5} {err:.1e} {err_t:.1e} "
+                f"{'ok' if ok else 'FAIL'} {flops / mine / 1e12:>7.1f} {flops / tm / 1e12:>7.1f} "
+                f"{tm / mine:>6.3f}x {flops / mine_g / 1e12:>7.1f} {flops / tm_g / 1e12:>7.1f} "
+                f"{tm_g / mine_g:>6.3f}x"
+            )
+            rows.append(row)
+            print(row, flush=True)
+        del sets
+        torch.cuda.empty_cache()
+    print()
+    print(gpu_header(torch))
+    print(
+        f"{'epilogue':<10} {'kernel':<58} {'MxNxK':<15} relerr torch    TFLOP/s  torch  ratio  "
+        "graph: TFLOP/s torch  ratio"
+    )
+    print("\n".join(rows))
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shapes", default="4096,8192,8192x4096x6144,4000")
@@ -521,6 +641,13 @@ def main() -> int:
         "loop (differences of a percent between configurations, which the clock's drift "
         "between separately timed rows hides)",
     )
+    p.add_argument("--epilogue", action="store_true", help="the fused epilogues (FUSED)")
+    p.add_argument("--epilogue-dtype", default="bf16", choices=("bf16", "f16"))
+    p.add_argument(
+        "--epilogue-fields",
+        default="",
+        help="GemmConfig fields over tuned()'s choice, e.g. schedule=pingpong,bn=192",
+    )
     args = p.parse_args()
     import torch
 
@@ -528,6 +655,9 @@ def main() -> int:
         print("no CUDA GPU: nothing to measure")
         return 0
     g = _gemm_module()
+    if args.epilogue:
+        print(gpu_header(torch), flush=True)
+        return fused_main(args, g, torch)
     if args.configs == "streamk":
         args.configs = ";".join(STREAMK_CONFIGS)
     if args.shapes == "streamk":

@@ -57,6 +57,105 @@ ATOMS = {  # dtype -> (CuTe's wgmma atom with N = {n}, K of one wgmma)
 FP8_NAMES = {"f8e4m3": "E4M3", "f8e5m2": "E5M2"}  # as CuTe's atoms spell them
 
 
+#: The fused epilogue's activations (CUTLASS's ``epilogue::thread`` functors; cuBLASLt's
+#: ``CUBLASLT_EPILOGUE_{RELU,GELU}``): ``gelu`` is the tanh approximation, as cuBLASLt's and
+#: ``torch.nn.functional.gelu(x, approximate="tanh")``.
+ACTIVATIONS = ("none", "relu", "gelu", "silu")
+#: Eigen's rational approximation of tanh on [-c, c] (``generic_fast_tanh_float``: odd
+#: numerator of degree 13 over an even denominator of degree 6, at most 3.3e-7 from tanh in
+#: f32), evaluated with fused multiply-adds; past ``c`` tanh is +-1 in f32.
+TANH_CLAMP = 7.90531110763549805
+TANH_P = (
+    4.89352455891786e-03,
+    6.37261928875436e-04,
+    1.48572235717979e-05,
+    5.12229709037114e-08,
+    -8.60467152213735e-11,
+    2.00018790482477e-13,
+    -2.76076847742355e-16,
+)
+TANH_Q = (4.89352518554385e-03, 2.26843463243900e-03, 1.18534705686654e-04, 1.19825839466702e-06)
+
+
+@dataclass(frozen=True)
+class Epilogue:
+    """What the epilogue computes from the f32 accumulators (CUTLASS 3's epilogue fusion
+    operations, ``LinCombPerRowBiasEltAct`` and friends; cuBLASLt's epilogues)::
+
+        D = act(alpha * (A @ B) + beta * C + bias)
+
+    applied to each thread's accumulator fragment where it is converted to D's type, after the
+    scale factors (FP8) and, with stream-K / split-K, once after the partials are added.
+
+    - ``alpha``: an f32 kernel argument ``alpha`` (else 1);
+    - ``source``: a source matrix ``C`` (argument ``source``: D's shape, D's element type
+      ``c_dtype``, row-major like D) and an f32 argument ``beta``; a launch with ``beta == 0``
+      never reads C (the loads are predicated off: C may hold NaN, or be any tensor of the
+      right shape);
+    - ``bias``: ``"n"``, one value per column of D (N values: cuBLASLt's
+      ``CUBLASLT_EPILOGUE_BIAS``, whose bias is per row of its column-major output, i.e. per
+      column of this row-major D, as ``torch.addmm(bias, a, b)`` broadcasts a vector of N);
+      ``"m"``, one value per row of D (M values); ``bias_dtype`` ``"f32"`` or ``"out"`` (D's
+      type);
+    - ``act``: ``"relu"``, ``"gelu"`` (tanh approximation) or ``"silu"`` (``x *
+      sigmoid(x)``);
+    - ``amax``: also ``amax[0] = max(amax[0], max |D|)`` over D's elements (the f32 values
+      before D's conversion; argument ``amax``, a one-element f32 tensor the caller zeroes:
+      FP8 pipelines' scale of the next GEMM), with one integer atomic max per warp and tile
+      (non-negative f32 values order as their bits do).
+
+    The kernel's extra arguments follow ``flags``: ``alpha, beta, source, bias, amax``, each a
+    compile-time None where the record does not use it (:func:`epilogue_annotation`,
+    :func:`epilogue_args`)."""
+
+    alpha: bool = False
+    source: bool = False
+    bias: str | None = None
+    bias_dtype: str = "f32"
+    act: str = "none"
+    amax: bool = False
+
+    @property
+    def fused(self) -> bool:
+        """Whether there is anything to compute beyond D = A @ B (scaled)."""
+        return self.alpha or self.source or self.bias is not None or self.act != "none" or self.amax
+
+    @property
+    def name(self) -> str:
+        """The kernel name's part: ``-ea`` alpha, ``-ec`` a source C, ``-bn``/``-bm`` bias
+        (``-bno``: in D's type), ``-relu``/``-gelu``/``-silu``."""
+        name = ("-ea" if self.alpha else "") + ("-ec" if self.source else "")
+        if self.bias is not None:
+            name += f"-b{self.bias}" + ("o" if self.bias_dtype == "out" else "")
+        return (
+            name + ("" if self.act == "none" else f"-{self.act}") + ("-amax" if self.amax else "")
+        )
+
+    def check(self, cfg: "GemmConfig") -> None:
+        """Raise ValueError naming the field of a combination the kernel does not handle."""
+        if self.act not in ACTIVATIONS:
+            raise ValueError(f"epilogue_op.act must be one of {ACTIVATIONS}, got {self.act!r}")
+        if self.bias not in (None, "m", "n"):
+            raise ValueError(
+                f"epilogue_op.bias must be None, 'm' (per row of D) or 'n' (per column), got "
+                f"{self.bias!r}"
+            )
+        if self.bias_dtype not in ("f32", "out"):
+            raise ValueError(
+                f"epilogue_op.bias_dtype must be 'f32' or 'out' (D's type), got {self.bias_dtype!r}"
+            )
+        for what in ("alpha", "source", "amax"):
+            if not isinstance(getattr(self, what), bool):
+                raise ValueError(
+                    f"epilogue_op.{what} must be True or False, got {getattr(self, what)!r}"
+                )
+        if self.fused and cfg.loads != "tma":
+            raise ValueError(
+                f"epilogue_op (a fused epilogue) takes the warp-specialized kernel "
+                f"(loads='tma'), got loads={cfg.loads!r}"
+            )
+
+
 @dataclass(frozen=True)
 class GemmConfig:
     """One tiling of the sm90 GEMM: element type of A and B (``f16``, ``bf16``, ``tf32`` or
@@ -130,6 +229,9 @@ class GemmConfig:
     # "Stream-K and split-K"). ``split_k=S > 1`` alone means ``decomposition="splitk"``.
     decomposition: str = "data_parallel"
     split_k: int = 1
+    # What the epilogue computes: D = act(alpha * (A @ B) + beta * C + bias) (:class:`Epilogue`;
+    # the default: D = A @ B)
+    epilogue_op: Epilogue = Epilogue()
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -186,6 +288,7 @@ class GemmConfig:
             name
             + "".join(f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K")
             + self.operand_suffix
+            + self.epilogue_op.name
         )
 
     @property
@@ -264,9 +367,10 @@ class GemmConfig:
         """Whether ``epi_overlap`` applies: the TMA epilogue with an even number of boxes per
         warpgroup, the cooperative schedule split along M with one 64-row slice per warpgroup,
         ``mma_in_flight=0`` without ``mma_lead``, the SS mainloop, K-major B, data-parallel,
-        no per-box scale loads."""
+        no per-box scale loads, no fused epilogue (``epilogue_op``)."""
         return not (
             self.epilogue != "tma"
+            or self.epilogue_op.fused
             or self.loads != "tma"
             or self.schedule != "cooperative"
             or self.split != "M"
@@ -317,6 +421,11 @@ class GemmConfig:
 
     def check(self) -> None:
         """Raise ValueError for a tiling the kernel does not handle (with the reason)."""
+        if not isinstance(self.epilogue_op, Epilogue):
+            raise ValueError(
+                f"epilogue_op must be an Epilogue record, got {type(self.epilogue_op).__name__}"
+            )
+        self.epilogue_op.check(self)
         for what, t in (("dtype", self.dtype), ("b_dtype", self.b_type)):
             if t not in ELEMENTS:
                 raise ValueError(f"{what} must be one of {sorted(ELEMENTS)}, got {t!r}")
@@ -624,7 +733,8 @@ def tuned(
     side by side with the plain tile), except where the configuration cannot take it
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
-    scales="row")``)."""
+    scales="row")``). A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
+    128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
     c_dtype = {"tf32": "f32", "f8e4m3": "bf16", "f8e5m2": "bf16"}.get(dtype, dtype)
@@ -641,10 +751,15 @@ def tuned(
         epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
     )
     coop = base
+    # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
+    # temporaries next to the accumulators: ping-pong's 192 a thread leave too few of
+    # setmaxnreg's 232 registers for them (spills), the cooperative tiles' 128 or 120 do not
+    fused = getattr(overrides.get("epilogue_op"), "fused", False)  # (check() refuses others)
     if shape is not None and dtype in PINGPONG_TUNED:
         m, n = shape[0], shape[1]
         best, score = base, tile_efficiency(base, m, n, sms) + 0.005
-        others = [replace(base, bn=192, schedule="pingpong", mma_in_flight=1, epi_overlap=0)]
+        pingpong = replace(base, bn=192, schedule="pingpong", mma_in_flight=1, epi_overlap=0)
+        others = [] if fused else [pingpong]
         if dtype in SPLIT_N_TUNED:
             others.append(replace(base, bm=192, bn=160, split="N", epi_overlap=0))
         for other in others:
@@ -696,14 +811,18 @@ def workspace(cfg: GemmConfig, m: int, n: int, grid: int, like: Any = None) -> t
 
 
 def kernel_args(
-    cfg: GemmConfig, a: Any, b: Any, c: Any, scales: tuple = (), ws: tuple = ()
+    cfg: GemmConfig, a: Any, b: Any, c: Any, scales: tuple = (), ws: tuple = (), epi: tuple = ()
 ) -> tuple:
-    """The kernel's positional arguments: A, B, C, the scales (:func:`scale_args`; None for
-    the compile-time defaults where a workspace follows) and the workspace
-    (:func:`workspace`)."""
+    """The kernel's positional arguments: A, B, C (D), the scales (:func:`scale_args`), the
+    workspace (:func:`workspace`) and the fused epilogue's ``alpha, beta, source, bias``
+    (:func:`epilogue_args`); None for the compile-time defaults where a later group follows."""
+    if any(x is not None for x in epi):
+        ws = ws or (None, None)
+    else:
+        epi = ()
     if ws and not scales:
         scales = (None, None)
-    return (a, b, c, *scales, *ws)
+    return (a, b, c, *scales, *ws, *epi)
 
 
 def gemm(
@@ -715,20 +834,22 @@ def gemm(
     scales: tuple = (),
     sms: int | None = None,
     workspaces: dict | None = None,
+    epi: tuple = (),
     **launch: Any,
 ) -> None:
     """The host entry point of the TMA kernel: ``C = A @ B.T`` on ``kernel`` (``make_gemm(cfg)``
     or its ``lc.compile``d form) with the persistent grid for ``sms`` SMs (``cfg.grid``), the
     workspace a stream-K / split-K configuration needs (kept in ``workspaces``, keyed by
     shape, grid and device, so repeated launches reuse it: the kernel leaves its flags zeroed)
-    and ``scales`` (:func:`scale_args`)."""
+    , ``scales`` (:func:`scale_args`) and the fused epilogue's arguments ``epi``
+    (:func:`epilogue_args`)."""
     m, n = c.shape[0], c.shape[1]
     (grid,) = cfg.grid(m, n, sms, k=a.shape[1])
     key = (m, n, grid, str(getattr(c, "device", "cpu")))
     cache = {} if workspaces is None else workspaces
     if key not in cache:
         cache[key] = workspace(cfg, m, n, grid, like=c)
-    args = kernel_args(cfg, a, b, c, scales, cache[key])
+    args = kernel_args(cfg, a, b, c, scales, cache[key], epi)
     kernel(*args, grid=grid, block=cfg.threads, smem=cfg.smem_bytes(), **launch)
 
 
@@ -868,6 +989,247 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
                 )
             out.append(x.reshape(1))
     return tuple(out)
+
+
+EPILOGUE_PARAMS = ("alpha", "beta", "source", "bias", "amax")  # the arguments after flags
+
+
+def epilogue_annotation(cfg: GemmConfig, which: str) -> Any:
+    """The type of the kernel's epilogue parameter ``which`` (one of ``EPILOGUE_PARAMS``):
+    ``alpha`` and ``beta`` f32 values, ``source`` D's type and extents (M, N) row-major,
+    ``bias`` a contiguous vector of M (``bias="m"``) or N (``"n"``) values, f32 or D's type;
+    a compile-time None where :class:`Epilogue` does not use it (so launches of other
+    extents are refused at launch, naming the argument)."""
+    op = cfg.epilogue_op
+    out = C_ELEMENTS.get(cfg.c_dtype, lc.f32)
+    used = {
+        "alpha": op.alpha,
+        "beta": op.source,
+        "source": op.source,
+        "bias": op.bias,
+        "amax": op.amax,
+    }
+    if not used[which]:
+        return lc.Constexpr
+    if which == "amax":
+        return lc.Tensor(lc.f32, "(1):(1)")
+    if which in ("alpha", "beta"):
+        return lc.f32
+    if which == "source":
+        return lc.Tensor(out, "(M,N):(N,1)")
+    elem = lc.f32 if op.bias_dtype == "f32" else out
+    return lc.Tensor(elem, "(M):(1)" if op.bias == "m" else "(N):(1)")
+
+
+def epilogue_args(
+    cfg: GemmConfig,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    source: Any = None,
+    bias: Any = None,
+    amax: Any = None,
+) -> tuple:
+    """The kernel's ``alpha, beta, source, bias, amax`` arguments for ``cfg.epilogue_op`` (None
+    where it uses none of them: compile-time defaults). A value the configuration has no
+    parameter for (``alpha != 1`` without ``alpha``, ``beta != 0`` without ``source``, a
+    bias without ``bias``) is refused with a TypeError, as is a missing C or bias; a bias of
+    shape (1, N) or (M, 1) is reshaped to a vector (no copy where contiguous)."""
+    op = cfg.epilogue_op
+    for what, given, used in (
+        ("alpha", alpha != 1.0, op.alpha),
+        ("beta", beta != 0.0, op.source),
+        ("source", source is not None, op.source),
+        ("bias", bias is not None, op.bias is not None),
+        ("amax", amax is not None, op.amax),
+    ):
+        if given and not used:
+            field = {"beta": "source", "alpha": "alpha"}.get(what, what)
+            raise TypeError(f"{what}: the configuration's epilogue_op has no {field} ({op})")
+    if op.source and source is None:
+        raise TypeError("source: epilogue_op.source=True takes a source matrix C (D's shape)")
+    if op.bias is not None and (bias is None or not hasattr(bias, "reshape")):
+        raise TypeError(f"bias: epilogue_op.bias={op.bias!r} takes a bias vector, got {bias!r}")
+    if op.bias is not None:
+        bias = bias.reshape(-1)
+    if op.amax and (amax is None or not hasattr(amax, "reshape")):
+        raise TypeError(f"amax: epilogue_op.amax=True takes a one-element f32 tensor, got {amax!r}")
+    return (
+        float(alpha) if op.alpha else None,
+        float(beta) if op.source else None,
+        source if op.source else None,
+        bias if op.bias is not None else None,
+        amax.reshape(1) if op.amax else None,
+    )
+
+
+def tanh(x: Any) -> Any:
+    """In the kernel: tanh of an f32 value (Eigen's rational approximation, ``TANH_P`` /
+    ``TANH_Q``: FMAs and one division; exact to 3.3e-7)."""
+    c = lc.min(lc.max(x, -TANH_CLAMP), TANH_CLAMP)
+    c2 = c * c
+    p = c2 * TANH_P[6] + TANH_P[5]
+    for k in reversed(TANH_P[:5]):
+        p = p * c2 + k
+    q = c2 * TANH_Q[3] + TANH_Q[2]
+    for k in reversed(TANH_Q[:2]):
+        q = q * c2 + k
+    return lc.where(abs(x) < 0.0004, x, c * p / q)
+
+
+GELU_K = 0.7978845608028654  # sqrt(2 / pi)
+
+
+def activation(act: str, x: Any) -> Any:
+    """In the kernel: ``act`` (one of ``ACTIVATIONS``) of an f32 value."""
+    if act == "relu":
+        return lc.max(x, 0.0)
+    if act == "gelu":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+        return 0.5 * x * (1.0 + tanh(GELU_K * (x + 0.044715 * x * x * x)))
+    if act == "silu":  # x sigmoid(x) = x (1 + tanh(x / 2)) / 2
+        return x * (0.5 + 0.5 * tanh(0.5 * x))
+    return x
+
+
+class EpilogueFusion:
+    """In the kernel: :class:`Epilogue` ``op`` applied to a consumer thread's accumulators,
+    one 64 x ``ec`` box of D at a time (the box's fragment is that of a 64 x ec wgmma,
+    ``((2, 2, ec / 8), 1, 1)``: value ``v`` is column ``(v0, v2)`` and row ``v1`` of the
+    thread's, CuTe's ``CLayout_64xN``). :meth:`load` issues a box's loads of C's values,
+    predicated by the coordinates against D's extents and off when ``beta == 0``, and with
+    ``bias_ahead`` its bias values; :meth:`apply` computes the box's values (loading its bias
+    values first where they are not loaded yet)."""
+
+    def __init__(
+        self,
+        op: Epilogue,
+        c: Any,
+        ec: Any,
+        alpha: Any,
+        beta: Any,
+        source: Any,
+        bias: Any,
+        bias_ahead: bool = True,
+    ) -> None:
+        self.op, self.c, self.ec, self.bias_ahead = op, c, ec, bias_ahead
+        self.peak = None  # amax: this thread's max |D| over the tile's boxes so far
+        self.alpha, self.beta, self.source, self.bias = alpha, beta, source, bias
+        self.cC = lc.make_identity_tensor(c.shape)
+        # beta == 0: no row of C is in bounds, so no load is issued (cuBLAS's rule)
+        self.rows = lc.where(beta != 0.0, lc.size(c, 0), 0) if op.source else None
+
+    def load(self, thr_epi: Any, row: Any, col: Any) -> Any:
+        """Box ``(row, col)`` (in 64 x ec boxes of D): its coordinates, C's values, biases."""
+        from types import SimpleNamespace
+
+        op, ec = self.op, self.ec
+        coords = thr_epi.partition_C(lc.local_tile(self.cC, (64, ec), (row, col)))
+        box = SimpleNamespace(coords=coords, src=None, bias={})
+        if op.source:
+            g_src = thr_epi.partition_C(lc.local_tile(self.source, (64, ec), (row, col)))
+            box.src = lc.make_fragment_like(g_src)
+            lc.clear(box.src)
+            lc.copy_if(coords, g_src, box.src, bounds=(self.rows, lc.size(self.c, 1)))
+        if op.bias is not None and self.bias_ahead:
+            for v in range(lc.size(coords)):
+                self._bias(box, v)
+        return box
+
+    def _bias(self, box: Any, v: int) -> Any:
+        """Value ``v``'s bias (each loaded once per box, at an index clamped into the
+        vector)."""
+        op = self.op
+        v0, v1, v2 = v % 2, (v // 2) % 2, v // 4
+        key = v1 if op.bias == "m" else (v0, v2)
+        if key not in box.bias:
+            at = box.coords[v][0 if op.bias == "m" else 1]
+            box.bias[key] = self.bias[lc.min(at, lc.size(self.bias, 0) - 1)].to(lc.f32)
+        return box.bias[key]
+
+    def apply(self, box: Any, values: list) -> list:
+        """The box's D values (f32) from its accumulators ``values`` (in fragment order)."""
+        op, out = self.op, []
+        for v, x in enumerate(values):
+            if op.alpha:
+                x = x * self.alpha
+            if op.source:
+                x = x + self.beta * box.src[v].to(lc.f32)
+            if op.bias is not None:
+                x = x + self._bias(box, v)
+            x = activation(op.act, x)
+            if op.amax:  # |x| of D's elements only (a residue tile's others hold bias and C)
+                y = lc.where(lc.elem_less(box.coords[v], self.c.shape), abs(x), 0.0)
+                self.peak = y if self.peak is None else lc.max(self.peak, y)
+            out.append(x)
+        return out
+
+    def warp_amax(self) -> Any:
+        """After the tile's last box: the warp's max |D| (a butterfly of shuffles) as i32
+        bits (|D| >= 0 orders as its bits do), for one ``atomicMax`` per warp."""
+        peak = self.peak
+        for step in (16, 8, 4, 2, 1):
+            peak = lc.max(peak, lc.shuffle_xor(peak, step))
+        one = lc.make_fragment_like(lc.make_layout(1), lc.f32)
+        one[0] = peak
+        return lc.recast(one, lc.i32)[0]
+
+
+class TileBoxes:
+    """In the kernel: a consumer warpgroup's part of one tile of D as 64 x ``ec`` boxes (``ec``
+    = ``cfg.epilogue_box[1]``), the unit of the TMA epilogue and of the fused epilogue. Box
+    ``q = (mi, jc)`` holds the accumulators (v0, v1, v2 + jc * ec/8, mi) of the fragment
+    ``((2, 2, wn/8), slices, 1)`` (CuTe's ``CLayout_64xN``), which are the fragment of a
+    64 x ec wgmma (``thr_epi``'s partition of the box), in the same order."""
+
+    def __init__(
+        self,
+        cfg: GemmConfig,
+        tile_m: Any,
+        tile_n: Any,
+        wg: Any,
+        acc: Any,
+        thr_epi: Any,
+        rsc: Any = None,
+        fusion: Any = None,
+    ) -> None:
+        self.cfg, self.tile_m, self.tile_n, self.wg = cfg, tile_m, tile_n, wg
+        self.acc, self.thr_epi, self.rsc, self.fusion = acc, thr_epi, rsc, fusion
+        self.ec = cfg.epilogue_box[1]
+        self.wn = cfg.bn // cfg.split_n  # columns of a tile per warpgroup
+        self.boxes_n = self.wn // self.ec
+        self.count = cfg.epilogue_boxes
+        slices = cfg.bm // (64 * cfg.split_m)
+        if (cfg.epilogue == "tma" or fusion is not None) and lc.size(acc) != (
+            self.wn // 2
+        ) * slices:
+            raise ValueError(f"unexpected accumulator fragment {lc.size(acc)}")
+        if fusion is not None:  # the first box's C values, in flight now
+            fusion.next = fusion.load(thr_epi, *self.at(0, 0))
+
+    def at(self, mi: int, jc: int) -> tuple[Any, Any]:
+        """Box (mi, jc)'s place in D's 64 x ec boxes."""
+        cfg = self.cfg
+        wgs, wgs_n = cfg.split_m, cfg.split_n
+        row = self.tile_m * (cfg.bm // 64) + mi * wgs + (self.wg if wgs > 1 else 0)
+        col = self.tile_n * (cfg.bn // self.ec) + jc
+        return row, col + (self.wg * self.boxes_n if wgs_n > 1 else 0)
+
+    def values(self, q: int) -> list:
+        """The f32 values of box ``q`` of D, in its fragment's order: the row scales with
+        ``scale_loads="box"`` and the fused epilogue applied (box ``q + 1``'s loads issued
+        first)."""
+        mi, jc = divmod(q, self.boxes_n)
+        ec = self.ec
+        mine = [v + (ec // 2) * jc + (self.wn // 2) * mi for v in range(ec // 2)]
+        if self.cfg.scales == "row" and self.cfg.scale_loads == "box":
+            self.rsc.apply(mine)  # this box's column scales: loaded here
+        values = [self.acc[e] for e in mine]
+        fusion = self.fusion
+        if fusion is None:
+            return values
+        now = fusion.next
+        if q + 1 < self.count:
+            fusion.next = fusion.load(self.thr_epi, *self.at(*divmod(q + 1, self.boxes_n)))
+        return fusion.apply(now, values)
 
 
 def box_rows(rows: int) -> int:
@@ -1180,6 +1542,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     w_spec = lc.Tensor(lc.f32, "(W):(1)") if reduce else lc.Constexpr
     f_spec = lc.Tensor(lc.i32, "(F):(1)") if reduce else lc.Constexpr
     fix_n = 128 * sharing  # the threads of one tile: they share its partials
+    # the fused epilogue's arguments (compile-time None where epilogue_op does not use them)
+    al_spec, be_spec, src_spec, bias_spec, amax_spec = (
+        epilogue_annotation(cfg, p) for p in EPILOGUE_PARAMS
+    )
+    fuse = cfg.epilogue_op.fused
 
     def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
         """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
@@ -1203,6 +1570,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         scale_b: sb_spec = None,
         work: w_spec = None,
         flags: f_spec = None,
+        alpha: al_spec = None,
+        beta: be_spec = None,
+        source: src_spec = None,
+        bias: bias_spec = None,
+        amax: amax_spec = None,
     ):
         tid = lc.thread_idx.x
         op_a = "SM90_TMA_LOAD_MULTICAST" if cn > 1 else "SM90_TMA_LOAD"
@@ -1329,9 +1701,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < cl
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
+            thr_epi = mma_epi.get_slice(wct)  # this thread's part of a 64 x ec box of D
 
             def store_boxes(
-                tCrC: Any, qs: Any, tile_m: Any, tile_n: Any, ej: Any, rsc: Any, first: int = 0
+                tCrC: Any,
+                qs: Any,
+                tile_m: Any,
+                tile_n: Any,
+                ej: Any,
+                rsc: Any,
+                first: int = 0,
+                fused: Any = None,
             ) -> None:
                 """CUTLASS's sm90 TMA epilogue for boxes ``qs`` of this warpgroup's part of
                 tile (``tile_m``, ``tile_n``) (``ej``: the tiles this warpgroup stored before,
@@ -1341,7 +1721,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 written while the other is stored. The accumulator fragment is ((2, 2,
                 bn/8), slices, 1) (CuTe's CLayout_64xN): box (mi, jc) holds its values (v0,
                 v1, v2 + jc * ec/8, mi), the fragment of a 64 x ec wgmma; ``tCrC`` starts
-                at its value ``first``."""
+                at its value ``first``. ``fused``: the tile's :class:`TileBoxes` with the
+                fused epilogue, which gives each box's values."""
                 mC = tma_c.get_tma_tensor()
                 thr_epi = mma_epi.get_slice(wct)
 
@@ -1362,11 +1743,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         sC.iterator + lc.assume(off, divisible_by=box_elems), box_c
                     )
                     frag = thr_epi.partition_fragment_C(sbuf, c_elem)
-                    mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
-                    if cfg.scales == "row" and scale_loads == "box":
-                        rsc.apply(mine)  # this box's column scales: loaded here
-                    for v in range(ec // 2):
-                        frag[v] = tCrC[mine[v] - first]
+                    if fused is not None:  # the fused epilogue's values (TileBoxes)
+                        for v, x in enumerate(fused.values(q)):
+                            frag[v] = x
+                    else:
+                        mine = [v + (ec // 2) * jc + (wn // 2) * mi for v in range(ec // 2)]
+                        if cfg.scales == "row" and scale_loads == "box":
+                            rsc.apply(mine)  # this box's column scales: loaded here
+                        for v in range(ec // 2):
+                            frag[v] = tCrC[mine[v] - first]
                     if not batched:
                         if wct == 0:  # the store that last read this buffer is done
                             lc.tma_store_wait(epi_bufs - 1)
@@ -1607,6 +1992,19 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         rsc = RowScales(tCrC, tCcR, scale_a, scale_b)
                     if cfg.scales == "row" and scale_loads != "box":
                         rsc.apply()
+
+                    # the fused epilogue (and the TMA epilogue) go box by box: a 64 x ec box
+                    # of D at a time, its C and bias values loaded one box ahead
+                    fusion = None
+                    if fuse:
+                        # ping-pong: a per-column bias ahead would hold ec / 4 more
+                        # registers a box (spills); its loads hide under the other
+                        # warpgroup's mainloop anyway
+                        fusion = EpilogueFusion(
+                            cfg.epilogue_op, c, ec, alpha, beta, source, bias, not pingpong
+                        )
+                    boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, rsc, fusion)
+
                     if epi_tma:
                         # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
                         # ``wct`` of it): ``store_boxes``. With ``epi_overlap`` the first half
@@ -1614,9 +2012,26 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         if lc.size(tCrC) != (wn // 2) * slices:
                             raise ValueError(f"unexpected accumulator fragment {lc.size(tCrC)}")
                         now = epi_boxes // 2 if overlap else epi_boxes
-                        store_boxes(tCrC, range(now), tile_m, tile_n, ej, rsc)
+                        # (a fused epilogue: its values box by box, ``boxes``; no overlap)
+                        fused = boxes if fuse else None
+                        store_boxes(tCrC, range(now), tile_m, tile_n, ej, rsc, 0, fused)
                         if overlap:
                             last_m, last_n = tile_m, tile_n
+                    elif fuse:
+                        # the store epilogue, fused: box by box (as the TMA epilogue), each
+                        # box's D values converted and written with predicated stores
+                        for q in range(epi_boxes):
+                            box = fusion.next
+                            g_box = thr_epi.partition_C(
+                                lc.local_tile(c, (64, ec), boxes.at(*divmod(q, boxes_n)))
+                            )
+                            frag = lc.make_fragment_like(g_box)
+                            for v, x in enumerate(boxes.values(q)):
+                                frag[v] = x
+                            if full_tiles:
+                                lc.copy(frag, g_box)
+                            else:
+                                lc.copy_if(box.coords, frag, g_box, bounds=c.shape)
                     else:
                         tCcC = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                         if c_elem is lc.f32:
@@ -1629,6 +2044,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             lc.copy(tCrD, tCgC)
                         else:
                             lc.copy_if(tCcC, tCrD, tCgC, bounds=c.shape)
+                    if cfg.epilogue_op.amax:  # the tile's max |D|: one atomic per warp
+                        peak = fusion.warp_amax()
+                        if wct % 32 == 0:
+                            lc.atomic_max(lc.recast(amax, lc.i32), 0, peak)
                     ej = ej + 1
             if overlap:  # noqa: SIM102 (a trace-time test around a dynamic one)
                 if mine > me:  # the last tile's second half
