@@ -527,7 +527,8 @@ class GemmConfig:
                 f"even number of boxes, the cooperative schedule "
                 f"split along M with one 64-row slice per warpgroup (bm = 64 * warpgroups), "
                 f"mma_in_flight=0 without mma_lead, the SS mainloop, K-major B, the "
-                f"data-parallel decomposition and no per-box scale loads; got "
+                f"data-parallel decomposition, no per-box scale loads and no fused "
+                f"epilogue_op; got "
                 f"epi_overlap={self.epi_overlap} for {self.name}"
             )
         box = self.epilogue_box[1]

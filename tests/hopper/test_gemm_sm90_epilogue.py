@@ -306,6 +306,12 @@ def test_bad_epilogues_are_refused_naming_the_field():
     bad(r"epilogue_op.source must be True or False, got 1.0", epilogue_op=Epilogue(source=1.0))
     bad(r"epilogue_op must be an Epilogue record, got str", epilogue_op="gelu")
     bad(r"epilogue_op.amax must be True or False, got 'yes'", epilogue_op=Epilogue(amax="yes"))
+    # the epilogue's second half under the next tile's mainloop (epi_overlap) is not fused:
+    # tuned() drops it for a fused epilogue_op, and an explicit one is refused
+    assert GEMM["tuned"]("bf16").epi_overlap > 0
+    assert GEMM["tuned"]("bf16", epilogue_op=Epilogue(act="gelu")).epi_overlap == 0
+    with pytest.raises(ValueError, match=r"epi_overlap takes .* no fused epilogue_op; got"):
+        replace(GEMM["tuned"]("bf16"), epilogue_op=Epilogue(act="gelu")).check()
     with pytest.raises(ValueError, match=r"epilogue_op .* takes the warp-specialized kernel"):
         Config(epilogue_op=Epilogue(act="relu")).check()  # cp.async
     cfg = Config(epilogue_op=Epilogue(bias="n"), **TMA)
