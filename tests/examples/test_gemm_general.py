@@ -21,6 +21,11 @@ from layoutc.runtime import dlpack
 sys.path.insert(0, str(EXAMPLES_DIR))
 import gemm_tf32_sm80 as sm80
 
+# Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
+# users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
+# after every pass in tests/examples/test_examples.py).
+pytestmark = pytest.mark.verify_at_end
+
 BK = {"tf32": 16, "f16": 32, "bf16": 32}  # 64-byte shared rows
 
 
@@ -119,9 +124,11 @@ def test_ragged_sizes_every_major_and_type(dtype, majors, shapes):
 
 def test_full_and_residue_tiles_in_one_launch_share_a_kernel():
     # K a multiple of BK: the interior CTAs run the unpredicated pipeline, the edges the
-    # predicated one; the second and third shapes reuse the first's kernel (same spec: every
-    # extent a multiple of 8 and no two equal)
-    run_gemm("tf32", "KKR", [(72, 40, 64), (40, 72, 48), (104, 8, 16)])
+    # predicated one; the other shapes reuse the first's kernel (same spec: every extent a
+    # multiple of 8 and no two equal). K = 16 is a single K-block (BK = 16) with 3 stages:
+    # the prologue's clamped loads read block 0 again, in the full tiles' pipeline (88 x 56:
+    # two CTAs inside C) and in the residue's (104 x 8)
+    run_gemm("tf32", "KKR", [(72, 40, 64), (40, 72, 48), (104, 8, 16), (88, 56, 16)])
 
 
 def test_batched_with_the_direct_epilogue():

@@ -15,6 +15,11 @@ import pytest
 from layoutc.driver.loading import load_source
 from narrow_floats import FP8_DLPACK, Bits, bf16, fp8
 
+# Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
+# users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
+# after every pass in tests/examples/test_examples.py).
+pytestmark = pytest.mark.verify_at_end
+
 GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
 Config = GEMM["GemmConfig"]
 
@@ -149,8 +154,16 @@ def test_rs_mainloop_assembles_for_sm90a(cfg):
         b, _ = bf16(np.zeros((cfg.bn, cfg.bk)))
         kk, ab = 16, "bf16.bf16"
     c, _ = bf16(np.zeros((cfg.bm, cfg.bn)))
+    # PTX only (cubin="never"): assembled below, as a whole program
     ck = lc.compile(
-        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
+        GEMM["make_gemm"](cfg),
+        a,
+        b,
+        c,
+        block=cfg.threads,
+        target="sm_90a",
+        index_bitwidth=32,
+        cubin="never",
     )
     assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ck.ptx
     instruction = rf"wgmma\.mma_async\.sync\.aligned\.m64n{cfg.bn}k{kk}\.f32\.{ab}"
