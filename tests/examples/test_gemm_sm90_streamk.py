@@ -286,14 +286,8 @@ def test_stream_k_and_split_k_assemble_for_sm90a_without_local_memory(cfg):
     c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
     ws = GEMM["workspace"](cfg, cfg.bm, cfg.bn, 2)
     args = GEMM["kernel_args"](cfg, a, b, c, (), ws)
-    # PTX only (cubin="never"): assembled below, with ptxas's resource report
     ck = lc.compile(
-        GEMM["make_gemm"](cfg),
-        *args,
-        block=cfg.threads,
-        target="sm_90a",
-        index_bitwidth=32,
-        cubin="never",
+        GEMM["make_gemm"](cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32
     )
     # the flags: release (fence, then a relaxed exchange) and acquire (exchange, then fence)
     assert "membar.gl" in ck.ptx and "atom.global.exch.b32" in ck.ptx

@@ -460,7 +460,6 @@ def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, loads
         block=cfg.threads,
         target="sm_90a",
         index_bitwidth=32,
-        cubin="never",  # PTX only: the test assembles it with ptxas's resource report
     )
     # one load per row and column scale of the fragment, not per element: two rows per 64-row
     # slice of a warpgroup, a quarter of its columns (128 x 256 cooperative: 2 + 64)

@@ -154,16 +154,8 @@ def test_rs_mainloop_assembles_for_sm90a(cfg):
         b, _ = bf16(np.zeros((cfg.bn, cfg.bk)))
         kk, ab = 16, "bf16.bf16"
     c, _ = bf16(np.zeros((cfg.bm, cfg.bn)))
-    # PTX only (cubin="never"): assembled below, as a whole program
     ck = lc.compile(
-        GEMM["make_gemm"](cfg),
-        a,
-        b,
-        c,
-        block=cfg.threads,
-        target="sm_90a",
-        index_bitwidth=32,
-        cubin="never",
+        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
     )
     assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ck.ptx
     instruction = rf"wgmma\.mma_async\.sync\.aligned\.m64n{cfg.bn}k{kk}\.f32\.{ab}"
