@@ -8,11 +8,62 @@ from pathlib import Path
 
 import pytest
 
+#: Whether LAYOUTC_VERIFY_EACH came from the caller's environment (then it is never overridden).
+_VERIFY_EACH_FROM_CALLER = "LAYOUTC_VERIFY_EACH" in os.environ
+
 
 def pytest_configure(config):
     # The driver verifies the IR once after the pass pipeline by default (compile time); the
-    # tests verify after every pass, so a pass that breaks the IR fails at that pass.
+    # tests verify after every pass, so a pass that breaks the IR fails at that pass. Tests
+    # marked verify_at_end (below) go back to the driver's default.
     os.environ.setdefault("LAYOUTC_VERIFY_EACH", "1")
+    config.addinivalue_line(
+        "markers",
+        "verify_at_end: compile with the driver's default verification (once, after the pass "
+        "pipeline) rather than after every pass (tests/conftest.py says which tests and why)",
+    )
+
+
+@pytest.fixture(scope="session")
+def verify_each_from_caller() -> bool:
+    """Whether the caller set LAYOUTC_VERIFY_EACH (then no mark changes it)."""
+    return _VERIFY_EACH_FROM_CALLER
+
+
+@pytest.fixture(scope="session")
+def _verify_at_end_cache(tmp_path_factory):
+    """The compile cache of the tests marked ``verify_at_end`` (shared by the run's workers)."""
+    from layoutc.driver import cache
+
+    directory = run_cache_dir(tmp_path_factory, "layoutc-cache-verify-at-end")
+    return directory, cache.CompileCache(directory)
+
+
+@pytest.fixture(autouse=True)
+def _verify_at_end(request):
+    """Tests marked ``verify_at_end`` verify the IR once after the pass pipeline, as users'
+    compiles do, not after every pass (LAYOUTC_VERIFY_EACH=1 costs a third of a large
+    kernel's passes: docs/driver.md, "Compile time"). The mark is for the many variants of a
+    large whole-pipeline kernel (GEMM and convolution configurations, majors, sizes and
+    targets in tests/examples and tests/hopper): an invalid IR still fails them, at the end,
+    with the note to set LAYOUTC_VERIFY_EACH=1 to find the pass. Every example's own kernel
+    is still compiled with verification after every pass, for the CPU, sm_80 and sm_90
+    (tests/examples/test_examples.py is unmarked), as are the passes' own tests (tests/passes,
+    tests/lit, tests/ir). The marked tests keep a compile cache of their own: the cache key
+    ignores the verification mode, so sharing one would let a marked test's compile stand in
+    for an unmarked test's. A caller's own LAYOUTC_VERIFY_EACH always wins."""
+    if _VERIFY_EACH_FROM_CALLER or request.node.get_closest_marker("verify_at_end") is None:
+        yield
+        return
+    from layoutc.driver import cache
+
+    directory, store = request.getfixturevalue("_verify_at_end_cache")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("LAYOUTC_VERIFY_EACH", "0")
+    mp.setenv("LAYOUTC_CACHE_DIR", str(directory))
+    mp.setattr(cache, "_default", store)
+    yield
+    mp.undo()
 
 
 @functools.cache

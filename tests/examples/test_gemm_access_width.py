@@ -21,6 +21,11 @@ sys.path.insert(0, str(EXAMPLES_DIR))
 sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
 import gemm_tf32_sm80 as sm80
 
+# Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
+# users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
+# after every pass in tests/examples/test_examples.py).
+pytestmark = pytest.mark.verify_at_end
+
 # (type, A's leading dimension fact) -> the cp.async bytes of A (B is K-major with K % 8 == 0:
 # 16 bytes); None: 16-bit elements on 2-byte rows, no cp.async for A
 WIDTH_CASES = [

@@ -2,8 +2,9 @@
 ``sm80_mma_multistage``): a CTA whose tile lies inside C but whose K is not a multiple of BK
 loads its partial K-block first, guarded by its coordinates (zero-filling cp.async), and every
 following K-block full and unpredicated. On the CPU runtime the products are exact at K = 1, 17,
-129, 200 for every major of A, B and C and every input type (M and N give both inside and edge
-tiles); in the PTX of a ragged-K spec the peeled main loop has no predicate, no zero fill and no
+40, 129, 200 for every major of A, B and C and every input type, with inside and edge tiles
+(tests/examples/test_gemm_general.py's ragged cases), with more stages than K-blocks and
+batched; in the PTX of a ragged-K spec the peeled main loop has no predicate, no zero fill and no
 bound compare. (The access width per operand is tests/examples/test_gemm_access_width.py.)
 """
 
@@ -22,26 +23,14 @@ sys.path.insert(0, str(EXAMPLES_DIR))
 sys.path.insert(0, str(EXAMPLES_DIR.parent / "tests" / "frontend"))
 import gemm_tf32_sm80 as sm80
 
-# Each type sees A K- and M-major, B K- and N-major, C row- and column-major.
-PEEL_CASES = [
-    ("tf32", "KKR"),
-    ("tf32", "MNC"),
-    ("f16", "KNR"),
-    ("f16", "MKC"),
-    ("bf16", "KKC"),
-    ("bf16", "MNR"),
-]
+# Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
+# users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
+# after every pass in tests/examples/test_examples.py).
+pytestmark = pytest.mark.verify_at_end
 
-
-@pytest.mark.parametrize(("dtype", "majors"), PEEL_CASES, ids=[f"{d}-{m}" for d, m in PEEL_CASES])
-def test_ragged_k_every_major_and_type(dtype, majors):
-    # 72 x 40 with 32 x 32 tiles: two CTAs inside C (the peeled pipeline when K is ragged and
-    # longer than BK: 17 for tf32's BK = 16, 129 and 200 for all), four on its edges; K = 1
-    # (tf32) and 17 (16-bit types, BK = 32) are a single ragged K-block: the residue pipeline.
-    # K = 200 leaves the residue 1000 would (8 mod 16 and 32) with rows 16-byte aligned; K = 1
-    # is a spec of its own (a unit extent), compiled once per type
-    ks = (1, 17, 129, 200) if dtype == "tf32" or majors in ("MKC", "KKC") else (17, 129, 200)
-    run_gemm(dtype, majors, [(72, 40, k) for k in ks], recompile=True)
+# On the CPU, the peeled pipeline of every major of A, B and C and every input type, with
+# each operand's rows aligned and ragged, is in tests/examples/test_gemm_general.py's
+# test_ragged_sizes_every_major_and_type (one compile per case, launched at several shapes).
 
 
 def test_two_k_blocks_with_more_stages_than_k_blocks():

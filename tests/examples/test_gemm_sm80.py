@@ -35,6 +35,7 @@ def _operands(cfg, k_tiles: int, seed: int = 0):
     return a, b, np.full((m, n), np.nan, np.float32)
 
 
+@pytest.mark.verify_at_end  # configurations of the example's kernel (tests/conftest.py)
 @pytest.mark.parametrize(
     "name",
     [
@@ -51,12 +52,11 @@ def test_tilings_compute_the_product_on_the_cpu(name):
     np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64).T)
 
 
-def test_a_single_k_block_is_enough():
-    cfg = sm80.CONFIG
-    a, b, c = _operands(cfg, k_tiles=1)  # the prologue's clamped loads read block 0 again
-    ck = lc.compile(sm80.gemm_tf32_sm80, a, b, c, block=cfg.threads, target="cpu")
-    ck(a, b, c, grid=cfg.grid(*c.shape), block=cfg.threads)
-    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64).T)
+# A single K-block with more stages than K-blocks (the prologue's clamped loads read block 0
+# again) is checked on the CPU with the small tiles, in the full tiles' pipeline and the
+# residue's: tests/examples/test_gemm_general.py's test_full_and_residue_tiles_in_one_launch_
+# share_a_kernel (K = BK); K = BK + 1 with 4 stages is tests/examples/test_gemm_k_peeling.py's
+# test_two_k_blocks_with_more_stages_than_k_blocks.
 
 
 def _compiled(module_name: str, arch: str):
@@ -190,6 +190,7 @@ def test_the_sass_has_hmma_and_ldsm_and_no_local_memory(tmp_path):
     assert registers <= 255 and "LOCAL:0" in usage.stdout
 
 
+@pytest.mark.verify_at_end
 def test_bf16_goes_through_the_same_kernel():
     cfg = sm80.GemmConfig("bf16", bk=64)
     specs = (lc.spec("bf16[(M,K):(K,1)]"), lc.spec("bf16[(N,K):(K,1)]"))

@@ -16,6 +16,11 @@ import pytest
 from example_files import EXAMPLES_DIR
 from layoutc.driver.loading import load_source
 
+# Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
+# users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
+# after every pass in tests/examples/test_examples.py).
+pytestmark = pytest.mark.verify_at_end
+
 GEMM = vars(load_source(EXAMPLES_DIR / "gemm_sm90.py"))
 Config = GEMM["GemmConfig"]
 
