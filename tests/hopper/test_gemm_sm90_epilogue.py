@@ -16,6 +16,11 @@ import pytest
 from layoutc.driver.loading import load_source
 from narrow_floats import FP8_DLPACK, Bits, fp8
 
+# Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
+# users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
+# after every pass in tests/examples/test_examples.py).
+pytestmark = pytest.mark.verify_at_end
+
 GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
 Config, Epilogue = GEMM["GemmConfig"], GEMM["Epilogue"]
 
