@@ -21,13 +21,24 @@ from .registry import register_pass
 __all__ = ["VerifyTarget", "check_target_features", "target_requirements"]
 
 
+_REQUIRING_TRAITS: dict[type, tuple[RequiresTarget, ...]] = {}
+"""Per op class, its RequiresTarget traits (none for most: the walks skip those ops at once)."""
+
+
+def _requiring_traits(cls: type) -> tuple[RequiresTarget, ...]:
+    found = _REQUIRING_TRAITS.get(cls)
+    if found is None:
+        found = tuple(t for t in cls.traits if isinstance(t, RequiresTarget))
+        _REQUIRING_TRAITS[cls] = found
+    return found
+
+
 def target_requirements(op: Operation) -> Iterator[TargetRequirement]:
     """The requirements ``op`` declares (none for most ops)."""
-    for trait in op.traits:
-        if isinstance(trait, RequiresTarget):
-            req = trait.requirement_of(op)
-            if req is not None:
-                yield req
+    for trait in _requiring_traits(type(op)):
+        req = trait.requirement_of(op)
+        if req is not None:
+            yield req
 
 
 def check_target_features(root: Operation, arch: str) -> list[tuple[Operation, str]]:
@@ -40,6 +51,8 @@ def check_target_features(root: Operation, arch: str) -> list[tuple[Operation, s
         return []
     failures = []
     for op in root.walk_ops():
+        if not _requiring_traits(type(op)):
+            continue
         for req in target_requirements(op):
             if not req.satisfied_by(arch):
                 failures.append((op, req.message(arch)))
@@ -61,7 +74,9 @@ class VerifyTarget(Pass):
     num_checked = Statistic("Ops with a target requirement")
 
     def run_on_operation(self, op: Operation) -> None:
-        self.num_checked += sum(1 for o in op.walk_ops() for _ in target_requirements(o))
+        self.num_checked += sum(
+            1 for o in op.walk_ops() if _requiring_traits(type(o)) for _ in target_requirements(o)
+        )
         failures = check_target_features(op, self.arch)
         for bad, message in failures:
             self.emit_error(bad, message)

@@ -134,11 +134,15 @@ def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool =
     from layoutc.ir.dialects import arith, cf, func
     from layoutc.ir.dialects import gpu as gpu_dialect
 
-    converted = (arith.DIALECT, cf.DIALECT, func.DIALECT)
+    a, c, f = arith.DIALECT, cf.DIALECT, func.DIALECT
+    printf_op = gpu_dialect.PrintfOp
     needs_conversion = printf = False
     for op in module_op.walk_ops():
-        needs_conversion = needs_conversion or any(op.dialect is d for d in converted)
-        printf = printf or isinstance(op, gpu_dialect.PrintfOp)
+        if not needs_conversion:
+            d = op.dialect
+            needs_conversion = d is a or d is c or d is f
+        if not printf:
+            printf = isinstance(op, printf_op)
     if needs_conversion:
         from layoutc.passes.conversion.arith_to_llvm import (
             ArithToLLVMError,

@@ -229,6 +229,7 @@ class OpDef:
     """Everything declared on an op class, resolved once at class creation."""
 
     __slots__ = (
+        "fixed_regions",
         "operands",
         "prop_checks",
         "prop_defaults",
@@ -254,6 +255,7 @@ class OpDef:
         regions = [(n, s) for n, s in fields if isinstance(s, RegionSpec)]
         self.region_names = [n for n, _ in regions]
         self.regions_variadic = bool(regions) and regions[-1][1].variadic
+        self.fixed_regions = len(self.region_names) - (1 if self.regions_variadic else 0)
         if any(s.variadic for _, s in regions[:-1]):
             raise TypeError("only the last region declaration may be variadic")
         succs = [(n, s) for n, s in fields if isinstance(s, SuccessorSpec)]

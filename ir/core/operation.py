@@ -174,7 +174,7 @@ class Operation:
                 props.setdefault(d.operands.segment_attr, DenseArrayAttr(i32, operand_sizes))
             if d.results.segment_attr and len(result_sizes) == len(d.results.names):
                 props.setdefault(d.results.segment_attr, DenseArrayAttr(i32, result_sizes))
-            fixed = len(d.region_names) - (1 if d.regions_variadic else 0)
+            fixed = d.fixed_regions
             while len(region_objs) < fixed:
                 region_objs.append(Region())
         self._init_fields(
@@ -228,15 +228,21 @@ class Operation:
                     properties[k] = v
         self.properties = properties
         self.attributes = attributes
-        for r in regions:
-            if r.parent is not None:
-                raise IRError(f"'{self.name}': region already belongs to '{r.parent.name}'")
-            r.parent = self
         # tuples: the empty ones (most ops) are the shared ``()``, no list per op to allocate
         # and for the cyclic collector to walk
-        self.regions = tuple(regions)
-        self.successors = tuple([BlockOperand(self, i, b) for i, b in enumerate(successors)])
-        self._loc = loc if loc is not None else UnknownLoc()
+        if regions:
+            for r in regions:
+                if r.parent is not None:
+                    raise IRError(f"'{self.name}': region already belongs to '{r.parent.name}'")
+                r.parent = self
+            self.regions = tuple(regions)
+        else:
+            self.regions = ()
+        if successors:
+            self.successors = tuple([BlockOperand(self, i, b) for i, b in enumerate(successors)])
+        else:
+            self.successors = ()
+        self._loc = loc if loc is not None else _UNKNOWN_LOC
 
     @classmethod
     def create(
@@ -543,26 +549,8 @@ class Operation:
         """Pre-order generator over nested ops (do not erase ops while iterating)."""
         if include_self:
             yield self
-        # Iterative (a generator per nesting level, not per op): each stack entry is the next
-        # op to visit in the current block and the blocks still to visit at that level. The
-        # next op is read before an op is yielded, its regions after.
-        stack: list[tuple[Operation | None, Iterator[Block]]] = [
-            (None, (b for r in self.regions for b in r.blocks))
-        ]
-        while stack:
-            op, blocks = stack[-1]
-            if op is None:
-                block = next(blocks, None)
-                if block is None:
-                    stack.pop()
-                    continue
-                op = block._first
-                if op is None:
-                    continue
-            stack[-1] = (op._next, blocks)
-            yield op
-            if op.regions:
-                stack.append((None, (b for r in op.regions for b in r.blocks)))
+        if self.regions:
+            yield from _walk_regions(self.regions)
 
     # -- printing and verification -----------------------------------------------------------
     def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:
@@ -691,7 +679,30 @@ def _walk(
     return WalkResult.ADVANCE
 
 
+def _walk_regions(regions: Sequence[Region]) -> Iterator[Operation]:
+    """The ops of ``regions`` in pre-order: a generator per nesting level, not per op. The
+    next op is read before an op is yielded, its regions after."""
+    for region in regions:
+        for block in region.blocks:
+            op = block._first
+            while op is not None:
+                nxt = op._next
+                yield op
+                if op.regions:
+                    yield from _walk_regions(op.regions)
+                op = nxt
+
+
+_UNKNOWN_LOC = UnknownLoc()  # uniqued: the one instance
+
+
 def _flatten_groups(items: Sequence[Any], is_type: bool) -> tuple[list[Any], list[int]]:
+    if type(items) is list:  # the common case, one value or type per slot: no group to build
+        for item in items:
+            if not isinstance(item, (Value, Type)):
+                break
+        else:
+            return items, [1] * len(items)
     flat: list[Any] = []
     sizes: list[int] = []
     for item in items:

@@ -98,9 +98,25 @@ class SwizzleSplit(NamedTuple):
     high: IntLike
 
 
+_split_memo: dict[tuple, SwizzleSplit] = {}
+
+
 def split_swizzle_argument(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
     """The decomposition of ``Sw(arg)`` described in the module docstring (``low = arg`` and
-    nothing split off when no term qualifies)."""
+    nothing split off when no term qualifies). Memoised as :func:`possible_bits` is (a SymInt
+    is its canonical form, its symbols carry their facts): the compiles of one kernel split
+    the same arguments."""
+    key = (swizzle, arg)
+    found = _split_memo.get(key)
+    if found is None:
+        found = _split(swizzle, arg)
+        if len(_split_memo) > 4096:
+            _split_memo.clear()
+        _split_memo[key] = found
+    return found
+
+
+def _split(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
     unit = 1 << swizzle.swizzle_code.bit_length()
     const, terms = terms_of(arg)
     high: IntLike = const - const % unit

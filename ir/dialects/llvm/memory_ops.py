@@ -79,14 +79,19 @@ class GEPOp(Operation):
         flags: int = 0,
         loc: Location | None = None,
     ):
-        raw = [DYNAMIC_INDEX if isinstance(i, Value) else int(i) for i in indices]
-        bad = [i for i, x in zip(raw, indices) if not isinstance(x, Value)]
-        bad = [i for i in bad if not fits_gep_constant(i)]
-        if bad:
-            raise ValueError(
-                f"GEP constant index {bad[0]} does not fit in i32: pass it as an index operand"
-            )
-        dynamic = [i for i in indices if isinstance(i, Value)]
+        raw = []
+        dynamic = []
+        for i in indices:
+            if isinstance(i, Value):
+                raw.append(DYNAMIC_INDEX)
+                dynamic.append(i)
+                continue
+            i = int(i)
+            if not DYNAMIC_INDEX < i < (1 << 31):  # fits_gep_constant
+                raise ValueError(
+                    f"GEP constant index {i} does not fit in i32: pass it as an index operand"
+                )
+            raw.append(i)
         super().__init__(
             operands=[base, dynamic],
             result_types=[base.type],
