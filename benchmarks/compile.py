@@ -186,6 +186,19 @@ def compile_rows(path: str, arch: str, repeat: int) -> dict[str, float]:
     return merged
 
 
+def gemm_specs(cfg) -> tuple[tuple, list[str]]:
+    """The sm80 GEMM's argument specs (A, B K-major, C row-major, any M, N, K) and the facts
+    that make every tile full; benchmarks/compile_fingerprint.py compiles the same."""
+    import layoutc as lc
+
+    specs = (
+        lc.spec("tf32[(M,K):(K,1)]"),
+        lc.spec("tf32[(N,K):(K,1)]"),
+        lc.spec("f32[(M,N):(N,1)]"),
+    )
+    return specs, [f"M%{cfg.bm}==0", f"N%{cfg.bn}==0", f"K%{cfg.bk}==0"]
+
+
 def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
     """The sm80 GEMM's default configuration, a fresh kernel object per compile (make_gemm),
     compiled from specs with the cache off, in a process already warm from the copy rows."""
@@ -197,12 +210,7 @@ def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
     import gemm_tf32_sm80 as gemm
 
     cfg = gemm.CONFIG
-    specs = (
-        lc.spec("tf32[(M,K):(K,1)]"),
-        lc.spec("tf32[(N,K):(K,1)]"),
-        lc.spec("f32[(M,N):(N,1)]"),
-    )
-    assume = [f"M%{cfg.bm}==0", f"N%{cfg.bn}==0", f"K%{cfg.bk}==0"]
+    specs, assume = gemm_specs(cfg)
     stages: list[dict[str, float]] = []
     last: list = []
 

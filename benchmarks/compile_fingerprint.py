@@ -71,14 +71,10 @@ def gemm_products() -> list[tuple[str, str]]:
 
     sys.path.insert(0, str(EXAMPLES))
     import gemm_tf32_sm80 as gemm
+    from compile import gemm_specs  # benchmarks/compile.py: the GEMM rows' specs and facts
 
     cfg = gemm.CONFIG
-    specs = (
-        lc.spec("tf32[(M,K):(K,1)]"),
-        lc.spec("tf32[(N,K):(K,1)]"),
-        lc.spec("f32[(M,N):(N,1)]"),
-    )
-    full = [f"M%{cfg.bm}==0", f"N%{cfg.bn}==0", f"K%{cfg.bk}==0"]
+    specs, full = gemm_specs(cfg)
     rows = []
     for label, facts in (("gemm-full", full), ("gemm-any", [])):
         for target in TARGETS:
