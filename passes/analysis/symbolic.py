@@ -641,23 +641,28 @@ class SymbolicAnalysis:
         if isinstance(tensor.type, PtrType):
             p = self.pointer_of(tensor)
             return p.offset + coord
+        t = self.tensor_of(tensor)
+        try:
+            found = self.layout_offset(t.layout, coord)
+        except LayoutError as e:
+            raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+        return t.offset + found
+
+    def layout_offset(self, layout: Any, coord: Any) -> Any:
+        """``layout``'s element offset of ``coord`` (memoised on the pair; raises LayoutError)."""
         from layoutc.ir.dialects.tile.swizzled import SwizzledOffset, element_offset
 
-        t = self.tensor_of(tensor)
-        key = (t.layout, coord)
+        key = (layout, coord)
         try:
             found = self._element_offsets.get(key)
         except TypeError:  # an unhashable part: no memo
             key, found = None, None
         if found is None:
-            try:
-                found = element_offset(t.layout, coord)
-            except LayoutError as e:
-                raise AnalysisError(f"'{op.name}' op: {_first_line(e)}", op.location) from None
+            found = element_offset(layout, coord)
             immutable = type(found) is int or isinstance(found, (SymInt, SwizzledOffset))
             if key is not None and immutable:
                 self._element_offsets[key] = found
-        return t.offset + found
+        return found
 
 
 def dominates(a: Operation, b: Operation) -> bool:

@@ -105,6 +105,8 @@ class TileLowering:
         self._dynamic_smem_align: int | None = None
         self._func: Operation | None = None  # the function run() lowers
         self._opaque: dict[tuple[Value, Any], Operation] = {}  # (pointer, block) -> its asm
+        # (base, static offset, element type, block) -> its GEP (see _static_gep)
+        self._geps: dict[tuple[Value, int, Type, Any], Operation] = {}
 
     def dynamic_smem_base(self, op: T.DynamicSmemOp) -> Value:
         """The dynamic shared-memory base of ``op``'s function, aligned to the module's widest
@@ -234,12 +236,35 @@ class TileLowering:
             align = math.gcd(align, offset * nbytes) if offset else align
             if offset == 0:
                 return base, llvm_elem, align
-            return _gep(b, base, offset, llvm_elem), llvm_elem, align
+            return self._static_gep(op, b, base, offset, llvm_elem), llvm_elem, align
         dynamic, constant = _peel_constant(e.value(offset))
         ptr = _gep(b, base, dynamic, llvm_elem)
         if constant:  # a GEP of its own: the constant becomes the address's immediate
             ptr = _gep(b, ptr, constant, llvm_elem)
         return ptr, llvm_elem, math.gcd(align, nbytes)
+
+
+    def _static_gep(
+        self, op: Operation, b: Builder, base: Value, offset: int, elem: Type
+    ) -> Value:
+        """``base + offset`` for an access in ``op``'s block: the GEP an earlier access of
+        that block or of an enclosing one made for the same address (it dominates ``op``:
+        the walk has not reached the ops after ``op``'s ancestors yet), else a new one. The unrolled register-fragment
+        accesses address the same elements over and over (2,600 static GEPs of a GEM, 560
+        distinct): cse would keep the first of each and erase the others, so building only
+        the first gives the same IR without building and erasing the rest."""
+        if offset not in _GEP_IMMEDIATE:
+            return _gep(b, base, offset, elem)
+        geps = self._geps
+        block = op.parent
+        while block is not None:  # this block's, else an enclosing block's (made before)
+            found = geps.get((base, offset, elem, block))
+            if found is not None and found.parent is not None:
+                return found.results[0]
+            parent = block.parent_op
+            block = parent.parent if parent is not None else None
+        found = geps[(base, offset, elem, op.parent)] = b.create(GEPOp, base, [offset], elem)
+        return found.results[0]
 
 
 _GEP_IMMEDIATE = range(DYNAMIC_INDEX + 1, 1 << 31)

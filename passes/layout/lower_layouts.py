@@ -204,7 +204,12 @@ class _Lowering:
                 self._forget_across(op)
                 continue
             if isinstance(op, _ACCESSES) and self._addresses_memory(op):
-                self._access(op)
+                if _final_fragment_access(op):
+                    self.at(op)
+                    self._op = op
+                    self._prefetch(op)  # as _access would, and the access stays as it is
+                else:
+                    self._access(op)
                 self._forget(effect)  # after the access: its own index loads come first
             elif isinstance(op, LD.ElemLessOp):
                 self._elem_less(op)
@@ -851,6 +856,21 @@ def _memory_operand(op: Any) -> Value:
     if isinstance(op, (TD.StoreOp, TD.StoreVectorOp, TD.StmatrixOp, *TD.ATOMIC_OPS)):
         return op.dest
     return op.operands[0]
+
+
+def _final_fragment_access(op: Operation) -> bool:
+    """``tile.load``/``tile.store`` at a static offset of a register fragment's own pointer
+    (``tile.get_ptr`` of its ``tile.alloc_fragment``), as lower-algorithms builds the unrolled
+    accesses to fragments (passes/layout/lowering.py): :meth:`_Lowering._access` would rebuild
+    the same op (its pointer becomes the allocation's pointer with the get_ptr's other uses)."""
+    if not isinstance(op, (TD.LoadOp, TD.StoreOp)) or op.coords:
+        return False
+    get = op.source.defining_op
+    if not isinstance(get, TD.GetPtrOp) or not isinstance(
+        get.operands[0].defining_op, TD.AllocFragmentOp
+    ):
+        return False
+    return op.coord.value.isdigit()
 
 
 def _removable(op: Operation) -> bool:

@@ -80,13 +80,16 @@ func.func @cp_async(%arg0: !tile.tensor<f32, gmem, "(4,2):(1,4)", 16>, %arg1: !t
 // -----
 
 // ldmatrix: one instruction per repetition at the first element of this thread's row, its
-// values stored to the destination's value mode.
+// values stored to the destination's value mode. A register fragment's elements at static
+// coordinates are addressed as lower-layouts would: its pointer plus the element offset.
 // CHECK-LABEL: func.func @ldmatrix
+// CHECK: %[[R:.*]] = tile.alloc_fragment
+// CHECK-NEXT: %[[P:.*]] = tile.get_ptr %[[R]]
 // CHECK: %[[V:.*]]:8 = tile.ldmatrix %arg0[(0, 0)] {atom = #tile.copy_atom<"ldmatrix.x4", 128>}
-// CHECK: tile.store %[[V]]#0, %{{.*}}[(0, 0)]
-// CHECK: tile.store %[[V]]#7, %{{.*}}[(7, 0)]
+// CHECK: tile.store %[[V]]#0, %[[P]][0]
+// CHECK: tile.store %[[V]]#7, %[[P]][7]
 // CHECK: %[[W:.*]]:8 = tile.ldmatrix %arg0[(0, 1)]
-// CHECK: tile.store %[[W]]#7, %{{.*}}[(7, 1)]
+// CHECK: tile.store %[[W]]#7, %[[P]][15]
 func.func @ldmatrix(%arg0: !tile.tensor<f16, smem, "(8,2):(1,64)", 16>) {
   %r = tile.alloc_fragment : !tile.tensor<f16, rmem, "(8,2):(1,8)", 2>
   tile.copy %arg0, %r {atom = #tile.copy_atom<"ldmatrix.x4", 128>} : !tile.tensor<f16, smem, "(8,2):(1,64)", 16>, !tile.tensor<f16, rmem, "(8,2):(1,8)", 2>

@@ -57,15 +57,17 @@ func.func @not_canonical() {
 // -----
 
 // A register-A atom (_RS): A is the thread's fragment (A_V, M, K) = (8, 1, 2); each K block is
-// one tile.wgmma_rs on its 8 A values, B's descriptor and the accumulators.
+// one tile.wgmma_rs on its 8 A values, B's descriptor and the accumulators (the fragment's
+// elements at its pointer plus their offsets: 0 to 7 for the first K block, 8 to 15 next).
 // CHECK-LABEL: func.func @wgmma_rs
+// CHECK: %[[PA:.*]] = tile.get_ptr %{{.*}} : !tile.tensor<f16, rmem
 // CHECK: %[[DB0:.*]] = tile.wgmma_desc %{{.*}}[%{{.*}}] {bits = -9223372036854710272 : i64}
-// CHECK-COUNT-8: tile.load %{{.*}}[({{[0-7]}}, 0, 0)]
+// CHECK-COUNT-8: tile.load %[[PA]][{{[0-7]}}]
 // CHECK-COUNT-4: tile.load
 // CHECK: tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> ({{.*}}), %[[DB0]], ({{.*}}) {transpose_b = 0 : i32} : f16, f32 -> f32
 // CHECK-COUNT-4: tile.store
 // CHECK: %[[DB1:.*]] = tile.wgmma_desc
-// CHECK-COUNT-8: tile.load %{{.*}}[({{[0-7]}}, 0, 1)]
+// CHECK-COUNT-8: tile.load %[[PA]][{{[89]|1[0-5]}}]
 // CHECK: tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> ({{.*}}), %[[DB1]]
 // CHECK-NOT: tile.gemm
 func.func @wgmma_rs() {
