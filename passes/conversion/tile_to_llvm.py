@@ -243,14 +243,11 @@ class TileLowering:
             ptr = _gep(b, ptr, constant, llvm_elem)
         return ptr, llvm_elem, math.gcd(align, nbytes)
 
-
-    def _static_gep(
-        self, op: Operation, b: Builder, base: Value, offset: int, elem: Type
-    ) -> Value:
+    def _static_gep(self, op: Operation, b: Builder, base: Value, offset: int, elem: Type) -> Value:
         """``base + offset`` for an access in ``op``'s block: the GEP an earlier access of
         that block or of an enclosing one made for the same address (it dominates ``op``:
         the walk has not reached the ops after ``op``'s ancestors yet), else a new one. The unrolled register-fragment
-        accesses address the same elements over and over (2,600 static GEPs of a GEM, 560
+        accesses address the same elements over and over (2,600 static GEPs in a GEMM, 560
         distinct): cse would keep the first of each and erase the others, so building only
         the first gives the same IR without building and erasing the rest."""
         if offset not in _GEP_IMMEDIATE:
