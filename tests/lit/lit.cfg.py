@@ -2,7 +2,8 @@
 
 Tools are invoked through the Python interpreter running lit, so the suite works in any venv
 and on any OS: ``layoutc-opt`` -> ``python -m layoutc.cli.opt``, ``FileCheck``/``filecheck`` ->
-``python -m filecheck``, ``xdsl-opt`` -> xDSL's driver. ``not`` is lit's internal-shell builtin.
+``python run_filecheck.py`` (the filecheck package's matcher), ``xdsl-opt`` -> xDSL's driver.
+``not`` is lit's internal-shell builtin.
 """
 
 import os
@@ -28,11 +29,13 @@ def tool(names: str, command: str) -> tuple[str, str]:
     return (pattern, command.replace("\\", "\\\\"))
 
 
+# the filecheck package's matcher, started without importing importlib.metadata (run_filecheck.py)
+filecheck = os.path.join(os.path.dirname(__file__), "run_filecheck.py")
 xdsl = f'{python} -c "import sys; from xdsl.tools.xdsl_opt import main; sys.exit(main())"'
 config.substitutions.extend(  # noqa: F821
     [
         tool("layoutc-opt", f"{python} -m layoutc.cli.opt"),
-        tool("FileCheck|filecheck", f"{python} -m filecheck"),
+        tool("FileCheck|filecheck", f"{python} {shlex.quote(filecheck)}"),
         tool("xdsl-opt", xdsl),
         ("%python", python),
     ]
