@@ -224,6 +224,11 @@ class GemmConfig:
     # What the epilogue computes: D = act(alpha * (A @ B) + beta * C + bias) (:class:`Epilogue`;
     # the default: D = A @ B)
     epilogue_op: Epilogue = Epilogue()
+    # A fused epilogue in the cooperative schedule: the tile's first box's C and bias loads
+    # are issued before its mainloop (in flight under it, their registers held across it),
+    # not after it, where the first box waited for them with the tensor cores idle. False:
+    # the old order (name ``-npf``), for A/B measurements.
+    epi_prefetch: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -281,6 +286,7 @@ class GemmConfig:
             + "".join(f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K")
             + self.operand_suffix
             + self.epilogue_op.name
+            + ("-npf" if self.epilogue_op.fused and not self.epi_prefetch else "")
         )
 
     @property
@@ -418,6 +424,8 @@ class GemmConfig:
                 f"epilogue_op must be an Epilogue record, got {type(self.epilogue_op).__name__}"
             )
         self.epilogue_op.check(self)
+        if not isinstance(self.epi_prefetch, bool):
+            raise ValueError(f"epi_prefetch must be True or False, got {self.epi_prefetch!r}")
         for what, t in (("dtype", self.dtype), ("b_dtype", self.b_type)):
             if t not in ELEMENTS:
                 raise ValueError(f"{what} must be one of {sorted(ELEMENTS)}, got {t!r}")
@@ -1528,6 +1536,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         epilogue_annotation(cfg, p) for p in EPILOGUE_PARAMS
     )
     fuse = cfg.epilogue_op.fused
+    prefetch = fuse and cfg.epi_prefetch and cfg.schedule != "pingpong"
 
     def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
         """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
@@ -1808,6 +1817,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 early = None
                 if scale_loads == "before":
                     early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
+                # the fused epilogue's first box's C and bias values: in flight under the
+                # mainloop (cooperative; ping-pong's hide under the other warpgroup's)
+                boxes = None
+                if prefetch:
+                    fusion = EpilogueFusion(cfg.epilogue_op, c, ec, alpha, beta, source, bias, True)
+                    boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -1976,15 +1991,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
                     # the fused epilogue (and the TMA epilogue) go box by box: a 64 x ec box
                     # of D at a time, its C and bias values loaded one box ahead
-                    fusion = None
-                    if fuse:
-                        # ping-pong: a per-column bias ahead would hold ec / 4 more
-                        # registers a box (spills); its loads hide under the other
-                        # warpgroup's mainloop anyway
-                        fusion = EpilogueFusion(
-                            cfg.epilogue_op, c, ec, alpha, beta, source, bias, not pingpong
-                        )
-                    boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, rsc, fusion)
+                    if boxes is not None:  # prefetched before the mainloop
+                        fusion, boxes.rsc = boxes.fusion, rsc
+                    else:
+                        fusion = None
+                        if fuse:
+                            # ping-pong: a per-column bias ahead would hold ec / 4 more
+                            # registers a box (spills); its loads hide under the other
+                            # warpgroup's mainloop anyway
+                            fusion = EpilogueFusion(
+                                cfg.epilogue_op, c, ec, alpha, beta, source, bias, not pingpong
+                            )
+                        boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, rsc, fusion)
 
                     if epi_tma:
                         # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread
