@@ -35,11 +35,15 @@ bias alone against ``torch.addmm(bias, a, b.t())`` (its BIAS epilogue), ``beta =
 source C against ``torch.addmm(c, a, b.t())``, and the plain GEMM against ``torch.mm`` for
 scale; each row checked against the float64 reference first (``FUSED``).
 ``--epilogue-fields schedule=pingpong,bn=192,mma_in_flight=1`` overrides tuned()'s tile.
+``--epilogue-ab`` adds, under each fused row, the same kernel without the fast tanh and the
+first box's prefetch (``fast_tanh=False``, ``epi_prefetch=False``: ``... old``), timed in the
+same alternating loop against the same torch run.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import subprocess
@@ -615,7 +619,18 @@ def fused_main(args: Any, g: Any, torch: Any) -> int:
             err = ((d.double() - ref).norm() / ref.norm()).item()
             err_t = ((got.double() - ref).norm() / ref.norm()).item()
             ok = not torch.isnan(d).any().item() and err < 1e-2
-            (mine, mine_g, _), (tm, tm_g, _) = timed(torch, [ours, theirs], sets, reps=args.reps)
+            fns = [ours, theirs]
+            old = None
+            if args.epilogue_ab and op.fused:  # the kernel before the fast tanh and prefetch
+                old_op = dataclasses.replace(op, fast_tanh=False)
+                old_cfg = dataclasses.replace(cfg, epi_prefetch=False, epilogue_op=old_op)
+                old = Fused(g, torch, old_cfg, sets[0], sms)
+                old(*sets[0])
+                old_err = ((d.double() - ref).norm() / ref.norm()).item()
+                ok = ok and not torch.isnan(d).any().item() and old_err < 1e-2
+                fns.append(old)
+            times = timed(torch, fns, sets, reps=args.reps)
+            (mine, mine_g, _), (tm, tm_g, _) = times[:2]
             flops = 2 * m * n * k
             row = (
                 f"{label:<10} {cfg.name:<58} {m}x{n}x{k:<5} {err:.1e} {err_t:.1e} "
@@ -623,6 +638,14 @@ def fused_main(args: Any, g: Any, torch: Any) -> int:
             )
             rows.append(row)
             print(row, flush=True)
+            if old is not None:
+                (om, om_g, _) = times[2]
+                row = (
+                    f"{label + ' old':<10} {old.cfg.name:<58} {m}x{n}x{k:<5} {old_err:.1e} "
+                    f"{err_t:.1e} {'ok' if ok else 'FAIL'} {rate_columns(flops, om, tm, om_g, tm_g)}"
+                )
+                rows.append(row)
+                print(row, flush=True)
         del sets
         torch.cuda.empty_cache()
     print()
@@ -654,6 +677,12 @@ def main() -> int:
         "--epilogue-fields",
         default="",
         help="GemmConfig fields over tuned()'s choice, e.g. schedule=pingpong,bn=192",
+    )
+    p.add_argument(
+        "--epilogue-ab",
+        action="store_true",
+        help="--epilogue: also time each fused row's kernel as it was before the fast tanh and "
+        "the prefetch (fast_tanh=False, epi_prefetch=False) in the same alternating loop",
     )
     args = p.parse_args()
     import torch

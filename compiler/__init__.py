@@ -219,6 +219,7 @@ _LAZY.update(
             "smem",
             "smem_tensor",
             "syncthreads",
+            "tanh",
             "tf32",
             "thread_idx",
             "threadfence",

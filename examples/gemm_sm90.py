@@ -61,20 +61,6 @@ FP8_NAMES = {"f8e4m3": "E4M3", "f8e5m2": "E5M2"}  # as CuTe's atoms spell them
 #: ``CUBLASLT_EPILOGUE_{RELU,GELU}``): ``gelu`` is the tanh approximation, as cuBLASLt's and
 #: ``torch.nn.functional.gelu(x, approximate="tanh")``.
 ACTIVATIONS = ("none", "relu", "gelu", "silu")
-#: Eigen's rational approximation of tanh on [-c, c] (``generic_fast_tanh_float``: odd
-#: numerator of degree 13 over an even denominator of degree 6, at most 3.3e-7 from tanh in
-#: f32), evaluated with fused multiply-adds; past ``c`` tanh is +-1 in f32.
-TANH_CLAMP = 7.90531110763549805
-TANH_P = (
-    4.89352455891786e-03,
-    6.37261928875436e-04,
-    1.48572235717979e-05,
-    5.12229709037114e-08,
-    -8.60467152213735e-11,
-    2.00018790482477e-13,
-    -2.76076847742355e-16,
-)
-TANH_Q = (4.89352518554385e-03, 2.26843463243900e-03, 1.18534705686654e-04, 1.19825839466702e-06)
 
 
 @dataclass(frozen=True)
@@ -98,7 +84,10 @@ class Epilogue:
       ``"m"``, one value per row of D (M values); ``bias_dtype`` ``"f32"`` or ``"out"`` (D's
       type);
     - ``act``: ``"relu"``, ``"gelu"`` (tanh approximation) or ``"silu"`` (``x *
-      sigmoid(x)``);
+      sigmoid(x)``); their tanh is ``lc.tanh(x, fastmath=fast_tanh)``: by default the GPU's
+      ``tanh.approx.f32`` (one MUFU instruction, relative error at most 2^-10.987, as
+      cuBLASLt's GELU), with ``fast_tanh=False`` a rational approximation within 4e-7 (11
+      FMAs and a division);
     - ``amax``: also ``amax[0] = max(amax[0], max |D|)`` over D's elements (the f32 values
       before D's conversion; argument ``amax``, a one-element f32 tensor the caller zeroes:
       FP8 pipelines' scale of the next GEMM), with one integer atomic max per warp and tile
@@ -114,6 +103,7 @@ class Epilogue:
     bias_dtype: str = "f32"
     act: str = "none"
     amax: bool = False
+    fast_tanh: bool = True
 
     @property
     def fused(self) -> bool:
@@ -123,13 +113,15 @@ class Epilogue:
     @property
     def name(self) -> str:
         """The kernel name's part: ``-ea`` alpha, ``-ec`` a source C, ``-bn``/``-bm`` bias
-        (``-bno``: in D's type), ``-relu``/``-gelu``/``-silu``."""
+        (``-bno``: in D's type), ``-relu``/``-gelu``/``-silu`` (``-gelux``/``-silux``: with
+        ``fast_tanh=False``), ``-amax``."""
         name = ("-ea" if self.alpha else "") + ("-ec" if self.source else "")
         if self.bias is not None:
             name += f"-b{self.bias}" + ("o" if self.bias_dtype == "out" else "")
-        return (
-            name + ("" if self.act == "none" else f"-{self.act}") + ("-amax" if self.amax else "")
-        )
+        if self.act != "none":
+            exact = self.act in ("gelu", "silu") and not self.fast_tanh
+            name += f"-{self.act}" + ("x" if exact else "")
+        return name + ("-amax" if self.amax else "")
 
     def check(self, cfg: "GemmConfig") -> None:
         """Raise ValueError naming the field of a combination the kernel does not handle."""
@@ -144,7 +136,7 @@ class Epilogue:
             raise ValueError(
                 f"epilogue_op.bias_dtype must be 'f32' or 'out' (D's type), got {self.bias_dtype!r}"
             )
-        for what in ("alpha", "source", "amax"):
+        for what in ("alpha", "source", "amax", "fast_tanh"):
             if not isinstance(getattr(self, what), bool):
                 raise ValueError(
                     f"epilogue_op.{what} must be True or False, got {getattr(self, what)!r}"
@@ -232,6 +224,11 @@ class GemmConfig:
     # What the epilogue computes: D = act(alpha * (A @ B) + beta * C + bias) (:class:`Epilogue`;
     # the default: D = A @ B)
     epilogue_op: Epilogue = Epilogue()
+    # A fused epilogue in the cooperative schedule: the tile's first box's C and bias loads
+    # are issued before its mainloop (in flight under it, their registers held across it),
+    # not after it, where the first box waited for them with the tensor cores idle. False:
+    # the old order (name ``-npf``), for A/B measurements.
+    epi_prefetch: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -289,6 +286,7 @@ class GemmConfig:
             + "".join(f"-{o}{m}" for o, m in (("a", self.a_major), ("b", self.b_major)) if m != "K")
             + self.operand_suffix
             + self.epilogue_op.name
+            + ("-npf" if self.epilogue_op.fused and not self.epi_prefetch else "")
         )
 
     @property
@@ -426,6 +424,8 @@ class GemmConfig:
                 f"epilogue_op must be an Epilogue record, got {type(self.epilogue_op).__name__}"
             )
         self.epilogue_op.check(self)
+        if not isinstance(self.epi_prefetch, bool):
+            raise ValueError(f"epi_prefetch must be True or False, got {self.epi_prefetch!r}")
         for what, t in (("dtype", self.dtype), ("b_dtype", self.b_type)):
             if t not in ELEMENTS:
                 raise ValueError(f"{what} must be one of {sorted(ELEMENTS)}, got {t!r}")
@@ -1063,31 +1063,19 @@ def epilogue_args(
     )
 
 
-def tanh(x: Any) -> Any:
-    """In the kernel: tanh of an f32 value (Eigen's rational approximation, ``TANH_P`` /
-    ``TANH_Q``: FMAs and one division; exact to 3.3e-7)."""
-    c = lc.min(lc.max(x, -TANH_CLAMP), TANH_CLAMP)
-    c2 = c * c
-    p = c2 * TANH_P[6] + TANH_P[5]
-    for k in reversed(TANH_P[:5]):
-        p = p * c2 + k
-    q = c2 * TANH_Q[3] + TANH_Q[2]
-    for k in reversed(TANH_Q[:2]):
-        q = q * c2 + k
-    return lc.where(abs(x) < 0.0004, x, c * p / q)
-
-
 GELU_K = 0.7978845608028654  # sqrt(2 / pi)
 
 
-def activation(act: str, x: Any) -> Any:
-    """In the kernel: ``act`` (one of ``ACTIVATIONS``) of an f32 value."""
+def activation(act: str, x: Any, fast_tanh: bool = True) -> Any:
+    """In the kernel: ``act`` (one of ``ACTIVATIONS``) of an f32 value; ``fast_tanh``: the
+    GPU's ``tanh.approx.f32`` (``lc.tanh(..., fastmath=True)``)."""
     if act == "relu":
         return lc.max(x, 0.0)
     if act == "gelu":  # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-        return 0.5 * x * (1.0 + tanh(GELU_K * (x + 0.044715 * x * x * x)))
+        t = lc.tanh(GELU_K * (x + 0.044715 * x * x * x), fastmath=fast_tanh)
+        return 0.5 * x * (1.0 + t)
     if act == "silu":  # x sigmoid(x) = x (1 + tanh(x / 2)) / 2
-        return x * (0.5 + 0.5 * tanh(0.5 * x))
+        return x * (0.5 + 0.5 * lc.tanh(0.5 * x, fastmath=fast_tanh))
     return x
 
 
@@ -1156,7 +1144,7 @@ class EpilogueFusion:
                 x = x + self.beta * box.src[v].to(lc.f32)
             if op.bias is not None:
                 x = x + self._bias(box, v)
-            x = activation(op.act, x)
+            x = activation(op.act, x, op.fast_tanh)
             if op.amax:  # |x| of D's elements only (a residue tile's others hold bias and C)
                 y = lc.where(lc.elem_less(box.coords[v], self.c.shape), abs(x), 0.0)
                 self.peak = y if self.peak is None else lc.max(self.peak, y)
@@ -1548,6 +1536,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         epilogue_annotation(cfg, p) for p in EPILOGUE_PARAMS
     )
     fuse = cfg.epilogue_op.fused
+    prefetch = fuse and cfg.epi_prefetch and cfg.schedule != "pingpong"
 
     def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
         """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
@@ -1828,6 +1817,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 early = None
                 if scale_loads == "before":
                     early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
+                # the fused epilogue's first box's C and bias values: in flight under the
+                # mainloop (cooperative; ping-pong's hide under the other warpgroup's)
+                boxes = None
+                if prefetch:
+                    fusion = EpilogueFusion(cfg.epilogue_op, c, ec, alpha, beta, source, bias, True)
+                    boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -1996,15 +1991,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
                     # the fused epilogue (and the TMA epilogue) go box by box: a 64 x ec box
                     # of D at a time, its C and bias values loaded one box ahead
-                    fusion = None
-                    if fuse:
-                        # ping-pong: a per-column bias ahead would hold ec / 4 more
-                        # registers a box (spills); its loads hide under the other
-                        # warpgroup's mainloop anyway
-                        fusion = EpilogueFusion(
-                            cfg.epilogue_op, c, ec, alpha, beta, source, bias, not pingpong
-                        )
-                    boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, rsc, fusion)
+                    if boxes is not None:  # prefetched before the mainloop
+                        fusion, boxes.rsc = boxes.fusion, rsc
+                    else:
+                        fusion = None
+                        if fuse:
+                            # ping-pong: a per-column bias ahead would hold ec / 4 more
+                            # registers a box (spills); its loads hide under the other
+                            # warpgroup's mainloop anyway
+                            fusion = EpilogueFusion(
+                                cfg.epilogue_op, c, ec, alpha, beta, source, bias, not pingpong
+                            )
+                        boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, rsc, fusion)
 
                     if epi_tma:
                         # CUTLASS's sm90 TMA epilogue, per consumer warpgroup ``wg`` (thread

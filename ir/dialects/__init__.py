@@ -27,6 +27,7 @@ _DIALECT_MODULES: dict[str, str] = {
     "tile": "tile",
     "llvm": "llvm",
     "nvvm": "nvvm",
+    "math": "math",
 }
 
 

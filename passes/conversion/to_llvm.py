@@ -1,7 +1,8 @@
 """``convert-to-llvm{target=nvvm|host index-bitwidth=64}``: the whole lowering to the LLVM
 level that compiler/codegen/translate.py reads (docs/codegen.md).
 
-Steps, in order: structured control flow to blocks (``convert-scf-to-cf``), gpu ops to nvvm
+Steps, in order: structured control flow to blocks (``convert-scf-to-cf``), ``math.tanh`` (math_to_llvm.py: the GPU's
+``tanh.approx.f32`` where its fast-math flags allow, else a rational approximation in arith), gpu ops to nvvm
 (``convert-gpu-to-nvvm``), the kernel ABI (tensor parameters flattened; the host's context
 parameter), the tile dialect's lowered forms to llvm/nvvm ops, and finally the types of every
 value (``index`` -> ``iN``, ``!tile.ptr`` -> ``!llvm.ptr``); for the GPU, ``gpu.printf`` becomes a
@@ -19,6 +20,7 @@ from ..registry import register_pass
 from .gpu_to_nvvm import convert_gpu_to_nvvm
 from .kernel_abi import HOST, convert_signature, erase_retired
 from .llvm_types import LLVMTypeConverter
+from .math_to_llvm import lower_math
 from .printf_to_llvm import lower_printf_to_vprintf
 from .retype import retype
 from .scf_to_cf import LoweringError, lower_scf_to_cf
@@ -34,6 +36,7 @@ def convert_to_llvm(module: Operation, target: str = "nvvm", index_bitwidth: int
         raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
     types = LLVMTypeConverter(index_bitwidth)
     lower_scf_to_cf(module)
+    lower_math(module, target)
     convert_gpu_to_nvvm(module)
     lowering = TileLowering(module, types, target)
     funcs = [op for op in module.walk_ops(include_self=False) if isinstance(op, FuncOp)]

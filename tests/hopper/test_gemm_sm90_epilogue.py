@@ -36,21 +36,6 @@ def act_reference(act: str, x: np.ndarray) -> np.ndarray:
     return x
 
 
-def test_the_tanh_approximation_is_within_4e_7_of_tanh():
-    """The kernel's tanh (TANH_P / TANH_Q, clamped, x itself near 0) evaluated in f32 as the
-    kernel does it, against float64 tanh over [-12, 12]."""
-    x = np.linspace(-12, 12, 200_001).astype(np.float32)
-    c = np.clip(x, -GEMM["TANH_CLAMP"], GEMM["TANH_CLAMP"]).astype(np.float32)
-    c2 = c * c
-    p, q = np.float32(0), np.float32(0)
-    for k in reversed(GEMM["TANH_P"]):
-        p = p * c2 + np.float32(k)
-    for k in reversed(GEMM["TANH_Q"]):
-        q = q * c2 + np.float32(k)
-    t = np.where(np.abs(x) < 0.0004, x, c * p / q)
-    assert np.abs(t - np.tanh(x.astype(np.float64))).max() < 4e-7
-
-
 TMA = dict(stages=2, loads="tma")
 CPU = [
     # (configuration, alpha, beta, bias values per rows/columns, launch SMs)
@@ -311,6 +296,11 @@ def test_bad_epilogues_are_refused_naming_the_field():
     bad(r"epilogue_op.source must be True or False, got 1.0", epilogue_op=Epilogue(source=1.0))
     bad(r"epilogue_op must be an Epilogue record, got str", epilogue_op="gelu")
     bad(r"epilogue_op.amax must be True or False, got 'yes'", epilogue_op=Epilogue(amax="yes"))
+    bad(
+        r"epilogue_op.fast_tanh must be True or False, got 1",
+        epilogue_op=Epilogue(act="gelu", fast_tanh=1),
+    )
+    bad(r"epi_prefetch must be True or False, got 'no'", epi_prefetch="no")
     # the epilogue's second half under the next tile's mainloop (epi_overlap) is not fused:
     # tuned() drops it for a fused epilogue_op, and an explicit one is refused
     assert GEMM["tuned"]("bf16").epi_overlap > 0
@@ -421,6 +411,27 @@ def test_fused_epilogues_assemble_for_sm90a_without_local_memory(cfg):
     if cfg.epilogue_op.amax:  # a warp's max |D|: shuffles, then one integer atomic max
         assert "shfl.sync.bfly.b32" in ck.ptx
         assert re.search(r"atom\.global(\.\w+)*\.max\.s32", ck.ptx)
+
+
+def test_the_fast_tanh_and_the_prefetch_are_selectable_and_named():
+    """GELU and SiLU take the GPU's tanh.approx.f32 unless ``fast_tanh=False`` (``-gelux``);
+    the cooperative fused epilogue issues its first box's loads before the mainloop unless
+    ``epi_prefetch=False`` (``-npf``): in the PTX, bias loads before the first wgmma."""
+    cfg = GEMM["tuned"]("bf16", epilogue_op=Epilogue(bias="n", act="gelu"))
+    assert cfg.name.endswith("-bn-gelu") and cfg.epi_prefetch
+    old = replace(cfg, epi_prefetch=False, epilogue_op=replace(cfg.epilogue_op, fast_tanh=False))
+    assert old.name.endswith("-bn-gelux-npf")
+    assert Epilogue(act="relu", fast_tanh=False).name == "-relu"  # no tanh: same kernel
+    assert GEMM["tuned"]("bf16").name == replace(GEMM["tuned"]("bf16"), epi_prefetch=False).name
+    new_ptx, old_ptx = _compile(cfg).ptx, _compile(old).ptx
+    assert new_ptx.count("tanh.approx.f32") == 128 and "tanh.approx" not in old_ptx
+    assert "div.rn.f32" not in new_ptx and "div.rn.f32" in old_ptx
+
+    def loads_before_first_wgmma(ptx):
+        return ptx[: ptx.index("wgmma.mma_async")].count("ld.global")
+
+    assert loads_before_first_wgmma(new_ptx) == 16  # box 0's bias: ec / 4 values
+    assert loads_before_first_wgmma(old_ptx) == 0
 
 
 def test_tuned_fused_epilogues_keep_to_tiles_whose_registers_fit():

@@ -17,7 +17,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ("cpu", "sm_80", "sm_90")
 #: The dialects whose names layoutc borrows: their ops must be upstream's (docs/ir.md).
-UPSTREAM_DIALECTS = ("builtin", "func", "arith", "scf", "cf", "gpu", "llvm", "nvvm")
+UPSTREAM_DIALECTS = ("builtin", "func", "arith", "math", "scf", "cf", "gpu", "llvm", "nvvm")
 
 
 def borrowed_op_names() -> list[str]:

@@ -22,3 +22,11 @@ func.func @fma(%a: f32) -> f32 {
   %d = tile.mma #tile.mma_atom<"FMA"> (%a), (%a), (%a) : f32, f32, f32 -> f32
   return %d : f32
 }
+
+// -----
+
+func.func @tanh_f64(%a: f64) -> f64 {
+  // expected-error@+1 {{'math.tanh' op not supported: 'math.tanh' on f64 (f32, f16 and bf16 only)}}
+  %0 = math.tanh %a fastmath<afn> : f64
+  return %0 : f64
+}
