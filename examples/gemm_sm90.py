@@ -481,13 +481,7 @@ class GemmConfig:
             raise ValueError(f"schedule must be 'cooperative' or 'pingpong', got {self.schedule!r}")
         if pingpong and self.warpgroups != 2:
             raise ValueError("the ping-pong schedule takes two consumer warpgroups")
-        if self.cluster not in ((1, 1), (1, 2), (2, 1)) or (
-            self.cluster_blocks > 1 and self.loads != "tma"
-        ):
-            raise ValueError(
-                f"cluster must be 1, (1, 2) = 2 (along N: A multicast) or (2, 1) (along M: B "
-                f"multicast), with TMA loads, got {self.cluster!r} ({self.loads})"
-            )
+        self.check_cluster()
         for what, major, extent in (  # a cluster's blocks each load a part of the shared box
             ("a", self.a_major, self.bm // self.cluster_n),
             ("b", self.b_major, self.bn // self.cluster_m),
@@ -584,6 +578,45 @@ class GemmConfig:
                 f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
                 f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
             )
+
+    def check_cluster(self) -> None:
+        """Raise ValueError naming ``cluster`` for a cluster shape the kernel or the hardware
+        does not take: (cm, cn) positive ints, at most 8 blocks (the portable cluster size:
+        more needs cudaFuncAttributeNonPortableClusterSizeAllowed, and the 16-bit multicast
+        masks of larger ones go unchecked by the occupancy the grid assumes), TMA loads, and
+        A's tile (B's) splitting into cn (cm) whole parts, one per block of a row (column):
+        K-major, multiples of 8 rows (the 128B swizzle atom)."""
+        cluster = self.cluster
+        if not (
+            isinstance(cluster, tuple)
+            and len(cluster) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in cluster)
+        ):
+            raise ValueError(
+                f"cluster must be an int n (1 x n) or a pair (tiles along M, along N) of "
+                f"positive ints, got {cluster!r}"
+            )
+        if self.cluster_blocks > 8:
+            raise ValueError(
+                f"cluster={cluster!r} has {self.cluster_blocks} blocks, more than the 8 of a "
+                f"portable cluster (the multicast masks of larger ones, and their occupancy, "
+                f"are not handled)"
+            )
+        if self.cluster_blocks > 1 and self.loads != "tma":
+            raise ValueError(
+                f"cluster={cluster!r} (A multicast across a cluster's N, B across its M) takes "
+                f"TMA loads, got loads={self.loads!r}"
+            )
+        for what, tile, parts, major in (
+            ("bm", self.bm, self.cluster_n, self.a_major),
+            ("bn", self.bn, self.cluster_m, self.b_major),
+        ):
+            if parts > 1 and major == "K" and (tile % parts or (tile // parts) % 8):
+                along = "N (cluster[1])" if what == "bm" else "M (cluster[0])"
+                raise ValueError(
+                    f"cluster={cluster!r}: {what}={tile} does not split into {parts} parts of a "
+                    f"multiple of 8 rows, one TMA box per block along {along}"
+                )
 
     def grid(
         self,
@@ -1233,6 +1266,21 @@ class TileBoxes:
         return fusion.apply(now, values)
 
 
+def cluster_peer(cm: int, cn: int, rm: Any, rn: Any, lane: Any) -> Any:
+    """The rank of the ``lane``-th (``0 <= lane < cm + cn - 1``) block that multicasts into
+    block (``rm``, ``rn``) of a ``cm x cn`` cluster (rank ``rm + cm * rn``): lanes ``< cn``
+    its row's blocks (rm, lane), which send it A (itself included); the others its column's
+    blocks but itself, which send it B. Each block releases a stage in exactly the blocks
+    that wrote it (CUTLASS's ``PipelineTmaAsync`` signalling threads). Python ints or kernel
+    values."""
+    if cm == 1:
+        return lane
+    j = lane - cn  # (negative for the row's lanes: unused there)
+    if all(isinstance(x, int) for x in (rm, rn, lane)):
+        return rm + cm * lane if lane < cn else j + (j >= rm) + cm * rn
+    return lc.where(lane < cn, rm + cm * lane, lc.where(j >= rm, j + 1, j) + cm * rn)
+
+
 def box_rows(rows: int) -> int:
     """The rows of one TMA box of a K-major stage of ``rows`` rows: all of them, or the largest
     part of at most 256 (TMA's limit per box dimension) that splits them into whole 8-row
@@ -1481,11 +1529,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
     atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", b_elem)
-    # The cluster: cm x cn tiles, cl blocks. Blocks along N (cn = 2) share A's tile: each loads
-    # bm / cn of its rows and multicasts them to all; blocks along M (cm = 2) share B's tile
-    # alike. (check() allows (1, 1), (1, 2) and (2, 1): the multicast goes to every block.)
+    # The cluster: cm x cn tiles, cl blocks, block (rm, rn) of rank rm + cm * rn (CUTLASS's
+    # cluster layout, M first). The cn blocks of a row (one rm) share A's tile: each loads
+    # bm / cn of its rows and multicasts them into the row (``mask_a << rm``); the cm blocks of
+    # a column (one rn) share B's tile alike (``mask_b << cm * rn``). A block's stage is thus
+    # written by its row and column, cm + cn - 1 blocks (``peers``), and released in each of
+    # them: the empty barriers count ``peers`` arrivals per consumer warp (warpgroup).
     cm, cn = cfg.cluster
     cl = cm * cn
+    peers = cm + cn - 1
+    mask_a = sum(1 << (cm * j) for j in range(cn))  # blocks (0, 0..cn-1)
+    mask_b = (1 << cm) - 1  # blocks (0..cm-1, 0)
     # TMA boxes: K-major, A's bm / cn rows and B's bn / cm; MN-major, 64 M (N) elements (the
     # 128B swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
     # (a TMA box has at most 256 rows: a K-major tile of more, e.g. 320 x 128, is two boxes)
@@ -1549,18 +1603,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     )
     fuse = cfg.epilogue_op.fused
 
-    def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
-        """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
-        arrival on the stage's empty barrier of block ``lane`` of the cluster (each block's
-        producer multicasts into all; in a single-block cluster the ``cl`` arrivals go to its
-        own)."""
+    def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
+        """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
+        arrival on the stage's empty barrier of the ``lane``-th block that multicasts into this
+        one (block (``rm``, ``rn``) of the cluster): :func:`cluster_peer` (in a single-block
+        cluster, its own barrier)."""
         if cl == 1:
             pipe.consumer_release(count)
         else:
-            # lane < cl <= csize on the GPU; csize is 1 on the CPU runtime: no division
-            lc.mbarrier_arrive(
-                pipe.empty.iterator + count % stages, cta_id=lc.where(lane < csize, lane, 0)
-            )
+            target = cluster_peer(cm, cn, rm, rn, lane)
+            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=target)
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(
@@ -1589,15 +1641,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             epi_elems = cfg.warpgroups * epi_bufs * box_elems
             sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(epi_elems), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
-        # every block of the cluster releases every block's stage (the multicast writes both)
+        # a stage is released by every block that multicasts into it (its row and column)
         tx = parts_a * tma_a.tx_bytes + parts_b * tma_b.tx_bytes
-        pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
+        pipe = lc.PipelineTmaAsync(stages, tx, peers * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
-        # The cluster: `csize` blocks (`cl`, on the GPU and the CPU runtime alike) take the tiles
-        # (tile_m, csize * gn + rank) (cn = 2) or (csize * gm + rank, tile_n) (cm = 2) of its
-        # tile group (gm, gn) together.
-        csize = lc.cluster_size()
-        rank = lc.block_rank_in_cluster()
+        # The cluster: its `cl` blocks take the cm x cn tiles (gm * cm + rm, gn * cn + rn) of
+        # its tile group (gm, gn) together, block `rank` = rm + cm * rn (M first, as CUTLASS's
+        # cluster layout)
+        rank = lc.block_rank_in_cluster() if cl > 1 else 0
+        rm, rn = rank % cm, rank // cm
         if cl > 1:
             lc.cluster_sync()  # the peers' barriers are initialised before any remote use
         if pingpong:
@@ -1609,15 +1661,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        groups_m = (tiles_m + csize - 1) // csize if cm > 1 else tiles_m
-        groups_n = (tiles_n + csize - 1) // csize if cn > 1 else tiles_n
+        groups_m = (tiles_m + cm - 1) // cm
+        groups_n = (tiles_n + cn - 1) // cn
         tiles = groups_m * groups_n  # tile groups of one cluster
         # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
         # walked down M first, then along N; the blocks of a cluster take neighbours
         band = max(1, raster // cm)
         group = band * groups_n  # tile groups of one band
-        cid = lc.block_idx.x // csize
-        clusters = lc.grid_dim.x // csize
+        cid = lc.block_idx.x // cl
+        clusters = lc.grid_dim.x // cl
         # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
         units = WorkUnits(cfg, tiles, k_tiles, clusters, cid)
         mine = units.count
@@ -1628,9 +1680,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             rows = lc.min(groups_m - first, band)
             gm = first + (t % group) % rows
             gn = (t % group) // rows
-            if cm > 1:
-                return gm * csize + rank, gn
-            return gm, gn * csize + rank
+            return gm * cm + rm, gn * cn + rn
 
         if tid < 128:  # the producer warpgroup
             lc.warpgroup_reg_dealloc(regs_producer)
@@ -1646,28 +1696,28 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             s = count % stages
                             bar = pipe.producer_mbar(count)
                             for h in range(parts_a):  # this block's parts of A
-                                if cn == 1 or h % csize == rank:
+                                if cn == 1 or h % cn == rn:
                                     off = s * (bm * bk) + h * (hm * bk)
                                     part = lc.make_tensor(
                                         sA.iterator + lc.assume(off, divisible_by=hm * bk),
                                         half_a,
                                     )
                                     gA = lc.local_tile(mA, (hm, bk), (tile_m * parts_a + h, k))
-                                    if cn > 1:  # into every block of the cluster
-                                        mask = 2 * csize - 1
+                                    if cn > 1:  # into the blocks of this row (rm)
+                                        mask = mask_a << rm
                                         lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
                                     else:
                                         lc.tma_copy(tma_a, gA, part, mbar=bar)
                             for h in range(parts_b):  # this block's parts of B
-                                if cm == 1 or h % csize == rank:
+                                if cm == 1 or h % cm == rm:
                                     off = s * (bn * bk) + h * (hn * bk)
                                     part = lc.make_tensor(
                                         sB.iterator + lc.assume(off, divisible_by=hn * bk),
                                         part_b,
                                     )
                                     gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
-                                    if cm > 1:  # into every block of the cluster
-                                        mask = 2 * csize - 1
+                                    if cm > 1:  # into the blocks of this column (rn)
+                                        mask = mask_b << (cm * rn)
                                         lc.tma_copy(tma_b, gB, part, mbar=bar, mcast_mask=mask)
                                     else:
                                         lc.tma_copy(tma_b, gB, part, mbar=bar)
@@ -1699,7 +1749,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
-            lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < cl
+            lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
             thr_epi = mma_epi.get_slice(wct)  # this thread's part of a 64 x ec box of D
@@ -1872,12 +1922,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             # this K-block's first half and the last one's second are done:
                             # the last one's stage is free
                             lc.warpgroup_wait(1)
-                            if k > 0 and lane < cl:
-                                release(pipe, base + k - 1, csize, lane)
+                            if k > 0 and lane < peers:
+                                release(pipe, base + k - 1, rm, rn, lane)
                         lc.warpgroup_wait(0)
                         lc.warpgroup_fence_operand(tCrC)
-                        if lane < cl:
-                            release(pipe, base + overlap - 1, csize, lane)
+                        if lane < peers:
+                            release(pipe, base + overlap - 1, rm, rn, lane)
                     else:  # fewer K-blocks than that: the stores first
                         if i != me:
                             second = range(epi_boxes // 2, epi_boxes)
@@ -1907,8 +1957,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         lc.warpgroup_commit_batch()
                         lc.warpgroup_wait(1)
                         if k > 0:  # noqa: SIM102 (both dynamic)
-                            if lane < cl:
-                                release(pipe, count - 1, csize, lane)
+                            if lane < peers:
+                                release(pipe, count - 1, rm, rn, lane)
                         for kk in range(lead, steps):
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
@@ -1925,10 +1975,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
                         if k > 0:  # noqa: SIM102 (both dynamic)
-                            if lane < cl:
-                                release(pipe, count - 1, csize, lane)
-                    elif not lead and lane < cl:
-                        release(pipe, count, csize, lane)
+                            if lane < peers:
+                                release(pipe, count - 1, rm, rn, lane)
+                    elif not lead and lane < peers:
+                        release(pipe, count, rm, rn, lane)
                 if pingpong:
                     # the other warpgroup's mainloop may start now, while this one's last
                     # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
@@ -1938,8 +1988,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if in_flight or lead:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
-                    if lane < cl:
-                        release(pipe, base + k_count - 1, csize, lane)
+                    if lane < peers:
+                        release(pipe, base + k_count - 1, rm, rn, lane)
                 j = j + 1
                 fin = True  # this unit ends the tile: it stores C
                 if reduce:
