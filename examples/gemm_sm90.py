@@ -198,7 +198,9 @@ class GemmConfig:
     b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
     b_dtype: str | None = None  # B's type when it differs from A's (FP8: e4m3 x e5m2)
     # "tensor" | "value": D = scale_a * scale_b * (A @ B); "row": D[m, n] = scale_a[m] *
-    # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales)
+    # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales); "block": DeepSeek-V3's
+    # block-wise scales, D[m, n] = sum over K blocks kb of 128 of scale_a[m, kb] *
+    # scale_b[n // 128, kb] * (A[m, kb] @ B[n, kb]) (:meth:`check_block_scales`)
     scales: str | None = None
     mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
     # scales="row", TMA loads: where a tile's row and column scales are loaded: "after" its
@@ -297,7 +299,9 @@ class GemmConfig:
         scale factors (``-sc`` tensors, ``-scv`` values, ``-scr`` rows and columns)."""
         suffix = "-rs" if self.mainloop == "rs" else ""
         suffix += f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
-        suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr"}.get(self.scales, "")
+        suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr", "block": "-scb"}.get(
+            self.scales, ""
+        )
         return suffix + {"after": "", "before": "p", "box": "b"}.get(self.scale_loads, "?")
 
     @property
@@ -383,6 +387,7 @@ class GemmConfig:
             or self.b_major != "K"
             or self.decomposition != "data_parallel"
             or self.scale_loads == "box"
+            or self.scales == "block"
         )
 
     @property
@@ -441,10 +446,12 @@ class GemmConfig:
                 f"mainloop must be 'ss' or 'rs' (TMA loads, A K-major), got {self.mainloop!r} "
                 f"({self.loads}, a_major={self.a_major!r})"
             )
-        if self.scales not in (None, "tensor", "value", "row"):
+        if self.scales not in (None, "tensor", "value", "row", "block"):
             raise ValueError(
-                f"scales must be None, 'tensor', 'value' or 'row', got {self.scales!r}"
+                f"scales must be None, 'tensor', 'value', 'row' or 'block', got {self.scales!r}"
             )
+        if self.scales == "block":
+            self.check_block_scales()
         if self.scale_loads not in ("after", "before", "box") or (
             self.scale_loads != "after"
             and (
@@ -578,6 +585,43 @@ class GemmConfig:
                 f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
                 f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
             )
+
+    def check_block_scales(self) -> None:
+        """Raise ValueError for block-wise scales (``scales="block"``: A per 1 x 128 block, a
+        row's 128 elements of one K block; B per 128 x 128 block, as CUTLASS's
+        ``KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum`` and ``torch._scaled_mm``'s
+        BlockWise1x128 x BlockWise128x128 take them) where the kernel cannot apply them: each
+        K-block's wgmmas go into a separate f32 accumulator that is scaled and added to the
+        tile's after their wait (wgmma accumulates in place), so FP8 A and B, TMA loads, a
+        K-block of exactly 128 (one scale column), no K-block of wgmmas left in flight across
+        the promotion (``mma_in_flight=0``, no ``mma_lead`` / ``epi_overlap``), and a tile's
+        columns in whole 128-column blocks of B's scales (``bn`` dividing 128 or a multiple of
+        it, the warpgroups split along M)."""
+        fields = (
+            f"(dtype={self.dtype}, bk={self.bk}, loads={self.loads!r}, mma_in_flight="
+            f"{self.mma_in_flight}, mma_lead={self.mma_lead}, bn={self.bn}, split={self.split!r})"
+        )
+        why = None
+        if {self.dtype, self.b_type} - set(FP8_NAMES):
+            why = "takes FP8 A and B (e4m3 / e5m2)"
+        elif self.bk != 128:
+            why = f"scales K in blocks of 128: bk must be 128, got bk={self.bk}"
+        elif self.loads != "tma":
+            why = "takes TMA loads (the warp-specialized kernel)"
+        elif self.mma_in_flight or self.mma_lead or self.epi_overlap:
+            why = (
+                "promotes each K-block's accumulator after its wgmmas' wait: it takes "
+                "mma_in_flight=0 without mma_lead or epi_overlap"
+            )
+        elif (128 % self.bn and self.bn % 128) or self.split != "M":
+            why = (
+                "takes tiles whose columns lie in whole 128-column scale blocks of B: bn dividing "
+                "128 or a multiple of it, split='M'"
+            )
+        elif self.scale_loads != "after":
+            why = "loads its scales per K-block: scale_loads must stay 'after'"
+        if why is not None:
+            raise ValueError(f"scales='block' {why} {fields}")
 
     def check_cluster(self) -> None:
         """Raise ValueError naming ``cluster`` for a cluster shape the kernel or the hardware
@@ -878,6 +922,8 @@ def gemm(
     , ``scales`` (:func:`scale_args`) and the fused epilogue's arguments ``epi``
     (:func:`epilogue_args`)."""
     m, n = c.shape[0], c.shape[1]
+    if cfg.scales == "block":
+        check_block_scale_shapes(cfg, a, b, *scales)
     (grid,) = cfg.grid(m, n, sms, k=a.shape[1])
     key = (m, n, grid, str(getattr(c, "device", "cpu")))
     cache = {} if workspaces is None else workspaces
@@ -913,6 +959,8 @@ def scale_annotation(cfg: GemmConfig, which: str = "a") -> Any:
     scales)."""
     if cfg.scales == "row":
         return lc.Tensor(lc.f32, "(M):(1)" if which == "a" else "(N):(1)")
+    if cfg.scales == "block":  # (M, KB) M-major (torch's 1x128 form), (NB, KB) K-major
+        return lc.Tensor(lc.f32, "(M,KB):(1,M)" if which == "a" else "(NB,KB):(KB,1)")
     return {None: lc.Constexpr, "tensor": lc.Tensor(lc.f32, "(1):(1)"), "value": lc.f32}[cfg.scales]
 
 
@@ -981,6 +1029,55 @@ class RowScales:
             self.frag[e] = self.frag[e] * self._row(row) * self._col(col)
 
 
+class BlockScales:
+    """In the kernel: block-wise scales (``scales="block"``) of a thread's f32 accumulators
+    ``frag`` (the wgmma fragment ``((2, 2, n / 8), MMA_M, MMA_N)`` of one tile, ``coords``
+    their coordinates in C). A row's scale ``scale_a[row, kb]`` depends on (v1, MMA_M) alone
+    (as :class:`RowScales`); a column's ``scale_b[col // 128, kb]`` on its 128-column block,
+    which is the tile's first block plus ``(8 * v2 + n * ni) // 128`` (``check_block_scales``:
+    the tile's columns lie in whole blocks, the warpgroups split it along M), so per K-block
+    a thread loads ``2 * MMA_M`` row scales and one column scale per 128 columns of the tile.
+    Indices are clamped into the scale tensors (rows and columns past C: results never
+    stored; the K-blocks are ``ceil(K / 128)``, checked by :func:`check_block_scale_shapes`)."""
+
+    def __init__(self, frag: Any, coords: Any, tile_n: Any, bn: int, scale_a: Any, scale_b: Any):
+        shape = lc.shape(frag)
+        (v0s, v1s, self.v2s), self.mms, self.nns = shape
+        if (v0s, v1s) != (2, 2):
+            raise ValueError(f"block scales take a wgmma accumulator fragment, got {shape}")
+        self.scale_a, self.scale_b = scale_a, scale_b
+        per_m = 4 * self.v2s
+        self.keys = []  # per element: (row key, column block)
+        for e in range(lc.size(frag)):
+            v1, v2 = (e // 2) % 2, (e // 4) % self.v2s
+            mi, ni = (e // per_m) % self.mms, e // (per_m * self.mms)
+            self.keys.append(((v1, mi), (8 * v2 + 8 * self.v2s * ni) // 128))
+        last_row = lc.size(scale_a, 0) - 1
+        self.rows = {}  # row key -> its row of scale_a (clamped), once per tile
+        for (v1, mi), _g in self.keys:
+            if (v1, mi) not in self.rows:
+                row = coords[2 * v1 + 4 * self.v2s * mi][0]
+                self.rows[(v1, mi)] = lc.min(row, last_row)
+        first = (tile_n * bn) // 128  # the tile's first 128-column block of B
+        last_blk = lc.size(scale_b, 0) - 1
+        self.blocks = {g: lc.min(first + g, last_blk) for _r, g in self.keys}
+
+    def load(self, kb: Any) -> None:
+        """Issue K-block ``kb``'s scale loads: its factors ``scale_a[row, kb] *
+        scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`."""
+        kb = lc.min(kb, lc.size(self.scale_a, 1) - 1)
+        sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
+        sb = {g: self.scale_b[blk, kb] for g, blk in self.blocks.items()}
+        self.factors = {(r, g): sa[r] * sb[g] for r in sa for g in sb}
+
+    def promote(self, acc: Any, part: Any) -> None:
+        """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave: one K-block's
+        accumulators, scaled, into the tile's (CUTLASS's GmmaFP8Accumulation promotion, with
+        the scales)."""
+        for e, key in enumerate(self.keys):
+            acc[e] = acc[e] + part[e] * self.factors[key]
+
+
 def apply_scale(frag: Any, scale: Any) -> None:
     """In the kernel: multiply the f32 accumulators by ``scale`` (before C's conversion, as
     cuBLAS's FP8 GEMM applies its per-tensor scales); nothing for None."""
@@ -996,6 +1093,8 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
     (or vectors of M and N; reshaped to vectors, no copy where contiguous)."""
     if cfg.scales is None:
         return ()
+    if cfg.scales == "block":
+        return block_scale_args(scale_a, scale_b)
     out = []
     for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
         if cfg.scales == "row":
@@ -1023,6 +1122,41 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
                 )
             out.append(x.reshape(1))
     return tuple(out)
+
+
+def block_scale_args(scale_a: Any, scale_b: Any) -> tuple:
+    """``scales="block"``: ``scale_a`` (M, KB) f32 with M contiguous (torch._scaled_mm's
+    "outer-dim-major" BlockWise1x128 form: ``s.t().contiguous().t()``) and ``scale_b`` (NB,
+    KB) f32 row-major (DeepSeek-V3's weight scales; torch._scaled_mm takes its transpose
+    ``scale_b.t()`` for a (K, N) B), KB = ceil(K / 128), NB = ceil(N / 128). Passed as they
+    are (the kernel's spec refuses other strides at launch); the extents are checked against
+    A and B by :func:`check_block_scale_shapes`."""
+    for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
+        shape = tuple(getattr(x, "shape", ()))
+        if len(shape) != 2:
+            want = "(M, ceil(K/128))" if what == "scale_a" else "(ceil(N/128), ceil(K/128))"
+            raise TypeError(
+                f"{what}: scales='block' takes a 2-d f32 tensor of shape {want}, got "
+                f"{type(x).__name__} of shape {shape}"
+            )
+    return scale_a, scale_b
+
+
+def check_block_scale_shapes(cfg: GemmConfig, a: Any, b: Any, scale_a: Any, scale_b: Any) -> None:
+    """Raise ValueError unless the block-wise scales cover A (M, K) and B (N, K) exactly:
+    ``scale_a`` (M, ceil(K/128)), ``scale_b`` (ceil(N/128), ceil(K/128)) (the kernel clamps
+    its indices, so fewer K blocks would silently reuse the last scale)."""
+    if cfg.scales != "block":
+        return
+    m, k = a.shape
+    n = b.shape[0]
+    kb, nb = -(-k // 128), -(-n // 128)
+    for what, x, want in (("scale_a", scale_a, (m, kb)), ("scale_b", scale_b, (nb, kb))):
+        if tuple(x.shape) != want:
+            raise ValueError(
+                f"{what}: block-wise scales of A ({m} x {k}) and B ({n} x {k}) have shape "
+                f"{want}, got {tuple(x.shape)}"
+            )
 
 
 EPILOGUE_PARAMS = ("alpha", "beta", "source", "bias", "amax")  # the arguments after flags
@@ -1602,6 +1736,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         epilogue_annotation(cfg, p) for p in EPILOGUE_PARAMS
     )
     fuse = cfg.epilogue_op.fused
+    blockwise = cfg.scales == "block"
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
@@ -1878,6 +2013,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 early = None
                 if scale_loads == "before":
                     early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
+                # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
+                # scaled and added to the tile's accumulators after their wait
+                bsc = part = None
+                if blockwise:
+                    tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                    bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
+                    part = thr_mma.partition_fragment_C(gC, lc.f32)
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -1942,6 +2084,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     stage_b = lc.make_tensor(
                         sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
                     )
+                    if blockwise:  # this K-block's accumulators start at zero
+                        lc.clear(part)
+                        lc.warpgroup_fence_operand(part)
                     lc.warpgroup_fence_operand(tCrC)
                     tCsA = thr_mma.partition_A(stage_a)  # (MMA, MMA_M, MMA_K)
                     if rs:  # A from registers: ldmatrix it from the stage first
@@ -1968,17 +2113,26 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             for h in (0, 1):
                                 sbh = stage_views(count, h)[1]
                                 lc.gemm(mma_half, tCsA, thr_half.partition_B(sbh), halves[h])
+                        elif blockwise:
+                            lc.gemm(mma, tCsA, tCsB, part)
                         else:
                             lc.gemm(mma, tCsA, tCsB, tCrC)
                         lc.warpgroup_commit_batch()
-                        lc.warpgroup_wait(in_flight)
-                        lc.warpgroup_fence_operand(tCrC)
+                        if blockwise:  # the scales' loads, under the wgmmas
+                            bsc.load(u.k_begin + k)
+                            lc.warpgroup_wait(0)
+                            lc.warpgroup_fence_operand(part)
+                        else:
+                            lc.warpgroup_wait(in_flight)
+                            lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
                         if k > 0:  # noqa: SIM102 (both dynamic)
                             if lane < peers:
                                 release(pipe, count - 1, rm, rn, lane)
                     elif not lead and lane < peers:
                         release(pipe, count, rm, rn, lane)
+                    if blockwise:  # (the stage released first: the producer refills it)
+                        bsc.promote(tCrC, part)
                 if pingpong:
                     # the other warpgroup's mainloop may start now, while this one's last
                     # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
