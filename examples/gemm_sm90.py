@@ -1130,7 +1130,10 @@ def block_scale_args(scale_a: Any, scale_b: Any) -> tuple:
     KB) f32 row-major (DeepSeek-V3's weight scales; torch._scaled_mm takes its transpose
     ``scale_b.t()`` for a (K, N) B), KB = ceil(K / 128), NB = ceil(N / 128). Passed as they
     are (the kernel's spec refuses other strides at launch); the extents are checked against
-    A and B by :func:`check_block_scale_shapes`."""
+    A and B by :func:`check_block_scale_shapes`. A mode of extent 1 (K <= 128, M = 1, N <=
+    128) gets the stride the spec names, whatever the tensor says (torch's ``contiguous``
+    leaves such strides at 1): a view of the same elements, no copy."""
+    out = []
     for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
         shape = tuple(getattr(x, "shape", ()))
         if len(shape) != 2:
@@ -1139,7 +1142,25 @@ def block_scale_args(scale_a: Any, scale_b: Any) -> tuple:
                 f"{what}: scales='block' takes a 2-d f32 tensor of shape {want}, got "
                 f"{type(x).__name__} of shape {shape}"
             )
-    return scale_a, scale_b
+        spec = (1, shape[0]) if what == "scale_a" else (shape[1], 1)  # in elements
+        out.append(_unit_strides(x, spec))
+    return tuple(out)
+
+
+def _unit_strides(x: Any, want: tuple[int, int]) -> Any:
+    """``x`` (a torch tensor or numpy array) with the strides of its extent-1 modes set to
+    ``want``'s (a view: those strides never move to another element)."""
+    shape = tuple(x.shape)
+    if 1 not in shape:
+        return x
+    if type(x).__module__.startswith("torch"):
+        strides = tuple(w if e == 1 else s for e, s, w in zip(shape, x.stride(), want))
+        return x.as_strided(shape, strides)
+    if isinstance(x, np.ndarray):
+        size = x.itemsize
+        strides = tuple(w * size if e == 1 else s for e, s, w in zip(shape, x.strides, want))
+        return np.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
+    return x
 
 
 def check_block_scale_shapes(cfg: GemmConfig, a: Any, b: Any, scale_a: Any, scale_b: Any) -> None:

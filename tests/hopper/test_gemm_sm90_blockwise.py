@@ -149,6 +149,25 @@ def test_block_scales_of_the_wrong_layout_are_refused_at_launch():
         kernel(a, b, c, np.asfortranarray(sa), np.ones((1, 3), np.float32), **launch)
 
 
+def test_block_scales_of_extent_one_take_any_stride_there():
+    """K <= 128 (one K block): a C-order (M, 1) scale_a has stride 1 along its unit mode (as
+    torch's ``s.t().contiguous().t()`` leaves it), which scale_args turns into the spec's M (a
+    view, no copy); M = 1 and N <= 128 alike. The product is right."""
+    cfg = block("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1)
+    rng = np.random.default_rng(5)
+    for m, n, k in [(70, 40, 112), (1, 40, 256)]:
+        a, a64 = fp8(rng, (m, k), cfg.dtype)
+        b, b64 = fp8(rng, (n, k), cfg.dtype)
+        c = np.full((m, n), np.nan, np.float32)
+        sa, sb = block_scales(rng, m, n, k)
+        sa = np.ascontiguousarray(sa)  # C order: (M, 1) strides (4, 4); (1, KB) (4 KB, 4)
+        args = GEMM["scale_args"](cfg, sa, sb)
+        assert args[0].strides == (4, 4 * m) and np.shares_memory(args[0], sa)
+        GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, c, args, sms=2)
+        ref, mag = reference(a64, b64, sa, sb)
+        assert (np.abs(c - ref) <= 2.0**-20 * mag + 2.0**-22 * np.abs(ref)).all()
+
+
 @pytest.mark.parametrize(
     "cfg",
     [
