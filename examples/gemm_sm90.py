@@ -811,7 +811,8 @@ def tuned(
     side by side with the plain tile), except where the configuration cannot take it
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
-    scales="row")``). A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
+    scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
+    128 tile, 5 stages. A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
@@ -828,6 +829,11 @@ def tuned(
         epilogue="tma",
         epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
     )
+    if overrides.get("scales") == "block":
+        # the block-scaled promotion holds a second accumulator fragment a thread: the
+        # cooperative 128 x 128 tile with 5 stages (128 x 256 would need 256 registers a
+        # thread; docs/hopper.md, "Block-wise FP8 scales", measured once), any shape
+        return replace(replace(base, bn=128, stages=5, epi_overlap=0), **overrides)
     coop = base
     # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
     # temporaries next to the accumulators: ping-pong's 192 a thread leave too few of

@@ -133,6 +133,15 @@ def test_block_scales_name_and_refusals():
         GEMM["check_block_scale_shapes"](cfg, a, b, ok[0], ok[1][:1])
 
 
+def test_tuned_block_scaled_configuration_is_the_measured_one():
+    """tuned() gives block scales the cooperative 128 x 128 tile the benchmark measured, which
+    check() accepts (the default 128 x 256 would not fit the registers)."""
+    for shape in (None, (8192, 8192), (4096, 4096, 4096), (1024, 1024, 32768)):
+        cfg = GEMM["tuned"]("f8e4m3", shape, scales="block")
+        cfg.check()
+        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f0-tma-coop-cbf16-r8-etma-scb"
+
+
 def test_block_scales_of_the_wrong_layout_are_refused_at_launch():
     """scale_a must be M-major (torch's 1x128 form) and share KB with scale_b."""
     cfg = block("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1)
