@@ -175,7 +175,10 @@ class GemmConfig:
     (A @ B)[m, n]``; :func:`scale_args`); ``mainloop="rs"`` feeds A to the ``_RS`` atoms from
     registers (ldmatrix from the stage). ``cluster`` (TMA loads) is the cluster's shape in
     tiles, ``(along M, along N)``: ``(1, 2)`` (or ``2``) pairs tiles along N that share A (A
-    multicast), ``(2, 1)`` pairs tiles along M that share B (B multicast)."""
+    multicast), ``(2, 1)`` pairs tiles along M that share B (B multicast), and up to 8 blocks
+    in all, e.g. ``(2, 2)``, ``(4, 1)``, ``(1, 4)``: A multicast across each row of the
+    cluster, B across each column (:meth:`check_cluster`). ``scales="block"``: block-wise FP8
+    scales (:meth:`check_block_scales`)."""
 
     dtype: str = "f16"
     bm: int = 128
