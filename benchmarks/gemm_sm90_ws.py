@@ -11,8 +11,12 @@ unless the configuration says ``-cf32``. FP8 rows (``f8e4m3``, ``f8e5m2``: C in 
 (B column-major as it requires) with the same per-tensor scales (``scales=tensor``: 0-d f32
 device tensors, ``SCALES``; without it unit scales; ``scales=row``: row-wise scales, f32
 ``scale_a`` (M, 1) and ``scale_b`` (1, N) of random values, what FP8 LLM inference passes);
-``b_dtype=f8e5m2`` mixes the types. ``cluster=2x1`` is a cluster of two tiles along M (B
-multicast), ``cluster=1x2`` (or ``2``) along N (A multicast).
+``b_dtype=f8e5m2`` mixes the types; ``scales=block``: block-wise scales (DeepSeek-V3's,
+``scale_a`` (M, K/128) M-major, ``scale_b`` (N/128, K/128), random), against
+``torch._scaled_mm``'s BlockWise1x128 x BlockWise128x128 path where this torch has it, else
+against its per-tensor FP8 GEMM (the row says which). ``cluster=2x1`` is a cluster of two tiles along M (B
+multicast), ``cluster=1x2`` (or ``2``) along N (A multicast), ``cluster=2x2`` both (up to 8
+blocks: ``4x1``, ``1x4``, ``2x4``...).
 Where torch has no ``_scaled_mm`` (or cuBLAS refuses the pair, e.g. e5m2 x e5m2) the row is
 timed without a reference and says why. Printed per row: registers, local memory (spills),
 shared memory, blocks per SM; the GPU's name and clocks first.
@@ -233,7 +237,7 @@ class Ours:
             self.scales = SCALES
         self.factor = SCALES[0] * SCALES[1] if cfg.scales else 1.0
         self.rows: dict[tuple[int, int], tuple] = {}  # (m, n) -> row-wise scales, arguments
-        self.fixed = g.scale_args(cfg, *self.scales) if cfg.scales != "row" else ()
+        self.fixed = g.scale_args(cfg, *self.scales) if cfg.scales not in ("row", "block") else ()
         kernel = g.make_gemm(cfg)
         # M odd, N and K multiples of 8 only (16 for 1-byte FP8): the spec assumes no more than
         # that (TMA needs 16-byte row pitches; C's rows stay aligned for paired stores)
@@ -246,7 +250,7 @@ class Ours:
         try:
             self.ck = lc.compile(
                 kernel,
-                *g.kernel_args(cfg, a, b, c, self.scale_args(257, 264), ws),
+                *g.kernel_args(cfg, a, b, c, self.scale_args(257, 264, k), ws),
                 block=cfg.threads,
                 index_bitwidth=32,
                 cache=False,
@@ -266,26 +270,48 @@ class Ours:
         self.smem = cfg.smem_bytes()
         self.grids: dict[tuple[int, int], tuple[int, ...]] = {}
 
-    def scales_for(self, m: int, n: int) -> tuple:
-        """The scales of an ``m x n`` C as ``torch._scaled_mm`` takes them: the per-tensor 0-d
-        tensors (or floats), or with ``scales=row`` f32 ``scale_a`` (M, 1) and ``scale_b``
-        (1, N), random in [0.5, 1.5) and [0.25, 1.25), made once per shape."""
-        if self.cfg.scales != "row":
+    def scales_for(self, m: int, n: int, k: int = 0) -> tuple:
+        """The scales of an ``m x n`` C (K = ``k``) as ``torch._scaled_mm`` takes them: the
+        per-tensor 0-d tensors (or floats), with ``scales=row`` f32 ``scale_a`` (M, 1) and
+        ``scale_b`` (1, N), random in [0.5, 1.5) and [0.25, 1.25), with ``scales=block``
+        ``scale_a`` (M, K/128) M-major and ``scale_b`` (N/128, K/128) alike; made once per
+        shape."""
+        if self.cfg.scales not in ("row", "block"):
             return self.scales
-        if (m, n) not in self.rows:
+        key = (m, n, k) if self.cfg.scales == "block" else (m, n)
+        if key not in self.rows:
             torch = self.torch
-            gen = torch.Generator(device="cuda").manual_seed(m * 31 + n)
-            sa = torch.rand((m, 1), device="cuda", generator=gen) + 0.5
-            sb = torch.rand((1, n), device="cuda", generator=gen) + 0.25
-            self.rows[m, n] = ((sa, sb), self.g.scale_args(self.cfg, sa, sb))
-        return self.rows[m, n][0]
+            gen = torch.Generator(device="cuda").manual_seed(m * 31 + n + 7 * k)
+            if self.cfg.scales == "block":
+                kb, nb = -(-k // 128), -(-n // 128)
+                sa = torch.rand((m, kb), device="cuda", generator=gen) + 0.5
+                sa = sa.t().contiguous().t()
+                sb = torch.rand((nb, kb), device="cuda", generator=gen) + 0.25
+            else:
+                sa = torch.rand((m, 1), device="cuda", generator=gen) + 0.5
+                sb = torch.rand((1, n), device="cuda", generator=gen) + 0.25
+            self.rows[key] = ((sa, sb), self.g.scale_args(self.cfg, sa, sb))
+        return self.rows[key][0]
 
-    def scale_args(self, m: int, n: int) -> tuple:
-        """The kernel's scale arguments for an ``m x n`` C."""
-        if self.cfg.scales == "row":
-            self.scales_for(m, n)
-            return self.rows[m, n][1]
+    def scale_args(self, m: int, n: int, k: int = 0) -> tuple:
+        """The kernel's scale arguments for an ``m x n`` C (K = ``k``)."""
+        if self.cfg.scales in ("row", "block"):
+            self.scales_for(m, n, k)
+            return self.rows[(m, n, k) if self.cfg.scales == "block" else (m, n)][1]
         return self.fixed
+
+    def reference(self, a: Any, b: Any) -> Any:
+        """The float64 product the kernel approximates: the scales times A @ B.T, with block
+        scales the product of the dequantized inputs."""
+        torch = self.torch
+        m, n, k = a.shape[0], b.shape[0], a.shape[1]
+        if self.cfg.scales == "block":
+            sa, sb = self.scales_for(m, n, k)
+            ks = torch.arange(k, device="cuda") // 128
+            ad = a.double() * sa.double()[:, ks]
+            bd = b.double() * sb.double()[torch.arange(n, device="cuda") // 128][:, ks]
+            return ad @ bd.t()
+        return self.factor_for(m, n) * (a.double() @ b.double().t())
 
     def factor_for(self, m: int, n: int) -> Any:
         """What the reference multiplies A @ B by (a float, or the (M, N) row-wise factors)."""
@@ -301,7 +327,7 @@ class Ours:
 
     def __call__(self, a: Any, b: Any, c: Any) -> None:
         if self.cfg.decomposition != "data_parallel":  # every SM, and the workspace
-            scales = self.fixed if self.cfg.scales != "row" else self.scale_args(*c.shape)
+            scales = self.scale_args(*c.shape, a.shape[1])
             self.g.gemm(self.ck, self.cfg, a, b, c, scales, self.sms, self.workspaces)
             return
         shape = c.shape
@@ -310,7 +336,11 @@ class Ours:
             grid = self.cfg.grid(*shape, self.slots, balanced=self.balanced)
             if self.slots is not None:
                 self.grids[shape] = grid
-        scales = self.fixed if self.cfg.scales != "row" else self.scale_args(*shape)
+        scales = (
+            self.fixed
+            if self.cfg.scales not in ("row", "block")
+            else self.scale_args(*shape, a.shape[1])
+        )
         self.ck(a, b, c, *scales, grid=grid, block=self.threads, smem=self.smem)
         if self.slots is None:  # after the first launch (which set the smem limit)
             self.slots = self.resident_blocks()
@@ -357,7 +387,7 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
         c = torch.full((m, n), float("nan"), device="cuda", dtype=ours.c_type(torch))
         ours(a, b, c)
         torch.cuda.synchronize()
-        ref = ours.factor_for(m, n) * (a.double() @ b.double().t())
+        ref = ours.reference(a, b)
         got = c.double()
         unwritten = int(torch.isnan(got).sum())
         err = ((got - ref).norm() / ref.norm()).item()
@@ -451,6 +481,11 @@ def fp8_reference(torch: Any, ours: Ours, first: tuple) -> tuple[Any, str]:
     if cfg.scales == "row":
         sa, sb = ours.scales_for(*first[2].shape)
     out = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
+    what = "cuBLAS"
+    if cfg.scales == "block":  # BlockWise1x128 (M, K/128) x BlockWise128x128 (K/128, N/128)
+        sa, sb = ours.scales_for(*first[2].shape, first[0].shape[1])
+        sb = sb.t()
+        what = "torch._scaled_mm block-wise (1x128 x 128x128)"
 
     def theirs(a: Any, b: Any, c: Any) -> None:
         scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=out)
@@ -458,9 +493,28 @@ def fp8_reference(torch: Any, ours: Ours, first: tuple) -> tuple[Any, str]:
     try:
         theirs(*first)
         torch.cuda.synchronize()
-    except Exception as e:  # e.g. cuBLAS has no e5m2 x e5m2 GEMM
-        return None, f"no cuBLAS FP8 reference: torch._scaled_mm failed: {str(e)[:160]}"
-    return theirs, "cuBLAS"
+        if cfg.scales == "block":  # the same scales: the same product
+            got = torch.empty_like(first[2])
+            got.copy_(scaled_mm(first[0], first[1].t(), scale_a=sa, scale_b=sb, out_dtype=out))
+            ref = ours.reference(first[0], first[1])
+            err = ((got.double() - ref).norm() / ref.norm()).item()
+            what += f" (its rel err {err:.1e})"
+    except Exception as e:  # e.g. cuBLAS has no e5m2 x e5m2 GEMM, or no block-wise scales
+        if cfg.scales != "block":
+            return None, f"no cuBLAS FP8 reference: torch._scaled_mm failed: {str(e)[:160]}"
+        sa = sb = torch.ones((), device="cuda", dtype=torch.float32)
+        why = f"{type(e).__name__}: {str(e)[:120]}"
+
+        def theirs(a: Any, b: Any, c: Any) -> None:
+            scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=out)
+
+        try:
+            theirs(*first)
+            torch.cuda.synchronize()
+        except Exception as e2:
+            return None, f"no cuBLAS FP8 reference: torch._scaled_mm failed: {str(e2)[:160]}"
+        what = f"cuBLAS per-tensor FP8 (torch._scaled_mm refused block-wise scales: {why})"
+    return theirs, what
 
 
 def cublas_for(torch: Any, cfg: Any) -> Any:
@@ -744,6 +798,8 @@ def main() -> int:
                 def theirs(a: Any, b: Any, c: Any) -> None:
                     torch.mm(a, b.t(), out=c)
 
+            if theirs is not None and reference != "cuBLAS":
+                print(f"{label}: against {reference}", flush=True)
             if theirs is None:  # no FP8 reference: ours alone, the reference columns NaN
                 print(f"{label}: {reference}", flush=True)
                 mine, mine_g, host = timed(torch, [ours], sets, reps=args.reps)[0]

@@ -167,7 +167,10 @@ class GemmConfig:
     (A @ B)[m, n]``; :func:`scale_args`); ``mainloop="rs"`` feeds A to the ``_RS`` atoms from
     registers (ldmatrix from the stage). ``cluster`` (TMA loads) is the cluster's shape in
     tiles, ``(along M, along N)``: ``(1, 2)`` (or ``2``) pairs tiles along N that share A (A
-    multicast), ``(2, 1)`` pairs tiles along M that share B (B multicast)."""
+    multicast), ``(2, 1)`` pairs tiles along M that share B (B multicast), and up to 8 blocks
+    in all, e.g. ``(2, 2)``, ``(4, 1)``, ``(1, 4)``: A multicast across each row of the
+    cluster, B across each column (:meth:`check_cluster`). ``scales="block"``: block-wise FP8
+    scales (:meth:`check_block_scales`)."""
 
     dtype: str = "f16"
     bm: int = 128
@@ -190,7 +193,9 @@ class GemmConfig:
     b_major: str = "K"  # "MN": B stored (K, N) N-contiguous
     b_dtype: str | None = None  # B's type when it differs from A's (FP8: e4m3 x e5m2)
     # "tensor" | "value": D = scale_a * scale_b * (A @ B); "row": D[m, n] = scale_a[m] *
-    # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales)
+    # scale_b[n] * (A @ B)[m, n] (torch._scaled_mm's row-wise scales); "block": DeepSeek-V3's
+    # block-wise scales, D[m, n] = sum over K blocks kb of 128 of scale_a[m, kb] *
+    # scale_b[n // 128, kb] * (A[m, kb] @ B[n, kb]) (:meth:`check_block_scales`)
     scales: str | None = None
     mainloop: str = "ss"  # "rs": A from registers (ldmatrix, the _RS atoms; TMA loads)
     # scales="row", TMA loads: where a tile's row and column scales are loaded: "after" its
@@ -295,7 +300,9 @@ class GemmConfig:
         scale factors (``-sc`` tensors, ``-scv`` values, ``-scr`` rows and columns)."""
         suffix = "-rs" if self.mainloop == "rs" else ""
         suffix += f"-b{self.b_dtype}" if self.b_type != self.dtype else ""
-        suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr"}.get(self.scales, "")
+        suffix += {None: "", "tensor": "-sc", "value": "-scv", "row": "-scr", "block": "-scb"}.get(
+            self.scales, ""
+        )
         return suffix + {"after": "", "before": "p", "box": "b"}.get(self.scale_loads, "?")
 
     @property
@@ -381,6 +388,7 @@ class GemmConfig:
             or self.b_major != "K"
             or self.decomposition != "data_parallel"
             or self.scale_loads == "box"
+            or self.scales == "block"
         )
 
     @property
@@ -441,10 +449,12 @@ class GemmConfig:
                 f"mainloop must be 'ss' or 'rs' (TMA loads, A K-major), got {self.mainloop!r} "
                 f"({self.loads}, a_major={self.a_major!r})"
             )
-        if self.scales not in (None, "tensor", "value", "row"):
+        if self.scales not in (None, "tensor", "value", "row", "block"):
             raise ValueError(
-                f"scales must be None, 'tensor', 'value' or 'row', got {self.scales!r}"
+                f"scales must be None, 'tensor', 'value', 'row' or 'block', got {self.scales!r}"
             )
+        if self.scales == "block":
+            self.check_block_scales()
         if self.scale_loads not in ("after", "before", "box") or (
             self.scale_loads != "after"
             and (
@@ -481,13 +491,7 @@ class GemmConfig:
             raise ValueError(f"schedule must be 'cooperative' or 'pingpong', got {self.schedule!r}")
         if pingpong and self.warpgroups != 2:
             raise ValueError("the ping-pong schedule takes two consumer warpgroups")
-        if self.cluster not in ((1, 1), (1, 2), (2, 1)) or (
-            self.cluster_blocks > 1 and self.loads != "tma"
-        ):
-            raise ValueError(
-                f"cluster must be 1, (1, 2) = 2 (along N: A multicast) or (2, 1) (along M: B "
-                f"multicast), with TMA loads, got {self.cluster!r} ({self.loads})"
-            )
+        self.check_cluster()
         for what, major, extent in (  # a cluster's blocks each load a part of the shared box
             ("a", self.a_major, self.bm // self.cluster_n),
             ("b", self.b_major, self.bn // self.cluster_m),
@@ -584,6 +588,82 @@ class GemmConfig:
                 f"the pipeline needs at least {2 + self.mma_in_flight} stages with "
                 f"mma_in_flight={self.mma_in_flight}, got {self.stages}"
             )
+
+    def check_block_scales(self) -> None:
+        """Raise ValueError for block-wise scales (``scales="block"``: A per 1 x 128 block, a
+        row's 128 elements of one K block; B per 128 x 128 block, as CUTLASS's
+        ``KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum`` and ``torch._scaled_mm``'s
+        BlockWise1x128 x BlockWise128x128 take them) where the kernel cannot apply them: each
+        K-block's wgmmas go into a separate f32 accumulator that is scaled and added to the
+        tile's after their wait (wgmma accumulates in place), so FP8 A and B, TMA loads, a
+        K-block of exactly 128 (one scale column), no K-block of wgmmas left in flight across
+        the promotion (``mma_in_flight=0``, no ``mma_lead`` / ``epi_overlap``), and a tile's
+        columns in whole 128-column blocks of B's scales (``bn`` dividing 128 or a multiple of
+        it, the warpgroups split along M)."""
+        fields = (
+            f"(dtype={self.dtype}, bk={self.bk}, loads={self.loads!r}, mma_in_flight="
+            f"{self.mma_in_flight}, mma_lead={self.mma_lead}, bn={self.bn}, split={self.split!r})"
+        )
+        why = None
+        if {self.dtype, self.b_type} - set(FP8_NAMES):
+            why = "takes FP8 A and B (e4m3 / e5m2)"
+        elif self.bk != 128:
+            why = f"scales K in blocks of 128: bk must be 128, got bk={self.bk}"
+        elif self.loads != "tma":
+            why = "takes TMA loads (the warp-specialized kernel)"
+        elif self.mma_in_flight or self.mma_lead or self.epi_overlap:
+            why = (
+                "promotes each K-block's accumulator after its wgmmas' wait: it takes "
+                "mma_in_flight=0 without mma_lead or epi_overlap"
+            )
+        elif (128 % self.bn and self.bn % 128) or self.split != "M":
+            why = (
+                "takes tiles whose columns lie in whole 128-column scale blocks of B: bn dividing "
+                "128 or a multiple of it, split='M'"
+            )
+        elif self.scale_loads != "after":
+            why = "loads its scales per K-block: scale_loads must stay 'after'"
+        if why is not None:
+            raise ValueError(f"scales='block' {why} {fields}")
+
+    def check_cluster(self) -> None:
+        """Raise ValueError naming ``cluster`` for a cluster shape the kernel or the hardware
+        does not take: (cm, cn) positive ints, at most 8 blocks (the portable cluster size:
+        more needs cudaFuncAttributeNonPortableClusterSizeAllowed, and the 16-bit multicast
+        masks of larger ones go unchecked by the occupancy the grid assumes), TMA loads, and
+        A's tile (B's) splitting into cn (cm) whole parts, one per block of a row (column):
+        K-major, multiples of 8 rows (the 128B swizzle atom)."""
+        cluster = self.cluster
+        if not (
+            isinstance(cluster, tuple)
+            and len(cluster) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in cluster)
+        ):
+            raise ValueError(
+                f"cluster must be an int n (1 x n) or a pair (tiles along M, along N) of "
+                f"positive ints, got {cluster!r}"
+            )
+        if self.cluster_blocks > 8:
+            raise ValueError(
+                f"cluster={cluster!r} has {self.cluster_blocks} blocks, more than the 8 of a "
+                f"portable cluster (the multicast masks of larger ones, and their occupancy, "
+                f"are not handled)"
+            )
+        if self.cluster_blocks > 1 and self.loads != "tma":
+            raise ValueError(
+                f"cluster={cluster!r} (A multicast across a cluster's N, B across its M) takes "
+                f"TMA loads, got loads={self.loads!r}"
+            )
+        for what, tile, parts, major in (
+            ("bm", self.bm, self.cluster_n, self.a_major),
+            ("bn", self.bn, self.cluster_m, self.b_major),
+        ):
+            if parts > 1 and major == "K" and (tile % parts or (tile // parts) % 8):
+                along = "N (cluster[1])" if what == "bm" else "M (cluster[0])"
+                raise ValueError(
+                    f"cluster={cluster!r}: {what}={tile} does not split into {parts} parts of a "
+                    f"multiple of 8 rows, one TMA box per block along {along}"
+                )
 
     def grid(
         self,
@@ -734,7 +814,8 @@ def tuned(
     side by side with the plain tile), except where the configuration cannot take it
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
-    scales="row")``). A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
+    scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
+    128 tile, 5 stages. A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
@@ -751,6 +832,11 @@ def tuned(
         epilogue="tma",
         epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
     )
+    if overrides.get("scales") == "block":
+        # the block-scaled promotion holds a second accumulator fragment a thread: the
+        # cooperative 128 x 128 tile with 5 stages (128 x 256 would need 256 registers a
+        # thread; docs/hopper.md, "Block-wise FP8 scales", measured once), any shape
+        return replace(replace(base, bn=128, stages=5, epi_overlap=0), **overrides)
     coop = base
     # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
     # temporaries next to the accumulators: ping-pong's 192 a thread leave too few of
@@ -845,6 +931,8 @@ def gemm(
     , ``scales`` (:func:`scale_args`) and the fused epilogue's arguments ``epi``
     (:func:`epilogue_args`)."""
     m, n = c.shape[0], c.shape[1]
+    if cfg.scales == "block":
+        check_block_scale_shapes(cfg, a, b, *scales)
     (grid,) = cfg.grid(m, n, sms, k=a.shape[1])
     key = (m, n, grid, str(getattr(c, "device", "cpu")))
     cache = {} if workspaces is None else workspaces
@@ -880,6 +968,8 @@ def scale_annotation(cfg: GemmConfig, which: str = "a") -> Any:
     scales)."""
     if cfg.scales == "row":
         return lc.Tensor(lc.f32, "(M):(1)" if which == "a" else "(N):(1)")
+    if cfg.scales == "block":  # (M, KB) M-major (torch's 1x128 form), (NB, KB) K-major
+        return lc.Tensor(lc.f32, "(M,KB):(1,M)" if which == "a" else "(NB,KB):(KB,1)")
     return {None: lc.Constexpr, "tensor": lc.Tensor(lc.f32, "(1):(1)"), "value": lc.f32}[cfg.scales]
 
 
@@ -948,6 +1038,55 @@ class RowScales:
             self.frag[e] = self.frag[e] * self._row(row) * self._col(col)
 
 
+class BlockScales:
+    """In the kernel: block-wise scales (``scales="block"``) of a thread's f32 accumulators
+    ``frag`` (the wgmma fragment ``((2, 2, n / 8), MMA_M, MMA_N)`` of one tile, ``coords``
+    their coordinates in C). A row's scale ``scale_a[row, kb]`` depends on (v1, MMA_M) alone
+    (as :class:`RowScales`); a column's ``scale_b[col // 128, kb]`` on its 128-column block,
+    which is the tile's first block plus ``(8 * v2 + n * ni) // 128`` (``check_block_scales``:
+    the tile's columns lie in whole blocks, the warpgroups split it along M), so per K-block
+    a thread loads ``2 * MMA_M`` row scales and one column scale per 128 columns of the tile.
+    Indices are clamped into the scale tensors (rows and columns past C: results never
+    stored; the K-blocks are ``ceil(K / 128)``, checked by :func:`check_block_scale_shapes`)."""
+
+    def __init__(self, frag: Any, coords: Any, tile_n: Any, bn: int, scale_a: Any, scale_b: Any):
+        shape = lc.shape(frag)
+        (v0s, v1s, self.v2s), self.mms, self.nns = shape
+        if (v0s, v1s) != (2, 2):
+            raise ValueError(f"block scales take a wgmma accumulator fragment, got {shape}")
+        self.scale_a, self.scale_b = scale_a, scale_b
+        per_m = 4 * self.v2s
+        self.keys = []  # per element: (row key, column block)
+        for e in range(lc.size(frag)):
+            v1, v2 = (e // 2) % 2, (e // 4) % self.v2s
+            mi, ni = (e // per_m) % self.mms, e // (per_m * self.mms)
+            self.keys.append(((v1, mi), (8 * v2 + 8 * self.v2s * ni) // 128))
+        last_row = lc.size(scale_a, 0) - 1
+        self.rows = {}  # row key -> its row of scale_a (clamped), once per tile
+        for (v1, mi), _g in self.keys:
+            if (v1, mi) not in self.rows:
+                row = coords[2 * v1 + 4 * self.v2s * mi][0]
+                self.rows[(v1, mi)] = lc.min(row, last_row)
+        first = (tile_n * bn) // 128  # the tile's first 128-column block of B
+        last_blk = lc.size(scale_b, 0) - 1
+        self.blocks = {g: lc.min(first + g, last_blk) for _r, g in self.keys}
+
+    def load(self, kb: Any) -> None:
+        """Issue K-block ``kb``'s scale loads: its factors ``scale_a[row, kb] *
+        scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`."""
+        kb = lc.min(kb, lc.size(self.scale_a, 1) - 1)
+        sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
+        sb = {g: self.scale_b[blk, kb] for g, blk in self.blocks.items()}
+        self.factors = {(r, g): sa[r] * sb[g] for r in sa for g in sb}
+
+    def promote(self, acc: Any, part: Any) -> None:
+        """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave: one K-block's
+        accumulators, scaled, into the tile's (CUTLASS's GmmaFP8Accumulation promotion, with
+        the scales)."""
+        for e, key in enumerate(self.keys):
+            acc[e] = acc[e] + part[e] * self.factors[key]
+
+
 def apply_scale(frag: Any, scale: Any) -> None:
     """In the kernel: multiply the f32 accumulators by ``scale`` (before C's conversion, as
     cuBLAS's FP8 GEMM applies its per-tensor scales); nothing for None."""
@@ -963,6 +1102,8 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
     (or vectors of M and N; reshaped to vectors, no copy where contiguous)."""
     if cfg.scales is None:
         return ()
+    if cfg.scales == "block":
+        return block_scale_args(scale_a, scale_b)
     out = []
     for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
         if cfg.scales == "row":
@@ -990,6 +1131,62 @@ def scale_args(cfg: GemmConfig, scale_a: Any = None, scale_b: Any = None) -> tup
                 )
             out.append(x.reshape(1))
     return tuple(out)
+
+
+def block_scale_args(scale_a: Any, scale_b: Any) -> tuple:
+    """``scales="block"``: ``scale_a`` (M, KB) f32 with M contiguous (torch._scaled_mm's
+    "outer-dim-major" BlockWise1x128 form: ``s.t().contiguous().t()``) and ``scale_b`` (NB,
+    KB) f32 row-major (DeepSeek-V3's weight scales; torch._scaled_mm takes its transpose
+    ``scale_b.t()`` for a (K, N) B), KB = ceil(K / 128), NB = ceil(N / 128). Passed as they
+    are (the kernel's spec refuses other strides at launch); the extents are checked against
+    A and B by :func:`check_block_scale_shapes`. A mode of extent 1 (K <= 128, M = 1, N <=
+    128) gets the stride the spec names, whatever the tensor says (torch's ``contiguous``
+    leaves such strides at 1): a view of the same elements, no copy."""
+    out = []
+    for what, x in (("scale_a", scale_a), ("scale_b", scale_b)):
+        shape = tuple(getattr(x, "shape", ()))
+        if len(shape) != 2:
+            want = "(M, ceil(K/128))" if what == "scale_a" else "(ceil(N/128), ceil(K/128))"
+            raise TypeError(
+                f"{what}: scales='block' takes a 2-d f32 tensor of shape {want}, got "
+                f"{type(x).__name__} of shape {shape}"
+            )
+        spec = (1, shape[0]) if what == "scale_a" else (shape[1], 1)  # in elements
+        out.append(_unit_strides(x, spec))
+    return tuple(out)
+
+
+def _unit_strides(x: Any, want: tuple[int, int]) -> Any:
+    """``x`` (a torch tensor or numpy array) with the strides of its extent-1 modes set to
+    ``want``'s (a view: those strides never move to another element)."""
+    shape = tuple(x.shape)
+    if 1 not in shape:
+        return x
+    if type(x).__module__.startswith("torch"):
+        strides = tuple(w if e == 1 else s for e, s, w in zip(shape, x.stride(), want))
+        return x.as_strided(shape, strides)
+    if isinstance(x, np.ndarray):
+        size = x.itemsize
+        strides = tuple(w * size if e == 1 else s for e, s, w in zip(shape, x.strides, want))
+        return np.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
+    return x
+
+
+def check_block_scale_shapes(cfg: GemmConfig, a: Any, b: Any, scale_a: Any, scale_b: Any) -> None:
+    """Raise ValueError unless the block-wise scales cover A (M, K) and B (N, K) exactly:
+    ``scale_a`` (M, ceil(K/128)), ``scale_b`` (ceil(N/128), ceil(K/128)) (the kernel clamps
+    its indices, so fewer K blocks would silently reuse the last scale)."""
+    if cfg.scales != "block":
+        return
+    m, k = a.shape
+    n = b.shape[0]
+    kb, nb = -(-k // 128), -(-n // 128)
+    for what, x, want in (("scale_a", scale_a, (m, kb)), ("scale_b", scale_b, (nb, kb))):
+        if tuple(x.shape) != want:
+            raise ValueError(
+                f"{what}: block-wise scales of A ({m} x {k}) and B ({n} x {k}) have shape "
+                f"{want}, got {tuple(x.shape)}"
+            )
 
 
 EPILOGUE_PARAMS = ("alpha", "beta", "source", "bias", "amax")  # the arguments after flags
@@ -1219,6 +1416,21 @@ class TileBoxes:
         if q + 1 < self.count:
             fusion.next = fusion.load(self.thr_epi, *self.at(*divmod(q + 1, self.boxes_n)))
         return fusion.apply(now, values)
+
+
+def cluster_peer(cm: int, cn: int, rm: Any, rn: Any, lane: Any) -> Any:
+    """The rank of the ``lane``-th (``0 <= lane < cm + cn - 1``) block that multicasts into
+    block (``rm``, ``rn``) of a ``cm x cn`` cluster (rank ``rm + cm * rn``): lanes ``< cn``
+    its row's blocks (rm, lane), which send it A (itself included); the others its column's
+    blocks but itself, which send it B. Each block releases a stage in exactly the blocks
+    that wrote it (CUTLASS's ``PipelineTmaAsync`` signalling threads). Python ints or kernel
+    values."""
+    if cm == 1:
+        return lane
+    j = lane - cn  # (negative for the row's lanes: unused there)
+    if all(isinstance(x, int) for x in (rm, rn, lane)):
+        return rm + cm * lane if lane < cn else j + (j >= rm) + cm * rn
+    return lc.where(lane < cn, rm + cm * lane, lc.where(j >= rm, j + 1, j) + cm * rn)
 
 
 def box_rows(rows: int) -> int:
@@ -1469,11 +1681,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
     atom_b = lc.gmma_layout_atom(cfg.b_major, "SW128", b_elem)
-    # The cluster: cm x cn tiles, cl blocks. Blocks along N (cn = 2) share A's tile: each loads
-    # bm / cn of its rows and multicasts them to all; blocks along M (cm = 2) share B's tile
-    # alike. (check() allows (1, 1), (1, 2) and (2, 1): the multicast goes to every block.)
+    # The cluster: cm x cn tiles, cl blocks, block (rm, rn) of rank rm + cm * rn (CUTLASS's
+    # cluster layout, M first). The cn blocks of a row (one rm) share A's tile: each loads
+    # bm / cn of its rows and multicasts them into the row (``mask_a << rm``); the cm blocks of
+    # a column (one rn) share B's tile alike (``mask_b << cm * rn``). A block's stage is thus
+    # written by its row and column, cm + cn - 1 blocks (``peers``), and released in each of
+    # them: the empty barriers count ``peers`` arrivals per consumer warp (warpgroup).
     cm, cn = cfg.cluster
     cl = cm * cn
+    peers = cm + cn - 1
+    mask_a = sum(1 << (cm * j) for j in range(cn))  # blocks (0, 0..cn-1)
+    mask_b = (1 << cm) - 1  # blocks (0..cm-1, 0)
     # TMA boxes: K-major, A's bm / cn rows and B's bn / cm; MN-major, 64 M (N) elements (the
     # 128B swizzle span) by bk, so a stage is `parts` boxes, tiled K first (each box contiguous)
     # (a TMA box has at most 256 rows: a K-major tile of more, e.g. 320 x 128, is two boxes)
@@ -1537,19 +1755,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     )
     fuse = cfg.epilogue_op.fused
     prefetch = fuse and cfg.epi_prefetch and cfg.schedule != "pingpong"
+    blockwise = cfg.scales == "block"
 
-    def release(pipe: Any, count: Any, csize: Any, lane: Any) -> None:
-        """Lane ``lane < cl`` of a consumer warp done with use ``count`` of the ring: one
-        arrival on the stage's empty barrier of block ``lane`` of the cluster (each block's
-        producer multicasts into all; in a single-block cluster the ``cl`` arrivals go to its
-        own)."""
+    def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
+        """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
+        arrival on the stage's empty barrier of the ``lane``-th block that multicasts into this
+        one (block (``rm``, ``rn``) of the cluster): :func:`cluster_peer` (in a single-block
+        cluster, its own barrier)."""
         if cl == 1:
             pipe.consumer_release(count)
         else:
-            # lane < cl <= csize on the GPU; csize is 1 on the CPU runtime: no division
-            lc.mbarrier_arrive(
-                pipe.empty.iterator + count % stages, cta_id=lc.where(lane < csize, lane, 0)
-            )
+            target = cluster_peer(cm, cn, rm, rn, lane)
+            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=target)
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(
@@ -1578,15 +1795,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             epi_elems = cfg.warpgroups * epi_bufs * box_elems
             sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(epi_elems), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
-        # every block of the cluster releases every block's stage (the multicast writes both)
+        # a stage is released by every block that multicasts into it (its row and column)
         tx = parts_a * tma_a.tx_bytes + parts_b * tma_b.tx_bytes
-        pipe = lc.PipelineTmaAsync(stages, tx, cl * consumer_warps, bars)
+        pipe = lc.PipelineTmaAsync(stages, tx, peers * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
-        # The cluster: `csize` blocks (`cl`, on the GPU and the CPU runtime alike) take the tiles
-        # (tile_m, csize * gn + rank) (cn = 2) or (csize * gm + rank, tile_n) (cm = 2) of its
-        # tile group (gm, gn) together.
-        csize = lc.cluster_size()
-        rank = lc.block_rank_in_cluster()
+        # The cluster: its `cl` blocks take the cm x cn tiles (gm * cm + rm, gn * cn + rn) of
+        # its tile group (gm, gn) together, block `rank` = rm + cm * rn (M first, as CUTLASS's
+        # cluster layout)
+        rank = lc.block_rank_in_cluster() if cl > 1 else 0
+        rm, rn = rank % cm, rank // cm
         if cl > 1:
             lc.cluster_sync()  # the peers' barriers are initialised before any remote use
         if pingpong:
@@ -1598,15 +1815,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        groups_m = (tiles_m + csize - 1) // csize if cm > 1 else tiles_m
-        groups_n = (tiles_n + csize - 1) // csize if cn > 1 else tiles_n
+        groups_m = (tiles_m + cm - 1) // cm
+        groups_n = (tiles_n + cn - 1) // cn
         tiles = groups_m * groups_n  # tile groups of one cluster
         # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
         # walked down M first, then along N; the blocks of a cluster take neighbours
         band = max(1, raster // cm)
         group = band * groups_n  # tile groups of one band
-        cid = lc.block_idx.x // csize
-        clusters = lc.grid_dim.x // csize
+        cid = lc.block_idx.x // cl
+        clusters = lc.grid_dim.x // cl
         # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
         units = WorkUnits(cfg, tiles, k_tiles, clusters, cid)
         mine = units.count
@@ -1617,9 +1834,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             rows = lc.min(groups_m - first, band)
             gm = first + (t % group) % rows
             gn = (t % group) // rows
-            if cm > 1:
-                return gm * csize + rank, gn
-            return gm, gn * csize + rank
+            return gm * cm + rm, gn * cn + rn
 
         if tid < 128:  # the producer warpgroup
             lc.warpgroup_reg_dealloc(regs_producer)
@@ -1635,28 +1850,28 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             s = count % stages
                             bar = pipe.producer_mbar(count)
                             for h in range(parts_a):  # this block's parts of A
-                                if cn == 1 or h % csize == rank:
+                                if cn == 1 or h % cn == rn:
                                     off = s * (bm * bk) + h * (hm * bk)
                                     part = lc.make_tensor(
                                         sA.iterator + lc.assume(off, divisible_by=hm * bk),
                                         half_a,
                                     )
                                     gA = lc.local_tile(mA, (hm, bk), (tile_m * parts_a + h, k))
-                                    if cn > 1:  # into every block of the cluster
-                                        mask = 2 * csize - 1
+                                    if cn > 1:  # into the blocks of this row (rm)
+                                        mask = mask_a << rm
                                         lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
                                     else:
                                         lc.tma_copy(tma_a, gA, part, mbar=bar)
                             for h in range(parts_b):  # this block's parts of B
-                                if cm == 1 or h % csize == rank:
+                                if cm == 1 or h % cm == rm:
                                     off = s * (bn * bk) + h * (hn * bk)
                                     part = lc.make_tensor(
                                         sB.iterator + lc.assume(off, divisible_by=hn * bk),
                                         part_b,
                                     )
                                     gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
-                                    if cm > 1:  # into every block of the cluster
-                                        mask = 2 * csize - 1
+                                    if cm > 1:  # into the blocks of this column (rn)
+                                        mask = mask_b << (cm * rn)
                                         lc.tma_copy(tma_b, gB, part, mbar=bar, mcast_mask=mask)
                                     else:
                                         lc.tma_copy(tma_b, gB, part, mbar=bar)
@@ -1688,7 +1903,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
-            lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < cl
+            lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
             thr_epi = mma_epi.get_slice(wct)  # this thread's part of a 64 x ec box of D
@@ -1823,6 +2038,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if prefetch:
                     fusion = EpilogueFusion(cfg.epilogue_op, c, ec, alpha, beta, source, bias, True)
                     boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
+                # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
+                # scaled and added to the tile's accumulators after their wait
+                bsc = part = None
+                if blockwise:
+                    tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
+                    bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
+                    part = thr_mma.partition_fragment_C(gC, lc.f32)
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -1867,12 +2089,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             # this K-block's first half and the last one's second are done:
                             # the last one's stage is free
                             lc.warpgroup_wait(1)
-                            if k > 0 and lane < cl:
-                                release(pipe, base + k - 1, csize, lane)
+                            if k > 0 and lane < peers:
+                                release(pipe, base + k - 1, rm, rn, lane)
                         lc.warpgroup_wait(0)
                         lc.warpgroup_fence_operand(tCrC)
-                        if lane < cl:
-                            release(pipe, base + overlap - 1, csize, lane)
+                        if lane < peers:
+                            release(pipe, base + overlap - 1, rm, rn, lane)
                     else:  # fewer K-blocks than that: the stores first
                         if i != me:
                             second = range(epi_boxes // 2, epi_boxes)
@@ -1887,6 +2109,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     stage_b = lc.make_tensor(
                         sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
                     )
+                    if blockwise:  # this K-block's accumulators start at zero
+                        lc.clear(part)
+                        lc.warpgroup_fence_operand(part)
                     lc.warpgroup_fence_operand(tCrC)
                     tCsA = thr_mma.partition_A(stage_a)  # (MMA, MMA_M, MMA_K)
                     if rs:  # A from registers: ldmatrix it from the stage first
@@ -1902,8 +2127,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         lc.warpgroup_commit_batch()
                         lc.warpgroup_wait(1)
                         if k > 0:  # noqa: SIM102 (both dynamic)
-                            if lane < cl:
-                                release(pipe, count - 1, csize, lane)
+                            if lane < peers:
+                                release(pipe, count - 1, rm, rn, lane)
                         for kk in range(lead, steps):
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
@@ -1913,17 +2138,26 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             for h in (0, 1):
                                 sbh = stage_views(count, h)[1]
                                 lc.gemm(mma_half, tCsA, thr_half.partition_B(sbh), halves[h])
+                        elif blockwise:
+                            lc.gemm(mma, tCsA, tCsB, part)
                         else:
                             lc.gemm(mma, tCsA, tCsB, tCrC)
                         lc.warpgroup_commit_batch()
-                        lc.warpgroup_wait(in_flight)
-                        lc.warpgroup_fence_operand(tCrC)
+                        if blockwise:  # the scales' loads, under the wgmmas
+                            bsc.load(u.k_begin + k)
+                            lc.warpgroup_wait(0)
+                            lc.warpgroup_fence_operand(part)
+                        else:
+                            lc.warpgroup_wait(in_flight)
+                            lc.warpgroup_fence_operand(tCrC)
                     if in_flight:
                         if k > 0:  # noqa: SIM102 (both dynamic)
-                            if lane < cl:
-                                release(pipe, count - 1, csize, lane)
-                    elif not lead and lane < cl:
-                        release(pipe, count, csize, lane)
+                            if lane < peers:
+                                release(pipe, count - 1, rm, rn, lane)
+                    elif not lead and lane < peers:
+                        release(pipe, count, rm, rn, lane)
+                    if blockwise:  # (the stage released first: the producer refills it)
+                        bsc.promote(tCrC, part)
                 if pingpong:
                     # the other warpgroup's mainloop may start now, while this one's last
                     # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
@@ -1933,8 +2167,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if in_flight or lead:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
-                    if lane < cl:
-                        release(pipe, base + k_count - 1, csize, lane)
+                    if lane < peers:
+                        release(pipe, base + k_count - 1, rm, rn, lane)
                 j = j + 1
                 fin = True  # this unit ends the tile: it stores C
                 if reduce:

@@ -255,7 +255,9 @@ def test_mixed_types_and_scales_are_refused_where_they_do_not_apply():
         Config("f16", b_dtype="bf16").check()
     with pytest.raises(ValueError, match="differ in type only as FP8"):
         Config("f8e4m3", b_dtype="f16").check()
-    with pytest.raises(ValueError, match="scales must be None, 'tensor', 'value' or 'row'"):
+    with pytest.raises(
+        ValueError, match="scales must be None, 'tensor', 'value', 'row' or 'block'"
+    ):
         Config("f8e4m3", scales="column").check()
     with pytest.raises(ValueError, match="scale_loads must be 'after', or 'before' / 'box'"):
         Config("f8e4m3", scales="tensor", loads="tma", scale_loads="before").check()

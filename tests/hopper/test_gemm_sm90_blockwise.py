@@ -1,0 +1,265 @@
+"""examples/gemm_sm90.py with block-wise FP8 scales (``scales="block"``, DeepSeek-V3's: A per
+1 x 128 block, B per 128 x 128 block, applied to each K-block's own f32 accumulator before it
+is added to the tile's): on the CPU runtime against a numpy reference of the dequantized
+product (residues in M, N and K), the refusals, the sm_90a cubins, and on a GPU against a
+torch float reference and torch._scaled_mm's block-wise path where torch has it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import layoutc as lc
+import numpy as np
+import pytest
+from layoutc.driver.loading import load_source
+from narrow_floats import FP8_DLPACK, Bits, bf16_values, fp8
+
+pytestmark = pytest.mark.verify_at_end
+
+GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
+Config = GEMM["GemmConfig"]
+
+
+def _c(m: int, n: int, c_dtype: str):
+    if c_dtype == "bf16":
+        bits = np.full((m, n), 0x7FC0, np.uint16)  # NaN
+        return Bits(bits, 4), lambda: bf16_values(bits)
+    c = np.full((m, n), np.nan, np.float32 if c_dtype == "f32" else np.float16)
+    return c, lambda: c.astype(np.float64)
+
+
+def block_scales(rng, m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """scale_a (M, KB) M-major and scale_b (NB, KB) row-major: powers of two times small
+    odd numbers, negative ones too (exact products), distinct per row, block and K block."""
+    kb, nb = -(-k // 128), -(-n // 128)
+    sa = (rng.integers(-12, 13, (m, kb)) | 1) / 8
+    sb = (rng.integers(1, 16, (nb, kb)) | 1) / 16
+    return np.asfortranarray(sa.astype(np.float32)), sb.astype(np.float32)
+
+
+def reference(a64, b64, sa, sb) -> tuple[np.ndarray, np.ndarray]:
+    """sum over K blocks of scale_a[m, kb] * scale_b[n // 128, kb] * (A_kb @ B_kb.T), and
+    the same sum of absolute values (the rounding bound's scale)."""
+    m, k = a64.shape
+    n = b64.shape[0]
+    ref, mag = np.zeros((m, n)), np.zeros((m, n))
+    cols = np.arange(n) // 128
+    for kb in range(-(-k // 128)):
+        ks = slice(128 * kb, 128 * (kb + 1))
+        f = sa[:, kb, None].astype(np.float64) * sb[cols, kb][None, :].astype(np.float64)
+        ref += f * (a64[:, ks] @ b64[:, ks].T)
+        mag += np.abs(f) * (np.abs(a64[:, ks]) @ np.abs(b64[:, ks]).T)
+    return ref, mag
+
+
+def block(dtype: str, **kw) -> object:
+    """A block-scaled configuration: TMA loads, each K-block's wgmmas waited for."""
+    return Config(dtype, loads="tma", mma_in_flight=0, scales="block", **kw)
+
+
+CPU = [
+    block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1),
+    # bn = 256: two column blocks of B's scales per tile; mixed types, the TMA epilogue
+    block(
+        "f8e4m3",
+        bm=64,
+        bn=256,
+        stages=2,
+        warpgroups=1,
+        b_dtype="f8e5m2",
+        c_dtype="bf16",
+        epilogue="tma",
+    ),
+    # cooperative (two warpgroups along M), ping-pong, the RS mainloop, split-K (the partials
+    # are sums of scaled K-blocks), a 2 x 2 cluster
+    block("f8e4m3", bm=128, bn=32, stages=3, c_dtype="f16"),
+    block("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong"),
+    block("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, mainloop="rs"),
+    block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, split_k=2),
+    block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, cluster=(2, 2)),
+]
+
+
+@pytest.mark.parametrize("cfg", CPU, ids=lambda c: c.name)
+def test_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg):
+    kernel = GEMM["make_gemm"](cfg)
+    rng = np.random.default_rng(4)
+    m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 3 * cfg.bk + 16
+    a, a64 = fp8(rng, (m, k), cfg.dtype)
+    b, b64 = fp8(rng, (n, k), cfg.b_type)
+    c, values = _c(m, n, cfg.c_dtype)
+    sa, sb = block_scales(rng, m, n, k)
+    ws: dict = {}
+    GEMM["gemm"](kernel, cfg, a, b, c, GEMM["scale_args"](cfg, sa, sb), sms=3, workspaces=ws)
+    ref, mag = reference(a64, b64, sa, sb)
+    # FP8 products are exact in f32; each K block's f32 sum rounds, then its scaled addition,
+    # then C's conversion. A missed, doubled or misplaced scale is far outside this.
+    rel = {"f32": 2.0**-22, "f16": 2.0**-10, "bf16": 2.0**-7}[cfg.c_dtype]
+    bound = 2.0**-20 * mag + rel * np.abs(ref)
+    assert (np.abs(values() - ref) <= bound).all(), np.abs(values() - ref).max()
+
+
+def test_block_scales_name_and_refusals():
+    block = dict(loads="tma", mma_in_flight=0, scales="block")
+    assert Config("f8e4m3", **block).name.endswith("-scb")
+    with pytest.raises(ValueError, match=r"scales='block' takes FP8 A and B .*dtype=bf16"):
+        Config("bf16", **block).check()
+    with pytest.raises(ValueError, match=r"scales='block' scales K in blocks of 128: bk must"):
+        Config("f8e4m3", bk=64, **block).check()
+    with pytest.raises(ValueError, match=r"scales='block' takes TMA loads"):
+        Config("f8e4m3", mma_in_flight=0, scales="block").check()
+    with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_in_flight=1"):
+        Config("f8e4m3", loads="tma", scales="block").check()
+    with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_lead=1"):
+        Config("f8e4m3", mma_lead=1, **block).check()
+    with pytest.raises(ValueError, match=r"whole 128-column scale blocks .*bn=192"):
+        Config("f8e4m3", bn=192, **block).check()
+    with pytest.raises(ValueError, match=r"whole 128-column scale blocks .*split='N'"):
+        Config("f8e4m3", bn=256, split="N", **block).check()
+    with pytest.raises(ValueError, match=r"without mma_lead or epi_overlap"):
+        Config("f8e4m3", bn=256, epilogue="tma", epi_overlap=1, **block).check()
+    cfg = Config("f8e4m3", bm=64, bn=64, warpgroups=1, **block)
+    cfg.check()
+    with pytest.raises(TypeError, match=r"scale_a: scales='block' takes a 2-d f32 tensor"):
+        GEMM["scale_args"](cfg, np.ones(4, np.float32), np.ones((1, 1), np.float32))
+    a = np.zeros((100, 300), np.uint8)
+    b = np.zeros((200, 300), np.uint8)
+    ok = (np.ones((100, 3), np.float32, order="F"), np.ones((2, 3), np.float32))
+    GEMM["check_block_scale_shapes"](cfg, a, b, *ok)
+    with pytest.raises(ValueError, match=r"scale_a: .* have shape \(100, 3\), got \(100, 2\)"):
+        GEMM["check_block_scale_shapes"](cfg, a, b, ok[0][:, :2], ok[1])
+    with pytest.raises(ValueError, match=r"scale_b: .* have shape \(2, 3\), got \(1, 3\)"):
+        GEMM["check_block_scale_shapes"](cfg, a, b, ok[0], ok[1][:1])
+
+
+def test_tuned_block_scaled_configuration_is_the_measured_one():
+    """tuned() gives block scales the cooperative 128 x 128 tile the benchmark measured, which
+    check() accepts (the default 128 x 256 would not fit the registers)."""
+    for shape in (None, (8192, 8192), (4096, 4096, 4096), (1024, 1024, 32768)):
+        cfg = GEMM["tuned"]("f8e4m3", shape, scales="block")
+        cfg.check()
+        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f0-tma-coop-cbf16-r8-etma-scb"
+
+
+def test_block_scales_of_the_wrong_layout_are_refused_at_launch():
+    """scale_a must be M-major (torch's 1x128 form) and share KB with scale_b."""
+    cfg = block("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1)
+    rng = np.random.default_rng(0)
+    a, _ = fp8(rng, (64, 256), cfg.dtype)
+    b, _ = fp8(rng, (32, 256), cfg.dtype)
+    c = np.zeros((64, 32), np.float32)
+    kernel = GEMM["make_gemm"](cfg)
+    launch = dict(grid=cfg.grid(64, 32), block=cfg.threads, smem=cfg.smem_bytes())
+    sa, sb = np.ones((64, 2), np.float32), np.ones((1, 2), np.float32)
+    with pytest.raises(lc.SpecError, match=r"scale_a"):
+        kernel(a, b, c, sa, sb, **launch)  # row-major
+    with pytest.raises(lc.SpecError, match=r"scale_b"):
+        kernel(a, b, c, np.asfortranarray(sa), np.ones((1, 3), np.float32), **launch)
+
+
+def test_block_scales_of_extent_one_take_any_stride_there():
+    """K <= 128 (one K block): a C-order (M, 1) scale_a has stride 1 along its unit mode (as
+    torch's ``s.t().contiguous().t()`` leaves it), which scale_args turns into the spec's M (a
+    view, no copy); M = 1 and N <= 128 alike. The product is right."""
+    cfg = block("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1)
+    rng = np.random.default_rng(5)
+    for m, n, k in [(70, 40, 112), (1, 40, 256)]:
+        a, a64 = fp8(rng, (m, k), cfg.dtype)
+        b, b64 = fp8(rng, (n, k), cfg.dtype)
+        c = np.full((m, n), np.nan, np.float32)
+        sa, sb = block_scales(rng, m, n, k)
+        sa = np.ascontiguousarray(sa)  # C order: (M, 1) strides (4, 4); (1, KB) (4 KB, 4)
+        args = GEMM["scale_args"](cfg, sa, sb)
+        assert args[0].strides == (4, 4 * m) and np.shares_memory(args[0], sa)
+        GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, c, args, sms=2)
+        ref, mag = reference(a64, b64, sa, sb)
+        assert (np.abs(c - ref) <= 2.0**-20 * mag + 2.0**-22 * np.abs(ref)).all()
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        Config("f8e4m3", bn=128, loads="tma", mma_in_flight=0, scales="block", c_dtype="bf16"),
+        # (128 x 256 would hold 256 accumulators a thread, the tile's and a K-block's: too many)
+        Config(
+            "f8e4m3",
+            bn=128,
+            loads="tma",
+            mma_in_flight=0,
+            scales="block",
+            c_dtype="bf16",
+            epilogue="tma",
+            cluster=(2, 2),
+        ),
+        Config(
+            "f8e4m3",
+            bm=64,
+            bn=128,
+            loads="tma",
+            schedule="pingpong",
+            mma_in_flight=0,
+            scales="block",
+            c_dtype="bf16",
+            epilogue="tma",
+        ),
+    ],
+    ids=lambda c: c.name,
+)
+def test_block_scaled_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
+    pytest.importorskip("cuda.bindings.nvjitlink")
+    from layoutc.codegen.cubin import ptx_to_cubin
+
+    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
+    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
+    c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
+    sa = np.ones((cfg.bm, 1), np.float32, order="F")
+    sb = np.ones((-(-cfg.bn // 128), 1), np.float32)
+    ck = lc.compile(
+        GEMM["make_gemm"](cfg), a, b, c, sa, sb, block=cfg.threads, target="sm_90a",
+        index_bitwidth=32, cubin="never",
+    )  # fmt: skip
+    log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
+    assert re.search(r"\b0 bytes lmem\b", log), log
+    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    assert "wgmma.mma_async.sync.aligned.m64n" in ck.ptx
+
+
+BLOCK_GPU = [
+    ("f8e4m3", dict(bn=128, c_dtype="bf16")),
+    ("f8e4m3", dict(bn=128, c_dtype="bf16", epilogue="tma", cluster=(2, 2))),
+    ("f8e4m3", dict(bm=64, bn=128, schedule="pingpong", c_dtype="bf16", epilogue="tma")),
+    ("f8e4m3", dict(bn=128, c_dtype="bf16", epilogue="tma", cluster=(2, 1))),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("dtype", "kw"), BLOCK_GPU, ids=[f"{d}-{k}" for d, k in BLOCK_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272), (130, 1000, 128)])
+def test_block_scaled_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
+    """Against a torch float64 product of the dequantized inputs, and against
+    torch._scaled_mm's BlockWise1x128 x BlockWise128x128 path where this torch has it."""
+    torch = pytest.importorskip("torch")
+    cfg = Config(dtype, loads="tma", mma_in_flight=0, scales="block", **kw)
+    ct = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
+    g = torch.Generator(device="cuda").manual_seed(sum(shape))
+    m, n, k = shape
+    kb, nb = -(-k // 128), -(-n // 128)
+    a = torch.randn((m, k), generator=g, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn((n, k), generator=g, device="cuda").to(torch.float8_e4m3fn)
+    sa = (torch.rand((m, kb), generator=g, device="cuda") + 0.25).t().contiguous().t()
+    sb = torch.rand((nb, kb), generator=g, device="cuda") * 2 - 0.5
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    args = GEMM["scale_args"](cfg, sa, sb)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    GEMM["gemm"](run, cfg, a, b, c, args, sms=sms)
+    torch.cuda.synchronize()
+    # the dequantized inputs: A[m, k] * scale_a[m, k // 128], B[n, k] * scale_b[n // 128, k // 128]
+    ks = torch.arange(k, device="cuda") // 128
+    ad = a.double() * sa.double()[:, ks]
+    bd = b.double() * sb.double()[torch.arange(n, device="cuda") // 128][:, ks]
+    ref = ad @ bd.T
+    assert not torch.isnan(c).any()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
