@@ -1815,15 +1815,21 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        groups_m = (tiles_m + cm - 1) // cm
-        groups_n = (tiles_n + cn - 1) // cn
+        groups_m = (tiles_m + cm - 1) // cm if cm > 1 else tiles_m
+        groups_n = (tiles_n + cn - 1) // cn if cn > 1 else tiles_n
         tiles = groups_m * groups_n  # tile groups of one cluster
         # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
         # walked down M first, then along N; the blocks of a cluster take neighbours
         band = max(1, raster // cm)
         group = band * groups_n  # tile groups of one band
-        cid = lc.block_idx.x // cl
-        clusters = lc.grid_dim.x // cl
+        # A single block's cluster size and rank are read at run time (1 and 0): with the
+        # constants, NVVM recomputes each tile's coordinates (floor-division fix-ups and all) at
+        # every predicated load of the fused epilogue's C (150 selp in the PTX against 28; beta=1
+        # with C at 0.78-0.84x of cuBLASLt against 0.98x, H100). Fragile: computing the
+        # coordinates once where NVVM cannot rematerialise them is the real fix.
+        csize = lc.cluster_size() if cl == 1 else cl
+        cid = lc.block_idx.x // csize
+        clusters = lc.grid_dim.x // csize
         # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
         units = WorkUnits(cfg, tiles, k_tiles, clusters, cid)
         mine = units.count
@@ -1834,6 +1840,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             rows = lc.min(groups_m - first, band)
             gm = first + (t % group) % rows
             gn = (t % group) // rows
+            if cl == 1:
+                return gm, gn * csize + lc.block_rank_in_cluster()
             return gm * cm + rm, gn * cn + rn
 
         if tid < 128:  # the producer warpgroup
