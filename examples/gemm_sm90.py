@@ -1815,8 +1815,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        groups_m = (tiles_m + cm - 1) // cm if cm > 1 else tiles_m
-        groups_n = (tiles_n + cn - 1) // cn if cn > 1 else tiles_n
+        # (the cooperative schedule's single block: the run-time size and rank, below)
+        run_time = cl == 1 and not pingpong
+        groups_m = tiles_m if run_time else (tiles_m + cm - 1) // cm
+        groups_n = tiles_n if run_time else (tiles_n + cn - 1) // cn
         tiles = groups_m * groups_n  # tile groups of one cluster
         # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
         # walked down M first, then along N; the blocks of a cluster take neighbours
@@ -1826,8 +1828,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         # constants, NVVM recomputes each tile's coordinates (floor-division fix-ups and all) at
         # every predicated load of the fused epilogue's C (150 selp in the PTX against 28; beta=1
         # with C at 0.78-0.84x of cuBLASLt against 0.98x, H100). Fragile: computing the
-        # coordinates once where NVVM cannot rematerialise them is the real fix.
-        csize = lc.cluster_size() if cl == 1 else cl
+        # coordinates once where NVVM cannot rematerialise them is the real fix. Not for
+        # ping-pong: there the run-time form makes ptxas spill at 128 x 192 (f16, tf32) and
+        # serialize the wgmmas (C7514).
+        csize = lc.cluster_size() if run_time else cl
         cid = lc.block_idx.x // csize
         clusters = lc.grid_dim.x // csize
         # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
@@ -1840,7 +1844,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             rows = lc.min(groups_m - first, band)
             gm = first + (t % group) % rows
             gn = (t % group) // rows
-            if cl == 1:
+            if run_time:
                 return gm, gn * csize + lc.block_rank_in_cluster()
             return gm * cm + rm, gn * cn + rn
 
