@@ -11,20 +11,14 @@ approximation may also return: it is within every bound).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from ..core.attributes import Attribute, FloatAttr
 from ..core.builder import Builder
-from ..core.constraints import FloatLike
 from ..core.context import Dialect
 from ..core.location import Location
-from ..core.opdef import operand, prop, result
 from ..core.operation import Operation
-from ..core.traits import Pure, SameOperandsAndResultType
 from ..core.types import Type
-from ..core.values import Value
-from .arith.attributes import FASTMATH_NONE, FastMathFlagsAttr
-from .arith.elementwise import lift1
+from .arith.ops import UnaryFloatOp
 
 
 def _tanh(a: Attribute) -> FloatAttr | None:
@@ -33,32 +27,16 @@ def _tanh(a: Attribute) -> FloatAttr | None:
     return FloatAttr(math.tanh(a.value), a.type)  # rounded to the type (NaN stays NaN)
 
 
-class TanhOp(Operation):
+class TanhOp(UnaryFloatOp):
     """``%r = math.tanh %x : f32``; ``fastmath<afn>`` allows the hardware's approximation."""
 
     name = "math.tanh"
-    assembly_format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
-    traits = (Pure, SameOperandsAndResultType)
-    operand = operand(FloatLike)
-    result = result(FloatLike)
-    fastmath = prop(FastMathFlagsAttr, default=FASTMATH_NONE)
-
-    def __init__(
-        self, value: Value, fastmath: FastMathFlagsAttr | None = None, loc: Location | None = None
-    ):
-        props = {} if fastmath is None else {"fastmath": fastmath}
-        super().__init__(
-            operands=[value], result_types=[value.type], properties=props or None, loc=loc
-        )
+    fold_constant = staticmethod(_tanh)
 
     @property
     def approximate(self) -> bool:
         """Whether the flags allow an approximate function (``afn``, part of ``fast``)."""
         return "afn" in self.fastmath.flags
-
-    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
-        folded = lift1(operands[0], self.results[0].type, _tanh)
-        return None if folded is None else [folded]
 
 
 def _materialize_constant(

@@ -522,23 +522,44 @@ def _negate(a: Attribute) -> FloatAttr | None:
     return FloatAttr.from_bits(a.bits ^ (1 << (a.type.format.width - 1)), a.type)
 
 
-class NegFOp(Operation):
-    """``%r = arith.negf %x : f32``."""
+class UnaryFloatOp(Operation):
+    """A pure one-operand float op with fast-math flags: ``%r = <name> %x fastmath<f> : t``.
 
-    name = "arith.negf"
+    The shape shared by ``arith.negf`` and ``math.*`` (upstream's syntax); a subclass names
+    itself and gives ``fold_constant``, the elementwise fold of a constant operand.
+    """
+
     assembly_format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     traits = (Pure, SameOperandsAndResultType)
     operand = operand(FloatLike)
     result = result(FloatLike)
     fastmath = prop(FastMathFlagsAttr, default=FASTMATH_NONE)
 
-    def __init__(self, value: Value, loc: Location | None = None):
-        super().__init__(operands=[value], result_types=[value.type], loc=loc)
+    @staticmethod
+    def fold_constant(a: Attribute) -> Attribute | None:
+        raise NotImplementedError
+
+    def __init__(
+        self, value: Value, fastmath: FastMathFlagsAttr | None = None, loc: Location | None = None
+    ):
+        props = None if fastmath is None else {"fastmath": fastmath}
+        super().__init__(operands=[value], result_types=[value.type], properties=props, loc=loc)
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
-        folded = lift1(operands[0], self.results[0].type, _negate)
+        folded = lift1(operands[0], self.results[0].type, type(self).fold_constant)
+        return None if folded is None else [folded]
+
+
+class NegFOp(UnaryFloatOp):
+    """``%r = arith.negf %x : f32``; ``-(-x)`` folds to ``x``."""
+
+    name = "arith.negf"
+    fold_constant = staticmethod(_negate)
+
+    def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
+        folded = super().fold(operands)
         if folded is not None:
-            return [folded]
+            return folded
         inner = self.operand.defining_op
         if isinstance(inner, NegFOp):
             return [inner.operand]
