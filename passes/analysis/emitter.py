@@ -178,7 +178,7 @@ class IndexEmitter:
         # tile) has a long list: walk the insertion point's ancestors once, not per candidate.
         enclosing = _enclosing_ops(level[0])
         for v in found:
-            if _available_within(v, level, enclosing):
+            if _available(v, level, enclosing):
                 return v
         return None
 
@@ -518,33 +518,22 @@ def _precedes(a: Operation, b: Operation) -> bool:
     return a.is_before_in_block(b)
 
 
-def _available(v: Value, level: Level) -> bool:
-    """``v`` is defined before the insertion point ``level`` (dominates it, structurally)."""
-    block, before = level
-    if isinstance(v, BlockArgument):
-        return _block_within(block, v.block)
-    d = v.defining_op
-    assert d is not None
-    home = d.parent
-    if home is None:
-        return False
-    if home is block:
-        return before is None or (d is not before and _precedes(d, before))
-    # The op of `home` that contains the insertion block.
+def _enclosing_op(block: Block, home: Block) -> Operation | None:
+    """The op of ``home`` that contains ``block`` (not crossing isolated ops), if any."""
     b: Block | None = block
     while b is not None:
         op = b.parent_op
         if op is None or op.is_isolated_from_above:
-            return False
+            return None
         if op.parent is home:
-            return d is not op and _precedes(d, op)
+            return op
         b = op.parent
-    return False
+    return None
 
 
 def _enclosing_ops(block: Block) -> dict[Block, Operation]:
     """Each block enclosing ``block`` (not crossing isolated ops) -> its op that contains
-    ``block``: the walk :func:`_available` and :func:`_block_within` make, done once."""
+    ``block``: the walks of :func:`_available`, done once for many queries at one level."""
     found: dict[Block, Operation] = {}
     b: Block | None = block
     while b is not None:
@@ -557,10 +546,14 @@ def _enclosing_ops(block: Block) -> dict[Block, Operation]:
     return found
 
 
-def _available_within(v: Value, level: Level, enclosing: dict[Block, Operation]) -> bool:
-    """:func:`_available` with the insertion block's :func:`_enclosing_ops` given."""
+def _available(v: Value, level: Level, enclosing: dict[Block, Operation] | None = None) -> bool:
+    """``v`` is defined before the insertion point ``level`` (dominates it, structurally).
+    ``enclosing`` (:func:`_enclosing_ops` of the level's block) answers the ancestor walk
+    at once when many values are asked about one level."""
     block, before = level
     if isinstance(v, BlockArgument):
+        if enclosing is None:
+            return _block_within(block, v.block)
         return v.block is block or v.block in enclosing
     d = v.defining_op
     assert d is not None
@@ -569,7 +562,7 @@ def _available_within(v: Value, level: Level, enclosing: dict[Block, Operation])
         return False
     if home is block:
         return before is None or (d is not before and _precedes(d, before))
-    op = enclosing.get(home)
+    op = _enclosing_op(block, home) if enclosing is None else enclosing.get(home)
     return op is not None and d is not op and _precedes(d, op)
 
 
