@@ -95,15 +95,7 @@ def jit_seconds(ir_text: str, launcher_text: str, post_ra: bool, opt_level: int 
     llvm.set_option("", "-post-RA-scheduler=true" if post_ra else cpu_jit.POST_RA_SCHEDULER_OFF)
     start = time.process_time()
     module = llvm.parse_assembly(ir_text)
-    tm = cpu_jit._target_machine(llvm, opt_level)
-    module.triple = llvm.get_process_triple()
-    module.data_layout = str(tm.target_data)
-    launcher = llvm.parse_assembly(launcher_text)
-    launcher.triple = module.triple
-    launcher.data_layout = module.data_layout
-    module.link_in(launcher)
-    cpu_jit._optimize(llvm, module, tm, opt_level)
-    engine = llvm.create_mcjit_compiler(module, tm)
+    engine = cpu_jit.optimized_engine(llvm, module, launcher_text, opt_level)
     engine.finalize_object()
     return time.process_time() - start
 

@@ -212,6 +212,21 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def optimized_engine(llvm: Any, module: Any, launcher_text: str, opt_level: int) -> Any:
+    """``module`` for this host, linked with its launcher, optimised at ``opt_level`` and given
+    to a new MCJIT engine (machine code not made yet: the caller may hook the object cache
+    before ``finalize_object``)."""
+    tm = _target_machine(llvm, opt_level)
+    module.triple = llvm.get_process_triple()
+    module.data_layout = str(tm.target_data)
+    launcher = llvm.parse_assembly(launcher_text)
+    launcher.triple = module.triple
+    launcher.data_layout = module.data_layout
+    module.link_in(launcher)
+    _optimize(llvm, module, tm, opt_level)
+    return llvm.create_mcjit_compiler(module, tm)
+
+
 def compile_cpu(
     ir_text: str, spec: KernelSpec, opt_level: int = 2, object_cache: ObjectCache | None = None
 ) -> CpuProgram:
@@ -249,15 +264,7 @@ def compile_cpu(
         )
     uses_collectives = any(f.name in COLLECTIVE_HELPERS for f in module.functions)
 
-    tm = _target_machine(llvm, opt_level)
-    module.triple = llvm.get_process_triple()
-    module.data_layout = str(tm.target_data)
-    launcher = llvm.parse_assembly(launcher_text)
-    launcher.triple = module.triple
-    launcher.data_layout = module.data_layout
-    module.link_in(launcher)
-    _optimize(llvm, module, tm, opt_level)
-    engine = llvm.create_mcjit_compiler(module, tm)
+    engine = optimized_engine(llvm, module, launcher_text, opt_level)
     made = _notify_into(engine, object_cache)
     engine.finalize_object()
     if object_cache is not None and key is not None and made:
