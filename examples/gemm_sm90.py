@@ -85,7 +85,7 @@ class Epilogue:
       type);
     - ``act``: ``"relu"``, ``"gelu"`` (tanh approximation) or ``"silu"`` (``x *
       sigmoid(x)``); their tanh is ``lc.tanh(x, fastmath=fast_tanh)``: by default the GPU's
-      ``tanh.approx.f32`` (one MUFU instruction, relative error at most 2^-10.987, as
+      ``tanh.approx.f32`` (one MUFU instruction, relative error at most 2^-11, as
       cuBLASLt's GELU), with ``fast_tanh=False`` a rational approximation within 4e-7 (11
       FMAs and a division);
     - ``amax``: also ``amax[0] = max(amax[0], max |D|)`` over D's elements (the f32 values

@@ -2,7 +2,7 @@
 
 Each records the math dialect's op (``math.tanh``), whose ``fastmath<afn>`` flag is the
 precision contract: with ``fastmath=True`` the GPU computes the hardware's approximation
-(``tanh.approx.f32``: relative error at most 2^-10.987, the PTX ISA's bound), without it a
+(``tanh.approx.f32``: relative error at most 2^-11, the PTX ISA's bound), without it a
 rational approximation within 4e-7 (passes/conversion/math_to_llvm.py). The CPU runtime
 computes the accurate one for both, which is within the fast one's bound. Python numbers stay
 static (Python's ``math.tanh``).
@@ -24,7 +24,7 @@ _AFN = FastMathFlagsAttr(("afn",))
 
 def tanh(x: Any, fastmath: bool = False) -> Any:
     """tanh of an f32, f16 or bf16 value (of its type); ``fastmath=True`` allows the GPU's
-    approximate tanh (relative error at most 2^-10.987: activations, not reductions)."""
+    approximate tanh (relative error at most 2^-11: activations, not reductions)."""
     if not isinstance(fastmath, bool):
         raise state.error(f"lc.tanh's fastmath must be True or False, got {fastmath!r}")
     if isinstance(x, (int, float)) and not isinstance(x, bool):

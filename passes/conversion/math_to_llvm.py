@@ -3,7 +3,7 @@
 - ``fastmath<afn>`` (or ``fast``) on the GPU: the hardware's tanh (MUFU.TANH, sm_75 and later,
   so every GPU target layoutc supports), PTX ``tanh.approx.f32``, through the NVVM intrinsic
   ``llvm.nvvm.tanh.approx.f32``, which libNVVM and LLVM's NVPTX back end both accept. The PTX
-  ISA bounds its relative error by 2^-10.987 (measured: about 1.1e-5 at worst).
+  ISA bounds its relative error by 2^-11 (measured: about 1.1e-5 at worst).
 - otherwise, and always on the CPU: the rational approximation of Eigen and of MLIR's
   ``math-polynomial-approximation`` (odd numerator of degree 13 over an even denominator of
   degree 6 on the argument clamped to [-7.905, 7.905], ``x`` itself where ``|x| < 0.0004``),
