@@ -611,10 +611,10 @@ class GemmConfig:
             why = f"scales K in blocks of 128: bk must be 128, got bk={self.bk}"
         elif self.loads != "tma":
             why = "takes TMA loads (the warp-specialized kernel)"
-        elif self.mma_in_flight or self.mma_lead or self.epi_overlap:
+        elif self.mma_lead or self.epi_overlap:
             why = (
                 "promotes each K-block's accumulator after its wgmmas' wait: it takes "
-                "mma_in_flight=0 without mma_lead or epi_overlap"
+                "mma_in_flight=0 or 1 without mma_lead or epi_overlap"
             )
         elif (128 % self.bn and self.bn % 128) or self.split != "M":
             why = (
@@ -1071,20 +1071,37 @@ class BlockScales:
         last_blk = lc.size(scale_b, 0) - 1
         self.blocks = {g: lc.min(first + g, last_blk) for _r, g in self.keys}
 
-    def load(self, kb: Any) -> None:
+    def load(self, kb: Any, into: Any = None) -> None:
         """Issue K-block ``kb``'s scale loads: its factors ``scale_a[row, kb] *
-        scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`."""
+        scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`
+        (``into``: a fragment of :meth:`factor_fragment`, which keeps them across the
+        kernel's loops and branches; else values for the next :meth:`promote`)."""
         kb = lc.min(kb, lc.size(self.scale_a, 1) - 1)
         sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
         sb = {g: self.scale_b[blk, kb] for g, blk in self.blocks.items()}
         self.factors = {(r, g): sa[r] * sb[g] for r in sa for g in sb}
+        if into is not None:
+            for i, key in enumerate(self.factors):
+                into[i] = self.factors[key]
 
-    def promote(self, acc: Any, part: Any) -> None:
-        """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave: one K-block's
-        accumulators, scaled, into the tile's (CUTLASS's GmmaFP8Accumulation promotion, with
-        the scales)."""
+    def factor_fragment(self) -> Any:
+        """A register fragment for one K-block's factors (:meth:`load`'s ``into``), zero."""
+        frag = lc.make_fragment(lc.make_layout(len(self._order())), lc.f32)
+        lc.clear(frag)
+        return frag
+
+    def promote(self, acc: Any, part: Any, factors: Any = None) -> None:
+        """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave (``factors``:
+        the fragment it filled): one K-block's accumulators, scaled, into the tile's
+        (CUTLASS's GmmaFP8Accumulation promotion, with the scales)."""
+        index = {key: i for i, key in enumerate(self._order())}
         for e, key in enumerate(self.keys):
-            acc[e] = acc[e] + part[e] * self.factors[key]
+            f = self.factors[key] if factors is None else factors[index[key]]
+            acc[e] = acc[e] + part[e] * f
+
+    def _order(self) -> list:
+        """The (row key, column block) pairs in :meth:`load`'s order."""
+        return [(r, g) for r in self.rows for g in self.blocks]
 
 
 def apply_scale(frag: Any, scale: Any) -> None:
@@ -1915,6 +1932,78 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
+            def issue_block(
+                u: Any, count: Any, k: Any, part: Any, bsc: Any, factors: Any, zero: Any
+            ) -> None:
+                """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
+                its wgmmas into ``part`` (cleared first) as one commit group, then its scale
+                factors' loads into ``factors``, in flight under the wgmmas."""
+                pipe.consumer_wait(count)
+                s = count % stages
+                stage_a = lc.make_tensor(
+                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
+                )
+                stage_b = lc.make_tensor(
+                    sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
+                )
+                for e in range(lc.size(part)):
+                    part[e] = zero
+                lc.warpgroup_fence_operand(part)
+                tCsA = thr_mma.partition_A(stage_a)
+                if rs:
+                    tCsA = load_a(s2r, thr_mma, stage_a, ct)
+                lc.warpgroup_arrive()
+                lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part)
+                lc.warpgroup_commit_batch()
+                bsc.load(u.k_begin + k, factors)
+
+            def block_pipeline(
+                u: Any,
+                base: Any,
+                k_count: Any,
+                even: bool,
+                bsc: Any,
+                acc: Any,
+                parts: Any,
+                facs: Any,
+                me: Any,
+            ) -> None:
+                """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``,
+                DeepGEMM's and CUTLASS's promotion overlapped with the tensor cores): K-block 0
+                into ``parts[1]``, then pairs, the first of each into ``parts[0]`` and the
+                second into ``parts[1]``; after each issue the wait for the K-block before it
+                (``wait_group 1``), its stage's release and its promotion into ``acc``, which
+                run under the wgmmas just issued. ``even``: ``k_count`` is even, so a last
+                K-block follows the pairs, into ``parts[0]``. Then (ping-pong: the other
+                warpgroup's mainloop handed on first) the last K-block's wait and promotion."""
+
+                zero = lc.where(k_count > 0, 0.0, 1.0)  # (k_count >= 1: a zero LLVM keeps apart)
+
+                def retire(count: Any, h: int) -> None:
+                    lc.warpgroup_fence_operand(parts[h])
+                    if lane < peers:
+                        release(pipe, count, rm, rn, lane)
+                    bsc.promote(acc, parts[h], facs[h])
+
+                issue_block(u, base, 0, parts[1], bsc, facs[1], zero)
+                for p in lc.range(1, k_count - 1 if even else k_count, 2):
+                    issue_block(u, base + p, p, parts[0], bsc, facs[0], zero)
+                    lc.warpgroup_wait(1)
+                    retire(base + p - 1, 1)
+                    issue_block(u, base + p + 1, p + 1, parts[1], bsc, facs[1], zero)
+                    lc.warpgroup_wait(1)
+                    retire(base + p, 0)
+                last = 1
+                if even:
+                    issue_block(u, base + k_count - 1, k_count - 1, parts[0], bsc, facs[0], zero)
+                    lc.warpgroup_wait(1)
+                    retire(base + k_count - 2, 1)
+                    last = 0
+                if pingpong:
+                    lc.mbarrier_arrive(order.iterator + (1 - me))
+                lc.warpgroup_wait(0)
+                retire(base + k_count - 1, last)
+
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
@@ -2052,11 +2141,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
                 # scaled and added to the tile's accumulators after their wait
-                bsc = part = None
+                bsc = part = parts = facs = None
                 if blockwise:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                     bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
                     part = thr_mma.partition_fragment_C(gC, lc.f32)
+                if blockwise and in_flight:
+                    # two K-block accumulators in turn: a K-block's wgmmas are issued before
+                    # the previous one's wait (wait_group 1), whose promotion then runs under them
+                    parts = (part, thr_mma.partition_fragment_C(gC, lc.f32))
+                    facs = (bsc.factor_fragment(), bsc.factor_fragment())
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -2111,7 +2205,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         if i != me:
                             second = range(epi_boxes // 2, epi_boxes)
                             store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
-                for k in lc.range(head, k_count) if overlap else lc.range(k_count):
+                mainloop = lc.range(head, k_count) if overlap else lc.range(k_count)
+                if blockwise and in_flight:
+                    # block-wise scales, one K-block in flight (:func:`block_pipeline`): a
+                    # version for even and one for odd K-block counts, each ending with all
+                    # wgmmas waited for (no accumulator in flight across a branch's end)
+                    mainloop = ()
+                    if k_count % 2 == 0:
+                        block_pipeline(u, base, k_count, True, bsc, tCrC, parts, facs, me)
+                    else:
+                        block_pipeline(u, base, k_count, False, bsc, tCrC, parts, facs, me)
+                for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
                     s = count % stages
@@ -2170,13 +2274,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, count, rm, rn, lane)
                     if blockwise:  # (the stage released first: the producer refills it)
                         bsc.promote(tCrC, part)
-                if pingpong:
+                if pingpong and not (blockwise and in_flight):
                     # the other warpgroup's mainloop may start now, while this one's last
                     # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
                     # tensor cores get its first K-block queued behind them, not after a
                     # drain and a barrier round trip
                     lc.mbarrier_arrive(order.iterator + (1 - me))
-                if in_flight or lead:
+                if (in_flight or lead) and not blockwise:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
                     if lane < peers:
