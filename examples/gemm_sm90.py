@@ -1655,6 +1655,11 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     return gemm_sm90
 
 
+#: Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
+#: mainloop (each chunk's last promotion waits for its last wgmmas).
+BLOCK_CHUNK = int(__import__("os").environ.get("FP8BW_CHUNK", "4"))  # TEMP
+
+
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     """The warp-specialized persistent TMA GEMM (CUTLASS's ``KernelTmaWarpSpecialized
     {Cooperative,Pingpong}``): grid = min(tiles, SMs) blocks of ``cfg.threads`` threads.
@@ -1957,52 +1962,32 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 lc.warpgroup_commit_batch()
                 bsc.load(u.k_begin + k, factors)
 
-            def block_pipeline(
-                u: Any,
-                base: Any,
-                k_count: Any,
-                even: bool,
-                bsc: Any,
-                acc: Any,
-                parts: Any,
-                facs: Any,
-                me: Any,
+            def block_chunk(
+                u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
             ) -> None:
-                """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``,
-                DeepGEMM's and CUTLASS's promotion overlapped with the tensor cores): K-block 0
-                into ``parts[1]``, then pairs, the first of each into ``parts[0]`` and the
-                second into ``parts[1]``; after each issue the wait for the K-block before it
-                (``wait_group 1``), its stage's release and its promotion into ``acc``, which
-                run under the wgmmas just issued. ``even``: ``k_count`` is even, so a last
-                K-block follows the pairs, into ``parts[0]``. Then (ping-pong: the other
-                warpgroup's mainloop handed on first) the last K-block's wait and promotion."""
+                """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``):
+                ``n`` K-blocks from ``k0`` of unit ``u`` in straight-line code, into
+                ``parts[0]`` and ``parts[1]`` in turn. After each issue, the wait for the
+                K-block before it (``wait_group 1``), its stage's release and its promotion
+                into ``acc``, which run while the tensor cores work on the K-block just
+                issued; the chunk ends with every wgmma waited for (ptxas serializes the
+                wgmmas where a group stays in flight across a loop's back edge while
+                accumulator registers are read)."""
+                zero = lc.where(k0 >= 0, 0.0, 1.0)  # (k0 >= 0: a zero LLVM keeps apart)
 
-                zero = lc.where(k_count > 0, 0.0, 1.0)  # (k_count >= 1: a zero LLVM keeps apart)
-
-                def retire(count: Any, h: int) -> None:
+                def retire(k: Any, h: int) -> None:
                     lc.warpgroup_fence_operand(parts[h])
                     if lane < peers:
-                        release(pipe, count, rm, rn, lane)
+                        release(pipe, base + k, rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
 
-                issue_block(u, base, 0, parts[1], bsc, facs[1], zero)
-                for p in lc.range(1, k_count - 1 if even else k_count, 2):
-                    issue_block(u, base + p, p, parts[0], bsc, facs[0], zero)
-                    lc.warpgroup_wait(1)
-                    retire(base + p - 1, 1)
-                    issue_block(u, base + p + 1, p + 1, parts[1], bsc, facs[1], zero)
-                    lc.warpgroup_wait(1)
-                    retire(base + p, 0)
-                last = 1
-                if even:
-                    issue_block(u, base + k_count - 1, k_count - 1, parts[0], bsc, facs[0], zero)
-                    lc.warpgroup_wait(1)
-                    retire(base + k_count - 2, 1)
-                    last = 0
-                if pingpong:
-                    lc.mbarrier_arrive(order.iterator + (1 - me))
+                for i in range(n):
+                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, facs[i % 2], zero)
+                    if i > 0:
+                        lc.warpgroup_wait(1)
+                        retire(k0 + i - 1, (i - 1) % 2)
                 lc.warpgroup_wait(0)
-                retire(base + k_count - 1, last)
+                retire(k0 + n - 1, (n - 1) % 2)
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2207,14 +2192,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
                 mainloop = lc.range(head, k_count) if overlap else lc.range(k_count)
                 if blockwise and in_flight:
-                    # block-wise scales, one K-block in flight (:func:`block_pipeline`): a
-                    # version for even and one for odd K-block counts, each ending with all
-                    # wgmmas waited for (no accumulator in flight across a branch's end)
+                    # block-wise scales, one K-block in flight: chunks of BLOCK_CHUNK K-blocks
+                    # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
-                    if k_count % 2 == 0:
-                        block_pipeline(u, base, k_count, True, bsc, tCrC, parts, facs, me)
-                    else:
-                        block_pipeline(u, base, k_count, False, bsc, tCrC, parts, facs, me)
+                    full = k_count // BLOCK_CHUNK
+                    for q in lc.range(full):
+                        block_chunk(u, base, q * BLOCK_CHUNK, BLOCK_CHUNK, bsc, tCrC, parts, facs)
+                    rest = k_count - full * BLOCK_CHUNK
+                    for r in range(1, BLOCK_CHUNK):
+                        if rest == r:
+                            block_chunk(u, base, full * BLOCK_CHUNK, r, bsc, tCrC, parts, facs)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
@@ -2274,7 +2261,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, count, rm, rn, lane)
                     if blockwise:  # (the stage released first: the producer refills it)
                         bsc.promote(tCrC, part)
-                if pingpong and not (blockwise and in_flight):
+                if pingpong:
                     # the other warpgroup's mainloop may start now, while this one's last
                     # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
                     # tensor cores get its first K-block queued behind them, not after a
