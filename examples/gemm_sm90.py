@@ -1085,10 +1085,8 @@ class BlockScales:
                 into[i] = self.factors[key]
 
     def factor_fragment(self) -> Any:
-        """A register fragment for one K-block's factors (:meth:`load`'s ``into``), zero."""
-        frag = lc.make_fragment(lc.make_layout(len(self._order())), lc.f32)
-        lc.clear(frag)
-        return frag
+        """A register fragment for one K-block's factors (:meth:`load`'s ``into``)."""
+        return lc.make_fragment(lc.make_layout(len(self._order())), lc.f32)
 
     def promote(self, acc: Any, part: Any, factors: Any = None) -> None:
         """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave (``factors``:
@@ -1657,7 +1655,7 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
 
 #: Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
 #: mainloop (each chunk's last promotion waits for its last wgmmas).
-BLOCK_CHUNK = int(__import__("os").environ.get("FP8BW_CHUNK", "4"))  # TEMP
+BLOCK_CHUNK = int(__import__("os").environ.get("FP8BW_CHUNK", "2"))  # TEMP
 
 
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
@@ -1960,7 +1958,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 lc.warpgroup_arrive()
                 lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part)
                 lc.warpgroup_commit_batch()
-                bsc.load(u.k_begin + k, factors)
+                if factors is not None:
+                    bsc.load(u.k_begin + k, factors)
 
             def block_chunk(
                 u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
