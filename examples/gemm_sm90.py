@@ -1980,8 +1980,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, base + k, rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
 
+                _mode = __import__("os").environ.get("FP8BW_MODE", "")  # TEMP
+                if _mode == "early":
+                    for i in range(min(n, 2)):
+                        bsc.load(u.k_begin + k0 + i, facs[i])
                 for i in range(n):
-                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, facs[i % 2], zero)
+                    issue_block(
+                        u, base + k0 + i, k0 + i, parts[i % 2], bsc,
+                        None if _mode in ("early", "once") or i > 1 else facs[i % 2], zero,
+                    )  # fmt: skip
                     if i > 0:
                         lc.warpgroup_wait(1)
                         retire(k0 + i - 1, (i - 1) % 2)
@@ -2194,6 +2201,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # block-wise scales, one K-block in flight: chunks of BLOCK_CHUNK K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
+                    if __import__("os").environ.get("FP8BW_MODE", "") == "once":  # TEMP
+                        bsc.load(u.k_begin, facs[0])
+                        bsc.load(u.k_begin, facs[1])
                     full = k_count // BLOCK_CHUNK
                     for q in lc.range(full):
                         block_chunk(u, base, q * BLOCK_CHUNK, BLOCK_CHUNK, bsc, tCrC, parts, facs)
