@@ -596,10 +596,11 @@ class GemmConfig:
         BlockWise1x128 x BlockWise128x128 take them) where the kernel cannot apply them: each
         K-block's wgmmas go into a separate f32 accumulator that is scaled and added to the
         tile's after their wait (wgmma accumulates in place), so FP8 A and B, TMA loads, a
-        K-block of exactly 128 (one scale column), no K-block of wgmmas left in flight across
-        the promotion (``mma_in_flight=0``, no ``mma_lead`` / ``epi_overlap``), and a tile's
-        columns in whole 128-column blocks of B's scales (``bn`` dividing 128 or a multiple of
-        it, the warpgroups split along M)."""
+        K-block of exactly 128 (one scale column), whole K-blocks per accumulator
+        (``mma_in_flight`` 0: each K-block waited for before its promotion; 1: two K-block
+        accumulators in turn, one promoted while the next K-block's wgmmas run; no
+        ``mma_lead`` / ``epi_overlap``), and a tile's columns in whole 128-column blocks of
+        B's scales (``bn`` dividing 128 or a multiple of it, the warpgroups split along M)."""
         fields = (
             f"(dtype={self.dtype}, bk={self.bk}, loads={self.loads!r}, mma_in_flight="
             f"{self.mma_in_flight}, mma_lead={self.mma_lead}, bn={self.bn}, split={self.split!r})"
@@ -815,7 +816,8 @@ def tuned(
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
     scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
-    128 tile, 5 stages. A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
+    128 tile, 5 stages, one K-block in flight (its promotion under the next one's wgmmas).
+    A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
@@ -833,10 +835,12 @@ def tuned(
         epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
     )
     if overrides.get("scales") == "block":
-        # the block-scaled promotion holds a second accumulator fragment a thread: the
-        # cooperative 128 x 128 tile with 5 stages (128 x 256 would need 256 registers a
-        # thread; docs/hopper.md, "Block-wise FP8 scales", measured once), any shape
-        return replace(replace(base, bn=128, stages=5, epi_overlap=0), **overrides)
+        # the block-scaled promotion holds two more accumulator fragments a thread (a
+        # K-block's wgmmas run into one while the last K-block's is promoted out of the
+        # other, mma_in_flight=1): the cooperative 128 x 128 tile with 5 stages (128 x 256
+        # would need 384 registers a thread; docs/hopper.md, "Block-wise FP8 scales"), any shape
+        block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1)
+        return replace(block, **overrides)
     coop = base
     # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
     # temporaries next to the accumulators: ping-pong's 192 a thread leave too few of
@@ -1654,8 +1658,10 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
 
 
 #: Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
-#: mainloop (each chunk's last promotion waits for its last wgmmas).
-BLOCK_CHUNK = int(__import__("os").environ.get("FP8BW_CHUNK", "2"))  # TEMP
+#: mainloop (each chunk's last promotion waits for its last wgmmas; an even number, so
+#: K-block k is always in accumulator k % 2). 4 spills a little at 128 x 128 (ptxas 13.0:
+#: 16 bytes; each K-block's scale addresses are hoisted to the chunk's start), 2 does not.
+BLOCK_CHUNK = 2
 
 
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
@@ -1935,11 +1941,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
-            def issue_block(
-                u: Any, count: Any, k: Any, part: Any, bsc: Any, factors: Any, zero: Any
-            ) -> None:
+            def issue_block(u: Any, count: Any, k: Any, part: Any, bsc: Any, factors: Any) -> None:
                 """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
-                its wgmmas into ``part`` (cleared first) as one commit group, then its scale
+                its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
                 factors' loads into ``factors``, in flight under the wgmmas."""
                 pipe.consumer_wait(count)
                 s = count % stages
@@ -1949,14 +1953,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 stage_b = lc.make_tensor(
                     sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
                 )
-                for e in range(lc.size(part)):
-                    part[e] = zero
                 lc.warpgroup_fence_operand(part)
                 tCsA = thr_mma.partition_A(stage_a)
                 if rs:
                     tCsA = load_a(s2r, thr_mma, stage_a, ct)
                 lc.warpgroup_arrive()
-                lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part)
+                # (the first K-step with scale-d 0: the K-block's own product, no clearing)
+                lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part, accumulate=False)
                 lc.warpgroup_commit_batch()
                 if factors is not None:
                     bsc.load(u.k_begin + k, factors)
@@ -1972,7 +1975,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 issued; the chunk ends with every wgmma waited for (ptxas serializes the
                 wgmmas where a group stays in flight across a loop's back edge while
                 accumulator registers are read)."""
-                zero = lc.where(k0 >= 0, 0.0, 1.0)  # (k0 >= 0: a zero LLVM keeps apart)
 
                 def retire(k: Any, h: int) -> None:
                     lc.warpgroup_fence_operand(parts[h])
@@ -1980,15 +1982,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, base + k, rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
 
-                _mode = __import__("os").environ.get("FP8BW_MODE", "")  # TEMP
-                if _mode == "early":
-                    for i in range(min(n, 2)):
-                        bsc.load(u.k_begin + k0 + i, facs[i])
                 for i in range(n):
-                    issue_block(
-                        u, base + k0 + i, k0 + i, parts[i % 2], bsc,
-                        None if _mode in ("early", "once") or i > 1 else facs[i % 2], zero,
-                    )  # fmt: skip
+                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, facs[i % 2])
                     if i > 0:
                         lc.warpgroup_wait(1)
                         retire(k0 + i - 1, (i - 1) % 2)
@@ -2201,9 +2196,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # block-wise scales, one K-block in flight: chunks of BLOCK_CHUNK K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
-                    if __import__("os").environ.get("FP8BW_MODE", "") == "once":  # TEMP
-                        bsc.load(u.k_begin, facs[0])
-                        bsc.load(u.k_begin, facs[1])
                     full = k_count // BLOCK_CHUNK
                     for q in lc.range(full):
                         block_chunk(u, base, q * BLOCK_CHUNK, BLOCK_CHUNK, bsc, tCrC, parts, facs)
