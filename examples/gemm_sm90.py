@@ -1662,6 +1662,9 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
 #: K-block k is always in accumulator k % 2). 4 spills a little at 128 x 128 (ptxas 13.0:
 #: 16 bytes; each K-block's scale addresses are hoisted to the chunk's start), 2 does not.
 BLOCK_CHUNK = 2
+#: ... and each K-block's scale factors loaded two K-blocks ahead (when the K-block before it
+#: of the same accumulator is promoted), not right after its own wgmmas are issued.
+BLOCK_PREFETCH = False
 
 
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
@@ -1981,9 +1984,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if lane < peers:
                         release(pipe, base + k, rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
+                    if BLOCK_PREFETCH:  # the factors of K-block k + 2 (same parity), early
+                        bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
-                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, facs[i % 2])
+                    early = None if BLOCK_PREFETCH else facs[i % 2]
+                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
                     if i > 0:
                         lc.warpgroup_wait(1)
                         retire(k0 + i - 1, (i - 1) % 2)
@@ -2196,6 +2202,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # block-wise scales, one K-block in flight: chunks of BLOCK_CHUNK K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
+                    if BLOCK_PREFETCH:  # K-block k's factors in facs[k % 2], two ahead
+                        bsc.load(u.k_begin, facs[0])
+                        bsc.load(u.k_begin + 1, facs[1])
                     full = k_count // BLOCK_CHUNK
                     for q in lc.range(full):
                         block_chunk(u, base, q * BLOCK_CHUNK, BLOCK_CHUNK, bsc, tCrC, parts, facs)
