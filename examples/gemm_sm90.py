@@ -596,10 +596,11 @@ class GemmConfig:
         BlockWise1x128 x BlockWise128x128 take them) where the kernel cannot apply them: each
         K-block's wgmmas go into a separate f32 accumulator that is scaled and added to the
         tile's after their wait (wgmma accumulates in place), so FP8 A and B, TMA loads, a
-        K-block of exactly 128 (one scale column), no K-block of wgmmas left in flight across
-        the promotion (``mma_in_flight=0``, no ``mma_lead`` / ``epi_overlap``), and a tile's
-        columns in whole 128-column blocks of B's scales (``bn`` dividing 128 or a multiple of
-        it, the warpgroups split along M)."""
+        K-block of exactly 128 (one scale column), whole K-blocks per accumulator
+        (``mma_in_flight`` 0: each K-block waited for before its promotion; 1: two K-block
+        accumulators in turn, one promoted while the next K-block's wgmmas run; no
+        ``mma_lead`` / ``epi_overlap``), and a tile's columns in whole 128-column blocks of
+        B's scales (``bn`` dividing 128 or a multiple of it, the warpgroups split along M)."""
         fields = (
             f"(dtype={self.dtype}, bk={self.bk}, loads={self.loads!r}, mma_in_flight="
             f"{self.mma_in_flight}, mma_lead={self.mma_lead}, bn={self.bn}, split={self.split!r})"
@@ -611,10 +612,10 @@ class GemmConfig:
             why = f"scales K in blocks of 128: bk must be 128, got bk={self.bk}"
         elif self.loads != "tma":
             why = "takes TMA loads (the warp-specialized kernel)"
-        elif self.mma_in_flight or self.mma_lead or self.epi_overlap:
+        elif self.mma_lead or self.epi_overlap:
             why = (
                 "promotes each K-block's accumulator after its wgmmas' wait: it takes "
-                "mma_in_flight=0 without mma_lead or epi_overlap"
+                "mma_in_flight=0 or 1 without mma_lead or epi_overlap"
             )
         elif (128 % self.bn and self.bn % 128) or self.split != "M":
             why = (
@@ -815,7 +816,8 @@ def tuned(
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
     scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
-    128 tile, 5 stages. A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
+    128 tile, 5 stages, one K-block in flight (its promotion under the next one's wgmmas).
+    A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
         raise ValueError(f"dtype must be one of {sorted(ELEMENTS)}, got {dtype!r}")
@@ -833,10 +835,12 @@ def tuned(
         epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
     )
     if overrides.get("scales") == "block":
-        # the block-scaled promotion holds a second accumulator fragment a thread: the
-        # cooperative 128 x 128 tile with 5 stages (128 x 256 would need 256 registers a
-        # thread; docs/hopper.md, "Block-wise FP8 scales", measured once), any shape
-        return replace(replace(base, bn=128, stages=5, epi_overlap=0), **overrides)
+        # the block-scaled promotion holds two more accumulator fragments a thread (a
+        # K-block's wgmmas run into one while the last K-block's is promoted out of the
+        # other, mma_in_flight=1): the cooperative 128 x 128 tile with 5 stages (128 x 256
+        # would need 384 registers a thread; docs/hopper.md, "Block-wise FP8 scales"), any shape
+        block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1)
+        return replace(block, **overrides)
     coop = base
     # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
     # temporaries next to the accumulators: ping-pong's 192 a thread leave too few of
@@ -1071,20 +1075,35 @@ class BlockScales:
         last_blk = lc.size(scale_b, 0) - 1
         self.blocks = {g: lc.min(first + g, last_blk) for _r, g in self.keys}
 
-    def load(self, kb: Any) -> None:
+    def load(self, kb: Any, into: Any = None) -> None:
         """Issue K-block ``kb``'s scale loads: its factors ``scale_a[row, kb] *
-        scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`."""
+        scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`
+        (``into``: a fragment of :meth:`factor_fragment`, which keeps them across the
+        kernel's loops and branches; else values for the next :meth:`promote`)."""
         kb = lc.min(kb, lc.size(self.scale_a, 1) - 1)
         sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
         sb = {g: self.scale_b[blk, kb] for g, blk in self.blocks.items()}
         self.factors = {(r, g): sa[r] * sb[g] for r in sa for g in sb}
+        if into is not None:
+            for i, key in enumerate(self.factors):
+                into[i] = self.factors[key]
 
-    def promote(self, acc: Any, part: Any) -> None:
-        """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave: one K-block's
-        accumulators, scaled, into the tile's (CUTLASS's GmmaFP8Accumulation promotion, with
-        the scales)."""
+    def factor_fragment(self) -> Any:
+        """A register fragment for one K-block's factors (:meth:`load`'s ``into``)."""
+        return lc.make_fragment(lc.make_layout(len(self._order())), lc.f32)
+
+    def promote(self, acc: Any, part: Any, factors: Any = None) -> None:
+        """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave (``factors``:
+        the fragment it filled): one K-block's accumulators, scaled, into the tile's
+        (CUTLASS's GmmaFP8Accumulation promotion, with the scales)."""
+        index = {key: i for i, key in enumerate(self._order())}
         for e, key in enumerate(self.keys):
-            acc[e] = acc[e] + part[e] * self.factors[key]
+            f = self.factors[key] if factors is None else factors[index[key]]
+            acc[e] = acc[e] + part[e] * f
+
+    def _order(self) -> list:
+        """The (row key, column block) pairs in :meth:`load`'s order."""
+        return [(r, g) for r in self.rows for g in self.blocks]
 
 
 def apply_scale(frag: Any, scale: Any) -> None:
@@ -1638,6 +1657,16 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     return gemm_sm90
 
 
+#: Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
+#: mainloop (each chunk's last promotion waits for its last wgmmas; an even number, so
+#: K-block k is always in accumulator k % 2). 4 spills a little at 128 x 128 (ptxas 13.0:
+#: 16 bytes; each K-block's scale addresses are hoisted to the chunk's start), 2 does not.
+BLOCK_CHUNK = 2
+#: ... and each K-block's scale factors loaded two K-blocks ahead (when the K-block before it
+#: of the same accumulator is promoted), not right after its own wgmmas are issued.
+BLOCK_PREFETCH = False
+
+
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     """The warp-specialized persistent TMA GEMM (CUTLASS's ``KernelTmaWarpSpecialized
     {Cooperative,Pingpong}``): grid = min(tiles, SMs) blocks of ``cfg.threads`` threads.
@@ -1915,6 +1944,58 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
+            def issue_block(u: Any, count: Any, k: Any, part: Any, bsc: Any, factors: Any) -> None:
+                """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
+                its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
+                factors' loads into ``factors``, in flight under the wgmmas."""
+                pipe.consumer_wait(count)
+                s = count % stages
+                stage_a = lc.make_tensor(
+                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
+                )
+                stage_b = lc.make_tensor(
+                    sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
+                )
+                lc.warpgroup_fence_operand(part)
+                tCsA = thr_mma.partition_A(stage_a)
+                if rs:
+                    tCsA = load_a(s2r, thr_mma, stage_a, ct)
+                lc.warpgroup_arrive()
+                # (the first K-step with scale-d 0: the K-block's own product, no clearing)
+                lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part, accumulate=False)
+                lc.warpgroup_commit_batch()
+                if factors is not None:
+                    bsc.load(u.k_begin + k, factors)
+
+            def block_chunk(
+                u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
+            ) -> None:
+                """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``):
+                ``n`` K-blocks from ``k0`` of unit ``u`` in straight-line code, into
+                ``parts[0]`` and ``parts[1]`` in turn. After each issue, the wait for the
+                K-block before it (``wait_group 1``), its stage's release and its promotion
+                into ``acc``, which run while the tensor cores work on the K-block just
+                issued; the chunk ends with every wgmma waited for (ptxas serializes the
+                wgmmas where a group stays in flight across a loop's back edge while
+                accumulator registers are read)."""
+
+                def retire(k: Any, h: int) -> None:
+                    lc.warpgroup_fence_operand(parts[h])
+                    if lane < peers:
+                        release(pipe, base + k, rm, rn, lane)
+                    bsc.promote(acc, parts[h], facs[h])
+                    if BLOCK_PREFETCH:  # the factors of K-block k + 2 (same parity), early
+                        bsc.load(u.k_begin + k + 2, facs[h])
+
+                for i in range(n):
+                    early = None if BLOCK_PREFETCH else facs[i % 2]
+                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
+                    if i > 0:
+                        lc.warpgroup_wait(1)
+                        retire(k0 + i - 1, (i - 1) % 2)
+                lc.warpgroup_wait(0)
+                retire(k0 + n - 1, (n - 1) % 2)
+
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
             wct = tid % 128
@@ -2052,11 +2133,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
                 # scaled and added to the tile's accumulators after their wait
-                bsc = part = None
+                bsc = part = parts = facs = None
                 if blockwise:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                     bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
                     part = thr_mma.partition_fragment_C(gC, lc.f32)
+                if blockwise and in_flight:
+                    # two K-block accumulators in turn: a K-block's wgmmas are issued before
+                    # the previous one's wait (wait_group 1), whose promotion then runs under them
+                    parts = (part, thr_mma.partition_fragment_C(gC, lc.f32))
+                    facs = (bsc.factor_fragment(), bsc.factor_fragment())
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -2111,7 +2197,22 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         if i != me:
                             second = range(epi_boxes // 2, epi_boxes)
                             store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
-                for k in lc.range(head, k_count) if overlap else lc.range(k_count):
+                mainloop = lc.range(head, k_count) if overlap else lc.range(k_count)
+                if blockwise and in_flight:
+                    # block-wise scales, one K-block in flight: chunks of BLOCK_CHUNK K-blocks
+                    # (:func:`block_chunk`), then one of the rest (a version per count)
+                    mainloop = ()
+                    if BLOCK_PREFETCH:  # K-block k's factors in facs[k % 2], two ahead
+                        bsc.load(u.k_begin, facs[0])
+                        bsc.load(u.k_begin + 1, facs[1])
+                    full = k_count // BLOCK_CHUNK
+                    for q in lc.range(full):
+                        block_chunk(u, base, q * BLOCK_CHUNK, BLOCK_CHUNK, bsc, tCrC, parts, facs)
+                    rest = k_count - full * BLOCK_CHUNK
+                    for r in range(1, BLOCK_CHUNK):
+                        if rest == r:
+                            block_chunk(u, base, full * BLOCK_CHUNK, r, bsc, tCrC, parts, facs)
+                for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
                     s = count % stages
@@ -2176,7 +2277,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # tensor cores get its first K-block queued behind them, not after a
                     # drain and a barrier round trip
                     lc.mbarrier_arrive(order.iterator + (1 - me))
-                if in_flight or lead:
+                if (in_flight or lead) and not blockwise:
                     lc.warpgroup_wait(0)
                     lc.warpgroup_fence_operand(tCrC)
                     if lane < peers:

@@ -329,13 +329,15 @@ def _accumulate(
 
 def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Function:
     module = ft.module
-    key = ("wgmma", op.instruction, op.transpose_a, op.transpose_b)
+    key = ("wgmma", op.instruction, op.transpose_a, op.transpose_b, op.scaleD.value)
     fn = module.helpers.get(key)
     if fn is not None:
         return fn
     atom = _wgmma_atom(op)
     ptx_a, ptx_b = op.typeA.value, op.typeB.value
     name = "__layoutc_" + op.instruction.replace(".", "_") + f"_t{op.transpose_a}{op.transpose_b}"
+    if op.scaleD.value != "one":
+        name += "_d0"
     fnty = ir.FunctionType(st, [cc.context_pointer_type(), I64, I64, st])
     fn = ir.Function(module.llvm, fnty, name)
     fn.linkage = "internal"

@@ -119,10 +119,12 @@ def copy_if(*args: Any, bounds: Any = None) -> None:
     state.emit(T.CopyIfOp(p.value, s.value, d.value, b, atom=atom))
 
 
-def gemm(*args: Any) -> None:
+def gemm(*args: Any, accumulate: bool = True) -> None:
     """``lc.gemm(a, b, c)`` or ``lc.gemm(tiled_mma, a, b, c)``: C += A * B (CuTe's five mode
     forms: (V)x(V)=>(V), (M)x(N)=>(M,N), (M,K)x(N,K)=>(M,N), (V,M)x(V,N)=>(V,M,N),
-    (V,M,K)x(V,N,K)=>(V,M,N))."""
+    (V,M,K)x(V,N,K)=>(V,M,N)). ``accumulate=False`` (warpgroup MMA atoms): C = A * B, C's
+    values before it ignored (CuTe's ``GMMA::ScaleOut::Zero``: the first K-step's wgmmas get
+    scale-d 0, so no accumulator is cleared first)."""
     if len(args) == 4:
         mma = args[0]
         if isinstance(mma, TiledMMA):
@@ -147,7 +149,15 @@ def gemm(*args: Any) -> None:
     if ta.type.space != COORD and tb.type.space != COORD and tc.type.space != COORD:
         op = atom.op if atom is not None else None
         _require_agreement(agreement.gemm_problem, ta.value, tb.value, tc.value, op)
-    state.emit(T.GemmOp(ta.value, tb.value, tc.value, atom=atom))
+    if accumulate not in (True, False):
+        raise state.error(f"lc.gemm: accumulate must be True or False, got {accumulate!r}")
+    if not accumulate and (atom is None or atom.op.wgmma is None):
+        raise state.error(
+            "lc.gemm(..., accumulate=False) takes a warpgroup MMA (wgmma) atom, whose first "
+            "K-step ignores C (scale-d 0); clear C first otherwise"
+        )
+    scale_d = None if accumulate else 0
+    state.emit(T.GemmOp(ta.value, tb.value, tc.value, atom=atom, scale_d=scale_d))
 
 
 def _known_mma(name: str) -> bool:

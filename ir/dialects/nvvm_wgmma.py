@@ -172,6 +172,7 @@ class WgmmaMmaAsyncOp(Operation):
         b_k_major: bool = True,
         loc: Location | None = None,
         type_b: str | None = None,
+        scale_d: str = "one",
     ):
         k = _WGMMA_K.get((type_ab, type_d), 16)
         props: dict[str, Attribute] = {
@@ -179,7 +180,7 @@ class WgmmaMmaAsyncOp(Operation):
             "typeA": WGMMATypesAttr(type_ab),
             "typeB": WGMMATypesAttr(type_b or type_ab),
             "typeD": WGMMATypesAttr(type_d),
-            "scaleD": WGMMAScaleOutAttr("one"),
+            "scaleD": WGMMAScaleOutAttr(scale_d),
             "scaleA": WGMMAScaleInAttr("one"),
             "scaleB": WGMMAScaleInAttr("one"),
             "layoutA": MMALayoutAttr("row" if a_k_major else "col"),

@@ -672,6 +672,7 @@ def _wgmma(lw: TileLowering, op: T.WgmmaOp) -> None:
         op.transpose_a.value == 0,
         op.transpose_b.value == 0,
         type_b=atom.type_b,
+        scale_d="zero" if op.scale_d is not None and op.scale_d.value == 0 else "one",
     )
     out = struct_fields(b, mma.results[0], len(regs))
     per = 1 if atom.type_c == "f32" else 2
@@ -701,7 +702,8 @@ def _wgmma_rs(lw: TileLowering, op: T.WgmmaRSOp) -> None:
     acc = b.create(UndefOp, acc_t).results[0]
     for i, r in enumerate(regs):
         acc = b.create(InsertValueOp, acc, r, [i]).results[0]
-    one = b.insert(arith.ConstantOp.from_int(1, i32_t)).results[0]
+    sd = 0 if op.scale_d is not None and op.scale_d.value == 0 else 1
+    one = b.insert(arith.ConstantOp.from_int(sd, i32_t)).results[0]  # scale-d
     asm, constraints = atom.wgmma_rs_asm(op.transpose_b.value)
     call = b.create(
         InlineAsmOp,

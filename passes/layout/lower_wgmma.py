@@ -198,16 +198,23 @@ def lower_wgmma_gemm(low: Lowering, op: Any) -> None:
             f"C has {m_blocks}x{n_blocks} atom tiles but A has {a.extent} and B {b.extent}"
         )
     tb = 0 if b.canonical.major == "K" else 1
+    # scale_d = 0 (lc.gemm(..., accumulate=False)): the first K-step ignores C's values
+    zero = op.scale_d is not None and op.scale_d.value == 0
     for kb in range(a.k_blocks):
+        sd = 0 if zero and kb == 0 else 1
         descs_b = [b.descriptor(low, j, kb) for j in range(n_blocks)]
         for i in range(m_blocks):
             da = a.descriptor(low, i, kb)
             for j in range(n_blocks):
                 cs = [low.create(TD.LoadOp, op.c, (v, i, j)).results[0] for v in range(n_values)]
                 if spec.a_from_registers:
-                    d = low.create(TD.WgmmaRSOp, op.atom, da, descs_b[j], cs, tb).results
+                    d = low.create(
+                        TD.WgmmaRSOp, op.atom, da, descs_b[j], cs, tb, scale_d=sd
+                    ).results
                 else:
                     ta = 0 if a.canonical.major == "K" else 1
-                    d = low.create(TD.WgmmaOp, op.atom, da, descs_b[j], cs, ta, tb).results
+                    d = low.create(
+                        TD.WgmmaOp, op.atom, da, descs_b[j], cs, ta, tb, scale_d=sd
+                    ).results
                 for v in range(n_values):
                     low.create(TD.StoreOp, d[v], op.c, (v, i, j))

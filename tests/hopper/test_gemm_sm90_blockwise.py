@@ -109,8 +109,7 @@ def test_block_scales_name_and_refusals():
         Config("f8e4m3", bk=64, **block).check()
     with pytest.raises(ValueError, match=r"scales='block' takes TMA loads"):
         Config("f8e4m3", mma_in_flight=0, scales="block").check()
-    with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_in_flight=1"):
-        Config("f8e4m3", loads="tma", scales="block").check()
+    Config("f8e4m3", loads="tma", scales="block").check()  # mma_in_flight=1: pipelined
     with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_lead=1"):
         Config("f8e4m3", mma_lead=1, **block).check()
     with pytest.raises(ValueError, match=r"whole 128-column scale blocks .*bn=192"):
@@ -134,12 +133,13 @@ def test_block_scales_name_and_refusals():
 
 
 def test_tuned_block_scaled_configuration_is_the_measured_one():
-    """tuned() gives block scales the cooperative 128 x 128 tile the benchmark measured, which
-    check() accepts (the default 128 x 256 would not fit the registers)."""
+    """tuned() gives block scales the cooperative 128 x 128 tile the benchmark measured, with
+    one K-block in flight (the promotion under the next K-block's wgmmas), which check()
+    accepts (the default 128 x 256 would not fit the registers)."""
     for shape in (None, (8192, 8192), (4096, 4096, 4096), (1024, 1024, 32768)):
         cfg = GEMM["tuned"]("f8e4m3", shape, scales="block")
         cfg.check()
-        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f0-tma-coop-cbf16-r8-etma-scb"
+        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f1-tma-coop-cbf16-r8-etma-scb"
 
 
 def test_block_scales_of_the_wrong_layout_are_refused_at_launch():
@@ -263,3 +263,132 @@ def test_block_scaled_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     assert not torch.isnan(c).any()
     err = ((c.double() - ref).norm() / ref.norm()).item()
     assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+
+
+def pipelined(dtype: str, **kw) -> object:
+    """A block-scaled configuration with one K-block of wgmmas in flight (``mma_in_flight=1``:
+    two K-block accumulators in turn, each promoted under the next one's wgmmas)."""
+    return Config(dtype, loads="tma", mma_in_flight=1, scales="block", **kw)
+
+
+def _matches_numpy_on_the_cpu(cfg, m: int, n: int, k: int, seed: int) -> None:
+    kernel = GEMM["make_gemm"](cfg)
+    rng = np.random.default_rng(seed)
+    a, a64 = fp8(rng, (m, k), cfg.dtype)
+    b, b64 = fp8(rng, (n, k), cfg.b_type)
+    c, values = _c(m, n, cfg.c_dtype)
+    sa, sb = block_scales(rng, m, n, k)
+    ws: dict = {}
+    GEMM["gemm"](kernel, cfg, a, b, c, GEMM["scale_args"](cfg, sa, sb), sms=3, workspaces=ws)
+    ref, mag = reference(a64, b64, sa, sb)
+    rel = {"f32": 2.0**-22, "f16": 2.0**-10, "bf16": 2.0**-7}[cfg.c_dtype]
+    bound = 2.0**-20 * mag + rel * np.abs(ref)
+    assert (np.abs(values() - ref) <= bound).all(), np.abs(values() - ref).max()
+
+
+# K-block counts that end the mainloop's straight-line chunks (BLOCK_CHUNK K-blocks) with
+# every remainder: 1 (a lone K-block), 3, 4, 5 (the last partial), split-K 2 of 7 (3 and 4)
+PIPELINED_CPU = [
+    (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1), 128),
+    (pipelined("f8e4m3", bm=128, bn=32, stages=3, c_dtype="f16"), 2 * 128 + 16),
+    (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong"), 4 * 128),
+    (pipelined("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, mainloop="rs"), 5 * 128 - 16),
+    (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, split_k=2), 6 * 128 + 16),
+    (
+        pipelined(
+            "f8e4m3",
+            bm=64,
+            bn=256,
+            stages=2,
+            warpgroups=1,
+            b_dtype="f8e5m2",
+            c_dtype="bf16",
+            epilogue="tma",
+            cluster=(2, 1),
+        ),
+        3 * 128,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "k"), PIPELINED_CPU, ids=[f"{c.name}-k{k}" for c, k in PIPELINED_CPU]
+)
+def test_pipelined_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
+    """mma_in_flight=1: each K-block's wgmmas into one of two accumulators, issued before the
+    previous K-block's wait and promotion; the same sum as the numpy reference."""
+    _matches_numpy_on_the_cpu(cfg, 2 * cfg.bm + 9, 2 * cfg.bn + 8, k, seed=6)
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        pipelined("f8e4m3", bn=128, stages=5, c_dtype="bf16", epilogue="tma"),
+        pipelined("f8e4m3", bn=128, stages=5, c_dtype="bf16", epilogue="tma", cluster=(2, 1)),
+        pipelined("f8e4m3", bm=64, bn=128, stages=5, schedule="pingpong", c_dtype="bf16"),
+    ],
+    ids=lambda c: c.name,
+)
+def test_pipelined_block_scaled_fp8_gemm_keeps_its_wgmmas_asynchronous(cfg):
+    """Assembled as a whole program (setmaxnreg's registers, what the loader builds): ptxas
+    neither serializes the wgmmas (C7514/C7515: accumulator registers read or written while
+    a wgmma that owns them is in flight) nor injects waits (C7517), and nothing spills: the
+    promotions overlap the next K-block's wgmmas as written (the three accumulator
+    fragments, 192 registers a thread, fit setmaxnreg's 232)."""
+    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
+
+    ptxas = find_ptxas()
+    if ptxas is None:
+        pytest.skip("no ptxas executable on this machine")
+    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
+    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
+    c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
+    sa = np.ones((cfg.bm, 1), np.float32, order="F")
+    sb = np.ones((-(-cfg.bn // 128), 1), np.float32)
+    ck = lc.compile(
+        GEMM["make_gemm"](cfg), a, b, c, sa, sb, block=cfg.threads, target="sm_90a",
+        index_bitwidth=32,
+    )  # fmt: skip
+    log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
+    assert not re.search(r"C75\d\d", log), log
+    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    assert ck.ptx.count("wgmma.wait_group.sync.aligned 1;") > 0
+
+
+PIPELINED_GPU = [
+    dict(bn=128, stages=5, c_dtype="bf16", epilogue="tma"),
+    dict(bn=128, stages=5, c_dtype="bf16", epilogue="tma", cluster=(2, 1)),
+    dict(bm=64, bn=128, schedule="pingpong", c_dtype="bf16", epilogue="tma"),
+    dict(bn=128, stages=4, c_dtype="f32"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kw", PIPELINED_GPU, ids=[str(k) for k in PIPELINED_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272), (130, 1000, 128)])
+def test_pipelined_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape):
+    """mma_in_flight=1 (K-block counts 4, 3 and 1) against a torch float64 product of the
+    dequantized inputs."""
+    torch = pytest.importorskip("torch")
+    cfg = pipelined("f8e4m3", **kw)
+    ct = {"f32": torch.float32, "bf16": torch.bfloat16}[cfg.c_dtype]
+    g = torch.Generator(device="cuda").manual_seed(sum(shape) + 1)
+    m, n, k = shape
+    kb, nb = -(-k // 128), -(-n // 128)
+    a = torch.randn((m, k), generator=g, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn((n, k), generator=g, device="cuda").to(torch.float8_e4m3fn)
+    sa = (torch.rand((m, kb), generator=g, device="cuda") + 0.25).t().contiguous().t()
+    sb = torch.rand((nb, kb), generator=g, device="cuda") * 2 - 0.5
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    args = GEMM["scale_args"](cfg, sa, sb)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    GEMM["gemm"](run, cfg, a, b, c, args, sms=sms)
+    torch.cuda.synchronize()
+    ks = torch.arange(k, device="cuda") // 128
+    ad = a.double() * sa.double()[:, ks]
+    bd = b.double() * sb.double()[torch.arange(n, device="cuda") // 128][:, ks]
+    ref = ad @ bd.T
+    assert not torch.isnan(c).any()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < {"f32": 1e-3, "bf16": 1e-2}[cfg.c_dtype], err

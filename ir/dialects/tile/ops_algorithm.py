@@ -326,6 +326,9 @@ class GemmOp(_AlgorithmOp):
     b = operand(_MemoryTensor)
     c = operand(_MemoryTensor)
     atom = opt_prop(MMAAtomAttr)
+    # 0: C's values before the op are ignored, C = A * B (a warpgroup MMA's scale-d operand
+    # 0 on its first K-step: no accumulator cleared first); absent (1): C += A * B
+    scale_d = opt_prop(IntegerAttr)
 
     def __init__(
         self,
@@ -334,8 +337,12 @@ class GemmOp(_AlgorithmOp):
         c: Value,
         atom: MMAAtomAttr | None = None,
         loc: Location | None = None,
+        scale_d: int | None = None,
     ):
-        super().__init__(operands=[a, b, c], properties=_props(atom), loc=loc)
+        props = _props(atom)
+        if scale_d is not None:
+            props["scale_d"] = IntegerAttr(scale_d, i64)
+        super().__init__(operands=[a, b, c], properties=props, loc=loc)
 
     def verify_(self) -> None:
         at = require_memory_tensor(self.a.type, "A")
@@ -355,6 +362,13 @@ class GemmOp(_AlgorithmOp):
         why = op.check_types(at.element_name, bt.element_name, ct.element_name)
         if why is not None:
             raise VerifyError(why)
+        if self.scale_d is not None and (
+            self.scale_d.value not in (0, 1) or (self.scale_d.value == 0 and op.wgmma is None)
+        ):
+            raise VerifyError(
+                f"scale_d = {self.scale_d.value}: 1 (accumulate), or 0 (C = A * B) with a "
+                f"warpgroup MMA atom, got atom '{op.name}'"
+            )
         if op.wgmma is not None:
             a_space = RMEM if op.wgmma.a_from_registers else "smem"
             for what, t, space in (("A", at, a_space), ("B", bt, "smem"), ("C", ct, RMEM)):

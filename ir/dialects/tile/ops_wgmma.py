@@ -19,7 +19,7 @@ from ...core.attributes import DenseArrayAttr, IntegerAttr
 from ...core.constraints import Constraint
 from ...core.errors import VerifyError
 from ...core.location import Location
-from ...core.opdef import operand, prop, result, var_operand, var_result
+from ...core.opdef import operand, opt_prop, prop, result, var_operand, var_result
 from ...core.operation import Operation
 from ...core.traits import AttrSizedOperandSegments, Pure, RequiresTarget
 from ...core.types import IndexType, i32, i64
@@ -73,6 +73,16 @@ def _signed64(v: int) -> int:
     return v - (1 << 64) if v >> 63 else v
 
 
+def _verify_scale_d(op: Operation) -> None:
+    if op.scale_d is not None and op.scale_d.value not in (0, 1):
+        raise VerifyError(f"scale_d = {op.scale_d.value} is not 0 or 1")
+
+
+def scale_d_of(op: Operation) -> int:
+    """The op's scale-d: 0 (D = A * B) or 1 (D = A * B + C, the default)."""
+    return 1 if op.scale_d is None else op.scale_d.value
+
+
 class WgmmaOp(Operation):
     """``%d:4 = tile.wgmma #tile.mma_atom<"SM90_64x8x16_F32BF16BF16_SS"> %da, %db, (%c0, %c1,
     %c2, %c3) {transpose_a = 0 : i32, transpose_b = 0 : i32} : f32 -> f32``: one
@@ -91,6 +101,7 @@ class WgmmaOp(Operation):
     atom = prop(MMAAtomAttr)
     transpose_a = prop(_Int)
     transpose_b = prop(_Int)
+    scale_d = opt_prop(_Int)  # 0: D = A * B (C's values ignored); absent: D = A * B + C
 
     def __init__(
         self,
@@ -101,17 +112,21 @@ class WgmmaOp(Operation):
         transpose_a: int = 0,
         transpose_b: int = 0,
         loc: Location | None = None,
+        scale_d: int = 1,
     ):
         if not c:
             raise build_error(self.name, "needs the C values", loc)
+        props = {
+            "atom": atom,
+            "transpose_a": IntegerAttr(transpose_a, i32),
+            "transpose_b": IntegerAttr(transpose_b, i32),
+        }
+        if scale_d != 1:
+            props["scale_d"] = IntegerAttr(scale_d, i32)
         super().__init__(
             operands=[desc_a, desc_b, list(c)],
             result_types=[[v.type for v in c]],
-            properties={
-                "atom": atom,
-                "transpose_a": IntegerAttr(transpose_a, i32),
-                "transpose_b": IntegerAttr(transpose_b, i32),
-            },
+            properties=props,
             loc=loc,
         )
 
@@ -120,6 +135,7 @@ class WgmmaOp(Operation):
         if op.wgmma is None or op.wgmma.a_from_registers:
             raise VerifyError(f"atom '{op.name}' is not a shared-memory (SS) warpgroup MMA")
         _verify_accumulators(op, self.c, self.d)
+        _verify_scale_d(self)
         for name in ("transpose_a", "transpose_b"):
             v = getattr(self, name).value
             if v not in (0, 1) or (v and not op.wgmma.transpose):
@@ -152,7 +168,7 @@ class WgmmaOp(Operation):
             p.expect("->")
             dt = p.parse_type()
         props = {"atom": atom}
-        for k in ("transpose_a", "transpose_b"):
+        for k in ("transpose_a", "transpose_b", "scale_d"):
             if k in attrs:
                 props[k] = attrs.pop(k)
         values = [p.resolve_operand(da, i64), p.resolve_operand(db, i64)]
@@ -177,6 +193,7 @@ class WgmmaRSOp(Operation):
     d = var_result()
     atom = prop(MMAAtomAttr)
     transpose_b = prop(_Int)
+    scale_d = opt_prop(_Int)  # 0: D = A * B (C's values ignored); absent: D = A * B + C
 
     def __init__(
         self,
@@ -186,13 +203,17 @@ class WgmmaRSOp(Operation):
         c: Sequence[Value],
         transpose_b: int = 0,
         loc: Location | None = None,
+        scale_d: int = 1,
     ):
         if not c or not a:
             raise build_error(self.name, "needs the A and C values", loc)
+        props = {"atom": atom, "transpose_b": IntegerAttr(transpose_b, i32)}
+        if scale_d != 1:
+            props["scale_d"] = IntegerAttr(scale_d, i32)
         super().__init__(
             operands=[list(a), desc_b, list(c)],
             result_types=[[v.type for v in c]],
-            properties={"atom": atom, "transpose_b": IntegerAttr(transpose_b, i32)},
+            properties=props,
             loc=loc,
         )
 
@@ -212,6 +233,7 @@ class WgmmaRSOp(Operation):
                 f"{', '.join(sorted(op.accepts_a))}, got {', '.join(sorted(map(str, a_types)))}"
             )
         _verify_accumulators(op, self.c, self.d)
+        _verify_scale_d(self)
         v = self.transpose_b.value
         if v not in (0, 1) or (v and not op.wgmma.transpose):
             raise VerifyError(f"transpose_b = {v} is not valid for atom '{op.name}'")
@@ -247,8 +269,9 @@ class WgmmaRSOp(Operation):
             p.expect("->")
             dt = p.parse_type()
         props = {"atom": atom, "operandSegmentSizes": DenseArrayAttr(i32, [len(as_), 1, len(cs)])}
-        if "transpose_b" in attrs:
-            props["transpose_b"] = attrs.pop("transpose_b")
+        for k in ("transpose_b", "scale_d"):
+            if k in attrs:
+                props[k] = attrs.pop(k)
         values = p.resolve_operands(as_, [at] * len(as_))
         values.append(p.resolve_operand(db, i64))
         values += p.resolve_operands(cs, [ct] * len(cs))
