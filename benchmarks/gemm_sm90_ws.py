@@ -573,15 +573,13 @@ def side_by_side(g: Any, torch: Any, args: Any, shapes: list) -> int:
                     f"{flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x {ref_g / mine_g:>6.3f}x "
                     f"{base / mine:>6.3f}x {base_g / mine_g:>6.3f}x"
                 )
-                rows.append(row)
-                print(row, flush=True)
+                add_row(rows, row)
             del sets
             torch.cuda.empty_cache()
-    print()
-    print(gpu_header(torch))
-    print(f"{'kernel':<56} {'MxNxK':<15} TFLOP/s  cuBLAS  ratio  graph   vs first (direct, graph)")
-    print("\n".join(rows))
-    return 0
+    header = (
+        f"{'kernel':<56} {'MxNxK':<15} TFLOP/s  cuBLAS  ratio  graph   vs first (direct, graph)"
+    )
+    return table(torch, header, rows)
 
 
 #: The fused rows of ``--epilogue``: (label, Epilogue fields, torch's call on (a, b, bias,
@@ -690,26 +688,48 @@ def fused_main(args: Any, g: Any, torch: Any) -> int:
                 f"{label:<10} {cfg.name:<58} {m}x{n}x{k:<5} {err:.1e} {err_t:.1e} "
                 f"{'ok' if ok else 'FAIL'} {rate_columns(flops, mine, tm, mine_g, tm_g)}"
             )
-            rows.append(row)
-            print(row, flush=True)
+            add_row(rows, row)
             if old is not None:
                 (om, om_g, _) = times[2]
-                row = (
+                add_row(
+                    rows,
                     f"{label + ' old':<10} {old.cfg.name:<58} {m}x{n}x{k:<5} {old_err:.1e} "
-                    f"{err_t:.1e} {'ok' if ok else 'FAIL'} {rate_columns(flops, om, tm, om_g, tm_g)}"
+                    f"{err_t:.1e} {'ok' if ok else 'FAIL'} {rate_columns(flops, om, tm, om_g, tm_g)}",
                 )
-                rows.append(row)
-                print(row, flush=True)
         del sets
         torch.cuda.empty_cache()
+    return table(torch, FUSED_HEADER, rows)
+
+
+FUSED_HEADER = (
+    f"{'epilogue':<10} {'kernel':<58} {'MxNxK':<15} relerr torch    TFLOP/s  torch  ratio  "
+    "graph: TFLOP/s torch  ratio"
+)
+ROWS_HEADER = (
+    f"{'kernel':<56} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
+    "graph: TFLOP/s cuBLAS  ratio  host-us"
+)
+
+
+def add_row(rows: list[str], row: str) -> None:
+    """A result row: printed now, and kept for the table at the end."""
+    add_row(rows, row)
+
+
+def table(torch: Any, header: str, rows: list[str]) -> int:
+    """The results again as one table under the GPU's name and clocks (exit status 0)."""
     print()
     print(gpu_header(torch))
-    print(
-        f"{'epilogue':<10} {'kernel':<58} {'MxNxK':<15} relerr torch    TFLOP/s  torch  ratio  "
-        "graph: TFLOP/s torch  ratio"
-    )
+    print(header)
     print("\n".join(rows))
     return 0
+
+
+TOGETHER_HELP = (
+    "per shape and input type, time all configurations and cuBLAS in one alternating loop "
+    "(differences of a percent between configurations, which the clock's drift between "
+    "separately timed rows hides)"
+)
 
 
 def main() -> int:
@@ -718,13 +738,7 @@ def main() -> int:
     p.add_argument("--configs", default=";".join(DEFAULT_CONFIGS), help="';'-separated")
     p.add_argument("--check", default="4000,1000x520x264,256x384x136")
     p.add_argument("--reps", type=int, default=15)
-    p.add_argument(
-        "--together",
-        action="store_true",
-        help="per shape and input type, time all configurations and cuBLAS in one alternating "
-        "loop (differences of a percent between configurations, which the clock's drift "
-        "between separately timed rows hides)",
-    )
+    p.add_argument("--together", action="store_true", help=TOGETHER_HELP)
     p.add_argument("--epilogue", action="store_true", help="the fused epilogues (FUSED)")
     p.add_argument("--epilogue-dtype", default="bf16", choices=("bf16", "f16"))
     p.add_argument(
@@ -813,22 +827,11 @@ def main() -> int:
                 + f" {ours.cfg.grid(m, n, ours.slots or ours.sms, ours.balanced, k)[0]:>4}"
             )
             flops = 2 * m * n * k
-            row = (
-                f"{label:<56} {m}x{n}x{k:<5} {res} "
-                f"{rate_columns(flops, mine, ref, mine_g, ref_g)} {host * 1e6:>6.0f}"
-            )
-            rows.append(row)
-            print(row, flush=True)
+            rate = rate_columns(flops, mine, ref, mine_g, ref_g)
+            add_row(rows, f"{label:<56} {m}x{n}x{k:<5} {res} {rate} {host * 1e6:>6.0f}")
             del sets
             torch.cuda.empty_cache()
-    print()
-    print(gpu_header(torch))
-    print(
-        f"{'kernel':<56} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
-        "graph: TFLOP/s cuBLAS  ratio  host-us"
-    )
-    print("\n".join(rows))
-    return 0
+    return table(torch, ROWS_HEADER, rows)
 
 
 if __name__ == "__main__":

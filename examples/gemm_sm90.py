@@ -1815,25 +1815,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        # (the cooperative schedule's single block: the run-time size and rank, below)
-        run_time = cl == 1 and not pingpong
-        groups_m = tiles_m if run_time else (tiles_m + cm - 1) // cm
-        groups_n = tiles_n if run_time else (tiles_n + cn - 1) // cn
+        groups_m = (tiles_m + cm - 1) // cm if cm > 1 else tiles_m
+        groups_n = (tiles_n + cn - 1) // cn if cn > 1 else tiles_n
         tiles = groups_m * groups_n  # tile groups of one cluster
         # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
         # walked down M first, then along N; the blocks of a cluster take neighbours
         band = max(1, raster // cm)
         group = band * groups_n  # tile groups of one band
-        # A single block's cluster size and rank are read at run time (1 and 0): with the
-        # constants, NVVM recomputes each tile's coordinates (floor-division fix-ups and all) at
-        # every predicated load of the fused epilogue's C (150 selp in the PTX against 28; beta=1
-        # with C at 0.78-0.84x of cuBLASLt against 0.98x, H100). Fragile: computing the
-        # coordinates once where NVVM cannot rematerialise them is the real fix. Not for
-        # ping-pong: there the run-time form makes ptxas spill at 128 x 192 (f16, tf32) and
-        # serialize the wgmmas (C7514).
-        csize = lc.cluster_size() if run_time else cl
-        cid = lc.block_idx.x // csize
-        clusters = lc.grid_dim.x // csize
+        # (each predicated load of the fused epilogue's C shares the tile's coordinates,
+        # computed once per tile: lower-layouts emits what the guarded accesses' indices share
+        # before their guards; tests/hopper/test_gemm_sm90_epilogue.py bounds the PTX's selp)
+        cid = lc.block_idx.x // cl if cl > 1 else lc.block_idx.x
+        clusters = lc.grid_dim.x // cl if cl > 1 else lc.grid_dim.x
         # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
         units = WorkUnits(cfg, tiles, k_tiles, clusters, cid)
         mine = units.count
@@ -1844,9 +1837,39 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             rows = lc.min(groups_m - first, band)
             gm = first + (t % group) % rows
             gn = (t % group) // rows
-            if run_time:
-                return gm, gn * csize + lc.block_rank_in_cluster()
             return gm * cm + rm, gn * cn + rn
+
+        def load_parts(
+            tma: Any,
+            mX: Any,
+            ring: Any,
+            box: Any,
+            rows: int,
+            parts: int,
+            tile: Any,
+            k: Any,
+            s: Any,
+            bar: Any,
+            share: int,
+            mine: Any,
+            mask: int,
+            shift: Any,
+        ) -> None:
+            """The producer's TMA loads of one operand's stage ``s`` (K-block ``k`` of tile
+            ``tile``): its ``parts`` boxes of ``rows`` rows, of which this block loads those
+            ``h % share == mine`` (all without a cluster), each multicast to ``mask << shift``
+            where ``share > 1``."""
+            for h in range(parts):
+                if share == 1 or h % share == mine:
+                    off = s * (parts * rows * bk) + h * (rows * bk)
+                    part = lc.make_tensor(
+                        ring.iterator + lc.assume(off, divisible_by=rows * bk), box
+                    )
+                    g = lc.local_tile(mX, (rows, bk), (tile * parts + h, k))
+                    if share > 1:
+                        lc.tma_copy(tma, g, part, mbar=bar, mcast_mask=mask << shift)
+                    else:
+                        lc.tma_copy(tma, g, part, mbar=bar)
 
         if tid < 128:  # the producer warpgroup
             lc.warpgroup_reg_dealloc(regs_producer)
@@ -1861,32 +1884,40 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             pipe.producer_acquire(count)
                             s = count % stages
                             bar = pipe.producer_mbar(count)
-                            for h in range(parts_a):  # this block's parts of A
-                                if cn == 1 or h % cn == rn:
-                                    off = s * (bm * bk) + h * (hm * bk)
-                                    part = lc.make_tensor(
-                                        sA.iterator + lc.assume(off, divisible_by=hm * bk),
-                                        half_a,
-                                    )
-                                    gA = lc.local_tile(mA, (hm, bk), (tile_m * parts_a + h, k))
-                                    if cn > 1:  # into the blocks of this row (rm)
-                                        mask = mask_a << rm
-                                        lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
-                                    else:
-                                        lc.tma_copy(tma_a, gA, part, mbar=bar)
-                            for h in range(parts_b):  # this block's parts of B
-                                if cm == 1 or h % cm == rm:
-                                    off = s * (bn * bk) + h * (hn * bk)
-                                    part = lc.make_tensor(
-                                        sB.iterator + lc.assume(off, divisible_by=hn * bk),
-                                        part_b,
-                                    )
-                                    gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
-                                    if cm > 1:  # into the blocks of this column (rn)
-                                        mask = mask_b << (cm * rn)
-                                        lc.tma_copy(tma_b, gB, part, mbar=bar, mcast_mask=mask)
-                                    else:
-                                        lc.tma_copy(tma_b, gB, part, mbar=bar)
+                            # this block's parts of A (multicast into the blocks of its
+                            # row, rm) and of B (of its column, rn)
+                            load_parts(
+                                tma_a,
+                                mA,
+                                sA,
+                                half_a,
+                                hm,
+                                parts_a,
+                                tile_m,
+                                k,
+                                s,
+                                bar,
+                                cn,
+                                rn,
+                                mask_a,
+                                rm,
+                            )
+                            load_parts(
+                                tma_b,
+                                mB,
+                                sB,
+                                part_b,
+                                hn,
+                                parts_b,
+                                tile_n,
+                                k,
+                                s,
+                                bar,
+                                cm,
+                                rm,
+                                mask_b,
+                                cm * rn,
+                            )
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
             scale = scale_factor(cfg, scale_a, scale_b)  # None without scales
