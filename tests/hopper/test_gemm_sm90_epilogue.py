@@ -430,8 +430,18 @@ def test_the_fast_tanh_and_the_prefetch_are_selectable_and_named():
     def loads_before_first_wgmma(ptx):
         return ptx[: ptx.index("wgmma.mma_async")].count("ld.global")
 
-    assert loads_before_first_wgmma(new_ptx) == 16  # box 0's bias: ec / 4 values
-    assert loads_before_first_wgmma(old_ptx) == 0
+    # the tile's bias staged in shared memory: one value a consumer thread (bn / 256), loaded
+    # before the mainloop, each box's values read from shared memory
+    assert loads_before_first_wgmma(new_ptx) == 1 and new_ptx.count("ld.global") == 1
+    assert re.search(r"ld\.shared(\.v2)?\.b32", new_ptx)
+    assert loads_before_first_wgmma(old_ptx) == 1
+    # without the staging (-nbs): box 0's bias ahead of the mainloop, ec / 4 values, and the
+    # other boxes' one box ahead (64 a tile); without the prefetch too, none ahead
+    per_box = replace(cfg, bias_smem=False)
+    assert per_box.name.endswith("-bn-gelu-nbs")
+    per_box_ptx = _compile(per_box).ptx
+    assert loads_before_first_wgmma(per_box_ptx) == 16 and per_box_ptx.count("ld.global") == 64
+    assert loads_before_first_wgmma(_compile(replace(old, bias_smem=False)).ptx) == 0
 
 
 def _guarded_accesses(ptx: str) -> list[tuple[str, list[str]]]:
