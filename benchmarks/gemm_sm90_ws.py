@@ -39,9 +39,11 @@ bias alone against ``torch.addmm(bias, a, b.t())`` (its BIAS epilogue), ``beta =
 source C against ``torch.addmm(c, a, b.t())``, and the plain GEMM against ``torch.mm`` for
 scale; each row checked against the float64 reference first (``FUSED``).
 ``--epilogue-fields schedule=pingpong,bn=192,mma_in_flight=1`` overrides tuned()'s tile.
-``--epilogue-ab`` adds, under each fused row, the same kernel without the fast tanh and the
-first box's prefetch (``fast_tanh=False``, ``epi_prefetch=False``: ``... old``), timed in the
-same alternating loop against the same torch run.
+``--epilogue-ab`` adds, under each fused row, the same kernel without the fast tanh, the
+first box's prefetch and the bias staged in shared memory (``fast_tanh=False``,
+``epi_prefetch=False``, ``bias_smem=False``: ``... old``), or with the fields it is given
+(``--epilogue-ab bias_smem=False``), timed in the same alternating loop against the same
+torch run.
 """
 
 from __future__ import annotations
@@ -126,7 +128,25 @@ def field_value(key: str, text: str) -> Any:
     along M, along N), else the string."""
     if key == "cluster" and "x" in text:
         return tuple(int(x) for x in text.split("x"))
+    if text in ("True", "False"):
+        return text == "True"
     return int(text) if text.isdigit() else text
+
+
+#: ``--epilogue-ab``'s fields without a value: the fused epilogue as it was before the fast
+#: tanh, the first box's prefetch and the bias staged in shared memory.
+EPILOGUE_AB = "fast_tanh=False,epi_prefetch=False,bias_smem=False"
+
+
+def ab_config(g: Any, cfg: Any, fields: str) -> Any:
+    """``cfg`` with ``fields`` (``k=v,...``; Epilogue fields go to its ``epilogue_op``)."""
+    epi_fields = {f.name for f in dataclasses.fields(g.Epilogue)}
+    over: dict[str, Any] = {}
+    epi: dict[str, Any] = {}
+    for item in filter(None, fields.split(",")):
+        k, v = item.split("=")
+        (epi if k in epi_fields else over)[k] = field_value(k, v)
+    return dataclasses.replace(cfg, epilogue_op=dataclasses.replace(cfg.epilogue_op, **epi), **over)
 
 
 def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
@@ -673,9 +693,8 @@ def fused_main(args: Any, g: Any, torch: Any) -> int:
             ok = not torch.isnan(d).any().item() and err < 1e-2
             fns = [ours, theirs]
             old = None
-            if args.epilogue_ab and op.fused:  # the kernel before the fast tanh and prefetch
-                old_op = dataclasses.replace(op, fast_tanh=False)
-                old_cfg = dataclasses.replace(cfg, epi_prefetch=False, epilogue_op=old_op)
+            old_cfg = ab_config(g, cfg, args.epilogue_ab) if args.epilogue_ab else cfg
+            if old_cfg.name != cfg.name:  # the kernel with the --epilogue-ab fields
                 old = Fused(g, torch, old_cfg, sets[0], sms)
                 old(*sets[0])
                 old_err = ((d.double() - ref).norm() / ref.norm()).item()
@@ -748,9 +767,13 @@ def main() -> int:
     )
     p.add_argument(
         "--epilogue-ab",
-        action="store_true",
-        help="--epilogue: also time each fused row's kernel as it was before the fast tanh and "
-        "the prefetch (fast_tanh=False, epi_prefetch=False) in the same alternating loop",
+        nargs="?",
+        const=EPILOGUE_AB,
+        default="",
+        metavar="FIELDS",
+        help="--epilogue: also time each fused row's kernel with these GemmConfig or Epilogue "
+        f"fields in the same alternating loop (alone: {EPILOGUE_AB}, the kernel before the "
+        "fast tanh, the prefetch and the staged bias)",
     )
     args = p.parse_args()
     import torch
