@@ -88,6 +88,13 @@ CPU = [
         3.0,
         5,
     ),
+    (  # the bias staged two values a thread (192 columns, one warpgroup), f16 TMA epilogue
+        Config(bm=64, bn=192, warpgroups=1, c_dtype="f16", epilogue="tma", **TMA),
+        dict(bias="n", act="relu"),
+        1.0,
+        0.0,
+        2,
+    ),
     (  # split-K, ping-pong, f16
         Config(bm=64, bn=32, schedule="pingpong", c_dtype="f16", split_k=2, **TMA),
         dict(source=True, bias="m", act="relu"),
