@@ -732,7 +732,8 @@ ROWS_HEADER = (
 
 def add_row(rows: list[str], row: str) -> None:
     """A result row: printed now, and kept for the table at the end."""
-    add_row(rows, row)
+    rows.append(row)
+    print(row, flush=True)
 
 
 def table(torch: Any, header: str, rows: list[str]) -> int:

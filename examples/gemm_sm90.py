@@ -1860,6 +1860,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
+        run_time = cl == 1 and not pingpong
         groups_m = (tiles_m + cm - 1) // cm if cm > 1 else tiles_m
         groups_n = (tiles_n + cn - 1) // cn if cn > 1 else tiles_n
         tiles = groups_m * groups_n  # tile groups of one cluster
@@ -1867,11 +1868,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         # walked down M first, then along N; the blocks of a cluster take neighbours
         band = max(1, raster // cm)
         group = band * groups_n  # tile groups of one band
-        # (each predicated load of the fused epilogue's C shares the tile's coordinates,
-        # computed once per tile: lower-layouts emits what the guarded accesses' indices share
-        # before their guards; tests/hopper/test_gemm_sm90_epilogue.py bounds the PTX's selp)
-        cid = lc.block_idx.x // cl if cl > 1 else lc.block_idx.x
-        clusters = lc.grid_dim.x // cl if cl > 1 else lc.grid_dim.x
+        # The cooperative schedule's single block reads its cluster size and rank at run time
+        # (1 and 0): measured faster than the constants, 1-2% for the plain 128 x 256 bf16
+        # tile at 4096^3 and 8192x4096x6144 (H100, same process), for no reason found in its
+        # PTX (the scheduler's scalar code only). Ping-pong keeps the constants (with the
+        # run-time form ptxas spills at 128 x 192, f16 and tf32, C7514). Either way each
+        # predicated load of the fused epilogue's C shares the tile's coordinates, computed
+        # once per tile (lower-layouts builds what guarded accesses share before the guards;
+        # tests/hopper/test_gemm_sm90_epilogue.py checks the PTX).
+        csize = lc.cluster_size() if run_time else cl
+        cid = lc.block_idx.x // csize
+        clusters = lc.grid_dim.x // csize
         # The cluster's work units (tile groups, or K-ranges of tiles): `mine` of them.
         units = WorkUnits(cfg, tiles, k_tiles, clusters, cid)
         mine = units.count
@@ -1882,6 +1889,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             rows = lc.min(groups_m - first, band)
             gm = first + (t % group) % rows
             gn = (t % group) // rows
+            if run_time:
+                return gm, gn * csize + lc.block_rank_in_cluster()
             return gm * cm + rm, gn * cn + rn
 
         def load_parts(
