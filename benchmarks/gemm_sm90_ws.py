@@ -39,9 +39,11 @@ bias alone against ``torch.addmm(bias, a, b.t())`` (its BIAS epilogue), ``beta =
 source C against ``torch.addmm(c, a, b.t())``, and the plain GEMM against ``torch.mm`` for
 scale; each row checked against the float64 reference first (``FUSED``).
 ``--epilogue-fields schedule=pingpong,bn=192,mma_in_flight=1`` overrides tuned()'s tile.
-``--epilogue-ab`` adds, under each fused row, the same kernel without the fast tanh and the
-first box's prefetch (``fast_tanh=False``, ``epi_prefetch=False``: ``... old``), timed in the
-same alternating loop against the same torch run.
+``--epilogue-ab`` adds, under each fused row, the same kernel without the fast tanh, the
+first box's prefetch and the bias staged in shared memory (``fast_tanh=False``,
+``epi_prefetch=False``, ``bias_smem=False``: ``... old``), or with the fields it is given
+(``--epilogue-ab bias_smem=False``), timed in the same alternating loop against the same
+torch run.
 """
 
 from __future__ import annotations
@@ -126,7 +128,25 @@ def field_value(key: str, text: str) -> Any:
     along M, along N), else the string."""
     if key == "cluster" and "x" in text:
         return tuple(int(x) for x in text.split("x"))
+    if text in ("True", "False"):
+        return text == "True"
     return int(text) if text.isdigit() else text
+
+
+#: ``--epilogue-ab``'s fields without a value: the fused epilogue as it was before the fast
+#: tanh, the first box's prefetch and the bias staged in shared memory.
+EPILOGUE_AB = "fast_tanh=False,epi_prefetch=False,bias_smem=False"
+
+
+def ab_config(g: Any, cfg: Any, fields: str) -> Any:
+    """``cfg`` with ``fields`` (``k=v,...``; Epilogue fields go to its ``epilogue_op``)."""
+    epi_fields = {f.name for f in dataclasses.fields(g.Epilogue)}
+    over: dict[str, Any] = {}
+    epi: dict[str, Any] = {}
+    for item in filter(None, fields.split(",")):
+        k, v = item.split("=")
+        (epi if k in epi_fields else over)[k] = field_value(k, v)
+    return dataclasses.replace(cfg, epilogue_op=dataclasses.replace(cfg.epilogue_op, **epi), **over)
 
 
 def make_config(g: Any, text: str) -> tuple[Any, dict[str, str]]:
@@ -573,15 +593,13 @@ def side_by_side(g: Any, torch: Any, args: Any, shapes: list) -> int:
                     f"{flops / ref / 1e12:>7.1f} {ref / mine:>6.3f}x {ref_g / mine_g:>6.3f}x "
                     f"{base / mine:>6.3f}x {base_g / mine_g:>6.3f}x"
                 )
-                rows.append(row)
-                print(row, flush=True)
+                add_row(rows, row)
             del sets
             torch.cuda.empty_cache()
-    print()
-    print(gpu_header(torch))
-    print(f"{'kernel':<56} {'MxNxK':<15} TFLOP/s  cuBLAS  ratio  graph   vs first (direct, graph)")
-    print("\n".join(rows))
-    return 0
+    header = (
+        f"{'kernel':<56} {'MxNxK':<15} TFLOP/s  cuBLAS  ratio  graph   vs first (direct, graph)"
+    )
+    return table(torch, header, rows)
 
 
 #: The fused rows of ``--epilogue``: (label, Epilogue fields, torch's call on (a, b, bias,
@@ -675,9 +693,8 @@ def fused_main(args: Any, g: Any, torch: Any) -> int:
             ok = not torch.isnan(d).any().item() and err < 1e-2
             fns = [ours, theirs]
             old = None
-            if args.epilogue_ab and op.fused:  # the kernel before the fast tanh and prefetch
-                old_op = dataclasses.replace(op, fast_tanh=False)
-                old_cfg = dataclasses.replace(cfg, epi_prefetch=False, epilogue_op=old_op)
+            old_cfg = ab_config(g, cfg, args.epilogue_ab) if args.epilogue_ab else cfg
+            if old_cfg.name != cfg.name:  # the kernel with the --epilogue-ab fields
                 old = Fused(g, torch, old_cfg, sets[0], sms)
                 old(*sets[0])
                 old_err = ((d.double() - ref).norm() / ref.norm()).item()
@@ -690,26 +707,49 @@ def fused_main(args: Any, g: Any, torch: Any) -> int:
                 f"{label:<10} {cfg.name:<58} {m}x{n}x{k:<5} {err:.1e} {err_t:.1e} "
                 f"{'ok' if ok else 'FAIL'} {rate_columns(flops, mine, tm, mine_g, tm_g)}"
             )
-            rows.append(row)
-            print(row, flush=True)
+            add_row(rows, row)
             if old is not None:
                 (om, om_g, _) = times[2]
-                row = (
+                add_row(
+                    rows,
                     f"{label + ' old':<10} {old.cfg.name:<58} {m}x{n}x{k:<5} {old_err:.1e} "
-                    f"{err_t:.1e} {'ok' if ok else 'FAIL'} {rate_columns(flops, om, tm, om_g, tm_g)}"
+                    f"{err_t:.1e} {'ok' if ok else 'FAIL'} {rate_columns(flops, om, tm, om_g, tm_g)}",
                 )
-                rows.append(row)
-                print(row, flush=True)
         del sets
         torch.cuda.empty_cache()
+    return table(torch, FUSED_HEADER, rows)
+
+
+FUSED_HEADER = (
+    f"{'epilogue':<10} {'kernel':<58} {'MxNxK':<15} relerr torch    TFLOP/s  torch  ratio  "
+    "graph: TFLOP/s torch  ratio"
+)
+ROWS_HEADER = (
+    f"{'kernel':<56} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
+    "graph: TFLOP/s cuBLAS  ratio  host-us"
+)
+
+
+def add_row(rows: list[str], row: str) -> None:
+    """A result row: printed now, and kept for the table at the end."""
+    rows.append(row)
+    print(row, flush=True)
+
+
+def table(torch: Any, header: str, rows: list[str]) -> int:
+    """The results again as one table under the GPU's name and clocks (exit status 0)."""
     print()
     print(gpu_header(torch))
-    print(
-        f"{'epilogue':<10} {'kernel':<58} {'MxNxK':<15} relerr torch    TFLOP/s  torch  ratio  "
-        "graph: TFLOP/s torch  ratio"
-    )
+    print(header)
     print("\n".join(rows))
     return 0
+
+
+TOGETHER_HELP = (
+    "per shape and input type, time all configurations and cuBLAS in one alternating loop "
+    "(differences of a percent between configurations, which the clock's drift between "
+    "separately timed rows hides)"
+)
 
 
 def main() -> int:
@@ -718,13 +758,7 @@ def main() -> int:
     p.add_argument("--configs", default=";".join(DEFAULT_CONFIGS), help="';'-separated")
     p.add_argument("--check", default="4000,1000x520x264,256x384x136")
     p.add_argument("--reps", type=int, default=15)
-    p.add_argument(
-        "--together",
-        action="store_true",
-        help="per shape and input type, time all configurations and cuBLAS in one alternating "
-        "loop (differences of a percent between configurations, which the clock's drift "
-        "between separately timed rows hides)",
-    )
+    p.add_argument("--together", action="store_true", help=TOGETHER_HELP)
     p.add_argument("--epilogue", action="store_true", help="the fused epilogues (FUSED)")
     p.add_argument("--epilogue-dtype", default="bf16", choices=("bf16", "f16"))
     p.add_argument(
@@ -734,9 +768,13 @@ def main() -> int:
     )
     p.add_argument(
         "--epilogue-ab",
-        action="store_true",
-        help="--epilogue: also time each fused row's kernel as it was before the fast tanh and "
-        "the prefetch (fast_tanh=False, epi_prefetch=False) in the same alternating loop",
+        nargs="?",
+        const=EPILOGUE_AB,
+        default="",
+        metavar="FIELDS",
+        help="--epilogue: also time each fused row's kernel with these GemmConfig or Epilogue "
+        f"fields in the same alternating loop (alone: {EPILOGUE_AB}, the kernel before the "
+        "fast tanh, the prefetch and the staged bias)",
     )
     args = p.parse_args()
     import torch
@@ -813,22 +851,11 @@ def main() -> int:
                 + f" {ours.cfg.grid(m, n, ours.slots or ours.sms, ours.balanced, k)[0]:>4}"
             )
             flops = 2 * m * n * k
-            row = (
-                f"{label:<56} {m}x{n}x{k:<5} {res} "
-                f"{rate_columns(flops, mine, ref, mine_g, ref_g)} {host * 1e6:>6.0f}"
-            )
-            rows.append(row)
-            print(row, flush=True)
+            rate = rate_columns(flops, mine, ref, mine_g, ref_g)
+            add_row(rows, f"{label:<56} {m}x{n}x{k:<5} {res} {rate} {host * 1e6:>6.0f}")
             del sets
             torch.cuda.empty_cache()
-    print()
-    print(gpu_header(torch))
-    print(
-        f"{'kernel':<56} {'MxNxK':<15} regs  lmem smem occ grid  TFLOP/s  cuBLAS  ratio  "
-        "graph: TFLOP/s cuBLAS  ratio  host-us"
-    )
-    print("\n".join(rows))
-    return 0
+    return table(torch, ROWS_HEADER, rows)
 
 
 if __name__ == "__main__":

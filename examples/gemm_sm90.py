@@ -234,6 +234,13 @@ class GemmConfig:
     # not after it, where the first box waited for them with the tensor cores idle. False:
     # the old order (name ``-npf``), for A/B measurements.
     epi_prefetch: bool = True
+    # A fused per-column bias (``Epilogue(bias="n")``) in the cooperative schedule (TMA
+    # loads): the tile's bn values are staged in shared memory once per tile (each consumer
+    # thread loads ``bn / (128 * warpgroups)`` of them, coalesced, before the mainloop and
+    # stores them after it; two barriers of the consumers), and each box reads its values
+    # there, not from global memory one box ahead. False: the per-box loads (name ``-nbs``),
+    # for A/B measurements.
+    bias_smem: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -292,6 +299,7 @@ class GemmConfig:
             + self.operand_suffix
             + self.epilogue_op.name
             + ("-npf" if self.epilogue_op.fused and not self.epi_prefetch else "")
+            + ("-nbs" if self.epilogue_op.bias == "n" and not self.bias_smem else "")
         )
 
     @property
@@ -407,9 +415,28 @@ class GemmConfig:
         box = rows * cols * C_ELEMENTS[self.c_dtype].bits // 8
         return self.warpgroups * (self.epilogue_buffers if buffers is None else buffers) * box
 
+    @property
+    def bias_staged(self) -> bool:
+        """Whether the fused per-column bias goes through shared memory (``bias_smem``)."""
+        return (
+            self.bias_smem
+            and self.epilogue_op.bias == "n"
+            and self.schedule == "cooperative"
+            and self.loads == "tma"
+        )
+
+    @property
+    def bias_stage(self) -> int:
+        """Bias values each consumer thread stages per tile (``bias_staged``), 0 without."""
+        return -(-self.bn // (128 * self.warpgroups)) if self.bias_staged else 0
+
     def _smem_bytes(self, buffers: int) -> int:
         tiles = self.stages * (self.bm + self.bn) * self.bk * self.element.bits // 8
         tiles += self.epilogue_bytes(buffers) if self.epilogue == "tma" else 0
+        if self.bias_stage:  # one value a consumer thread, bias_stage times (16-byte rounded)
+            out = C_ELEMENTS.get(self.c_dtype, lc.f32)
+            bits = 32 if self.epilogue_op.bias_dtype == "f32" else out.bits
+            tiles += -(-128 * self.warpgroups * self.bias_stage * bits // 8 // 16) * 16
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
@@ -729,6 +756,9 @@ def tile_efficiency(cfg: GemmConfig, m: int, n: int, sms: int = 132) -> float:
 #: The fewest K-blocks a block's stream-K range has (CUTLASS's ``min_iters_per_sk_unit``):
 #: with fewer K-blocks in the stream-K tiles, fewer blocks share them.
 MIN_SK_ITERS = 8
+#: The named barrier of all consumer threads around the staging of a tile's per-column bias
+#: (``GemmConfig.bias_staged``; 1 and 2 are the TMA epilogue's, 3 and 4 the partials' fixup's).
+BIAS_BARRIER = 5
 #: Split-K factors :func:`tuned` weighs against data-parallel and stream-K.
 SPLITS = (2, 3, 4, 6, 8)
 #: The fraction of the data-parallel time another decomposition must save to be chosen.
@@ -1302,7 +1332,9 @@ class EpilogueFusion:
     thread's, CuTe's ``CLayout_64xN``). :meth:`load` issues a box's loads of C's values,
     predicated by the coordinates against D's extents and off when ``beta == 0``, and with
     ``bias_ahead`` its bias values; :meth:`apply` computes the box's values (loading its bias
-    values first where they are not loaded yet)."""
+    values first where they are not loaded yet). ``staged``: ``(smem, first)``, the tile's
+    per-column bias in shared memory from column ``first`` on (``GemmConfig.bias_staged``),
+    read there instead of from ``bias``."""
 
     def __init__(
         self,
@@ -1314,8 +1346,10 @@ class EpilogueFusion:
         source: Any,
         bias: Any,
         bias_ahead: bool = True,
+        staged: Any = None,
     ) -> None:
-        self.op, self.c, self.ec, self.bias_ahead = op, c, ec, bias_ahead
+        self.op, self.c, self.ec, self.bias_ahead = op, c, ec, bias_ahead and staged is None
+        self.staged = staged
         self.peak = None  # amax: this thread's max |D| over the tile's boxes so far
         self.alpha, self.beta, self.source, self.bias = alpha, beta, source, bias
         self.cC = lc.make_identity_tensor(c.shape)
@@ -1347,7 +1381,11 @@ class EpilogueFusion:
         key = v1 if op.bias == "m" else (v0, v2)
         if key not in box.bias:
             at = box.coords[v][0 if op.bias == "m" else 1]
-            box.bias[key] = self.bias[lc.min(at, lc.size(self.bias, 0) - 1)].to(lc.f32)
+            if self.staged is not None:  # the tile's values in shared memory
+                smem, first = self.staged
+                box.bias[key] = smem[at - first].to(lc.f32)
+            else:
+                box.bias[key] = self.bias[lc.min(at, lc.size(self.bias, 0) - 1)].to(lc.f32)
         return box.bias[key]
 
     def apply(self, box: Any, values: list) -> list:
@@ -1784,6 +1822,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     )
     fuse = cfg.epilogue_op.fused
     prefetch = fuse and cfg.epi_prefetch and cfg.schedule != "pingpong"
+    bias_stage = cfg.bias_stage  # bias values each consumer thread stages per tile
+    consumers = 128 * cfg.warpgroups
+    bias_elem = lc.f32 if cfg.epilogue_op.bias_dtype == "f32" else c_elem
     blockwise = cfg.scales == "block"
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
@@ -1824,6 +1865,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             epi_elems = cfg.warpgroups * epi_bufs * box_elems
             sC = lc.dynamic_smem_tensor(c_elem, lc.make_layout(epi_elems), align=1024)
         bars = lc.dynamic_smem_tensor(lc.i64, lc.make_layout(2 * stages + 2), align=8)
+        if bias_stage:  # the tile's per-column bias (bias_staged), one value a consumer thread
+            sBias = lc.dynamic_smem_tensor(
+                bias_elem, lc.make_layout(consumers * bias_stage), align=16
+            )
         # a stage is released by every block that multicasts into it (its row and column)
         tx = parts_a * tma_a.tx_bytes + parts_b * tma_b.tx_bytes
         pipe = lc.PipelineTmaAsync(stages, tx, peers * consumer_warps, bars)
@@ -1844,22 +1889,22 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
         tiles_m = (lc.size(a, 0) + (bm - 1)) // bm
         tiles_n = (lc.size(b, 0) + (bn - 1)) // bn
         k_tiles = (lc.size(a, 1) + (bk - 1)) // bk
-        # (the cooperative schedule's single block: the run-time size and rank, below)
         run_time = cl == 1 and not pingpong
-        groups_m = tiles_m if run_time else (tiles_m + cm - 1) // cm
-        groups_n = tiles_n if run_time else (tiles_n + cn - 1) // cn
+        groups_m = (tiles_m + cm - 1) // cm if cm > 1 else tiles_m
+        groups_n = (tiles_n + cn - 1) // cn if cn > 1 else tiles_n
         tiles = groups_m * groups_n  # tile groups of one cluster
         # Rasterization over tile groups: bands of `band` group rows (`raster` tile rows), each
         # walked down M first, then along N; the blocks of a cluster take neighbours
         band = max(1, raster // cm)
         group = band * groups_n  # tile groups of one band
-        # A single block's cluster size and rank are read at run time (1 and 0): with the
-        # constants, NVVM recomputes each tile's coordinates (floor-division fix-ups and all) at
-        # every predicated load of the fused epilogue's C (150 selp in the PTX against 28; beta=1
-        # with C at 0.78-0.84x of cuBLASLt against 0.98x, H100). Fragile: computing the
-        # coordinates once where NVVM cannot rematerialise them is the real fix. Not for
-        # ping-pong: there the run-time form makes ptxas spill at 128 x 192 (f16, tf32) and
-        # serialize the wgmmas (C7514).
+        # The cooperative schedule's single block reads its cluster size and rank at run time
+        # (1 and 0): measured faster than the constants, 1-2% for the plain 128 x 256 bf16
+        # tile at 4096^3 and 8192x4096x6144 (H100, same process), for no reason found in its
+        # PTX (the scheduler's scalar code only). Ping-pong keeps the constants (with the
+        # run-time form ptxas spills at 128 x 192, f16 and tf32, C7514). Either way each
+        # predicated load of the fused epilogue's C shares the tile's coordinates, computed
+        # once per tile (lower-layouts builds what guarded accesses share before the guards;
+        # tests/hopper/test_gemm_sm90_epilogue.py checks the PTX).
         csize = lc.cluster_size() if run_time else cl
         cid = lc.block_idx.x // csize
         clusters = lc.grid_dim.x // csize
@@ -1877,6 +1922,38 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 return gm, gn * csize + lc.block_rank_in_cluster()
             return gm * cm + rm, gn * cn + rn
 
+        def load_parts(
+            tma: Any,
+            mX: Any,
+            ring: Any,
+            box: Any,
+            rows: int,
+            parts: int,
+            tile: Any,
+            k: Any,
+            s: Any,
+            bar: Any,
+            share: int,
+            mine: Any,
+            mask: int,
+            shift: Any,
+        ) -> None:
+            """The producer's TMA loads of one operand's stage ``s`` (K-block ``k`` of tile
+            ``tile``): its ``parts`` boxes of ``rows`` rows, of which this block loads those
+            ``h % share == mine`` (all without a cluster), each multicast to ``mask << shift``
+            where ``share > 1``."""
+            for h in range(parts):
+                if share == 1 or h % share == mine:
+                    off = s * (parts * rows * bk) + h * (rows * bk)
+                    part = lc.make_tensor(
+                        ring.iterator + lc.assume(off, divisible_by=rows * bk), box
+                    )
+                    g = lc.local_tile(mX, (rows, bk), (tile * parts + h, k))
+                    if share > 1:
+                        lc.tma_copy(tma, g, part, mbar=bar, mcast_mask=mask << shift)
+                    else:
+                        lc.tma_copy(tma, g, part, mbar=bar)
+
         if tid < 128:  # the producer warpgroup
             lc.warpgroup_reg_dealloc(regs_producer)
             if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
@@ -1890,32 +1967,40 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             pipe.producer_acquire(count)
                             s = count % stages
                             bar = pipe.producer_mbar(count)
-                            for h in range(parts_a):  # this block's parts of A
-                                if cn == 1 or h % cn == rn:
-                                    off = s * (bm * bk) + h * (hm * bk)
-                                    part = lc.make_tensor(
-                                        sA.iterator + lc.assume(off, divisible_by=hm * bk),
-                                        half_a,
-                                    )
-                                    gA = lc.local_tile(mA, (hm, bk), (tile_m * parts_a + h, k))
-                                    if cn > 1:  # into the blocks of this row (rm)
-                                        mask = mask_a << rm
-                                        lc.tma_copy(tma_a, gA, part, mbar=bar, mcast_mask=mask)
-                                    else:
-                                        lc.tma_copy(tma_a, gA, part, mbar=bar)
-                            for h in range(parts_b):  # this block's parts of B
-                                if cm == 1 or h % cm == rm:
-                                    off = s * (bn * bk) + h * (hn * bk)
-                                    part = lc.make_tensor(
-                                        sB.iterator + lc.assume(off, divisible_by=hn * bk),
-                                        part_b,
-                                    )
-                                    gB = lc.local_tile(mB, (hn, bk), (tile_n * parts_b + h, k))
-                                    if cm > 1:  # into the blocks of this column (rn)
-                                        mask = mask_b << (cm * rn)
-                                        lc.tma_copy(tma_b, gB, part, mbar=bar, mcast_mask=mask)
-                                    else:
-                                        lc.tma_copy(tma_b, gB, part, mbar=bar)
+                            # this block's parts of A (multicast into the blocks of its
+                            # row, rm) and of B (of its column, rn)
+                            load_parts(
+                                tma_a,
+                                mA,
+                                sA,
+                                half_a,
+                                hm,
+                                parts_a,
+                                tile_m,
+                                k,
+                                s,
+                                bar,
+                                cn,
+                                rn,
+                                mask_a,
+                                rm,
+                            )
+                            load_parts(
+                                tma_b,
+                                mB,
+                                sB,
+                                part_b,
+                                hn,
+                                parts_b,
+                                tile_n,
+                                k,
+                                s,
+                                bar,
+                                cm,
+                                rm,
+                                mask_b,
+                                cm * rn,
+                            )
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
             scale = scale_factor(cfg, scale_a, scale_b)  # None without scales
@@ -2127,9 +2212,22 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     early = RowScales(tCrC, tCcR, scale_a, scale_b).load_all()
                 # the fused epilogue's first box's C and bias values: in flight under the
                 # mainloop (cooperative; ping-pong's hide under the other warpgroup's)
+                # the tile's per-column bias, to be staged in shared memory: each consumer
+                # thread's values (coalesced, clamped into the vector), in flight under the
+                # mainloop
+                staged = staging = None
+                if bias_stage:
+                    last = lc.size(bias, 0) - 1
+                    staging = [
+                        bias[lc.min(tile_n * bn + ct + r * consumers, last)]
+                        for r in range(bias_stage)
+                    ]
+                    staged = (sBias, tile_n * bn)
                 boxes = None
                 if prefetch:
-                    fusion = EpilogueFusion(cfg.epilogue_op, c, ec, alpha, beta, source, bias, True)
+                    fusion = EpilogueFusion(
+                        cfg.epilogue_op, c, ec, alpha, beta, source, bias, True, staged
+                    )
                     boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
                 # scaled and added to the tile's accumulators after their wait
@@ -2327,6 +2425,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             lc.threadfence()
                             lc.atomic_exch(flags, u.slot, 1)
                 if fin:
+                    if bias_stage:
+                        # the consumers are done with the last tile's values; this one's in
+                        # shared memory for all of them
+                        lc.named_barrier_sync(BIAS_BARRIER, consumers)
+                        for r in range(bias_stage):
+                            sBias[ct + r * consumers] = staging[r]
+                        lc.named_barrier_sync(BIAS_BARRIER, consumers)
                     apply_scale(tCrC, scale)
                     # row-wise scales: each loaded once per tile, here (or before the mainloop),
                     # or with scale_loads="box" each box's next to it in the TMA epilogue
@@ -2347,7 +2452,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             # registers a box (spills); its loads hide under the other
                             # warpgroup's mainloop anyway
                             fusion = EpilogueFusion(
-                                cfg.epilogue_op, c, ec, alpha, beta, source, bias, not pingpong
+                                cfg.epilogue_op,
+                                c,
+                                ec,
+                                alpha,
+                                beta,
+                                source,
+                                bias,
+                                not pingpong,
+                                staged,
                             )
                         boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, rsc, fusion)
 

@@ -8,8 +8,12 @@ What the emitted code gets, and why:
   it wherever that value dominates the insertion point.
 - **Loop-invariant code motion.** Each op is placed at the outermost enclosing ``scf.for`` /
   ``scf.while`` level where all its operands are available, so the parts of an index that do
-  not depend on a loop variable are computed once, before the loop. Divisions by a value not
-  provably non-zero stay where they are (a zero-trip loop must not execute them).
+  not depend on a loop variable are computed once, before the loop. Likewise out of a
+  predication guard (an ``scf.if`` with no control flow inside, such as each predicated access
+  of a residue tile): what sibling guards' indices share (a tile's coordinates) is computed
+  once before them, not again under each; an ``if`` around loops (a warp role) keeps its code.
+  Divisions by a value not provably non-zero stay where they are (a zero-trip loop or a false
+  guard must not execute them).
 - **Strength reduction.** Multiplication by ``2^k`` is ``shli``; ``floordiv`` by ``2^k`` is
   ``shrui`` (``shrsi`` when the dividend may be negative: an arithmetic shift is a floor
   division); ``mod 2^k`` is ``andi`` with ``2^k - 1`` (exact for every integer in two's
@@ -85,6 +89,7 @@ class IndexEmitter:
         self.loc = loc or builder.loc or UnknownLoc()
         self.hoist = hoist
         self._memo: dict[Any, list[Value]] = {}
+        self._guards: dict[Operation, bool] = {}
         self.num_ops = 0
         """How many ops this emitter created."""
 
@@ -133,11 +138,28 @@ class IndexEmitter:
         block = ip.block
         while True:
             parent = block.parent_op
-            if not isinstance(parent, _LOOPS) or parent.parent is None:
+            if parent is None or parent.parent is None:
+                break
+            if not isinstance(parent, _LOOPS) and not self._is_guard(parent):
                 break
             levels.append((parent.parent, parent))
             block = parent.parent
         return levels
+
+    def _is_guard(self, op: Operation) -> bool:
+        """``op`` is a predication guard: an ``scf.if`` with no control flow inside (the
+        predicated accesses of a residue tile, ``copy_if``'s). What its accesses' indices
+        share is emitted once before the guards, not again inside each (a tile's coordinates
+        rebuilt, floor-division fix-ups and all, at every predicated load); an ``if`` around
+        loops or other control flow (a warp role, an elected thread) keeps its code inside."""
+        if not isinstance(op, scf.IfOp):
+            return False
+        found = self._guards.get(op)
+        if found is None:
+            found = self._guards[op] = not any(
+                inner.regions for region in op.regions for b in region.blocks for inner in b.ops
+            )
+        return found
 
     def _level_for(self, operands: list[Value], levels: list[Level], movable: bool) -> int:
         if not movable:

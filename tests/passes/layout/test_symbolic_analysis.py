@@ -365,6 +365,52 @@ def test_emit_hoists_loop_invariant_parts():
     assert body == ["arith.addi", "scf.yield"]
 
 
+def test_emit_hoists_what_predicated_accesses_share_out_of_their_guards():
+    """Inside an ``scf.if`` with no control flow of its own (a predicated access) the index is
+    built before the guard, so sibling guards share it (a tile's coordinates, divisions and
+    all, were rebuilt at every predicated load of a residue tile); an ``if`` around a loop
+    (a warp role) keeps its code inside, and a division by a value that may be 0 stays under
+    its guard."""
+    func = func_of(
+        """func.func @k(%n: index, %d: index, %p: i1) {
+          %c0 = arith.constant 0 : index
+          %c1 = arith.constant 1 : index
+          scf.if %p {
+          }
+          scf.if %p {
+          }
+          scf.if %p {
+            scf.for %i = %c0 to %n step %c1 {
+            }
+          }
+          return
+        }"""
+    )
+    a = SymbolicAnalysis(func)
+    args = func.regions[0].blocks[0].args
+    n, d = a.sym_of(args[0]), a.sym_of(args[1])
+    first, second, role = (op for op in func.walk_ops() if op.name == "scf.if")
+    e = E.IndexEmitter(Builder())
+    for guard in (first, second):
+        e.builder.insertion_point = InsertionPoint.before_op(guard.regions[0].blocks[0].last_op)
+        e.emit(n // 7 * 3 + 5)
+    assert [op.name for op in first.regions[0].blocks[0].ops] == ["scf.yield"]
+    assert [op.name for op in second.regions[0].blocks[0].ops] == ["scf.yield"]
+    assert sum("div" in op.name for op in func.walk_ops()) == 1  # shared
+    e.builder.insertion_point = InsertionPoint.before_op(first.regions[0].blocks[0].last_op)
+    e.emit(n // d)  # d may be 0: the division only where the guard holds
+    assert any("div" in op.name for op in first.regions[0].blocks[0].ops)
+    inner = role.regions[0].blocks[0]
+    e.builder.insertion_point = InsertionPoint.before_op(inner.first_op)
+    e.emit(n * 12 + 1)
+    assert [op.name for op in inner.ops if op.name != "arith.constant"] == [
+        "arith.muli",
+        "arith.addi",
+        "scf.for",
+        "scf.yield",
+    ]
+
+
 def test_emit_refuses_symbols_without_values():
     func, _ = _emitting_function()
     b = Builder(InsertionPoint.before_op(func.regions[0].blocks[0].last_op))
