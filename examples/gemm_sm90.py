@@ -241,6 +241,16 @@ class GemmConfig:
     # there, not from global memory one box ahead. False: the per-box loads (name ``-nbs``),
     # for A/B measurements.
     bias_smem: bool = True
+    # Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
+    # mainloop (each chunk's last promotion waits for its last wgmmas; an even number, so
+    # K-block k is always in accumulator k % 2; name ``-bc<n>`` when not 2). 4 spills a little
+    # at 128 x 128 (ptxas 13.0: 16 bytes; each K-block's scale addresses are hoisted to the
+    # chunk's start), 2 does not.
+    block_chunk: int = 2
+    # ... and each K-block's scale factors loaded two K-blocks ahead (when the K-block before
+    # it of the same accumulator is promoted), not right after its own wgmmas are issued
+    # (name ``-bpf``).
+    block_prefetch: bool = False
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -300,6 +310,8 @@ class GemmConfig:
             + self.epilogue_op.name
             + ("-npf" if self.epilogue_op.fused and not self.epi_prefetch else "")
             + ("-nbs" if self.epilogue_op.bias == "n" and not self.bias_smem else "")
+            + (f"-bc{self.block_chunk}" if self.block_chunk != 2 else "")
+            + ("-bpf" if self.block_prefetch else "")
         )
 
     @property
@@ -482,6 +494,26 @@ class GemmConfig:
             )
         if self.scales == "block":
             self.check_block_scales()
+        if (self.block_chunk, self.block_prefetch) != (2, False) and (
+            self.scales != "block" or self.mma_in_flight != 1
+        ):
+            raise ValueError(
+                f"block_chunk and block_prefetch shape the mainloop of block-wise scales with "
+                f"one K-block in flight: they take scales='block' and mma_in_flight=1, got "
+                f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
+                f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
+            )
+        if (
+            not isinstance(self.block_chunk, int)
+            or self.block_chunk < 2
+            or self.block_chunk % 2
+            or not isinstance(self.block_prefetch, bool)
+        ):
+            raise ValueError(
+                f"block_chunk must be an even number of K-blocks, at least 2, and "
+                f"block_prefetch True or False, got block_chunk={self.block_chunk!r}, "
+                f"block_prefetch={self.block_prefetch!r}"
+            )
         if self.scale_loads not in ("after", "before", "box") or (
             self.scale_loads != "after"
             and (
@@ -1695,16 +1727,6 @@ def make_gemm(cfg: GemmConfig, name: str | None = None) -> Any:
     return gemm_sm90
 
 
-#: Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
-#: mainloop (each chunk's last promotion waits for its last wgmmas; an even number, so
-#: K-block k is always in accumulator k % 2). 4 spills a little at 128 x 128 (ptxas 13.0:
-#: 16 bytes; each K-block's scale addresses are hoisted to the chunk's start), 2 does not.
-BLOCK_CHUNK = 2
-#: ... and each K-block's scale factors loaded two K-blocks ahead (when the K-block before it
-#: of the same accumulator is promoted), not right after its own wgmmas are issued.
-BLOCK_PREFETCH = False
-
-
 def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     """The warp-specialized persistent TMA GEMM (CUTLASS's ``KernelTmaWarpSpecialized
     {Cooperative,Pingpong}``): grid = min(tiles, SMs) blocks of ``cfg.threads`` threads.
@@ -1826,6 +1848,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     consumers = 128 * cfg.warpgroups
     bias_elem = lc.f32 if cfg.epilogue_op.bias_dtype == "f32" else c_elem
     blockwise = cfg.scales == "block"
+    chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
@@ -2069,11 +2092,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if lane < peers:
                         release(pipe, base + k, rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
-                    if BLOCK_PREFETCH:  # the factors of K-block k + 2 (same parity), early
+                    if scale_ahead:  # the factors of K-block k + 2 (same parity), early
                         bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
-                    early = None if BLOCK_PREFETCH else facs[i % 2]
+                    early = None if scale_ahead else facs[i % 2]
                     issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
                     if i > 0:
                         lc.warpgroup_wait(1)
@@ -2297,19 +2320,19 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
                 mainloop = lc.range(head, k_count) if overlap else lc.range(k_count)
                 if blockwise and in_flight:
-                    # block-wise scales, one K-block in flight: chunks of BLOCK_CHUNK K-blocks
+                    # block-wise scales, one K-block in flight: chunks of ``cfg.block_chunk`` K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
-                    if BLOCK_PREFETCH:  # K-block k's factors in facs[k % 2], two ahead
+                    if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
-                    full = k_count // BLOCK_CHUNK
+                    full = k_count // chunk
                     for q in lc.range(full):
-                        block_chunk(u, base, q * BLOCK_CHUNK, BLOCK_CHUNK, bsc, tCrC, parts, facs)
-                    rest = k_count - full * BLOCK_CHUNK
-                    for r in range(1, BLOCK_CHUNK):
+                        block_chunk(u, base, q * chunk, chunk, bsc, tCrC, parts, facs)
+                    rest = k_count - full * chunk
+                    for r in range(1, chunk):
                         if rest == r:
-                            block_chunk(u, base, full * BLOCK_CHUNK, r, bsc, tCrC, parts, facs)
+                            block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)

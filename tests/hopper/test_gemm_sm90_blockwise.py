@@ -110,6 +110,15 @@ def test_block_scales_name_and_refusals():
     with pytest.raises(ValueError, match=r"scales='block' takes TMA loads"):
         Config("f8e4m3", mma_in_flight=0, scales="block").check()
     Config("f8e4m3", loads="tma", scales="block").check()  # mma_in_flight=1: pipelined
+    wide = Config("f8e4m3", loads="tma", scales="block", block_chunk=4, block_prefetch=True)
+    wide.check()
+    assert wide.name.endswith("-scb-bc4-bpf")
+    with pytest.raises(ValueError, match=r"take scales='block' and mma_in_flight=1.*=0\)"):
+        Config("f8e4m3", block_chunk=4, **block).check()
+    with pytest.raises(ValueError, match=r"take scales='block' .*scales=None"):
+        Config("f8e4m3", loads="tma", block_prefetch=True).check()
+    with pytest.raises(ValueError, match=r"block_chunk must be an even number .*block_chunk=3"):
+        Config("f8e4m3", loads="tma", scales="block", block_chunk=3).check()
     with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_lead=1"):
         Config("f8e4m3", mma_lead=1, **block).check()
     with pytest.raises(ValueError, match=r"whole 128-column scale blocks .*bn=192"):
@@ -286,9 +295,21 @@ def _matches_numpy_on_the_cpu(cfg, m: int, n: int, k: int, seed: int) -> None:
     assert (np.abs(values() - ref) <= bound).all(), np.abs(values() - ref).max()
 
 
-# K-block counts that end the mainloop's straight-line chunks (BLOCK_CHUNK K-blocks) with
-# every remainder: 1 (a lone K-block), 3, 4, 5 (the last partial), split-K 2 of 7 (3 and 4)
+# K-block counts that end the mainloop's straight-line chunks (``block_chunk`` K-blocks) with
+# every remainder: 1 (a lone K-block), 3, 4, 5 (the last partial), split-K 2 of 7 (3 and 4);
+# chunks of 4 with the factors loaded two K-blocks ahead: 7 (a chunk and a rest of 3) and 2
 PIPELINED_CPU = [
+    (
+        pipelined("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, block_chunk=4),
+        7 * 128 - 16,
+    ),
+    (
+        pipelined(
+            "f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, block_chunk=4, block_prefetch=True
+        ),
+        7 * 128,
+    ),
+    (pipelined("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, block_prefetch=True), 2 * 128),
     (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1), 128),
     (pipelined("f8e4m3", bm=128, bn=32, stages=3, c_dtype="f16"), 2 * 128 + 16),
     (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong"), 4 * 128),
@@ -360,6 +381,7 @@ PIPELINED_GPU = [
     dict(bn=128, stages=5, c_dtype="bf16", epilogue="tma", cluster=(2, 1)),
     dict(bm=64, bn=128, schedule="pingpong", c_dtype="bf16", epilogue="tma"),
     dict(bn=128, stages=4, c_dtype="f32"),
+    dict(bn=128, stages=5, c_dtype="bf16", epilogue="tma", block_chunk=4, block_prefetch=True),
 ]
 
 
