@@ -1,6 +1,6 @@
 // fragment-scalrep: within a block, a register fragment's element loaded after a store (or a
-// load) of the same element is that value; a store that a later store of the block overwrites
-// unread goes, and so does every store of an element no load reads; anything else that may
+// load) of the same element is that value, and a store that a later store of the block
+// overwrites unread goes; a store not overwritten stays, read or not. Anything else that may
 // touch the fragment (a vector access, an op with regions containing an access) ends what the
 // block knows, and a fragment whose pointer escapes is left alone.
 // RUN: layoutc-opt %s --split-input-file -p 'builtin.module(fragment-scalrep)' | FileCheck %s
@@ -8,7 +8,9 @@
 // CHECK-LABEL: func.func @forward
 // CHECK-NEXT: tile.alloc_fragment
 // CHECK-NEXT: %[[P:.*]] = tile.get_ptr
+// CHECK-NEXT: tile.store %y, %[[P]][1]
 // CHECK-NEXT: %[[S:.*]] = arith.addf %x, %y : f32
+// CHECK-NEXT: tile.store %[[S]], %[[P]][0]
 // CHECK-NEXT: %[[D:.*]] = tile.load %[[P]][2]
 // CHECK-NEXT: %[[T:.*]] = arith.addf %[[S]], %[[D]] : f32
 // CHECK-NEXT: %[[U:.*]] = arith.addf %[[T]], %[[D]] : f32
@@ -104,8 +106,7 @@ func.func @regions(%x: f32, %n: index, %c: i1) -> f32 {
 // -----
 
 // Another access to the fragment (a vector load of its tensor) reads and may write all of it:
-// the stores before it stay and the load after it reads memory; with such an access the
-// stores no scalar load reads stay too.
+// the stores before it stay and the load after it reads memory.
 // CHECK-LABEL: func.func @clobber
 // CHECK: %[[P:.*]] = tile.get_ptr
 // CHECK-NEXT: tile.store %x, %[[P]][0]
