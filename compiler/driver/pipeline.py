@@ -17,6 +17,7 @@ DEFAULT_PASSES: tuple[str, ...] = (
     "prove-vectorization",
     "select-atoms",
     "lower-algorithms",
+    "fragment-scalrep",
     "lower-layouts",
     "canonicalize",
     "cse",

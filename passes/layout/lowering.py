@@ -41,6 +41,9 @@ class Lowering:
         self.op = op
         self.loc: Location = op.location
         self.unroll_limit = unroll_limit
+        # (tensor, coordinate) -> (fragment pointer, element offset), or None: an unrolled gemm
+        # addresses each A and B element once per use and each C element twice per k-step
+        self._fragment_addresses: dict[Any, tuple[Value, int] | None] = {}
         builder.insertion_point = InsertionPoint.before_op(op)
         builder.loc = op.location
         emitter.loc = op.location
@@ -83,6 +86,24 @@ class Lowering:
         tensor, coord = (args[0], args[1]) if cls is TD.LoadOp else (args[1], args[2])
         if len(args) != (2 if cls is TD.LoadOp else 3) or not isinstance(coord, (int, tuple)):
             return None
+        try:
+            address = self._fragment_addresses[tensor, coord]
+        except KeyError:
+            address = self._fragment_addresses[tensor, coord] = self._fragment_address(
+                tensor, coord
+            )
+        except TypeError:  # an unhashable coordinate entry
+            address = self._fragment_address(tensor, coord)
+        if address is None:
+            return None
+        ptr, offset = address
+        if cls is TD.LoadOp:
+            return self.builder.create(TD.LoadOp, ptr, offset, loc=loc)
+        return self.builder.create(TD.StoreOp, args[0], ptr, offset, loc=loc)
+
+    def _fragment_address(self, tensor: Any, coord: Any) -> tuple[Value, int] | None:
+        """The fragment pointer and element offset of a static coordinate of a register
+        fragment's tensor, else None."""
         t = tensor.type
         if not isinstance(t, TensorType) or t.space != "rmem":
             return None
@@ -101,10 +122,7 @@ class Lowering:
             return None
         if type(offset) is not int or offset < 0:
             return None
-        ptr = _fragment_pointer(alloc)
-        if cls is TD.LoadOp:
-            return self.builder.create(TD.LoadOp, ptr, offset, loc=loc)
-        return self.builder.create(TD.StoreOp, args[0], ptr, offset, loc=loc)
+        return _fragment_pointer(alloc), offset
 
 
 def _fragment_pointer(alloc: Operation) -> Value:

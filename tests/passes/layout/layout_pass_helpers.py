@@ -18,7 +18,7 @@ CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 LOWERING = (
     "builtin.module(fold-static-strides, prove-vectorization, select-atoms, lower-algorithms, "
-    "lower-layouts, canonicalize, cse)"
+    "fragment-scalrep, lower-layouts, canonicalize, cse)"
 )
 
 
