@@ -590,7 +590,10 @@ def _ldmatrix(lw: TileLowering, op: T.LdmatrixOp) -> None:
     regs = struct_fields(b, ld.results[0], num)
     elem = op.source.type.element
     per = 32 // op.source.type.element_bits
-    values = unpack_registers(b, regs, lw.types.element(elem) if per == 1 else elem, per)
+    # the LLVM element type whatever the packing: an FP8 fragment's values are their i8 bits,
+    # as a load of the fragment gives them (fragment-scalrep forwards these values to the
+    # consumers, e.g. a register-A wgmma, that read them from the fragment before)
+    values = unpack_registers(b, regs, lw.types.element(elem), per)
     op.replace_all_uses_with(values)
     op.erase()
 
