@@ -89,7 +89,7 @@ def test_cluster_refusals_name_the_field():
     ids=lambda c: c.name,
 )
 def test_larger_clusters_assemble_for_sm90a_without_local_memory(cfg):
-    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), whole_program=False)
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), cubin="never")
     h.assemble(ck.ptx, whole_program=False)
     assert f".reqnctapercluster {cfg.cluster_blocks}, 1, 1" in ck.ptx
     assert ".multicast::cluster" in ck.ptx

@@ -232,7 +232,7 @@ def test_stream_k_and_split_k_assemble_for_sm90a_without_local_memory(cfg):
     # cubin honours (the ptxas executable; test_gemm_sm90.py's ping-pong test)
     whole = cfg.schedule == "pingpong"
     args = GEMM["kernel_args"](cfg, *h.tile_operands(cfg), (), work)
-    ck = h.compile_sm90a(cfg, *args, whole_program=whole)
+    ck = h.compile_sm90a(cfg, *args)
     # the flags: release (fence, then a relaxed exchange) and acquire (exchange, then fence)
     assert "membar.gl" in ck.ptx and "atom.global.exch.b32" in ck.ptx
     # the partials in 16-byte vectors, stored and read

@@ -121,13 +121,13 @@ def tile_operands(cfg) -> tuple:
     )
 
 
-def compile_sm90a(cfg, *args, whole_program: bool = True):
-    """``cfg``'s kernel for sm_90a with 32-bit indices. ``whole_program``: for the ptxas
-    executable (``cubin="auto"``: the PTX ISA this machine's ptxas takes); otherwise PTX only
-    (``cubin="never"``: the newest ISA libNVVM writes), for nvJitLink (:func:`assemble`)."""
+def compile_sm90a(cfg, *args, cubin: str = "auto"):
+    """``cfg``'s kernel for sm_90a with 32-bit indices. ``cubin="auto"`` (no GPU here: PTX of
+    the ISA this machine's ptxas takes, for the ptxas executable); ``"never"``: PTX only, of
+    the newest ISA libNVVM writes (for nvJitLink, which takes it: :func:`assemble`)."""
     return lc.compile(
         GEMM["make_gemm"](cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32,
-        cubin="auto" if whole_program else "never",
+        cubin=cubin,
     )  # fmt: skip
 
 

@@ -162,7 +162,7 @@ def test_block_scales_of_extent_one_take_any_stride_there():
 def test_block_scaled_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
     sa = np.ones((cfg.bm, 1), np.float32, order="F")
     sb = np.ones((-(-cfg.bn // 128), 1), np.float32)
-    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), sa, sb, whole_program=False)
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), sa, sb, cubin="never")
     h.assemble(ck.ptx, whole_program=False)
     assert "wgmma.mma_async.sync.aligned.m64n" in ck.ptx
 

@@ -210,7 +210,7 @@ def test_row_scales_of_the_wrong_length_are_refused_at_launch():
 def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
     one = np.ones(1, np.float32)
     scales = GEMM["scale_args"](cfg, one, one) if cfg.scales else ()
-    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), *scales, whole_program=False)
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), *scales, cubin="never")
     ta, tb = cfg.dtype[2:], cfg.b_type[2:]
     instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k32.f32.{ta}.{tb}"
     wgmma = rf"{re.escape(instruction)}\s+\{{[^}}]*\}}, %rd\d+, %rd\d+, p, 1, 1;"
