@@ -30,7 +30,7 @@ def test_gemm_sm90_matches_numpy_on_the_cpu(cfg):
     m, n, k = 2 * cfg.bm, cfg.bn, 5 * cfg.bk
     a, b, a64, b64 = h.operands(cfg, m, n, k, np.random.default_rng(1))
     c = np.full((m, n), np.nan, np.float32)
-    GEMM["make_gemm"](cfg)(a, b, c, grid=cfg.grid(m, n), block=cfg.threads)  # smem: default
+    h.make_gemm(cfg)(a, b, c, grid=cfg.grid(m, n), block=cfg.threads)  # smem: default
     np.testing.assert_allclose(c, a64 @ b64.T, rtol=1e-4, atol=1e-3)
 
 
@@ -131,7 +131,7 @@ def test_epilogue_under_the_next_tiles_wgmmas_matches_numpy_on_the_cpu(cfg, k):
     outs = []
     for c_cfg in (cfg, GEMM["replace"](cfg, epi_overlap=0)):
         c = np.full((m, n), np.nan, c_type)
-        h.launch(c_cfg, GEMM["make_gemm"](c_cfg), m, n, a, b, c, *scales)
+        h.launch(c_cfg, h.make_gemm(c_cfg), m, n, a, b, c, *scales)
         outs.append(c)
     ref = (0.75 if scales else 1.0) * (a64 @ b64.T)
     h.assert_close(outs[0], ref, cfg.c_dtype)
@@ -316,7 +316,7 @@ def test_pingpong_128x192_fits_the_registers_setmaxnreg_gives(dtype):
 def test_gemm_sm90_on_the_gpu_matches_torch(dtype, loads):
     torch = pytest.importorskip("torch")
     cfg = Config(dtype, loads=loads, mma_in_flight=int(loads == "cp.async"))
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     g = torch.Generator(device="cuda").manual_seed(0)
     m, n, k = 1024, 512, 768
     a = h.torch_operand(torch, g, (m, k), dtype)

@@ -185,7 +185,7 @@ CPU = [
 @pytest.mark.parametrize(("cfg", "sms"), CPU, ids=[f"{c.name}-g{s}" for c, s in CPU])
 def test_stream_k_and_split_k_match_numpy_on_the_cpu(cfg, sms):
     m, n, k = 2 * cfg.bm + 9, cfg.bn + 8, 9 * cfg.bk + 8
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     a, b, a64, b64 = h.operands(cfg, m, n, k, np.random.default_rng(3))
     ref = a64 @ b64.T
     (grid,) = cfg.grid(m, n, sms, k=k)
@@ -264,7 +264,7 @@ def test_stream_k_and_split_k_on_the_gpu_match_torch(dtype, kw, shape):
     c = h.torch_c(torch, m, n, cfg.c_dtype)
     ws = GEMM["workspace"](cfg, m, n, 132, like=c)  # the spec's workspace arguments
     run = lc.compile(
-        GEMM["make_gemm"](cfg),
+        h.make_gemm(cfg),
         *GEMM["kernel_args"](cfg, a, b, c, (), ws),
         block=cfg.threads,
         index_bitwidth=32,

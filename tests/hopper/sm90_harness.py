@@ -5,6 +5,7 @@ ptxas's resource checks, and the GPU's operands and error checks against torch."
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -16,6 +17,14 @@ from narrow_floats import FP8_DLPACK, Bits, bf16, bf16_values, fp8
 
 GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
 Config = GEMM["GemmConfig"]
+
+
+@functools.cache
+def make_gemm(cfg):
+    """``cfg``'s kernel, one per configuration in the process: launched or compiled again
+    (other sizes, another test) it is not traced again."""
+    return GEMM["make_gemm"](cfg)
+
 
 #: assert_allclose's rtol and atol on the CPU runtime, by C's type (f32 sums, C's rounding)
 CPU_TOL = {"f32": 1e-3, "f16": 2e-2, "bf16": 2e-2}
@@ -89,7 +98,7 @@ def check_on_the_cpu(cfg, m: int, n: int, k: int, seed: int, sms: int = 3) -> No
     its types and majors, C full of NaN, within CPU_TOL of C's type."""
     a, b, a64, b64 = operands(cfg, m, n, k, np.random.default_rng(seed))
     c, values = c_buffer(m, n, cfg.c_dtype)
-    launch(cfg, GEMM["make_gemm"](cfg), m, n, a, b, c, sms=sms)
+    launch(cfg, make_gemm(cfg), m, n, a, b, c, sms=sms)
     assert_close(values(), a64 @ b64.T, cfg.c_dtype)
 
 
@@ -98,7 +107,7 @@ def tile_launcher(cfg, k: int):
     zero f32 C, with the scale arguments it is given (the launch's spec checks)."""
     a, b, _, _ = operands(cfg, cfg.bm, cfg.bn, k, np.random.default_rng(0))
     c = np.zeros((cfg.bm, cfg.bn), np.float32)
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = make_gemm(cfg)
     return lambda *scales: launch(cfg, kernel, cfg.bm, cfg.bn, a, b, c, *scales)
 
 
@@ -126,7 +135,7 @@ def compile_sm90a(cfg, *args, cubin: str = "auto"):
     the ISA this machine's ptxas takes, for the ptxas executable); ``"never"``: PTX only, of
     the newest ISA libNVVM writes (for nvJitLink, which takes it: :func:`assemble`)."""
     return lc.compile(
-        GEMM["make_gemm"](cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32,
+        make_gemm(cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32,
         cubin=cubin,
     )  # fmt: skip
 
@@ -198,9 +207,9 @@ def check_ws_on_the_gpu(dtype: str, kw: dict, shape: tuple[int, int, int]) -> No
         # an MN-major operand's K stride (M or N elements) is no multiple of 16 bytes: TMA
         # cannot describe it, and the compiler says so
         with pytest.raises(lc.CompileError, match="byte strides that are multiples of 16"):
-            lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
+            lc.compile(make_gemm(cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
         return
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(make_gemm(cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
     run(a, b, c, grid=cfg.grid(m, n, sms // 2), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
     ref = a.double() @ b.double().T

@@ -61,7 +61,7 @@ CPU = [
 
 @pytest.mark.parametrize("cfg", CPU, ids=lambda c: c.name)
 def test_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg):
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     rng = np.random.default_rng(4)
     m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 3 * cfg.bk + 16
     a, b, a64, b64 = h.operands(cfg, m, n, k, rng)
@@ -144,7 +144,7 @@ def test_block_scales_of_extent_one_take_any_stride_there():
         sa = np.ascontiguousarray(sa)  # C order: (M, 1) strides (4, 4); (1, KB) (4 KB, 4)
         args = GEMM["scale_args"](cfg, sa, sb)
         assert args[0].strides == (4, 4 * m) and np.shares_memory(args[0], sa)
-        GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, c, args, sms=2)
+        GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, c, args, sms=2)
         ref, mag = reference(a64, b64, sa, sb)
         assert (np.abs(c - ref) <= 2.0**-20 * mag + 2.0**-22 * np.abs(ref)).all()
 
@@ -193,7 +193,7 @@ def test_block_scaled_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     c = h.torch_c(torch, m, n, cfg.c_dtype)
     args = GEMM["scale_args"](cfg, sa, sb)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(h.make_gemm(cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
     GEMM["gemm"](run, cfg, a, b, c, args, sms=sms)
     torch.cuda.synchronize()
     # the dequantized inputs: A[m, k] * scale_a[m, k // 128], B[n, k] * scale_b[n // 128, k // 128]

@@ -139,7 +139,7 @@ def test_fused_epilogue_matches_numpy_on_the_cpu(cfg, fields, alpha, beta, sms):
     m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 3 * cfg.bk + 8
     a, b, d, source, bias = _operands(rng, m, n, k, cfg.dtype, cfg.c_dtype, op, beta)
     epi = GEMM["epilogue_args"](cfg, alpha, beta, source, bias)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, sms=sms, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, sms=sms, epi=epi)
     acc = a.astype(np.float64) @ b.astype(np.float64).T
     ref = _reference(acc, op, alpha, beta, source, bias)
     h.assert_close(d, ref, cfg.c_dtype)
@@ -161,7 +161,7 @@ def test_beta_zero_never_reads_c(epilogue):
     rng = np.random.default_rng(5)
     m, n, k = 64 + 9, 64 + 8, 72
     a, b, d, source, bias = _operands(rng, m, n, k, "f16", "f16", cfg.epilogue_op, 0.0, True)
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     GEMM["gemm"](
         kernel, cfg, a, b, d, sms=2, epi=GEMM["epilogue_args"](cfg, 1.0, 0.0, source, bias)
     )
@@ -221,7 +221,7 @@ def test_fp8_with_scales_and_bias_matches_numpy_on_the_cpu(cfg):
     alpha, beta = (0.5 if op.alpha else 1.0), (-1.0 if op.source else 0.0)
     epi = GEMM["epilogue_args"](cfg, alpha, beta, source, bias)
     scales = GEMM["scale_args"](cfg, sa, sb)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, scales, sms=3, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, scales, sms=3, epi=epi)
     ref = _reference(factor * (a64 @ b64.T), op, alpha, beta, source, bias)
     h.assert_close(d, ref, cfg.c_dtype)
 
@@ -255,7 +255,7 @@ def test_amax_is_the_max_abs_of_d_only(kw):
     d = np.full((m, n), np.nan, np_type)
     amax = np.array([0.5], np.float32)  # max(amax, |D|): accumulated into
     epi = GEMM["epilogue_args"](cfg, 1.0, 2.0, c, bias, amax)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, sms=4, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, sms=4, epi=epi)
     acc = a.astype(np.float64) @ b.astype(np.float64).T
     ref = _reference(acc, op, 1.0, 2.0, c, bias)
     h.assert_close(d, ref, cfg.c_dtype)
@@ -308,7 +308,7 @@ def test_bad_epilogues_are_refused_naming_the_field():
 
 def test_bias_and_c_of_the_wrong_extent_are_refused_at_launch():
     cfg = Config(bm=64, bn=32, warpgroups=1, epilogue_op=Epilogue(source=True, bias="n"), **TMA)
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     a, b = np.zeros((64, 64), np.float16), np.zeros((32, 64), np.float16)
     d = np.zeros((64, 32), np.float32)
     launch = dict(grid=cfg.grid(64, 32), block=cfg.threads, smem=cfg.smem_bytes())
@@ -451,7 +451,7 @@ def test_fused_epilogue_on_the_gpu_matches_torch(dtype, kw, fields, shape):
     d = torch.full((m, n), float("nan"), device="cuda", dtype=t)
     amax = torch.zeros(1, device="cuda") if op.amax else None
     epi = GEMM["epilogue_args"](cfg, alpha, beta, source, bias, amax)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, sms=132, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, sms=132, epi=epi)
     x = alpha * (a.float() @ b.float().T)
     if op.source:
         x = x + beta * source.float()

@@ -83,7 +83,7 @@ def _scales(cfg, rng, m: int, n: int) -> tuple[tuple, object]:
 
 @pytest.mark.parametrize("cfg", CPU + ROW, ids=lambda c: c.name)
 def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     rng = np.random.default_rng(3)
     if cfg.loads == "tma":  # residues: TMA's zero fill, predicated or clipped stores
         m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 2 * cfg.bk + 16
@@ -250,7 +250,7 @@ def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
         scales = (sa, sb)
     args = GEMM["scale_args"](cfg, *scales)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(h.make_gemm(cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
     run(a, b, c, *args, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
     ref = (sa * sb if cfg.scales else 1.0) * (a.double() @ b.double().T)
@@ -326,7 +326,7 @@ def test_row_scaled_fp8_gemm_on_the_gpu_matches_scaled_mm(dtype, kw, shape):
     c = h.torch_c(torch, m, n, cfg.c_dtype)
     args = GEMM["scale_args"](cfg, sa, sb)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(h.make_gemm(cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
     run(a, b, c, *args, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
     ref = sa.double() * sb.double() * (a.double() @ b.double().T)

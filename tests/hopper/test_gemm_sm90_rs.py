@@ -38,7 +38,7 @@ def test_rs_mainloop_matches_numpy_on_the_cpu(cfg):
     a, b, a64, b64 = h.operands(cfg, m, n, k, rng)
     c = np.full((m, n), np.nan, np.float32 if cfg.c_dtype == "f32" else np.float16)
     scales = GEMM["scale_args"](cfg, 0.5, -3.0) if cfg.scales else ()
-    h.launch(cfg, GEMM["make_gemm"](cfg), m, n, a, b, c, *scales)
+    h.launch(cfg, h.make_gemm(cfg), m, n, a, b, c, *scales)
     ref = (-1.5 if cfg.scales else 1.0) * (a64 @ b64.T)
     rel = 2.0**-10 if cfg.c_dtype == "f16" else 2.0**-21
     bound = 2.0**-21 * np.abs(a64) @ np.abs(b64).T * (1.5 if cfg.scales else 1.0)
@@ -115,7 +115,7 @@ def test_rs_mainloop_on_the_gpu_matches_torch(dtype, kw, shape):
     if cfg.scales:
         scales = GEMM["scale_args"](cfg, *(torch.tensor(x, device="cuda") for x in (0.5, 3.0)))
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *scales, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(h.make_gemm(cfg), a, b, c, *scales, block=cfg.threads, index_bitwidth=32)
     run(a, b, c, *scales, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
     ref = (1.5 if cfg.scales else 1.0) * (a.double() @ b.double().T)
