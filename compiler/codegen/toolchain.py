@@ -24,6 +24,7 @@ from typing import Any
 from layoutc.runtime.compat import PtxIsa, format_isa, max_ptx_isa_for_driver
 
 from .cubin import (
+    WHOLE_PROGRAM_INSTRUCTIONS,
     find_ptxas,
     nvjitlink_max_ptx_isa,
     ptx_to_cubin,
@@ -170,8 +171,34 @@ def choose_payload(
 
 def _run_backend(backend: str, text: str, target: Target, opt_level: int) -> PtxResult:
     if backend == LIBNVVM:
-        return compile_ptx_libnvvm(text, target, opt_level)
+        result = compile_ptx_libnvvm(text, target, opt_level)
+        _libnvvm_isa[target.arch] = result.isa
+        return result
     return compile_ptx_llvm(text, target, opt_level)
+
+
+#: The PTX ISA libNVVM wrote for each arch in this process (it writes its own version's ISA
+#: whatever the module: libNVVM 13.5, 9.5).
+_libnvvm_isa: dict[str, PtxIsa] = {}
+
+
+def _libnvvm_too_new_for_ptxas(text: str, target: Target) -> str | None:
+    """Why libNVVM's PTX of NVVM IR ``text`` would only be thrown away, or None: the module
+    uses an instruction that needs whole-program assembly (``setmaxnreg``, in its inline asm),
+    the ``ptxas`` that would assemble it takes an older ISA than libNVVM wrote for this arch
+    before, and it takes the target's. Then :func:`_whole_program` would re-emit the PTX by
+    LLVM at the target's ISA, and the same PTX comes from LLVM directly."""
+    isa = _libnvvm_isa.get(target.arch)
+    if isa is None or not any(f"{name}." in text for name in WHOLE_PROGRAM_INSTRUCTIONS):
+        return None
+    ptxas = find_ptxas()
+    if ptxas is None or isa <= ptxas.max_isa or target.ptx_isa > ptxas.max_isa:
+        return None
+    return (
+        f"libNVVM writes PTX ISA {format_isa(isa)}, newer than {ptxas.path} "
+        f"({ptxas.version[0]}.{ptxas.version[1]}) takes: PTX emitted by LLVM at ISA "
+        f"{format_isa(target.ptx_isa)}"
+    )
 
 
 def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = None) -> GpuBinary:
@@ -186,6 +213,11 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
     backend, why = choose_backend(opts.ptx_backend, libnvvm_available(), uses_opaque_pointers(text))
     if why:
         notes.append(why)
+    if backend == LIBNVVM and opts.ptx_backend == AUTO and opts.cubin != "never":
+        why = _libnvvm_too_new_for_ptxas(text, target)
+        if why:
+            notes.append(why)
+            backend = LLVM
     try:
         result = _run_backend(backend, text, target, opts.opt_level)
     except ToolchainError as e:

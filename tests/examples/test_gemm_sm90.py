@@ -5,176 +5,89 @@ from __future__ import annotations
 
 import re
 
-import layoutc as lc
 import numpy as np
 import pytest
-from example_files import EXAMPLES_DIR
-from layoutc.driver.loading import load_source
+import sm90_harness as h
+from sm90_harness import E16, GEMM, Config, ws
 
 # Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
 # users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
 # after every pass in tests/examples/test_examples.py).
 pytestmark = pytest.mark.verify_at_end
 
-GEMM = vars(load_source(EXAMPLES_DIR / "gemm_sm90.py"))
-
 
 @pytest.mark.parametrize(
     "cfg",
     [
-        GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, mma_in_flight=0),
-        GEMM["GemmConfig"](bm=128, bn=64, stages=3, warpgroups=2),
-        GEMM["GemmConfig"](bm=128, bn=192, stages=4, warpgroups=1),
-        GEMM["GemmConfig"]("tf32", bm=64, bn=128, bk=32, stages=3, warpgroups=1),
+        Config(bm=64, bn=64, stages=2, warpgroups=1, mma_in_flight=0),
+        Config(bm=128, bn=64, stages=3, warpgroups=2),
+        Config(bm=128, bn=192, stages=4, warpgroups=1),
+        Config("tf32", bm=64, bn=128, bk=32, stages=3, warpgroups=1),
     ],
     ids=lambda c: c.name,
 )
 def test_gemm_sm90_matches_numpy_on_the_cpu(cfg):
-    kernel = GEMM["make_gemm"](cfg)
-    rng = np.random.default_rng(1)
     m, n, k = 2 * cfg.bm, cfg.bn, 5 * cfg.bk
-    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = rng.standard_normal((m, k)).astype(np_type)
-    b = rng.standard_normal((n, k)).astype(np_type)
+    a, b, a64, b64 = h.operands(cfg, m, n, k, np.random.default_rng(1))
     c = np.full((m, n), np.nan, np.float32)
-    kernel(a, b, c, grid=cfg.grid(m, n), block=cfg.threads)  # smem: the default (with padding)
-    if cfg.dtype == "tf32":  # the tensor cores read the 19 tf32 bits
-        a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
-        b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
-    ref = a.astype(np.float64) @ b.astype(np.float64).T
-    np.testing.assert_allclose(c, ref, rtol=1e-4, atol=1e-3)
+    h.make_gemm(cfg)(a, b, c, grid=cfg.grid(m, n), block=cfg.threads)  # smem: default
+    np.testing.assert_allclose(c, a64 @ b64.T, rtol=1e-4, atol=1e-3)
 
 
 WS_CPU = [
     # the warp-specialized persistent TMA kernel: small tiles keep the CPU runtime quick
-    GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma"),
-    GEMM["GemmConfig"](
-        bm=64, bn=32, stages=3, warpgroups=1, mma_in_flight=0, loads="tma", c_dtype="f16"
-    ),
-    GEMM["GemmConfig"](bm=64, bn=32, stages=2, loads="tma", schedule="pingpong"),
-    GEMM["GemmConfig"]("tf32", bm=64, bn=32, bk=32, stages=2, warpgroups=1, loads="tma"),
+    ws(bm=64, bn=32, warpgroups=1),
+    ws(bm=64, bn=32, stages=3, warpgroups=1, mma_in_flight=0, c_dtype="f16"),
+    ws(bm=64, bn=32, schedule="pingpong"),
+    ws("tf32", bm=64, bn=32, bk=32, warpgroups=1),
     # a cluster of 2, run as a pair of blocks on the CPU too: each loads half of A and
     # multicasts it into both, and releases its stages in both (remote mbarrier arrivals)
-    GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=2),
+    ws(bm=64, bn=32, warpgroups=1, cluster=2),
     # the TMA-store epilogue (smem staging, column boxes clipped at C's edges)
-    GEMM["GemmConfig"](
-        bm=64, bn=64, stages=2, warpgroups=1, loads="tma", c_dtype="f16", epilogue="tma"
-    ),
-    GEMM["GemmConfig"](bm=256, bn=64, stages=2, loads="tma", epilogue="tma"),
-    GEMM["GemmConfig"](
-        bm=64, bn=64, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
-    ),
+    ws(bm=64, bn=64, warpgroups=1, **E16),
+    ws(bm=256, bn=64, epilogue="tma"),
+    ws(bm=64, bn=64, schedule="pingpong", **E16),
     # MN-major A and B (wgmma's transpose bits; 64-element TMA boxes along M and N)
-    GEMM["GemmConfig"](bm=64, bn=64, stages=2, warpgroups=1, loads="tma", a_major="MN"),
-    GEMM["GemmConfig"](bm=128, bn=128, stages=2, loads="tma", a_major="MN", b_major="MN"),
-    GEMM["GemmConfig"](bm=128, bn=64, stages=2, loads="tma", b_major="MN", cluster=2),
+    ws(bm=64, bn=64, warpgroups=1, a_major="MN"),
+    ws(bm=128, bn=128, a_major="MN", b_major="MN"),
+    ws(bm=128, bn=64, b_major="MN", cluster=2),
     # one arrival per consumer warpgroup releases a stage (CUTLASS's PipelineTmaAsync)
-    GEMM["GemmConfig"](bm=128, bn=32, stages=2, loads="tma", release="warpgroup"),
-    GEMM["GemmConfig"](bm=128, bn=32, stages=3, loads="tma", release="warpgroup", cluster=2),
+    ws(bm=128, bn=32, release="warpgroup"),
+    ws(bm=128, bn=32, stages=3, release="warpgroup", cluster=2),
     # mma_lead: each K-block's first K-step, the wait for the previous one, then the rest
-    GEMM["GemmConfig"](bm=128, bn=32, stages=2, loads="tma", mma_in_flight=0, mma_lead=1),
-    GEMM["GemmConfig"](
-        bm=64,
-        bn=64,
-        stages=2,
-        loads="tma",
-        schedule="pingpong",
-        mma_in_flight=0,
-        mma_lead=3,
-        c_dtype="f16",
-        epilogue="tma",
+    ws(bm=128, bn=32, mma_in_flight=0, mma_lead=1),
+    GEMM["replace"](
+        ws(bm=64, bn=64, schedule="pingpong", mma_in_flight=0, mma_lead=3, **E16),
         release="warpgroup",
         cluster=2,
     ),
-    GEMM["GemmConfig"](
-        "tf32", bm=128, bn=32, bk=32, stages=3, loads="tma", mma_in_flight=0, mma_lead=2
-    ),
+    ws("tf32", bm=128, bn=32, bk=32, stages=3, mma_in_flight=0, mma_lead=2),
     # ping-pong with three TMA-epilogue boxes along N (tuned()'s 128 x 192 at 8192^2, smaller)
-    GEMM["GemmConfig"](
-        bm=64, bn=192, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
-    ),
+    ws(bm=64, bn=192, schedule="pingpong", **E16),
     # the consumer warpgroups side by side along N (split="N"; tuned()'s 192 x 160 at 4000^3,
     # smaller): 3 wgmma slices each, an unswizzled TMA-epilogue box of a warpgroup's 24
     # columns, an odd number of boxes per tile (the two buffers alternate across tiles)
-    GEMM["GemmConfig"](
-        bm=192, bn=48, stages=2, loads="tma", split="N", c_dtype="f16", epilogue="tma"
-    ),
-    GEMM["GemmConfig"](bm=64, bn=32, stages=2, loads="tma", split="N"),
-    GEMM["GemmConfig"](
-        "tf32", bm=64, bn=16, bk=32, stages=2, loads="tma", split="N", epilogue="tma"
-    ),
-    GEMM["GemmConfig"](
-        bm=128, bn=32, stages=2, loads="tma", split="N", cluster=2, c_dtype="f16", epilogue="tma"
-    ),
+    ws(bm=192, bn=48, split="N", **E16),
+    ws(bm=64, bn=32, split="N"),
+    ws("tf32", bm=64, bn=16, bk=32, split="N", epilogue="tma"),
+    ws(bm=128, bn=32, split="N", cluster=2, **E16),
     # A's 320-row stage as two TMA boxes of 160 (a box has at most 256 rows)
-    GEMM["GemmConfig"](
-        bm=320,
-        bn=16,
-        stages=2,
-        mma_in_flight=0,
-        loads="tma",
-        split="N",
-        c_dtype="f16",
-        epilogue="tma",
-    ),
+    ws(bm=320, bn=16, mma_in_flight=0, split="N", **E16),
     # a buffer per epilogue box (epi_buffers): all of a tile's boxes written, then all stored
-    GEMM["GemmConfig"](
-        bm=192,
-        bn=48,
-        stages=2,
-        loads="tma",
-        split="N",
-        c_dtype="f16",
-        epilogue="tma",
-        epi_buffers=3,
-    ),
-    GEMM["GemmConfig"](bm=256, bn=64, stages=2, loads="tma", epilogue="tma", epi_buffers=4),
+    ws(bm=192, bn=48, split="N", epi_buffers=3, **E16),
+    ws(bm=256, bn=64, epilogue="tma", epi_buffers=4),
     # three buffers for four boxes a tile (one warpgroup): they rotate across tiles
-    GEMM["GemmConfig"](
-        bm=128,
-        bn=128,
-        stages=2,
-        warpgroups=1,
-        loads="tma",
-        c_dtype="f16",
-        epilogue="tma",
-        epi_buffers=3,
-        split="N",
-    ),
+    ws(bm=128, bn=128, warpgroups=1, epi_buffers=3, split="N", **E16),
     # an unswizzled 64 x 32 box of 16-bit C with the M split (bn=32: half a 128-byte row)
-    GEMM["GemmConfig"](
-        bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", epilogue="tma"
-    ),
+    ws(bm=64, bn=32, schedule="pingpong", **E16),
     # clusters along M (2 x 1: the two tiles share B's N block, each block loads half of B and
     # multicasts it); M = 2 bm + 9 is 3 tiles, so the last cluster's second tile is past C
-    GEMM["GemmConfig"](bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=(2, 1)),
-    GEMM["GemmConfig"](
-        bm=64,
-        bn=64,
-        stages=2,
-        loads="tma",
-        schedule="pingpong",
-        c_dtype="f16",
-        epilogue="tma",
-        cluster=(2, 1),
-    ),
-    GEMM["GemmConfig"](
-        bm=128,
-        bn=32,
-        stages=2,
-        loads="tma",
-        mma_in_flight=0,
-        mma_lead=1,
-        cluster=(2, 1),
-        release="warpgroup",
-    ),
+    ws(bm=64, bn=32, warpgroups=1, cluster=(2, 1)),
+    ws(bm=64, bn=64, schedule="pingpong", cluster=(2, 1), **E16),
+    ws(bm=128, bn=32, mma_in_flight=0, mma_lead=1, cluster=(2, 1), release="warpgroup"),
     # B MN-major: 64-column boxes, one per block of the pair (bn / 2 = 64)
-    GEMM["GemmConfig"](
-        bm=64, bn=128, stages=2, warpgroups=1, loads="tma", b_major="MN", cluster=(2, 1)
-    ),
-    GEMM["GemmConfig"](
-        "tf32", bm=128, bn=32, bk=32, stages=2, loads="tma", epilogue="tma", cluster=(2, 1)
-    ),
+    ws(bm=64, bn=128, warpgroups=1, b_major="MN", cluster=(2, 1)),
+    ws("tf32", bm=128, bn=32, bk=32, epilogue="tma", cluster=(2, 1)),
 ]
 
 
@@ -182,76 +95,25 @@ WS_CPU = [
 def test_warp_specialized_gemm_matches_numpy_on_the_cpu(cfg):
     """Residues in M, N and K (TMA's zero fill, predicated stores) and fewer blocks than tiles
     (the persistent loop; ping-pong: both consumer warpgroups take tiles)."""
-    kernel = GEMM["make_gemm"](cfg)
-    rng = np.random.default_rng(2)
     # (an MN-major operand's K stride is M or N elements: a multiple of 16 bytes)
     m, n, k = 2 * cfg.bm + (9 if cfg.a_major == "K" else 8), 2 * cfg.bn + 8, 2 * cfg.bk + 8
-    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = rng.standard_normal((m, k)).astype(np_type)
-    b = rng.standard_normal((n, k)).astype(np_type)
-    if cfg.a_major == "MN":
-        a = np.asfortranarray(a)
-    if cfg.b_major == "MN":
-        b = np.asfortranarray(b)
-    c_type = {"f32": np.float32, "f16": np.float16}[cfg.c_dtype]
-    c = np.full((m, n), np.nan, c_type)
-    kernel(a, b, c, grid=cfg.grid(m, n, sms=3), block=cfg.threads, smem=cfg.smem_bytes())
-    if cfg.dtype == "tf32":
-        a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
-        b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
-    ref = a.astype(np.float64) @ b.astype(np.float64).T
-    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-    np.testing.assert_allclose(c.astype(np.float64), ref, rtol=tol, atol=tol)
+    h.check_on_the_cpu(cfg, m, n, k, seed=2)
 
+
+#: epi_overlap's kernels: TMA loads and epilogue, each K-block's wgmmas waited for
+EO = dict(loads="tma", epilogue="tma", mma_in_flight=0)
 
 EPI_OVERLAP_CPU = [
     # tf32, f32 C: 2 boxes of 64 x 32 per warpgroup and tile, one stored under the next tile
-    GEMM["GemmConfig"](
-        "tf32",
-        bm=64,
-        bn=64,
-        stages=2,
-        warpgroups=1,
-        mma_in_flight=0,
-        loads="tma",
-        epilogue="tma",
-        epi_overlap=1,
-    ),
+    Config("tf32", bm=64, bn=64, stages=2, warpgroups=1, epi_overlap=1, **EO),
     # two warpgroups, 16-bit C (stmatrix), two of the next tile's K-blocks in two halves
-    GEMM["GemmConfig"](
-        bm=128,
-        bn=128,
-        stages=3,
-        mma_in_flight=0,
-        loads="tma",
-        c_dtype="f16",
-        epilogue="tma",
-        epi_overlap=2,
-    ),
+    Config(bm=128, bn=128, stages=3, c_dtype="f16", epi_overlap=2, **EO),
     # one buffer for two boxes, scales applied to both halves first
-    GEMM["GemmConfig"](
-        bm=128,
-        bn=128,
-        stages=3,
-        mma_in_flight=0,
-        loads="tma",
-        c_dtype="f16",
-        epilogue="tma",
-        epi_overlap=2,
-        epi_buffers=1,
-        scales="value",
+    Config(
+        bm=128, bn=128, stages=3, c_dtype="f16", epi_overlap=2, epi_buffers=1, scales="value", **EO
     ),
     # a 2 x 1 cluster (B multicast): the head's stages released in both blocks
-    GEMM["GemmConfig"](
-        bm=128,
-        bn=64,
-        stages=2,
-        mma_in_flight=0,
-        loads="tma",
-        epilogue="tma",
-        cluster=(2, 1),
-        epi_overlap=1,
-    ),
+    Config(bm=128, bn=64, stages=2, cluster=(2, 1), epi_overlap=1, **EO),
 ]
 
 
@@ -262,32 +124,17 @@ def test_epilogue_under_the_next_tiles_wgmmas_matches_numpy_on_the_cpu(cfg, k):
     stored under the next tile's first K-blocks, the last tile's after the loop; with K of
     fewer K-blocks than that, the stores come first. The result is the plain kernel's, bit
     for bit (the same sums in the same order)."""
-    rng = np.random.default_rng(3)
     m, n = 4 * cfg.bm + 9, 4 * cfg.bn + 8
-    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = rng.standard_normal((m, k)).astype(np_type)
-    b = rng.standard_normal((n, k)).astype(np_type)
+    a, b, a64, b64 = h.operands(cfg, m, n, k, np.random.default_rng(3))
     c_type = {"f32": np.float32, "f16": np.float16}[cfg.c_dtype]
     scales = (0.5, 1.5) if cfg.scales else ()
     outs = []
     for c_cfg in (cfg, GEMM["replace"](cfg, epi_overlap=0)):
         c = np.full((m, n), np.nan, c_type)
-        GEMM["make_gemm"](c_cfg)(
-            a,
-            b,
-            c,
-            *scales,
-            grid=c_cfg.grid(m, n, sms=3),
-            block=cfg.threads,
-            smem=cfg.smem_bytes(),
-        )
+        h.launch(c_cfg, h.make_gemm(c_cfg), m, n, a, b, c, *scales)
         outs.append(c)
-    if cfg.dtype == "tf32":
-        a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
-        b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
-    ref = (0.75 if scales else 1.0) * (a.astype(np.float64) @ b.astype(np.float64).T)
-    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-    np.testing.assert_allclose(outs[0].astype(np.float64), ref, rtol=tol, atol=tol)
+    ref = (0.75 if scales else 1.0) * (a64 @ b64.T)
+    h.assert_close(outs[0], ref, cfg.c_dtype)
     np.testing.assert_array_equal(outs[0], outs[1])
 
 
@@ -355,25 +202,25 @@ def test_tma_boxes_of_a_stage_have_at_most_256_whole_swizzle_atoms_of_rows():
 
 def test_warp_specialized_gemm_refuses_what_it_does_not_do():
     with pytest.raises(ValueError, match="mma_lead takes TMA loads, mma_in_flight=0"):
-        GEMM["GemmConfig"](loads="tma", mma_lead=1).check()  # mma_in_flight=1
+        Config(loads="tma", mma_lead=1).check()  # mma_in_flight=1
     with pytest.raises(ValueError, match=r"0 < mma_lead < 4 \(the K-steps"):
-        GEMM["GemmConfig"](loads="tma", mma_in_flight=0, mma_lead=4).check()
+        Config(loads="tma", mma_in_flight=0, mma_lead=4).check()
     with pytest.raises(ValueError, match="release must be 'warp' or 'warpgroup'"):
-        GEMM["GemmConfig"](loads="tma", release="thread").check()
+        Config(loads="tma", release="thread").check()
     with pytest.raises(ValueError, match="schedule"):
-        GEMM["GemmConfig"](loads="tma", schedule="zigzag").check()
+        Config(loads="tma", schedule="zigzag").check()
     with pytest.raises(ValueError, match=r"split must be 'M' or 'N' \(N: TMA loads, cooper"):
-        GEMM["GemmConfig"](loads="tma", schedule="pingpong", split="N").check()
+        Config(loads="tma", schedule="pingpong", split="N").check()
     with pytest.raises(ValueError, match="split must be"):
-        GEMM["GemmConfig"](split="N").check()  # cp.async
+        Config(split="N").check()  # cp.async
     with pytest.raises(ValueError, match="the SS mainloop"):
-        GEMM["GemmConfig"](loads="tma", split="N", mainloop="rs").check()
+        Config(loads="tma", split="N", mainloop="rs").check()
     with pytest.raises(ValueError, match=r"bn per warpgroup must be a multiple of 8 .* got 4"):
-        GEMM["GemmConfig"](bn=8, loads="tma", split="N").check()
+        Config(bn=8, loads="tma", split="N").check()
     with pytest.raises(ValueError, match="epi_buffers takes the TMA epilogue"):
-        GEMM["GemmConfig"](loads="tma", epi_buffers=2).check()
+        Config(loads="tma", epi_buffers=2).check()
     coop = dict(bn=256, loads="tma", mma_in_flight=0, epilogue="tma")
-    GEMM["GemmConfig"](**coop, epi_overlap=2).check()
+    Config(**coop, epi_overlap=2).check()
     for bad in (
         dict(epilogue="store"),
         dict(bm=256),  # two 64-row slices per warpgroup
@@ -383,37 +230,33 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
         dict(decomposition="streamk"),
         dict(bn=64, c_dtype="f16"),  # one 64 x 64 box per warpgroup: no halves
     ):
-        cfg = GEMM["GemmConfig"](**{**coop, **bad}, epi_overlap=1)
+        cfg = Config(**{**coop, **bad}, epi_overlap=1)
         with pytest.raises(ValueError, match="epi_overlap takes a count >= 0 and"):
             cfg.check()
     with pytest.raises(ValueError, match=r"8 epilogue buffers and 4 stages need \d+ bytes"):
-        GEMM["GemmConfig"](
-            bn=256, loads="tma", c_dtype="f16", epilogue="tma", epi_buffers=8
-        ).check()
+        Config(bn=256, loads="tma", c_dtype="f16", epilogue="tma", epi_buffers=8).check()
     with pytest.raises(ValueError, match=r"unswizzled boxes of a warpgroup's 4 columns"):
-        GEMM["GemmConfig"](
-            bn=8, loads="tma", c_dtype="f16", epilogue="tma", warpgroups=2, split="N"
-        ).check()
+        Config(bn=8, loads="tma", c_dtype="f16", epilogue="tma", warpgroups=2, split="N").check()
     with pytest.raises(ValueError, match="two consumer warpgroups"):
-        GEMM["GemmConfig"](bm=64, loads="tma", schedule="pingpong", warpgroups=1).check()
+        Config(bm=64, loads="tma", schedule="pingpong", warpgroups=1).check()
     with pytest.raises(ValueError, match="c_dtype"):
-        GEMM["GemmConfig"](c_dtype="f16").check()
+        Config(c_dtype="f16").check()
     with pytest.raises(ValueError, match="a_major='MN' takes TMA loads, f16/bf16"):
-        GEMM["GemmConfig"]("tf32", bk=32, loads="tma", a_major="MN").check()
+        Config("tf32", bk=32, loads="tma", a_major="MN").check()
     with pytest.raises(ValueError, match=r"b_major='MN' .* got tma, f16, 32"):
-        GEMM["GemmConfig"](bn=32, loads="tma", b_major="MN").check()
+        Config(bn=32, loads="tma", b_major="MN").check()
 
 
 @pytest.mark.parametrize(
     "cfg",
     [
         GEMM["CONFIG"],
-        GEMM["GemmConfig"]("tf32", bn=256, bk=32, stages=4),
-        GEMM["GemmConfig"](bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
-        GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", cluster=2),
+        Config("tf32", bn=256, bk=32, stages=4),
+        Config(bn=128, stages=5, loads="tma", schedule="pingpong", c_dtype="f16"),
+        Config(bm=256, bn=128, stages=4, loads="tma", cluster=2),
         GEMM["tuned"]("f16", cluster=(2, 1)),  # cuBLAS's f16 4096^3 cluster: B multicast
-        GEMM["GemmConfig"](bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
-        GEMM["GemmConfig"](bn=256, stages=4, loads="tma", a_major="MN", b_major="MN"),
+        Config(bm=256, bn=128, stages=4, loads="tma", c_dtype="f16", epilogue="tma"),
+        Config(bn=256, stages=4, loads="tma", a_major="MN", b_major="MN"),
         GEMM["tuned"]("f16"),  # the measured-best configurations users get
         GEMM["tuned"]("tf32"),
         GEMM["tuned"]("f16", mma_lead=1),
@@ -423,21 +266,11 @@ def test_warp_specialized_gemm_refuses_what_it_does_not_do():
     ids=lambda c: c.name,
 )
 def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
-    pytest.importorskip("cuda.bindings.nvjitlink")
-    from layoutc.codegen.cubin import ptx_to_cubin
-
-    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = np.zeros((cfg.bm, cfg.bk), np_type, order="F" if cfg.a_major == "MN" else "C")
-    b = np.zeros((cfg.bn, cfg.bk), np_type, order="F" if cfg.b_major == "MN" else "C")
-    c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
-    # PTX only (cubin="never"): the test assembles it itself, with ptxas's resource report;
-    # "auto" where it goes to the ptxas executable below (epi_overlap): the compile then emits
-    # the PTX ISA this machine's ptxas takes, where "never" emits the newest libNVVM writes
-    cubin = "auto" if cfg.epi_overlap else "never"
-    ck = lc.compile(
-        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32,
-        cubin=cubin,
-    )  # fmt: skip
+    # epi_overlap: the tile's second half of C held in a copy under the next tile's wgmmas,
+    # more than nvJitLink's 168 registers, within setmaxnreg's 232: a whole-program cubin
+    # (the ptxas executable); the others through nvJitLink
+    whole = bool(cfg.epi_overlap)
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), cubin="auto" if whole else "never")
     k = 8 if cfg.dtype == "tf32" else 16
     ab = "tf32.tf32" if cfg.dtype == "tf32" else "f16.f16"
     n = cfg.bn // cfg.split_n // (2 if cfg.epi_overlap else 1)  # (epi_overlap: N/2 halves)
@@ -447,21 +280,9 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     trans = f"p, 1, 1, {int(cfg.a_major == 'MN')}, {int(cfg.b_major == 'MN')};"
     if cfg.dtype != "tf32":
         assert trans in ck.ptx
-    if cfg.epi_overlap:
-        # the tile's second half of C held in a copy under the next tile's wgmmas: more than
-        # nvJitLink's 168 registers, within setmaxnreg's 232 (a whole-program cubin); and
-        # ptxas keeps the wgmmas asynchronous (no C7510-C7515 serialization)
-        from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
-
-        if find_ptxas() is None:
-            pytest.skip("no ptxas executable on this machine")
-        log = ptxas_to_cubin(ck.ptx, "sm_90a", find_ptxas(), verbose=True).log
+    log = h.assemble(ck.ptx, whole_program=whole)
+    if whole:  # and ptxas keeps the wgmmas asynchronous (no C7510-C7515 serialization)
         assert not re.search(r"C751[0-5]", log), log
-        assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
-    else:
-        log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
-        assert re.search(r"\b0 bytes lmem\b", log), log
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
     if cfg.cluster_blocks > 1:  # consumers release the stage of every block of the cluster
         assert "mbarrier.arrive.shared::cluster.b64 _," in ck.ptx
     if cfg.loads == "tma":  # the producer gives registers to the consumers
@@ -483,24 +304,9 @@ def test_pingpong_128x192_fits_the_registers_setmaxnreg_gives(dtype):
     168 registers of __launch_bounds__(384, 1), so it needs setmaxnreg's 232, which only a
     whole-program cubin honours (the loader's ptxas or the driver's JIT, never nvJitLink's
     relocatable code). Assembled that way: no local memory, no spills."""
-    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
-
-    ptxas = find_ptxas()
-    if ptxas is None:
-        pytest.skip("no ptxas executable on this machine")
     cfg = GEMM["tuned"](dtype, (8192, 8192), c_dtype="f32" if dtype == "tf32" else "f16")
     assert (cfg.schedule, cfg.bm, cfg.bn) == ("pingpong", 128, 192)
-    np_type = np.float32 if dtype == "tf32" else np.float16
-    a, b = np.zeros((cfg.bm, cfg.bk), np_type), np.zeros((cfg.bn, cfg.bk), np_type)
-    c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
-    # (cubin "auto", not "never": the compile then emits the PTX ISA this machine's ptxas takes)
-    ck = lc.compile(
-        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32
-    )
-    log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
-    assert "C7504" not in log, log
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
-    assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
+    h.assemble(h.compile_sm90a(cfg, *h.tile_operands(cfg)).ptx)
 
 
 @pytest.mark.gpu
@@ -509,18 +315,16 @@ def test_pingpong_128x192_fits_the_registers_setmaxnreg_gives(dtype):
 )
 def test_gemm_sm90_on_the_gpu_matches_torch(dtype, loads):
     torch = pytest.importorskip("torch")
-    cfg = GEMM["GemmConfig"](dtype, loads=loads, mma_in_flight=int(loads == "cp.async"))
-    kernel = GEMM["make_gemm"](cfg)
-    t = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    cfg = Config(dtype, loads=loads, mma_in_flight=int(loads == "cp.async"))
+    kernel = h.make_gemm(cfg)
     g = torch.Generator(device="cuda").manual_seed(0)
     m, n, k = 1024, 512, 768
-    a = torch.randn((m, k), generator=g, device="cuda").to(t)
-    b = torch.randn((n, k), generator=g, device="cuda").to(t)
-    c = torch.full((m, n), float("nan"), device="cuda")
+    a = h.torch_operand(torch, g, (m, k), dtype)
+    b = h.torch_operand(torch, g, (n, k), dtype)
+    c = h.torch_c(torch, m, n, "f32")
     kernel(a, b, c, grid=cfg.grid(m, n), block=cfg.threads)
     torch.cuda.synchronize()
-    ref = a.double() @ b.double().T
-    err = ((c.double() - ref).norm() / ref.norm()).item()
+    err = h.rel_err(c, a.double() @ b.double().T)
     assert err < 1e-5, err
 
 
@@ -569,43 +373,14 @@ CLUSTER_M_GPU = [
 @pytest.mark.parametrize("shape", [(1024, 768, 512), (300, 520, 264), (130, 1000, 72)])
 def test_clusters_along_m_on_the_gpu_match_torch(dtype, kw, shape):
     """300 rows are 3 tiles of 128 (2 of 256): the last cluster's second tile is past C."""
-    test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape)
+    h.check_ws_on_the_gpu(dtype, kw, shape)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize(("dtype", "kw"), WS_GPU, ids=[f"{d}-{k}" for d, k in WS_GPU])
 @pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 264), (130, 1000, 72)])
 def test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
-    torch = pytest.importorskip("torch")
-    cfg = GEMM["GemmConfig"](dtype, loads="tma", **kw)
-    t = {"f16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[dtype]
-    ct = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[cfg.c_dtype]
-    g = torch.Generator(device="cuda").manual_seed(sum(shape))
-    m, n, k = shape
-    a = torch.randn((m, k), generator=g, device="cuda").to(t)
-    b = torch.randn((n, k), generator=g, device="cuda").to(t)
-    if dtype == "tf32":
-        a = (a.view(torch.int32) & ~0x1FFF).view(torch.float32)
-        b = (b.view(torch.int32) & ~0x1FFF).view(torch.float32)
-    if cfg.a_major == "MN":  # (M, K) with M contiguous: the transpose of a (K, M) tensor
-        a = a.t().contiguous().t()
-    if cfg.b_major == "MN":
-        b = b.t().contiguous().t()
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    if (cfg.a_major == "MN" and m % 8) or (cfg.b_major == "MN" and n % 8):
-        # an MN-major operand's K stride (M or N elements) is no multiple of 16 bytes: TMA
-        # cannot describe it, and the compiler says so
-        with pytest.raises(lc.CompileError, match="byte strides that are multiples of 16"):
-            lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
-        return
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, index_bitwidth=32)
-    run(a, b, c, grid=cfg.grid(m, n, sms // 2), block=cfg.threads, smem=cfg.smem_bytes())
-    torch.cuda.synchronize()
-    ref = a.double() @ b.double().T
-    assert not torch.isnan(c).any()
-    err = ((c.double() - ref).norm() / ref.norm()).item()
-    assert err < {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+    h.check_ws_on_the_gpu(dtype, kw, shape)
 
 
 EPI_OVERLAP_GPU = [
@@ -622,12 +397,12 @@ def test_epilogue_under_the_next_tiles_wgmmas_on_the_gpu_matches_torch(dtype, kw
     """``epi_overlap``: 128 (144) tiles on half the SMs, two or three per block, a tile's
     second half stored under the next tile's first K-blocks; K = 40 is fewer K-blocks than
     two for bf16 (the stores first)."""
-    test_warp_specialized_gemm_on_the_gpu_matches_torch(dtype, kw, shape)
+    h.check_ws_on_the_gpu(dtype, kw, shape)
 
 
 @pytest.mark.parametrize("cluster", [1, 2, (1, 2), (2, 1)])
 def test_balanced_persistent_grid_keeps_the_rounds_with_fewer_blocks(cluster):
-    cfg = GEMM["GemmConfig"](bm=128, bn=64, loads="tma", cluster=cluster)
+    cfg = Config(bm=128, bn=64, loads="tma", cluster=cluster)
     cm, cn = (1, cluster) if isinstance(cluster, int) else cluster
     blocks = cm * cn
     for m in range(1, 2000, 97):
@@ -643,7 +418,7 @@ def test_balanced_persistent_grid_keeps_the_rounds_with_fewer_blocks(cluster):
 
 
 def test_cluster_shapes_name_and_refuse():
-    config = GEMM["GemmConfig"]
+    config = Config
     assert config(loads="tma", cluster=2) == config(loads="tma", cluster=(1, 2))
     assert config(loads="tma", cluster=2).cluster == (1, 2)
     assert config(loads="tma").cluster == (1, 1)

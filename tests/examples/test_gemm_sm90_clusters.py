@@ -6,18 +6,12 @@ peers' bookkeeping against a brute-force model, the refusals, and the sm_90a cub
 from __future__ import annotations
 
 import itertools
-import re
 
-import layoutc as lc
-import numpy as np
 import pytest
-from example_files import EXAMPLES_DIR
-from layoutc.driver.loading import load_source
+import sm90_harness as h
+from sm90_harness import E16, GEMM, Config, ws
 
 pytestmark = pytest.mark.verify_at_end
-
-GEMM = vars(load_source(EXAMPLES_DIR / "gemm_sm90.py"))
-Config = GEMM["GemmConfig"]
 
 SHAPES = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 4), (4, 1), (2, 4), (4, 2), (1, 8), (8, 1), (3, 1)]
 
@@ -44,20 +38,11 @@ def test_each_block_releases_a_stage_in_exactly_the_blocks_that_wrote_it(shape):
 
 
 CPU = [
-    Config(bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=(2, 2)),
-    Config(bm=64, bn=32, stages=2, warpgroups=1, loads="tma", cluster=(4, 1)),
+    ws(bm=64, bn=32, warpgroups=1, cluster=(2, 2)),
+    ws(bm=64, bn=32, warpgroups=1, cluster=(4, 1)),
     # cooperative, one arrival per consumer warpgroup, the TMA epilogue, 16-bit C
-    Config(
-        bm=128,
-        bn=32,
-        stages=2,
-        loads="tma",
-        cluster=(1, 4),
-        release="warpgroup",
-        c_dtype="f16",
-        epilogue="tma",
-    ),
-    Config(bm=64, bn=64, stages=3, loads="tma", schedule="pingpong", cluster=(2, 2)),
+    ws(bm=128, bn=32, cluster=(1, 4), release="warpgroup", **E16),
+    ws(bm=64, bn=64, stages=3, schedule="pingpong", cluster=(2, 2)),
 ]
 
 
@@ -66,19 +51,10 @@ def test_larger_clusters_match_numpy_on_the_cpu(cfg):
     """M = 3 bm + 9, N = 3 bn + 8: the last cluster's row or column of tiles is past C (its
     blocks still load and multicast their parts, zero-filled); one cluster on 3 "SMs" walks
     every tile group (the persistent loop)."""
-    kernel = GEMM["make_gemm"](cfg)
-    rng = np.random.default_rng(3)
     m, n, k = 3 * cfg.bm + 9, 3 * cfg.bn + 8, 2 * cfg.bk + 8
-    a = rng.standard_normal((m, k)).astype(np.float16)
-    b = rng.standard_normal((n, k)).astype(np.float16)
-    c_type = {"f32": np.float32, "f16": np.float16}[cfg.c_dtype]
-    c = np.full((m, n), np.nan, c_type)
     (grid,) = cfg.grid(m, n, sms=2 * cfg.cluster_blocks)
     assert grid == 2 * cfg.cluster_blocks  # two clusters, each several tile groups
-    kernel(a, b, c, grid=grid, block=cfg.threads, smem=cfg.smem_bytes())
-    ref = a.astype(np.float64) @ b.astype(np.float64).T
-    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-    np.testing.assert_allclose(c.astype(np.float64), ref, rtol=tol, atol=tol)
+    h.check_on_the_cpu(cfg, m, n, k, seed=3, sms=2 * cfg.cluster_blocks)
 
 
 def test_cluster_refusals_name_the_field():
@@ -107,33 +83,14 @@ def test_cluster_refusals_name_the_field():
     "cfg",
     [
         Config(bm=128, bn=256, loads="tma", mma_in_flight=0, cluster=(2, 2)),
-        Config(
-            bm=128,
-            bn=256,
-            loads="tma",
-            mma_in_flight=0,
-            c_dtype="f16",
-            epilogue="tma",
-            cluster=(4, 1),
-        ),
+        Config(bm=128, bn=256, loads="tma", mma_in_flight=0, cluster=(4, 1), **E16),
         Config(bm=128, bn=128, loads="tma", schedule="pingpong", cluster=(1, 4)),
     ],
     ids=lambda c: c.name,
 )
 def test_larger_clusters_assemble_for_sm90a_without_local_memory(cfg):
-    pytest.importorskip("cuda.bindings.nvjitlink")
-    from layoutc.codegen.cubin import ptx_to_cubin
-
-    a = np.zeros((cfg.bm, cfg.bk), np.float16)
-    b = np.zeros((cfg.bn, cfg.bk), np.float16)
-    c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
-    ck = lc.compile(
-        GEMM["make_gemm"](cfg), a, b, c, block=cfg.threads, target="sm_90a", index_bitwidth=32,
-        cubin="never",
-    )  # fmt: skip
-    log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
-    assert re.search(r"\b0 bytes lmem\b", log), log
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), cubin="never")
+    h.assemble(ck.ptx, whole_program=False)
     assert f".reqnctapercluster {cfg.cluster_blocks}, 1, 1" in ck.ptx
     assert ".multicast::cluster" in ck.ptx
     assert "mbarrier.arrive.shared::cluster.b64" in ck.ptx
@@ -152,6 +109,4 @@ CLUSTER_GPU = [
 @pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 264), (130, 1000, 72)])
 def test_larger_clusters_on_the_gpu_match_torch(dtype, kw, shape):
     """Ragged shapes: clusters whose tiles run past C along M, N or both."""
-    from test_gemm_sm90 import test_warp_specialized_gemm_on_the_gpu_matches_torch as check
-
-    check(dtype, kw, shape)
+    h.check_ws_on_the_gpu(dtype, kw, shape)

@@ -7,22 +7,18 @@ workspace), the tile-count model behind ``tuned``, and on a GPU against torch.""
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import replace
 
 import layoutc as lc
 import numpy as np
 import pytest
-from example_files import EXAMPLES_DIR
-from layoutc.driver.loading import load_source
+import sm90_harness as h
+from sm90_harness import E16, GEMM, Config, ws
 
 # Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
 # users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
 # after every pass in tests/examples/test_examples.py).
 pytestmark = pytest.mark.verify_at_end
-
-GEMM = vars(load_source(EXAMPLES_DIR / "gemm_sm90.py"))
-Config = GEMM["GemmConfig"]
 
 
 def all_units(cfg, tiles, kt, blocks):
@@ -176,67 +172,22 @@ def test_tuned_chooses_a_decomposition_by_the_tile_count_model():
 
 CPU = [
     # (config, (m, n, k), sms): residues in M, N and K; grids that split tiles over blocks
-    (Config(bm=64, bn=32, stages=2, warpgroups=1, loads="tma", decomposition="streamk"), 7),
-    (Config(bm=64, bn=32, stages=2, warpgroups=1, loads="tma", decomposition="streamk"), 16),
-    (
-        Config(
-            bm=128,
-            bn=32,
-            stages=2,
-            loads="tma",
-            mma_in_flight=0,
-            decomposition="streamk",
-            epilogue="tma",
-        ),
-        5,
-    ),
-    (
-        Config(
-            bm=64,
-            bn=32,
-            stages=2,
-            loads="tma",
-            schedule="pingpong",
-            c_dtype="f16",
-            epilogue="tma",
-            decomposition="streamk",
-        ),
-        7,
-    ),
-    (Config(bm=64, bn=32, stages=2, warpgroups=1, loads="tma", split_k=3), 16),
-    (
-        Config(bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", c_dtype="f16", split_k=2),
-        6,
-    ),
-    (
-        Config(
-            "tf32",
-            bm=64,
-            bn=64,
-            stages=2,
-            warpgroups=1,
-            loads="tma",
-            epilogue="tma",
-            split_k=4,
-        ),
-        12,
-    ),
+    (ws(bm=64, bn=32, warpgroups=1, decomposition="streamk"), 7),
+    (ws(bm=64, bn=32, warpgroups=1, decomposition="streamk"), 16),
+    (ws(bm=128, bn=32, mma_in_flight=0, decomposition="streamk", epilogue="tma"), 5),
+    (ws(bm=64, bn=32, schedule="pingpong", decomposition="streamk", **E16), 7),
+    (ws(bm=64, bn=32, warpgroups=1, split_k=3), 16),
+    (ws(bm=64, bn=32, schedule="pingpong", c_dtype="f16", split_k=2), 6),
+    (ws("tf32", bm=64, bn=64, warpgroups=1, epilogue="tma", split_k=4), 12),
 ]
 
 
 @pytest.mark.parametrize(("cfg", "sms"), CPU, ids=[f"{c.name}-g{s}" for c, s in CPU])
 def test_stream_k_and_split_k_match_numpy_on_the_cpu(cfg, sms):
     m, n, k = 2 * cfg.bm + 9, cfg.bn + 8, 9 * cfg.bk + 8
-    kernel = GEMM["make_gemm"](cfg)
-    rng = np.random.default_rng(3)
-    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = rng.standard_normal((m, k)).astype(np_type)
-    b = rng.standard_normal((n, k)).astype(np_type)
-    ref_a, ref_b = a, b
-    if cfg.dtype == "tf32":
-        ref_a = (a.view(np.uint32) & 0xFFFFE000).view(np.float32)
-        ref_b = (b.view(np.uint32) & 0xFFFFE000).view(np.float32)
-    ref = ref_a.astype(np.float64) @ ref_b.astype(np.float64).T
+    kernel = h.make_gemm(cfg)
+    a, b, a64, b64 = h.operands(cfg, m, n, k, np.random.default_rng(3))
+    ref = a64 @ b64.T
     (grid,) = cfg.grid(m, n, sms, k=k)
     tiles = -(-m // cfg.bm) * -(-n // cfg.bn)
     units = all_units(cfg, tiles, -(-k // cfg.bk), grid)
@@ -248,8 +199,7 @@ def test_stream_k_and_split_k_match_numpy_on_the_cpu(cfg, sms):
     for _ in range(2):  # one workspace, two launches: the flags are rearmed
         c = np.full((m, n), np.nan, c_type)
         GEMM["gemm"](kernel, cfg, a, b, c, sms=sms, workspaces=workspaces)
-        tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-        np.testing.assert_allclose(c.astype(np.float64), ref, rtol=tol, atol=tol)
+        h.assert_close(c, ref, cfg.c_dtype)
         flags = workspaces[(m, n, grid, "cpu")][1]
         assert not flags.any()
         results.append(c)
@@ -277,35 +227,18 @@ def test_the_workspace_follows_the_decomposition():
     ids=lambda c: c.name,
 )
 def test_stream_k_and_split_k_assemble_for_sm90a_without_local_memory(cfg):
-    pytest.importorskip("cuda.bindings.nvjitlink")
-    from layoutc.codegen.cubin import ptx_to_cubin
-
-    np_type = np.float32 if cfg.dtype == "tf32" else np.float16
-    a = np.zeros((cfg.bm, cfg.bk), np_type)
-    b = np.zeros((cfg.bn, cfg.bk), np_type)
-    c = np.zeros((cfg.bm, cfg.bn), np.float32 if cfg.c_dtype == "f32" else np.float16)
-    ws = GEMM["workspace"](cfg, cfg.bm, cfg.bn, 2)
-    args = GEMM["kernel_args"](cfg, a, b, c, (), ws)
-    ck = lc.compile(
-        GEMM["make_gemm"](cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32
-    )
+    work = GEMM["workspace"](cfg, cfg.bm, cfg.bn, 2)
+    # ping-pong's 192 accumulators: setmaxnreg's 232 registers, which only a whole-program
+    # cubin honours (the ptxas executable; test_gemm_sm90.py's ping-pong test)
+    whole = cfg.schedule == "pingpong"
+    args = GEMM["kernel_args"](cfg, *h.tile_operands(cfg), (), work)
+    ck = h.compile_sm90a(cfg, *args)
     # the flags: release (fence, then a relaxed exchange) and acquire (exchange, then fence)
     assert "membar.gl" in ck.ptx and "atom.global.exch.b32" in ck.ptx
     # the partials in 16-byte vectors, stored and read
     assert "st.global.v4.b32" in ck.ptx
     assert ("ld.global.v4.b32" in ck.ptx) == (cfg.schedule != "pingpong")
-    if cfg.schedule == "pingpong":  # 192 accumulators: setmaxnreg's 232 registers, which
-        # only a whole-program cubin honours (test_gemm_sm90.py's ping-pong test)
-        from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
-
-        if find_ptxas() is None:
-            pytest.skip("no ptxas executable on this machine")
-        log = ptxas_to_cubin(ck.ptx, "sm_90a", find_ptxas(), verbose=True).log
-        assert "C7504" not in log, log
-    else:
-        log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
-    assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    h.assemble(ck.ptx, whole_program=whole)
 
 
 @pytest.mark.gpu
@@ -323,19 +256,15 @@ def test_stream_k_and_split_k_assemble_for_sm90a_without_local_memory(cfg):
 def test_stream_k_and_split_k_on_the_gpu_match_torch(dtype, kw, shape):
     torch = pytest.importorskip("torch")
     cfg = GEMM["tuned"](dtype, **kw)
-    t = {"f16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[dtype]
-    ct = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[cfg.c_dtype]
     g = torch.Generator(device="cuda").manual_seed(sum(shape))
     m, n, k = shape
-    a = torch.randn((m, k), generator=g, device="cuda").to(t)
-    b = torch.randn((n, k), generator=g, device="cuda").to(t)
-    if dtype == "tf32":  # the tensor cores read 19 bits: the reference sees the same inputs
-        a = (a.view(torch.int32) & ~0x1FFF).view(torch.float32)
-        b = (b.view(torch.int32) & ~0x1FFF).view(torch.float32)
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    # (tf32: the tensor cores read 19 bits, the reference sees the same inputs)
+    a = h.torch_operand(torch, g, (m, k), dtype)
+    b = h.torch_operand(torch, g, (n, k), dtype)
+    c = h.torch_c(torch, m, n, cfg.c_dtype)
     ws = GEMM["workspace"](cfg, m, n, 132, like=c)  # the spec's workspace arguments
     run = lc.compile(
-        GEMM["make_gemm"](cfg),
+        h.make_gemm(cfg),
         *GEMM["kernel_args"](cfg, a, b, c, (), ws),
         block=cfg.threads,
         index_bitwidth=32,
@@ -349,8 +278,8 @@ def test_stream_k_and_split_k_on_the_gpu_match_torch(dtype, kw, shape):
         GEMM["gemm"](run, cfg, a, b, c, sms=sms, workspaces=workspaces)
         torch.cuda.synchronize()
         assert not torch.isnan(c).any()
-        err = ((c.double() - ref).norm() / ref.norm()).item()
-        assert err < {"f32": 1e-5, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+        err = h.rel_err(c, ref)
+        assert err < h.GPU_ERR[cfg.c_dtype], err
         outs.append(c.clone())
     assert all(torch.equal(outs[0], o) for o in outs[1:])  # deterministic
     (_, flags) = next(iter(workspaces.values()))

@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import layoutc as lc
 import numpy as np
 import pytest
-from layoutc.driver.loading import load_source
-from narrow_floats import FP8_DLPACK, Bits, fp8
+import sm90_harness as h
+from narrow_floats import fp8
+from sm90_harness import E16, GEMM, Config, ws
 
 # Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
 # users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
 # after every pass in tests/examples/test_examples.py).
 pytestmark = pytest.mark.verify_at_end
 
-GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
-Config, Epilogue = GEMM["GemmConfig"], GEMM["Epilogue"]
+Epilogue = GEMM["Epilogue"]
 
 
 def act_reference(act: str, x: np.ndarray) -> np.ndarray:
@@ -147,11 +146,10 @@ def test_fused_epilogue_matches_numpy_on_the_cpu(cfg, fields, alpha, beta, sms):
     m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 3 * cfg.bk + 8
     a, b, d, source, bias = _operands(rng, m, n, k, cfg.dtype, cfg.c_dtype, op, beta)
     epi = GEMM["epilogue_args"](cfg, alpha, beta, source, bias)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, sms=sms, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, sms=sms, epi=epi)
     acc = a.astype(np.float64) @ b.astype(np.float64).T
     ref = _reference(acc, op, alpha, beta, source, bias)
-    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-    np.testing.assert_allclose(d.astype(np.float64), ref, rtol=tol, atol=tol)
+    h.assert_close(d, ref, cfg.c_dtype)
 
 
 @pytest.mark.parametrize("epilogue", ["store", "tma"])
@@ -170,7 +168,7 @@ def test_beta_zero_never_reads_c(epilogue):
     rng = np.random.default_rng(5)
     m, n, k = 64 + 9, 64 + 8, 72
     a, b, d, source, bias = _operands(rng, m, n, k, "f16", "f16", cfg.epilogue_op, 0.0, True)
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     GEMM["gemm"](
         kernel, cfg, a, b, d, sms=2, epi=GEMM["epilogue_args"](cfg, 1.0, 0.0, source, bias)
     )
@@ -185,41 +183,27 @@ def test_beta_zero_never_reads_c(epilogue):
     assert np.isnan(d).all()
 
 
+#: FP8 with scales and a fused epilogue (TMA loads, 2 stages)
+FP8_CPU = [
+    (
+        ws("f8e4m3", bm=64, bn=64, warpgroups=1, scales="tensor", **E16),
+        dict(alpha=True, bias="n", act="gelu"),
+    ),
+    (
+        ws("f8e4m3", bm=64, bn=32, schedule="pingpong", scales="row"),
+        dict(source=True, bias="m", act="silu"),
+    ),
+    # the row scales each box's, next to it
+    (
+        ws("f8e5m2", bm=64, bn=64, warpgroups=1, scales="row", scale_loads="box", epilogue="tma"),
+        dict(bias="n"),
+    ),
+]
+
+
 @pytest.mark.parametrize(
     "cfg",
-    [
-        Config(
-            "f8e4m3",
-            bm=64,
-            bn=64,
-            warpgroups=1,
-            scales="tensor",
-            c_dtype="f16",
-            epilogue="tma",
-            epilogue_op=Epilogue(alpha=True, bias="n", act="gelu"),
-            **TMA,
-        ),
-        Config(
-            "f8e4m3",
-            bm=64,
-            bn=32,
-            schedule="pingpong",
-            scales="row",
-            epilogue_op=Epilogue(source=True, bias="m", act="silu"),
-            **TMA,
-        ),
-        Config(  # the row scales each box's, next to it
-            "f8e5m2",
-            bm=64,
-            bn=64,
-            warpgroups=1,
-            scales="row",
-            scale_loads="box",
-            epilogue="tma",
-            epilogue_op=Epilogue(bias="n"),
-            **TMA,
-        ),
-    ],
+    [replace(cfg, epilogue_op=Epilogue(**fields)) for cfg, fields in FP8_CPU],
     ids=lambda c: c.name,
 )
 def test_fp8_with_scales_and_bias_matches_numpy_on_the_cpu(cfg):
@@ -244,10 +228,9 @@ def test_fp8_with_scales_and_bias_matches_numpy_on_the_cpu(cfg):
     alpha, beta = (0.5 if op.alpha else 1.0), (-1.0 if op.source else 0.0)
     epi = GEMM["epilogue_args"](cfg, alpha, beta, source, bias)
     scales = GEMM["scale_args"](cfg, sa, sb)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, scales, sms=3, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, scales, sms=3, epi=epi)
     ref = _reference(factor * (a64 @ b64.T), op, alpha, beta, source, bias)
-    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-    np.testing.assert_allclose(d.astype(np.float64), ref, rtol=tol, atol=tol)
+    h.assert_close(d, ref, cfg.c_dtype)
 
 
 @pytest.mark.parametrize(
@@ -279,11 +262,10 @@ def test_amax_is_the_max_abs_of_d_only(kw):
     d = np.full((m, n), np.nan, np_type)
     amax = np.array([0.5], np.float32)  # max(amax, |D|): accumulated into
     epi = GEMM["epilogue_args"](cfg, 1.0, 2.0, c, bias, amax)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, sms=4, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, sms=4, epi=epi)
     acc = a.astype(np.float64) @ b.astype(np.float64).T
     ref = _reference(acc, op, 1.0, 2.0, c, bias)
-    tol = 1e-3 if cfg.c_dtype == "f32" else 2e-2
-    np.testing.assert_allclose(d.astype(np.float64), ref, rtol=tol, atol=tol)
+    h.assert_close(d, ref, cfg.c_dtype)
     assert np.abs(ref).max() < 100
     np.testing.assert_allclose(amax[0], np.abs(ref).max(), rtol=1e-5)
 
@@ -333,7 +315,7 @@ def test_bad_epilogues_are_refused_naming_the_field():
 
 def test_bias_and_c_of_the_wrong_extent_are_refused_at_launch():
     cfg = Config(bm=64, bn=32, warpgroups=1, epilogue_op=Epilogue(source=True, bias="n"), **TMA)
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     a, b = np.zeros((64, 64), np.float16), np.zeros((32, 64), np.float16)
     d = np.zeros((64, 32), np.float32)
     launch = dict(grid=cfg.grid(64, 32), block=cfg.threads, smem=cfg.smem_bytes())
@@ -346,19 +328,10 @@ def test_bias_and_c_of_the_wrong_extent_are_refused_at_launch():
         kernel(*args(cfg, a, b, d, (), (), epi), **launch)
 
 
-def _zeros(shape, dtype):
-    """Zeros of ``dtype`` for a compile (bf16 and FP8 as their bits)."""
-    if dtype == "bf16":
-        return Bits(np.zeros(shape, np.uint16), 4)
-    if dtype in FP8_DLPACK:
-        return Bits(np.zeros(shape, np.uint8), FP8_DLPACK[dtype])
-    return np.zeros(shape, {"tf32": np.float32, "f32": np.float32, "f16": np.float16}[dtype])
-
-
 def _compile(cfg):
-    a = _zeros((cfg.bm, cfg.bk), cfg.dtype)
-    b = _zeros((cfg.bn, cfg.bk), cfg.b_type)
-    d = _zeros((cfg.bm, cfg.bn), cfg.c_dtype)
+    a = h.zeros((cfg.bm, cfg.bk), cfg.dtype)
+    b = h.zeros((cfg.bn, cfg.bk), cfg.b_type)
+    d = h.zeros((cfg.bm, cfg.bn), cfg.c_dtype)
     op = cfg.epilogue_op
     bias = np.zeros(cfg.bm if op.bias == "m" else cfg.bn, np.float32) if op.bias else None
     amax = np.zeros(1, np.float32) if op.amax else None
@@ -368,9 +341,7 @@ def _compile(cfg):
     scales = GEMM["scale_args"](cfg, one, one) if cfg.scales == "tensor" else ()
     ws = GEMM["workspace"](cfg, cfg.bm, cfg.bn, 2)  # stream-K / split-K: f32 partials
     args = GEMM["kernel_args"](cfg, a, b, d, scales, ws, epi)
-    return lc.compile(
-        GEMM["make_gemm"](cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32
-    )
+    return h.compile_sm90a(cfg, *args)
 
 
 GELU = Epilogue(source=True, bias="n", act="gelu")
@@ -403,16 +374,8 @@ def test_fused_epilogues_assemble_for_sm90a_without_local_memory(cfg):
     thread plus a box's C, bias and activation fit the 232 registers setmaxnreg gives, which
     only a whole-program cubin honours (the loader's ptxas, or the driver's JIT; nvJitLink's
     relocatable code keeps __launch_bounds__'s 168): no local memory, no spills."""
-    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
-
-    ptxas = find_ptxas()
-    if ptxas is None:
-        pytest.skip("no ptxas executable on this machine")
     ck = _compile(cfg)
-    log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
-    assert "C7504" not in log, log  # setmaxnreg honoured
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
-    assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
+    h.assemble(ck.ptx)
     if cfg.epilogue_op.source and cfg.c_dtype != "f32":  # C's pairs: 32-bit loads
         assert re.search(r"ld\.global\.b32", ck.ptx)
     if cfg.epilogue_op.amax:  # a warp's max |D|: shuffles, then one integer atomic max
@@ -559,7 +522,7 @@ def test_fused_epilogue_on_the_gpu_matches_torch(dtype, kw, fields, shape):
     d = torch.full((m, n), float("nan"), device="cuda", dtype=t)
     amax = torch.zeros(1, device="cuda") if op.amax else None
     epi = GEMM["epilogue_args"](cfg, alpha, beta, source, bias, amax)
-    GEMM["gemm"](GEMM["make_gemm"](cfg), cfg, a, b, d, sms=132, epi=epi)
+    GEMM["gemm"](h.make_gemm(cfg), cfg, a, b, d, sms=132, epi=epi)
     x = alpha * (a.float() @ b.float().T)
     if op.source:
         x = x + beta * source.float()

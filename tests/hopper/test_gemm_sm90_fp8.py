@@ -7,74 +7,36 @@ torch."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import layoutc as lc
 import numpy as np
 import pytest
-from layoutc.driver.loading import load_source
-from narrow_floats import FP8_DLPACK, Bits, bf16_values, fp8
+import sm90_harness as h
+from sm90_harness import E16, EBF16, GEMM, Config, ws
 
 # Many variants of a large whole-pipeline kernel: verified once after the pass pipeline, as
 # users' compiles are (tests/conftest.py, verify_at_end; the example's own kernel is verified
 # after every pass in tests/examples/test_examples.py).
 pytestmark = pytest.mark.verify_at_end
 
-GEMM = vars(load_source(Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.py"))
-Config = GEMM["GemmConfig"]
-
-
-def _c(m: int, n: int, c_dtype: str):
-    """(C for the kernel, a function giving its float64 values after the run)."""
-    if c_dtype == "bf16":
-        bits = np.full((m, n), 0x7FC0, np.uint16)  # NaN
-        return Bits(bits, 4), lambda: bf16_values(bits)
-    c = np.full((m, n), np.nan, np.float32 if c_dtype == "f32" else np.float16)
-    return c, lambda: c.astype(np.float64)
-
 
 CPU = [
     Config("f8e4m3", bm=64, bn=64, bk=128, stages=3, warpgroups=1),
     # mixed types and per-tensor scales (tensors or values), bk derived (128 for FP8)
     Config("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, b_dtype="f8e5m2", scales="value"),
-    Config(
-        "f8e5m2",
-        bm=64,
-        bn=64,
-        stages=2,
-        warpgroups=1,
-        loads="tma",
-        b_dtype="f8e4m3",
-        scales="tensor",
-        c_dtype="bf16",
-        epilogue="tma",
-    ),
-    Config(
+    ws("f8e5m2", bm=64, bn=64, warpgroups=1, b_dtype="f8e4m3", scales="tensor", **EBF16),
+    ws(
         "f8e4m3",
         bm=64,
         bn=32,
-        stages=2,
-        loads="tma",
         schedule="pingpong",
         b_dtype="f8e5m2",
         scales="tensor",
         c_dtype="f16",
     ),
-    Config("f8e5m2", bm=64, bn=32, bk=128, stages=2, warpgroups=1, loads="tma"),
-    Config(
-        "f8e4m3", bm=64, bn=32, bk=128, stages=2, loads="tma", schedule="pingpong", c_dtype="f16"
-    ),
-    Config(
-        "f8e4m3",
-        bm=64,
-        bn=64,
-        bk=128,
-        stages=2,
-        warpgroups=1,
-        loads="tma",
-        c_dtype="bf16",
-        epilogue="tma",
-    ),
+    ws("f8e5m2", bm=64, bn=32, bk=128, warpgroups=1),
+    ws("f8e4m3", bm=64, bn=32, bk=128, schedule="pingpong", c_dtype="f16"),
+    ws("f8e4m3", bm=64, bn=64, bk=128, warpgroups=1, **EBF16),
 ]
 
 
@@ -83,104 +45,23 @@ CPU = [
 # both epilogues, a cluster; the TMA kernels with residues in M and N
 ROW = [
     Config("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, scales="row"),
-    Config("f8e4m3", bm=128, bn=32, stages=2, loads="tma", scales="row", c_dtype="bf16"),
-    Config(
-        "f8e5m2",
-        bm=128,
-        bn=64,
-        stages=2,
-        loads="tma",
-        scales="row",
-        c_dtype="bf16",
-        epilogue="tma",
-    ),
-    Config("f8e4m3", bm=64, bn=32, stages=2, loads="tma", schedule="pingpong", scales="row"),
-    Config(
-        "f8e5m2",
-        bm=64,
-        bn=64,
-        stages=2,
-        loads="tma",
-        schedule="pingpong",
-        scales="row",
-        c_dtype="f16",
-        epilogue="tma",
-    ),
-    Config(
-        "f8e4m3",
-        bm=64,
-        bn=32,
-        stages=2,
-        loads="tma",
-        split="N",
-        b_dtype="f8e5m2",
-        scales="row",
-        c_dtype="f16",
-        epilogue="tma",
-        cluster=(2, 1),
-    ),
+    ws("f8e4m3", bm=128, bn=32, scales="row", c_dtype="bf16"),
+    ws("f8e5m2", bm=128, bn=64, scales="row", **EBF16),
+    ws("f8e4m3", bm=64, bn=32, schedule="pingpong", scales="row"),
+    ws("f8e5m2", bm=64, bn=64, schedule="pingpong", scales="row", **E16),
+    ws("f8e4m3", bm=64, bn=32, split="N", b_dtype="f8e5m2", scales="row", cluster=(2, 1), **E16),
     # the scales loaded before the mainloop (scale_loads="before"), both schedules, and box by
     # box in the TMA epilogue (two 64-row slices per warpgroup share the column scales; bn=96:
     # an unswizzled box of 48 columns per warpgroup along N)
-    Config(
-        "f8e4m3",
-        bm=128,
-        bn=32,
-        stages=2,
-        loads="tma",
-        scales="row",
-        scale_loads="before",
-        c_dtype="bf16",
-        epilogue="tma",
-    ),
-    Config(
-        "f8e5m2",
-        bm=64,
-        bn=32,
-        stages=2,
-        loads="tma",
-        schedule="pingpong",
-        scales="row",
-        scale_loads="before",
-    ),
-    Config(
-        "f8e4m3",
-        bm=256,
-        bn=128,
-        stages=2,
-        loads="tma",
-        scales="row",
-        scale_loads="box",
-        c_dtype="bf16",
-        epilogue="tma",
-    ),
-    Config(
-        "f8e4m3",
-        bm=64,
-        bn=96,
-        stages=2,
-        loads="tma",
-        split="N",
-        scales="row",
-        scale_loads="box",
-        c_dtype="f16",
-        epilogue="tma",
-    ),
-    Config(
-        "f8e5m2",
-        bm=64,
-        bn=64,
-        stages=2,
-        loads="tma",
-        schedule="pingpong",
-        scales="row",
-        scale_loads="box",
-        epilogue="tma",
+    ws("f8e4m3", bm=128, bn=32, scales="row", scale_loads="before", **EBF16),
+    ws("f8e5m2", bm=64, bn=32, schedule="pingpong", scales="row", scale_loads="before"),
+    ws("f8e4m3", bm=256, bn=128, scales="row", scale_loads="box", **EBF16),
+    ws("f8e4m3", bm=64, bn=96, split="N", scales="row", scale_loads="box", **E16),
+    ws(
+        "f8e5m2", bm=64, bn=64, schedule="pingpong", scales="row", scale_loads="box", epilogue="tma"
     ),
     # A from registers (the RS mainloop): the same accumulator fragment
-    Config(
-        "f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, loads="tma", mainloop="rs", scales="row"
-    ),
+    ws("f8e4m3", bm=64, bn=32, warpgroups=1, mainloop="rs", scales="row"),
 ]
 
 
@@ -202,7 +83,7 @@ def _scales(cfg, rng, m: int, n: int) -> tuple[tuple, object]:
 
 @pytest.mark.parametrize("cfg", CPU + ROW, ids=lambda c: c.name)
 def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
-    kernel = GEMM["make_gemm"](cfg)
+    kernel = h.make_gemm(cfg)
     rng = np.random.default_rng(3)
     if cfg.loads == "tma":  # residues: TMA's zero fill, predicated or clipped stores
         m, n, k = 2 * cfg.bm + 9, 2 * cfg.bn + 8, 2 * cfg.bk + 16
@@ -210,9 +91,8 @@ def test_fp8_gemm_matches_numpy_on_the_cpu(cfg):
     else:
         m, n, k = 2 * cfg.bm, cfg.bn, 3 * cfg.bk
         launch = dict(grid=cfg.grid(m, n))
-    a, a64 = fp8(rng, (m, k), cfg.dtype)
-    b, b64 = fp8(rng, (n, k), cfg.b_type)
-    c, values = _c(m, n, cfg.c_dtype)
+    a, b, a64, b64 = h.operands(cfg, m, n, k, rng)
+    c, values = h.c_buffer(m, n, cfg.c_dtype)
     scales, factor = _scales(cfg, rng, m, n)
     kernel(a, b, c, *GEMM["scale_args"](cfg, *scales), block=cfg.threads, **launch)
     ref = factor * (a64 @ b64.T)
@@ -290,17 +170,12 @@ def test_row_scales_of_the_wrong_length_are_refused_at_launch():
     """scale_a and scale_b share A's M and B's N in the kernel's spec: vectors of other
     lengths are refused by the launch, never read past their end."""
     cfg = Config("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, loads="tma", scales="row")
-    rng = np.random.default_rng(0)
-    a, _ = fp8(rng, (64, 128), cfg.dtype)
-    b, _ = fp8(rng, (32, 128), cfg.dtype)
-    c = np.zeros((64, 32), np.float32)
-    kernel = GEMM["make_gemm"](cfg)
-    launch = dict(grid=cfg.grid(64, 32), block=cfg.threads, smem=cfg.smem_bytes())
+    run = h.tile_launcher(cfg, k=128)
     ones = np.ones(64, np.float32)
     with pytest.raises(lc.SpecError, match=r"'scale_a' \(extent of mode 0\) gives M = 63"):
-        kernel(a, b, c, ones[:63], ones[:32], **launch)
+        run(ones[:63], ones[:32])
     with pytest.raises(lc.SpecError, match=r"'scale_b' \(extent of mode 0\) gives N = 40"):
-        kernel(a, b, c, ones, ones[:40], **launch)
+        run(ones, ones[:40])
 
 
 @pytest.mark.parametrize(
@@ -333,38 +208,14 @@ def test_row_scales_of_the_wrong_length_are_refused_at_launch():
     ids=lambda c: c.name,
 )
 def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
-    pytest.importorskip("cuda.bindings.nvjitlink")
-    from layoutc.codegen.cubin import ptx_to_cubin
-
-    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
-    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
-    c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
     one = np.ones(1, np.float32)
     scales = GEMM["scale_args"](cfg, one, one) if cfg.scales else ()
-    ck = lc.compile(
-        GEMM["make_gemm"](cfg),
-        a,
-        b,
-        c,
-        *scales,
-        block=cfg.threads,
-        target="sm_90a",
-        index_bitwidth=32,
-        cubin="never",  # PTX only: the test assembles it with ptxas's resource report
-    )
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), *scales, cubin="never")
     ta, tb = cfg.dtype[2:], cfg.b_type[2:]
     instruction = f"wgmma.mma_async.sync.aligned.m64n{cfg.bn}k32.f32.{ta}.{tb}"
-    assert (
-        len(
-            re.findall(
-                rf"{re.escape(instruction)}\s+\{{[^}}]*\}}, %rd\d+, %rd\d+, p, 1, 1;", ck.ptx
-            )
-        )
-        >= cfg.bk // 32
-    )
-    log = ptx_to_cubin(ck.ptx, "sm_90a", verbose=True).log
-    assert re.search(r"\b0 bytes lmem\b", log), log
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
+    wgmma = rf"{re.escape(instruction)}\s+\{{[^}}]*\}}, %rd\d+, %rd\d+, p, 1, 1;"
+    assert len(re.findall(wgmma, ck.ptx)) >= cfg.bk // 32
+    h.assemble(ck.ptx, whole_program=False)
 
 
 @pytest.mark.gpu
@@ -376,15 +227,7 @@ def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
         ("f8e4m3", dict(bn=128, stages=5, schedule="pingpong")),
         (
             "f8e4m3",
-            dict(
-                bn=256,
-                stages=4,
-                mma_in_flight=0,
-                epilogue="tma",
-                c_dtype="bf16",
-                b_dtype="f8e5m2",
-                scales="tensor",
-            ),
+            dict(bn=256, stages=4, mma_in_flight=0, b_dtype="f8e5m2", scales="tensor", **EBF16),
         ),
         ("f8e5m2", dict(bn=128, stages=5, schedule="pingpong", b_dtype="f8e4m3", scales="value")),
     ],
@@ -393,13 +236,12 @@ def test_fp8_gemm_assembles_for_sm90a_without_local_memory(cfg):
 def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
     torch = pytest.importorskip("torch")
     cfg = Config(dtype, loads="tma", **kw)  # bk derived: 128
-    types = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
-    ct = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[cfg.c_dtype]
     g = torch.Generator(device="cuda").manual_seed(sum(shape))
     m, n, k = shape
-    a = torch.randn((m, k), generator=g, device="cuda").to(types[cfg.dtype])
-    b = torch.randn((n, k), generator=g, device="cuda").to(types[cfg.b_type])
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    a = h.torch_operand(torch, g, (m, k), cfg.dtype)
+    b = h.torch_operand(torch, g, (n, k), cfg.b_type)
+    c = h.torch_c(torch, m, n, cfg.c_dtype)
+    ct = c.dtype
     sa, sb = 0.375, 1.25
     scales = ()
     if cfg.scales == "tensor":  # as torch._scaled_mm takes them: 0-d f32 device tensors
@@ -408,20 +250,18 @@ def test_fp8_gemm_on_the_gpu_matches_torch(dtype, kw, shape):
         scales = (sa, sb)
     args = GEMM["scale_args"](cfg, *scales)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(h.make_gemm(cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
     run(a, b, c, *args, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
     ref = (sa * sb if cfg.scales else 1.0) * (a.double() @ b.double().T)
-    err = ((c.double() - ref).norm() / ref.norm()).item()
-    # Hopper's FP8 wgmma adds its products with fewer than f32's bits (about 14 are
-    # reported), so f32 C is held to what that gives, not to f32 sums
-    assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+    err = h.rel_err(c, ref)
+    assert err < h.FP8_GPU_ERR[cfg.c_dtype], err  # (FP8 wgmma's sums: sm90_harness.py)
     scaled_mm = getattr(torch, "_scaled_mm", None)
     # cuBLAS's FP8 GEMM with the same scales (torch._scaled_mm takes K and N multiples of 16)
     if cfg.scales == "tensor" and scaled_mm is not None and k % 16 == 0 and n % 16 == 0:
         theirs = scaled_mm(a, b.t(), scale_a=scales[0], scale_b=scales[1], out_dtype=ct)
         diff = ((c.double() - theirs.double()).norm() / ref.norm()).item()
-        assert diff < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], diff
+        assert diff < h.FP8_GPU_ERR[cfg.c_dtype], diff
 
 
 @pytest.mark.parametrize(
@@ -441,36 +281,16 @@ def test_row_scaled_fp8_gemm_fits_the_registers_setmaxnreg_gives(epilogue, loads
     spills (it hoists the loads); as a whole program (setmaxnreg's 232, what the loader
     builds) no local memory and no spills. (Ping-pong 128 x 192, 192 accumulators, spills
     even there: 284 bytes with the loads after the mainloop, 96 box by box.)"""
-    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
-
-    ptxas = find_ptxas()
-    if ptxas is None:
-        pytest.skip("no ptxas executable on this machine")
     cfg = GEMM["tuned"]("f8e4m3", scales="row", epilogue=epilogue, scale_loads=loads, **shape)
-    a = Bits(np.zeros((cfg.bm, cfg.bk), np.uint8), FP8_DLPACK[cfg.dtype])
-    b = Bits(np.zeros((cfg.bn, cfg.bk), np.uint8), FP8_DLPACK[cfg.b_type])
-    c, _ = _c(cfg.bm, cfg.bn, cfg.c_dtype)
     scales = GEMM["scale_args"](
         cfg, np.ones((cfg.bm, 1), np.float32), np.ones((1, cfg.bn), np.float32)
     )
-    ck = lc.compile(
-        GEMM["make_gemm"](cfg),
-        a,
-        b,
-        c,
-        *scales,
-        block=cfg.threads,
-        target="sm_90a",
-        index_bitwidth=32,
-    )
+    ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), *scales)
     # one load per row and column scale of the fragment, not per element: two rows per 64-row
     # slice of a warpgroup, a quarter of its columns (128 x 256 cooperative: 2 + 64)
     rows, cols = 2 * (cfg.bm // (64 * cfg.split_m)), cfg.bn // cfg.split_n // 4
     assert len(re.findall(r"\bld\.global\.", ck.ptx)) == rows + cols
-    log = ptxas_to_cubin(ck.ptx, "sm_90a", ptxas, verbose=True).log
-    assert "C7504" not in log, log
-    assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", log), log
-    assert not re.search(r"\b[1-9]\d* bytes lmem", log), log
+    h.assemble(ck.ptx)
 
 
 ROW_GPU = [
@@ -497,24 +317,22 @@ def test_row_scaled_fp8_gemm_on_the_gpu_matches_scaled_mm(dtype, kw, shape):
     row-wise path takes)."""
     torch = pytest.importorskip("torch")
     cfg = Config(dtype, loads="tma", scales="row", **kw)
-    types = {"f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
-    ct = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[cfg.c_dtype]
     g = torch.Generator(device="cuda").manual_seed(sum(shape))
     m, n, k = shape
-    a = torch.randn((m, k), generator=g, device="cuda").to(types[cfg.dtype])
-    b = torch.randn((n, k), generator=g, device="cuda").to(types[cfg.b_type])
+    a = h.torch_operand(torch, g, (m, k), cfg.dtype)
+    b = h.torch_operand(torch, g, (n, k), cfg.b_type)
     sa = torch.rand((m, 1), generator=g, device="cuda") + 0.25
     sb = torch.rand((1, n), generator=g, device="cuda") * 2 - 0.5
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=ct)
+    c = h.torch_c(torch, m, n, cfg.c_dtype)
     args = GEMM["scale_args"](cfg, sa, sb)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    run = lc.compile(GEMM["make_gemm"](cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
+    run = lc.compile(h.make_gemm(cfg), a, b, c, *args, block=cfg.threads, index_bitwidth=32)
     run(a, b, c, *args, grid=cfg.grid(m, n, sms), block=cfg.threads, smem=cfg.smem_bytes())
     torch.cuda.synchronize()
     ref = sa.double() * sb.double() * (a.double() @ b.double().T)
     assert not torch.isnan(c).any()
-    err = ((c.double() - ref).norm() / ref.norm()).item()
-    assert err < {"f32": 1e-3, "bf16": 1e-2, "f16": 2e-3}[cfg.c_dtype], err
+    err = h.rel_err(c, ref)
+    assert err < h.FP8_GPU_ERR[cfg.c_dtype], err
     scaled_mm = getattr(torch, "_scaled_mm", None)
     if scaled_mm is None or cfg.b_type != "f8e4m3" or cfg.dtype != "f8e4m3" or n % 16:
         return
