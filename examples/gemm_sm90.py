@@ -2039,6 +2039,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             thr_mma = mma.get_slice(ct)
             thr_half = mma_half.get_slice(ct) if overlap else None
 
+            def stage(count: Any) -> tuple[Any, Any]:
+                """Use ``count`` of the ring: its stages of A and B."""
+                s = count % stages
+                stage_a = lc.make_tensor(
+                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
+                )
+                stage_b = lc.make_tensor(
+                    sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
+                )
+                return stage_a, stage_b
+
             def stage_views(count: Any, h: int) -> tuple[Any, Any]:
                 """Use ``count`` of the ring: its stage of A, and half ``h`` of B's rows
                 (columns [h * bn/2, (h + 1) * bn/2) of C; K-major, so bn/2 * bk elements on)."""
@@ -2057,13 +2068,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
                 factors' loads into ``factors``, in flight under the wgmmas."""
                 pipe.consumer_wait(count)
-                s = count % stages
-                stage_a = lc.make_tensor(
-                    sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
-                )
-                stage_b = lc.make_tensor(
-                    sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
-                )
+                stage_a, stage_b = stage(count)
                 lc.warpgroup_fence_operand(part)
                 tCsA = thr_mma.partition_A(stage_a)
                 if rs:
@@ -2336,13 +2341,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
-                    s = count % stages
-                    stage_a = lc.make_tensor(
-                        sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
-                    )
-                    stage_b = lc.make_tensor(
-                        sB.iterator + lc.assume(s * (bn * bk), divisible_by=bn * bk), box_b
-                    )
+                    stage_a, stage_b = stage(count)
                     if blockwise:  # this K-block's accumulators start at zero
                         lc.clear(part)
                         lc.warpgroup_fence_operand(part)
