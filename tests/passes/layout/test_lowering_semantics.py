@@ -305,11 +305,10 @@ def _coord(at: dict, modes: str) -> object:
     return c[0] if len(c) == 1 else c
 
 
-@pytest.mark.parametrize("form", list(GEMM_FORMS))
-@pytest.mark.parametrize("c_space", ["gmem", "rmem"])
-def test_gemm_forms_with_fma(form, c_space):
-    rng = np.random.default_rng(len(form))
-    extents = {"V": 3, "M": 2, "N": 4, "K": 5}
+def _gemm_kernel(form: str, extents: dict, rng, gemms: int, c_space: str):
+    """A kernel of ``gemms`` tile.gemm ops of ``form`` (C in ``c_space``: "rmem" copies C into
+    a register fragment and back around them), its layouts, random small-integer A, B and C
+    (exact in f32), and the C expected: C + gemms * (A @ B) over the form's modes."""
     la, lb, lc = (_form_layout(m, extents, rng) for m in GEMM_FORMS[form])
     k = Kernel()
     pa, pb, pc = k.pointer("a"), k.pointer("b"), k.pointer("c")
@@ -320,11 +319,12 @@ def test_gemm_forms_with_fma(form, c_space):
         frag = tensor_type(str(lc), space="rmem", align=4)
         k.op(f"%frag = tile.alloc_fragment : {frag}")
         k.op(f"tile.copy {tc}, %frag : {ttc}, {frag}")
-        k.op(f"tile.gemm {ta}, {tb}, %frag : {tta}, {ttb}, {frag}")
+        for _ in range(gemms):
+            k.op(f"tile.gemm {ta}, {tb}, %frag : {tta}, {ttb}, {frag}")
         k.op(f"tile.copy %frag, {tc} : {frag}, {ttc}")
     else:
-        k.op(f"tile.gemm {ta}, {tb}, {tc} : {tta}, {ttb}, {ttc}")
-    func = lowered(k)
+        for _ in range(gemms):
+            k.op(f"tile.gemm {ta}, {tb}, {tc} : {tta}, {ttb}, {ttc}")
     a = aligned(int(cosize(la)), np.float32)
     b = aligned(int(cosize(lb)), np.float32)
     c = aligned(int(cosize(lc)), np.float32)
@@ -337,7 +337,17 @@ def test_gemm_forms_with_fma(form, c_space):
     for idx in np.ndindex(*(extents[x] for x in letters)):
         at = dict(zip(letters, idx))
         ca, cb, cc = (_coord(at, modes) for modes in (ma, mb, mc))
-        expected[lc(cc)] += a[la(ca)] * b[lb(cb)]
+        expected[lc(cc)] += gemms * a[la(ca)] * b[lb(cb)]
+    return k, lc, (a, b, c), expected
+
+
+@pytest.mark.parametrize("form", list(GEMM_FORMS))
+@pytest.mark.parametrize("c_space", ["gmem", "rmem"])
+def test_gemm_forms_with_fma(form, c_space):
+    rng = np.random.default_rng(len(form))
+    extents = {"V": 3, "M": 2, "N": 4, "K": 5}
+    k, _, (a, b, c), expected = _gemm_kernel(form, extents, rng, 1, c_space)
+    func = lowered(k)
     Interpreter(func).run([Ptr(a, 0), Ptr(b, 0), Ptr(c, 0)])
     np.testing.assert_array_equal(c, expected)
 
@@ -349,31 +359,7 @@ def test_register_gemm_with_and_without_fragment_scalrep(form):
     the kernel computes the same with it as without it."""
     rng = np.random.default_rng(7 + len(form))
     extents = {"V": 2, "M": 2, "N": 3, "K": 2}
-    la, lb, lc = (_form_layout(m, extents, rng) for m in GEMM_FORMS[form])
-    k = Kernel()
-    pa, pb, pc = k.pointer("a"), k.pointer("b"), k.pointer("c")
-    ta, tta = k.tensor(pa, k.layout(str(la)), str(la))
-    tb, ttb = k.tensor(pb, k.layout(str(lb)), str(lb))
-    tc, ttc = k.tensor(pc, k.layout(str(lc)), str(lc))
-    frag = tensor_type(str(lc), space="rmem", align=4)
-    k.op(f"%frag = tile.alloc_fragment : {frag}")
-    k.op(f"tile.copy {tc}, %frag : {ttc}, {frag}")
-    k.op(f"tile.gemm {ta}, {tb}, %frag : {tta}, {ttb}, {frag}")
-    k.op(f"tile.gemm {ta}, {tb}, %frag : {tta}, {ttb}, {frag}")
-    k.op(f"tile.copy %frag, {tc} : {frag}, {ttc}")
-    a = aligned(int(cosize(la)), np.float32)
-    b = aligned(int(cosize(lb)), np.float32)
-    c0 = aligned(int(cosize(lc)), np.float32)
-    a[:] = rng.integers(-3, 4, a.size)
-    b[:] = rng.integers(-3, 4, b.size)
-    c0[:] = rng.integers(-3, 4, c0.size)
-    expected = c0.copy()
-    ma, mb, mc = GEMM_FORMS[form]
-    letters = sorted(set(ma + mb + mc), key="VMNK".index)
-    for idx in np.ndindex(*(extents[x] for x in letters)):
-        at = dict(zip(letters, idx))
-        ca, cb, cc = (_coord(at, modes) for modes in (ma, mb, mc))
-        expected[lc(cc)] += 2 * a[la(ca)] * b[lb(cb)]
+    k, lc, (a, b, c0), expected = _gemm_kernel(form, extents, rng, 2, "rmem")
     accesses = {}
     for label, pipeline in (
         ("with", LOWERING),
