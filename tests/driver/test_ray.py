@@ -67,3 +67,17 @@ def test_tuning_on_ray_times_each_configuration_on_a_worker(local_ray):
     assert [r.status for r in rows] == ["ok", "ok", "check failed", "compile failed"]
     assert "no_such_function" in rows[3].reason
     assert rows[0].seconds > rows[1].seconds
+
+
+@pytest.mark.gpu
+def test_tuning_on_ray_gives_each_task_one_gpu(local_ray):
+    """On a GPU target each Ray task holds one GPU (Ray sets its CUDA_VISIBLE_DEVICES): the
+    machine's GPUs tune configurations in parallel, and the choice is the serial one's."""
+    import ray
+    from test_autotune_gpu import assert_tuned, gpu_arrays, tune
+
+    torch, src, dst = gpu_arrays()
+    gpus = ray.cluster_resources().get("GPU", 0)
+    assert gpus == torch.cuda.device_count(), ray.cluster_resources()
+    tuned = tune(torch, src, dst, ray="local")
+    assert_tuned(tuned, torch, src, dst)
