@@ -126,12 +126,13 @@ def test_block_scales_name_and_refusals():
 
 def test_tuned_block_scaled_configuration_is_the_measured_one():
     """tuned() gives block scales the cooperative 128 x 128 tile the benchmark measured, with
-    one K-block in flight (the promotion under the next K-block's wgmmas), which check()
-    accepts (the default 128 x 256 would not fit the registers)."""
+    one K-block in flight (the promotion under the next K-block's wgmmas) and the scale
+    factors loaded two K-blocks ahead, which check() accepts (the default 128 x 256 would not
+    fit the registers)."""
     for shape in (None, (8192, 8192), (4096, 4096, 4096), (1024, 1024, 32768)):
         cfg = GEMM["tuned"]("f8e4m3", shape, scales="block")
         cfg.check()
-        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f1-tma-coop-cbf16-r8-etma-scb"
+        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f1-tma-coop-cbf16-r8-etma-scb-bpf"
 
 
 def test_block_scales_of_the_wrong_layout_are_refused_at_launch():
@@ -295,6 +296,7 @@ PIPELINED_GPU = [
     dict(bm=64, bn=128, schedule="pingpong", **EBF16),
     dict(bn=128, stages=4, c_dtype="f32"),
     dict(bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
+    dict(bn=128, stages=5, block_prefetch=True, **EBF16),  # tuned()
 ]
 
 
