@@ -251,12 +251,6 @@ class GemmConfig:
     # it of the same accumulator is promoted), not right after its own wgmmas are issued
     # (name ``-bpf``).
     block_prefetch: bool = False
-    # ... and (cooperative, two consumer warpgroups) the second warpgroup's chunks offset by
-    # half a chunk (its first chunk of each tile is ``block_chunk // 2`` K-blocks), so that
-    # the two warpgroups' chunk ends, where each waits for all its wgmmas before the last
-    # promotion, fall on different K-blocks: one's wgmmas keep the tensor cores busy while
-    # the other drains (name ``-bst``).
-    block_stagger: bool = False
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -318,7 +312,6 @@ class GemmConfig:
             + ("-nbs" if self.epilogue_op.bias == "n" and not self.bias_smem else "")
             + (f"-bc{self.block_chunk}" if self.block_chunk != 2 else "")
             + ("-bpf" if self.block_prefetch else "")
-            + ("-bst" if self.block_stagger else "")
         )
 
     @property
@@ -501,14 +494,13 @@ class GemmConfig:
             )
         if self.scales == "block":
             self.check_block_scales()
-        if (self.block_chunk, self.block_prefetch, self.block_stagger) != (2, False, False) and (
+        if (self.block_chunk, self.block_prefetch) != (2, False) and (
             self.scales != "block" or self.mma_in_flight != 1
         ):
             raise ValueError(
-                f"block_chunk, block_prefetch and block_stagger shape the mainloop of block-wise "
-                f"scales with one K-block in flight: they take scales='block' and "
-                f"mma_in_flight=1, got block_chunk={self.block_chunk}, block_prefetch="
-                f"{self.block_prefetch}, block_stagger={self.block_stagger} (scales="
+                f"block_chunk and block_prefetch shape the mainloop of block-wise scales with "
+                f"one K-block in flight: they take scales='block' and mma_in_flight=1, got "
+                f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
             )
         if (
@@ -516,19 +508,11 @@ class GemmConfig:
             or self.block_chunk < 2
             or self.block_chunk % 2
             or not isinstance(self.block_prefetch, bool)
-            or not isinstance(self.block_stagger, bool)
         ):
             raise ValueError(
                 f"block_chunk must be an even number of K-blocks, at least 2, and "
-                f"block_prefetch and block_stagger True or False, got block_chunk="
-                f"{self.block_chunk!r}, block_prefetch={self.block_prefetch!r}, block_stagger="
-                f"{self.block_stagger!r}"
-            )
-        if self.block_stagger and (self.schedule != "cooperative" or self.warpgroups < 2):
-            raise ValueError(
-                f"block_stagger offsets the chunks of the two consumer warpgroups of one tile: "
-                f"it takes the cooperative schedule with 2 warpgroups, got schedule="
-                f"{self.schedule!r}, warpgroups={self.warpgroups}"
+                f"block_prefetch True or False, got block_chunk={self.block_chunk!r}, "
+                f"block_prefetch={self.block_prefetch!r}"
             )
         if self.scale_loads not in ("after", "before", "box") or (
             self.scale_loads != "after"
@@ -1869,7 +1853,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     bias_elem = lc.f32 if cfg.epilogue_op.bias_dtype == "f32" else c_elem
     blockwise = cfg.scales == "block"
     chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
-    stagger = cfg.block_chunk // 2 if cfg.block_stagger else 0  # warpgroup 1's first chunk
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
@@ -2352,25 +2335,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
-                    head = 0  # K-blocks before the first whole chunk (block_stagger)
-                    if stagger:
-                        head = lc.where((wg == 1) & (k_count >= stagger), stagger, 0)
-                        if head > 0:
-                            block_chunk(u, base, 0, stagger, bsc, tCrC, parts, facs)
-                            if scale_ahead and stagger % 2:
-                                # the chunks after it start at an odd K-block, which they
-                                # promote with facs[0]: the prefetched factors change places
-                                for e in range(lc.size(facs[0])):
-                                    f0 = facs[0][e]
-                                    facs[0][e] = facs[1][e]
-                                    facs[1][e] = f0
-                    full = (k_count - head) // chunk
+                    full = k_count // chunk
                     for q in lc.range(full):
-                        block_chunk(u, base, head + q * chunk, chunk, bsc, tCrC, parts, facs)
-                    rest = k_count - head - full * chunk
+                        block_chunk(u, base, q * chunk, chunk, bsc, tCrC, parts, facs)
+                    rest = k_count - full * chunk
                     for r in range(1, chunk):
                         if rest == r:
-                            block_chunk(u, base, head + full * chunk, r, bsc, tCrC, parts, facs)
+                            block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)

@@ -102,21 +102,6 @@ def test_block_scales_name_and_refusals():
         Config("f8e4m3", loads="tma", block_prefetch=True).check()
     with pytest.raises(ValueError, match=r"block_chunk must be an even number .*block_chunk=3"):
         Config("f8e4m3", loads="tma", scales="block", block_chunk=3).check()
-    staggered = Config(
-        "f8e4m3", loads="tma", scales="block", block_prefetch=True, block_stagger=True
-    )
-    staggered.check()
-    assert staggered.name.endswith("-scb-bpf-bst")
-    with pytest.raises(ValueError, match=r"take scales='block' .*block_stagger=True"):
-        Config("f8e4m3", block_stagger=True, **block).check()
-    with pytest.raises(ValueError, match=r"block_stagger offsets .*schedule='pingpong'"):
-        Config(
-            "f8e4m3", loads="tma", scales="block", schedule="pingpong", bm=64, block_stagger=True
-        ).check()
-    with pytest.raises(ValueError, match=r"block_stagger offsets .*warpgroups=1"):
-        Config(
-            "f8e4m3", loads="tma", scales="block", warpgroups=1, bm=64, block_stagger=True
-        ).check()
     with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_lead=1"):
         Config("f8e4m3", mma_lead=1, **block).check()
     with pytest.raises(ValueError, match=r"whole 128-column scale blocks .*bn=192"):
@@ -260,23 +245,6 @@ PIPELINED_CPU = [
     (pipelined("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, block_prefetch=True), 2 * 128),
     (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1), 128),
     (pipelined("f8e4m3", bm=128, bn=32, stages=3, c_dtype="f16"), 2 * 128 + 16),
-    # the second warpgroup's chunks half a chunk later (block_stagger): a first chunk of 1
-    # K-block (the prefetched factors change places after it), of 2 with chunks of 4, and a
-    # lone K-block (no first chunk with chunks of 4)
-    (
-        pipelined(
-            "f8e4m3", bm=128, bn=32, stages=3, block_prefetch=True, block_stagger=True
-        ),
-        5 * 128,
-    ),
-    (
-        pipelined(
-            "f8e4m3", bm=128, bn=32, stages=3, block_chunk=4, block_prefetch=True,
-            block_stagger=True, c_dtype="bf16",
-        ),
-        7 * 128 - 16,
-    ),
-    (pipelined("f8e4m3", bm=128, bn=32, stages=2, block_chunk=4, block_stagger=True), 128),
     (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong"), 4 * 128),
     (pipelined("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, mainloop="rs"), 5 * 128 - 16),
     (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, split_k=2), 6 * 128 + 16),
@@ -305,7 +273,6 @@ def test_pipelined_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
         pipelined("f8e4m3", bn=128, stages=5, **EBF16),
         pipelined("f8e4m3", bn=128, stages=5, cluster=(2, 1), **EBF16),
         pipelined("f8e4m3", bm=64, bn=128, stages=5, schedule="pingpong", c_dtype="bf16"),
-        pipelined("f8e4m3", bn=128, stages=5, block_prefetch=True, block_stagger=True, **EBF16),
     ],
     ids=lambda c: c.name,
 )
@@ -330,7 +297,6 @@ PIPELINED_GPU = [
     dict(bn=128, stages=4, c_dtype="f32"),
     dict(bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
     dict(bn=128, stages=5, block_prefetch=True, **EBF16),  # tuned()
-    dict(bn=128, stages=5, block_prefetch=True, block_stagger=True, **EBF16),
 ]
 
 
