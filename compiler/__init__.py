@@ -173,6 +173,7 @@ _LAZY.update(
             "f32",
             "f64",
             "fill",
+            "fma",
             "for_each",
             "func",
             "inner_partition",

@@ -111,7 +111,7 @@ from .layouts import (
     upcast,
     zipped_divide,
 )
-from .mathfns import tanh
+from .mathfns import fma, tanh
 from .partitions import inner_partition, outer_partition
 from .pipelines import PipelineState, PipelineTmaAsync
 from .printing import print_, print_tensor, printf
@@ -157,6 +157,7 @@ print = print_  # lc.print is CuTe's print in kernels, Python's print outside th
 
 __all__ = [
     "Bool",
+    "fma",
     "tanh",
     "gmma_layout_atom",
     "warpgroup_arrive",

@@ -1,4 +1,5 @@
-"""convert-to-llvm's part for the math dialect: ``math.tanh`` for the GPU and the CPU.
+"""convert-to-llvm's part for the math dialect: ``math.tanh`` and ``math.fma`` for the GPU and
+the CPU.
 
 - ``fastmath<afn>`` (or ``fast``) on the GPU: the hardware's tanh (MUFU.TANH, sm_75 and later,
   so every GPU target layoutc supports), PTX ``tanh.approx.f32``, through the NVVM intrinsic
@@ -12,6 +13,10 @@
   GPU's.
 
 f16 and bf16 compute in f32 (extended, then truncated once); other types are refused.
+
+``math.fma`` on f32 or f64 becomes the intrinsic ``llvm.fma.f32`` / ``llvm.fma.f64`` on both
+targets (PTX ``fma.rn``; one rounding on the CPU too); other types are refused (an f16 fma
+through f32 would round twice).
 """
 
 from __future__ import annotations
@@ -19,10 +24,10 @@ from __future__ import annotations
 from layoutc.ir.core.attributes import FloatAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
-from layoutc.ir.core.types import FloatType, Type, bf16, f16, f32
+from layoutc.ir.core.types import FloatType, Type, bf16, f16, f32, f64
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import arith, llvm
-from layoutc.ir.dialects.math import TanhOp
+from layoutc.ir.dialects.math import FmaOp, TanhOp
 
 from .tile_to_llvm import ConversionError
 
@@ -90,7 +95,21 @@ def lower_tanh(op: TanhOp, target: str) -> None:
     op.erase()
 
 
+def lower_fma(op: FmaOp) -> None:
+    """Replace ``op`` by ``llvm.fma`` of its type (module docstring)."""
+    t: Type = op.results[0].type
+    if t not in (f32, f64):
+        raise ConversionError(op, f"not supported: 'math.fma' on {t.text} (f32 and f64 only)")
+    e = _Emitter(op)
+    r = e(llvm.CallIntrinsicOp(f"llvm.fma.{t.text}", [op.a, op.b, op.c], t))
+    op.results[0].replace_all_uses_with(r)
+    op.erase()
+
+
 def lower_math(module: Operation, target: str) -> None:
     """Lower every math op under ``module`` for ``target`` (``nvvm`` or ``host``)."""
-    for op in [o for o in module.walk_ops() if isinstance(o, TanhOp)]:
-        lower_tanh(op, target)
+    for op in [o for o in module.walk_ops() if isinstance(o, (TanhOp, FmaOp))]:
+        if isinstance(op, FmaOp):
+            lower_fma(op)
+        else:
+            lower_tanh(op, target)

@@ -631,19 +631,28 @@ def element_bits_of(t: Type) -> int:
 def _wgmma_desc(lw: TileLowering, op: T.WgmmaDescOp) -> None:
     """``bits | ((shared address >> 4) & 0x3FFF)``: the shared-window address of the tile's
     first element (ptrtoint of an ``addrspace(3)`` pointer; the CPU runtime reads the same low
-    bits relative to the block's shared memory, docs/hopper.md)."""
+    bits relative to the block's shared memory, docs/hopper.md). The field is computed in 32
+    bits (it reads bits 4-17 only, which the truncation keeps), then widened: 64-bit address
+    arithmetic per descriptor (each wgmma's K-step has its own) cost ptxas about twice the
+    instructions, in the consumer warps' issue slots."""
     from layoutc.ir.dialects.llvm import PtrToIntOp
 
     b = _builder(op)
-    ptr, _, _ = lw.address(op, op.ptr, C.DYNAMIC, iter([op.offset]), b)
-    addr = b.create(PtrToIntOp, ptr, i64).results[0]
+    base, elem, _ = lw.address(op, op.ptr, 0, iter(()), b)
+    addr = b.create(PtrToIntOp, base, i32_t).results[0]
 
-    def const(v: int) -> Value:
-        return b.insert(arith.ConstantOp.from_int(v, i64)).results[0]
+    def const(v: int, t: Type = i32_t) -> Value:
+        return b.insert(arith.ConstantOp.from_int(v, t)).results[0]
 
+    e = IndexEmitter(b)
+    off = e.mul(op.offset, lw.types.element_bytes(elem))
+    if not isinstance(off, int) or off:
+        off = b.create(arith.IndexCastOp, e.value(off), i32_t).results[0]
+        addr = b.create(arith.AddIOp, addr, off).results[0]
     field = b.create(arith.ShRUIOp, addr, const(4)).results[0]
     field = b.create(arith.AndIOp, field, const(0x3FFF)).results[0]
-    desc = b.create(arith.OrIOp, field, const(op.bits.value)).results[0]
+    field = b.create(arith.ExtUIOp, field, i64).results[0]
+    desc = b.create(arith.OrIOp, field, const(op.bits.value, i64)).results[0]
     op.replace_all_uses_with([desc])
     op.erase()
 

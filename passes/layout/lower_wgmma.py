@@ -32,6 +32,9 @@ from layoutc.ir.algebra import (
     rank,
     size,
 )
+from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.types import i64
+from layoutc.ir.dialects import arith
 from layoutc.ir.dialects import tile as TD
 from layoutc.ir.dialects.tile.gmma import infer_canonical
 from layoutc.ir.dialects.tile.spaces import element_bits
@@ -112,6 +115,8 @@ class _Operand:
         self.bits = bits
         self.what = what
         self.ptr: Any = None
+        # tile i -> (the descriptor of its first K-step, that K-step's element offset)
+        self.firsts: dict[int, tuple[Any, Any]] = {}
 
     def pointer(self, low: Lowering) -> Any:
         if self.ptr is None:
@@ -130,8 +135,23 @@ class _Operand:
                 f"{self.what}: the tile at ({i}, {kb}) starts at element offset {start}, which "
                 f"is not provably a multiple of {t} (16 bytes)"
             )
+        # A later K-step of a tile the same op already described: K-step 0's descriptor plus
+        # the static byte distance >> 4 (CuTe's descriptor iterator), for a distance forward.
+        # The start-address field cannot carry out: shared-window addresses are below 2^18
+        # (228 KB), so field + step stays below 2^14 (on the CPU runtime, whose field holds a
+        # host address's bits 4-17, a carry lands in the reserved bits 14-15, and the start is
+        # decoded modulo 2^18 anyway; a step back could borrow from LBO there: not taken).
+        inner = self.inner((0, i, kb))
+        first = self.firsts.get(i)
+        if first is not None:
+            step = inner - first[1]
+            if isinstance(step, int) and step >= 0 and (step * self.bits) % 128 == 0:
+                c = low.create(arith.ConstantOp, IntegerAttr(step * self.bits // 128, i64))
+                return low.create(arith.AddIOp, first[0], c.results[0]).results[0]
         off = low.emitter.emit(start)
         op = low.create(TD.WgmmaDescOp, self.pointer(low), off, self.canonical.static_bits())
+        if first is None:
+            self.firsts[i] = (op.results[0], inner)
         return op.results[0]
 
 

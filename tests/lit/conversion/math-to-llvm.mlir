@@ -45,3 +45,16 @@ func.func @approximate(%x: f32, %h: bf16, %f: f16) -> (f32, f32, bf16, f16) {
   %3 = math.tanh %f fastmath<afn> : f16
   return %0, %1, %2, %3 : f32, f32, bf16, f16
 }
+
+// math.fma becomes llvm.fma of its type on both targets (one rounding: PTX fma.rn).
+// GPU-LABEL: func.func @fma
+// CPU-LABEL: func.func @fma
+func.func @fma(%a: f32, %b: f32, %c: f32, %d: f64) -> (f32, f64) {
+  // GPU-NEXT: %[[R:.*]] = llvm.call_intrinsic "llvm.fma.f32"(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+  // CPU-NEXT: %[[R:.*]] = llvm.call_intrinsic "llvm.fma.f32"(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+  %0 = math.fma %a, %b, %c : f32
+  // GPU-NEXT: %[[D:.*]] = llvm.call_intrinsic "llvm.fma.f64"(%{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64) -> f64
+  // CPU-NEXT: %[[D:.*]] = llvm.call_intrinsic "llvm.fma.f64"
+  %1 = math.fma %d, %d, %d : f64
+  return %0, %1 : f32, f64
+}

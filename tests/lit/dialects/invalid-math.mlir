@@ -21,3 +21,11 @@ func.func @flag(%a: f32) {
   %0 = math.tanh %a fastmath<quick> : f32
   return
 }
+
+// -----
+
+func.func @fma_types(%a: f32, %b: f64) {
+  // expected-error@+1 {{'math.fma' op requires the same type for all operands and results}}
+  %0 = "math.fma"(%a, %b, %a) : (f32, f64, f32) -> f32
+  return
+}

@@ -24,3 +24,14 @@ func.func @tanh(%x: f32, %h: bf16) -> (f32, f32, bf16, f32) {
   %4 = arith.addf %1, %3 : f32
   return %0, %4, %2, %3 : f32, f32, bf16, f32
 }
+
+// math.fma is upstream's op: a * b + c rounded once, three operands of one float type.
+// CHECK-LABEL: func.func @fma
+func.func @fma(%a: f32, %b: f32, %c: f32) -> (f32, f32) {
+  // CHECK: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+  // GENERIC: "math.fma"(%{{.*}}, %{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<none>}> : (f32, f32, f32) -> f32
+  %0 = math.fma %a, %b, %c : f32
+  // CHECK: math.fma %{{.*}}, %{{.*}}, %{{.*}} fastmath<contract> : f32
+  %1 = math.fma %a, %b, %c fastmath<contract> : f32
+  return %0, %1 : f32, f32
+}

@@ -1,6 +1,7 @@
 // lower-algorithms on tile.gemm with a warpgroup MMA atom: the A and B tiles' layouts are proven
 // canonical GMMA layouts and become descriptors (tile.wgmma_desc: the proven LBO/SBO/layout-type
-// bits and the tile's element offset before the swizzle), one tile.wgmma per (k, m, n) on the
+// bits and the tile's element offset before the swizzle; later K blocks add their static
+// distance to the first one's), one tile.wgmma per (k, m, n) on the
 // accumulator values. A is 64x32 f16 in Layout_K_SW64_Atom (Sw<2,3,3> o (8,32):(32,1)) tiled
 // down M, B 8x32: two K blocks of 16, the second 16 elements (32 bytes) into the 64-byte rows.
 // A: 0x8000002000010000 = 64B swizzle (2 << 62), SBO 512 bytes (32 << 32), LBO 16 (1 << 16);
@@ -16,10 +17,14 @@
 // CHECK-COUNT-4: tile.load
 // CHECK: tile.wgmma #tile.mma_atom<"SM90_64x8x16_F32F16F16_SS"> %[[DA0]], %[[DB0]], ({{.*}}) {transpose_a = 0 : i32, transpose_b = 0 : i32} : f32 -> f32
 // CHECK-COUNT-4: tile.store
-// CHECK: %[[C16:.*]] = arith.constant 16 : index
-// CHECK: %[[DB1:.*]] = tile.wgmma_desc %[[PB]][%[[C16]]]
-// CHECK: %[[DA1:.*]] = tile.wgmma_desc %[[PA]][%[[C16]]]
+// The second K block: the first one's descriptors plus 32 bytes >> 4 (CuTe's descriptor
+// iterator; the start-address field cannot carry out of its 14 bits).
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: %[[DB1:.*]] = arith.addi %[[DB0]], %[[TWO]] : i64
+// CHECK: %[[TWO_A:.*]] = arith.constant 2 : i64
+// CHECK: %[[DA1:.*]] = arith.addi %[[DA0]], %[[TWO_A]] : i64
 // CHECK: tile.wgmma #tile.mma_atom<"SM90_64x8x16_F32F16F16_SS"> %[[DA1]], %[[DB1]]
+// CHECK-NOT: tile.wgmma_desc
 // CHECK-NOT: tile.gemm
 func.func @wgmma() {
   %1 = tile.alloc_smem : !tile.tensor<f16, smem, "Sw<2,3,3> o 0 o ((8,8),(32,1)):((32,256),(1,0))", 1024>
@@ -66,7 +71,7 @@ func.func @not_canonical() {
 // CHECK-COUNT-4: tile.load
 // CHECK: tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> ({{.*}}), %[[DB0]], ({{.*}}) {transpose_b = 0 : i32} : f16, f32 -> f32
 // CHECK-COUNT-4: tile.store
-// CHECK: %[[DB1:.*]] = tile.wgmma_desc
+// CHECK: %[[DB1:.*]] = arith.addi %[[DB0]], %{{.*}} : i64
 // CHECK-COUNT-8: tile.load %[[PA]][{{[89]|1[0-5]}}]
 // CHECK: tile.wgmma_rs #tile.mma_atom<"SM90_64x8x16_F32F16F16_RS"> ({{.*}}), %[[DB1]]
 // CHECK-NOT: tile.gemm
