@@ -421,13 +421,17 @@ def check(ours: Ours, torch: Any, shapes: list[tuple[int, int, int]]) -> list[st
     return out
 
 
-def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) -> list:
+def timed(
+    torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15, graph_first: bool = False
+) -> list:
     """Per function of ``fns``: median seconds per launch (each launch takes the next input
     set), from CUDA events around batches of direct calls and around replays of a CUDA graph
     of the same batch (no host launch cost: the GPU's own time), and the host's seconds per
     direct call (the median over ``reps`` batches, each on an idle GPU). The functions'
     batches alternate within each repetition, so ours and cuBLAS see the same clocks (a
-    power-limited H100 drifts by 10% over a run)."""
+    power-limited H100 drifts by 10% over a run). The graph replays are timed after the
+    direct calls (``graph_first``: before them, to tell a ratio that moves with the launch
+    mode from one that moves with the GPU's warming up)."""
     import time
 
     per_batch = len(sets) * max(1, 8 // len(sets))
@@ -465,10 +469,9 @@ def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) ->
                 times[j].append(start.elapsed_time(end) / 1e3 / per_batch)
         return [statistics.median(t) for t in times]
 
-    direct = events([batch(fn) for fn in fns])
     graphs = [float("nan")] * len(fns)
+    replays = []
     try:
-        replays = []
         for fn in fns:
             stream = torch.cuda.Stream()
             stream.wait_stream(torch.cuda.current_stream())
@@ -479,9 +482,14 @@ def timed(torch: Any, fns: list, sets: list, warmup: int = 3, reps: int = 15) ->
             graph.replay()
             torch.cuda.synchronize()
             replays.append(graph.replay)
-        graphs = events(replays)
     except Exception as e:  # capture refused: the direct numbers stand alone
         print(f"  (no CUDA graph: {type(e).__name__}: {str(e)[:120]})", flush=True)
+        replays = []
+    if graph_first and replays:
+        graphs = events(replays)
+    direct = events([batch(fn) for fn in fns])
+    if not graph_first and replays:
+        graphs = events(replays)
     return list(zip(direct, graphs, host))
 
 
@@ -584,7 +592,7 @@ def side_by_side(g: Any, torch: Any, args: Any, shapes: list) -> int:
                 a, b = operands(torch, dtype, m, n, k, gen)
                 sets.append((a, b, torch.empty((m, n), device="cuda", dtype=first.c_type(torch))))
             fns = [ours for _, ours in members] + [cublas_for(torch, first.cfg)]
-            times = timed(torch, fns, sets, reps=args.reps)
+            times = timed(torch, fns, sets, reps=args.reps, graph_first=args.graph_first)
             (ref, ref_g, _), (base, base_g, _) = times[-1], times[0]
             flops = 2 * m * n * k
             for (label, _), (mine, mine_g, _) in zip(members, times):
@@ -759,6 +767,11 @@ def main() -> int:
     p.add_argument("--check", default="4000,1000x520x264,256x384x136")
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--together", action="store_true", help=TOGETHER_HELP)
+    p.add_argument(
+        "--graph-first",
+        action="store_true",
+        help="with --together: time the CUDA-graph replays before the direct calls",
+    )
     p.add_argument("--epilogue", action="store_true", help="the fused epilogues (FUSED)")
     p.add_argument("--epilogue-dtype", default="bf16", choices=("bf16", "f16"))
     p.add_argument(
