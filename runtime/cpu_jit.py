@@ -4,6 +4,14 @@ The kernel module (from the IR translation, or hand-written with ``llvmlite.ir``
 with the runtime's support module and a per-kernel launcher, optimised, and JIT-compiled with
 MCJIT. The kernel's LLVM signature is checked against its ``KernelSpec`` first, so a mismatch
 is an error message rather than a crash.
+
+Two levels: ``opt_level`` runs LLVM's optimisation pipeline (-O0 to -O3) on the module, and
+``codegen`` chooses how machine code is made from it: ``"fast"`` (the default: LLVM's -O0 code
+generation, FastISel and the fast register allocator) or ``"optimized"`` (SelectionDAG
+instruction selection, the greedy register allocator and machine-level optimisation at
+``opt_level``). Optimised code generation was most of a kernel's JIT time and bought little:
+kernels on the CPU spend their time in the support module's helpers and fiber switches
+(docs/runtime.md, "JIT levels").
 """
 
 from __future__ import annotations
@@ -89,6 +97,17 @@ class CpuProgram:
 
 _support: dict[str, int] = {}
 
+CODEGEN_CHOICES = ("fast", "optimized")
+"""How the JIT makes machine code from the optimised module (:func:`codegen_level`)."""
+
+
+def codegen_level(codegen: str, opt_level: int) -> int:
+    """LLVM's code generation level (the target machine's) for ``codegen`` at ``opt_level``:
+    0 for ``"fast"``, ``opt_level`` (clamped to 0-3) for ``"optimized"``."""
+    if codegen not in CODEGEN_CHOICES:
+        raise ValueError(f"codegen must be one of {CODEGEN_CHOICES}, not {codegen!r}")
+    return 0 if codegen == "fast" else min(max(opt_level, 0), 3)
+
 
 def _target_machine(llvm: Any, opt_level: int) -> Any:
     target = llvm.Target.from_triple(llvm.get_process_triple())
@@ -120,7 +139,9 @@ def support_symbols(object_cache: ObjectCache | None = None) -> dict[str, int]:
             return _support
         llvm = _llvm()
         text = support_ir()
-        key = object_key(text, "", 2) if object_cache is not None else None
+        # optimised code generation for the helpers, where the kernels spend their time
+        # (made once per process, or loaded from ``object_cache``)
+        key = object_key(text, "", 2, "optimized") if object_cache is not None else None
         cached = object_cache.load(key) if object_cache is not None and key is not None else None
         names = [
             *COLLECTIVE_HELPERS,
@@ -131,7 +152,7 @@ def support_symbols(object_cache: ObjectCache | None = None) -> dict[str, int]:
         ]
         symbols: dict[str, int] = {}
         if cached is not None:
-            engine = _engine_from_object(llvm, 2, cached[0])
+            engine = _engine_from_object(llvm, cached[0])
             symbols = {name: engine.get_function_address(name) for name in names}
         if not symbols or not all(symbols.values()):
             module = llvm.parse_assembly(text)
@@ -161,10 +182,10 @@ def _notify_into(engine: Any, object_cache: ObjectCache | None) -> list[bytes]:
     return made
 
 
-def _engine_from_object(llvm: Any, opt_level: int, code: bytes) -> Any:
+def _engine_from_object(llvm: Any, code: bytes) -> Any:
     """An engine holding object code the JIT made before: MCJIT loads the object instead of
-    compiling the module it is given, an empty one."""
-    tm = _target_machine(llvm, opt_level)
+    compiling the module it is given, an empty one (so the target machine's level is moot)."""
+    tm = _target_machine(llvm, 0)
     module = llvm.parse_assembly("")
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
@@ -188,9 +209,9 @@ class ObjectCache(Protocol):
 _JIT_SOURCE: list[str] = []
 
 
-def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
+def object_key(ir_text: str, launcher_text: str, opt_level: int, codegen: str = "fast") -> str:
     """What the host's machine code for a kernel depends on: its IR and launcher, the
-    optimisation level, LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
+    optimisation level and code generation choice, LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
     features) and this module's source (its pass pipeline and target machine settings)."""
     import llvmlite
 
@@ -201,6 +222,7 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
         "ir": hashlib.sha256(ir_text.encode()).hexdigest(),
         "launcher": hashlib.sha256(launcher_text.encode()).hexdigest(),
         "opt": opt_level,
+        "codegen": codegen_level(codegen, opt_level),
         "llvmlite": llvmlite.__version__,
         "llvm": list(llvm.llvm_version_info),
         "triple": llvm.get_process_triple(),
@@ -212,11 +234,13 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def optimized_engine(llvm: Any, module: Any, launcher_text: str, opt_level: int) -> Any:
+def optimized_engine(
+    llvm: Any, module: Any, launcher_text: str, opt_level: int, codegen: str = "fast"
+) -> Any:
     """``module`` for this host, linked with its launcher, optimised at ``opt_level`` and given
-    to a new MCJIT engine (machine code not made yet: the caller may hook the object cache
-    before ``finalize_object``)."""
-    tm = _target_machine(llvm, opt_level)
+    to a new MCJIT engine that makes machine code as ``codegen`` says (not made yet: the
+    caller may hook the object cache before ``finalize_object``)."""
+    tm = _target_machine(llvm, codegen_level(codegen, opt_level))
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
     launcher = llvm.parse_assembly(launcher_text)
@@ -228,21 +252,30 @@ def optimized_engine(llvm: Any, module: Any, launcher_text: str, opt_level: int)
 
 
 def compile_cpu(
-    ir_text: str, spec: KernelSpec, opt_level: int = 2, object_cache: ObjectCache | None = None
+    ir_text: str,
+    spec: KernelSpec,
+    opt_level: int = 2,
+    object_cache: ObjectCache | None = None,
+    codegen: str = "fast",
 ) -> CpuProgram:
-    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine.
+    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine:
+    LLVM's passes at ``opt_level``, machine code as ``codegen`` says (``"fast"`` or
+    ``"optimized"``: the module docstring).
 
-    With ``object_cache``, machine code made before for the same IR, launcher, level, LLVM and
-    host is loaded instead of optimising and generating it again (a GEMM's JIT: about 1 s,
-    loading its object: milliseconds); what is made is stored there.
+    With ``object_cache``, machine code made before for the same IR, launcher, levels, LLVM
+    and host is loaded instead of optimising and generating it again (a GEMM's JIT: about
+    0.25 s, loading its object: milliseconds); what is made is stored there.
     """
+    codegen_level(codegen, opt_level)  # a bad choice is an error before any work
     llvm = _llvm()
     support = support_symbols(object_cache)
     launcher_text = kernel_launcher_ir(spec.name, llvm_param_types(spec))
-    key = object_key(ir_text, launcher_text, opt_level) if object_cache is not None else None
+    key = (
+        object_key(ir_text, launcher_text, opt_level, codegen) if object_cache is not None else None
+    )
     cached = object_cache.load(key) if object_cache is not None and key is not None else None
     if cached is not None:
-        program = _load_object(llvm, support, spec, opt_level, *cached)
+        program = _load_object(llvm, support, spec, *cached)
         if program.grid and program.main:
             return program
         # (an object without the kernel's entry points: made again below, and replaced)
@@ -264,7 +297,7 @@ def compile_cpu(
         )
     uses_collectives = any(f.name in COLLECTIVE_HELPERS for f in module.functions)
 
-    engine = optimized_engine(llvm, module, launcher_text, opt_level)
+    engine = optimized_engine(llvm, module, launcher_text, opt_level, codegen)
     made = _notify_into(engine, object_cache)
     engine.finalize_object()
     if object_cache is not None and key is not None and made:
@@ -276,13 +309,12 @@ def _load_object(
     llvm: Any,
     support: dict[str, int],
     spec: KernelSpec,
-    opt_level: int,
     code: bytes,
     facts: dict[str, Any],
 ) -> CpuProgram:
     """A kernel from object code the JIT made before (its IR was checked against ``spec``
     then, and the key covers both)."""
-    engine = _engine_from_object(llvm, opt_level, code)
+    engine = _engine_from_object(llvm, code)
     return _program(engine, spec, support, bool(facts.get("uses_collectives")))
 
 
