@@ -12,13 +12,13 @@ times each, and prints the CPU seconds (min of 3) of both, their ratio and the I
 ``capture`` on two builds (before and after a change to the bounds check, say) and ``time`` on
 the two directories in one process, so that both columns see the same machine load. OLD runs
 with LLVM's post-RA scheduler on (what the host's default was on the znver3 build machine before
-compile_cpu turned it off), NEW as compile_cpu runs now (its default code generation, ``"fast"``).
+compile_cpu turned it off), NEW as compile_cpu runs now (its default tier, ``"fast"``).
 
 ``steps`` times each step of compile_cpu's JIT on each IR file of DIR (CPU ms, min of 3, the
 configurations alternating): parsing the text, verifying it and linking the launcher, LLVM's
 optimisation pipeline, and machine code (MCJIT's instruction selection, register allocation and
-emission), at the levels ``opt_level``/``codegen`` a compile can ask for (docs/runtime.md, "JIT
-levels").
+emission), for the tiers and levels a compile can ask for (``jit``, ``opt_level``:
+docs/runtime.md, "JIT tiers").
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def capture(out: Path) -> None:
 
 
 def jit_seconds(
-    ir_text: str, launcher_text: str, post_ra: bool, opt_level: int = 2, codegen: str = "fast"
+    ir_text: str, launcher_text: str, post_ra: bool, opt_level: int = 2, jit: str = "fast"
 ) -> float:
     """CPU seconds to optimise ``ir_text`` with its launcher and make their machine code, as
     compile_cpu does (``post_ra``: with LLVM's post-RA scheduler, as before compile_cpu turned
@@ -104,15 +104,15 @@ def jit_seconds(
     llvm.set_option("", "-post-RA-scheduler=true" if post_ra else cpu_jit.POST_RA_SCHEDULER_OFF)
     start = time.process_time()
     module = llvm.parse_assembly(ir_text)
-    engine = cpu_jit.optimized_engine(llvm, module, launcher_text, opt_level, codegen)
+    engine = cpu_jit.optimized_engine(llvm, module, launcher_text, opt_level, jit)
     engine.finalize_object()
     return time.process_time() - start
 
 
-LEVELS = [(3, "optimized"), (3, "fast"), (2, "fast"), (1, "fast"), (0, "fast")]
+LEVELS = [(3, "optimized"), (2, "optimized"), (1, "optimized"), (3, "fast"), (0, "fast")]
 
 
-def step_seconds(ir_text: str, launcher_text: str, opt_level: int, codegen: str) -> dict:
+def step_seconds(ir_text: str, launcher_text: str, opt_level: int, jit: str) -> dict:
     """CPU seconds of each step of compile_cpu's JIT (without the object cache)."""
     from layoutc.runtime import cpu_jit
 
@@ -124,7 +124,8 @@ def step_seconds(ir_text: str, launcher_text: str, opt_level: int, codegen: str)
     out["parse"] = clock() - start
     start = clock()
     module.verify()
-    tm = cpu_jit._target_machine(llvm, cpu_jit.codegen_level(codegen, opt_level))
+    passes, codegen = cpu_jit.jit_levels(jit, opt_level)
+    tm = cpu_jit._target_machine(llvm, codegen)
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
     launcher = llvm.parse_assembly(launcher_text)
@@ -133,7 +134,7 @@ def step_seconds(ir_text: str, launcher_text: str, opt_level: int, codegen: str)
     module.link_in(launcher)
     out["verify+link"] = clock() - start
     start = clock()
-    cpu_jit._optimize(llvm, module, tm, opt_level)
+    cpu_jit._optimize(llvm, module, tm, passes)
     out["passes"] = clock() - start
     start = clock()
     engine = llvm.create_mcjit_compiler(module, tm)
@@ -144,7 +145,7 @@ def step_seconds(ir_text: str, launcher_text: str, opt_level: int, codegen: str)
 
 def steps(directory: Path, repeat: int = 3) -> None:
     names = ["parse", "verify+link", "passes", "machine code"]
-    print(f"{'kernel':32} {'opt_level':>9} {'codegen':>9} " + " ".join(f"{n:>12}" for n in names))
+    print(f"{'kernel':32} {'opt_level':>9} {'jit':>9} " + " ".join(f"{n:>12}" for n in names))
     for path in sorted(directory.glob("*.ll")):
         text = path.read_text()
         launcher = path.with_suffix(".launcher").read_text()
@@ -153,10 +154,10 @@ def steps(directory: Path, repeat: int = 3) -> None:
             for level in LEVELS:
                 for k, v in step_seconds(text, launcher, *level).items():
                     best.setdefault(level, {})[k] = min(best.get(level, {}).get(k, 1e9), v)
-        for (opt, codegen), b in best.items():
+        for (opt, jit), b in best.items():
             cells = " ".join(f"{b[n] * 1e3:10.0f}ms" for n in names)
             total = sum(b.values()) * 1e3
-            print(f"{path.stem:32} {opt:>9} {codegen:>9} {cells}  total {total:.0f}ms")
+            print(f"{path.stem:32} {opt:>9} {jit:>9} {cells}  total {total:.0f}ms")
 
 
 def compare(old: Path, new: Path, repeat: int = 3) -> None:

@@ -244,7 +244,7 @@ class EmbeddedKernel:
                     self.llvm_ir,
                     spec,
                     opt_level=self.options.opt_level,
-                    codegen=self.options.cpu_codegen,
+                    jit=self.options.cpu_jit,
                 )
         return self._runtime
 

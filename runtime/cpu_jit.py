@@ -5,13 +5,13 @@ with the runtime's support module and a per-kernel launcher, optimised, and JIT-
 MCJIT. The kernel's LLVM signature is checked against its ``KernelSpec`` first, so a mismatch
 is an error message rather than a crash.
 
-Two levels: ``opt_level`` runs LLVM's optimisation pipeline (-O0 to -O3) on the module, and
-``codegen`` chooses how machine code is made from it: ``"fast"`` (the default: LLVM's -O0 code
-generation, FastISel and the fast register allocator) or ``"optimized"`` (SelectionDAG
-instruction selection, the greedy register allocator and machine-level optimisation at
-``opt_level``). Optimised code generation was most of a kernel's JIT time and bought little:
-kernels on the CPU spend their time in the support module's helpers and fiber switches
-(docs/runtime.md, "JIT levels").
+Two tiers (``jit``, :func:`jit_levels`): ``"fast"`` (the default) runs LLVM's -O1 pass
+pipeline (at most ``opt_level``) and makes machine code at -O0 (FastISel, the fast register
+allocator); ``"optimized"`` runs both at ``opt_level`` (-O3: SelectionDAG instruction
+selection, the greedy register allocator, machine-level optimisation). The optimised tier's
+JIT takes two to three times as long for kernels that mostly run as fast either way: CPU
+kernels spend their time in the support module's helpers (always optimised) and fiber
+switches (docs/runtime.md, "JIT tiers").
 """
 
 from __future__ import annotations
@@ -97,16 +97,18 @@ class CpuProgram:
 
 _support: dict[str, int] = {}
 
-CODEGEN_CHOICES = ("fast", "optimized")
-"""How the JIT makes machine code from the optimised module (:func:`codegen_level`)."""
+JIT_TIERS = ("fast", "optimized")
+"""How much the JIT optimises a kernel (:func:`jit_levels`)."""
 
 
-def codegen_level(codegen: str, opt_level: int) -> int:
-    """LLVM's code generation level (the target machine's) for ``codegen`` at ``opt_level``:
-    0 for ``"fast"``, ``opt_level`` (clamped to 0-3) for ``"optimized"``."""
-    if codegen not in CODEGEN_CHOICES:
-        raise ValueError(f"codegen must be one of {CODEGEN_CHOICES}, not {codegen!r}")
-    return 0 if codegen == "fast" else min(max(opt_level, 0), 3)
+def jit_levels(jit: str, opt_level: int) -> tuple[int, int]:
+    """LLVM's pass pipeline level and code generation level (the target machine's) for the
+    tier ``jit`` at ``opt_level`` (clamped to 0-3): ``"fast"``: at most -O1 passes, -O0 code
+    generation; ``"optimized"``: both at ``opt_level``."""
+    if jit not in JIT_TIERS:
+        raise ValueError(f"jit must be one of {JIT_TIERS}, not {jit!r}")
+    level = min(max(opt_level, 0), 3)
+    return (min(level, 1), 0) if jit == "fast" else (level, level)
 
 
 def _target_machine(llvm: Any, opt_level: int) -> Any:
@@ -209,9 +211,9 @@ class ObjectCache(Protocol):
 _JIT_SOURCE: list[str] = []
 
 
-def object_key(ir_text: str, launcher_text: str, opt_level: int, codegen: str = "fast") -> str:
-    """What the host's machine code for a kernel depends on: its IR and launcher, the
-    optimisation level and code generation choice, LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
+def object_key(ir_text: str, launcher_text: str, opt_level: int, jit: str = "fast") -> str:
+    """What the host's machine code for a kernel depends on: its IR and launcher, the levels
+    of LLVM's passes and code generation (``jit_levels``), LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
     features) and this module's source (its pass pipeline and target machine settings)."""
     import llvmlite
 
@@ -221,8 +223,7 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int, codegen: str = 
     parts = {
         "ir": hashlib.sha256(ir_text.encode()).hexdigest(),
         "launcher": hashlib.sha256(launcher_text.encode()).hexdigest(),
-        "opt": opt_level,
-        "codegen": codegen_level(codegen, opt_level),
+        "levels": jit_levels(jit, opt_level),
         "llvmlite": llvmlite.__version__,
         "llvm": list(llvm.llvm_version_info),
         "triple": llvm.get_process_triple(),
@@ -235,19 +236,20 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int, codegen: str = 
 
 
 def optimized_engine(
-    llvm: Any, module: Any, launcher_text: str, opt_level: int, codegen: str = "fast"
+    llvm: Any, module: Any, launcher_text: str, opt_level: int, jit: str = "fast"
 ) -> Any:
-    """``module`` for this host, linked with its launcher, optimised at ``opt_level`` and given
-    to a new MCJIT engine that makes machine code as ``codegen`` says (not made yet: the
-    caller may hook the object cache before ``finalize_object``)."""
-    tm = _target_machine(llvm, codegen_level(codegen, opt_level))
+    """``module`` for this host, linked with its launcher, optimised as the tier ``jit`` at
+    ``opt_level`` says and given to a new MCJIT engine that makes machine code at the tier's
+    level (not made yet: the caller may hook the object cache before ``finalize_object``)."""
+    passes, codegen = jit_levels(jit, opt_level)
+    tm = _target_machine(llvm, codegen)
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
     launcher = llvm.parse_assembly(launcher_text)
     launcher.triple = module.triple
     launcher.data_layout = module.data_layout
     module.link_in(launcher)
-    _optimize(llvm, module, tm, opt_level)
+    _optimize(llvm, module, tm, passes)
     return llvm.create_mcjit_compiler(module, tm)
 
 
@@ -256,23 +258,20 @@ def compile_cpu(
     spec: KernelSpec,
     opt_level: int = 2,
     object_cache: ObjectCache | None = None,
-    codegen: str = "fast",
+    jit: str = "fast",
 ) -> CpuProgram:
-    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine:
-    LLVM's passes at ``opt_level``, machine code as ``codegen`` says (``"fast"`` or
-    ``"optimized"``: the module docstring).
+    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine, as the
+    tier ``jit`` at ``opt_level`` says (``"fast"`` or ``"optimized"``: the module docstring).
 
     With ``object_cache``, machine code made before for the same IR, launcher, levels, LLVM
     and host is loaded instead of optimising and generating it again (a GEMM's JIT: about
-    0.25 s, loading its object: milliseconds); what is made is stored there.
+    0.2 s, loading its object: milliseconds); what is made is stored there.
     """
-    codegen_level(codegen, opt_level)  # a bad choice is an error before any work
+    jit_levels(jit, opt_level)  # a bad tier is an error before any work
     llvm = _llvm()
     support = support_symbols(object_cache)
     launcher_text = kernel_launcher_ir(spec.name, llvm_param_types(spec))
-    key = (
-        object_key(ir_text, launcher_text, opt_level, codegen) if object_cache is not None else None
-    )
+    key = object_key(ir_text, launcher_text, opt_level, jit) if object_cache is not None else None
     cached = object_cache.load(key) if object_cache is not None and key is not None else None
     if cached is not None:
         program = _load_object(llvm, support, spec, *cached)
@@ -297,7 +296,7 @@ def compile_cpu(
         )
     uses_collectives = any(f.name in COLLECTIVE_HELPERS for f in module.functions)
 
-    engine = optimized_engine(llvm, module, launcher_text, opt_level, codegen)
+    engine = optimized_engine(llvm, module, launcher_text, opt_level, jit)
     made = _notify_into(engine, object_cache)
     engine.finalize_object()
     if object_cache is not None and key is not None and made:

@@ -39,7 +39,7 @@ class CompiledKernel:
         timings: Mapping[str, float] | None = None,
         opt_level: int = 3,
         use_cache: bool = False,
-        cpu_codegen: str = "fast",
+        cpu_jit: str = "fast",
     ) -> None:
         self.products = products
         self.kernel = kernel
@@ -50,7 +50,7 @@ class CompiledKernel:
         self.timings: dict[str, float] = dict(timings or {})
         """Seconds per stage: trace, cache, passes, pass:<name>, translate, ptx, cubin, load."""
         self._opt_level = opt_level
-        self._cpu_codegen = cpu_codegen  # how the CPU JIT makes machine code
+        self._cpu_jit = cpu_jit  # the CPU JIT's tier
         self._use_cache = use_cache  # the CPU JIT's machine code in the compile cache
         self._runtime: Any = None
         self._lock = threading.Lock()
@@ -136,7 +136,7 @@ class CompiledKernel:
             spec,
             opt_level=min(self._opt_level, 3),
             object_cache=objects,
-            codegen=self._cpu_codegen,
+            jit=self._cpu_jit,
         )
 
     # -- calling ----------------------------------------------------------------------------------
