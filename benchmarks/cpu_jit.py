@@ -68,7 +68,24 @@ def _gemm_k_peeling():
     return lc.compile(sm80.make_gemm(cfg), a, b, c, block=cfg.threads, target="cpu")
 
 
+def _gemm_from_specs():
+    """benchmarks/compile.py's GEMM: the default sm80 configuration from argument specs."""
+    import layoutc as lc
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import gemm_tf32_sm80 as gemm
+    from compile import gemm_specs
+
+    specs, facts = gemm_specs(gemm.CONFIG)
+    kernel = gemm.make_gemm(gemm.CONFIG, "gemm_tf32_sm80")
+    return lc.compile(
+        kernel, *specs, block=gemm.CONFIG.threads, target="cpu", assume=facts, cache=False
+    )
+
+
 KERNELS = {
+    "gemm_tf32_sm80_specs": _gemm_from_specs,
     "gemm_sm80_small_bf16_kkc_k17": _gemm_k_peeling,
     "gemm_tf32_sm80": lambda: _compile_example("gemm_tf32_sm80"),
     "gemm_sm90": lambda: _compile_example("gemm_sm90"),
