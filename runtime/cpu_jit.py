@@ -213,8 +213,9 @@ _JIT_SOURCE: list[str] = []
 
 def object_key(ir_text: str, launcher_text: str, opt_level: int, jit: str = "fast") -> str:
     """What the host's machine code for a kernel depends on: its IR and launcher, the levels
-    of LLVM's passes and code generation (``jit_levels``), LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
-    features) and this module's source (its pass pipeline and target machine settings)."""
+    of LLVM's passes and code generation (``jit_levels``), LLVM (llvmlite's version and
+    LLVM's), the host (triple, CPU and its features) and this module's source (its pass
+    pipeline and target machine settings)."""
     import llvmlite
 
     llvm = _llvm()
