@@ -23,11 +23,15 @@ Rows (medians; the ratio compares with a reference measured in the same process)
   verifying the IR after every pass (``verify_each=True``; the default verifies once, after
   the pipeline: docs/driver.md, "Compile time"); the GEMM for any M, N and K (no divisibility
   facts: the full, K-peeled and residue pipelines), against the full-tile one;
+- the GEMM's CPU JIT alone (``load``: optimisation and machine code, CPU time) in its default
+  tier (``cpu_jit="fast"``) against the optimised tier (-O3 passes and code generation, the
+  default before: docs/runtime.md, "JIT tiers");
 - the CPU GEMM compiled and loaded by a new process: a disk-cache hit (the JIT's machine code
   comes from the cache too) against the same process with the cache off;
 - the per-stage breakdown of both GPU compiles: trace, each pass, translation, PTX, cubin;
   for the GEMM also the young-generation collection that follows each compile (outside
-  ``ck.timings`` and the stage total, inside the compile's wall time).
+  ``ck.timings`` and the stage total, inside the compile's wall time), and the GEMM's CPU
+  compile (``load``: the JIT).
 """
 
 from __future__ import annotations
@@ -199,7 +203,7 @@ def gemm_specs(cfg) -> tuple[tuple, list[str]]:
     return specs, [f"M%{cfg.bm}==0", f"N%{cfg.bn}==0", f"K%{cfg.bk}==0"]
 
 
-def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
+def gemm_rows(arch: str, repeat: int) -> tuple[dict[str, float], dict[str, float]]:
     """The sm80 GEMM's default configuration, a fresh kernel object per compile (make_gemm),
     compiled from specs with the cache off, in a process already warm from the copy rows."""
     import layoutc as lc
@@ -212,6 +216,7 @@ def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
     cfg = gemm.CONFIG
     specs, assume = gemm_specs(cfg)
     stages: list[dict[str, float]] = []
+    cpu_stages: list[dict[str, float]] = []
     last: list = []
 
     def compile_for(target: str, facts=assume, **options):
@@ -226,7 +231,16 @@ def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
         last[:] = [ck]
 
     def to_cpu() -> None:
-        compile_for("cpu").load()
+        ck = compile_for("cpu")
+        ck.load()
+        cpu_stages.append(ck.timings)
+
+    def jit_cpu_seconds(tier: str) -> float:
+        """CPU seconds of the JIT alone (the kernel's load) in ``tier``."""
+        ck = compile_for("cpu", cpu_jit=tier)
+        start = time.process_time()
+        ck.load()
+        return time.process_time() - start
 
     # CPU time first (the machine is shared: other processes inflate wall time, not this)
     cpu_gpu = cpu_times(to_cubin, repeat)
@@ -285,9 +299,23 @@ def gemm_rows(arch: str, repeat: int) -> dict[str, float]:
         statistics.median(gpu),
         "< 0.5 s",
     )
+    jit: dict[str, list[float]] = {"fast": [], "optimized": []}
+    for _ in range(repeat):  # alternating, so that both see the same load
+        for tier, samples in jit.items():
+            samples.append(jit_cpu_seconds(tier))
+    row(
+        "GEMM: the CPU JIT alone (cpu_jit='fast'), CPU time, min",
+        min(jit["fast"]),
+        "cpu_jit='optimized' (-O3), min",
+        min(jit["optimized"]),
+        "(LLVM passes + machine code)",
+    )
     merged = {name: statistics.median(s.get(name, 0.0) for s in stages) for name in stages[0]}
     merged["collection after (gen 0)"] = young
-    return merged
+    cpu_merged = {
+        name: statistics.median(s.get(name, 0.0) for s in cpu_stages) for name in cpu_stages[0]
+    }
+    return merged, cpu_merged
 
 
 def collection_after(compile_once, repeat: int) -> float:
@@ -390,7 +418,9 @@ def main() -> int:
         import_time(repeat)
         stages = {"copy kernel's GPU compile": compile_rows(path, args.arch, repeat)}
         if not args.no_gemm:
-            stages["GEMM's GPU compile"] = gemm_rows(args.arch, max(3, repeat // 2))
+            gpu, cpu = gemm_rows(args.arch, max(3, repeat // 2))
+            stages["GEMM's GPU compile"] = gpu
+            stages["GEMM's CPU compile (load: the JIT)"] = cpu
             new_process_rows(3)
     print_table(stages)
     return 0

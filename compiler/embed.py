@@ -240,7 +240,12 @@ class EmbeddedKernel:
             else:
                 from layoutc.runtime.cpu_kernel import CpuKernel
 
-                self._runtime = CpuKernel(self.llvm_ir, spec, opt_level=self.options.opt_level)
+                self._runtime = CpuKernel(
+                    self.llvm_ir,
+                    spec,
+                    opt_level=self.options.opt_level,
+                    jit=self.options.cpu_jit,
+                )
         return self._runtime
 
     def write_artifact(self, directory: Any) -> Any:

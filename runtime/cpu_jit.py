@@ -4,6 +4,14 @@ The kernel module (from the IR translation, or hand-written with ``llvmlite.ir``
 with the runtime's support module and a per-kernel launcher, optimised, and JIT-compiled with
 MCJIT. The kernel's LLVM signature is checked against its ``KernelSpec`` first, so a mismatch
 is an error message rather than a crash.
+
+Two tiers (``jit``, :func:`jit_levels`): ``"fast"`` (the default) runs LLVM's -O1 pass
+pipeline (at most ``opt_level``) and makes machine code at -O0 (FastISel, the fast register
+allocator); ``"optimized"`` runs both at ``opt_level`` (-O3: SelectionDAG instruction
+selection, the greedy register allocator, machine-level optimisation). The optimised tier's
+JIT takes two to three times as long for kernels that mostly run as fast either way: CPU
+kernels spend their time in the support module's helpers (always optimised) and fiber
+switches (docs/runtime.md, "JIT tiers").
 """
 
 from __future__ import annotations
@@ -89,6 +97,19 @@ class CpuProgram:
 
 _support: dict[str, int] = {}
 
+JIT_TIERS = ("fast", "optimized")
+"""How much the JIT optimises a kernel (:func:`jit_levels`)."""
+
+
+def jit_levels(jit: str, opt_level: int) -> tuple[int, int]:
+    """LLVM's pass pipeline level and code generation level (the target machine's) for the
+    tier ``jit`` at ``opt_level`` (clamped to 0-3): ``"fast"``: at most -O1 passes, -O0 code
+    generation; ``"optimized"``: both at ``opt_level``."""
+    if jit not in JIT_TIERS:
+        raise ValueError(f"jit must be one of {JIT_TIERS}, not {jit!r}")
+    level = min(max(opt_level, 0), 3)
+    return (min(level, 1), 0) if jit == "fast" else (level, level)
+
 
 def _target_machine(llvm: Any, opt_level: int) -> Any:
     target = llvm.Target.from_triple(llvm.get_process_triple())
@@ -120,7 +141,9 @@ def support_symbols(object_cache: ObjectCache | None = None) -> dict[str, int]:
             return _support
         llvm = _llvm()
         text = support_ir()
-        key = object_key(text, "", 2) if object_cache is not None else None
+        # optimised code generation for the helpers, where the kernels spend their time
+        # (made once per process, or loaded from ``object_cache``)
+        key = object_key(text, "", 2, "optimized") if object_cache is not None else None
         cached = object_cache.load(key) if object_cache is not None and key is not None else None
         names = [
             *COLLECTIVE_HELPERS,
@@ -131,7 +154,7 @@ def support_symbols(object_cache: ObjectCache | None = None) -> dict[str, int]:
         ]
         symbols: dict[str, int] = {}
         if cached is not None:
-            engine = _engine_from_object(llvm, 2, cached[0])
+            engine = _engine_from_object(llvm, cached[0])
             symbols = {name: engine.get_function_address(name) for name in names}
         if not symbols or not all(symbols.values()):
             module = llvm.parse_assembly(text)
@@ -161,10 +184,10 @@ def _notify_into(engine: Any, object_cache: ObjectCache | None) -> list[bytes]:
     return made
 
 
-def _engine_from_object(llvm: Any, opt_level: int, code: bytes) -> Any:
+def _engine_from_object(llvm: Any, code: bytes) -> Any:
     """An engine holding object code the JIT made before: MCJIT loads the object instead of
-    compiling the module it is given, an empty one."""
-    tm = _target_machine(llvm, opt_level)
+    compiling the module it is given, an empty one (so the target machine's level is moot)."""
+    tm = _target_machine(llvm, 0)
     module = llvm.parse_assembly("")
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
@@ -188,10 +211,11 @@ class ObjectCache(Protocol):
 _JIT_SOURCE: list[str] = []
 
 
-def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
-    """What the host's machine code for a kernel depends on: its IR and launcher, the
-    optimisation level, LLVM (llvmlite's version and LLVM's), the host (triple, CPU and its
-    features) and this module's source (its pass pipeline and target machine settings)."""
+def object_key(ir_text: str, launcher_text: str, opt_level: int, jit: str = "fast") -> str:
+    """What the host's machine code for a kernel depends on: its IR and launcher, the levels
+    of LLVM's passes and code generation (``jit_levels``), LLVM (llvmlite's version and
+    LLVM's), the host (triple, CPU and its features) and this module's source (its pass
+    pipeline and target machine settings)."""
     import llvmlite
 
     llvm = _llvm()
@@ -200,7 +224,7 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
     parts = {
         "ir": hashlib.sha256(ir_text.encode()).hexdigest(),
         "launcher": hashlib.sha256(launcher_text.encode()).hexdigest(),
-        "opt": opt_level,
+        "levels": jit_levels(jit, opt_level),
         "llvmlite": llvmlite.__version__,
         "llvm": list(llvm.llvm_version_info),
         "triple": llvm.get_process_triple(),
@@ -212,37 +236,46 @@ def object_key(ir_text: str, launcher_text: str, opt_level: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def optimized_engine(llvm: Any, module: Any, launcher_text: str, opt_level: int) -> Any:
-    """``module`` for this host, linked with its launcher, optimised at ``opt_level`` and given
-    to a new MCJIT engine (machine code not made yet: the caller may hook the object cache
-    before ``finalize_object``)."""
-    tm = _target_machine(llvm, opt_level)
+def optimized_engine(
+    llvm: Any, module: Any, launcher_text: str, opt_level: int, jit: str = "fast"
+) -> Any:
+    """``module`` for this host, linked with its launcher, optimised as the tier ``jit`` at
+    ``opt_level`` says and given to a new MCJIT engine that makes machine code at the tier's
+    level (not made yet: the caller may hook the object cache before ``finalize_object``)."""
+    passes, codegen = jit_levels(jit, opt_level)
+    tm = _target_machine(llvm, codegen)
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
     launcher = llvm.parse_assembly(launcher_text)
     launcher.triple = module.triple
     launcher.data_layout = module.data_layout
     module.link_in(launcher)
-    _optimize(llvm, module, tm, opt_level)
+    _optimize(llvm, module, tm, passes)
     return llvm.create_mcjit_compiler(module, tm)
 
 
 def compile_cpu(
-    ir_text: str, spec: KernelSpec, opt_level: int = 2, object_cache: ObjectCache | None = None
+    ir_text: str,
+    spec: KernelSpec,
+    opt_level: int = 2,
+    object_cache: ObjectCache | None = None,
+    jit: str = "fast",
 ) -> CpuProgram:
-    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine.
+    """Compile a CPU-flavour module containing kernel ``spec.name`` for this machine, as the
+    tier ``jit`` at ``opt_level`` says (``"fast"`` or ``"optimized"``: the module docstring).
 
-    With ``object_cache``, machine code made before for the same IR, launcher, level, LLVM and
-    host is loaded instead of optimising and generating it again (a GEMM's JIT: about 1 s,
-    loading its object: milliseconds); what is made is stored there.
+    With ``object_cache``, machine code made before for the same IR, launcher, levels, LLVM
+    and host is loaded instead of optimising and generating it again (a GEMM's JIT: about
+    0.2 s, loading its object: milliseconds); what is made is stored there.
     """
+    jit_levels(jit, opt_level)  # a bad tier is an error before any work
     llvm = _llvm()
     support = support_symbols(object_cache)
     launcher_text = kernel_launcher_ir(spec.name, llvm_param_types(spec))
-    key = object_key(ir_text, launcher_text, opt_level) if object_cache is not None else None
+    key = object_key(ir_text, launcher_text, opt_level, jit) if object_cache is not None else None
     cached = object_cache.load(key) if object_cache is not None and key is not None else None
     if cached is not None:
-        program = _load_object(llvm, support, spec, opt_level, *cached)
+        program = _load_object(llvm, support, spec, *cached)
         if program.grid and program.main:
             return program
         # (an object without the kernel's entry points: made again below, and replaced)
@@ -264,7 +297,7 @@ def compile_cpu(
         )
     uses_collectives = any(f.name in COLLECTIVE_HELPERS for f in module.functions)
 
-    engine = optimized_engine(llvm, module, launcher_text, opt_level)
+    engine = optimized_engine(llvm, module, launcher_text, opt_level, jit)
     made = _notify_into(engine, object_cache)
     engine.finalize_object()
     if object_cache is not None and key is not None and made:
@@ -276,13 +309,12 @@ def _load_object(
     llvm: Any,
     support: dict[str, int],
     spec: KernelSpec,
-    opt_level: int,
     code: bytes,
     facts: dict[str, Any],
 ) -> CpuProgram:
     """A kernel from object code the JIT made before (its IR was checked against ``spec``
     then, and the key covers both)."""
-    engine = _engine_from_object(llvm, opt_level, code)
+    engine = _engine_from_object(llvm, code)
     return _program(engine, spec, support, bool(facts.get("uses_collectives")))
 
 

@@ -75,18 +75,24 @@ class CpuKernel:
     ``k(*args, grid=(gx, gy, gz), block=(bx, by, bz), smem=bytes)``.
 
     ``ir`` is the CPU-flavour module (text or ``llvmlite.ir.Module``) defining ``spec.name``
-    with the CPU kernel ABI (docs/runtime.md). Launches are synchronous; ``stream`` is accepted
-    for symmetry with the GPU and ignored.
+    with the CPU kernel ABI (docs/runtime.md). ``opt_level`` and ``jit`` (the tier) are the
+    JIT's (cpu_jit.compile_cpu). Launches are synchronous; ``stream`` is accepted for symmetry with
+    the GPU and ignored.
     """
 
     def __init__(
-        self, ir: Any, spec: KernelSpec, opt_level: int = 2, object_cache: Any = None
+        self,
+        ir: Any,
+        spec: KernelSpec,
+        opt_level: int = 2,
+        object_cache: Any = None,
+        jit: str = "fast",
     ) -> None:
         from .cpu_jit import compile_cpu
 
         self.spec = spec
         text = ir if isinstance(ir, str) else str(ir)
-        self.program = compile_cpu(text, spec, opt_level, object_cache)
+        self.program = compile_cpu(text, spec, opt_level, object_cache, jit)
         self.binder = ArgumentBinder(spec, "cpu")
         self.bounds = BoundsRecord(spec) if spec.bounds_sites is not None else None
         if self.bounds is not None:  # the last parameter: the record, at a fixed address

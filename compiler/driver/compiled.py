@@ -39,6 +39,7 @@ class CompiledKernel:
         timings: Mapping[str, float] | None = None,
         opt_level: int = 3,
         use_cache: bool = False,
+        cpu_jit: str = "fast",
     ) -> None:
         self.products = products
         self.kernel = kernel
@@ -49,6 +50,7 @@ class CompiledKernel:
         self.timings: dict[str, float] = dict(timings or {})
         """Seconds per stage: trace, cache, passes, pass:<name>, translate, ptx, cubin, load."""
         self._opt_level = opt_level
+        self._cpu_jit = cpu_jit  # the CPU JIT's tier
         self._use_cache = use_cache  # the CPU JIT's machine code in the compile cache
         self._runtime: Any = None
         self._lock = threading.Lock()
@@ -130,7 +132,11 @@ class CompiledKernel:
             cache = default_cache()
             objects = HostObjectCache(cache) if cache.enabled else None
         return CpuKernel(
-            self.products.llvm_ir, spec, opt_level=min(self._opt_level, 3), object_cache=objects
+            self.products.llvm_ir,
+            spec,
+            opt_level=min(self._opt_level, 3),
+            object_cache=objects,
+            jit=self._cpu_jit,
         )
 
     # -- calling ----------------------------------------------------------------------------------

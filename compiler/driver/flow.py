@@ -76,6 +76,7 @@ def compile_kernel(
         timings={**traced.timings, **slot.timings, **products.timings, **slot.store_timings},
         opt_level=options.opt_level,
         use_cache=use_cache,
+        cpu_jit=options.cpu_jit,
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 _PTX_BACKENDS = ("auto", "libnvvm", "llvm")
 _CUBIN_MODES = ("auto", "always", "never")
+_CPU_JIT_TIERS = ("fast", "optimized")  # runtime/cpu_jit.py's JIT_TIERS
 
 
 def check_bounds_env() -> bool:
@@ -41,7 +42,8 @@ def env_flag(name: str) -> bool:
 class CompileOptions:
     """Options that change the generated code.
 
-    ``opt_level``: LLVM's -O level for PTX and for the CPU JIT (0-3). ``ptx_backend``: ``auto``
+    ``opt_level``: LLVM's -O level for PTX and the CPU JIT (0-3). ``cpu_jit``: how much
+    the CPU JIT optimises (below). ``ptx_backend``: ``auto``
     (libNVVM when installed), ``libnvvm`` or ``llvm``. ``cubin``: ``auto`` (when nvJitLink is
     installed), ``always`` or ``never``. ``index_bitwidth``: width of ``index`` in generated
     code (32 or 64), or ``"auto"``: 32 where the spec proves every offset fits, else 64
@@ -55,6 +57,10 @@ class CompileOptions:
     """
 
     opt_level: int = 3
+    cpu_jit: str = "fast"
+    """The CPU JIT's tier: ``"fast"`` (LLVM's passes at -O1 at most, machine code at -O0) or
+    ``"optimized"`` (both at ``opt_level``: two to three times the JIT time, for kernels
+    whose run time is their own arithmetic: docs/runtime.md, "JIT tiers")."""
     ptx_backend: str = "auto"
     cubin: str = "auto"
     index_bitwidth: int | str = 64
@@ -67,6 +73,8 @@ class CompileOptions:
     def __post_init__(self) -> None:
         if not isinstance(self.opt_level, int) or not 0 <= self.opt_level <= 3:
             raise ValueError(f"opt_level must be 0, 1, 2 or 3, not {self.opt_level!r}")
+        if self.cpu_jit not in _CPU_JIT_TIERS:
+            raise ValueError(f"cpu_jit must be one of {_CPU_JIT_TIERS}, not {self.cpu_jit!r}")
         if self.ptx_backend not in _PTX_BACKENDS:
             raise ValueError(
                 f"ptx_backend must be one of {_PTX_BACKENDS}, not {self.ptx_backend!r}"
@@ -88,6 +96,7 @@ class CompileOptions:
         """The options that change generated code, for cache keys (verify_each does not)."""
         return {
             "opt_level": self.opt_level,
+            "cpu_jit": self.cpu_jit,
             "ptx_backend": self.ptx_backend,
             "cubin": self.cubin,
             "index_bitwidth": self.index_bitwidth,

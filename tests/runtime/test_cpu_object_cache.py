@@ -72,7 +72,7 @@ def test_the_key_covers_the_ir_the_launcher_and_the_level(change):
     changed = {
         "ir": (base[0].replace("@k", "@k2"), base[1], base[2]),
         "launcher": (base[0], "; launcher 2", base[2]),
-        "opt": (base[0], base[1], 3),
+        "opt": (base[0], base[1], 0),  # (the fast tier runs -O2 and -O3 alike: one key)
     }[change]
     assert object_key(*base) == object_key(*base)
     assert object_key(*changed) != object_key(*base)
