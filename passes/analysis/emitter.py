@@ -174,12 +174,17 @@ class IndexEmitter:
     def _create(
         self, cls: Any, levels: list[Level], operands: list[Value], *args: Any, movable: bool = True
     ) -> Value:
+        # value numbering: the same op on the same values, where one dominates, is that one
+        key = (cls, *args)
+        found = self._reuse(key, levels)
+        if found is not None:
+            return found
         k = self._level_for(operands, levels, movable)
         block, before = levels[k]
         op = cls(*args, loc=self.loc)
         block.insert_before(op, before)
         self.num_ops += 1
-        return op.results[0]
+        return self._remember(key, op.results[0])
 
     def _remember(self, key: Any, value: Value) -> Value:
         self._memo.setdefault(key, []).append(value)
