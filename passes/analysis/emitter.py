@@ -90,6 +90,8 @@ class IndexEmitter:
         self.hoist = hoist
         self._memo: dict[Any, list[Value]] = {}
         self._guards: dict[Operation, bool] = {}
+        self._enclosing_levels: list[Level] | None = None
+        self._enclosing: dict[Block, Operation] = {}
         self.num_ops = 0
         """How many ops this emitter created."""
 
@@ -174,12 +176,17 @@ class IndexEmitter:
     def _create(
         self, cls: Any, levels: list[Level], operands: list[Value], *args: Any, movable: bool = True
     ) -> Value:
+        # value numbering: the same op on the same values, where one dominates, is that one
+        key = (cls, *args)
+        found = self._reuse(key, levels)
+        if found is not None:
+            return found
         k = self._level_for(operands, levels, movable)
         block, before = levels[k]
         op = cls(*args, loc=self.loc)
         block.insert_before(op, before)
         self.num_ops += 1
-        return op.results[0]
+        return self._remember(key, op.results[0])
 
     def _remember(self, key: Any, value: Value) -> Value:
         self._memo.setdefault(key, []).append(value)
@@ -191,14 +198,13 @@ class IndexEmitter:
         if not found:
             return None
         level = levels[0]
-        if len(found) < 4:
-            for v in found:
-                if _available(v, level):
-                    return v
-            return None
-        # An expression emitted in many sibling regions (the predicated accesses of a residue
-        # tile) has a long list: walk the insertion point's ancestors once, not per candidate.
-        enclosing = _enclosing_ops(level[0])
+        # The insertion point's ancestors, walked once per emitted expression (``levels`` is
+        # one list per emit; ops inserted meanwhile do not change them), not per candidate.
+        if self._enclosing_levels is levels:
+            enclosing = self._enclosing
+        else:
+            enclosing = self._enclosing = _enclosing_ops(level[0])
+            self._enclosing_levels = levels
         for v in found:
             if _available(v, level, enclosing):
                 return v

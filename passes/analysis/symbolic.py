@@ -251,6 +251,7 @@ class SymbolicAnalysis:
         self._aliases: dict[Value, list[tuple[int, Symbol, Operation | None]]] = {}
         self._op_results: dict[Operation, tuple[Any, ...]] = {}
         self._element_offsets: dict[tuple[Any, Any], Any] = {}
+        self._views: dict[tuple, tuple[Any, Any]] = {}
         """``layout(coord)`` per (layout, coordinate): a pure function of both (layouts and
         SymInts compare structurally), asked again by every unrolled access to a fragment."""
 
@@ -503,14 +504,7 @@ class SymbolicAnalysis:
         if isinstance(op, TD.ViewOp):
             src = self.tensor_of(op.operands[0])
             args = [src.layout, *(self._operand_value(v, op) for v in op.operands[1:])]
-            try:
-                layout, offset = type(op).compute(op.properties, args)
-            except LayoutError as e:
-                raise AnalysisError(
-                    f"'{op.name}' op: {_first_line(e)} (with what is known about its operands)",
-                    op.location,
-                ) from None
-            layout = conform_to_type(layout, t.layout())  # coordinates follow the type
+            layout, offset = self._view(op, args, t)
             if src.base is None:  # a coordinate tensor: its origin moves (CuTe's iterator)
                 try:
                     origin = advance(src.offset, offset)
@@ -534,6 +528,36 @@ class SymbolicAnalysis:
             "tile.make_tensor, views and allocations; they may not cross control flow)",
             _loc_of(value),
         )
+
+    def _view(self, op: Any, args: list[Any], t: Any) -> tuple[Any, Any]:
+        """(layout in the type's shape, offset) of a view op on algebra values, memoised on
+        the op's kind, properties, values and type: a kernel's pipelines (the full, K-peeled
+        and residue tiles of a GEMM) partition the same tiles with the same thread index."""
+        from .conform import conform_to_type
+
+        try:
+            key: tuple | None = (
+                type(op),
+                tuple(op.properties.items()),
+                tuple(args),
+                t.layout_text,
+            )
+            found = self._views.get(key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable value: no memo
+            key, found = None, None
+        if found is not None:
+            return found
+        try:
+            layout, offset = type(op).compute(op.properties, args)
+        except LayoutError as e:
+            raise AnalysisError(
+                f"'{op.name}' op: {_first_line(e)} (with what is known about its operands)",
+                op.location,
+            ) from None
+        found = conform_to_type(layout, t.layout()), offset  # coordinates follow the type
+        if key is not None:
+            self._views[key] = found
+        return found
 
     def _bind_gathers(self, op: Any, layout: Any) -> Any:
         """The layout of a ``tile.make_tensor`` with its index buffers, named in the layout's

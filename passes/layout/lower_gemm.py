@@ -97,14 +97,36 @@ def lower_gemm(low: Lowering, op: Any) -> None:
     if "V" not in forms[0]:
         raise LoweringError(f"MMA atom '{atom.name}' needs operands with a value mode")
 
+    # A and B register fragments are only read here: an element loaded earlier in the same
+    # block is that value (as fragment-scalrep forwards it; an unrolled M x N nest reads each
+    # A value N times and each B value M times, a third of the GEMM's ops)
+    loaded: dict[tuple, Any] = {}
+    read_only = [
+        i.space == "rmem" and i.base is not None and i.base is not infos[2].base for i in infos[:2]
+    ] + [False]
+
+    def operand(k: int, c: Any) -> Any:
+        t = tensors[k]
+        if not read_only[k]:
+            return low.create(TD.LoadOp, t, c).results[0]
+        block = low.builder.insertion_point.block
+        try:
+            found = loaded.get((t, c))
+        except TypeError:  # an unhashable coordinate entry
+            return low.create(TD.LoadOp, t, c).results[0]
+        if found is not None and found.defining_op.parent is block:
+            return found
+        value = loaded[t, c] = low.create(TD.LoadOp, t, c).results[0]
+        return value
+
     def mma_body(b: Any, values: list[Any]) -> None:
         point = dict(zip(letters, values))
         groups = []
-        for t, form, n in zip(tensors, forms, counts):
+        for k, (form, n) in enumerate(zip(forms, counts)):
             vals = []
             for v in range(n):
                 point["V"] = v
-                vals.append(low.create(TD.LoadOp, t, coord(form, point)).results[0])
+                vals.append(operand(k, coord(form, point)))
             groups.append(vals)
         d = low.create(TD.MmaOp, op.atom, groups[0], groups[1], groups[2]).results
         for v in range(counts[2]):

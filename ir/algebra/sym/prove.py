@@ -81,16 +81,42 @@ def prove_nonneg(e: IntLike) -> bool:
 
 def _refuted(e: IntLike) -> bool:
     """True when e < 0 at one of a few admissible sample points: then e >= 0 is false, and the
-    (much dearer) proof attempt is skipped. Most failed proofs of the simplifier end here."""
+    (much dearer) proof attempt is skipped. Most failed proofs of the simplifier end here.
+    The points: every symbol near its lower bound (three spreads), then each symbol in turn
+    far from it (its upper bound, or 2^20 steps of its divisor) with the others at the first
+    point: ``M <= 128*b + t // 8 + 48`` (a residue tile's bound check, true for small M only)
+    fails at ``M = 2^20 + 1``, not near the bounds."""
     symbols = e.free_symbols  # type: ignore[union-attr]
     for point in range(len(_SAMPLE_STEPS)):
         env = {s: _sample_value(s, point, i) for i, s in enumerate(symbols)}
-        try:
-            if evaluate_unchecked(e, env) < 0:
-                return True
-        except ZeroDivisionError:
-            continue
+        if _negative_at(e, env):
+            return True
+    near = {s: _sample_value(s, 0, i) for i, s in enumerate(symbols)}
+    for s in symbols:
+        far = _far_value(s)
+        if far != near[s] and _negative_at(e, {**near, s: far}):
+            return True
     return False
+
+
+def _negative_at(e: IntLike, env: dict) -> bool:
+    try:
+        return evaluate_unchecked(e, env) < 0
+    except ZeroDivisionError:
+        return False
+
+
+_FAR_STEPS = 1 << 20
+
+
+def _far_value(s: Symbol) -> int:
+    """An admissible value of s far from its lower bound (its upper bound when it has one)."""
+    d = s.divisible_by
+    if s.upper is not None:
+        return s.upper
+    if s.lower is not None:
+        return s.lower + d * _FAR_STEPS
+    return d * _FAR_STEPS
 
 
 _SAMPLE_STEPS = ((0, 0), (1, 3), (6, 5))
