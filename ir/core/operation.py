@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypeVar
 from .attributes import Attribute, DenseArrayAttr
 from .block import Block, Region
 from .diagnostics import Diagnostic, Severity
+from .disposal import record_erased
 from .errors import IRError
 from .location import Location, UnknownLoc
 from .opdef import OpDef, collect_fields, make_accessors
@@ -469,6 +470,7 @@ class Operation:
                     )
         self.detach()
         self.drop_all_references()
+        record_erased(self)  # disposal.py: a compile breaks up its erased ops at its end
 
     def drop_all_references(self) -> None:
         """Unregister all uses held by this op and the ops nested in it."""

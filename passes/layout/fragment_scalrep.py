@@ -134,10 +134,33 @@ def scalar_replace_fragments(root: Operation) -> tuple[int, int]:
                 parent = parent.parent_op
     if not access:
         return 0, 0
-    replaced = erased = 0
+    walk = _Forwarding(access, clobber, touches)
+    for top in root.regions:
+        for block in top.blocks:
+            walk.visit(block)
+    return walk.replaced, walk.erased
 
-    def visit(block: Any) -> None:
-        nonlocal replaced, erased
+
+class _Forwarding:
+    """The walk of scalar_replace_fragments over blocks (a class, not a self-recursive closure:
+    that is a reference cycle holding every access until the cyclic collector runs)."""
+
+    __slots__ = ("access", "clobber", "erased", "replaced", "touches")
+
+    def __init__(
+        self,
+        access: dict[Operation, tuple[int, _Fragment, int]],
+        clobber: dict[Operation, list[_Fragment]],
+        touches: dict[Operation, set[_Fragment]],
+    ) -> None:
+        self.access = access
+        self.clobber = clobber
+        self.touches = touches
+        self.replaced = 0
+        self.erased = 0
+
+    def visit(self, block: Any) -> None:
+        access, clobber, touches = self.access, self.clobber, self.touches
         # per fragment: element offset -> (its value now, the store that wrote it and that
         # nothing has read since, or None)
         known: dict[_Fragment, dict[int, tuple[Any, Operation | None]]] = {}
@@ -155,26 +178,21 @@ def scalar_replace_fragments(root: Operation) -> tuple[int, int]:
                     else:
                         op.results[0].replace_all_uses_with(entry[0])
                         op.erase()
-                        replaced += 1
+                        self.replaced += 1
                 else:
                     if entry is not None and entry[1] is not None:
                         entry[1].erase()
-                        erased += 1
+                        self.erased += 1
                     slots[offset] = (op.operands[0], op)
                 continue
             if op.regions:
                 for region in op.regions:
                     for nested in region.blocks:
-                        visit(nested)
+                        self.visit(nested)
                 for frag in touches.get(op, ()):
                     known.pop(frag, None)
             for frag in clobber.get(op, ()):
                 known.pop(frag, None)
-
-    for top in root.regions:
-        for block in top.blocks:
-            visit(block)
-    return replaced, erased
 
 
 @register_pass
