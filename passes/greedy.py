@@ -162,35 +162,10 @@ class _Driver(RewriterListener):
         self.worklist = []
         self.positions = {}
         self.region_ops = []
-        cse = self.config.cse_constants
-        folder = self.folder
         order: list[Operation] = []
-        top_down = self.config.top_down
-        region_ops = self.region_ops
-
-        def visit_block(block: Block) -> None:
-            op = block._first
-            while op is not None:
-                nxt = op._next
-                if cse and ConstantLike in type(op)._trait_types:
-                    value = constant_attr(op)
-                    if value is not None and not folder.insert_known_constant(op, value):
-                        op = nxt
-                        continue
-                if top_down:
-                    order.append(op)
-                if op.regions:
-                    region_ops.append(op)
-                    for r in op.regions:
-                        for b in list(r.blocks):
-                            visit_block(b)
-                if not top_down:
-                    order.append(op)
-                op = nxt
-
         for region in self.regions:
             for block in list(region.blocks):
-                visit_block(block)
+                self._visit_block(block, order)
         # Users of replaced duplicate constants were queued by notifications while walking;
         # they are in the walk order too.
         pending = [o for o in self.worklist if o is not None]
@@ -200,6 +175,32 @@ class _Driver(RewriterListener):
         ordered.reverse()  # pop() from the end processes ops in walk order
         self.worklist = list(ordered)
         self.positions = {o: i for i, o in enumerate(ordered)}
+
+    def _visit_block(self, block: Block, order: list[Operation]) -> None:
+        """Append ``block``'s ops to ``order`` in the walk order (a method, not a self-recursive
+        closure: that is a reference cycle holding ``order``, every op of the regions)."""
+        cse = self.config.cse_constants
+        folder = self.folder
+        top_down = self.config.top_down
+        region_ops = self.region_ops
+        op = block._first
+        while op is not None:
+            nxt = op._next
+            if cse and ConstantLike in type(op)._trait_types:
+                value = constant_attr(op)
+                if value is not None and not folder.insert_known_constant(op, value):
+                    op = nxt
+                    continue
+            if top_down:
+                order.append(op)
+            if op.regions:
+                region_ops.append(op)
+                for r in op.regions:
+                    for b in list(r.blocks):
+                        self._visit_block(b, order)
+            if not top_down:
+                order.append(op)
+            op = nxt
 
     # -- listener --------------------------------------------------------------------------------
     def notify_op_inserted(self, op: Operation) -> None:
@@ -380,4 +381,8 @@ def apply_patterns_greedily(
     else:
         regions = list(target)
     frozen = patterns if isinstance(patterns, FrozenPatternSet) else FrozenPatternSet(patterns)
-    return _Driver(regions, frozen, config or GreedyRewriteConfig()).run()
+    driver = _Driver(regions, frozen, config or GreedyRewriteConfig())
+    try:
+        return driver.run()
+    finally:
+        driver.rewriter.listener = None  # the driver listens to its rewriter: a reference cycle

@@ -87,8 +87,11 @@ def compile_ptx_libnvvm(ir_text: str, target: Target, opt_level: int = 3) -> Ptx
         raise ToolchainError(
             "libNVVM", "the module has no !nvvmir.version; finish it with prepare_nvvm_module"
         )
-    # libNVVM's IR predates typed ``byval(<type>)``: the pointee type says it.
-    ir_text = _TYPED_BYVAL.sub("byval", ir_text)
+    # libNVVM's IR predates typed ``byval(<type>)``: the pointee type says it. The regular
+    # expression tries every position of the text (about 5 ms on a GEMM's 250 kB): only when
+    # the word is there at all.
+    if "byval(" in ir_text:
+        ir_text = _TYPED_BYVAL.sub("byval", ir_text)
     options = [f"-arch={target.compute_name}", f"-opt={max(0, min(opt_level, 3))}"]
     start = time.perf_counter()
     try:

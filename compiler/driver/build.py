@@ -306,6 +306,7 @@ def generate_code(
             f"{', '.join(sorted(translation.kernels)) or 'none'})"
         )
     llvm_ir = str(translation.module)
+    translation.dispose()  # only its text and kernel records are kept
     timings["translate"] = time.perf_counter() - start
 
     bounds = info.launch_bounds

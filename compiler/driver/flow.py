@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from layoutc.frontend.spec import KernelSpec
+from layoutc.ir.core.disposal import dispose, recording_erased
 from layoutc.runtime.abi import KernelSpec as RuntimeKernelSpec
 
 from .build import BuildProducts, generate_code, run_passes
@@ -47,7 +48,10 @@ def compile_kernel(
     use_cache: bool = True,
 ) -> CompiledKernel:
     """``kernel`` compiled for ``spec`` on ``target``: trace, cache, passes, codegen, cache."""
-    with gc_paused():  # gc_pause.py: a fifth of a GEMM's compile time otherwise
+    # gc_pause.py: a fifth of a GEMM's compile time otherwise; the IR the compile erased and
+    # its module are broken up at the end (ir/core/disposal.py), so that reference counting
+    # frees them rather than the collection that follows the compile
+    with gc_paused(), recording_erased() as erased:
         traced = trace_kernel(kernel, spec)
         slot = look_up(traced, target, options, output, use_cache)
         products = slot.products
@@ -67,6 +71,8 @@ def compile_kernel(
                 lowered, target, options, sink=sink, driver_version=slot.driver
             )
             slot.store(products)
+        erased.append(traced.module)  # lowered in place; the products are text and bytes
+        dispose(erased)
     return CompiledKernel(
         products,
         kernel=kernel,

@@ -4,8 +4,10 @@ A GEMM compile allocates over a million short-lived objects (ops, layouts, symbo
 expressions). Each allocation burst triggers collections that walk every live object of the
 process (SymPy's caches, llvmlite, the user's data), hundreds of times per compile: about a
 fifth of a warm GEMM compile's CPU time. With the collector paused the compile's cyclic garbage
-(an erased op and its block point at each other) waits for the first collection after it;
-that costs about 30 MB more peak memory for a GEMM.
+waits for the first collection after it (about 30 MB more peak memory for a GEMM); the largest
+part of it, the IR the compile erased and its lowered module, the driver breaks up at the end
+of the compile (ir/core/disposal.py), so reference counting frees it and that collection
+walks little (about 20,000 young objects instead of 88,000 after a GEMM compile).
 
 Nested and concurrent compiles (threads) share one pause: the collector comes back when the
 last one ends, and only if it was enabled when the first one began.

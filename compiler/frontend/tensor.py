@@ -398,6 +398,16 @@ def _tuple_part(x: Any, kind: str) -> Value:
     return state.emit(L.ConstantOp(symbolic_types.static_attribute(x, Kind.INT_TUPLE))).results[0]
 
 
+def _with_entries(tree: Any, kind: str, counter: list[int], entry_of: dict) -> Any:
+    """``tree`` with its dynamic leaves (numbered in order by ``counter``) replaced by their
+    entries (a module function: a self-recursive closure is a reference cycle)."""
+    if isinstance(tree, tuple):
+        return tuple(_with_entries(t, kind, counter, entry_of) for t in tree)
+    i = counter[0]
+    counter[0] += 1
+    return tree if isinstance(tree, int) else entry_of[(kind, i)]
+
+
 def argument_tensor(
     spec: Any, ptr: Value, carriers: list[tuple[Any, Value]], symbol_values: dict, kspec: Any
 ) -> Tensor:
@@ -422,15 +432,8 @@ def argument_tensor(
             symbol_values[c.symbol] = proxy
         entry_of[(c.kind, c.leaf)] = symbol_values[c.symbol]
 
-    def build(tree: Any, kind: str, counter: list[int]) -> Any:
-        if isinstance(tree, tuple):
-            return tuple(build(t, kind, counter) for t in tree)
-        i = counter[0]
-        counter[0] += 1
-        return tree if isinstance(tree, int) else entry_of[(kind, i)]
-
-    shape = build(spec.shape, "shape", [0])
-    stride = build(spec.stride, "stride", [0])
+    shape = _with_entries(spec.shape, "shape", [0], entry_of)
+    stride = _with_entries(spec.stride, "stride", [0], entry_of)
     s = int_tuple_value(shape, "shape")
     d = int_tuple_value(stride, "stride")
     lay = state.emit(L.MakeLayoutOp(s, d)).results[0]

@@ -29,6 +29,7 @@ from .context import Context, Dialect
 from .dense import DenseElementsAttr
 from .diagnostics import Diagnostic, DiagnosticEngine, DiagnosticError, Severity
 from .dispatch import OpTable
+from .disposal import dispose, recording_erased
 from .dominance import DominanceInfo
 from .errors import IRError, VerifyError
 from .location import (
@@ -92,6 +93,8 @@ from .values import BlockArgument, OpOperand, OpResult, Value
 from .verifier import verify_op
 
 __all__ = [
+    "dispose",
+    "recording_erased",
     "ArrayAttr",
     "Attribute",
     "Block",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from .disposal import record_erased
 from .errors import IRError
 from .values import BlockArgument, BlockOperand
 
@@ -258,6 +259,7 @@ class Block:
         for op in list(self.ops):
             op.parent = None
             op._prev = op._next = None
+            record_erased(op)  # disposal.py
         self._first = self._last = None
 
     def drop_all_references(self) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypeVar
 from .attributes import Attribute, DenseArrayAttr
 from .block import Block, Region
 from .diagnostics import Diagnostic, Severity
+from .disposal import record_erased
 from .errors import IRError
 from .location import Location, UnknownLoc
 from .opdef import OpDef, collect_fields, make_accessors
@@ -164,16 +165,34 @@ class Operation:
         For ops with several variable operand (result) groups, pass one list per group and the
         ``operandSegmentSizes`` (``resultSegmentSizes``) property is derived from them.
         """
-        flat_operands, operand_sizes = _flatten_groups(operands, is_type=False)
-        flat_types, result_sizes = _flatten_groups(result_types, is_type=True)
+        # The common case (about 7,000 ops per GEMM compile): flat lists of values and types,
+        # no groups, so no group sizes to build, and no regions.
+        flat_operands = _flat_or_none(operands, Value)
+        if flat_operands is None:
+            flat_operands, operand_sizes = _flatten_groups(operands, is_type=False)
+        else:
+            operand_sizes = None
+        flat_types = _flat_or_none(result_types, Type)
+        if flat_types is None:
+            flat_types, result_sizes = _flatten_groups(result_types, is_type=True)
+        else:
+            result_sizes = None
         props = dict(properties) if properties else {}
         d = self._def
-        region_objs = [_as_region(r) for r in regions]
+        region_objs = [_as_region(r) for r in regions] if regions else []
         if d is not None:
-            if d.operands.segment_attr and len(operand_sizes) == len(d.operands.names):
-                props.setdefault(d.operands.segment_attr, DenseArrayAttr(i32, operand_sizes))
-            if d.results.segment_attr and len(result_sizes) == len(d.results.names):
-                props.setdefault(d.results.segment_attr, DenseArrayAttr(i32, result_sizes))
+            attr = d.operands.segment_attr
+            if attr:
+                if operand_sizes is None:
+                    operand_sizes = [1] * len(flat_operands)
+                if len(operand_sizes) == len(d.operands.names):
+                    props.setdefault(attr, DenseArrayAttr(i32, operand_sizes))
+            attr = d.results.segment_attr
+            if attr:
+                if result_sizes is None:
+                    result_sizes = [1] * len(flat_types)
+                if len(result_sizes) == len(d.results.names):
+                    props.setdefault(attr, DenseArrayAttr(i32, result_sizes))
             fixed = d.fixed_regions
             while len(region_objs) < fixed:
                 region_objs.append(Region())
@@ -469,6 +488,7 @@ class Operation:
                     )
         self.detach()
         self.drop_all_references()
+        record_erased(self)  # disposal.py: a compile breaks up its erased ops at its end
 
     def drop_all_references(self) -> None:
         """Unregister all uses held by this op and the ops nested in it."""
@@ -694,6 +714,18 @@ def _walk_regions(regions: Sequence[Region]) -> Iterator[Operation]:
 
 
 _UNKNOWN_LOC = UnknownLoc()  # uniqued: the one instance
+
+
+def _flat_or_none(items: Sequence[Any], kind: type) -> list[Any] | None:
+    """``items`` (a list or tuple) as a list when every item is a ``kind`` (one value or type
+    per slot), else None (groups, None or ops among them, other iterables: ``_flatten_groups``)."""
+    t = type(items)
+    if t is not list and t is not tuple:
+        return None
+    for item in items:
+        if not isinstance(item, kind):
+            return None
+    return items if t is list else list(items)
 
 
 def _flatten_groups(items: Sequence[Any], is_type: bool) -> tuple[list[Any], list[int]]:

@@ -48,7 +48,7 @@ _LOAD, _STORE = 0, 1
 
 def _static_offset(op: Any) -> int | None:
     """The element offset of a pointer access without index operands, else None."""
-    if len(op.operands) != (1 if type(op) is T.LoadOp else 2):
+    if len(op._operands) != (1 if type(op) is T.LoadOp else 2):
         return None
     try:
         return int(op.coord.value)
@@ -59,13 +59,14 @@ def _static_offset(op: Any) -> int | None:
 class _Fragment:
     """What one ``tile.alloc_fragment`` is used by."""
 
-    __slots__ = ("clobbers", "escaped", "loads", "stores")
+    __slots__ = ("clobbers", "escaped", "loads", "offsets", "stores")
 
     def __init__(self) -> None:
         self.clobbers: list[Operation] = []  # other ops that may read or write it
         self.escaped = False
         self.loads: list[Operation] = []
         self.stores: list[Operation] = []
+        self.offsets: dict[Operation, int] = {}  # of each load and store
 
 
 def _classify(alloc: Operation) -> _Fragment:
@@ -86,12 +87,12 @@ def _classify(alloc: Operation) -> _Fragment:
                     frag.escaped = True
                     return frag
                 direct = value.defining_op
-                if (
-                    type(direct) is T.GetPtrOp
-                    and direct.operands[0] is base
-                    and _static_offset(op) is not None
-                ):
+                offset = None
+                if type(direct) is T.GetPtrOp and direct.operands[0] is base:
+                    offset = _static_offset(op)
+                if offset is not None:
                     (frag.loads if cls is T.LoadOp else frag.stores).append(op)
+                    frag.offsets[op] = offset
                 else:
                     frag.clobbers.append(op)
                 continue
@@ -119,9 +120,10 @@ def scalar_replace_fragments(root: Operation) -> tuple[int, int]:
         frag = _classify(alloc)
         if frag.escaped or not (frag.loads or frag.stores):
             continue
+        offsets = frag.offsets
         for kind, ops in ((_LOAD, frag.loads), (_STORE, frag.stores)):
             for op in ops:
-                access[op] = (kind, frag, _static_offset(op))  # type: ignore[assignment]
+                access[op] = (kind, frag, offsets[op])
         for op in frag.clobbers:
             clobber.setdefault(op, []).append(frag)
         for op in (*frag.loads, *frag.stores, *frag.clobbers):
@@ -134,10 +136,33 @@ def scalar_replace_fragments(root: Operation) -> tuple[int, int]:
                 parent = parent.parent_op
     if not access:
         return 0, 0
-    replaced = erased = 0
+    walk = _Forwarding(access, clobber, touches)
+    for top in root.regions:
+        for block in top.blocks:
+            walk.visit(block)
+    return walk.replaced, walk.erased
 
-    def visit(block: Any) -> None:
-        nonlocal replaced, erased
+
+class _Forwarding:
+    """The walk of scalar_replace_fragments over blocks (a class, not a self-recursive closure:
+    that is a reference cycle holding every access until the cyclic collector runs)."""
+
+    __slots__ = ("access", "clobber", "erased", "replaced", "touches")
+
+    def __init__(
+        self,
+        access: dict[Operation, tuple[int, _Fragment, int]],
+        clobber: dict[Operation, list[_Fragment]],
+        touches: dict[Operation, set[_Fragment]],
+    ) -> None:
+        self.access = access
+        self.clobber = clobber
+        self.touches = touches
+        self.replaced = 0
+        self.erased = 0
+
+    def visit(self, block: Any) -> None:
+        access, clobber, touches = self.access, self.clobber, self.touches
         # per fragment: element offset -> (its value now, the store that wrote it and that
         # nothing has read since, or None)
         known: dict[_Fragment, dict[int, tuple[Any, Operation | None]]] = {}
@@ -155,26 +180,21 @@ def scalar_replace_fragments(root: Operation) -> tuple[int, int]:
                     else:
                         op.results[0].replace_all_uses_with(entry[0])
                         op.erase()
-                        replaced += 1
+                        self.replaced += 1
                 else:
                     if entry is not None and entry[1] is not None:
                         entry[1].erase()
-                        erased += 1
+                        self.erased += 1
                     slots[offset] = (op.operands[0], op)
                 continue
             if op.regions:
                 for region in op.regions:
                     for nested in region.blocks:
-                        visit(nested)
+                        self.visit(nested)
                 for frag in touches.get(op, ()):
                     known.pop(frag, None)
             for frag in clobber.get(op, ()):
                 known.pop(frag, None)
-
-    for top in root.regions:
-        for block in top.blocks:
-            visit(block)
-    return replaced, erased
 
 
 @register_pass

@@ -13,6 +13,7 @@ import layoutc as lc
 import numpy as np
 import pytest
 from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.values import Value
 
 TV = lc.make_layout((32, 4), (4, 1))
 
@@ -58,3 +59,30 @@ def test_compiles_leave_no_ir_alive(frozen_heap) -> None:
     assert live_ops() == before
     compiled[-1](x, y, grid=8, block=32)  # the compiled kernels still work
     np.testing.assert_array_equal(y, x)
+
+
+def test_a_compile_leaves_no_cyclic_ir(frozen_heap) -> None:
+    """The compile disposes of the IR it erased and of its lowered module (ir/core/disposal.py):
+    reference counting frees them, and the collection after a compile finds no op or value
+    with its operands, results or uses still attached."""
+    x = np.arange(1024, dtype=np.float32)
+    y = np.zeros_like(x)
+    lc.compile(make_copy(), x, y, block=32, target="cpu", cache=False)  # warm
+    gc.collect()
+    gc.disable()
+    try:
+        lc.compile(make_copy(), x, y, block=32, target="cpu", cache=False)
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        garbage = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    attached = [
+        o
+        for o in garbage
+        if (isinstance(o, Operation) and (o.results or o.operand_uses or o.regions))
+        or (isinstance(o, Value) and o.uses)
+    ]
+    assert attached == []

@@ -30,10 +30,12 @@ class _ReassociateConstants(RewritePattern):
     """``op(op(x, c1), c2) -> op(x, c1 op c2)`` for associative integer ops."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter) -> bool:
+        inner = op.lhs.defining_op
+        if type(inner) is not type(op):  # the cheapest test first: most ops fail it
+            return False
         width = _scalar_width(op.results[0].type)
         c2 = constant_value(op.rhs)
-        inner = op.lhs.defining_op
-        if width is None or not isinstance(c2, IntegerAttr) or type(inner) is not type(op):
+        if width is None or not isinstance(c2, IntegerAttr):
             return False
         c1 = constant_value(inner.rhs)
         if not isinstance(c1, IntegerAttr):
@@ -65,10 +67,12 @@ class AddISubConstant(RewritePattern):
     """``addi(subi(x, c1), c2) -> addi(x, c2 - c1)``."""
 
     def match_and_rewrite(self, op: AddIOp, rewriter: PatternRewriter) -> bool:
+        inner = op.lhs.defining_op
+        if not isinstance(inner, SubIOp):  # the cheapest test first: most ops fail it
+            return False
         width = _scalar_width(op.results[0].type)
         c2 = constant_value(op.rhs)
-        inner = op.lhs.defining_op
-        if width is None or not isinstance(c2, IntegerAttr) or not isinstance(inner, SubIOp):
+        if width is None or not isinstance(c2, IntegerAttr):
             return False
         c1 = constant_value(inner.rhs)
         if not isinstance(c1, IntegerAttr):

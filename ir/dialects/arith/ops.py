@@ -213,20 +213,20 @@ class _IntBinaryOp(_BinaryOp):
     result = result(SignlessIntegerLike)
 
     def fold(self, operands: Sequence[Attribute | None]) -> Sequence[Attribute | Value] | None:
-        kind = self.kind
-
-        def element(x: Attribute, y: Attribute) -> IntegerAttr | None:
-            width = _scalar_width(x.type) if isinstance(x, IntegerAttr) else None
-            if width is None or not isinstance(y, IntegerAttr):
-                return None
-            bits = semantics.int_binary(kind, x.unsigned_value, y.unsigned_value, width)
-            return None if bits is None else _int_attr(bits, x.type)
-
-        folded = lift2(operands[0], operands[1], self.results[0].type, element)
-        if folded is not None:
-            return [folded]
         if operands[0] is not None and operands[1] is not None:
-            return None  # undefined on these constants (e.g. division by zero): keep the op
+            kind = self.kind
+
+            def element(x: Attribute, y: Attribute) -> IntegerAttr | None:
+                width = _scalar_width(x.type) if isinstance(x, IntegerAttr) else None
+                if width is None or not isinstance(y, IntegerAttr):
+                    return None
+                bits = semantics.int_binary(kind, x.unsigned_value, y.unsigned_value, width)
+                return None if bits is None else _int_attr(bits, x.type)
+
+            folded = lift2(operands[0], operands[1], self.results[0].type, element)
+            # None: undefined on these constants (e.g. division by zero): keep the op
+            return [folded] if folded is not None else None
+        # at most one constant (most folds in a compile): nothing to evaluate
         simplified = self.fold_identity(operands)
         if simplified is not None:
             return [simplified]

@@ -251,8 +251,28 @@ def _memoised(fn: Callable[..., Any], cls: type, props: Any, args: list[Any]) ->
     return found
 
 
+# _fits per (layout, type text): a pure function of both (the layout's text is its canonical
+# form's); the front end's check and the two verifications ask it of the same chains, and
+# formatting a layout is most of what it costs (about a tenth of a GEMM's trace).
+_FITS: dict[tuple[Any, str], bool] = {}
+
+
 def _fits(layout: Any, text: str) -> bool:
     """The evaluated layout is the type's, with values for (some of) its ``?`` entries."""
+    key = (layout, text)
+    try:
+        found = _FITS.get(key)
+    except TypeError:  # an unhashable part: no memo
+        return _fits_uncached(layout, text)
+    if found is None:
+        found = _fits_uncached(layout, text)
+        if len(_FITS) >= _COMPUTED_LIMIT:
+            _FITS.clear()
+        _FITS[key] = found
+    return found
+
+
+def _fits_uncached(layout: Any, text: str) -> bool:
     try:
         return is_instance(text_of_layout(layout)[0], text)
     except LayoutError:
