@@ -298,3 +298,52 @@ def test_what_does_not_fit_the_word_is_refused():
         pass_side._pack(1 << 31, 0, 4)
     with pytest.raises(ValueError, match="do not pack"):
         pass_side._pack(0, 0, 1 << 16)
+
+
+@lc.kernel
+def four_stores(
+    A: lc.Tensor[lc.f32, "(N):(1)"],  # noqa: F722
+    B: lc.Tensor[lc.f32, "(M):(1)"],  # noqa: F722
+    i: lc.i32,
+    j: lc.i32,
+    k: lc.i32,
+    m: lc.i32,
+):
+    A[i] = 1.0
+    B[j] = 2.0
+    A[k] = 3.0
+    B[m] = 4.0
+
+
+@pytest.mark.parametrize(
+    "i, j, k, m",
+    [
+        (0, 1, 7, 9),  # the last two are bad: the third is named
+        (0, 9, 8, 1),  # the second and third: the second
+        (6, 1, 7, 8),  # first, third and fourth: the first
+        (1, 2, 3, 5),  # only the last
+        (9, 7, 8, 6),  # all four
+    ],
+)
+def test_the_first_bad_access_of_a_block_in_program_order_is_reported(i, j, k, m):
+    """Several bad accesses in one block (no branch between them): the record names the first
+    in program order (its site, tensor and offset), counts the others and performs none."""
+    a, b = np.zeros(5, np.float32), np.zeros(3, np.float32)
+    stores = [("A", i, 5, 1.0), ("B", j, 3, 2.0), ("A", k, 5, 3.0), ("B", m, 3, 4.0)]
+    bad = [n for n, (_, x, size, _) in enumerate(stores) if not 0 <= x < size]
+    with pytest.raises(OutOfBoundsError) as info:
+        four_stores(a, b, i, j, k, m, grid=1, block=1)
+    msg = str(info.value)
+    name, x, _, _ = stores[bad[0]]
+    ck = lc.compile(four_stores, a, b, i, j, k, m, target="cpu", block=1)
+    sites = ck.runtime_spec.bounds_sites
+    assert sites is not None and len(sites) == 4
+    assert f": {sites[bad[0]]}: tensor '{name}'" in msg
+    assert f"the access is at element offset {x} " in msg
+    more = len(bad) - 1
+    assert (f"({more} more bad accesses in this launch)" in msg) == (more > 0)
+    for n, (name, x, _, value) in enumerate(stores):
+        if n not in bad:
+            assert (a if name == "A" else b)[x] == value
+    good = {v for n, (*_, v) in enumerate(stores) if n not in bad}
+    assert set(a[a != 0]) | set(b[b != 0]) == good  # no bad store wrote anything

@@ -11,13 +11,13 @@
 // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[16]
 // CHECK: %[[LO:.*]] = llvm.load %{{.*}} invariant
 // CHECK: %[[HI:.*]] = llvm.load %{{.*}} invariant
-// CHECK: %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]]
-// CHECK: %[[STARTS:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[SIZE:.*]] = llvm.sub %[[HI]], %[[LO]]
+// CHECK: %[[STARTS:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i64
 // CHECK: ^bb1(%[[P:.*]]: !llvm.ptr<1>, %{{.*}}: i64):
 // CHECK: %[[A:.*]] = llvm.ptrtoint %[[P]]
-// CHECK: %[[OFF:.*]] = arith.subi %[[A]], %[[LO]]
-// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[OFF]], %[[STARTS]]
-// CHECK: arith.select %[[OK]], %[[P]], %[[SCRATCH]]
+// CHECK: %[[OFF:.*]] = llvm.sub %[[A]], %[[LO]]
+// CHECK: %[[OK:.*]] = llvm.icmp "ult" %[[OFF]], %[[STARTS]]
+// CHECK: llvm.select %[[OK]], %[[P]], %[[SCRATCH]]
 func.func @loop(%a: !llvm.ptr<1>, %n: i64, %v: f32) attributes {gpu.kernel} {
   %c0 = arith.constant 0 : i64
   %c1 = arith.constant 1 : i64
@@ -41,11 +41,11 @@ func.func @loop(%a: !llvm.ptr<1>, %n: i64, %v: f32) attributes {gpu.kernel} {
 // CHECK: %[[HIB:.*]] = llvm.load %{{.*}} invariant
 // CHECK: %[[P:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<1>
 // CHECK: %[[X:.*]] = llvm.ptrtoint %[[P]]
-// CHECK-DAG: arith.subi %[[X]], %[[LOA]]
-// CHECK-DAG: arith.subi %[[X]], %[[LOB]]
-// CHECK: %[[OK:.*]] = arith.ori
+// CHECK-DAG: llvm.sub %[[X]], %[[LOA]]
+// CHECK-DAG: llvm.sub %[[X]], %[[LOB]]
+// CHECK: %[[OK:.*]] = llvm.or
 // CHECK: cf.cond_br %[[OK]]
-// CHECK: arith.constant -2 : i64
+// CHECK: llvm.mlir.constant(-2 : i64) : i64
 func.func @either(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %c: i1, %v: f32) attributes {gpu.kernel} {
   %p = arith.select %c, %a, %b : !llvm.ptr<1>
   llvm.store %v, %p : f32, !llvm.ptr<1>
@@ -58,13 +58,13 @@ func.func @either(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %c: i1, %v: f32) attribute
 // CHECK: %[[LO:.*]] = llvm.ptrtoint %[[BASE]]
 // CHECK: llvm.getelementptr %{{.*}}[11]
 // CHECK: %[[BYTES:.*]] = llvm.load %{{.*}} invariant
-// CHECK: %[[FITS:.*]] = arith.cmpi uge, %[[BYTES]], %{{.*}}
-// CHECK: %[[LESS:.*]] = arith.subi %[[BYTES]], %{{.*}}
-// CHECK: %[[STARTS:.*]] = arith.select %[[FITS]], %[[LESS]], %{{.*}} : i64
+// CHECK: %[[FITS:.*]] = llvm.icmp "uge" %[[BYTES]], %{{.*}}
+// CHECK: %[[LESS:.*]] = llvm.sub %[[BYTES]], %{{.*}}
+// CHECK: %[[STARTS:.*]] = llvm.select %[[FITS]], %[[LESS]], %{{.*}} : i1, i64
 // CHECK: %[[A:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
-// CHECK: %[[OFF:.*]] = arith.subi %[[A]], %[[LO]]
-// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[OFF]], %[[STARTS]]
-// CHECK: arith.select %[[OK]], %{{.*}}, %[[BASE]] : !llvm.ptr<3>
+// CHECK: %[[OFF:.*]] = llvm.sub %[[A]], %[[LO]]
+// CHECK: %[[OK:.*]] = llvm.icmp "ult" %[[OFF]], %[[STARTS]]
+// CHECK: llvm.select %[[OK]], %{{.*}}, %[[BASE]] : i1, !llvm.ptr<3>
 llvm.mlir.global external @dyn() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 func.func @dynamic(%i: i64, %v: f32) attributes {gpu.kernel} {
   %s = llvm.mlir.addressof @dyn : !llvm.ptr<3>

@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @store
 // HOST-SAME: %[[V:[a-z0-9_]+]]: f32, %[[REC:[a-z0-9_]+]]: !llvm.ptr<1> {layoutc.bounds_record}, %ctx: !llvm.ptr {layoutc.thread_context})
 // NVVM-SAME: %[[V:[a-z0-9_]+]]: f32, %[[REC:[a-z0-9_]+]]: !llvm.ptr<1> {layoutc.bounds_record})
-// CHECK-SAME: layoutc.bounds_sites = {{\[}}"{{.*}}bounds-checks.mlir:45:3: store of 4 bytes"{{\]}}
+// CHECK-SAME: layoutc.bounds_sites = {{\[}}"{{.*}}bounds-checks.mlir:49:3: store of 4 bytes"{{\]}}
 // The span of parameter 0 (words 48 and 49) is read once, as invariant loads; a 4-byte access
 // may start at its first size - 3 bytes (none when the span is shorter than 4 bytes).
 // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %[[REC]][16]
@@ -15,20 +15,24 @@
 // CHECK: %[[LO:.*]] = llvm.load %[[LOP]] invariant
 // CHECK: %[[HIP:.*]] = llvm.getelementptr %[[REC]][49]
 // CHECK: %[[HI:.*]] = llvm.load %[[HIP]] invariant
-// CHECK: %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]]
-// CHECK: %[[C4:.*]] = arith.constant 4 : i64
-// CHECK: %[[FITS:.*]] = arith.cmpi uge, %[[SIZE]], %[[C4]]
-// CHECK: %[[C3:.*]] = arith.constant 3 : i64
-// CHECK: %[[LESS:.*]] = arith.subi %[[SIZE]], %[[C3]]
-// CHECK: %[[C0:.*]] = arith.constant 0 : i64
-// CHECK: %[[STARTS:.*]] = arith.select %[[FITS]], %[[LESS]], %[[C0]]
+// CHECK: %[[SIZE:.*]] = llvm.sub %[[HI]], %[[LO]]
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[FITS:.*]] = llvm.icmp "uge" %[[SIZE]], %[[C4]]
+// CHECK: %[[C3:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK: %[[LESS:.*]] = llvm.sub %[[SIZE]], %[[C3]]
+// CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: %[[STARTS:.*]] = llvm.select %[[FITS]], %[[LESS]], %[[C0]]
 // The access [p, p + 4) must lie in [lo, hi): p - lo, unsigned (wrapping below lo), is one of
 // the start offsets; a bad one goes to the scratch words instead.
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: %[[A:.*]] = llvm.ptrtoint %[[P]]
-// CHECK: %[[OFF:.*]] = arith.subi %[[A]], %[[LO]]
-// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[OFF]], %[[STARTS]]
-// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[P]], %[[SCRATCH]]
+// On the CPU the address is read through llvm.strip.invariant.group (the same pointer, no code),
+// which keeps LLVM's InstCombine from re-deriving it from the GEP's offset arithmetic.
+// HOST: %[[Q:.*]] = llvm.call_intrinsic "llvm.strip.invariant.group.p0"(%[[P]])
+// HOST: %[[A:.*]] = llvm.ptrtoint %[[Q]]
+// NVVM: %[[A:.*]] = llvm.ptrtoint %[[P]]
+// CHECK: %[[OFF:.*]] = llvm.sub %[[A]], %[[LO]]
+// CHECK: %[[OK:.*]] = llvm.icmp "ult" %[[OFF]], %[[STARTS]]
+// CHECK: %[[SAFE:.*]] = llvm.select %[[OK]], %[[P]], %[[SCRATCH]]
 // CHECK: llvm.store %[[V]], %[[SAFE]]
 // The block's accesses run without branches; its end branches to a cold block when one was bad,
 // and the launch's first bad access (counter was 0) writes the record.
@@ -60,9 +64,9 @@ func.func @far(%a: !tile.ptr<f32, gmem, 16>) attributes {gpu.kernel} {
 // address may lie anywhere: the load's check accepts it then.
 // CHECK-LABEL: func.func @zfill
 // CHECK: %[[SIZE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
-// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[SIZE]], %{{.*}} : i32
-// CHECK: %[[OK:.*]] = arith.ori %{{.*}}, %[[NONE]]
-// CHECK: arith.select %[[OK]]
+// CHECK: %[[NONE:.*]] = llvm.icmp "eq" %[[SIZE]], %{{.*}} : i32
+// CHECK: %[[OK:.*]] = llvm.or %{{.*}}, %[[NONE]]
+// CHECK: llvm.select %[[OK]]
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
 func.func @zfill(%g: !tile.tensor<f32, gmem, "(?):(1)", 16>, %i: index, %b: i1) attributes {gpu.kernel} {
   %s = tile.alloc_smem : !tile.tensor<f32, smem, "(4):(1)", 16>
