@@ -143,12 +143,7 @@ def step_seconds(ir_text: str, launcher_text: str, opt_level: int, jit: str) -> 
     module.verify()
     passes, codegen = cpu_jit.jit_levels(jit, opt_level)
     tm = cpu_jit._target_machine(llvm, codegen)
-    module.triple = llvm.get_process_triple()
-    module.data_layout = str(tm.target_data)
-    launcher = llvm.parse_assembly(launcher_text)
-    launcher.triple = module.triple
-    launcher.data_layout = module.data_layout
-    module.link_in(launcher)
+    cpu_jit.link_launcher(llvm, module, launcher_text, tm)
     out["verify+link"] = clock() - start
     start = clock()
     cpu_jit._optimize(llvm, module, tm, passes)

@@ -244,14 +244,20 @@ def optimized_engine(
     level (not made yet: the caller may hook the object cache before ``finalize_object``)."""
     passes, codegen = jit_levels(jit, opt_level)
     tm = _target_machine(llvm, codegen)
+    link_launcher(llvm, module, launcher_text, tm)
+    _optimize(llvm, module, tm, passes)
+    return llvm.create_mcjit_compiler(module, tm)
+
+
+def link_launcher(llvm: Any, module: Any, launcher_text: str, tm: Any) -> None:
+    """Give ``module`` this host's triple and ``tm``'s data layout and link its launcher in
+    (benchmarks/cpu_jit.py times this step apart)."""
     module.triple = llvm.get_process_triple()
     module.data_layout = str(tm.target_data)
     launcher = llvm.parse_assembly(launcher_text)
     launcher.triple = module.triple
     launcher.data_layout = module.data_layout
     module.link_in(launcher)
-    _optimize(llvm, module, tm, passes)
-    return llvm.create_mcjit_compiler(module, tm)
 
 
 def compile_cpu(

@@ -106,42 +106,33 @@ def build_nest(
 ) -> None:
     """Build the nest at ``builder``'s insertion point and call ``body`` for each instance."""
     point: list[Any] = [0] * len(dims)
-    _build_level(len(dims) - 1, point, analysis, builder, emitter, dims, body, loc)
 
+    # ``inner`` is the function itself, passed in: a closure that named itself would be a
+    # reference cycle keeping the builder, the emitter, the analysis and the body's lowering
+    # alive until the next collection
+    def level(k: int, inner: Callable[[int, Any], None]) -> None:
+        if k < 0:
+            body(builder, list(point))
+            return
+        d = dims[k]
+        if d.unroll:
+            for v in range(d.extent):
+                point[k] = v
+                inner(k - 1, inner)
+            return
+        if type(d.extent) is int and d.extent <= 0:
+            return
+        lb = emitter.emit(0, loc)
+        ub = emitter.emit(d.extent, loc)
+        step = emitter.emit(1, loc)
+        loop = scf.ForOp(lb, ub, step, loc=loc)
+        builder.insert(loop)
+        point[k] = analysis.sym_of(loop.induction_var)
+        saved = builder.insertion_point
+        builder.insertion_point = InsertionPoint.before_op(loop.body_block.last_op)
+        try:
+            inner(k - 1, inner)
+        finally:
+            builder.insertion_point = saved
 
-def _build_level(
-    k: int,
-    point: list[Any],
-    analysis: SymbolicAnalysis,
-    builder: Builder,
-    emitter: IndexEmitter,
-    dims: Sequence[Dim],
-    body: Body,
-    loc: Location,
-) -> None:
-    """Level ``k`` of :func:`build_nest` and the levels inside it (a module function, not a
-    self-recursive closure: such a closure is a reference cycle that keeps the builder, the
-    emitter, the analysis and the body's lowering alive until the next collection)."""
-    if k < 0:
-        body(builder, list(point))
-        return
-    d = dims[k]
-    if d.unroll:
-        for v in range(d.extent):
-            point[k] = v
-            _build_level(k - 1, point, analysis, builder, emitter, dims, body, loc)
-        return
-    if type(d.extent) is int and d.extent <= 0:
-        return
-    lb = emitter.emit(0, loc)
-    ub = emitter.emit(d.extent, loc)
-    step = emitter.emit(1, loc)
-    loop = scf.ForOp(lb, ub, step, loc=loc)
-    builder.insert(loop)
-    point[k] = analysis.sym_of(loop.induction_var)
-    saved = builder.insertion_point
-    builder.insertion_point = InsertionPoint.before_op(loop.body_block.last_op)
-    try:
-        _build_level(k - 1, point, analysis, builder, emitter, dims, body, loc)
-    finally:
-        builder.insertion_point = saved
+    level(len(dims) - 1, level)

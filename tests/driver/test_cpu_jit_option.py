@@ -4,32 +4,18 @@ tiers computes the same results."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import layoutc as lc
 import numpy as np
 import pytest
 from layoutc.driver import CompileOptions
+from layoutc.driver.loading import load_source
 from layoutc.runtime import cpu_jit
 
-TILE = 2048
-TV = lc.make_layout((256, (4, 2)), (4, (1, 1024)))
-
-
-@lc.kernel
-def axpby(
-    alpha: lc.f32,
-    x: lc.Tensor[lc.f32, "(N):(1)"],  # noqa: F722
-    beta: lc.f32,
-    y: lc.Tensor[lc.f32, "(N):(1)"],  # noqa: F722
-):
-    bid, tid = lc.block_idx.x, lc.thread_idx.x
-    tX = lc.partition_tv(lc.local_tile(x, (TILE,), (bid,)), TV, tid)
-    tY = lc.partition_tv(lc.local_tile(y, (TILE,), (bid,)), TV, tid)
-    rX = lc.make_fragment_like(tX)
-    rY = lc.make_fragment_like(tY)
-    lc.copy(tX, rX)
-    lc.copy(tY, rY)
-    lc.axpby(alpha, rX, beta, rY)
-    lc.copy(rY, tY)
+# the example's kernel (examples/axpby.py: 2048 elements a block, 256 threads)
+_EXAMPLE = load_source(Path(__file__).resolve().parents[2] / "examples" / "axpby.py")
+axpby, TILE = _EXAMPLE.axpby, _EXAMPLE.TILE
 
 
 def test_the_default_is_fast_and_a_bad_choice_is_refused():
