@@ -181,18 +181,10 @@ class Operation:
         d = self._def
         region_objs = [_as_region(r) for r in regions] if regions else []
         if d is not None:
-            attr = d.operands.segment_attr
-            if attr:
-                if operand_sizes is None:
-                    operand_sizes = [1] * len(flat_operands)
-                if len(operand_sizes) == len(d.operands.names):
-                    props.setdefault(attr, DenseArrayAttr(i32, operand_sizes))
-            attr = d.results.segment_attr
-            if attr:
-                if result_sizes is None:
-                    result_sizes = [1] * len(flat_types)
-                if len(result_sizes) == len(d.results.names):
-                    props.setdefault(attr, DenseArrayAttr(i32, result_sizes))
+            if d.operands.segment_attr:
+                _derive_segments(props, d.operands, operand_sizes, len(flat_operands))
+            if d.results.segment_attr:
+                _derive_segments(props, d.results, result_sizes, len(flat_types))
             fixed = d.fixed_regions
             while len(region_objs) < fixed:
                 region_objs.append(Region())
@@ -726,6 +718,18 @@ def _flat_or_none(items: Sequence[Any], kind: type) -> list[Any] | None:
         if not isinstance(item, kind):
             return None
     return items if t is list else list(items)
+
+
+def _derive_segments(
+    props: dict[str, Attribute], groups: Any, sizes: list[int] | None, count: int
+) -> None:
+    """Set ``groups``' segment-sizes property (``operandSegmentSizes`` or
+    ``resultSegmentSizes``) from the group sizes given to the constructor (one per value for
+    flat lists), unless the caller set it or gave another number of groups."""
+    if sizes is None:
+        sizes = [1] * count
+    if len(sizes) == len(groups.names):
+        props.setdefault(groups.segment_attr, DenseArrayAttr(i32, sizes))
 
 
 def _flatten_groups(items: Sequence[Any], is_type: bool) -> tuple[list[Any], list[int]]:
