@@ -217,6 +217,13 @@ class GemmConfig:
     # the registers just stored), so the tensor cores work under the second half's stores;
     # then the same K-blocks' columns [bn/2, bn), and the mainloop goes on as before.
     epi_overlap: int = 0
+    # ... and the wgmmas of those K-blocks and of the rest of the mainloop: "half" (N = bn/2
+    # atoms throughout, first the K-blocks' columns [0, bn/2), then the stores, then
+    # [bn/2, bn): ptxas serializes every wgmma where an N = bn atom shares registers with an
+    # N = bn/2 one, C7511, so A is read from shared memory twice per K-step) or "full" (the
+    # plain tile's N = bn atoms everywhere: the head's K-blocks issued whole, the stores under
+    # them reading the copy of the second half; name ``-eo<n>f``)
+    overlap_n: str = "half"
     # The tile scheduler's work decomposition (CUTLASS's sm90 ``DecompositionMode``, TMA
     # loads, no cluster): "data_parallel" (one work unit per output tile, all of K),
     # "splitk" (each tile's K in ``split_k`` units) or "streamk" (data-parallel waves, the
@@ -302,6 +309,7 @@ class GemmConfig:
         name += "-etma" if self.epilogue == "tma" else ""
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
         name += f"-eo{self.epi_overlap}" if self.epi_overlap else ""
+        name += "f" if self.epi_overlap and self.overlap_n == "full" else ""
         name += "-rwg" if self.release == "warpgroup" else ""
         name += {"streamk": "-sk", "splitk": f"-split{self.split_k}"}.get(self.decomposition, "")
         return (
@@ -595,6 +603,8 @@ class GemmConfig:
                 f"epilogue_op; got "
                 f"epi_overlap={self.epi_overlap} for {self.name}"
             )
+        if self.overlap_n not in ("half", "full"):
+            raise ValueError(f"overlap_n must be 'half' or 'full', got {self.overlap_n!r}")
         box = self.epilogue_box[1]
         c_bytes = C_ELEMENTS.get(self.c_dtype, lc.f32).bits // 8
         if self.epilogue == "tma" and not self.epilogue_swizzled and box * c_bytes % 16:
@@ -1773,7 +1783,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, wgs_n, 1)))
     overlap = cfg.epi_overlap
     # epi_overlap: the tile's halves along N (columns [0, bn/2) and [bn/2, bn)) as N = bn/2
-    # wgmmas, for the K-blocks issued around the last tile's stores
+    # wgmmas, for the K-blocks issued around the last tile's stores (overlap_n="half"), or
+    # the plain tile's N = bn wgmmas throughout ("full")
+    halved = overlap and cfg.overlap_n == "half"
     s2r = load_a_copy(cfg, mma) if rs else None
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
@@ -1802,7 +1814,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     box_b = lc.tile_to_shape(atom_b, (bn, bk), order_b)
     part_b = lc.tile_to_shape(atom_b, (hn, bk))  # the TMA box of B
     mma_half = box_b_half = None
-    if overlap:
+    if halved:
         mma_half = lc.make_tiled_mma(cfg.wgmma_atom(bn // 2), lc.make_layout((wgs, 1, 1)))
         box_b_half = lc.tile_to_shape(atom_b, (bn // 2, bk))
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
@@ -2045,7 +2057,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if me == 1:  # lets warpgroup 0 run its first mainloop
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
-            thr_half = mma_half.get_slice(ct) if overlap else None
+            thr_half = mma_half.get_slice(ct) if halved else None
 
             def stage(count: Any) -> tuple[Any, Any]:
                 """Use ``count`` of the ring: its stages of A and B."""
@@ -2221,13 +2233,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 # (a name of its own: one the tile loop assigns would be carried through it)
                 accs = thr_mma.partition_fragment_C(lc.local_tile(c, (bm, bn), (0, 0)), lc.f32)
                 half = lc.size(accs) // 2
-                # the N = bn/2 halves: the fragment's values [0, half) are columns [0, bn/2)
-                # of the CLayout_64xN fragment, [half, 2 half) the rest
+                # the halves: the fragment's values [0, half) are columns [0, bn/2) of the
+                # CLayout_64xN fragment, [half, 2 half) the rest (as the fragment of an
+                # N = bn/2 wgmma with overlap_n="half"; the stored copy's layout either way)
                 gC_half = lc.local_tile(c, (bm, bn // 2), (0, 0))
-                frag_half = thr_half.partition_fragment_C(gC_half, lc.f32)
-                halves = [
-                    lc.make_tensor(accs.iterator + h * half, frag_half.layout) for h in (0, 1)
-                ]
+                if halved:
+                    frag_layout = thr_half.partition_fragment_C(gC_half, lc.f32).layout
+                else:
+                    frag_layout = lc.make_layout(half)
+                halves = [lc.make_tensor(accs.iterator + h * half, frag_layout) for h in (0, 1)]
             for i in lc.range(me, mine, step):
                 u = units.unit(i)
                 tile_m, tile_n = tile_of(u.tile)
@@ -2300,33 +2314,53 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     fits = k_count >= overlap
                     head = lc.where(fits, overlap, 0)
                     if fits:
-                        for k in range(overlap):
-                            pipe.consumer_wait(base + k)
-                            a0, b0 = stage_views(base + k, 0)
-                            lc.warpgroup_fence_operand(halves[0])
-                            lc.warpgroup_arrive()
-                            tA, tB = thr_half.partition_A(a0), thr_half.partition_B(b0)
-                            lc.gemm(mma_half, tA, tB, halves[0])
-                            lc.warpgroup_commit_batch()
-                        if i != me:  # the last tile's second half, under those wgmmas
-                            second = range(epi_boxes // 2, epi_boxes)
-                            store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
-                        for k in range(overlap):
-                            a1, b1 = stage_views(base + k, 1)
-                            lc.warpgroup_fence_operand(halves[1])
-                            lc.warpgroup_arrive()
-                            tA, tB = thr_half.partition_A(a1), thr_half.partition_B(b1)
-                            lc.gemm(mma_half, tA, tB, halves[1])
-                            lc.warpgroup_commit_batch()
-                            # this K-block's first half and the last one's second are done:
-                            # the last one's stage is free
-                            lc.warpgroup_wait(1)
-                            if k > 0 and lane < peers:
-                                release(pipe, base + k - 1, rm, rn, lane)
-                        lc.warpgroup_wait(0)
-                        lc.warpgroup_fence_operand(tCrC)
-                        if lane < peers:
-                            release(pipe, base + overlap - 1, rm, rn, lane)
+                        if halved:
+                            for k in range(overlap):
+                                pipe.consumer_wait(base + k)
+                                a0, b0 = stage_views(base + k, 0)
+                                lc.warpgroup_fence_operand(halves[0])
+                                lc.warpgroup_arrive()
+                                tA, tB = thr_half.partition_A(a0), thr_half.partition_B(b0)
+                                lc.gemm(mma_half, tA, tB, halves[0])
+                                lc.warpgroup_commit_batch()
+                            if i != me:  # the last tile's second half, under those wgmmas
+                                second = range(epi_boxes // 2, epi_boxes)
+                                store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
+                            for k in range(overlap):
+                                a1, b1 = stage_views(base + k, 1)
+                                lc.warpgroup_fence_operand(halves[1])
+                                lc.warpgroup_arrive()
+                                tA, tB = thr_half.partition_A(a1), thr_half.partition_B(b1)
+                                lc.gemm(mma_half, tA, tB, halves[1])
+                                lc.warpgroup_commit_batch()
+                                # this K-block's first half and the last one's second are done:
+                                # the last one's stage is free
+                                lc.warpgroup_wait(1)
+                                if k > 0 and lane < peers:
+                                    release(pipe, base + k - 1, rm, rn, lane)
+                            lc.warpgroup_wait(0)
+                            lc.warpgroup_fence_operand(tCrC)
+                            if lane < peers:
+                                release(pipe, base + overlap - 1, rm, rn, lane)
+                        else:
+                            # the K-blocks whole (N = bn), the stores under them, then one wait
+                            # and the K-blocks' releases
+                            for k in range(overlap):
+                                pipe.consumer_wait(base + k)
+                                stage_a, stage_b = stage(base + k)
+                                lc.warpgroup_fence_operand(tCrC)
+                                lc.warpgroup_arrive()
+                                tA, tB = thr_mma.partition_A(stage_a), thr_mma.partition_B(stage_b)
+                                lc.gemm(mma, tA, tB, tCrC)
+                                lc.warpgroup_commit_batch()
+                            if i != me:  # the last tile's second half, under those wgmmas
+                                second = range(epi_boxes // 2, epi_boxes)
+                                store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
+                            lc.warpgroup_wait(0)
+                            lc.warpgroup_fence_operand(tCrC)
+                            if lane < peers:
+                                for k in range(overlap):
+                                    release(pipe, base + k, rm, rn, lane)
                     else:  # fewer K-blocks than that: the stores first
                         if i != me:
                             second = range(epi_boxes // 2, epi_boxes)
@@ -2374,7 +2408,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
                     else:
-                        if overlap:  # the same N = bn/2 halves as the head (ptxas keeps
+                        if halved:  # the same N = bn/2 halves as the head (ptxas keeps
                             # an N = bn wgmma's upper half and an N = bn/2 one's registers apart)
                             for h in (0, 1):
                                 sbh = stage_views(count, h)[1]

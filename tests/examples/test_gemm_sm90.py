@@ -114,6 +114,10 @@ EPI_OVERLAP_CPU = [
     ),
     # a 2 x 1 cluster (B multicast): the head's stages released in both blocks
     Config(bm=128, bn=64, stages=2, cluster=(2, 1), epi_overlap=1, **EO),
+    # overlap_n="full": the plain tile's N = bn wgmmas in the head and the mainloop
+    Config("tf32", bm=64, bn=64, stages=2, warpgroups=1, epi_overlap=1, overlap_n="full", **EO),
+    Config(bm=128, bn=128, stages=3, c_dtype="f16", epi_overlap=2, overlap_n="full", **EO),
+    Config(bm=128, bn=64, stages=2, cluster=(2, 1), epi_overlap=2, overlap_n="full", **EO),
 ]
 
 
