@@ -145,10 +145,11 @@ def test_epilogue_under_the_next_tiles_wgmmas_matches_numpy_on_the_cpu(cfg, k):
 def test_tuned_configurations_are_the_documented_ones():
     tuned = GEMM["tuned"]
     eff = GEMM["tile_efficiency"]
-    # the cooperative 128 x 256 tile stores half of C under the next tile's first K-blocks
-    assert tuned("bf16").name == "bf16-128x256x64-s4-wg2-f0-tma-coop-cbf16-r8-etma-eo2"
-    assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma-eo2"
-    assert tuned("f16").epi_overlap == 2
+    # the cooperative 128 x 256 tile stores half of C under the next tile's first K-blocks,
+    # with the plain tile's N = bn wgmmas
+    assert tuned("bf16").name == "bf16-128x256x64-s4-wg2-f0-tma-coop-cbf16-r8-etma-eo2f"
+    assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma-eo2f"
+    assert (tuned("f16").epi_overlap, tuned("f16").overlap_n) == (2, "full")
     # ... where it can: not with mma_lead, split-K / stream-K or per-box scale loads
     assert tuned("f16", mma_lead=1).epi_overlap == 0
     assert tuned("bf16", (1024, 1024, 32768)).decomposition == "splitk"
