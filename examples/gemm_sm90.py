@@ -224,12 +224,6 @@ class GemmConfig:
     # plain tile's N = bn atoms everywhere: the head's K-blocks issued whole, the stores under
     # them reading the copy of the second half; name ``-eo<n>f``)
     overlap_n: str = "half"
-    # The cooperative schedule with mma_in_flight=0 (TMA loads, two consumer warpgroups, no
-    # epi_overlap): consumer warpgroup 1 issues each K-block as mma_lead's two commit groups
-    # (its first ``stagger`` K-steps, the wait for its previous K-block and that stage's
-    # release, the rest), warpgroup 0 as one group that it drains, so the two do not drain
-    # their wgmmas at the same K-block boundaries (name ``-st<n>``)
-    stagger: int = 0
     # The tile scheduler's work decomposition (CUTLASS's sm90 ``DecompositionMode``, TMA
     # loads, no cluster): "data_parallel" (one work unit per output tile, all of K),
     # "splitk" (each tile's K in ``split_k`` units) or "streamk" (data-parallel waves, the
@@ -316,7 +310,6 @@ class GemmConfig:
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
         name += f"-eo{self.epi_overlap}" if self.epi_overlap else ""
         name += "f" if self.epi_overlap and self.overlap_n == "full" else ""
-        name += f"-st{self.stagger}" if self.stagger else ""
         name += "-rwg" if self.release == "warpgroup" else ""
         name += {"streamk": "-sk", "splitk": f"-split{self.split_k}"}.get(self.decomposition, "")
         return (
@@ -407,8 +400,8 @@ class GemmConfig:
     def overlappable(self) -> bool:
         """Whether ``epi_overlap`` applies: the TMA epilogue with an even number of boxes per
         warpgroup, the cooperative schedule split along M with one 64-row slice per warpgroup,
-        ``mma_in_flight=0`` without ``mma_lead`` or ``stagger``, the SS mainloop, K-major B,
-        data-parallel, no per-box scale loads, no fused epilogue (``epilogue_op``)."""
+        ``mma_in_flight=0`` without ``mma_lead``, the SS mainloop, K-major B, data-parallel,
+        no per-box scale loads, no fused epilogue (``epilogue_op``)."""
         return not (
             self.epilogue != "tma"
             or self.epilogue_op.fused
@@ -420,7 +413,6 @@ class GemmConfig:
             or (self.bn // 2) % 8
             or self.mma_in_flight
             or self.mma_lead
-            or self.stagger
             or self.mainloop != "ss"
             or self.b_major != "K"
             or self.decomposition != "data_parallel"
@@ -606,31 +598,13 @@ class GemmConfig:
                 f"epi_overlap takes a count >= 0 and, when > 0: the TMA epilogue with an "
                 f"even number of boxes, the cooperative schedule "
                 f"split along M with one 64-row slice per warpgroup (bm = 64 * warpgroups), "
-                f"mma_in_flight=0 without mma_lead or stagger, the SS mainloop, K-major B, the "
+                f"mma_in_flight=0 without mma_lead, the SS mainloop, K-major B, the "
                 f"data-parallel decomposition, no per-box scale loads and no fused "
                 f"epilogue_op; got "
                 f"epi_overlap={self.epi_overlap} for {self.name}"
             )
         if self.overlap_n not in ("half", "full"):
             raise ValueError(f"overlap_n must be 'half' or 'full', got {self.overlap_n!r}")
-        steps = self.bk // ATOMS[self.dtype][1]  # K-steps (wgmmas) per K-block
-        if self.stagger and not (
-            0 < self.stagger < steps
-            and self.loads == "tma"
-            and self.schedule == "cooperative"
-            and self.warpgroups == 2
-            and self.mma_in_flight == 0
-            and not self.mma_lead
-            and self.mainloop == "ss"
-            and self.scales != "block"
-            and not self.epi_overlap
-        ):  # (with epi_overlap ptxas serializes the wgmmas, C7515, as with mma_lead)
-            raise ValueError(
-                f"stagger takes 0 < stagger < {steps} (the K-steps of a K-block), TMA loads, "
-                f"the cooperative schedule with two consumer warpgroups, mma_in_flight=0 "
-                f"without mma_lead or epi_overlap, the SS mainloop and no block-wise scales; "
-                f"got stagger={self.stagger} for {self.name}"
-            )
         box = self.epilogue_box[1]
         c_bytes = C_ELEMENTS.get(self.c_dtype, lc.f32).bits // 8
         if self.epilogue == "tma" and not self.epilogue_swizzled and box * c_bytes % 16:
@@ -1799,7 +1773,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     bm, bn, bk = cfg.bm, cfg.bn, cfg.bk
     in_flight = cfg.mma_in_flight
     lead = cfg.mma_lead
-    stagger = cfg.stagger  # warpgroup 1's first commit group of a K-block (K-steps), or 0
     steps = bk // ATOMS[cfg.dtype][1]  # wgmmas (K-steps) per K-block
     pingpong = cfg.schedule == "pingpong"
     sharing = 1 if pingpong else cfg.warpgroups  # consumer warpgroups of one tile
@@ -2161,9 +2134,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
-            # (``stagger``: the same, from lane 0 of the warp, which ptxas knows is uniform:
-            # wgmmas under a branch on the thread index itself are serialized, C7520)
-            wg_uniform = lc.shuffle_idx(wg, 0) if stagger else wg
             wct = tid % 128
             thr_epi = mma_epi.get_slice(wct)  # this thread's part of a 64 x ec box of D
 
@@ -2413,16 +2383,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     for r in range(1, chunk):
                         if rest == r:
                             block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
-
-                def kblock(
-                    k: Any, first: int, u: Any, base: Any, head: Any, tCrC: Any, part: Any, bsc: Any
-                ) -> None:
-                    """K-block ``k`` of unit ``u`` (ring uses from ``base``; ``head`` K-blocks
-                    issued before the mainloop): its wgmmas into ``tCrC`` (block-wise scales:
-                    ``part``, promoted by ``bsc``), waits and stage releases; with ``first``
-                    (``mma_lead``, ``stagger``) as two commit groups, the first ``first``
-                    K-steps, then the wait for the K-block before and its release, then the
-                    rest."""
+                for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
                     stage_a, stage_b = stage(count)
@@ -2435,18 +2396,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         tCsA = load_a(s2r, thr_mma, stage_a, ct)
                     lc.warpgroup_arrive()
                     tCsB = thr_mma.partition_B(stage_b)  # (MMA, MMA_N, MMA_K)
-                    if first:
-                        # the first `first` K-steps, then the wait for the previous K-block
+                    if lead:
+                        # the first `lead` K-steps, then the wait for the previous K-block
                         # (all groups but this one) and its release, then the rest: the
                         # tensor cores never run dry at the K-block boundary
-                        for kk in range(first):
+                        for kk in range(lead):
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
                         lc.warpgroup_wait(1)
-                        if k > head:  # noqa: SIM102 (both dynamic; `head` released its own)
+                        if k > 0:  # noqa: SIM102 (both dynamic)
                             if lane < peers:
                                 release(pipe, count - 1, rm, rn, lane)
-                        for kk in range(first, steps):
+                        for kk in range(lead, steps):
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
                     else:
@@ -2471,29 +2432,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         if k > 0:  # noqa: SIM102 (both dynamic)
                             if lane < peers:
                                 release(pipe, count - 1, rm, rn, lane)
-                    elif not first and lane < peers:
+                    elif not lead and lane < peers:
                         release(pipe, count, rm, rn, lane)
                     if blockwise:  # (the stage released first: the producer refills it)
                         bsc.promote(tCrC, part)
-
-                if stagger:
-                    # two loops (wgmmas in flight across a branch's join: ptxas serializes
-                    # them, C7515): warpgroup 1 in two commit groups a K-block, then its last
-                    # K-block's wait and release (unless the head took them all); warpgroup 0
-                    # one group a K-block, drained
-                    if wg_uniform == 1:
-                        for k in lc.range(head, k_count):
-                            kblock(k, stagger, u, base, head, tCrC, part, bsc)
-                    else:
-                        for k in lc.range(head, k_count):
-                            kblock(k, 0, u, base, head, tCrC, part, bsc)
-                    lc.warpgroup_wait(0)
-                    lc.warpgroup_fence_operand(tCrC)
-                    if wg_uniform == 1 and k_count > head and lane < peers:
-                        release(pipe, base + k_count - 1, rm, rn, lane)
-                else:
-                    for k in mainloop:
-                        kblock(k, lead, u, base, head, tCrC, part, bsc)
                 if pingpong:
                     # the other warpgroup's mainloop may start now, while this one's last
                     # wgmmas still run (CUTLASS's Pingpong arrives before its mma_tail): the
