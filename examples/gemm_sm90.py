@@ -783,6 +783,10 @@ SPLIT_N_TUNED = ("bf16", "f16", "tf32")
 #: ... and those whose cooperative 128 x 256 tiles store half of C under the next tile's first
 #: K-blocks (``epi_overlap``; +0.6-1.4% on an H100, docs/hopper.md)
 EPI_OVERLAP_TUNED = {"bf16": 2, "f16": 2, "tf32": 2}
+#: ... with the plain tile's N = bn wgmmas (``overlap_n``; under sustained load on an H100
+#: 0.5-1.4% faster than the N = bn/2 halves at 4096^3 and 8192x4096x6144, bf16 and tf32,
+#: docs/hopper.md "The overlap at full width")
+OVERLAP_N_TUNED = "full"
 
 
 def tile_efficiency(cfg: GemmConfig, m: int, n: int, sms: int = 132) -> float:
@@ -886,7 +890,7 @@ def tuned(
     cooperative 128 x 256 tile (bf16, f16, tf32) stores the second half of its C under the next
     tile's first two K-blocks (``epi_overlap=2``, ``EPI_OVERLAP_TUNED``: +0.6-1.4% on an H100,
     side by side with the plain tile), with N = bn wgmmas throughout (``overlap_n="full"``:
-    under sustained load on an H100 0.5-1.1% faster than the N = bn/2 halves at 4096^3 and
+    under sustained load on an H100 0.5-1.4% faster than the N = bn/2 halves at 4096^3 and
     8192x4096x6144, bf16 and tf32), except where the configuration cannot take it
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
@@ -910,7 +914,6 @@ def tuned(
         c_dtype=c_dtype,
         epilogue="tma",
         epi_overlap=EPI_OVERLAP_TUNED.get(dtype, 0),
-        overlap_n="full",
     )
     if overrides.get("scales") == "block":
         # the block-scaled promotion holds two more accumulator fragments a thread (a
@@ -960,6 +963,8 @@ def tuned(
     out = replace(base, **overrides)
     if "epi_overlap" not in overrides and out.epi_overlap and not out.overlappable:
         out = replace(out, epi_overlap=0)  # e.g. mma_lead=1, scale_loads="box"
+    if out.epi_overlap and "overlap_n" not in overrides:  # (the field matters only then)
+        out = replace(out, overlap_n=OVERLAP_N_TUNED)
     return out
 
 

@@ -278,7 +278,8 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), cubin="auto" if whole else "never")
     k = 8 if cfg.dtype == "tf32" else 16
     ab = "tf32.tf32" if cfg.dtype == "tf32" else "f16.f16"
-    n = cfg.bn // cfg.split_n // (2 if cfg.epi_overlap else 1)  # (epi_overlap: N/2 halves)
+    # (epi_overlap with overlap_n="half": N/2 halves)
+    n = cfg.bn // cfg.split_n // (2 if cfg.epi_overlap and cfg.overlap_n == "half" else 1)
     instruction = f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ab}"
     assert ck.ptx.count(instruction) >= cfg.bk // k
     # PTX's imm-trans-a/b: 1 for an MN-major (transposed) operand
@@ -392,11 +393,23 @@ EPI_OVERLAP_GPU = [
     ("tf32", dict(bn=256, bk=32, stages=4, mma_in_flight=0, epilogue="tma", epi_overlap=2)),
     ("bf16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", epi_overlap=2)),
     ("f16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f16", epi_overlap=1)),
+    # overlap_n="full": N = bn wgmmas in the head and the mainloop (tuned()'s)
+    ("tf32", dict(bn=256, bk=32, mma_in_flight=0, epilogue="tma", epi_overlap=2, overlap_n="full")),
+    (
+        "bf16",
+        dict(
+            bn=256, mma_in_flight=0, c_dtype="bf16", epilogue="tma", epi_overlap=2, overlap_n="full"
+        ),
+    ),
 ]
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize(("dtype", "kw"), EPI_OVERLAP_GPU, ids=[d for d, _ in EPI_OVERLAP_GPU])
+@pytest.mark.parametrize(
+    ("dtype", "kw"),
+    EPI_OVERLAP_GPU,
+    ids=[d + "-" + k.get("overlap_n", "half") for d, k in EPI_OVERLAP_GPU],
+)
 @pytest.mark.parametrize("shape", [(2048, 2048, 264), (2000, 2056, 40), (1000, 520, 264)])
 def test_epilogue_under_the_next_tiles_wgmmas_on_the_gpu_matches_torch(dtype, kw, shape):
     """``epi_overlap``: 128 (144) tiles on half the SMs, two or three per block, a tile's
