@@ -495,12 +495,10 @@ class GemmConfig:
             )
         if self.scales == "block":
             self.check_block_scales()
-        if (self.block_chunk, self.block_prefetch) != (2, False) and (
-            self.scales != "block" or self.mma_in_flight != 1
-        ):
+        if (self.block_chunk, self.block_prefetch) != (2, False) and self.scales != "block":
             raise ValueError(
-                f"block_chunk and block_prefetch shape the mainloop of block-wise scales with "
-                f"one K-block in flight: they take scales='block' and mma_in_flight=1, got "
+                f"block_chunk and block_prefetch shape the mainloop of block-wise scales: "
+                f"they take scales='block' only, got "
                 f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
             )
@@ -2111,11 +2109,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 for i in range(n):
                     early = None if scale_ahead else facs[i % 2]
                     issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
-                    if i > 0:
+                    if not in_flight:  # each K-block waited for and promoted in turn
+                        lc.warpgroup_wait(0)
+                        retire(k0 + i, i % 2)
+                    elif i > 0:
                         lc.warpgroup_wait(1)
                         retire(k0 + i - 1, (i - 1) % 2)
-                lc.warpgroup_wait(0)
-                retire(k0 + n - 1, (n - 1) % 2)
+                if in_flight:
+                    lc.warpgroup_wait(0)
+                    retire(k0 + n - 1, (n - 1) % 2)
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2272,10 +2274,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                     bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
                     part = thr_mma.partition_fragment_C(gC, lc.f32)
-                if blockwise and in_flight:
+                chunked = blockwise and (in_flight or (chunk, scale_ahead) != (2, False))
+                if chunked:
                     # two K-block accumulators in turn: a K-block's wgmmas are issued before
-                    # the previous one's wait (wait_group 1), whose promotion then runs under them
-                    parts = (part, thr_mma.partition_fragment_C(gC, lc.f32))
+                    # the previous one's wait (wait_group 1), whose promotion then runs under
+                    # them (mma_in_flight=0: one, each K-block waited for before its promotion)
+                    second = thr_mma.partition_fragment_C(gC, lc.f32) if in_flight else part
+                    parts = (part, second)
                     facs = (bsc.factor_fragment(), bsc.factor_fragment())
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
@@ -2332,7 +2337,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             second = range(epi_boxes // 2, epi_boxes)
                             store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
                 mainloop = lc.range(head, k_count) if overlap else lc.range(k_count)
-                if blockwise and in_flight:
+                if chunked:
                     # block-wise scales, one K-block in flight: chunks of ``cfg.block_chunk`` K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()

@@ -96,8 +96,10 @@ def test_block_scales_name_and_refusals():
     wide = Config("f8e4m3", loads="tma", scales="block", block_chunk=4, block_prefetch=True)
     wide.check()
     assert wide.name.endswith("-scb-bc4-bpf")
-    with pytest.raises(ValueError, match=r"take scales='block' and mma_in_flight=1.*=0\)"):
-        Config("f8e4m3", block_chunk=4, **block).check()
+    # mma_in_flight=0 in straight-line chunks too, each K-block waited for before its promotion
+    waited = Config("f8e4m3", block_chunk=4, block_prefetch=True, **block)
+    waited.check()
+    assert waited.name.endswith("-f0-tma-coop-r8-scb-bc4-bpf")
     with pytest.raises(ValueError, match=r"take scales='block' .*scales=None"):
         Config("f8e4m3", loads="tma", block_prefetch=True).check()
     with pytest.raises(ValueError, match=r"block_chunk must be an even number .*block_chunk=3"):
@@ -267,6 +269,32 @@ def test_pipelined_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
     _check_on_the_cpu(cfg, 2 * cfg.bm + 9, 2 * cfg.bn + 8, k, seed=6)
 
 
+# mma_in_flight=0 in straight-line chunks (block_chunk / block_prefetch given): each K-block
+# waited for and promoted before the next is issued, one accumulator for all K-blocks, the
+# factors two K-blocks ahead (or right after the issue); every chunk remainder, split-K, ping-pong
+WAITED_CPU = [
+    (block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, block_prefetch=True), 5 * 128),
+    (
+        block("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, block_chunk=4, block_prefetch=True),
+        7 * 128 - 16,
+    ),
+    (block("f8e4m3", bm=128, bn=32, stages=3, block_chunk=4, c_dtype="f16"), 2 * 128 + 16),
+    (block("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong", block_prefetch=True), 3 * 128),
+    (
+        block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, split_k=2, block_chunk=4,
+              block_prefetch=True),
+        6 * 128 + 16,
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("cfg", "k"), WAITED_CPU, ids=[f"{c.name}-k{k}" for c, k in WAITED_CPU])
+def test_chunked_waited_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
+    """mma_in_flight=0 with block_chunk / block_prefetch: the chunked mainloop with each
+    K-block's wait before its promotion; the same sum as the numpy reference."""
+    _check_on_the_cpu(cfg, 2 * cfg.bm + 9, 2 * cfg.bn + 8, k, seed=7)
+
+
 @pytest.mark.parametrize(
     "cfg",
     [
@@ -307,3 +335,19 @@ def test_pipelined_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape):
     """mma_in_flight=1 (K-block counts 4, 3 and 1) against a torch float64 product of the
     dequantized inputs."""
     _check_on_the_gpu(pipelined("f8e4m3", **kw), shape, seed=sum(shape) + 1)
+
+
+WAITED_GPU = [
+    dict(bn=128, stages=5, block_prefetch=True, **EBF16),
+    dict(bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
+    dict(bm=64, bn=128, schedule="pingpong", block_prefetch=True, **EBF16),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kw", WAITED_GPU, ids=[str(k) for k in WAITED_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272), (130, 1000, 128)])
+def test_chunked_waited_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape):
+    """mma_in_flight=0 in straight-line chunks (K-block counts 4, 3 and 1) against a torch
+    float64 product of the dequantized inputs."""
+    _check_on_the_gpu(block("f8e4m3", **kw), shape, seed=sum(shape) + 2)
