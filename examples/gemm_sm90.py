@@ -252,6 +252,9 @@ class GemmConfig:
     # it of the same accumulator is promoted), not right after its own wgmmas are issued
     # (name ``-bpf``).
     block_prefetch: bool = False
+    # Block-wise scales: A's shared-memory descriptors from the warpgroup index broadcast
+    # from lane 0 (warp-uniform: uniform registers); False: from the thread index (name ``-nua``)
+    uniform_a: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -313,6 +316,7 @@ class GemmConfig:
             + ("-nbs" if self.epilogue_op.bias == "n" and not self.bias_smem else "")
             + (f"-bc{self.block_chunk}" if self.block_chunk != 2 else "")
             + ("-bpf" if self.block_prefetch else "")
+            + ("" if self.uniform_a else "-nua")
         )
 
     @property
@@ -2044,6 +2048,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
             thr_half = mma_half.get_slice(ct) if overlap else None
+            # A's partition depends on the warpgroup alone: its index broadcast from lane 0
+            # (CUTLASS's __shfl_sync) is warp-uniform, so ptxas builds A's descriptors in
+            # uniform registers, as B's, not in vector ones moved over per wgmma
+            thr_a = thr_mma
+            if blockwise and cfg.uniform_a:
+                thr_a = mma.get_slice(lc.shuffle_idx(ct // 128, 0) * 128)
 
             def stage(count: Any) -> tuple[Any, Any]:
                 """Use ``count`` of the ring: its stages of A and B."""
@@ -2073,10 +2083,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
                 its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
                 factors' loads into ``factors``, in flight under the wgmmas."""
+                count = lc.assume(count, lower=0)
                 pipe.consumer_wait(count)
                 stage_a, stage_b = stage(count)
                 lc.warpgroup_fence_operand(part)
-                tCsA = thr_mma.partition_A(stage_a)
+                tCsA = thr_a.partition_A(stage_a)
                 if rs:
                     tCsA = load_a(s2r, thr_mma, stage_a, ct)
                 lc.warpgroup_arrive()
@@ -2100,8 +2111,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
 
                 def retire(k: Any, h: int) -> None:
                     lc.warpgroup_fence_operand(parts[h])
-                    if lane < peers:
-                        release(pipe, base + k, rm, rn, lane)
+                    if lane < peers:  # (a use count is never negative: unsigned stage math)
+                        release(pipe, lc.assume(base + k, lower=0), rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
                     if scale_ahead:  # the factors of K-block k + 2 (same parity), early
                         bsc.load(u.k_begin + k + 2, facs[h])

@@ -301,6 +301,8 @@ def test_chunked_waited_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
         pipelined("f8e4m3", bn=128, stages=5, **EBF16),
         pipelined("f8e4m3", bn=128, stages=5, cluster=(2, 1), **EBF16),
         pipelined("f8e4m3", bm=64, bn=128, stages=5, schedule="pingpong", c_dtype="bf16"),
+        # chunks of 4 (A's descriptors in uniform registers: without, 12 bytes spilled)
+        pipelined("f8e4m3", bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
     ],
     ids=lambda c: c.name,
 )
