@@ -255,6 +255,8 @@ class GemmConfig:
     # Block-wise scales: A's shared-memory descriptors from the warpgroup index broadcast
     # from lane 0 (warp-uniform: uniform registers); False: from the thread index (name ``-nua``)
     uniform_a: bool = True
+    # TEMP A/B: the chunk's last prefetch into a spare fragment before its last wait
+    block_spare: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -2109,12 +2111,12 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 wgmmas where a group stays in flight across a loop's back edge while
                 accumulator registers are read)."""
 
-                def retire(k: Any, h: int) -> None:
+                def retire(k: Any, h: int, load: bool = True) -> None:
                     lc.warpgroup_fence_operand(parts[h])
                     if lane < peers:  # (a use count is never negative: unsigned stage math)
                         release(pipe, lc.assume(base + k, lower=0), rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
-                    if scale_ahead:  # the factors of K-block k + 2 (same parity), early
+                    if scale_ahead and load:  # the factors of K-block k + 2 (same parity)
                         bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
@@ -2127,8 +2129,19 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         lc.warpgroup_wait(1)
                         retire(k0 + i - 1, (i - 1) % 2)
                 if in_flight:
+                    last = (n - 1) % 2
+                    spare = scale_ahead and cfg.block_spare
+                    if spare:
+                        # the last K-block's next factors, loaded before the chunk's last wait
+                        # into a third fragment: ptxas issues loads early, and took that wait
+                        # above the promotion before it (with chunks of 2, no promotion under
+                        # a wgmma)
+                        bsc.load(u.k_begin + k0 + n + 1, facs[2])
                     lc.warpgroup_wait(0)
-                    retire(k0 + n - 1, (n - 1) % 2)
+                    retire(k0 + n - 1, last, load=not spare)
+                    if spare:
+                        for e in range(lc.size(facs[2])):
+                            facs[last][e] = facs[2][e]
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2292,7 +2305,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # them (mma_in_flight=0: one, each K-block waited for before its promotion)
                     second = thr_mma.partition_fragment_C(gC, lc.f32) if in_flight else part
                     parts = (part, second)
-                    facs = (bsc.factor_fragment(), bsc.factor_fragment())
+                    facs = tuple(bsc.factor_fragment() for _ in range(3))
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
