@@ -257,9 +257,6 @@ class GemmConfig:
     uniform_a: bool = True
     # TEMP A/B: the chunk's last prefetch into a spare fragment before its last wait
     block_spare: bool = True
-    # Block-wise scales, one K-block in flight, cooperative: the second consumer warpgroup's
-    # chunks start one K-block later (name ``-bo``)
-    block_offset: bool = False
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -322,7 +319,6 @@ class GemmConfig:
             + (f"-bc{self.block_chunk}" if self.block_chunk != 2 else "")
             + ("-bpf" if self.block_prefetch else "")
             + ("" if self.uniform_a else "-nua")
-            + ("-bo" if self.block_offset else "")
         )
 
     @property
@@ -511,18 +507,6 @@ class GemmConfig:
                 f"they take scales='block' only, got "
                 f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
-            )
-        if self.block_offset and (
-            self.scales != "block"
-            or self.mma_in_flight != 1
-            or self.schedule != "cooperative"
-            or self.warpgroups != 2
-        ):
-            raise ValueError(
-                f"block_offset staggers the chunks of two consumer warpgroups sharing a tile: "
-                f"it takes scales='block', mma_in_flight=1 and the cooperative schedule with "
-                f"two warpgroups, got scales={self.scales!r}, mma_in_flight="
-                f"{self.mma_in_flight}, schedule={self.schedule!r}, warpgroups={self.warpgroups}"
             )
         if (
             not isinstance(self.block_chunk, int)
@@ -2116,15 +2100,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     bsc.load(u.k_begin + k, factors)
 
             def block_chunk(
-                u: Any,
-                base: Any,
-                k0: Any,
-                n: int,
-                bsc: Any,
-                acc: Any,
-                parts: Any,
-                facs: Any,
-                flip: int = 0,
+                u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
             ) -> None:
                 """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``):
                 ``n`` K-blocks from ``k0`` of unit ``u`` in straight-line code, into
@@ -2144,17 +2120,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
-                    h = (i + flip) % 2
-                    early = None if scale_ahead else facs[h]
-                    issue_block(u, base + k0 + i, k0 + i, parts[h], bsc, early)
+                    early = None if scale_ahead else facs[i % 2]
+                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
                     if not in_flight:  # each K-block waited for and promoted in turn
                         lc.warpgroup_wait(0)
-                        retire(k0 + i, h)
+                        retire(k0 + i, i % 2)
                     elif i > 0:
                         lc.warpgroup_wait(1)
-                        retire(k0 + i - 1, 1 - h)
+                        retire(k0 + i - 1, (i - 1) % 2)
                 if in_flight:
-                    last = (n - 1 + flip) % 2
+                    last = (n - 1) % 2
                     spare = scale_ahead and cfg.block_spare
                     if spare:
                         # the last K-block's next factors, loaded before the chunk's last wait
@@ -2167,30 +2142,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if spare:
                         for e in range(lc.size(facs[2])):
                             facs[last][e] = facs[2][e]
-
-            def block_chunks(
-                u: Any,
-                base: Any,
-                k_count: Any,
-                bsc: Any,
-                acc: Any,
-                parts: Any,
-                facs: Any,
-                first: int,
-                flip: int,
-            ) -> None:
-                """K-blocks ``first`` .. of unit ``u`` (``k_count`` in all) in chunks of
-                ``cfg.block_chunk`` (:func:`block_chunk`), then one of the rest (a version per
-                count); K-block k in ``parts[(k - first + flip) % 2]``."""
-                left = k_count - first
-                full = left // chunk
-                for q in lc.range(full):
-                    block_chunk(u, base, first + q * chunk, chunk, bsc, acc, parts, facs, flip)
-                rest = left - full * chunk
-                for r in range(1, chunk):
-                    if rest == r:
-                        k0 = first + full * chunk
-                        block_chunk(u, base, k0, r, bsc, acc, parts, facs, flip)
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2417,18 +2368,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
-                    blocks = (u, base, k_count, bsc, tCrC, parts, facs)
-                    if cfg.block_offset:
-                        # the second warpgroup's chunks one K-block later (a chunk of one
-                        # first): the two warpgroups' chunk-end waits fall on different
-                        # K-blocks, so one's last promotion runs under the other's wgmmas
-                        if wg == 1:
-                            block_chunk(u, base, 0, 1, bsc, tCrC, parts, facs)
-                            block_chunks(*blocks, 1, 1)
-                        else:
-                            block_chunks(*blocks, 0, 0)
-                    else:
-                        block_chunks(*blocks, 0, 0)
+                    full = k_count // chunk
+                    for q in lc.range(full):
+                        block_chunk(u, base, q * chunk, chunk, bsc, tCrC, parts, facs)
+                    rest = k_count - full * chunk
+                    for r in range(1, chunk):
+                        if rest == r:
+                            block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)

@@ -102,12 +102,6 @@ def test_block_scales_name_and_refusals():
     assert waited.name.endswith("-f0-tma-coop-r8-scb-bc4-bpf")
     with pytest.raises(ValueError, match=r"take scales='block' .*scales=None"):
         Config("f8e4m3", loads="tma", block_prefetch=True).check()
-    with pytest.raises(ValueError, match=r"block_offset staggers .*schedule='pingpong'"):
-        Config(
-            "f8e4m3", loads="tma", scales="block", schedule="pingpong", block_offset=True
-        ).check()
-    with pytest.raises(ValueError, match=r"block_offset staggers .*mma_in_flight=0"):
-        Config("f8e4m3", block_offset=True, **block).check()
     with pytest.raises(ValueError, match=r"block_chunk must be an even number .*block_chunk=3"):
         Config("f8e4m3", loads="tma", scales="block", block_chunk=3).check()
     with pytest.raises(ValueError, match=r"takes mma_in_flight=0 .*mma_lead=1"):
@@ -253,12 +247,6 @@ PIPELINED_CPU = [
     (pipelined("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, block_prefetch=True), 2 * 128),
     (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1), 128),
     (pipelined("f8e4m3", bm=128, bn=32, stages=3, c_dtype="f16"), 2 * 128 + 16),
-    # the second warpgroup's chunks a K-block later (a chunk of one first): 5 and 4 K-blocks
-    (
-        pipelined("f8e4m3", bm=128, bn=32, stages=3, block_prefetch=True, block_offset=True),
-        5 * 128 - 16,
-    ),
-    (pipelined("f8e4m3", bm=128, bn=64, stages=2, block_offset=True, **EBF16), 4 * 128),
     (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong"), 4 * 128),
     (pipelined("f8e4m3", bm=64, bn=32, stages=2, warpgroups=1, mainloop="rs"), 5 * 128 - 16),
     (pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, split_k=2), 6 * 128 + 16),
@@ -315,7 +303,6 @@ def test_chunked_waited_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
         pipelined("f8e4m3", bm=64, bn=128, stages=5, schedule="pingpong", c_dtype="bf16"),
         # chunks of 4 (A's descriptors in uniform registers: without, 12 bytes spilled)
         pipelined("f8e4m3", bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
-        pipelined("f8e4m3", bn=128, stages=5, block_prefetch=True, block_offset=True, **EBF16),
     ],
     ids=lambda c: c.name,
 )
@@ -340,7 +327,6 @@ PIPELINED_GPU = [
     dict(bn=128, stages=4, c_dtype="f32"),
     dict(bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
     dict(bn=128, stages=5, block_prefetch=True, **EBF16),  # tuned()
-    dict(bn=128, stages=5, block_prefetch=True, block_offset=True, **EBF16),
 ]
 
 
