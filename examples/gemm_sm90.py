@@ -257,8 +257,6 @@ class GemmConfig:
     uniform_a: bool = True
     # TEMP A/B: the chunk's last prefetch into a spare fragment before its last wait
     block_spare: bool = True
-    # TEMP A/B: carry each chunk's last K-block into the next chunk's first promotion
-    block_carry: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -1863,7 +1861,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     bias_elem = lc.f32 if cfg.epilogue_op.bias_dtype == "f32" else c_elem
     blockwise = cfg.scales == "block"
     chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
-    carry = blockwise and in_flight == 1 and cfg.block_carry
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
@@ -2114,31 +2111,14 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 wgmmas where a group stays in flight across a loop's back edge while
                 accumulator registers are read)."""
 
-                def retire(k: Any, h: int, load: bool = True, free: bool = True) -> None:
+                def retire(k: Any, h: int, load: bool = True) -> None:
                     lc.warpgroup_fence_operand(parts[h])
-                    if free and lane < peers:  # (a use count is never negative: unsigned math)
+                    if lane < peers:  # (a use count is never negative: unsigned stage math)
                         release(pipe, lc.assume(base + k, lower=0), rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
                     if scale_ahead and load:  # the factors of K-block k + 2 (same parity)
                         bsc.load(u.k_begin + k + 2, facs[h])
 
-                if carry:
-                    # parts[1] holds K-block k0 - 1's sums (waited for, its stage released;
-                    # zeros with zero factors before a unit's first chunk): promoted under this
-                    # chunk's first wgmmas, and the chunk's last K-block left in its part
-                    # (waited for, released) for the next chunk or block_carry_out: no
-                    # promotion runs while the tensor cores drain at the chunk's end
-                    for i in range(n):
-                        h = i % 2
-                        early = None if scale_ahead else facs[h]
-                        issue_block(u, base + k0 + i, k0 + i, parts[h], bsc, early)
-                        if i > 0:
-                            lc.warpgroup_wait(1)
-                        retire(k0 + i - 1, 1 - h, free=i > 0)
-                    lc.warpgroup_wait(0)
-                    if lane < peers:
-                        release(pipe, lc.assume(base + k0 + n - 1, lower=0), rm, rn, lane)
-                    return
                 for i in range(n):
                     early = None if scale_ahead else facs[i % 2]
                     issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
@@ -2162,12 +2142,6 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if spare:
                         for e in range(lc.size(facs[2])):
                             facs[last][e] = facs[2][e]
-
-            def block_carry_out(bsc: Any, acc: Any, parts: Any, facs: Any, h: int) -> None:
-                """``block_carry``: the promotion of the unit's last K-block, left in
-                ``parts[h]`` by the last chunk."""
-                lc.warpgroup_fence_operand(parts[h])
-                bsc.promote(acc, parts[h], facs[h])
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2391,27 +2365,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # block-wise scales, one K-block in flight: chunks of ``cfg.block_chunk`` K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
-                    if carry:  # nothing to promote before the first chunk: zeros, times 0
-                        lc.clear(parts[1])
-                        for e in range(lc.size(facs[1])):
-                            facs[1][e] = 0.0
-                        if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
-                            bsc.load(u.k_begin, facs[0])
-                    elif scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
+                    if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
                     full = k_count // chunk
                     for q in lc.range(full):
                         block_chunk(u, base, q * chunk, chunk, bsc, tCrC, parts, facs)
                     rest = k_count - full * chunk
-                    if carry:  # noqa: SIM102 (a trace-time test around a dynamic one)
-                        if rest == 0:
-                            block_carry_out(bsc, tCrC, parts, facs, 1)
                     for r in range(1, chunk):
                         if rest == r:
                             block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
-                            if carry:
-                                block_carry_out(bsc, tCrC, parts, facs, (r - 1) % 2)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
