@@ -243,20 +243,21 @@ class GemmConfig:
     bias_smem: bool = True
     # Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
     # mainloop (each chunk's last promotion waits for its last wgmmas; an even number, so
-    # K-block k is always in accumulator k % 2; name ``-bc<n>`` when not 2). At 128 x 128, 4
-    # (and 6, 8) assemble without spills from libNVVM's PTX but spill 12 bytes at the kernel's
-    # entry from LLVM's (ptxas 13.0: uniform scheduler words, reloaded per tile); 2 spills from
-    # neither.
+    # K-block k is always in accumulator k % 2; name ``-bc<n>`` when not 2). At 128 x 128, 2
+    # and 4 assemble without spills from both PTX back ends (4 spilled 12 bytes from LLVM's
+    # before ``uniform_a``), 6 and 8 spill from LLVM's. With ``mma_in_flight=0`` (when this or
+    # ``block_prefetch`` is given) the same chunks wait for each K-block before its promotion
+    # (DeepGEMM's and CUTLASS's order; measured slower, docs/hopper.md).
     block_chunk: int = 2
     # ... and each K-block's scale factors loaded two K-blocks ahead (when the K-block before
     # it of the same accumulator is promoted), not right after its own wgmmas are issued
     # (name ``-bpf``).
     block_prefetch: bool = False
     # Block-wise scales: A's shared-memory descriptors from the warpgroup index broadcast
-    # from lane 0 (warp-uniform: uniform registers); False: from the thread index (name ``-nua``)
+    # from lane 0 (warp-uniform, so ptxas keeps them in uniform registers, as B's); False:
+    # from the thread index, in vector registers moved to uniform ones per wgmma (name
+    # ``-nua``; 3-4% slower on an H100, docs/hopper.md)
     uniform_a: bool = True
-    # TEMP A/B: the chunk's last prefetch into a spare fragment before its last wait
-    block_spare: bool = True
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -884,8 +885,9 @@ def tuned(
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
     scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
     128 tile, 5 stages, one K-block in flight (its promotion under the next one's wgmmas),
-    the factors loaded two K-blocks ahead (H100, same process: 0.86-0.87x / 0.82-0.84x of
-    ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct / graph, 0.82x / 0.80x at 8192^3).
+    the factors loaded two K-blocks ahead, A's descriptors uniform (H100, same process:
+    0.92-0.97x / 0.91-0.92x of ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct /
+    graph, 0.87-0.91x / 0.87-0.89x at 8192^3).
     A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
@@ -908,9 +910,9 @@ def tuned(
         # K-block's wgmmas run into one while the last K-block's is promoted out of the
         # other, mma_in_flight=1): the cooperative 128 x 128 tile with 5 stages (128 x 256
         # would need 384 registers a thread; docs/hopper.md, "Block-wise FP8 scales"), any shape,
-        # each K-block's scale factors loaded two K-blocks ahead (measured faster, H100; chunks
-        # of 4 are 1-3% faster on an H100 with libNVVM's PTX but spill 12 bytes at the kernel's
-        # entry with LLVM's: block_chunk)
+        # each K-block's scale factors loaded two K-blocks ahead (measured faster, H100), in
+        # chunks of 2 K-blocks (4 measured 1-4% slower since each chunk's first promotion
+        # runs under the next K-block's wgmmas: docs/hopper.md)
         block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1, block_prefetch=True)
         return replace(block, **overrides)
     coop = base
@@ -2130,16 +2132,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         retire(k0 + i - 1, (i - 1) % 2)
                 if in_flight:
                     last = (n - 1) % 2
-                    spare = scale_ahead and cfg.block_spare
-                    if spare:
+                    if scale_ahead:
                         # the last K-block's next factors, loaded before the chunk's last wait
-                        # into a third fragment: ptxas issues loads early, and took that wait
-                        # above the promotion before it (with chunks of 2, no promotion under
-                        # a wgmma)
+                        # into a third fragment: ptxas issues loads as early as it can, and
+                        # took that wait (which the loads followed) above the promotion
+                        # before it, so with chunks of 2 no promotion ran under a wgmma
+                        # (docs/hopper.md, "Block-wise FP8 scales")
                         bsc.load(u.k_begin + k0 + n + 1, facs[2])
                     lc.warpgroup_wait(0)
-                    retire(k0 + n - 1, last, load=not spare)
-                    if spare:
+                    retire(k0 + n - 1, last, load=not scale_ahead)
+                    if scale_ahead:
                         for e in range(lc.size(facs[2])):
                             facs[last][e] = facs[2][e]
 
@@ -2305,7 +2307,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # them (mma_in_flight=0: one, each K-block waited for before its promotion)
                     second = thr_mma.partition_fragment_C(gC, lc.f32) if in_flight else part
                     parts = (part, second)
-                    facs = tuple(bsc.factor_fragment() for _ in range(3))
+                    # (with the factors two ahead, a third: block_chunk's spare)
+                    facs = tuple(bsc.factor_fragment() for _ in range(3 if scale_ahead else 2))
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base

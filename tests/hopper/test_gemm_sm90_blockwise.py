@@ -320,6 +320,26 @@ def test_pipelined_block_scaled_fp8_gemm_keeps_its_wgmmas_asynchronous(cfg):
     assert ck.ptx.count("wgmma.wait_group.sync.aligned 1;") > 0
 
 
+@pytest.mark.parametrize("chunk", [2, 4])
+def test_pipelined_block_scaled_chunk_loads_no_factors_after_its_last_wait(chunk):
+    """With the factors two K-blocks ahead, each chunk's last K-block's next factors are
+    loaded before the chunk's last wgmma wait (into a spare fragment): ptxas issues loads as
+    early as it can and took a wait that loads followed above the promotion before it, so
+    that with chunks of 2 no promotion ran under a wgmma (ptxas 13.0, SASS read). In the PTX
+    no global load follows a ``wait_group 0`` before the next stage's wait, wgmma or store.
+    Also A's descriptors come from the warpgroup index broadcast from lane 0 (uniform_a)."""
+    cfg = GEMM["tuned"]("f8e4m3", (4096, 4096, 4096), scales="block", block_chunk=chunk)
+    sa = np.ones((cfg.bm, 1), np.float32, order="F")
+    sb = np.ones((1, 1), np.float32)
+    ptx = h.compile_sm90a(cfg, *h.tile_operands(cfg), sa, sb, cubin="never").ptx
+    waits = ptx.split("wgmma.wait_group.sync.aligned 0;")[1:]
+    assert len(waits) >= 2  # a whole chunk's and the rest's
+    for after in waits:
+        ends = [after.find(x) for x in ("mbarrier.try_wait", "cp.async.bulk", "wgmma.fence")]
+        assert "ld.global" not in after[: min([e for e in ends if e >= 0] or [len(after)])]
+    assert "shfl.sync.idx" in ptx
+
+
 PIPELINED_GPU = [
     dict(bn=128, stages=5, **EBF16),
     dict(bn=128, stages=5, cluster=(2, 1), **EBF16),
