@@ -258,6 +258,11 @@ class GemmConfig:
     # from the thread index, in vector registers moved to uniform ones per wgmma (name
     # ``-nua``; 3-4% slower on an H100, docs/hopper.md)
     uniform_a: bool = True
+    # Block-wise scales: each K-block's scale_a rows of the tile loaded by the producer with
+    # TMA into shared memory on the stage's full barrier (DeepGEMM's and CUTLASS's way) and
+    # read there by the consumers after the stage's wait, instead of from global memory with
+    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4)
+    scale_smem: bool = False
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -320,6 +325,7 @@ class GemmConfig:
             + (f"-bc{self.block_chunk}" if self.block_chunk != 2 else "")
             + ("-bpf" if self.block_prefetch else "")
             + ("" if self.uniform_a else "-nua")
+            + ("-sas" if self.scale_smem else "")
         )
 
     @property
@@ -458,6 +464,8 @@ class GemmConfig:
             bits = 32 if self.epilogue_op.bias_dtype == "f32" else out.bits
             tiles += -(-128 * self.warpgroups * self.bias_stage * bits // 8 // 16) * 16
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
+        if self.scale_smem:  # the stages' scale_a rows (f32), 128-byte aligned (TMA's rule)
+            tiles += 4 * self.bm * self.stages + 128
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
 
@@ -508,6 +516,15 @@ class GemmConfig:
                 f"they take scales='block' only, got "
                 f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
+            )
+        if self.scale_smem and (
+            self.scales != "block" or self.mma_in_flight != 1 or self.block_prefetch
+        ):
+            raise ValueError(
+                f"scale_smem reads each K-block's scale_a rows from its stage after the stage's "
+                f"wait: it takes scales='block', mma_in_flight=1 and block_prefetch=False, got "
+                f"scales={self.scales!r}, mma_in_flight={self.mma_in_flight}, block_prefetch="
+                f"{self.block_prefetch}"
             )
         if (
             not isinstance(self.block_chunk, int)
@@ -1127,7 +1144,16 @@ class BlockScales:
     Indices are clamped into the scale tensors (rows and columns past C: results never
     stored; the K-blocks are ``ceil(K / 128)``, checked by :func:`check_block_scale_shapes`)."""
 
-    def __init__(self, frag: Any, coords: Any, tile_n: Any, bn: int, scale_a: Any, scale_b: Any):
+    def __init__(
+        self,
+        frag: Any,
+        coords: Any,
+        tile_n: Any,
+        bn: int,
+        scale_a: Any,
+        scale_b: Any,
+        row0: Any = 0,
+    ):
         shape = lc.shape(frag)
         (v0s, v1s, self.v2s), self.mms, self.nns = shape
         if (v0s, v1s) != (2, 2):
@@ -1141,21 +1167,28 @@ class BlockScales:
             self.keys.append(((v1, mi), (8 * v2 + 8 * self.v2s * ni) // 128))
         last_row = lc.size(scale_a, 0) - 1
         self.rows = {}  # row key -> its row of scale_a (clamped), once per tile
+        self.local = {}  # ... and its row in the tile (row0: the tile's first row)
         for (v1, mi), _g in self.keys:
             if (v1, mi) not in self.rows:
                 row = coords[2 * v1 + 4 * self.v2s * mi][0]
                 self.rows[(v1, mi)] = lc.min(row, last_row)
+                self.local[(v1, mi)] = row - row0
         first = (tile_n * bn) // 128  # the tile's first 128-column block of B
         last_blk = lc.size(scale_b, 0) - 1
         self.blocks = {g: lc.min(first + g, last_blk) for _r, g in self.keys}
 
-    def load(self, kb: Any, into: Any = None) -> None:
+    def load(self, kb: Any, into: Any = None, rows: Any = None) -> None:
         """Issue K-block ``kb``'s scale loads: its factors ``scale_a[row, kb] *
         scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`
         (``into``: a fragment of :meth:`factor_fragment`, which keeps them across the
-        kernel's loops and branches; else values for the next :meth:`promote`)."""
+        kernel's loops and branches; else values for the next :meth:`promote`). ``rows``:
+        K-block ``kb``'s ``scale_a`` rows of the tile in shared memory (``scale_smem``), read
+        there by the row in the tile, not from ``scale_a``."""
         kb = lc.min(kb, lc.size(self.scale_a, 1) - 1)
-        sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
+        if rows is None:
+            sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
+        else:
+            sa = {key: rows[r] for key, r in self.local.items()}
         sb = {g: self.scale_b[blk, kb] for g, blk in self.blocks.items()}
         self.factors = {(r, g): sa[r] * sb[g] for r in sa for g in sb}
         if into is not None:
@@ -1863,6 +1896,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     bias_elem = lc.f32 if cfg.epilogue_op.bias_dtype == "f32" else c_elem
     blockwise = cfg.scales == "block"
     chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
+    scale_smem = cfg.scale_smem
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
@@ -1906,8 +1940,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             sBias = lc.dynamic_smem_tensor(
                 bias_elem, lc.make_layout(consumers * bias_stage), align=16
             )
+        if scale_smem:  # each stage's scale_a rows of the tile (bm f32), by TMA
+            sSA = lc.dynamic_smem_tensor(lc.f32, lc.make_layout(bm * stages), align=128)
+            tma_sa = lc.make_tma_copy("SM90_TMA_LOAD", scale_a, lc.make_layout((bm, 1)), (bm, 1))
         # a stage is released by every block that multicasts into it (its row and column)
         tx = parts_a * tma_a.tx_bytes + parts_b * tma_b.tx_bytes
+        if scale_smem:  # (each block loads its own rows' scales: no multicast)
+            tx += tma_sa.tx_bytes
         pipe = lc.PipelineTmaAsync(stages, tx, peers * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
         # The cluster: its `cl` blocks take the cm x cn tiles (gm * cm + rm, gn * cn + rn) of
@@ -1996,6 +2035,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
                 if lc.elect_one_sync():
                     mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
+                    mSA = tma_sa.get_tma_tensor() if scale_smem else None
                     for i in lc.range(mine):
                         u = units.unit(i)
                         tile_m, tile_n = tile_of(u.tile)
@@ -2038,6 +2078,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                                 mask_b,
                                 cm * rn,
                             )
+                            if scale_smem:  # the tile's scale_a rows of K-block k
+                                sa_stage = lc.make_tensor(
+                                    sSA.iterator + lc.assume(s * bm, divisible_by=bm),
+                                    lc.make_layout((bm, 1)),
+                                )
+                                g_sa = lc.local_tile(mSA, (bm, 1), (tile_m, k))
+                                lc.tma_copy(tma_sa, g_sa, sa_stage, mbar=bar)
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
             scale = scale_factor(cfg, scale_a, scale_b)  # None without scales
@@ -2099,7 +2146,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part, accumulate=False)
                 lc.warpgroup_commit_batch()
                 if factors is not None:
-                    bsc.load(u.k_begin + k, factors)
+                    rows = None
+                    if scale_smem:  # this stage's scale_a rows, landed with its A and B
+                        off = lc.assume((count % stages) * bm, divisible_by=bm)
+                        rows = lc.make_tensor(sSA.iterator + off, lc.make_layout(bm))
+                    bsc.load(u.k_begin + k, factors, rows)
 
             def block_chunk(
                 u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
@@ -2298,7 +2349,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 bsc = part = parts = facs = None
                 if blockwise:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
-                    bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
+                    bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b, tile_m * bm)
                     part = thr_mma.partition_fragment_C(gC, lc.f32)
                 chunked = blockwise and (in_flight or (chunk, scale_ahead) != (2, False))
                 if chunked:
