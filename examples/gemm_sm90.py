@@ -261,7 +261,9 @@ class GemmConfig:
     # Block-wise scales: each K-block's scale_a rows of the tile loaded by the producer with
     # TMA into shared memory on the stage's full barrier (DeepGEMM's and CUTLASS's way) and
     # read there by the consumers after the stage's wait, instead of from global memory with
-    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4)
+    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4). Measured
+    # 3-6% slower than the factors two K-blocks ahead from global memory on an H100
+    # (docs/hopper.md), so not tuned()'s
     scale_smem: bool = False
 
     def __post_init__(self) -> None:
