@@ -24,6 +24,7 @@ from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.symbolic import SymInt
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.traits import RecursiveMemoryEffects, is_memory_effect_free
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import gpu, nvvm  # noqa: F401 (nvvm first: it loads nvvm_wgmma)
@@ -538,8 +539,6 @@ class _Lowering:
         effects right before it in its block, so that their latency overlaps those waits.
         (The entries are constant after the block-wide barrier before the loop:
         :meth:`_stable_across`.)"""
-        from layoutc.ir.core.traits import is_memory_effect_free
-
         anchor = barrier
         prev = barrier.prev_op
         while prev is not None and (
@@ -568,8 +567,6 @@ class _Lowering:
         a barrier, after which other threads' writes are visible; a call; an unknown op), or
         the (base, offset, space, bytes) of an access's write. Asked before the op is
         rewritten."""
-        from layoutc.ir.core.traits import RecursiveMemoryEffects, is_memory_effect_free
-
         if isinstance(op, _READS) or is_memory_effect_free(op):
             return None
         if op.has_trait(RecursiveMemoryEffects) and op.regions:
