@@ -703,14 +703,18 @@ class _Lowering:
 
     def _erase_dead(self, ops: list[Operation]) -> None:
         removable = [o for o in ops if o.parent is not None and _removable(o)]
-        changed = True
-        while changed:
-            changed = False
-            for o in removable:
-                if o.parent is not None and all(r.use_empty for r in o.results):
-                    o.erase()
-                    self.p.num_erased += 1
-                    changed = True
+        # one worklist, users first (the last op first), an erased op's producers looked at
+        # again: the chains die in one sweep instead of sweeps repeated until none erases
+        candidates = set(removable)
+        worklist = list(removable)
+        while worklist:
+            o = worklist.pop()
+            if o.parent is None or not all(r.use_empty for r in o.results):
+                continue
+            producers = [u.value.defining_op for n in o.walk_ops() for u in n.operand_uses]
+            o.erase()
+            self.p.num_erased += 1
+            worklist.extend(d for d in producers if d in candidates)
         for o in removable:
             if o.parent is None:
                 continue
