@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
-from types import CodeType
 from typing import Any, TypeVar
 
 from ..ir.core.block import Block
@@ -21,7 +20,7 @@ from ..ir.core.location import Location, UnknownLoc
 from ..ir.core.operation import Operation
 from ..ir.core.traits import Terminator
 from .errors import CompileError
-from .locations import user_location
+from .locations import CodeSet, user_location
 
 _Op = TypeVar("_Op", bound=Operation)
 
@@ -46,7 +45,7 @@ class TraceState:
     def __init__(
         self,
         builder: Builder,
-        kernel_codes: frozenset[CodeType],
+        kernel_codes: CodeSet,
         block_size: tuple[int, int, int] | None,
         kernel_name: str,
         default_loc: Location | None = None,
