@@ -31,6 +31,7 @@ class TraceState:
     __slots__ = (
         "block_size",
         "builder",
+        "checked",
         "constants",
         "default_loc",
         "dynamic_smem_bytes",
@@ -66,6 +67,8 @@ class TraceState:
         self.constants: dict[tuple, Any] = {}
         # per-trace tables of other modules (e.g. symbols bound to dynamic values)
         self.extras: dict[str, Any] = {}
+        # ops whose own rules verify_local checked (the end of the trace does not repeat them)
+        self.checked: set[Operation] = set()
 
     def location(self) -> Location:
         if self.loc_override is not None:
@@ -131,7 +134,10 @@ def emit(op: _Op, loc: Location | None = None) -> _Op:
 
 
 def verify_local(op: Operation) -> None:
-    """The op's own invariants (counts, types, traits, ``verify_``) as a CompileError."""
+    """The op's own invariants (counts, types, traits, ``verify_``) as a CompileError.
+
+    The trace's ops are not changed once built, so the verification of the whole kernel at the
+    end of the trace does not run these rules again (``TraceState.checked``)."""
     cls = type(op)
     op_def = cls._def
     if op_def is None:
@@ -143,6 +149,9 @@ def verify_local(op: Operation) -> None:
         op.verify_()
     except VerifyError as e:
         raise CompileError(f"'{op.name}' op {e.message}", op.location, e.notes) from None
+    st = active()
+    if st is not None:
+        st.checked.add(op)
 
 
 @contextlib.contextmanager

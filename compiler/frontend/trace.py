@@ -99,7 +99,7 @@ def trace(
                 raise _converted(e, rk.codes) from None
             raise
         builder.insert(ReturnOp(loc=def_loc))
-    diags = verify_op(module)
+    diags = verify_op(module, checked=st.checked)
     if diags:
         first = diags[0]
         notes = [(n.message, n.location) for n in first.notes]
