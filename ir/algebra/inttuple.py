@@ -804,5 +804,5 @@ def is_symbolic(x: object) -> bool:
     the lookup costs a tenth of an import statement (the layout walks ask per entry)."""
     if type(x) is int:
         return False
-    engine = sys.modules.get(_SYMINT_MODULE)
-    return engine is not None and isinstance(x, engine.SymInt)
+    cls = getattr(sys.modules.get(_SYMINT_MODULE), "SymInt", None)  # None: not (yet) loaded
+    return cls is not None and isinstance(x, cls)
