@@ -40,6 +40,7 @@ class TraceState:
         "kernel_codes",
         "kernel_name",
         "loc_override",
+        "module",
         "smem_bytes",
     )
 
@@ -67,8 +68,10 @@ class TraceState:
         self.constants: dict[tuple, Any] = {}
         # per-trace tables of other modules (e.g. symbols bound to dynamic values)
         self.extras: dict[str, Any] = {}
-        # ops whose own rules verify_local checked (the end of the trace does not repeat them)
+        # ops whose own rules verify_local checked in place (the end of the trace does not
+        # repeat them), and the module being traced (set by the tracer)
         self.checked: set[Operation] = set()
+        self.module: Operation | None = None
 
     def location(self) -> Location:
         if self.loc_override is not None:
@@ -137,7 +140,8 @@ def verify_local(op: Operation) -> None:
     """The op's own invariants (counts, types, traits, ``verify_``) as a CompileError.
 
     The trace's ops are not changed once built, so the verification of the whole kernel at the
-    end of the trace does not run these rules again (``TraceState.checked``)."""
+    end of the trace does not run these rules again for an op built where it stays, in the
+    module (``TraceState.checked``)."""
     cls = type(op)
     op_def = cls._def
     if op_def is None:
@@ -150,8 +154,25 @@ def verify_local(op: Operation) -> None:
     except VerifyError as e:
         raise CompileError(f"'{op.name}' op {e.message}", op.location, e.notes) from None
     st = active()
-    if st is not None:
+    if st is not None and st.module is not None and _inside(op, st.module):
         st.checked.add(op)
+
+
+def _inside(op: Operation, root: Operation) -> bool:
+    """Whether ``op`` sits in ``root`` now. Only such ops are trusted at the end of the trace: a
+    body built in a detached block (a dynamic ``if``'s branches) is checked again where it ends
+    up, since a rule may depend on where the op sits (a call is checked against the symbol
+    table it can see)."""
+    block = op.parent
+    while block is not None:
+        region = block.parent
+        owner = region.parent if region is not None else None
+        if owner is None:
+            return False
+        if owner is root:
+            return True
+        block = owner.parent
+    return False
 
 
 @contextlib.contextmanager

@@ -84,6 +84,7 @@ def trace(
     module = ModuleOp([func], loc=def_loc)
     builder = Builder(InsertionPoint.at_end(func.entry_block), def_loc)
     st = state.TraceState(builder, rk.codes, spec.block, kname, def_loc)
+    st.module = module
     with state.tracing(st):
         try:
             call_args = _arguments(kernel, spec, abi, func, rk.param_locs)

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import gc
 
+import layoutc as lc
+import layoutc.frontend.trace as trace_module
 from layoutc.frontend.locations import CodeSet, code_position
+from layoutc.ir.dialects import arith, scf
 
 
 def _code(blank_lines: int = 0) -> object:
@@ -42,3 +45,34 @@ def test_positions_follow_each_code_object_even_when_ids_are_reused():
         assert code_position(code, offset, None) == expected
         del code
         gc.collect()
+
+
+@lc.kernel
+def guarded(n: int):
+    tid = lc.thread_idx.x
+    m = tid * 3
+    if tid < n:
+        x = tid * 2
+    else:
+        x = n
+    y = x + m  # noqa: F841
+
+
+def test_end_of_trace_verification_trusts_only_ops_verified_where_they_stay(monkeypatch):
+    """Ops verified in the function when emitted are not verified again at the end of the
+    trace; those of a dynamic ``if``'s branches, built in detached blocks (where a rule that
+    looks at the op's surroundings cannot see them), are."""
+    seen = {}
+    verify = trace_module.verify_op
+
+    def spy(module, *, checked=()):
+        seen["checked"], seen["module"] = set(checked), module
+        return verify(module, checked=checked)
+
+    monkeypatch.setattr(trace_module, "verify_op", spy)
+    guarded.trace(guarded.specialize(10, block=128))
+    ops = list(seen["module"].walk_ops())
+    branch = [o for o in ops if isinstance(o.parent_op, scf.IfOp)]
+    top = [o for o in ops if isinstance(o, arith.MulIOp) and not isinstance(o.parent_op, scf.IfOp)]
+    assert top and all(o in seen["checked"] for o in top)
+    assert branch and not any(o in seen["checked"] for o in branch)
