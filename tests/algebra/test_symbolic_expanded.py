@@ -353,6 +353,25 @@ def test_equal_expressions_built_differently_prove_equal():
     assert str(a) == "9*(P // 3)" and str(b) == "3*P - 3*(P % 3)" and a != b
 
 
+def test_a_sums_canonical_form_does_not_depend_on_the_order_of_its_terms():
+    """Found by a random run of the str/parse round trip: idx2crd then crd2idx of
+    N*M + N // 3 over (N, N, N) (4 | N). The two high digits' terms added alone collapse to
+    M*N; with N // 3 added first, the sum's expansion kept a division (N // 3's) and nothing
+    collapsed. Every order now gives M*N + N // 3."""
+    import itertools
+
+    idx = N * M + N // 3
+    terms = [idx % N, N * ((idx // N) % N), N * N * (idx // (N * N))]
+    forms = set()
+    for order in itertools.permutations(terms):
+        total = 0
+        for t in order:
+            total = total + t
+        forms.add(str(total))
+    assert forms == {"M*N + N // 3"}
+    assert sym.parse_int_expr(str(terms[2] + terms[1] + terms[0]), {"N": N, "M": M}) == idx
+
+
 def test_ldmatrix_offset_is_a_multiple_of_8():
     e = 8 * t + 15 * (t % 8) - 7 * (t % 16)
     assert sym.sym_known_divisor(e) == 8 and e.known_divisor() == 8

@@ -192,8 +192,36 @@ def _collapse_divisions(const: int, items: list) -> IntLike | None:
     expands to `40*(N/4)`, i.e. `10*N`; a sum that expands to a constant is that int."""
     p = _expand.expand_terms(const, items)
     if not _expand.is_polynomial_in_symbols(p):
-        return None
+        return _collapse_part(const, items, p)
     return collapse(p)
+
+
+def _collapse_part(const: int, items: list, p: Poly) -> IntLike | None:
+    """The sum with the terms that together expand to a polynomial collapsed, when the other
+    terms hold every division its expansion ``p`` keeps: with 4 | N, `N*N*((M*N + N // 3) //
+    (N*N)) + N*(M % N) + N // 3` is `M*N + N // 3`, as the first two terms added alone are
+    `M*N` (so the value does not depend on the order the terms were added in). A term holds a
+    division when its atoms' expansions do (a product only drops an atom if coefficients
+    cancel: then the term is kept as it is, never rewritten wrongly)."""
+    if len(items) < 3:  # (one kept, two or more collapsed)
+        return None
+    left = {a for m, _ in p for a, _ in m if a.kind != "nu"}
+    keep: list = []
+    rest: list = []
+    for term in items:
+        kept = False
+        for atom, _ in term[0]:
+            if type(atom) is Op:  # (a symbol expands to its own nu atom)
+                kept = any(a in left for mm, _ in _expand.expand(atom) for a, _ in mm)
+                if kept:
+                    break
+        (keep if kept else rest).append(term)
+    if not keep or len(rest) < 2 or not _has_division(rest):
+        return None
+    q = _expand.expand_terms(const, rest)
+    if not _expand.is_polynomial_in_symbols(q):
+        return None
+    return add(collapse(q), make_sum(0, tuple(keep)))
 
 
 def collapse(p: Poly) -> IntLike:
