@@ -17,6 +17,7 @@ from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.values import Value
 from llvmlite import ir
 
+from .llvm_builder import CastInstr, IRBuilder, PhiInstr
 from .translate_types import I8, TranslationError, TypeConverter, fail
 
 if TYPE_CHECKING:
@@ -76,8 +77,8 @@ class FunctionTranslator:
         self.context = context
         self.values: dict[Value, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
-        self.phis: dict[Block, list[ir.PhiInstr]] = {}
-        self.builder = ir.IRBuilder()
+        self.phis: dict[Block, list[PhiInstr]] = {}
+        self.builder = IRBuilder()
         self._casts: dict[tuple[int, int, str], ir.Value] = {}
         self.context_struct: ir.Value | None = None
 
@@ -169,7 +170,7 @@ class FunctionTranslator:
         pt = ptr.type
         if pt.pointee == elem:
             return ptr
-        if isinstance(ptr, ir.CastInstr) and ptr.opname == "bitcast":
+        if isinstance(ptr, CastInstr) and ptr.opname == "bitcast":
             # ``ptr`` is a typed pointer made canonical (a GEP's result, say): that pointer
             # itself when it has the wanted type, not a second cast back to it.
             source = ptr.operands[0]

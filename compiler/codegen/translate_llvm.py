@@ -13,6 +13,7 @@ from layoutc.ir.dialects import llvm
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
+from .llvm_builder import Instruction
 from .translate_arith import constant, saturating_float_to_int
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I32, fail
@@ -37,7 +38,7 @@ def escape_llvm_string(text: str) -> str:
 _ASCII_ESCAPES = {b: f"\\{b:02X}" for b in range(0x80) if not (0x20 <= b < 0x7F) or chr(b) in '"\\'}
 
 
-class _MemoryAccess(ir.instructions.Instruction):
+class _MemoryAccess(Instruction):
     """``load``/``store`` with volatile, atomic ordering and syncscope."""
 
     def __init__(self, parent, opname, typ, operands, name, align, volatile, ordering, scope):
@@ -70,7 +71,7 @@ class _MemoryAccess(ir.instructions.Instruction):
             )
 
 
-class _AtomicRMW(ir.instructions.Instruction):
+class _AtomicRMW(Instruction):
     def __init__(self, parent, op, ptr, val, ordering, align, volatile, scope, name):
         super().__init__(parent, val.type, "atomicrmw", [ptr, val], name=name)
         self.op, self.ordering, self.align = op, ordering, align
@@ -87,7 +88,7 @@ class _AtomicRMW(ir.instructions.Instruction):
         )
 
 
-class _CmpXchg(ir.instructions.Instruction):
+class _CmpXchg(Instruction):
     def __init__(self, parent, ptr, cmp, val, success, failure, align, volatile, weak, scope, name):
         ty = ir.LiteralStructType([val.type, ir.IntType(1)])
         super().__init__(parent, ty, "cmpxchg", [ptr, cmp, val], name=name)
@@ -117,7 +118,7 @@ def _scope(ft: FunctionTranslator, op: Any) -> str | None:
     return scope.value
 
 
-def _nontemporal(ft: FunctionTranslator, instr: ir.Instruction) -> None:
+def _nontemporal(ft: FunctionTranslator, instr: Instruction) -> None:
     instr.set_metadata("nontemporal", ft.module.llvm.add_metadata([I32(1)]))
 
 
