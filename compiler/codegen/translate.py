@@ -112,9 +112,7 @@ class Translation:
         ir/core/disposal.py). The module is empty afterwards."""
         module = self.module
         for fn in module.functions:
-            for block in fn.blocks:
-                for instr in block.instructions:
-                    instr.parent = None
+            for block in fn.blocks:  # an instruction's parent is then referenced by nothing
                 block.instructions = []
                 block.terminator = None
                 block.parent = None

@@ -116,12 +116,13 @@ class FunctionTranslator:
                 self.values[arg] = phi
                 phis.append(phi)
             self.phis[block] = phis
-        handlers = self.handlers
+        lookup = self.handlers.lookup_type
+        position = self.builder.position_at_end
         for block in order:
-            self.builder.position_at_end(self.blocks[block])
+            position(self.blocks[block])
             op = block.first_op
             while op is not None:
-                handler = handlers.lookup(op)
+                handler = lookup(type(op))
                 if handler is None:
                     raise fail(op, self.module.unsupported_message(op))
                 handler(self, op)
@@ -168,7 +169,8 @@ class FunctionTranslator:
     def typed_pointer(self, ptr: ir.Value, elem: ir.Type) -> ir.Value:
         """``ptr`` (an ``i8*``) as a pointer to ``elem`` in the same address space."""
         pt = ptr.type
-        if pt.pointee == elem:
+        pointee = pt.pointee
+        if pointee is elem or pointee == elem:
             return ptr
         if isinstance(ptr, CastInstr) and ptr.opname == "bitcast":
             # ``ptr`` is a typed pointer made canonical (a GEP's result, say): that pointer

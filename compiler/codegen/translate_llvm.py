@@ -16,7 +16,7 @@ from llvmlite import ir
 from .llvm_builder import Instruction
 from .translate_arith import constant, saturating_float_to_int
 from .translate_function import FunctionTranslator, HandlerTable
-from .translate_types import I32, fail
+from .translate_types import I32, VOID, fail
 
 LLVM_OPS = HandlerTable("translate llvm")
 
@@ -41,68 +41,66 @@ _ASCII_ESCAPES = {b: f"\\{b:02X}" for b in range(0x80) if not (0x20 <= b < 0x7F)
 class _MemoryAccess(Instruction):
     """``load``/``store`` with volatile, atomic ordering and syncscope."""
 
+    __slots__ = ("align", "ordering", "scope", "volatile")
+
     def __init__(self, parent, opname, typ, operands, name, align, volatile, ordering, scope):
-        super().__init__(parent, typ, opname, operands, name=name)
+        super().__init__(parent, typ, opname, operands, name)
         self.align = align
         self.volatile = volatile
         self.ordering = ordering
         self.scope = scope
 
-    def _tail(self) -> str:
+    def _body(self) -> str:
         scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
         order = f" {self.ordering}" if self.ordering else ""
         align = f", align {self.align}" if self.align else ""
-        return f"{scope}{order}{align}{self._stringify_metadata(leading_comma=True)}"
-
-    def _head(self) -> str:
-        return ("atomic " if self.ordering else "") + ("volatile " if self.volatile else "")
-
-    def descr(self, buf):
+        tail = f"{scope}{order}{align}{self._stringify_metadata(True)}"
+        head = ("atomic " if self.ordering else "") + ("volatile " if self.volatile else "")
         if self.opname == "load":
-            [ptr] = self.operands
-            buf.append(
-                f"load {self._head()}{self.type}, {ptr.type} {ptr.get_reference()}{self._tail()}\n"
-            )
-        else:
-            val, ptr = self.operands
-            buf.append(
-                f"store {self._head()}{val.type} {val.get_reference()}, {ptr.type} "
-                f"{ptr.get_reference()}{self._tail()}\n"
-            )
+            (ptr,) = self.operands
+            return f"load {head}{self.type}, {ptr.type} {ptr.get_reference()}{tail}"
+        val, ptr = self.operands
+        return (
+            f"store {head}{val.type} {val.get_reference()}, {ptr.type} {ptr.get_reference()}{tail}"
+        )
 
 
 class _AtomicRMW(Instruction):
+    __slots__ = ("align", "op", "ordering", "scope", "volatile")
+
     def __init__(self, parent, op, ptr, val, ordering, align, volatile, scope, name):
-        super().__init__(parent, val.type, "atomicrmw", [ptr, val], name=name)
+        super().__init__(parent, val.type, "atomicrmw", [ptr, val], name)
         self.op, self.ordering, self.align = op, ordering, align
         self.volatile, self.scope = volatile, scope
 
-    def descr(self, buf):
+    def _body(self) -> str:
         ptr, val = self.operands
         vol = "volatile " if self.volatile else ""
         scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
         align = f", align {self.align}" if self.align else ""
-        buf.append(
+        return (
             f"atomicrmw {vol}{self.op} {ptr.type} {ptr.get_reference()}, {val.type} "
-            f"{val.get_reference()}{scope} {self.ordering}{align}\n"
+            f"{val.get_reference()}{scope} {self.ordering}{align}"
         )
 
 
 class _CmpXchg(Instruction):
+    __slots__ = ("align", "failure", "scope", "success", "volatile", "weak")
+
     def __init__(self, parent, ptr, cmp, val, success, failure, align, volatile, weak, scope, name):
         ty = ir.LiteralStructType([val.type, ir.IntType(1)])
-        super().__init__(parent, ty, "cmpxchg", [ptr, cmp, val], name=name)
+        super().__init__(parent, ty, "cmpxchg", [ptr, cmp, val], name)
         self.success, self.failure, self.align = success, failure, align
         self.volatile, self.weak, self.scope = volatile, weak, scope
 
-    def descr(self, buf):
+    def _body(self) -> str:
         ptr, cmp, val = self.operands
         flags = ("weak " if self.weak else "") + ("volatile " if self.volatile else "")
         scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
         align = f", align {self.align}" if self.align else ""
-        buf.append(
+        return (
             f"cmpxchg {flags}{ptr.type} {ptr.get_reference()}, {cmp.type} {cmp.get_reference()}, "
-            f"{val.type} {val.get_reference()}{scope} {self.success} {self.failure}{align}\n"
+            f"{val.type} {val.get_reference()}{scope} {self.success} {self.failure}{align}"
         )
 
 
@@ -154,7 +152,7 @@ def _store(ft: FunctionTranslator, op: llvm.StoreOp) -> None:
     instr = _MemoryAccess(
         ft.builder.block,
         "store",
-        ir.VoidType(),
+        VOID,
         [value, ptr],
         "",
         align,
