@@ -372,7 +372,7 @@ class ModuleTranslator:
 
             return shared_memory_address(ft, op, name)
         gv = self.llvm_globals[name]
-        return gv.bitcast(ir.PointerType(I8, gv.type.addrspace))
+        return gv.bitcast(self.types.pointer_to(I8, gv.type.addrspace))
 
     # -- functions ----------------------------------------------------------------------------
     def _declare_function(self, f: Any) -> None:

@@ -186,15 +186,17 @@ class FunctionTranslator:
         key = (id(self.builder.block), id(ptr), str(elem))
         got = self._casts.get(key)
         if got is None:
-            got = self.builder.bitcast(ptr, ir.PointerType(elem, pt.addrspace))
+            got = self.builder.bitcast(ptr, self.types.pointer_to(elem, pt.addrspace))
             self._casts[key] = got
         return got
 
     def byte_pointer(self, ptr: ir.Value) -> ir.Value:
         """Any pointer back to the canonical ``i8*`` of its address space."""
-        if ptr.type.pointee == I8:
+        pt = ptr.type
+        pointee = pt.pointee
+        if pointee is I8 or pointee == I8:
             return ptr
-        return self.builder.bitcast(ptr, ir.PointerType(I8, ptr.type.addrspace))
+        return self.builder.bitcast(ptr, self.types.pointer_to(I8, pt.addrspace))
 
     # -- control flow -------------------------------------------------------------------------
     def branch_args(self, op: Operation, dest: Block, values: Sequence[Value]) -> ir.Block:
