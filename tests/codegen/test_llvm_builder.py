@@ -98,7 +98,7 @@ def test_comparisons_and_select():
 
 def test_casts_return_the_value_itself_for_the_same_type():
     def emit(b, fn, m):
-        x, y = fn.args
+        x, _ = fn.args
         assert b.zext(x, I32) is x
         w = b.zext(x, I64, name="w")
         b.sext(x, I64)
@@ -166,7 +166,7 @@ def test_aggregates_and_vectors():
 
 def test_calls_inline_asm_and_intrinsics():
     def emit(b, fn, m):
-        x, y = fn.args
+        x, _ = fn.args
         callee = ir.Function(m, ir.FunctionType(I32, [I32, F32]), "callee")
         callee.calling_convention = "fastcc"
         printf = ir.Function(m, ir.FunctionType(I32, [ir.PointerType(I8)], var_arg=True), "printf")
@@ -180,7 +180,7 @@ def test_calls_inline_asm_and_intrinsics():
         fmt = ir.Constant(ir.PointerType(I8), None)
         b.call(printf, [fmt, x, ir.Constant(F64, 0.5)])
         b.call(meta, [x])  # wrapped as a metadata argument
-        asm = ir.InlineAsm(ir.FunctionType(I32, [I32]), 'mov.u32 $0, $1; // \\22q\\22', "=r,r")
+        asm = ir.InlineAsm(ir.FunctionType(I32, [I32]), "mov.u32 $0, $1; // \\22q\\22", "=r,r")
         b.call(asm, [x], name="asm")
         b.asm(ir.FunctionType(ir.VoidType(), []), "bar.sync 0;", "", [], True)
         b.ret_void()
