@@ -44,6 +44,7 @@ __all__ = [
     "GEPInstr",
     "ICMPInstr",
     "IRBuilder",
+    "InlineAsm",
     "InsertElement",
     "InsertValue",
     "Instruction",
@@ -556,6 +557,19 @@ class Fence(Instruction):
         return f"fence {scope}{self.ordering}"
 
 
+class InlineAsm(ir.InlineAsm):
+    """``ir.InlineAsm`` whose reference (``asm sideeffect "..", ".."``, printed at every call)
+    is formatted once: its code, constraints and side effects are fixed once it is called."""
+
+    _ref: str | None = None
+
+    def get_reference(self) -> str:
+        ref = self._ref
+        if ref is None:
+            ref = self._ref = super().get_reference()
+        return ref
+
+
 def _binop(opname: str) -> Any:
     def build(self: IRBuilder, lhs: Any, rhs: Any, name: str = "", flags: Any = ()) -> Any:
         t = lhs.type
@@ -781,7 +795,7 @@ class IRBuilder:
     def asm(
         self, ftype: Any, asm: str, constraint: str, args: Any, side_effect: bool, name: str = ""
     ) -> Any:
-        return self.call(ir.InlineAsm(ftype, asm, constraint, side_effect), args, name)
+        return self.call(InlineAsm(ftype, asm, constraint, side_effect), args, name)
 
     def fence(self, ordering: str, targetscope: str | None = None, name: str = "") -> Any:
         return self._insert(Fence(self._block, ordering, targetscope, name))

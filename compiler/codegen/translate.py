@@ -247,6 +247,10 @@ class ModuleTranslator:
         self.shared = SharedMemoryLayout()
         self.handlers = self._handlers()
         self.helpers: dict[str, Any] = {}  # per-module generated helpers (host emulation)
+        # llvmlite objects derived from others and asked for again and again (inline asm
+        # callees, result structs): one each per translation; keys may hold ids of llvmlite
+        # types that the memoised value references (so the ids stay unique)
+        self.memo: dict[tuple[Any, ...], Any] = {}
 
     def _handlers(self) -> HandlerTable:
         table = _TABLES.get(self.flavour)

@@ -13,7 +13,7 @@ from layoutc.ir.dialects import llvm
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
-from .llvm_builder import Instruction
+from .llvm_builder import InlineAsm, Instruction
 from .translate_arith import constant, saturating_float_to_int
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I32, VOID, fail
@@ -355,10 +355,15 @@ def inline_asm(
     warpgroup-collective (``bar.sync``, ``.sync.aligned`` ones), and without the attribute
     LLVM may tail-duplicate one into paths a warp takes divergently (a ``bar.sync`` under
     ``if lane == 0`` in one copy and outside it in the other), which hangs the GPU."""
-    fnty = ir.FunctionType(ret, [a.type for a in args])
-    code = ir.InlineAsm(
-        fnty, escape_llvm_string(asm), escape_llvm_string(constraints), side_effects
-    )
+    types = [a.type for a in args]
+    key = ("asm", asm, constraints, side_effects, id(ret), *map(id, types))
+    memo = ft.module.memo
+    code = memo.get(key)
+    if code is None:  # the callee references ret and types: their ids in the key stay theirs
+        fnty = ir.FunctionType(ret, types)
+        code = memo[key] = InlineAsm(
+            fnty, escape_llvm_string(asm), escape_llvm_string(constraints), side_effects
+        )
     attrs = () if ft.types.host else ("convergent",)
     return ft.builder.call(code, args, attrs=attrs)
 
