@@ -54,6 +54,8 @@ __all__ = [
     "SelectInstr",
     "StoreInstr",
     "Unreachable",
+    "function_text",
+    "module_text",
 ]
 
 _CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
@@ -153,16 +155,20 @@ class Instruction(ir.values.Value):
         ops = ", ".join([op.get_reference() for op in self.operands])
         return f"{opname} {self.type} {ops}{self._stringify_metadata(True)}"
 
+    def _body_from_descr(self) -> str:
+        buf: list[str] = []
+        self.descr(buf)
+        return "".join(buf)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "descr" in cls.__dict__ and "_body" not in cls.__dict__:
+            cls._body = Instruction._body_from_descr  # prints itself as llvmlite's do
+
     def __str__(self) -> str:
-        if type(self).descr is Instruction.descr:
-            body = self._body()
-        else:  # a subclass that prints itself through llvmlite's descr(buf)
-            buf: list[str] = []
-            self.descr(buf)
-            body = "".join(buf)
         if isinstance(self.type, _VoidType):
-            return body.rstrip()
-        return f"{self.get_reference()} = {body}".rstrip()
+            return self._body().rstrip()
+        return f"{self.get_reference()} = {self._body()}".rstrip()
 
     def __repr__(self) -> str:
         return (
@@ -317,7 +323,10 @@ class GEPInstr(Instruction):
         inbounds: bool,
         name: str,
         source_etype: Any = None,
+        pointer_to: Any = None,
     ) -> None:
+        """``pointer_to(type, addrspace)`` makes the result's pointer type (``as_pointer``
+        unless given: the builder passes its cache)."""
         if source_etype is not None:
             typ = ptr.type
         elif not ptr.type.is_opaque:
@@ -330,6 +339,8 @@ class GEPInstr(Instruction):
                     lastaddrspace = lasttyp.addrspace
             if not isinstance(typ, _PointerType) and isinstance(lasttyp, _PointerType):
                 typ = lasttyp
+            elif pointer_to is not None:
+                typ = pointer_to(typ, lastaddrspace)
             else:
                 typ = typ.as_pointer(lastaddrspace)
             source_etype = ptr.type.pointee
@@ -570,6 +581,48 @@ class InlineAsm(ir.InlineAsm):
         return ref
 
 
+def module_text(module: ir.Module) -> str:
+    """``str(module)``, byte for byte, with the function bodies printed here: each
+    instruction's text goes straight into one list (llvmlite formats every line twice, the
+    instruction and then ``"  {0}\n".format`` of it). Blocks may hold llvmlite's instructions
+    too (printed by ``str``)."""
+    lines = [
+        f'; ModuleID = "{module.name}"',
+        f'target triple = "{module.triple}"',
+        f'target datalayout = "{module.data_layout}"',
+        "",
+    ]
+    lines += [t.get_declaration() for t in module.get_identified_types().values()]
+    for value in module.globals.values():
+        if isinstance(value, ir.Function) and value.blocks:
+            lines.append(function_text(value))
+        else:
+            lines.append(str(value))
+    lines += module._get_metadata_lines()
+    return "\n".join(lines)
+
+
+def function_text(fn: ir.Function) -> str:
+    """``str(fn)`` of a defined function (see :func:`module_text`)."""
+    buf: list[str] = []
+    fn.descr_prototype(buf)
+    buf.append("{\n")
+    append = buf.append
+    mine = Instruction
+    void = _VoidType
+    for block in fn.blocks:
+        append(f"{block._format_name()}:\n")
+        for i in block.instructions:
+            if not isinstance(i, mine):
+                append(f"  {i}\n")
+            elif isinstance(i.type, void):
+                append(f"  {i._body().rstrip()}\n")
+            else:
+                append(f"  {i.get_reference()} = {i._body().rstrip()}\n")
+    append("}\n")
+    return "".join(buf)
+
+
 def _binop(opname: str) -> Any:
     def build(self: IRBuilder, lhs: Any, rhs: Any, name: str = "", flags: Any = ()) -> Any:
         t = lhs.type
@@ -596,11 +649,21 @@ class IRBuilder:
     """llvmlite's ``ir.IRBuilder`` for the instructions above (same methods, arguments, checks
     and text)."""
 
-    __slots__ = ("_anchor", "_block")
+    __slots__ = ("_anchor", "_block", "_pointers")
 
     def __init__(self, block: Any = None) -> None:
         self._block = block
         self._anchor = len(block.instructions) if block else 0
+        self._pointers: dict[tuple[int, int], Any] = {}
+
+    def _pointer_to(self, typ: Any, addrspace: int) -> Any:
+        """``typ.as_pointer(addrspace)``, one object per pair for this builder (llvmlite caches
+        a type's text on the object; the cached pointer keeps ``typ``, so its id, alive)."""
+        key = (id(typ), addrspace)
+        got = self._pointers.get(key)
+        if got is None:
+            got = self._pointers[key] = typ.as_pointer(addrspace)
+        return got
 
     @property
     def block(self) -> Any:
@@ -753,7 +816,9 @@ class IRBuilder:
     def gep(
         self, ptr: Any, indices: Any, inbounds: bool = False, name: str = "", source_etype=None
     ) -> Any:
-        return self._insert(GEPInstr(self._block, ptr, indices, inbounds, name, source_etype))
+        return self._insert(
+            GEPInstr(self._block, ptr, indices, inbounds, name, source_etype, self._pointer_to)
+        )
 
     # -- control flow -------------------------------------------------------------------------
     def branch(self, target: Any) -> Any:

@@ -6,6 +6,7 @@ instruction classes below print them exactly as LLVM IR spells them.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -165,11 +166,17 @@ def _store(ft: FunctionTranslator, op: llvm.StoreOp) -> None:
         _nontemporal(ft, instr)
 
 
+@functools.lru_cache(maxsize=4096)
+def _index(i: int) -> ir.Constant:
+    """A static GEP index (a struct field, an offset): one constant object per value."""
+    return I32(i)
+
+
 @LLVM_OPS.register(llvm.GEPOp)
 def _gep(ft: FunctionTranslator, op: llvm.GEPOp) -> None:
     elem = ft.convert(op.elem_type.type, op)
     base = ft.typed_pointer(ft.get(op.base), elem)
-    indices = [ft.get(i) if not isinstance(i, int) else I32(i) for i in op.indices]
+    indices = [ft.get(i) if not isinstance(i, int) else _index(i) for i in op.indices]
     inbounds = op.flags & GEP_INBOUNDS == GEP_INBOUNDS
     p = ft.builder.gep(base, indices, inbounds=inbounds, name=ft.name(op))
     ft.set_result(op, ft.byte_pointer(p))

@@ -30,6 +30,7 @@ def _both(emit: Emit, params: list[ir.Type] | None = None) -> tuple[str, str]:
         fn = ir.Function(m, ir.FunctionType(ir.VoidType(), params or [I32, I32]), "f")
         emit(builder(fn.append_basic_block("entry")), fn, m)
         texts.append(str(m))
+    assert llvm_builder.module_text(m) == texts[1]  # the fast printer, on our module
     return texts[0], texts[1]
 
 
@@ -303,3 +304,45 @@ def test_a_subclass_printing_through_descr_as_llvmlite_s_do():
     b._insert(Comment(b.block, ir.VoidType(), "hello", []))
     b.ret_void()
     assert "\n  ; hello\n  ret void\n" in str(m)
+
+
+def test_module_text_prints_whole_modules_as_llvmlite_does():
+    """Globals, declarations, identified types, named and unnamed metadata, several functions,
+    and blocks holding both builders' instructions."""
+    context = ir.Context()
+    node = context.get_identified_type("node")
+    node.set_body(I32, ir.PointerType(node))
+    m = ir.Module("whole", context=context)
+    m.triple = "nvptx64-nvidia-cuda"
+    m.data_layout = "e-i64:64"
+    g = ir.GlobalVariable(m, ir.ArrayType(F32, 4), "tile", addrspace=3)
+    g.linkage = "internal"
+    g.initializer = ir.Constant(g.value_type, ir.Undefined)
+    g.align = 16
+    s = ir.GlobalVariable(m, ir.ArrayType(I8, 3), ".str")
+    s.initializer = ir.Constant(s.value_type, bytearray(b"a\n\x00"))
+    s.global_constant = True
+    ir.GlobalVariable(m, node, "head")
+    decl = ir.Function(m, ir.FunctionType(ir.VoidType(), [I32]), "llvm.nvvm.barrier0")
+    fn = ir.Function(m, ir.FunctionType(I32, [I32, ir.PointerType(node)]), "k")
+    fn.attributes.add("noinline")
+    fn.args[1].add_attribute("noalias")
+    entry = fn.append_basic_block("entry")
+    ours = llvm_builder.IRBuilder(entry)
+    x = ours.add(fn.args[0], fn.args[0], name="x")
+    theirs = ir.IRBuilder(entry)
+    y = theirs.mul(x, x, name="y")  # llvmlite's instruction between ours
+    ours.call(decl, [y])
+    p = ours.gep(fn.args[1], [ir.Constant(I32, 0), ir.Constant(I32, 1)], inbounds=True)
+    ours.load(p)
+    ours.ret(y)
+    helper = ir.Function(m, ir.FunctionType(ir.VoidType(), []), "helper")
+    helper.linkage = "internal"
+    llvm_builder.IRBuilder(helper.append_basic_block()).ret_void()
+    m.add_named_metadata("nvvm.annotations").add(
+        m.add_metadata([fn, ir.MetaDataString(m, "kernel"), ir.Constant(I32, 1)])
+    )
+    m.add_named_metadata("nvvmir.version", [ir.Constant(I32, 2), ir.Constant(I32, 0)])
+    text = llvm_builder.module_text(m)
+    assert text == str(m)
+    assert '%"node" = type {i32, %"node"*}' in text and "!nvvm.annotations" in text
