@@ -12,7 +12,9 @@ and print with one f-string each, in llvmlite's spelling, spaces included.
 
 Everything else stays ``llvmlite.ir``: the module, globals, functions and their arguments, basic
 blocks (``ir.Block.descr`` prints these instructions through ``str``), types, constants,
-metadata, inline asm. Instructions from llvmlite's own builder may sit in the same blocks.
+metadata, inline asm (``InlineAsm`` here only formats its reference once). Instructions from
+llvmlite's own builder may sit in the same blocks. :func:`module_text` is ``str(module)`` with
+the bodies printed here, each instruction formatted once into one list.
 What llvmlite's builder checks, this one checks with the same exceptions (operand types of
 binary ops, stores, calls and aggregates). Not here: ``invoke``, ``landingpad``, ``switch``,
 ``indirectbr``, ``shufflevector``, the ``*_with_overflow`` and bit-counting helpers, debug
