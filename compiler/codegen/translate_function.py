@@ -130,21 +130,28 @@ class FunctionTranslator:
 
     # -- values -------------------------------------------------------------------------------
     def get(self, v: Value) -> ir.Value:
-        got = self.values.get(v)
-        if got is None:
-            owner = v.defining_op
-            where = f"'{owner.name}'" if owner is not None else "a block argument"
-            raise TranslationError(
-                [
-                    self.func.diagnostic(
-                        f"internal error: a value of {where} used before it was translated"
-                    )
-                ]
-            )
-        return got
+        try:
+            return self.values[v]
+        except KeyError:
+            raise self._untranslated(v) from None
+
+    def _untranslated(self, v: Value) -> TranslationError:
+        owner = v.defining_op
+        where = f"'{owner.name}'" if owner is not None else "a block argument"
+        return TranslationError(
+            [
+                self.func.diagnostic(
+                    f"internal error: a value of {where} used before it was translated"
+                )
+            ]
+        )
 
     def operands(self, op: Operation) -> list[ir.Value]:
-        return [self.get(v) for v in op.operands]
+        values = self.values
+        try:
+            return [values[v] for v in op.operands]
+        except KeyError as e:
+            raise self._untranslated(e.args[0]) from None
 
     def set(self, v: Value, value: ir.Value) -> None:
         self.values[v] = value
