@@ -449,10 +449,9 @@ class CallInstr(Instruction):
         else:
             text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
         tail = f"{self.tail} " if self.tail else ""
-        fn_attrs = (
-            " " + " ".join(self.attributes._to_list(fnty.return_type)) if self.attributes else ""
-        )
-        fm = " " + " ".join(self.fastmath._to_list(fnty.return_type)) if self.fastmath else ""
+        # AttributeSet._to_list of call and fast-math attributes: their names, sorted
+        fn_attrs = " " + " ".join(sorted(self.attributes)) if self.attributes else ""
+        fm = " " + " ".join(sorted(self.fastmath)) if self.fastmath else ""
         return f"{tail}call{fm} {callee_ref}({text}){fn_attrs}{self._stringify_metadata(True)}"
 
 
@@ -618,9 +617,9 @@ def function_text(fn: ir.Function) -> str:
             if not isinstance(i, mine):
                 append(f"  {i}\n")
             elif isinstance(i.type, void):
-                append(f"  {i._body().rstrip()}\n")
-            else:
-                append(f"  {i.get_reference()} = {i._body().rstrip()}\n")
+                append(f"  {i._body()}".rstrip() + "\n")
+            else:  # the same text as str(i)
+                append(f"  {i.get_reference()} = {i._body()}".rstrip() + "\n")
     append("}\n")
     return "".join(buf)
 
