@@ -109,6 +109,12 @@ def _ordering(ordering: AtomicOrdering) -> str | None:
     return None if ordering is AtomicOrdering.not_atomic else ordering.name
 
 
+def _access_ordering(op: llvm.LoadOp | llvm.StoreOp) -> str | None:
+    """A load's or store's atomic ordering, None if it is not atomic (the property absent, as
+    for nearly all: then without converting it to the enum)."""
+    return None if op.ordering is None else _ordering(op.atomic_ordering)
+
+
 def _scope(ft: FunctionTranslator, op: Any) -> str | None:
     """The syncscope, or None (the host runs every scope as the system scope)."""
     scope = op.properties.get("syncscope")
@@ -134,7 +140,7 @@ def _load(ft: FunctionTranslator, op: llvm.LoadOp) -> None:
         ft.name(op),
         align,
         op.volatile_ is not None,
-        _ordering(op.atomic_ordering),
+        _access_ordering(op),
         _scope(ft, op),
     )
     ft.builder._insert(instr)
@@ -158,7 +164,7 @@ def _store(ft: FunctionTranslator, op: llvm.StoreOp) -> None:
         "",
         align,
         op.volatile_ is not None,
-        _ordering(op.atomic_ordering),
+        _access_ordering(op),
         _scope(ft, op),
     )
     ft.builder._insert(instr)

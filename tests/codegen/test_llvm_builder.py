@@ -379,13 +379,19 @@ func.func @loop(%p: !llvm.ptr<1>, %n: i32) attributes {gpu.kernel} {
 ^exit:
   return
 }
+func.func @atomic_access(%p: !llvm.ptr<1>) attributes {gpu.kernel} {
+  %v = llvm.load %p atomic syncscope("device") acquire {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+  llvm.store %v, %p atomic release {alignment = 4 : i64} : i32, !llvm.ptr<1>
+  return
+}
 """
 
 
 @pytest.mark.parametrize("gpu", [False, True], ids=["host", "nvvm"])
 def test_translated_modules_print_as_llvmlite_prints_them(gpu):
     """The driver's text of a translation (module_text) against llvmlite's printing of the
-    same module: phis, volatile loads, atomics (translate_llvm's own instruction classes)."""
+    same module: phis, volatile loads, atomics (translate_llvm's own instruction classes); the
+    host runs every scope as the system scope."""
     from layoutc.codegen.target import Target
     from layoutc.codegen.translate import translate_host, translate_nvvm
     from layoutc.ir.core import parse
@@ -396,3 +402,9 @@ def test_translated_modules_print_as_llvmlite_prints_them(gpu):
     assert text == str(tr.module)
     assert 'phi  i32 [0, %"entry"]' in text and "load volatile float, float" in text
     assert "atomicrmw add i32" in text
+    # the host's functions take the thread context too: the cast is one number later
+    space, scope, ptr = (
+        (" addrspace(1)", ' syncscope("device")', '".3"') if gpu else ("", "", '".4"')
+    )
+    assert f"load atomic i32, i32{space}* %{ptr}{scope} acquire, align 4" in text
+    assert f'store atomic i32 %"v", i32{space}* %{ptr} release, align 4' in text
