@@ -15,7 +15,9 @@ then cuBLAS's duration over each row's (``kernel``) and the same with the gaps a
 (``+gap``: the steady state of a stream of launches). ``--energy S``: each graph replayed
 for about S seconds per turn, three turns, NVML's energy counter read around each: joules
 per kernel, watts and microseconds per kernel (a power-limited GPU runs the kernel that
-needs fewer joules at the higher clock).
+needs fewer joules at the higher clock). Every configuration is first checked against a
+float64 reference (``gemm_sm90_ws.check``) at the ``--check`` shapes (several tiles per
+block, residues in M, N and K by default); a failure stops the run before any timing.
 
     python benchmarks/gemm_sm90_gaps.py [--shapes 4096,8192x4096x6144] [--configs tf32:tuned]
 """
@@ -124,6 +126,24 @@ def energy(torch: Any, replays: list, launches: int, seconds: float, reps: int =
     return [tuple(statistics.median(x[i] for x in rows) for i in range(3)) for rows in out]
 
 
+def ptxas_remarks(ours: Any) -> str:
+    """The wgmma remarks (``C75xx``) of ptxas (whole program, sm_90a) on ``ours``'s PTX, or why
+    there are none to read."""
+    import re
+
+    from layoutc.codegen.cubin import find_ptxas, ptxas_to_cubin
+
+    ptxas = find_ptxas()
+    if ptxas is None:
+        return "ptxas: not found"
+    try:
+        log = ptxas_to_cubin(ours.ck.ptx, "sm_90a", ptxas, verbose=True).log
+    except Exception as e:  # e.g. PTX of a newer ISA than this ptxas (nvJitLink assembled it)
+        return f"ptxas: {str(e).splitlines()[-1][:80]}"
+    codes = sorted(set(re.findall(r"\(C75\d\d\)", log)))
+    return "ptxas: " + (" ".join(codes) if codes else "no wgmma remarks")
+
+
 def batch(fn: Any, sets: list, size: int) -> Any:
     """``size`` launches of ``fn``, each on the next input set."""
 
@@ -140,6 +160,11 @@ def main() -> int:
     p.add_argument("--configs", default="tf32:tuned", help="';'-separated")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--batch", type=int, default=8)
+    p.add_argument(
+        "--check",
+        default="4000x4000x264",
+        help="','-separated shapes each configuration is checked at first ('' for none)",
+    )
     p.add_argument(
         "--energy",
         type=float,
@@ -158,6 +183,18 @@ def main() -> int:
         (ws.build_label(cfg, build), ws.Ours(g, cfg, torch, build), cfg_shapes)
         for cfg, build, cfg_shapes in ws.plan(g, args.configs, shapes)
     ]
+    checks = [ws.parse_shape(s) for s in args.check.split(",") if s]
+    failed = False
+    for label, ours, _ in built:
+        for line in ws.check(ours, torch, checks):
+            print(f"  check {label}: {line}", flush=True)
+            failed = failed or "FAIL" in line
+        # registers, local memory (spills), shared memory, blocks per SM; ptxas's remarks on
+        # the wgmmas (C7510-C7517: serialized, or waits it injected) for the PTX as built here
+        print(f"  {label}: regs lmem smem occ {ours.resources()}; {ptxas_remarks(ours)}")
+    if failed:
+        print("a configuration computed a wrong result: no timings")
+        return 1
     rows = []
     for m, n, k in shapes:
         groups: dict[str, list] = {}

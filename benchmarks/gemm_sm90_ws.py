@@ -260,17 +260,19 @@ class Ours:
         self.fixed = g.scale_args(cfg, *self.scales) if cfg.scales not in ("row", "block") else ()
         kernel = g.make_gemm(cfg)
         # M odd, N and K multiples of 8 only (16 for 1-byte FP8): the spec assumes no more than
-        # that (TMA needs 16-byte row pitches; C's rows stay aligned for paired stores)
+        # that (TMA needs 16-byte row pitches; C's rows stay aligned for paired stores); M a
+        # multiple of 4 where scale_a goes through TMA (scale_smem: its K-block pitch is M)
         k = 272 if cfg.dtype in FP8 else 264
-        a, b = operands(torch, cfg.dtype, 257, 264, k, None, cfg.b_type)
-        c = torch.empty((257, 264), device="cuda", dtype=self.c_type(torch))
+        m = 260 if getattr(cfg, "scale_smem", False) else 257
+        a, b = operands(torch, cfg.dtype, m, 264, k, None, cfg.b_type)
+        c = torch.empty((m, 264), device="cuda", dtype=self.c_type(torch))
         # stream-K / split-K: the workspace's parameters (examples/gemm_sm90.py's workspace)
         self.workspaces: dict = {}
-        ws = g.workspace(cfg, 257, 264, 4, like=c)
+        ws = g.workspace(cfg, m, 264, 4, like=c)
         try:
             self.ck = lc.compile(
                 kernel,
-                *g.kernel_args(cfg, a, b, c, self.scale_args(257, 264, k), ws),
+                *g.kernel_args(cfg, a, b, c, self.scale_args(m, 264, k), ws),
                 block=cfg.threads,
                 index_bitwidth=32,
                 cache=False,

@@ -217,6 +217,13 @@ class GemmConfig:
     # the registers just stored), so the tensor cores work under the second half's stores;
     # then the same K-blocks' columns [bn/2, bn), and the mainloop goes on as before.
     epi_overlap: int = 0
+    # ... and the wgmmas of those K-blocks and of the rest of the mainloop: "half" (N = bn/2
+    # atoms throughout, first the K-blocks' columns [0, bn/2), then the stores, then
+    # [bn/2, bn): ptxas serializes every wgmma where an N = bn atom shares registers with an
+    # N = bn/2 one, C7511, so A is read from shared memory twice per K-step) or "full" (the
+    # plain tile's N = bn atoms everywhere: the head's K-blocks issued whole, the stores under
+    # them reading the copy of the second half; name ``-eo<n>f``)
+    overlap_n: str = "half"
     # The tile scheduler's work decomposition (CUTLASS's sm90 ``DecompositionMode``, TMA
     # loads, no cluster): "data_parallel" (one work unit per output tile, all of K),
     # "splitk" (each tile's K in ``split_k`` units) or "streamk" (data-parallel waves, the
@@ -243,15 +250,28 @@ class GemmConfig:
     bias_smem: bool = True
     # Block-wise scales with ``mma_in_flight=1``: K-blocks per straight-line chunk of the
     # mainloop (each chunk's last promotion waits for its last wgmmas; an even number, so
-    # K-block k is always in accumulator k % 2; name ``-bc<n>`` when not 2). At 128 x 128, 4
-    # (and 6, 8) assemble without spills from libNVVM's PTX but spill 12 bytes at the kernel's
-    # entry from LLVM's (ptxas 13.0: uniform scheduler words, reloaded per tile); 2 spills from
-    # neither.
+    # K-block k is always in accumulator k % 2; name ``-bc<n>`` when not 2). At 128 x 128, 2
+    # and 4 assemble without spills from both PTX back ends (4 spilled 12 bytes from LLVM's
+    # before ``uniform_a``), 6 and 8 spill from LLVM's. With ``mma_in_flight=0`` (when this or
+    # ``block_prefetch`` is given) the same chunks wait for each K-block before its promotion
+    # (DeepGEMM's and CUTLASS's order; measured slower, docs/hopper.md).
     block_chunk: int = 2
     # ... and each K-block's scale factors loaded two K-blocks ahead (when the K-block before
     # it of the same accumulator is promoted), not right after its own wgmmas are issued
     # (name ``-bpf``).
     block_prefetch: bool = False
+    # Block-wise scales: A's shared-memory descriptors from the warpgroup index broadcast
+    # from lane 0 (warp-uniform, so ptxas keeps them in uniform registers, as B's); False:
+    # from the thread index, in vector registers moved to uniform ones per wgmma (name
+    # ``-nua``; 3-4% slower on an H100, docs/hopper.md)
+    uniform_a: bool = True
+    # Block-wise scales: each K-block's scale_a rows of the tile loaded by the producer with
+    # TMA into shared memory on the stage's full barrier (DeepGEMM's and CUTLASS's way) and
+    # read there by the consumers after the stage's wait, instead of from global memory with
+    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4). Measured
+    # 3-6% slower than the factors two K-blocks ahead from global memory on an H100
+    # (docs/hopper.md), so not tuned()'s
+    scale_smem: bool = False
 
     def __post_init__(self) -> None:
         if self.split_k > 1 and self.decomposition == "data_parallel":
@@ -302,6 +322,7 @@ class GemmConfig:
         name += "-etma" if self.epilogue == "tma" else ""
         name += f"-eb{self.epi_buffers}" if self.epi_buffers else ""
         name += f"-eo{self.epi_overlap}" if self.epi_overlap else ""
+        name += "f" if self.epi_overlap and self.overlap_n == "full" else ""
         name += "-rwg" if self.release == "warpgroup" else ""
         name += {"streamk": "-sk", "splitk": f"-split{self.split_k}"}.get(self.decomposition, "")
         return (
@@ -313,6 +334,8 @@ class GemmConfig:
             + ("-nbs" if self.epilogue_op.bias == "n" and not self.bias_smem else "")
             + (f"-bc{self.block_chunk}" if self.block_chunk != 2 else "")
             + ("-bpf" if self.block_prefetch else "")
+            + ("" if self.uniform_a else "-nua")
+            + ("-sas" if self.scale_smem else "")
         )
 
     @property
@@ -451,6 +474,8 @@ class GemmConfig:
             bits = 32 if self.epilogue_op.bias_dtype == "f32" else out.bits
             tiles += -(-128 * self.warpgroups * self.bias_stage * bits // 8 // 16) * 16
         barriers = (16 * self.stages + 16) * (self.loads == "tma")
+        if self.scale_smem:  # the stages' scale_a rows (f32), 128-byte aligned (TMA's rule)
+            tiles += 4 * self.bm * self.stages + 128
         # + the bytes the kernel realigns its 1024-aligned tiles in (docs/frontend.md)
         return tiles + barriers + 1024 - 16
 
@@ -495,14 +520,21 @@ class GemmConfig:
             )
         if self.scales == "block":
             self.check_block_scales()
-        if (self.block_chunk, self.block_prefetch) != (2, False) and (
-            self.scales != "block" or self.mma_in_flight != 1
-        ):
+        if (self.block_chunk, self.block_prefetch) != (2, False) and self.scales != "block":
             raise ValueError(
-                f"block_chunk and block_prefetch shape the mainloop of block-wise scales with "
-                f"one K-block in flight: they take scales='block' and mma_in_flight=1, got "
+                f"block_chunk and block_prefetch shape the mainloop of block-wise scales: "
+                f"they take scales='block' only, got "
                 f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
+            )
+        if self.scale_smem and (
+            self.scales != "block" or self.mma_in_flight != 1 or self.block_prefetch
+        ):
+            raise ValueError(
+                f"scale_smem reads each K-block's scale_a rows from its stage after the stage's "
+                f"wait: it takes scales='block', mma_in_flight=1 and block_prefetch=False, got "
+                f"scales={self.scales!r}, mma_in_flight={self.mma_in_flight}, block_prefetch="
+                f"{self.block_prefetch}"
             )
         if (
             not isinstance(self.block_chunk, int)
@@ -595,6 +627,8 @@ class GemmConfig:
                 f"epilogue_op; got "
                 f"epi_overlap={self.epi_overlap} for {self.name}"
             )
+        if self.overlap_n not in ("half", "full"):
+            raise ValueError(f"overlap_n must be 'half' or 'full', got {self.overlap_n!r}")
         box = self.epilogue_box[1]
         c_bytes = C_ELEMENTS.get(self.c_dtype, lc.f32).bits // 8
         if self.epilogue == "tma" and not self.epilogue_swizzled and box * c_bytes % 16:
@@ -773,6 +807,10 @@ SPLIT_N_TUNED = ("bf16", "f16", "tf32")
 #: ... and those whose cooperative 128 x 256 tiles store half of C under the next tile's first
 #: K-blocks (``epi_overlap``; +0.6-1.4% on an H100, docs/hopper.md)
 EPI_OVERLAP_TUNED = {"bf16": 2, "f16": 2, "tf32": 2}
+#: ... with the plain tile's N = bn wgmmas (``overlap_n``; under sustained load on an H100
+#: 0.5-1.4% faster than the N = bn/2 halves at 4096^3 and 8192x4096x6144, bf16 and tf32,
+#: docs/hopper.md "The overlap at full width")
+OVERLAP_N_TUNED = "full"
 
 
 def tile_efficiency(cfg: GemmConfig, m: int, n: int, sms: int = 132) -> float:
@@ -875,13 +913,16 @@ def tuned(
     data-parallel (4096^3, 4000^3, and 128 tiles on 132 SMs: the measured best). The
     cooperative 128 x 256 tile (bf16, f16, tf32) stores the second half of its C under the next
     tile's first two K-blocks (``epi_overlap=2``, ``EPI_OVERLAP_TUNED``: +0.6-1.4% on an H100,
-    side by side with the plain tile), except where the configuration cannot take it
+    side by side with the plain tile), with N = bn wgmmas throughout (``overlap_n="full"``:
+    under sustained load on an H100 0.5-1.4% faster than the N = bn/2 halves at 4096^3 and
+    8192x4096x6144, bf16 and tf32), except where the configuration cannot take it
     (``GemmConfig.overlappable``: split-K, stream-K, ``mma_lead``, per-box scale loads).
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
     scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
     128 tile, 5 stages, one K-block in flight (its promotion under the next one's wgmmas),
-    the factors loaded two K-blocks ahead (H100, same process: 0.86-0.87x / 0.82-0.84x of
-    ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct / graph, 0.82x / 0.80x at 8192^3).
+    the factors loaded two K-blocks ahead, A's descriptors uniform (H100, same process:
+    0.92-0.97x / 0.91-0.92x of ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct /
+    graph, 0.87-0.91x / 0.87-0.89x at 8192^3).
     A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
@@ -904,9 +945,9 @@ def tuned(
         # K-block's wgmmas run into one while the last K-block's is promoted out of the
         # other, mma_in_flight=1): the cooperative 128 x 128 tile with 5 stages (128 x 256
         # would need 384 registers a thread; docs/hopper.md, "Block-wise FP8 scales"), any shape,
-        # each K-block's scale factors loaded two K-blocks ahead (measured faster, H100; chunks
-        # of 4 are 1-3% faster on an H100 with libNVVM's PTX but spill 12 bytes at the kernel's
-        # entry with LLVM's: block_chunk)
+        # each K-block's scale factors loaded two K-blocks ahead (measured faster, H100), in
+        # chunks of 2 K-blocks (4 measured 1-4% slower since each chunk's first promotion
+        # runs under the next K-block's wgmmas: docs/hopper.md)
         block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1, block_prefetch=True)
         return replace(block, **overrides)
     coop = base
@@ -947,6 +988,8 @@ def tuned(
     out = replace(base, **overrides)
     if "epi_overlap" not in overrides and out.epi_overlap and not out.overlappable:
         out = replace(out, epi_overlap=0)  # e.g. mma_lead=1, scale_loads="box"
+    if out.epi_overlap and "overlap_n" not in overrides:  # (the field matters only then)
+        out = replace(out, overlap_n=OVERLAP_N_TUNED)
     return out
 
 
@@ -1121,7 +1164,16 @@ class BlockScales:
     Indices are clamped into the scale tensors (rows and columns past C: results never
     stored; the K-blocks are ``ceil(K / 128)``, checked by :func:`check_block_scale_shapes`)."""
 
-    def __init__(self, frag: Any, coords: Any, tile_n: Any, bn: int, scale_a: Any, scale_b: Any):
+    def __init__(
+        self,
+        frag: Any,
+        coords: Any,
+        tile_n: Any,
+        bn: int,
+        scale_a: Any,
+        scale_b: Any,
+        row0: Any = 0,
+    ):
         shape = lc.shape(frag)
         (v0s, v1s, self.v2s), self.mms, self.nns = shape
         if (v0s, v1s) != (2, 2):
@@ -1135,21 +1187,28 @@ class BlockScales:
             self.keys.append(((v1, mi), (8 * v2 + 8 * self.v2s * ni) // 128))
         last_row = lc.size(scale_a, 0) - 1
         self.rows = {}  # row key -> its row of scale_a (clamped), once per tile
+        self.local = {}  # ... and its row in the tile (row0: the tile's first row)
         for (v1, mi), _g in self.keys:
             if (v1, mi) not in self.rows:
                 row = coords[2 * v1 + 4 * self.v2s * mi][0]
                 self.rows[(v1, mi)] = lc.min(row, last_row)
+                self.local[(v1, mi)] = row - row0
         first = (tile_n * bn) // 128  # the tile's first 128-column block of B
         last_blk = lc.size(scale_b, 0) - 1
         self.blocks = {g: lc.min(first + g, last_blk) for _r, g in self.keys}
 
-    def load(self, kb: Any, into: Any = None) -> None:
+    def load(self, kb: Any, into: Any = None, rows: Any = None) -> None:
         """Issue K-block ``kb``'s scale loads: its factors ``scale_a[row, kb] *
         scale_b[block, kb]`` per (row key, column block) of this thread, for :meth:`promote`
         (``into``: a fragment of :meth:`factor_fragment`, which keeps them across the
-        kernel's loops and branches; else values for the next :meth:`promote`)."""
+        kernel's loops and branches; else values for the next :meth:`promote`). ``rows``:
+        K-block ``kb``'s ``scale_a`` rows of the tile in shared memory (``scale_smem``), read
+        there by the row in the tile, not from ``scale_a``."""
         kb = lc.min(kb, lc.size(self.scale_a, 1) - 1)
-        sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
+        if rows is None:
+            sa = {key: self.scale_a[row, kb] for key, row in self.rows.items()}
+        else:
+            sa = {key: rows[r] for key, r in self.local.items()}
         sb = {g: self.scale_b[blk, kb] for g, blk in self.blocks.items()}
         self.factors = {(r, g): sa[r] * sb[g] for r in sa for g in sb}
         if into is not None:
@@ -1773,7 +1832,9 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     mma = lc.make_tiled_mma(cfg.atom, lc.make_layout((wgs, wgs_n, 1)))
     overlap = cfg.epi_overlap
     # epi_overlap: the tile's halves along N (columns [0, bn/2) and [bn/2, bn)) as N = bn/2
-    # wgmmas, for the K-blocks issued around the last tile's stores
+    # wgmmas, for the K-blocks issued around the last tile's stores (overlap_n="half"), or
+    # the plain tile's N = bn wgmmas throughout ("full")
+    halved = overlap and cfg.overlap_n == "half"
     s2r = load_a_copy(cfg, mma) if rs else None
     atom = lc.gmma_layout_atom("K", "SW128", elem)
     atom_a = lc.gmma_layout_atom(cfg.a_major, "SW128", elem)
@@ -1802,7 +1863,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     box_b = lc.tile_to_shape(atom_b, (bn, bk), order_b)
     part_b = lc.tile_to_shape(atom_b, (hn, bk))  # the TMA box of B
     mma_half = box_b_half = None
-    if overlap:
+    if halved:
         mma_half = lc.make_tiled_mma(cfg.wgmma_atom(bn // 2), lc.make_layout((wgs, 1, 1)))
         box_b_half = lc.tile_to_shape(atom_b, (bn // 2, bk))
     ring_a = lc.tile_to_shape(atom, (bm, bk, stages))
@@ -1857,6 +1918,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     bias_elem = lc.f32 if cfg.epilogue_op.bias_dtype == "f32" else c_elem
     blockwise = cfg.scales == "block"
     chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
+    scale_smem = cfg.scale_smem
 
     def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
@@ -1900,8 +1962,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             sBias = lc.dynamic_smem_tensor(
                 bias_elem, lc.make_layout(consumers * bias_stage), align=16
             )
+        if scale_smem:  # each stage's scale_a rows of the tile (bm f32), by TMA
+            sSA = lc.dynamic_smem_tensor(lc.f32, lc.make_layout(bm * stages), align=128)
+            tma_sa = lc.make_tma_copy("SM90_TMA_LOAD", scale_a, lc.make_layout((bm, 1)), (bm, 1))
         # a stage is released by every block that multicasts into it (its row and column)
         tx = parts_a * tma_a.tx_bytes + parts_b * tma_b.tx_bytes
+        if scale_smem:  # (each block loads its own rows' scales: no multicast)
+            tx += tma_sa.tx_bytes
         pipe = lc.PipelineTmaAsync(stages, tx, peers * consumer_warps, bars)
         order = lc.make_tensor(bars.iterator + 2 * stages, lc.make_layout(2))
         # The cluster: its `cl` blocks take the cm x cn tiles (gm * cm + rm, gn * cn + rn) of
@@ -1990,6 +2057,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             if tid < 32:  # noqa: SIM102 (elect.sync in the converged warp 0 only)
                 if lc.elect_one_sync():
                     mA, mB = tma_a.get_tma_tensor(), tma_b.get_tma_tensor()
+                    mSA = tma_sa.get_tma_tensor() if scale_smem else None
                     for i in lc.range(mine):
                         u = units.unit(i)
                         tile_m, tile_n = tile_of(u.tile)
@@ -2032,6 +2100,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                                 mask_b,
                                 cm * rn,
                             )
+                            if scale_smem:  # the tile's scale_a rows of K-block k
+                                sa_stage = lc.make_tensor(
+                                    sSA.iterator + lc.assume(s * bm, divisible_by=bm),
+                                    lc.make_layout((bm, 1)),
+                                )
+                                g_sa = lc.local_tile(mSA, (bm, 1), (tile_m, k))
+                                lc.tma_copy(tma_sa, g_sa, sa_stage, mbar=bar)
         else:  # the consumer warpgroups
             lc.warpgroup_reg_alloc(regs_consumer)
             scale = scale_factor(cfg, scale_a, scale_b)  # None without scales
@@ -2045,7 +2120,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if me == 1:  # lets warpgroup 0 run its first mainloop
                     lc.mbarrier_arrive(order.iterator)
             thr_mma = mma.get_slice(ct)
-            thr_half = mma_half.get_slice(ct) if overlap else None
+            thr_half = mma_half.get_slice(ct) if halved else None
+            # A's partition depends on the warpgroup alone: its index broadcast from lane 0
+            # (CUTLASS's __shfl_sync) is warp-uniform, so ptxas builds A's descriptors in
+            # uniform registers, as B's, not in vector ones moved over per wgmma
+            thr_a = thr_mma
+            if blockwise and cfg.uniform_a:
+                thr_a = mma.get_slice(lc.shuffle_idx(ct // 128, 0) * 128)
 
             def stage(count: Any) -> tuple[Any, Any]:
                 """Use ``count`` of the ring: its stages of A and B."""
@@ -2075,10 +2156,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
                 its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
                 factors' loads into ``factors``, in flight under the wgmmas."""
+                count = lc.assume(count, lower=0)
                 pipe.consumer_wait(count)
                 stage_a, stage_b = stage(count)
                 lc.warpgroup_fence_operand(part)
-                tCsA = thr_mma.partition_A(stage_a)
+                tCsA = thr_a.partition_A(stage_a)
                 if rs:
                     tCsA = load_a(s2r, thr_mma, stage_a, ct)
                 lc.warpgroup_arrive()
@@ -2086,7 +2168,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 lc.gemm(mma, tCsA, thr_mma.partition_B(stage_b), part, accumulate=False)
                 lc.warpgroup_commit_batch()
                 if factors is not None:
-                    bsc.load(u.k_begin + k, factors)
+                    rows = None
+                    if scale_smem:  # this stage's scale_a rows, landed with its A and B
+                        off = lc.assume((count % stages) * bm, divisible_by=bm)
+                        rows = lc.make_tensor(sSA.iterator + off, lc.make_layout(bm))
+                    bsc.load(u.k_begin + k, factors, rows)
 
             def block_chunk(
                 u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
@@ -2100,22 +2186,37 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 wgmmas where a group stays in flight across a loop's back edge while
                 accumulator registers are read)."""
 
-                def retire(k: Any, h: int) -> None:
+                def retire(k: Any, h: int, load: bool = True) -> None:
                     lc.warpgroup_fence_operand(parts[h])
-                    if lane < peers:
-                        release(pipe, base + k, rm, rn, lane)
+                    if lane < peers:  # (a use count is never negative: unsigned stage math)
+                        release(pipe, lc.assume(base + k, lower=0), rm, rn, lane)
                     bsc.promote(acc, parts[h], facs[h])
-                    if scale_ahead:  # the factors of K-block k + 2 (same parity), early
+                    if scale_ahead and load:  # the factors of K-block k + 2 (same parity)
                         bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
                     early = None if scale_ahead else facs[i % 2]
                     issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
-                    if i > 0:
+                    if not in_flight:  # each K-block waited for and promoted in turn
+                        lc.warpgroup_wait(0)
+                        retire(k0 + i, i % 2)
+                    elif i > 0:
                         lc.warpgroup_wait(1)
                         retire(k0 + i - 1, (i - 1) % 2)
-                lc.warpgroup_wait(0)
-                retire(k0 + n - 1, (n - 1) % 2)
+                if in_flight:
+                    last = (n - 1) % 2
+                    if scale_ahead:
+                        # the last K-block's next factors, loaded before the chunk's last wait
+                        # into a third fragment: ptxas issues loads as early as it can, and
+                        # took that wait (which the loads followed) above the promotion
+                        # before it, so with chunks of 2 no promotion ran under a wgmma
+                        # (docs/hopper.md, "Block-wise FP8 scales")
+                        bsc.load(u.k_begin + k0 + n + 1, facs[2])
+                    lc.warpgroup_wait(0)
+                    retire(k0 + n - 1, last, load=not scale_ahead)
+                    if scale_ahead:
+                        for e in range(lc.size(facs[2])):
+                            facs[last][e] = facs[2][e]
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2221,13 +2322,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 # (a name of its own: one the tile loop assigns would be carried through it)
                 accs = thr_mma.partition_fragment_C(lc.local_tile(c, (bm, bn), (0, 0)), lc.f32)
                 half = lc.size(accs) // 2
-                # the N = bn/2 halves: the fragment's values [0, half) are columns [0, bn/2)
-                # of the CLayout_64xN fragment, [half, 2 half) the rest
+                # the halves: the fragment's values [0, half) are columns [0, bn/2) of the
+                # CLayout_64xN fragment, [half, 2 half) the rest (as the fragment of an
+                # N = bn/2 wgmma with overlap_n="half"; the stored copy's layout either way)
                 gC_half = lc.local_tile(c, (bm, bn // 2), (0, 0))
-                frag_half = thr_half.partition_fragment_C(gC_half, lc.f32)
-                halves = [
-                    lc.make_tensor(accs.iterator + h * half, frag_half.layout) for h in (0, 1)
-                ]
+                if halved:
+                    frag_layout = thr_half.partition_fragment_C(gC_half, lc.f32).layout
+                else:
+                    frag_layout = lc.make_layout(half)
+                halves = [lc.make_tensor(accs.iterator + h * half, frag_layout) for h in (0, 1)]
             for i in lc.range(me, mine, step):
                 u = units.unit(i)
                 tile_m, tile_n = tile_of(u.tile)
@@ -2270,13 +2373,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 bsc = part = parts = facs = None
                 if blockwise:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
-                    bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b)
+                    bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b, tile_m * bm)
                     part = thr_mma.partition_fragment_C(gC, lc.f32)
-                if blockwise and in_flight:
+                chunked = blockwise and (in_flight or (chunk, scale_ahead) != (2, False))
+                if chunked:
                     # two K-block accumulators in turn: a K-block's wgmmas are issued before
-                    # the previous one's wait (wait_group 1), whose promotion then runs under them
-                    parts = (part, thr_mma.partition_fragment_C(gC, lc.f32))
-                    facs = (bsc.factor_fragment(), bsc.factor_fragment())
+                    # the previous one's wait (wait_group 1), whose promotion then runs under
+                    # them (mma_in_flight=0: one, each K-block waited for before its promotion)
+                    second = thr_mma.partition_fragment_C(gC, lc.f32) if in_flight else part
+                    parts = (part, second)
+                    # (with the factors two ahead, a third: block_chunk's spare)
+                    facs = tuple(bsc.factor_fragment() for _ in range(3 if scale_ahead else 2))
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -2300,39 +2407,59 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     fits = k_count >= overlap
                     head = lc.where(fits, overlap, 0)
                     if fits:
-                        for k in range(overlap):
-                            pipe.consumer_wait(base + k)
-                            a0, b0 = stage_views(base + k, 0)
-                            lc.warpgroup_fence_operand(halves[0])
-                            lc.warpgroup_arrive()
-                            tA, tB = thr_half.partition_A(a0), thr_half.partition_B(b0)
-                            lc.gemm(mma_half, tA, tB, halves[0])
-                            lc.warpgroup_commit_batch()
-                        if i != me:  # the last tile's second half, under those wgmmas
-                            second = range(epi_boxes // 2, epi_boxes)
-                            store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
-                        for k in range(overlap):
-                            a1, b1 = stage_views(base + k, 1)
-                            lc.warpgroup_fence_operand(halves[1])
-                            lc.warpgroup_arrive()
-                            tA, tB = thr_half.partition_A(a1), thr_half.partition_B(b1)
-                            lc.gemm(mma_half, tA, tB, halves[1])
-                            lc.warpgroup_commit_batch()
-                            # this K-block's first half and the last one's second are done:
-                            # the last one's stage is free
-                            lc.warpgroup_wait(1)
-                            if k > 0 and lane < peers:
-                                release(pipe, base + k - 1, rm, rn, lane)
-                        lc.warpgroup_wait(0)
-                        lc.warpgroup_fence_operand(tCrC)
-                        if lane < peers:
-                            release(pipe, base + overlap - 1, rm, rn, lane)
+                        if halved:
+                            for k in range(overlap):
+                                pipe.consumer_wait(base + k)
+                                a0, b0 = stage_views(base + k, 0)
+                                lc.warpgroup_fence_operand(halves[0])
+                                lc.warpgroup_arrive()
+                                tA, tB = thr_half.partition_A(a0), thr_half.partition_B(b0)
+                                lc.gemm(mma_half, tA, tB, halves[0])
+                                lc.warpgroup_commit_batch()
+                            if i != me:  # the last tile's second half, under those wgmmas
+                                second = range(epi_boxes // 2, epi_boxes)
+                                store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
+                            for k in range(overlap):
+                                a1, b1 = stage_views(base + k, 1)
+                                lc.warpgroup_fence_operand(halves[1])
+                                lc.warpgroup_arrive()
+                                tA, tB = thr_half.partition_A(a1), thr_half.partition_B(b1)
+                                lc.gemm(mma_half, tA, tB, halves[1])
+                                lc.warpgroup_commit_batch()
+                                # this K-block's first half and the last one's second are done:
+                                # the last one's stage is free
+                                lc.warpgroup_wait(1)
+                                if k > 0 and lane < peers:
+                                    release(pipe, base + k - 1, rm, rn, lane)
+                            lc.warpgroup_wait(0)
+                            lc.warpgroup_fence_operand(tCrC)
+                            if lane < peers:
+                                release(pipe, base + overlap - 1, rm, rn, lane)
+                        else:
+                            # the K-blocks whole (N = bn), the stores under them, then one wait
+                            # and the K-blocks' releases
+                            for k in range(overlap):
+                                pipe.consumer_wait(base + k)
+                                stage_a, stage_b = stage(base + k)
+                                lc.warpgroup_fence_operand(tCrC)
+                                lc.warpgroup_arrive()
+                                tA, tB = thr_mma.partition_A(stage_a), thr_mma.partition_B(stage_b)
+                                lc.gemm(mma, tA, tB, tCrC)
+                                lc.warpgroup_commit_batch()
+                            if i != me:  # the last tile's second half, under those wgmmas
+                                second = range(epi_boxes // 2, epi_boxes)
+                                store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
+                            lc.warpgroup_wait(0)
+                            lc.warpgroup_fence_operand(tCrC)
+                            if lane < peers:
+                                for k in range(overlap):
+                                    release(pipe, base + k, rm, rn, lane)
                     else:  # fewer K-blocks than that: the stores first
                         if i != me:
                             second = range(epi_boxes // 2, epi_boxes)
                             store_boxes(stash, second, last_m, last_n, ej - 1, None, half)
                 mainloop = lc.range(head, k_count) if overlap else lc.range(k_count)
-                if blockwise and in_flight:
+                if chunked:
                     # block-wise scales, one K-block in flight: chunks of ``cfg.block_chunk`` K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
@@ -2374,7 +2501,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                             lc.gemm(mma, tCsA[_, _, kk], tCsB[_, _, kk], tCrC)
                         lc.warpgroup_commit_batch()
                     else:
-                        if overlap:  # the same N = bn/2 halves as the head (ptxas keeps
+                        if halved:  # the same N = bn/2 halves as the head (ptxas keeps
                             # an N = bn wgmma's upper half and an N = bn/2 one's registers apart)
                             for h in (0, 1):
                                 sbh = stage_views(count, h)[1]

@@ -169,12 +169,14 @@ class _Driver(RewriterListener):
         # Users of replaced duplicate constants were queued by notifications while walking;
         # they are in the walk order too.
         pending = [o for o in self.worklist if o is not None]
-        ordered = [o for o in dict.fromkeys(order + pending) if o.parent is not None]
+        if pending:  # (each op is once in the walk order; the queued ones are in it too)
+            order = list(dict.fromkeys(order + pending))
+        ordered = [o for o in order if o.parent is not None]
         if self.filtered is not None:
             ordered = [o for o in ordered if o in self.filtered]
         ordered.reverse()  # pop() from the end processes ops in walk order
-        self.worklist = list(ordered)
-        self.positions = {o: i for i, o in enumerate(ordered)}
+        self.worklist = ordered
+        self.positions = dict(zip(ordered, range(len(ordered))))
 
     def _visit_block(self, block: Block, order: list[Operation]) -> None:
         """Append ``block``'s ops to ``order`` in the walk order (a method, not a self-recursive

@@ -137,6 +137,17 @@ def ptx_isa_of(ptx: str) -> PtxIsa:
     return int(m.group(1)), int(m.group(2))
 
 
+def with_ptx_isa(ptx: str, isa: PtxIsa) -> str:
+    """``ptx`` with its ``.version`` directive set to ``isa``. The assemblers check every
+    instruction and qualifier against the declared ISA ("Feature ... requires PTX ISA .version
+    8.0 or later"), so PTX declared older than a feature it uses is refused, never
+    mis-assembled."""
+    m = _PTX_VERSION_RE.search(ptx)
+    if not m:
+        raise ValueError("PTX text has no '.version' directive")
+    return f"{ptx[: m.start(1)]}{isa[0]}.{isa[1]}{ptx[m.end(2) :]}"
+
+
 def ptx_target_of(ptx: str) -> str:
     """The ``.target`` architecture of a PTX module (``sm_90a``)."""
     m = _PTX_TARGET_RE.search(ptx)

@@ -6,8 +6,10 @@ why (``notes``), the tools' logs and per-step timings.
 
 The PTX-version trap (FACTS.md): libNVVM 13.5 writes ``.version 9.5``, which a CUDA 13.0
 driver rejects. So what reaches the driver is a cubin whenever nvJitLink is present; without
-nvJitLink it is PTX of an ISA the driver accepts (re-emitted by LLVM at the target's ISA if
-libNVVM's is too new), and if neither is possible the error says so before any launch.
+nvJitLink it is PTX of an ISA the driver accepts, and if neither is possible the error says so
+before any launch. libNVVM's PTX that is newer than a tool or driver takes is declared at the
+older ISA when an assembler here accepts it so (it refuses any instruction the declared ISA
+lacks), else LLVM re-emits it at the target's ISA (``_at_isa``).
 
 PTX with ``setmaxnreg`` needs whole-program compilation, which nvJitLink does not do (see
 ``cubin.py``): it is assembled by a ``ptxas`` executable when one is found, else handed to the
@@ -18,13 +20,14 @@ nvJitLink with a note that the register reallocation is lost.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from layoutc.runtime.compat import PtxIsa, format_isa, max_ptx_isa_for_driver
+from layoutc.runtime.compat import PtxIsa, format_isa, max_ptx_isa_for_driver, with_ptx_isa
 
 from .cubin import (
-    WHOLE_PROGRAM_INSTRUCTIONS,
+    CubinResult,
     find_ptxas,
     nvjitlink_max_ptx_isa,
     ptx_to_cubin,
@@ -46,6 +49,9 @@ from .target import Target
 AUTO = "auto"
 BACKENDS = (AUTO, LIBNVVM, LLVM)
 CUBIN_MODES = (AUTO, "always", "never")
+
+#: An assembler of PTX text (raises ``ToolchainError`` on PTX it refuses).
+Assemble = Callable[[str], CubinResult]
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,8 @@ def choose_backend(requested: str, libnvvm_ok: bool, opaque_ir: bool) -> tuple[s
 
 @dataclass(frozen=True)
 class Payload:
-    """What the driver gets: ``cubin``, ``ptx`` as made, or ``llvm-ptx`` (re-emit with LLVM)."""
+    """What the driver gets: ``cubin``, ``ptx`` as made, or ``older-ptx`` (libNVVM's PTX
+    declared at the driver's ISA, or LLVM's at the target's: see ``_at_isa``)."""
 
     kind: str
     reason: str
@@ -140,8 +147,8 @@ def choose_payload(
     """Decide what to hand a driver accepting PTX ISA up to ``driver_max_isa`` (None: unknown).
 
     Pure function (unit-tested without a GPU): a cubin always wins; PTX is fine when its ISA is
-    accepted; PTX from libNVVM that is too new is re-emitted by LLVM at ``target_isa`` unless
-    the caller pinned the back end; otherwise the error states the versions involved.
+    accepted; PTX from libNVVM that is too new is made again at an older ISA unless the caller
+    pinned the back end; otherwise the error states the versions involved.
     """
     if have_cubin:
         return Payload("cubin", "cubin from nvJitLink (accepted whatever the PTX ISA)")
@@ -162,43 +169,73 @@ def choose_payload(
             f"{format_isa(target_isa)}: update the GPU driver, or pip install nvidia-nvjitlink",
         )
     return Payload(
-        "llvm-ptx",
+        "older-ptx",
         f"libNVVM wrote PTX ISA {format_isa(ptx_isa)}, newer than the driver accepts "
-        f"({format_isa(driver_max_isa)}), and no cubin was made: PTX re-emitted by LLVM "
-        f"at ISA {format_isa(target_isa)}",
+        f"({format_isa(driver_max_isa)}), and no cubin was made: PTX of an ISA from "
+        f"{format_isa(target_isa)} to {format_isa(driver_max_isa)} instead",
     )
 
 
 def _run_backend(backend: str, text: str, target: Target, opt_level: int) -> PtxResult:
     if backend == LIBNVVM:
-        result = compile_ptx_libnvvm(text, target, opt_level)
-        _libnvvm_isa[target.arch] = result.isa
-        return result
+        return compile_ptx_libnvvm(text, target, opt_level)
     return compile_ptx_llvm(text, target, opt_level)
 
 
-#: The PTX ISA libNVVM wrote for each arch in this process (it writes its own version's ISA
-#: whatever the module: libNVVM 13.5, 9.5).
-_libnvvm_isa: dict[str, PtxIsa] = {}
-
-
-def _libnvvm_too_new_for_ptxas(text: str, target: Target) -> str | None:
-    """Why libNVVM's PTX of NVVM IR ``text`` would only be thrown away, or None: the module
-    uses an instruction that needs whole-program assembly (``setmaxnreg``, in its inline asm),
-    the ``ptxas`` that would assemble it takes an older ISA than libNVVM wrote for this arch
-    before, and it takes the target's. Then :func:`_whole_program` would re-emit the PTX by
-    LLVM at the target's ISA, and the same PTX comes from LLVM directly."""
-    isa = _libnvvm_isa.get(target.arch)
-    if isa is None or not any(f"{name}." in text for name in WHOLE_PROGRAM_INSTRUCTIONS):
-        return None
+def _checker(limit: PtxIsa, target: Target, opts: ToolchainOptions) -> Assemble | None:
+    """An assembler here that takes PTX ISA ``limit`` and so can vouch for PTX declared at it
+    before a driver sees it: ``ptxas``, else nvJitLink; None when neither is installed."""
     ptxas = find_ptxas()
-    if ptxas is None or isa <= ptxas.max_isa or target.ptx_isa > ptxas.max_isa:
+    if ptxas is not None and ptxas.max_isa >= limit:
+        return lambda ptx: ptxas_to_cubin(ptx, target.arch, ptxas, opts.opt_level)
+    link_max = nvjitlink_max_ptx_isa()
+    if link_max is not None and link_max >= limit:
+        return lambda ptx: ptx_to_cubin(ptx, target.arch, opts.opt_level)
+    return None
+
+
+def _at_isa(
+    result: PtxResult,
+    limit: PtxIsa,
+    consumer: str,
+    assemble: Assemble | None,
+    text: str,
+    target: Target,
+    opts: ToolchainOptions,
+    notes: list[str],
+    timings: dict[str, float],
+) -> tuple[PtxResult, CubinResult | None] | None:
+    """``result`` made acceptable to ``consumer``, which takes PTX ISA up to ``limit``, and
+    ``assemble``'s cubin of it (``assemble`` raises ``ToolchainError`` on PTX it refuses; None:
+    nothing here assembles it). PTX of an accepted ISA is kept. libNVVM's newer PTX (libNVVM
+    13.5 writes ISA 9.5 whatever the module needs; CUDA 13.0's ptxas and driver take 9.0) is
+    declared at ``limit`` when ``assemble`` accepts it that way: an assembler refuses any
+    instruction the declared ISA lacks, and the code is libNVVM's (LLVM's NVPTX PTX of a
+    ping-pong wgmma GEMM makes ptxas serialize its wgmmas, C7514). Otherwise, with the back
+    end ours to choose, LLVM re-emits the PTX at the target's ISA. None: no way is open."""
+    if result.isa <= limit:
+        return result, assemble(result.ptx) if assemble else None
+    if result.backend != LIBNVVM or opts.ptx_backend != AUTO or target.ptx_isa > limit:
         return None
-    return (
-        f"libNVVM writes PTX ISA {format_isa(isa)}, newer than {ptxas.path} "
-        f"({ptxas.version[0]}.{ptxas.version[1]}) takes: PTX emitted by LLVM at ISA "
-        f"{format_isa(target.ptx_isa)}"
-    )
+    wrote = f"libNVVM wrote PTX ISA {format_isa(result.isa)}, newer than {consumer} takes"
+    if assemble is not None:
+        declared = replace(result, ptx=with_ptx_isa(result.ptx, limit), isa=limit)
+        try:
+            cubin = assemble(declared.ptx)
+        except ToolchainError as e:
+            notes.append(f"{wrote}; declared at ISA {format_isa(limit)} it was refused "
+                         f"({str(e).splitlines()[0]})")  # fmt: skip
+        else:
+            notes.append(f"{wrote}: declared at ISA {format_isa(limit)}, which it takes")
+            return declared, cubin
+    redone = _run_backend(LLVM, text, target, opts.opt_level)
+    timings["ptx_llvm"] = redone.seconds
+    if assemble is None:
+        notes.append(f"{wrote} ({format_isa(limit)}) and nothing here can check it declared "
+                     "older: PTX re-emitted by LLVM at ISA " + format_isa(redone.isa))  # fmt: skip
+    else:
+        notes.append(f"PTX re-emitted by LLVM at ISA {format_isa(redone.isa)}")
+    return redone, assemble(redone.ptx) if assemble else None
 
 
 def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = None) -> GpuBinary:
@@ -213,11 +250,6 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
     backend, why = choose_backend(opts.ptx_backend, libnvvm_available(), uses_opaque_pointers(text))
     if why:
         notes.append(why)
-    if backend == LIBNVVM and opts.ptx_backend == AUTO and opts.cubin != "never":
-        why = _libnvvm_too_new_for_ptxas(text, target)
-        if why:
-            notes.append(why)
-            backend = LLVM
     try:
         result = _run_backend(backend, text, target, opts.opt_level)
     except ToolchainError as e:
@@ -245,37 +277,33 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
     link_max = nvjitlink_max_ptx_isa() if opts.cubin != "never" else None
     if opts.cubin == "always" and link_max is None:
         raise ToolchainError("nvJitLink", "cubin='always' but nvJitLink is not installed")
-    if link_max is not None and result.isa > link_max:
-        if backend == LIBNVVM and opts.ptx_backend == AUTO:
-            notes.append(
-                f"nvJitLink assembles PTX ISA up to {format_isa(link_max)}, libNVVM wrote "
-                f"{format_isa(result.isa)}: PTX re-emitted by LLVM"
-            )
-            result = _run_backend(LLVM, text, target, opts.opt_level)
-            timings["ptx_llvm"] = result.seconds
-        elif opts.cubin == "always":
+    cubin = None
+    if link_max is not None:
+        done = _at_isa(
+            result, link_max, "nvJitLink",
+            lambda ptx: ptx_to_cubin(ptx, target.arch, opts.opt_level),
+            text, target, opts, notes, timings,
+        )  # fmt: skip
+        if done is None and opts.cubin == "always":
             raise ToolchainError(
                 "nvJitLink",
                 f"nvJitLink assembles PTX ISA up to {format_isa(link_max)}, the PTX is "
                 f"{format_isa(result.isa)}",
             )
-        else:
-            link_max = None
+        if done is None:
             notes.append("nvJitLink is older than the PTX: no cubin")
-
-    cubin = None
-    if link_max is not None:
-        linked = ptx_to_cubin(result.ptx, target.arch, opts.opt_level)
-        cubin = linked.cubin
-        timings["cubin"] = linked.seconds
-        if linked.log:
-            logs.append(linked.log)
-        if whole is not None:
-            notes.append(
-                f"{whole} needs whole-program compilation; no ptxas was found (set "
-                f"LAYOUTC_PTXAS) and the driver cannot take the PTX: nvJitLink's relocatable cubin "
-                f"ignores {whole} (ptxas C7504)"
-            )
+        else:
+            result, linked = done
+            cubin = linked.cubin
+            timings["cubin"] = linked.seconds
+            if linked.log:
+                logs.append(linked.log)
+            if whole is not None:
+                notes.append(
+                    f"{whole} needs whole-program compilation; no ptxas was found (set "
+                    f"LAYOUTC_PTXAS) and the driver cannot take the PTX: nvJitLink's "
+                    f"relocatable cubin ignores {whole} (ptxas C7504)"
+                )
     payload = choose_payload(
         have_cubin=cubin is not None,
         ptx_isa=result.isa,
@@ -284,10 +312,14 @@ def compile_gpu(module: Any, target: Target, options: ToolchainOptions | None = 
         target_isa=target.ptx_isa,
         driver_max_isa=driver_max,
     )
-    if payload.kind == "llvm-ptx":
-        notes.append(payload.reason)
-        result = _run_backend(LLVM, text, target, opts.opt_level)
-        timings["ptx_llvm"] = result.seconds
+    if payload.kind == "older-ptx":
+        assert driver_max is not None  # (choose_payload: only for a known driver)
+        check = _checker(driver_max, target, opts)
+        done = _at_isa(result, driver_max, "the driver", check, text, target, opts, notes, timings)
+        assert done is not None  # (choose_payload: libNVVM's, ours to redo, target accepted)
+        result, checked = done
+        if checked is not None:
+            timings["check"] = checked.seconds
     return _binary(target, result, cubin, start, timings, logs, notes)
 
 
@@ -326,33 +358,33 @@ def _whole_program(
     logs: list[str],
 ) -> tuple[PtxResult, bytes | None] | None:
     """PTX and cubin for PTX using ``whole`` (``setmaxnreg``): a cubin from a ``ptxas``
-    executable, or (``cubin != 'always'``, driver known) the PTX for the driver's JIT; LLVM
-    re-emits libNVVM's PTX at the target's ISA when the tool is older than it. None: neither
-    way is open (the caller assembles with nvJitLink and says what is lost)."""
+    executable, or (``cubin != 'always'``, driver known) the PTX for the driver's JIT, each at
+    an ISA it takes (``_at_isa``). None: neither way is open (the caller assembles with
+    nvJitLink and says what is lost)."""
     why = f"{whole} needs whole-program compilation (nvJitLink's relocatable code ignores it)"
-    can_reemit = result.backend == LIBNVVM and opts.ptx_backend == AUTO
-
-    def at_isa(limit: PtxIsa) -> PtxResult | None:
-        if result.isa <= limit:
-            return result
-        if not can_reemit or target.ptx_isa > limit:
-            return None
-        redone = _run_backend(LLVM, text, target, opts.opt_level)
-        timings["ptx_llvm"] = redone.seconds
-        notes.append(f"PTX re-emitted by LLVM at ISA {format_isa(redone.isa)}")
-        return redone
-
     ptxas = find_ptxas()
-    if ptxas is not None and (ptx := at_isa(ptxas.max_isa)) is not None:
-        linked = ptxas_to_cubin(ptx.ptx, target.arch, ptxas, opts.opt_level)
-        timings["cubin"] = linked.seconds
-        if linked.log:
-            logs.append(linked.log)
-        notes.append(f"{why}: cubin from {ptxas.path} ({ptxas.version[0]}.{ptxas.version[1]})")
-        return ptx, linked.cubin
+    if ptxas is not None:
+        name = f"{ptxas.path} ({ptxas.version[0]}.{ptxas.version[1]})"
+        done = _at_isa(
+            result, ptxas.max_isa, name,
+            lambda ptx: ptxas_to_cubin(ptx, target.arch, ptxas, opts.opt_level),
+            text, target, opts, notes, timings,
+        )  # fmt: skip
+        if done is not None:
+            ptx, linked = done
+            assert linked is not None
+            timings["cubin"] = linked.seconds
+            if linked.log:
+                logs.append(linked.log)
+            notes.append(f"{why}: cubin from {name}")
+            return ptx, linked.cubin
     if opts.cubin != "always" and driver_max is not None:
-        ptx = at_isa(driver_max)
-        if ptx is not None:
+        check = _checker(driver_max, target, opts)
+        done = _at_isa(result, driver_max, "the driver", check, text, target, opts, notes, timings)
+        if done is not None:
+            ptx, checked = done
+            if checked is not None:
+                timings["check"] = checked.seconds
             notes.append(f"{why}: PTX for the driver's JIT (no ptxas found)")
             return ptx, None
     return None

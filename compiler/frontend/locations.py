@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Iterable
-from functools import cache, lru_cache
+from collections.abc import Iterable, Iterator
+from functools import cache
 from types import CodeType, FrameType, TracebackType
 
 from ..ir.core.location import CallSiteLoc, FileLineColLoc, Location, UnknownLoc
@@ -38,8 +38,50 @@ def is_internal_file(filename: str) -> bool:
     return real.startswith(_internal_dirs())
 
 
-@lru_cache(maxsize=4096)
+class CodeSet:
+    """Code objects compared by identity: ``code in codes`` without hashing ``code``.
+
+    A code object hashes by value, its bytecode and constants, the code of nested functions
+    included: a few microseconds for a kernel's, paid on every frame that the location of every
+    traced op walks. A frame runs one of the kernel's code objects exactly when it runs that
+    object."""
+
+    __slots__ = ("_codes", "_ids")
+
+    def __init__(self, codes: Iterable[CodeType]):
+        self._codes = tuple(codes)  # kept alive: their ids stay theirs
+        self._ids = frozenset(map(id, self._codes))
+
+    def __contains__(self, code: object) -> bool:
+        return id(code) in self._ids
+
+    def __iter__(self) -> Iterator[CodeType]:
+        return iter(self._codes)
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+
+# (id of a code object, instruction offset) -> (that code object, its position). The entry holds
+# the code object, so no other object has its id while it is cached; keyed by id, a lookup does
+# not hash the code object (see CodeSet).
+_POSITIONS: dict[tuple[int, int], tuple[CodeType, tuple[int, int] | None]] = {}
+_POSITIONS_LIMIT = 4096
+
+
 def _instruction_position(code: CodeType, lasti: int) -> tuple[int, int] | None:
+    key = (id(code), lasti)
+    hit = _POSITIONS.get(key)
+    if hit is not None and hit[0] is code:
+        return hit[1]
+    pos = _find_position(code, lasti)
+    if len(_POSITIONS) >= _POSITIONS_LIMIT:
+        _POSITIONS.clear()
+    _POSITIONS[key] = (code, pos)
+    return pos
+
+
+def _find_position(code: CodeType, lasti: int) -> tuple[int, int] | None:
     positions = getattr(code, "co_positions", None)
     if positions is None or lasti < 0:
         return None
@@ -65,7 +107,7 @@ def frame_location(frame: FrameType) -> FileLineColLoc:
     return FileLineColLoc(frame.f_code.co_filename, line, col)
 
 
-def user_location(kernel_codes: frozenset[CodeType], frame: FrameType | None = None) -> Location:
+def user_location(kernel_codes: CodeSet, frame: FrameType | None = None) -> Location:
     """The location of the op being built now (see the module docstring).
 
     ``kernel_codes`` are the code objects generated from the kernel being traced: the innermost
@@ -87,7 +129,7 @@ def user_location(kernel_codes: frozenset[CodeType], frame: FrameType | None = N
     return UnknownLoc()
 
 
-def traceback_location(tb: TracebackType | None, kernel_codes: frozenset[CodeType]) -> Location:
+def traceback_location(tb: TracebackType | None, kernel_codes: CodeSet) -> Location:
     """The user location an exception was raised from: its innermost non-layoutc frame."""
     frames: list[tuple[FrameType, int]] = []
     while tb is not None:

@@ -34,7 +34,7 @@ from typing import Any
 
 from .errors import CompileError, NotSupportedError
 from .liveness import Liveness, assigned, target_names
-from .locations import nested_code_objects
+from .locations import CodeSet, nested_code_objects
 
 RT = "_lc_rt"
 
@@ -46,7 +46,7 @@ class RewrittenKernel:
     def __init__(
         self,
         fn: Callable[..., Any],
-        codes: frozenset[CodeType],
+        codes: CodeSet,
         filename: str,
         def_loc: Any,
         param_locs: dict[str, Any],
@@ -135,7 +135,7 @@ def rewrite_kernel(fn: FunctionType, kernel: bool = True) -> RewrittenKernel:
 
     cells = [c.cell_contents if _cell_filled(c) else None for c in (fn.__closure__ or ())]
     rewritten = namespace["_lc_factory"](control_flow, *cells)
-    codes = frozenset(nested_code_objects(rewritten.__code__))
+    codes = CodeSet(nested_code_objects(rewritten.__code__))
     return RewrittenKernel(
         rewritten, codes, compiled.filename, compiled.def_loc, dict(compiled.param_locs)
     )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
-from types import CodeType
 from typing import Any, TypeVar
 
 from ..ir.core.block import Block
@@ -21,7 +20,7 @@ from ..ir.core.location import Location, UnknownLoc
 from ..ir.core.operation import Operation
 from ..ir.core.traits import Terminator
 from .errors import CompileError
-from .locations import user_location
+from .locations import CodeSet, user_location
 
 _Op = TypeVar("_Op", bound=Operation)
 
@@ -32,6 +31,7 @@ class TraceState:
     __slots__ = (
         "block_size",
         "builder",
+        "checked",
         "constants",
         "default_loc",
         "dynamic_smem_bytes",
@@ -40,13 +40,14 @@ class TraceState:
         "kernel_codes",
         "kernel_name",
         "loc_override",
+        "module",
         "smem_bytes",
     )
 
     def __init__(
         self,
         builder: Builder,
-        kernel_codes: frozenset[CodeType],
+        kernel_codes: CodeSet,
         block_size: tuple[int, int, int] | None,
         kernel_name: str,
         default_loc: Location | None = None,
@@ -67,6 +68,10 @@ class TraceState:
         self.constants: dict[tuple, Any] = {}
         # per-trace tables of other modules (e.g. symbols bound to dynamic values)
         self.extras: dict[str, Any] = {}
+        # ops whose own rules verify_local checked in place (the end of the trace does not
+        # repeat them), and the module being traced (set by the tracer)
+        self.checked: set[Operation] = set()
+        self.module: Operation | None = None
 
     def location(self) -> Location:
         if self.loc_override is not None:
@@ -132,7 +137,11 @@ def emit(op: _Op, loc: Location | None = None) -> _Op:
 
 
 def verify_local(op: Operation) -> None:
-    """The op's own invariants (counts, types, traits, ``verify_``) as a CompileError."""
+    """The op's own invariants (counts, types, traits, ``verify_``) as a CompileError.
+
+    The trace's ops are not changed once built, so the verification of the whole kernel at the
+    end of the trace does not run these rules again for an op built where it stays, in the
+    module (``TraceState.checked``)."""
     cls = type(op)
     op_def = cls._def
     if op_def is None:
@@ -144,6 +153,26 @@ def verify_local(op: Operation) -> None:
         op.verify_()
     except VerifyError as e:
         raise CompileError(f"'{op.name}' op {e.message}", op.location, e.notes) from None
+    st = active()
+    if st is not None and st.module is not None and _inside(op, st.module):
+        st.checked.add(op)
+
+
+def _inside(op: Operation, root: Operation) -> bool:
+    """Whether ``op`` sits in ``root`` now. Only such ops are trusted at the end of the trace: a
+    body built in a detached block (a dynamic ``if``'s branches) is checked again where it ends
+    up, since a rule may depend on where the op sits (a call is checked against the symbol
+    table it can see)."""
+    block = op.parent
+    while block is not None:
+        region = block.parent
+        owner = region.parent if region is not None else None
+        if owner is None:
+            return False
+        if owner is root:
+            return True
+        block = owner.parent
+    return False
 
 
 @contextlib.contextmanager

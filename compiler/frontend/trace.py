@@ -84,6 +84,7 @@ def trace(
     module = ModuleOp([func], loc=def_loc)
     builder = Builder(InsertionPoint.at_end(func.entry_block), def_loc)
     st = state.TraceState(builder, rk.codes, spec.block, kname, def_loc)
+    st.module = module
     with state.tracing(st):
         try:
             call_args = _arguments(kernel, spec, abi, func, rk.param_locs)
@@ -99,7 +100,7 @@ def trace(
                 raise _converted(e, rk.codes) from None
             raise
         builder.insert(ReturnOp(loc=def_loc))
-    diags = verify_op(module)
+    diags = verify_op(module, checked=st.checked)
     if diags:
         first = diags[0]
         notes = [(n.message, n.location) for n in first.notes]

@@ -389,7 +389,10 @@ class DenseArrayAttr(Attribute):
         vals = tuple(values)
         key = (element_type, vals)
         inst = cls._instances.get(key)
-        if inst is not None and not any(isinstance(v, float) and v == 0.0 for v in vals):
+        if inst is not None and (
+            isinstance(element_type, IntegerType)  # a hit; for floats, not 0.0 standing for -0.0
+            or not any(isinstance(v, float) and v == 0.0 for v in vals)
+        ):
             return inst
         if isinstance(element_type, IntegerType):
             if not element_type.is_signless or element_type.width not in _DENSE_ELEMENT_WIDTHS:

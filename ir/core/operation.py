@@ -748,9 +748,12 @@ def _flatten_groups(items: Sequence[Any], is_type: bool) -> tuple[list[Any], lis
         elif item is None:
             sizes.append(0)
         elif isinstance(item, (list, tuple)):
-            group = [_single(x, is_type) for x in item]
-            flat.extend(group)
-            sizes.append(len(group))
+            start = len(flat)
+            for x in item:  # _single inlined: a call per value of every group costs more
+                if not is_type and isinstance(x, Operation):
+                    x = _single(x, is_type)
+                flat.append(x)
+            sizes.append(len(flat) - start)
         else:
             flat.append(_single(item, is_type))
             sizes.append(1)

@@ -34,7 +34,12 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from layoutc.ir.algebra import inttuple as it
+from layoutc.ir.algebra import make_identity_layout
+from layoutc.ir.algebra.composed import ComposedLayout
 from layoutc.ir.algebra.errors import LayoutError
+from layoutc.ir.algebra.gather import CustomStride, IndexedGather
+from layoutc.ir.algebra.layout import Layout
 from layoutc.ir.algebra.symbolic import Symbol, SymInt, sym_known_divisor, sym_max, sym_min
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.dispatch import OpTable
@@ -44,9 +49,20 @@ from layoutc.ir.core.types import IndexType, IntegerType, Type
 from layoutc.ir.core.values import BlockArgument, OpResult, Value
 from layoutc.ir.dialects import arith as A
 from layoutc.ir.dialects import func, gpu, scf
+from layoutc.ir.dialects import layout as LD
 from layoutc.ir.dialects import tile as TD
+from layoutc.ir.dialects.layout.base import AlgebraOp
+from layoutc.ir.dialects.layout.symbolic_types import symbol_for
+from layoutc.ir.dialects.layout.types import LayoutTextType
+from layoutc.ir.dialects.tile import coords as C
+from layoutc.ir.dialects.tile.layouts import layout_of_text, origin_roles, roles_of_text
+from layoutc.ir.dialects.tile.origins import advance, coprofile, element_at
+from layoutc.ir.dialects.tile.spaces import element_bytes
+from layoutc.ir.dialects.tile.swizzled import SwizzledOffset, element_offset
+from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
 from . import facts as F
+from .conform import conform_to_type
 
 IntLike = int | SymInt
 
@@ -88,8 +104,6 @@ class TensorInfo(NamedTuple):
 
     @property
     def element_bytes(self) -> int:
-        from layoutc.ir.dialects.tile.spaces import element_bytes
-
         if self.element is None:
             raise ValueError("a coordinate tensor has no element width")
         return element_bytes(self.element.text)
@@ -131,11 +145,6 @@ class GatherPointer:
 
 def gather_pointers(layout: Any) -> dict[str, GatherPointer]:
     """The bound index buffers of a (view of a) gather tensor's layout, by name."""
-    from layoutc.ir.algebra import inttuple as it
-    from layoutc.ir.algebra.composed import ComposedLayout
-    from layoutc.ir.algebra.gather import CustomStride
-    from layoutc.ir.algebra.layout import Layout
-
     found: dict[str, GatherPointer] = {}
 
     def walk(x: Any) -> None:
@@ -405,8 +414,6 @@ class SymbolicAnalysis:
         found = self._values.get(value)
         if found is not None:
             return found
-        from layoutc.ir.dialects.layout.types import LayoutTextType
-
         if not isinstance(value.type, LayoutTextType):
             raise AnalysisError(
                 f"expected a !layout.* value, got '{value.type.text}'", _loc_of(value)
@@ -420,8 +427,6 @@ class SymbolicAnalysis:
         return self.value_of(value)
 
     def _compute_layout_value(self, value: Value) -> Any:
-        from layoutc.ir.dialects import layout as LD
-
         op = value.defining_op
         if op is None:
             raise AnalysisError(
@@ -449,8 +454,6 @@ class SymbolicAnalysis:
 
     def _layout_op_result(self, op: Operation, value: Value) -> Any:
         """The algebra value of result ``value`` of a layout-dialect op (``_UNKNOWN`` if not)."""
-        from layoutc.ir.dialects.layout.base import AlgebraOp
-
         if not isinstance(op, AlgebraOp):
             return _UNKNOWN
         results = self._op_results.get(op)
@@ -479,8 +482,6 @@ class SymbolicAnalysis:
         found = self._tensors.get(value)
         if found is not None:
             return found
-        from layoutc.ir.dialects.tile.types import TensorType
-
         t = value.type
         if not isinstance(t, TensorType):
             raise AnalysisError(f"expected a !tile.tensor, got '{t.text}'", _loc_of(value))
@@ -489,11 +490,6 @@ class SymbolicAnalysis:
         return info
 
     def _compute_tensor(self, value: Value, t: Any) -> TensorInfo:
-        from layoutc.ir.algebra import make_identity_layout
-        from layoutc.ir.dialects.tile.origins import advance, coprofile
-
-        from .conform import conform_to_type
-
         op = value.defining_op
         if isinstance(op, TD.MakeTensorOp):
             p = self.pointer_of(op.ptr)
@@ -533,8 +529,6 @@ class SymbolicAnalysis:
         """(layout in the type's shape, offset) of a view op on algebra values, memoised on
         the op's kind, properties, values and type: a kernel's pipelines (the full, K-peeled
         and residue tiles of a GEMM) partition the same tiles with the same thread index."""
-        from .conform import conform_to_type
-
         try:
             key: tuple | None = (
                 type(op),
@@ -562,10 +556,6 @@ class SymbolicAnalysis:
     def _bind_gathers(self, op: Any, layout: Any) -> Any:
         """The layout of a ``tile.make_tensor`` with its index buffers, named in the layout's
         text, replaced by the pointers its gather operands give (:class:`GatherPointer`)."""
-        from layoutc.ir.algebra.composed import ComposedLayout
-        from layoutc.ir.algebra.gather import CustomStride, IndexedGather
-        from layoutc.ir.algebra.layout import Layout
-
         bound = {
             name: GatherPointer(name, v, self.pointer_of(v))
             for name, v in zip(op.gather_names(), op.gathers)
@@ -593,8 +583,6 @@ class SymbolicAnalysis:
         """A tensor parameter of a function: its own base (convert-to-llvm flattens it into a
         pointer and its dynamic entries). Its ``?`` entries have no SSA value before that, so
         they are symbols that cannot be emitted (a clear error if an expression needs one)."""
-        from layoutc.ir.dialects.layout.symbolic_types import symbol_for
-        from layoutc.ir.dialects.tile.layouts import layout_of_text, origin_roles, roles_of_text
 
         def unbound(i: int, role: Any) -> Any:
             sym = symbol_for(f"{_name_for(arg, 'arg')}_{i}", role)
@@ -640,14 +628,10 @@ class SymbolicAnalysis:
 
     def _coordinate_load(self, op: Operation) -> Any:
         """``tile.load`` from a coordinate tensor: the coordinate there (origin + layout)."""
-        from layoutc.ir.dialects.tile import coords as C
-
         t = self.tensor_of(op.operands[0])
         coord = C.substitute(
             C.parse_pattern(op.coord.value), [self.entry(v, 0, op) for v in op.coords]
         )  # type: ignore[attr-defined]
-        from layoutc.ir.dialects.tile.origins import element_at
-
         try:
             return element_at(t.offset, t.layout(coord))
         except LayoutError as e:
@@ -658,9 +642,6 @@ class SymbolicAnalysis:
     ) -> IntLike:
         """The element offset from ``tensor``'s base addressed by a coordinate pattern (a
         ``SwizzledOffset`` through a swizzled layout whose swizzle sees a run-time value)."""
-        from layoutc.ir.dialects.tile import coords as C
-        from layoutc.ir.dialects.tile.types import PtrType
-
         coord = C.substitute(C.parse_pattern(pattern), [self.entry(v, 0, op) for v in coords])
         if isinstance(tensor.type, PtrType):
             p = self.pointer_of(tensor)
@@ -674,8 +655,6 @@ class SymbolicAnalysis:
 
     def layout_offset(self, layout: Any, coord: Any) -> Any:
         """``layout``'s element offset of ``coord`` (memoised on the pair; raises LayoutError)."""
-        from layoutc.ir.dialects.tile.swizzled import SwizzledOffset, element_offset
-
         key = (layout, coord)
         try:
             found = self._element_offsets.get(key)

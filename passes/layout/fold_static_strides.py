@@ -299,12 +299,16 @@ def _slice_cost(root: Value) -> int:
 
 
 def _erase_dead(root: Operation) -> None:
-    changed = True
-    while changed:
-        changed = False
-        for o in list(root.walk_ops(include_self=False)):
-            if o.parent is not None and (
-                o.dialect in _FOLDED_DIALECTS and would_be_trivially_dead(o)
-            ):
-                o.erase()
-                changed = True
+    """Erase the ops of the folded dialects that are trivially dead, chains included: one
+    worklist, users before the values they use (the walk's last op first), and the producers
+    of an erased op's operands looked at again, instead of walks repeated until none erases."""
+    worklist = list(root.walk_ops(include_self=False))
+    while worklist:
+        o = worklist.pop()
+        if o.parent is None or o.dialect not in _FOLDED_DIALECTS:
+            continue
+        if not would_be_trivially_dead(o):
+            continue
+        producers = [u.value.defining_op for n in o.walk_ops() for u in n.operand_uses]
+        o.erase()
+        worklist.extend(d for d in producers if d is not None and d.parent is not None)

@@ -91,7 +91,8 @@ def _count_loops_before(start: Any, alg: Any) -> int:
     n = 0
     cur = start.next_op if start is not None else alg.parent.first_op
     while cur is not None and cur is not alg:
-        n += sum(1 for o in cur.walk_ops() if isinstance(o, scf.ForOp))
+        if cur.regions:  # a loop has a region: the ops without are not walked (most of them)
+            n += sum(1 for o in cur.walk_ops() if isinstance(o, scf.ForOp))
         cur = cur.next_op
     return n
 

@@ -76,7 +76,7 @@ def lower_gemm(low: Lowering, op: Any) -> None:
     tensors = (op.a, op.b, op.c)
 
     def coord(form: str, point: dict[str, Any]) -> Any:
-        c = tuple(point[x] for x in form)
+        c = tuple([point[x] for x in form])
         return low.coordinate(c[0] if len(c) == 1 else c)
 
     if not mma:

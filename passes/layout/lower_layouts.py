@@ -24,6 +24,7 @@ from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.symbolic import SymInt
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.operation import Operation
+from layoutc.ir.core.traits import RecursiveMemoryEffects, is_memory_effect_free
 from layoutc.ir.core.types import IndexType, IntegerType
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import gpu, nvvm  # noqa: F401 (nvvm first: it loads nvvm_wgmma)
@@ -538,8 +539,6 @@ class _Lowering:
         effects right before it in its block, so that their latency overlaps those waits.
         (The entries are constant after the block-wide barrier before the loop:
         :meth:`_stable_across`.)"""
-        from layoutc.ir.core.traits import is_memory_effect_free
-
         anchor = barrier
         prev = barrier.prev_op
         while prev is not None and (
@@ -568,8 +567,6 @@ class _Lowering:
         a barrier, after which other threads' writes are visible; a call; an unknown op), or
         the (base, offset, space, bytes) of an access's write. Asked before the op is
         rewritten."""
-        from layoutc.ir.core.traits import RecursiveMemoryEffects, is_memory_effect_free
-
         if isinstance(op, _READS) or is_memory_effect_free(op):
             return None
         if op.has_trait(RecursiveMemoryEffects) and op.regions:
@@ -706,14 +703,18 @@ class _Lowering:
 
     def _erase_dead(self, ops: list[Operation]) -> None:
         removable = [o for o in ops if o.parent is not None and _removable(o)]
-        changed = True
-        while changed:
-            changed = False
-            for o in removable:
-                if o.parent is not None and all(r.use_empty for r in o.results):
-                    o.erase()
-                    self.p.num_erased += 1
-                    changed = True
+        # one worklist, users first (the last op first), an erased op's producers looked at
+        # again: the chains die in one sweep instead of sweeps repeated until none erases
+        candidates = set(removable)
+        worklist = list(removable)
+        while worklist:
+            o = worklist.pop()
+            if o.parent is None or not all(r.use_empty for r in o.results):
+                continue
+            producers = [u.value.defining_op for n in o.walk_ops() for u in n.operand_uses]
+            o.erase()
+            self.p.num_erased += 1
+            worklist.extend(d for d in producers if d in candidates)
         for o in removable:
             if o.parent is None:
                 continue

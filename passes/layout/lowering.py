@@ -51,7 +51,7 @@ class Lowering:
     def coordinate(self, coord: Any) -> Any:
         """A coordinate with SymInt entries replaced by emitted ``index`` values."""
         if isinstance(coord, tuple):
-            return tuple(self.coordinate(c) for c in coord)
+            return tuple([self.coordinate(c) for c in coord])
         if isinstance(coord, SymInt):
             return self.emitter.emit(coord)
         if type(coord) is int:

@@ -113,3 +113,15 @@ def test_static_path_does_not_load_the_symbolic_engine():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_is_symbolic_looks_the_engine_up_without_loading_it():
+    code = (
+        "import sys\n"
+        "from layoutc.ir.algebra.inttuple import is_symbolic\n"
+        "print(is_symbolic(3), is_symbolic((1, 2)), 'layoutc.ir.algebra.sym.expr' in sys.modules)\n"
+        "from layoutc.ir.algebra.symbolic import Symbol\n"
+        "print(is_symbolic(Symbol('N')), is_symbolic(Symbol('N') + 1), is_symbolic(4))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["False False False", "True True False"]

@@ -216,9 +216,9 @@ def test_payload_is_ptx_when_accepted_or_unknown():
     assert _payload(driver_max_isa=None).kind == "ptx"
 
 
-def test_payload_reemits_too_new_libnvvm_ptx_with_llvm():
+def test_payload_asks_older_ptx_for_too_new_libnvvm_ptx():
     p = _payload()
-    assert p.kind == "llvm-ptx" and "9.5" in p.reason and "7.8" in p.reason
+    assert p.kind == "older-ptx" and "9.5" in p.reason and "7.8 to 9.0" in p.reason
 
 
 def test_payload_errors_name_the_versions():
@@ -244,23 +244,92 @@ def test_compile_gpu_reports_choices_and_timings():
 
 @needs_libnvvm
 @pytest.mark.parametrize("driver", [12000, 13000])
-def test_compile_gpu_without_cubin_gives_the_driver_ptx_it_accepts(driver):
-    # E.g. a CUDA 13.0 driver (PTX ISA 9.0) and libNVVM 13.5 (writes 9.5), no cubin: LLVM
-    # re-emits at the target's ISA; PTX the driver accepts is kept as libNVVM wrote it.
+@pytest.mark.parametrize("checker", [True, False])
+def test_compile_gpu_without_cubin_gives_the_driver_ptx_it_accepts(driver, checker, monkeypatch):
+    # E.g. a CUDA 13.0 driver (PTX ISA 9.0) and libNVVM 13.5 (writes 9.5), no cubin: libNVVM's
+    # PTX declared at the driver's ISA once an assembler here took it so, else LLVM's at the
+    # target's ISA; PTX the driver accepts is kept as libNVVM wrote it.
+    from layoutc.codegen import toolchain
     from layoutc.runtime.compat import max_ptx_isa_for_driver
 
+    if not checker:
+        monkeypatch.setattr(toolchain, "_checker", lambda *_: None)
+    elif (
+        toolchain._checker(
+            max_ptx_isa_for_driver(driver), Target.parse("sm_90"), ToolchainOptions()
+        )
+        is None
+    ):
+        pytest.skip("no ptxas or nvJitLink here to check older PTX")
     module = vector_copy_module("sm_90")
-    nvvm_isa = compile_ptx_libnvvm(str(module), Target.parse("sm_90")).isa
+    nvvm = compile_ptx_libnvvm(str(module), Target.parse("sm_90"))
     binary = compile_gpu(
         module, Target.parse("sm_90"), ToolchainOptions(cubin="never", driver_version=driver)
     )
+    limit = max_ptx_isa_for_driver(driver)
     assert binary.cubin is None and binary.image[0] == "ptx"
-    assert binary.ptx_isa <= max_ptx_isa_for_driver(driver)
-    if nvvm_isa > max_ptx_isa_for_driver(driver):
-        assert binary.ptx_backend == LLVM and binary.ptx_isa == (8, 0)
-        assert any("re-emitted by LLVM" in n for n in binary.notes)
+    assert binary.ptx_isa <= limit and ptx_isa_of(binary.ptx) == binary.ptx_isa
+    if nvvm.isa <= limit:
+        assert binary.ptx_backend == LIBNVVM and binary.ptx == nvvm.ptx
+    elif checker:
+        assert binary.ptx_backend == LIBNVVM and binary.ptx_isa == limit
+        assert binary.ptx.replace(f".version {limit[0]}.{limit[1]}", "") == nvvm.ptx.replace(
+            f".version {nvvm.isa[0]}.{nvvm.isa[1]}", ""
+        )
+        assert any("declared at ISA" in n for n in binary.notes), binary.notes
+        assert "check" in binary.timings
     else:
-        assert binary.ptx_backend == LIBNVVM and binary.ptx_isa == nvvm_isa
+        assert binary.ptx_backend == LLVM and binary.ptx_isa == (8, 0)
+        assert any("re-emitted by LLVM" in n for n in binary.notes), binary.notes
+
+
+def test_libnvvm_ptx_declared_older_is_kept_only_if_the_assembler_takes_it():
+    """``_at_isa`` with PTX of ISA 9.5 for a consumer taking 9.0: the assembler's verdict on
+    the PTX declared at 9.0 decides between libNVVM's code and LLVM's re-emission, and a
+    pinned back end is never swapped."""
+    from layoutc.codegen import toolchain
+    from layoutc.codegen.cubin import CubinResult
+    from layoutc.codegen.ptx import PtxResult
+
+    target = Target.parse("sm_90a")
+    wrote = PtxResult(".version 9.5\n.target sm_90a\n// body\n", LIBNVVM, (9, 5), "", 0.0)
+    llvm = PtxResult(".version 8.0\n.target sm_90a\n// llvm\n", LLVM, (8, 0), "", 0.0)
+
+    def run(refuse: bool, opts: ToolchainOptions | None = None):
+        def assemble(ptx: str) -> CubinResult:
+            if refuse and ".version 9.0" in ptx:
+                raise ToolchainError("ptxas", "Feature 'x' requires PTX ISA .version 9.2 or later")
+            return CubinResult(b"cubin:" + ptx.encode(), "sm_90a", "", 0.0)
+
+        notes: list[str] = []
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(toolchain, "_run_backend", lambda backend, *_: llvm)
+            done = toolchain._at_isa(
+                wrote,
+                (9, 0),
+                "ptxas",
+                assemble,
+                "ir",
+                target,
+                opts or ToolchainOptions(),
+                notes,
+                {},
+            )
+        return done, notes
+
+    (ptx, cubin), notes = run(refuse=False)
+    assert ptx.backend == LIBNVVM and ptx.isa == (9, 0)
+    assert ptx.ptx == ".version 9.0\n.target sm_90a\n// body\n" and cubin.cubin.endswith(b"body\n")
+    assert "declared at ISA 9.0" in notes[0]
+    (ptx, cubin), notes = run(refuse=True)
+    assert ptx is llvm and cubin.cubin == b"cubin:" + llvm.ptx.encode()
+    assert "refused" in notes[0] and "requires PTX ISA" in notes[0] and "LLVM" in notes[1]
+    pinned = ToolchainOptions(ptx_backend=LIBNVVM)
+    assert run(refuse=False, opts=pinned) == (None, [])
+    too_old = toolchain._at_isa(
+        wrote, (7, 8), "ptxas", None, "", target, ToolchainOptions(), [], {}
+    )
+    assert too_old is None  # sm_90a needs 8.0
 
 
 def test_compile_gpu_refuses_what_no_driver_path_can_run():

@@ -114,6 +114,10 @@ EPI_OVERLAP_CPU = [
     ),
     # a 2 x 1 cluster (B multicast): the head's stages released in both blocks
     Config(bm=128, bn=64, stages=2, cluster=(2, 1), epi_overlap=1, **EO),
+    # overlap_n="full": the plain tile's N = bn wgmmas in the head and the mainloop
+    Config("tf32", bm=64, bn=64, stages=2, warpgroups=1, epi_overlap=1, overlap_n="full", **EO),
+    Config(bm=128, bn=128, stages=3, c_dtype="f16", epi_overlap=2, overlap_n="full", **EO),
+    Config(bm=128, bn=64, stages=2, cluster=(2, 1), epi_overlap=2, overlap_n="full", **EO),
 ]
 
 
@@ -141,10 +145,11 @@ def test_epilogue_under_the_next_tiles_wgmmas_matches_numpy_on_the_cpu(cfg, k):
 def test_tuned_configurations_are_the_documented_ones():
     tuned = GEMM["tuned"]
     eff = GEMM["tile_efficiency"]
-    # the cooperative 128 x 256 tile stores half of C under the next tile's first K-blocks
-    assert tuned("bf16").name == "bf16-128x256x64-s4-wg2-f0-tma-coop-cbf16-r8-etma-eo2"
-    assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma-eo2"
-    assert tuned("f16").epi_overlap == 2
+    # the cooperative 128 x 256 tile stores half of C under the next tile's first K-blocks,
+    # with the plain tile's N = bn wgmmas
+    assert tuned("bf16").name == "bf16-128x256x64-s4-wg2-f0-tma-coop-cbf16-r8-etma-eo2f"
+    assert tuned("tf32").name == "tf32-128x256x32-s4-wg2-f0-tma-coop-r8-etma-eo2f"
+    assert (tuned("f16").epi_overlap, tuned("f16").overlap_n) == (2, "full")
     # ... where it can: not with mma_lead, split-K / stream-K or per-box scale loads
     assert tuned("f16", mma_lead=1).epi_overlap == 0
     assert tuned("bf16", (1024, 1024, 32768)).decomposition == "splitk"
@@ -273,7 +278,8 @@ def test_gemm_sm90_assembles_for_sm90a_without_local_memory(cfg):
     ck = h.compile_sm90a(cfg, *h.tile_operands(cfg), cubin="auto" if whole else "never")
     k = 8 if cfg.dtype == "tf32" else 16
     ab = "tf32.tf32" if cfg.dtype == "tf32" else "f16.f16"
-    n = cfg.bn // cfg.split_n // (2 if cfg.epi_overlap else 1)  # (epi_overlap: N/2 halves)
+    # (epi_overlap with overlap_n="half": N/2 halves)
+    n = cfg.bn // cfg.split_n // (2 if cfg.epi_overlap and cfg.overlap_n == "half" else 1)
     instruction = f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ab}"
     assert ck.ptx.count(instruction) >= cfg.bk // k
     # PTX's imm-trans-a/b: 1 for an MN-major (transposed) operand
@@ -387,11 +393,23 @@ EPI_OVERLAP_GPU = [
     ("tf32", dict(bn=256, bk=32, stages=4, mma_in_flight=0, epilogue="tma", epi_overlap=2)),
     ("bf16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="bf16", epi_overlap=2)),
     ("f16", dict(bn=256, mma_in_flight=0, epilogue="tma", c_dtype="f16", epi_overlap=1)),
+    # overlap_n="full": N = bn wgmmas in the head and the mainloop (tuned()'s)
+    ("tf32", dict(bn=256, bk=32, mma_in_flight=0, epilogue="tma", epi_overlap=2, overlap_n="full")),
+    (
+        "bf16",
+        dict(
+            bn=256, mma_in_flight=0, c_dtype="bf16", epilogue="tma", epi_overlap=2, overlap_n="full"
+        ),
+    ),
 ]
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize(("dtype", "kw"), EPI_OVERLAP_GPU, ids=[d for d, _ in EPI_OVERLAP_GPU])
+@pytest.mark.parametrize(
+    ("dtype", "kw"),
+    EPI_OVERLAP_GPU,
+    ids=[d + "-" + k.get("overlap_n", "half") for d, k in EPI_OVERLAP_GPU],
+)
 @pytest.mark.parametrize("shape", [(2048, 2048, 264), (2000, 2056, 40), (1000, 520, 264)])
 def test_epilogue_under_the_next_tiles_wgmmas_on_the_gpu_matches_torch(dtype, kw, shape):
     """``epi_overlap``: 128 (144) tiles on half the SMs, two or three per block, a tile's

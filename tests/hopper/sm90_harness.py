@@ -130,13 +130,15 @@ def tile_operands(cfg) -> tuple:
     )
 
 
-def compile_sm90a(cfg, *args, cubin: str = "auto"):
+def compile_sm90a(cfg, *args, cubin: str = "auto", ptx_backend: str = "auto"):
     """``cfg``'s kernel for sm_90a with 32-bit indices. ``cubin="auto"`` (no GPU here: PTX of
     the ISA this machine's ptxas takes, for the ptxas executable); ``"never"``: PTX only, of
-    the newest ISA libNVVM writes (for nvJitLink, which takes it: :func:`assemble`)."""
+    the newest ISA libNVVM writes (for nvJitLink, which takes it: :func:`assemble`).
+    ``ptx_backend="llvm"`` for tests of the shape of our lowering: LLVM's NVPTX prints it as
+    built on every machine, where libNVVM (when installed) reorganises it."""
     return lc.compile(
         make_gemm(cfg), *args, block=cfg.threads, target="sm_90a", index_bitwidth=32,
-        cubin=cubin,
+        cubin=cubin, ptx_backend=ptx_backend,
     )  # fmt: skip
 
 

@@ -96,8 +96,10 @@ def test_block_scales_name_and_refusals():
     wide = Config("f8e4m3", loads="tma", scales="block", block_chunk=4, block_prefetch=True)
     wide.check()
     assert wide.name.endswith("-scb-bc4-bpf")
-    with pytest.raises(ValueError, match=r"take scales='block' and mma_in_flight=1.*=0\)"):
-        Config("f8e4m3", block_chunk=4, **block).check()
+    # mma_in_flight=0 in straight-line chunks too, each K-block waited for before its promotion
+    waited = Config("f8e4m3", block_chunk=4, block_prefetch=True, **block)
+    waited.check()
+    assert waited.name.endswith("-f0-tma-coop-r8-scb-bc4-bpf")
     with pytest.raises(ValueError, match=r"take scales='block' .*scales=None"):
         Config("f8e4m3", loads="tma", block_prefetch=True).check()
     with pytest.raises(ValueError, match=r"block_chunk must be an even number .*block_chunk=3"):
@@ -267,12 +269,41 @@ def test_pipelined_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
     _check_on_the_cpu(cfg, 2 * cfg.bm + 9, 2 * cfg.bn + 8, k, seed=6)
 
 
+# mma_in_flight=0 in straight-line chunks (block_chunk / block_prefetch given): each K-block
+# waited for and promoted before the next is issued, one accumulator for all K-blocks, the
+# factors two K-blocks ahead (or right after the issue); every chunk remainder, split-K, ping-pong
+WAITED_CPU = [
+    (block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, block_prefetch=True), 5 * 128),
+    (
+        block("f8e4m3", bm=64, bn=64, stages=3, warpgroups=1, block_chunk=4, block_prefetch=True),
+        7 * 128 - 16,
+    ),
+    (block("f8e4m3", bm=128, bn=32, stages=3, block_chunk=4, c_dtype="f16"), 2 * 128 + 16),
+    (block("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong", block_prefetch=True), 3 * 128),
+    (
+        block("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, split_k=2, block_chunk=4,
+              block_prefetch=True),
+        6 * 128 + 16,
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("cfg", "k"), WAITED_CPU, ids=[f"{c.name}-k{k}" for c, k in WAITED_CPU])
+def test_chunked_waited_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
+    """mma_in_flight=0 with block_chunk / block_prefetch: the chunked mainloop with each
+    K-block's wait before its promotion; the same sum as the numpy reference."""
+    _check_on_the_cpu(cfg, 2 * cfg.bm + 9, 2 * cfg.bn + 8, k, seed=7)
+
+
 @pytest.mark.parametrize(
     "cfg",
     [
         pipelined("f8e4m3", bn=128, stages=5, **EBF16),
         pipelined("f8e4m3", bn=128, stages=5, cluster=(2, 1), **EBF16),
         pipelined("f8e4m3", bm=64, bn=128, stages=5, schedule="pingpong", c_dtype="bf16"),
+        # chunks of 4 (A's descriptors in uniform registers: without, 12 bytes spilled)
+        pipelined("f8e4m3", bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
+        pipelined("f8e4m3", bn=128, stages=5, scale_smem=True, **EBF16),
     ],
     ids=lambda c: c.name,
 )
@@ -288,6 +319,65 @@ def test_pipelined_block_scaled_fp8_gemm_keeps_its_wgmmas_asynchronous(cfg):
     log = h.assemble(ck.ptx)
     assert not re.search(r"C75\d\d", log), log
     assert ck.ptx.count("wgmma.wait_group.sync.aligned 1;") > 0
+
+
+# scale_smem: each K-block's scale_a rows through shared memory (a TMA box per stage, on the
+# stage's barrier); M a multiple of 4 (TMA's 16-byte strides), residues in M, N and K
+SMEM_CPU = [
+    (pipelined("f8e4m3", bm=128, bn=32, stages=3, scale_smem=True), 5 * 128 - 16),
+    (
+        pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, block_chunk=4,
+                  scale_smem=True, **EBF16),
+        7 * 128,
+    ),
+    (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong", scale_smem=True), 3 * 128),
+    # A multicast along the cluster's row: each block still loads its own rows' scales
+    (
+        pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, cluster=(1, 2),
+                  scale_smem=True),
+        2 * 128 + 16,
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("cfg", "k"), SMEM_CPU, ids=[f"{c.name}-k{k}" for c, k in SMEM_CPU])
+def test_block_scales_through_shared_memory_match_numpy_on_the_cpu(cfg, k):
+    _check_on_the_cpu(cfg, 2 * cfg.bm + 12, 2 * cfg.bn + 8, k, seed=8)
+
+
+def test_block_scales_through_shared_memory_refusals():
+    """scale_smem reads a K-block's row scales from its stage: no prefetch two K-blocks
+    ahead, one K-block in flight; and TMA takes scale_a only where M * 4 bytes is a
+    multiple of 16 (refused when the kernel is built for such an M)."""
+    kw = dict(loads="tma", scales="block", scale_smem=True)
+    assert Config("f8e4m3", **kw).name.endswith("-scb-sas")
+    with pytest.raises(ValueError, match=r"scale_smem reads .*block_prefetch=True"):
+        Config("f8e4m3", block_prefetch=True, **kw).check()
+    with pytest.raises(ValueError, match=r"scale_smem reads .*mma_in_flight=0"):
+        Config("f8e4m3", mma_in_flight=0, **kw).check()
+    cfg = pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, scale_smem=True)
+    with pytest.raises(lc.CompileError, match=r"TMA needs byte strides that are multiples of 16"):
+        _check_on_the_cpu(cfg, 70, 64, 256, seed=9)
+
+
+@pytest.mark.parametrize("chunk", [2, 4])
+def test_pipelined_block_scaled_chunk_loads_no_factors_after_its_last_wait(chunk):
+    """With the factors two K-blocks ahead, each chunk's last K-block's next factors are
+    loaded before the chunk's last wgmma wait (into a spare fragment): ptxas issues loads as
+    early as it can and took a wait that loads followed above the promotion before it, so
+    that with chunks of 2 no promotion ran under a wgmma (ptxas 13.0, SASS read). In the PTX
+    no global load follows a ``wait_group 0`` before the next stage's wait, wgmma or store.
+    Also A's descriptors come from the warpgroup index broadcast from lane 0 (uniform_a)."""
+    cfg = GEMM["tuned"]("f8e4m3", (4096, 4096, 4096), scales="block", block_chunk=chunk)
+    sa = np.ones((cfg.bm, 1), np.float32, order="F")
+    sb = np.ones((1, 1), np.float32)
+    ptx = h.compile_sm90a(cfg, *h.tile_operands(cfg), sa, sb, cubin="never").ptx
+    waits = ptx.split("wgmma.wait_group.sync.aligned 0;")[1:]
+    assert len(waits) >= 2  # a whole chunk's and the rest's
+    for after in waits:
+        ends = [after.find(x) for x in ("mbarrier.try_wait", "cp.async.bulk", "wgmma.fence")]
+        assert "ld.global" not in after[: min([e for e in ends if e >= 0] or [len(after)])]
+    assert "shfl.sync.idx" in ptx
 
 
 PIPELINED_GPU = [
@@ -307,3 +397,35 @@ def test_pipelined_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape):
     """mma_in_flight=1 (K-block counts 4, 3 and 1) against a torch float64 product of the
     dequantized inputs."""
     _check_on_the_gpu(pipelined("f8e4m3", **kw), shape, seed=sum(shape) + 1)
+
+
+WAITED_GPU = [
+    dict(bn=128, stages=5, block_prefetch=True, **EBF16),
+    dict(bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
+    dict(bm=64, bn=128, schedule="pingpong", block_prefetch=True, **EBF16),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kw", WAITED_GPU, ids=[str(k) for k in WAITED_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272), (130, 1000, 128)])
+def test_chunked_waited_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape):
+    """mma_in_flight=0 in straight-line chunks (K-block counts 4, 3 and 1) against a torch
+    float64 product of the dequantized inputs."""
+    _check_on_the_gpu(block("f8e4m3", **kw), shape, seed=sum(shape) + 2)
+
+
+SMEM_GPU = [
+    dict(bn=128, stages=5, scale_smem=True, **EBF16),
+    dict(bn=128, stages=5, scale_smem=True, cluster=(2, 1), **EBF16),
+    dict(bm=64, bn=128, schedule="pingpong", scale_smem=True, **EBF16),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kw", SMEM_GPU, ids=[str(k) for k in SMEM_GPU])
+@pytest.mark.parametrize("shape", [(1024, 768, 512), (1000, 520, 272), (132, 1000, 128)])
+def test_block_scales_through_shared_memory_on_the_gpu_match_torch(kw, shape):
+    """scale_smem (M a multiple of 4) against a torch float64 product of the dequantized
+    inputs."""
+    _check_on_the_gpu(pipelined("f8e4m3", **kw), shape, seed=sum(shape) + 3)

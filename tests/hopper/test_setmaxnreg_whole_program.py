@@ -94,32 +94,32 @@ def test_without_ptxas_the_loss_is_reported(monkeypatch):
 
 
 @pytest.mark.skipif(find_ptxas() is None, reason="no ptxas executable on this machine")
-def test_libnvvm_is_skipped_once_its_ptx_is_known_too_new_for_ptxas(monkeypatch):
-    """libNVVM's PTX of a setmaxnreg module that ptxas cannot take (libNVVM 13.5 writes ISA
-    9.5, CUDA 13.0's ptxas takes 9.0) is re-emitted by LLVM; once this process has seen
-    libNVVM's ISA, such a module goes to LLVM directly: the same PTX and cubin, one back end
-    run fewer (about half of the PTX step of a large GEMM)."""
+def test_libnvvm_ptx_newer_than_ptxas_is_assembled_declared_at_its_isa():
+    """libNVVM's PTX of a setmaxnreg module that ptxas takes only at an older ISA (libNVVM 13.5
+    writes 9.5, CUDA 13.0's ptxas takes 9.0) is assembled declared at ptxas's ISA: libNVVM's
+    code, not LLVM's re-emission (on which ptxas serializes the ping-pong GEMM's wgmmas,
+    C7514). With ``cubin="never"`` the PTX keeps the ISA libNVVM wrote."""
     from layoutc.codegen import ptx as ptx_mod
     from layoutc.codegen import toolchain
     from layoutc.codegen.target import Target
 
     if not ptx_mod.libnvvm_available():
         pytest.skip("libNVVM not installed")
-    monkeypatch.setattr(toolchain, "_libnvvm_isa", {})
     target = Target.parse("sm_90a")
     ck = _compile_ws(CFG)  # (the compile cache may hold it: the toolchain runs below)
-    first = toolchain.compile_gpu(ck.products.llvm_ir, target)  # libNVVM, then LLVM
-    if toolchain._libnvvm_isa["sm_90a"] <= find_ptxas().max_isa:
-        pytest.skip("libNVVM's PTX is not newer than this ptxas takes")
-    assert first.ptx_backend == ptx_mod.LLVM
-    assert any("re-emitted by LLVM" in n for n in first.notes), first.notes
-    second = toolchain.compile_gpu(ck.products.llvm_ir, target)
-    assert second.ptx_backend == ptx_mod.LLVM
-    assert any("PTX emitted by LLVM" in n for n in second.notes), second.notes
-    assert not any("re-emitted" in n for n in second.notes), second.notes
-    assert (second.ptx, second.cubin) == (first.ptx, first.cubin)
-    # PTX only (cubin="never"): libNVVM's, whatever ptxas takes
     only_ptx = toolchain.compile_gpu(
         ck.products.llvm_ir, target, toolchain.ToolchainOptions(cubin="never")
     )
     assert only_ptx.ptx_backend == ptx_mod.LIBNVVM
+    ptxas = find_ptxas()
+    if only_ptx.ptx_isa <= ptxas.max_isa:
+        pytest.skip("libNVVM's PTX is not newer than this ptxas takes")
+    binary = toolchain.compile_gpu(ck.products.llvm_ir, target)
+    assert binary.ptx_backend == ptx_mod.LIBNVVM and binary.ptx_isa == ptxas.max_isa
+    assert any("declared at ISA" in n for n in binary.notes), binary.notes
+    assert not any("re-emitted" in n for n in binary.notes), binary.notes
+    major, minor = ptxas.max_isa
+    assert binary.ptx == re.sub(
+        r"\.version \d+\.\d+", f".version {major}.{minor}", only_ptx.ptx, count=1
+    )
+    assert binary.cubin[:4] == b"\x7fELF"

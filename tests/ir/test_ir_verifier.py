@@ -64,3 +64,23 @@ def test_region_with_block_from_elsewhere_is_reported() -> None:
     assert [d.message for d in found] == [
         "'test.op' op region #0 contains a block owned by another region"
     ]
+
+
+def test_checked_ops_keep_structure_and_dominance_checks_but_skip_their_own_rules() -> None:
+    """``verify_op(..., checked=ops)``: a front end that verified each op as it built it does
+    not pay for its rules twice; what depends on where the op sits is still checked."""
+    c = arith.ConstantOp.from_int(1, i32)
+    late = arith.ConstantOp.from_int(2, i32)
+    bad = arith.AddIOp(c.results[0], c.results[0])
+    bad.results[0].type = FunctionType([], [])  # breaks its own rule (result type)
+    use = arith.AddIOp(late.results[0], c.results[0])  # uses a value defined after it
+    fn = FuncOp("f", FunctionType([], []))
+    for op in (c, bad, use, late, ReturnOp()):
+        fn.entry_block.append(op)
+    module = ModuleOp([fn])
+    assert [d.message for d in verify_op(module)] == [
+        "'arith.addi' op result #0 must be signless-integer-like, but got '() -> ()'",
+        "'arith.addi' op operand #0 does not dominate this use",
+    ]
+    trusted = [d.message for d in verify_op(module, checked={bad, use})]
+    assert trusted == ["'arith.addi' op operand #0 does not dominate this use"]

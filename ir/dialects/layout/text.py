@@ -30,7 +30,7 @@ from ...algebra.basis import ArithmeticTuple, ScaledBasis
 from ...algebra.composed import ComposedLayout
 from ...algebra.errors import LayoutError, LayoutParseError
 from ...algebra.gather import CustomStride, IndexedGather
-from ...algebra.inttuple import _
+from ...algebra.inttuple import _, is_symbolic
 from ...algebra.layout import Layout
 from ...algebra.parse import NotationParser
 from ...algebra.swizzle import Swizzle
@@ -114,12 +114,6 @@ Visit = Callable[[Any, Role, list], Any]
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def _is_symint(x: Any) -> bool:
-    from ...algebra.symbolic import SymInt
-
-    return isinstance(x, SymInt)
-
-
 def _has_layout(x: Any) -> bool:
     if isinstance(x, (Layout, ComposedLayout)) or x is _:
         return True
@@ -129,7 +123,7 @@ def _has_layout(x: Any) -> bool:
 def walk(x: Any, role: Role, visit: Visit, out: list, tiler: bool = False) -> Any:
     """Print ``x`` into ``out`` and return it rebuilt with each integer entry replaced by
     ``visit(entry, role, out)``. ``tiler`` marks the modes of a by-mode tiler."""
-    if type(x) is int or _is_symint(x):
+    if type(x) is int or is_symbolic(x):
         return visit(x, role, out)
     if isinstance(x, bool):
         raise LayoutTextError(f"expected an integer entry, got the bool {x}")
@@ -214,7 +208,7 @@ def kind_of_value(x: Any) -> Kind:
         return Kind.LAYOUT
     if isinstance(x, tuple) and _has_layout(x):
         return Kind.TILE
-    if type(x) is int or _is_symint(x) or isinstance(x, (tuple, ScaledBasis)):
+    if type(x) is int or is_symbolic(x) or isinstance(x, (tuple, ScaledBasis)):
         return Kind.INT_TUPLE
     raise LayoutTextError(f"not a layout, tile or int-tuple value: {x!r}")
 
@@ -317,7 +311,7 @@ class ParsedText:
                         f"positive, got {v}"
                     )
                 return v
-            if _is_symint(v):
+            if is_symbolic(v):
                 return v
             raise LayoutError(
                 f'"{self.text}": dynamic entry #{i} must be an int or a symbolic integer, got {v!r}'

@@ -14,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...algebra.composed import ComposedLayout
+from ...algebra.gather import gather_strides
 from ...algebra.layout import Layout
 from ...algebra.swizzle import Swizzle
+from .gathered import gathered_offset
 
 __all__ = ["SwizzledOffset", "element_offset"]
 
@@ -100,11 +102,7 @@ def element_offset(layout: Any, coord: Any) -> Any:
     whose swizzle argument is symbolic a :class:`SwizzledOffset` (raises LayoutError when the
     coordinate does not fit). A gather layout gives a
     :class:`~.gathered.GatheredOffset` (the index-buffer loads stay outside the expression)."""
-    from ...algebra.gather import gather_strides
-
     if gather_strides(layout) is not None:
-        from .gathered import gathered_offset
-
         return gathered_offset(layout, coord)
     if (
         isinstance(layout, ComposedLayout)

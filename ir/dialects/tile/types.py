@@ -22,6 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.attributes import quote_string
 from ...core.types import DialectType, FloatType, IntegerType, Type
+from .layouts import (
+    canonical_layout_text,
+    canonical_origin_text,
+    count_dynamic,
+    count_dynamic_origin,
+    layout_of_text,
+    origin_of_text,
+)
+from .origins import coprofile
 from .spaces import ALL_SPACES, COORD, ELEMENT_BITS, MEMORY_SPACES
 
 if TYPE_CHECKING:
@@ -198,8 +207,6 @@ class TensorType(DialectType):
             if alignment is None:
                 alignment = natural_alignment(element)  # type: ignore[arg-type]
             check_alignment(alignment)
-        from .layouts import canonical_layout_text, canonical_origin_text
-
         text = canonical_layout_text(layout_text)
         origin_text = canonical_origin_text(text, origin) if origin is not None else None
         inst = cls._unique(
@@ -235,17 +242,12 @@ class TensorType(DialectType):
 
     def layout(self, symbols: Any = None) -> Any:
         """The algebra layout, fresh symbols (or ``symbols``) standing for the ``?`` entries."""
-        from .layouts import layout_of_text
-
         return layout_of_text(self.layout_text, symbols)[0]
 
     def origin(self, symbols: Any = None, layout: Any = None) -> Any:
         """A coordinate tensor's origin as an algebra value (an arithmetic tuple or an int),
         fresh symbols (or ``symbols``) standing for its ``?`` entries; ``layout`` (the value of
         :meth:`layout`) spares recomputing it for the default origin."""
-        from .layouts import origin_of_text
-        from .origins import coprofile
-
         if self.space != COORD:
             raise ValueError("only a coordinate tensor has an origin")
         if self.origin_text is None:
@@ -255,23 +257,17 @@ class TensorType(DialectType):
     @property
     def is_static(self) -> bool:
         """True when the layout has no ``?`` entry (a coordinate tensor's origin may)."""
-        from .layouts import count_dynamic
-
         return count_dynamic(self.layout_text) == 0
 
     @property
     def num_dynamic(self) -> int:
         """The number of ``?`` entries of the layout."""
-        from .layouts import count_dynamic
-
         return count_dynamic(self.layout_text)
 
     @property
     def num_dynamic_origin(self) -> int:
         """The number of ``?`` entries of a coordinate tensor's origin (they follow the
         layout's, left to right, in diagnostics)."""
-        from .layouts import count_dynamic_origin
-
         return count_dynamic_origin(self.origin_text) if self.origin_text is not None else 0
 
     def with_layout(self, layout_text: str, alignment: int | None = None) -> TensorType:
@@ -348,8 +344,6 @@ def _make(
     origin: str | None = None,
     origin_at: int = 0,
 ) -> TensorType:
-    from .layouts import canonical_layout_text
-
     try:
         canonical_layout_text(text)
     except ValueError as e:
