@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from .llvm_builder import IRBuilder
+
 
 def _scalar(t: ir.Type) -> ir.Type:
     return t.element if isinstance(t, ir.VectorType) else t
@@ -53,7 +55,7 @@ def _constant_ints(v: ir.Value) -> list[int] | None:
     return out
 
 
-def division(b: ir.IRBuilder, kind: str, x: ir.Value, y: ir.Value, name: str = "") -> ir.Value:
+def division(b: IRBuilder, kind: str, x: ir.Value, y: ir.Value, name: str = "") -> ir.Value:
     """``udiv``/``sdiv``/``urem``/``srem`` defined for every operand (module docstring)."""
     t = x.type
     signed = kind in ("sdiv", "srem")
@@ -80,9 +82,7 @@ def division(b: ir.IRBuilder, kind: str, x: ir.Value, y: ir.Value, name: str = "
     return b.select(by_zero, x, result, name=name)
 
 
-def by_zero_gives_all_ones(
-    b: ir.IRBuilder, y: ir.Value, result: ir.Value, name: str = ""
-) -> ir.Value:
+def by_zero_gives_all_ones(b: IRBuilder, y: ir.Value, result: ir.Value, name: str = "") -> ir.Value:
     """A rounded division's ``result``, or all ones where the divisor ``y`` is 0 (the
     quotient convention above, kept by ``ceildiv``/``floordiv``'s corrections)."""
     known = _constant_ints(y)
@@ -95,7 +95,7 @@ def by_zero_gives_all_ones(
 
 
 def shift(
-    b: ir.IRBuilder, kind: str, x: ir.Value, amount: ir.Value, name: str = "", flags=()
+    b: IRBuilder, kind: str, x: ir.Value, amount: ir.Value, name: str = "", flags=()
 ) -> ir.Value:
     """``shl``/``lshr``/``ashr`` with PTX's clamping of the amount (module docstring)."""
     t = x.type
@@ -110,7 +110,7 @@ def shift(
     return b.select(big, _splat(t, 0), shifted, name=name)
 
 
-def _shift_op(b: ir.IRBuilder, kind: str, x: ir.Value, n: ir.Value, name: str, flags) -> ir.Value:
+def _shift_op(b: IRBuilder, kind: str, x: ir.Value, n: ir.Value, name: str, flags) -> ir.Value:
     if kind == "shl":
         return b.shl(x, n, name=name, flags=flags)
     return getattr(b, kind)(x, n, name=name)

@@ -40,6 +40,7 @@ from layoutc.ir.dialects.llvm.types import LLVMArrayType
 from layoutc.runtime.abi import LaunchBounds
 from llvmlite import ir
 
+from .llvm_builder import module_text
 from .target import Target
 from .translate_arith import ARITH
 from .translate_cf import CONTROL
@@ -103,7 +104,8 @@ class Translation:
     kernels: dict[str, KernelInfo] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return str(self.module)
+        """The module's LLVM IR: ``str(self.module)``, printed faster (``module_text``)."""
+        return module_text(self.module)
 
     def dispose(self) -> None:
         """Break the llvmlite module's reference cycles (a function and its blocks, a block and
@@ -112,9 +114,7 @@ class Translation:
         ir/core/disposal.py). The module is empty afterwards."""
         module = self.module
         for fn in module.functions:
-            for block in fn.blocks:
-                for instr in block.instructions:
-                    instr.parent = None
+            for block in fn.blocks:  # an instruction's parent is then referenced by nothing
                 block.instructions = []
                 block.terminator = None
                 block.parent = None
@@ -249,6 +249,10 @@ class ModuleTranslator:
         self.shared = SharedMemoryLayout()
         self.handlers = self._handlers()
         self.helpers: dict[str, Any] = {}  # per-module generated helpers (host emulation)
+        # llvmlite objects derived from others and asked for again and again (inline asm
+        # callees, result structs): one each per translation; keys may hold ids of llvmlite
+        # types that the memoised value references (so the ids stay unique)
+        self.memo: dict[tuple[Any, ...], Any] = {}
 
     def _handlers(self) -> HandlerTable:
         table = _TABLES.get(self.flavour)
@@ -374,7 +378,7 @@ class ModuleTranslator:
 
             return shared_memory_address(ft, op, name)
         gv = self.llvm_globals[name]
-        return gv.bitcast(ir.PointerType(I8, gv.type.addrspace))
+        return gv.bitcast(self.types.pointer_to(I8, gv.type.addrspace))
 
     # -- functions ----------------------------------------------------------------------------
     def _declare_function(self, f: Any) -> None:

@@ -27,6 +27,7 @@ from layoutc.ir.dialects.llvm import arith_ops as L
 from llvmlite import ir
 
 from . import ptx_semantics as ptx
+from .llvm_builder import IRBuilder
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import fail
 
@@ -42,13 +43,13 @@ def _like(t: ir.Type, scalar: ir.Type) -> ir.Type:
     return ir.VectorType(scalar, t.count) if isinstance(t, ir.VectorType) else scalar
 
 
-def bf16_to_f32(b: ir.IRBuilder, v: ir.Value) -> ir.Value:
+def bf16_to_f32(b: IRBuilder, v: ir.Value) -> ir.Value:
     """bf16 bits (``i16``) -> f32: the bits are the top half of the f32."""
     i32 = _like(v.type, ir.IntType(32))
     return b.bitcast(b.shl(b.zext(v, i32), _zero_like(i32, 16)), _like(v.type, ir.FloatType()))
 
 
-def f32_to_bf16(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
+def f32_to_bf16(b: IRBuilder, x: ir.Value) -> ir.Value:
     """f32 -> bf16 bits, rounded to nearest even; NaNs stay (quiet) NaNs."""
     i32 = _like(x.type, ir.IntType(32))
     bits = b.bitcast(x, i32)

@@ -17,6 +17,7 @@ from layoutc.ir.core.operation import Operation
 from layoutc.ir.core.values import Value
 from llvmlite import ir
 
+from .llvm_builder import CastInstr, IRBuilder, PhiInstr
 from .translate_types import I8, TranslationError, TypeConverter, fail
 
 if TYPE_CHECKING:
@@ -76,8 +77,8 @@ class FunctionTranslator:
         self.context = context
         self.values: dict[Value, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
-        self.phis: dict[Block, list[ir.PhiInstr]] = {}
-        self.builder = ir.IRBuilder()
+        self.phis: dict[Block, list[PhiInstr]] = {}
+        self.builder = IRBuilder()
         self._casts: dict[tuple[int, int, str], ir.Value] = {}
         self.context_struct: ir.Value | None = None
 
@@ -115,12 +116,13 @@ class FunctionTranslator:
                 self.values[arg] = phi
                 phis.append(phi)
             self.phis[block] = phis
-        handlers = self.handlers
+        lookup = self.handlers.lookup_type
+        position = self.builder.position_at_end
         for block in order:
-            self.builder.position_at_end(self.blocks[block])
+            position(self.blocks[block])
             op = block.first_op
             while op is not None:
-                handler = handlers.lookup(op)
+                handler = lookup(type(op))
                 if handler is None:
                     raise fail(op, self.module.unsupported_message(op))
                 handler(self, op)
@@ -128,21 +130,28 @@ class FunctionTranslator:
 
     # -- values -------------------------------------------------------------------------------
     def get(self, v: Value) -> ir.Value:
-        got = self.values.get(v)
-        if got is None:
-            owner = v.defining_op
-            where = f"'{owner.name}'" if owner is not None else "a block argument"
-            raise TranslationError(
-                [
-                    self.func.diagnostic(
-                        f"internal error: a value of {where} used before it was translated"
-                    )
-                ]
-            )
-        return got
+        try:
+            return self.values[v]
+        except KeyError:
+            raise self._untranslated(v) from None
+
+    def _untranslated(self, v: Value) -> TranslationError:
+        owner = v.defining_op
+        where = f"'{owner.name}'" if owner is not None else "a block argument"
+        return TranslationError(
+            [
+                self.func.diagnostic(
+                    f"internal error: a value of {where} used before it was translated"
+                )
+            ]
+        )
 
     def operands(self, op: Operation) -> list[ir.Value]:
-        return [self.get(v) for v in op.operands]
+        values = self.values
+        try:
+            return [values[v] for v in op.operands]
+        except KeyError as e:
+            raise self._untranslated(e.args[0]) from None
 
     def set(self, v: Value, value: ir.Value) -> None:
         self.values[v] = value
@@ -167,9 +176,10 @@ class FunctionTranslator:
     def typed_pointer(self, ptr: ir.Value, elem: ir.Type) -> ir.Value:
         """``ptr`` (an ``i8*``) as a pointer to ``elem`` in the same address space."""
         pt = ptr.type
-        if pt.pointee == elem:
+        pointee = pt.pointee
+        if pointee is elem or pointee == elem:
             return ptr
-        if isinstance(ptr, ir.CastInstr) and ptr.opname == "bitcast":
+        if isinstance(ptr, CastInstr) and ptr.opname == "bitcast":
             # ``ptr`` is a typed pointer made canonical (a GEP's result, say): that pointer
             # itself when it has the wanted type, not a second cast back to it.
             source = ptr.operands[0]
@@ -183,15 +193,17 @@ class FunctionTranslator:
         key = (id(self.builder.block), id(ptr), str(elem))
         got = self._casts.get(key)
         if got is None:
-            got = self.builder.bitcast(ptr, ir.PointerType(elem, pt.addrspace))
+            got = self.builder.bitcast(ptr, self.types.pointer_to(elem, pt.addrspace))
             self._casts[key] = got
         return got
 
     def byte_pointer(self, ptr: ir.Value) -> ir.Value:
         """Any pointer back to the canonical ``i8*`` of its address space."""
-        if ptr.type.pointee == I8:
+        pt = ptr.type
+        pointee = pt.pointee
+        if pointee is I8 or pointee == I8:
             return ptr
-        return self.builder.bitcast(ptr, ir.PointerType(I8, ptr.type.addrspace))
+        return self.builder.bitcast(ptr, self.types.pointer_to(I8, pt.addrspace))
 
     # -- control flow -------------------------------------------------------------------------
     def branch_args(self, op: Operation, dest: Block, values: Sequence[Value]) -> ir.Block:

@@ -27,6 +27,7 @@ from layoutc.ir.dialects import nvvm
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
+from .llvm_builder import IRBuilder
 from .translate_function import FunctionTranslator, HandlerTable
 from .translate_types import I8, I16, I32, I64, VOID, fail
 
@@ -120,7 +121,7 @@ def _shfl_sync(ft: FunctionTranslator, op: nvvm.ShflOp) -> None:
 
 
 def shuffle_predicate(
-    b: ir.IRBuilder, kind: str, lane: ir.Value, bval: ir.Value, c: ir.Value
+    b: IRBuilder, kind: str, lane: ir.Value, bval: ir.Value, c: ir.Value
 ) -> ir.Value:
     """PTX ``shfl.sync``'s predicate ``p``: whether the source lane ``j`` is in range."""
     m31 = I32(31)
@@ -174,7 +175,7 @@ def _zero_fill_copy(module: Any) -> ir.Function:
     read = fn.append_basic_block("read")
     write = fn.append_basic_block("write")
     done = fn.append_basic_block("done")
-    b = ir.IRBuilder(entry)
+    b = IRBuilder(entry)
     b.branch(head)
     b.position_at_end(head)
     i = b.phi(I32, "i")
@@ -221,7 +222,7 @@ class _Helper:
         # is called once per atom: inlining its 100-500 instructions at each of a GEMM's
         # hundreds of call sites (LLVM's -O3 does) only multiplies the JIT's work.
         self.fn.attributes.add("noinline")
-        self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
+        self.b = IRBuilder(self.fn.append_basic_block("entry"))
         self.ctx = self.fn.args[0]
         self.args = self.fn.args[1:]
         self.lane = cc.load_field(self.b, self.ctx, "lane_id")
@@ -374,7 +375,7 @@ def mma_tables(
     return tuple(rounds), c
 
 
-def _decode(b: ir.IRBuilder, word: ir.Value, half: int, ptx: str) -> ir.Value:
+def _decode(b: IRBuilder, word: ir.Value, half: int, ptx: str) -> ir.Value:
     """Value ``half`` of a 32-bit register holding ``ptx``-typed data, as f32."""
     if ptx == "tf32":
         return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)

@@ -6,6 +6,7 @@ instruction classes below print them exactly as LLVM IR spells them.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -13,9 +14,10 @@ from layoutc.ir.dialects import llvm
 from layoutc.ir.dialects.llvm.attributes import GEP_INBOUNDS, AtomicOrdering
 from llvmlite import ir
 
+from .llvm_builder import InlineAsm, Instruction
 from .translate_arith import constant, saturating_float_to_int
 from .translate_function import FunctionTranslator, HandlerTable
-from .translate_types import I32, fail
+from .translate_types import I32, VOID, fail
 
 LLVM_OPS = HandlerTable("translate llvm")
 
@@ -37,76 +39,80 @@ def escape_llvm_string(text: str) -> str:
 _ASCII_ESCAPES = {b: f"\\{b:02X}" for b in range(0x80) if not (0x20 <= b < 0x7F) or chr(b) in '"\\'}
 
 
-class _MemoryAccess(ir.instructions.Instruction):
+class _MemoryAccess(Instruction):
     """``load``/``store`` with volatile, atomic ordering and syncscope."""
 
+    __slots__ = ("align", "ordering", "scope", "volatile")
+
     def __init__(self, parent, opname, typ, operands, name, align, volatile, ordering, scope):
-        super().__init__(parent, typ, opname, operands, name=name)
+        super().__init__(parent, typ, opname, operands, name)
         self.align = align
         self.volatile = volatile
         self.ordering = ordering
         self.scope = scope
 
-    def _tail(self) -> str:
+    def _body(self) -> str:
         scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
         order = f" {self.ordering}" if self.ordering else ""
         align = f", align {self.align}" if self.align else ""
-        return f"{scope}{order}{align}{self._stringify_metadata(leading_comma=True)}"
-
-    def _head(self) -> str:
-        return ("atomic " if self.ordering else "") + ("volatile " if self.volatile else "")
-
-    def descr(self, buf):
+        tail = f"{scope}{order}{align}{self._stringify_metadata(True)}"
+        head = ("atomic " if self.ordering else "") + ("volatile " if self.volatile else "")
         if self.opname == "load":
-            [ptr] = self.operands
-            buf.append(
-                f"load {self._head()}{self.type}, {ptr.type} {ptr.get_reference()}{self._tail()}\n"
-            )
-        else:
-            val, ptr = self.operands
-            buf.append(
-                f"store {self._head()}{val.type} {val.get_reference()}, {ptr.type} "
-                f"{ptr.get_reference()}{self._tail()}\n"
-            )
+            (ptr,) = self.operands
+            return f"load {head}{self.type}, {ptr.type} {ptr.get_reference()}{tail}"
+        val, ptr = self.operands
+        return (
+            f"store {head}{val.type} {val.get_reference()}, {ptr.type} {ptr.get_reference()}{tail}"
+        )
 
 
-class _AtomicRMW(ir.instructions.Instruction):
+class _AtomicRMW(Instruction):
+    __slots__ = ("align", "op", "ordering", "scope", "volatile")
+
     def __init__(self, parent, op, ptr, val, ordering, align, volatile, scope, name):
-        super().__init__(parent, val.type, "atomicrmw", [ptr, val], name=name)
+        super().__init__(parent, val.type, "atomicrmw", [ptr, val], name)
         self.op, self.ordering, self.align = op, ordering, align
         self.volatile, self.scope = volatile, scope
 
-    def descr(self, buf):
+    def _body(self) -> str:
         ptr, val = self.operands
         vol = "volatile " if self.volatile else ""
         scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
         align = f", align {self.align}" if self.align else ""
-        buf.append(
+        return (
             f"atomicrmw {vol}{self.op} {ptr.type} {ptr.get_reference()}, {val.type} "
-            f"{val.get_reference()}{scope} {self.ordering}{align}\n"
+            f"{val.get_reference()}{scope} {self.ordering}{align}"
         )
 
 
-class _CmpXchg(ir.instructions.Instruction):
+class _CmpXchg(Instruction):
+    __slots__ = ("align", "failure", "scope", "success", "volatile", "weak")
+
     def __init__(self, parent, ptr, cmp, val, success, failure, align, volatile, weak, scope, name):
         ty = ir.LiteralStructType([val.type, ir.IntType(1)])
-        super().__init__(parent, ty, "cmpxchg", [ptr, cmp, val], name=name)
+        super().__init__(parent, ty, "cmpxchg", [ptr, cmp, val], name)
         self.success, self.failure, self.align = success, failure, align
         self.volatile, self.weak, self.scope = volatile, weak, scope
 
-    def descr(self, buf):
+    def _body(self) -> str:
         ptr, cmp, val = self.operands
         flags = ("weak " if self.weak else "") + ("volatile " if self.volatile else "")
         scope = f' syncscope("{escape_llvm_string(self.scope)}")' if self.scope else ""
         align = f", align {self.align}" if self.align else ""
-        buf.append(
+        return (
             f"cmpxchg {flags}{ptr.type} {ptr.get_reference()}, {cmp.type} {cmp.get_reference()}, "
-            f"{val.type} {val.get_reference()}{scope} {self.success} {self.failure}{align}\n"
+            f"{val.type} {val.get_reference()}{scope} {self.success} {self.failure}{align}"
         )
 
 
 def _ordering(ordering: AtomicOrdering) -> str | None:
     return None if ordering is AtomicOrdering.not_atomic else ordering.name
+
+
+def _access_ordering(op: llvm.LoadOp | llvm.StoreOp) -> str | None:
+    """A load's or store's atomic ordering, None if it is not atomic (the property absent, as
+    for nearly all: then without converting it to the enum)."""
+    return None if op.ordering is None else _ordering(op.atomic_ordering)
 
 
 def _scope(ft: FunctionTranslator, op: Any) -> str | None:
@@ -117,7 +123,7 @@ def _scope(ft: FunctionTranslator, op: Any) -> str | None:
     return scope.value
 
 
-def _nontemporal(ft: FunctionTranslator, instr: ir.Instruction) -> None:
+def _nontemporal(ft: FunctionTranslator, instr: Instruction) -> None:
     instr.set_metadata("nontemporal", ft.module.llvm.add_metadata([I32(1)]))
 
 
@@ -134,7 +140,7 @@ def _load(ft: FunctionTranslator, op: llvm.LoadOp) -> None:
         ft.name(op),
         align,
         op.volatile_ is not None,
-        _ordering(op.atomic_ordering),
+        _access_ordering(op),
         _scope(ft, op),
     )
     ft.builder._insert(instr)
@@ -153,12 +159,12 @@ def _store(ft: FunctionTranslator, op: llvm.StoreOp) -> None:
     instr = _MemoryAccess(
         ft.builder.block,
         "store",
-        ir.VoidType(),
+        VOID,
         [value, ptr],
         "",
         align,
         op.volatile_ is not None,
-        _ordering(op.atomic_ordering),
+        _access_ordering(op),
         _scope(ft, op),
     )
     ft.builder._insert(instr)
@@ -166,11 +172,17 @@ def _store(ft: FunctionTranslator, op: llvm.StoreOp) -> None:
         _nontemporal(ft, instr)
 
 
+@functools.lru_cache(maxsize=4096)
+def _index(i: int) -> ir.Constant:
+    """A static GEP index (a struct field, an offset): one constant object per value."""
+    return I32(i)
+
+
 @LLVM_OPS.register(llvm.GEPOp)
 def _gep(ft: FunctionTranslator, op: llvm.GEPOp) -> None:
     elem = ft.convert(op.elem_type.type, op)
     base = ft.typed_pointer(ft.get(op.base), elem)
-    indices = [ft.get(i) if not isinstance(i, int) else I32(i) for i in op.indices]
+    indices = [ft.get(i) if not isinstance(i, int) else _index(i) for i in op.indices]
     inbounds = op.flags & GEP_INBOUNDS == GEP_INBOUNDS
     p = ft.builder.gep(base, indices, inbounds=inbounds, name=ft.name(op))
     ft.set_result(op, ft.byte_pointer(p))
@@ -356,10 +368,15 @@ def inline_asm(
     warpgroup-collective (``bar.sync``, ``.sync.aligned`` ones), and without the attribute
     LLVM may tail-duplicate one into paths a warp takes divergently (a ``bar.sync`` under
     ``if lane == 0`` in one copy and outside it in the other), which hangs the GPU."""
-    fnty = ir.FunctionType(ret, [a.type for a in args])
-    code = ir.InlineAsm(
-        fnty, escape_llvm_string(asm), escape_llvm_string(constraints), side_effects
-    )
+    types = [a.type for a in args]
+    key = ("asm", asm, constraints, side_effects, id(ret), *map(id, types))
+    memo = ft.module.memo
+    code = memo.get(key)
+    if code is None:  # the callee references ret and types: their ids in the key stay theirs
+        fnty = ir.FunctionType(ret, types)
+        code = memo[key] = InlineAsm(
+            fnty, escape_llvm_string(asm), escape_llvm_string(constraints), side_effects
+        )
     attrs = () if ft.types.host else ("convergent",)
     return ft.builder.call(code, args, attrs=attrs)
 

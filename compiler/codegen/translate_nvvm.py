@@ -126,21 +126,24 @@ def _mma(ft: FunctionTranslator, op: nvvm.MmaOp) -> None:
     c = [_as_b32(ft, ft.get(v)) for v in op.operandC]
     c_letter = _CONSTRAINT.get(cfg.c_ptx, "r")
     a_letter = "d" if cfg.a_ptx == "f64" else "r"  # packed 16-bit and tf32 A/B are b32
-    n = 0
-    groups = []
-    for count in (cfg.c_regs, cfg.a_regs, cfg.b_regs, cfg.c_regs):
-        groups.append("{" + ", ".join(f"${n + i}" for i in range(count)) + "}")
-        n += count
-    asm = f"{cfg.instruction} {', '.join(groups)};"
-    constraints = ",".join(
-        [f"={c_letter}"] * cfg.c_regs
-        + [a_letter] * (cfg.a_regs + cfg.b_regs)
-        + [c_letter] * cfg.c_regs
-    )
     reg_t = c[0].type
-    raw = inline_asm(
-        ft, asm, constraints, a + bb + c, ir.LiteralStructType([reg_t] * cfg.c_regs), True
-    )
+    key = ("mma", cfg, id(reg_t))
+    got = ft.module.memo.get(key)
+    if got is None:  # the text and result struct of this variant (the struct holds reg_t)
+        n = 0
+        groups = []
+        for count in (cfg.c_regs, cfg.a_regs, cfg.b_regs, cfg.c_regs):
+            groups.append("{" + ", ".join(f"${n + i}" for i in range(count)) + "}")
+            n += count
+        constraints = ",".join(
+            [f"={c_letter}"] * cfg.c_regs
+            + [a_letter] * (cfg.a_regs + cfg.b_regs)
+            + [c_letter] * cfg.c_regs
+        )
+        struct = ir.LiteralStructType([reg_t] * cfg.c_regs)
+        got = ft.module.memo[key] = (f"{cfg.instruction} {', '.join(groups)};", constraints, struct)
+    asm, constraints, struct = got
+    raw = inline_asm(ft, asm, constraints, a + bb + c, struct, True)
     out_t = ft.result_type(op)
     if out_t.elements[0] == reg_t:
         ft.set_result(op, raw)

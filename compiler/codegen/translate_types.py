@@ -67,6 +67,7 @@ class TypeConverter:
         self.index_bitwidth = index_bitwidth
         self.host = host
         self._cache: dict[Type, ir.Type] = {}
+        self._pointers: dict[tuple[int, int], ir.PointerType] = {}
 
     def address_space(self, space: int) -> int:
         """The LLVM address space of IR address space ``space`` (0 on the host)."""
@@ -74,7 +75,17 @@ class TypeConverter:
 
     def pointer(self, space: int = 0) -> ir.PointerType:
         """The canonical pointer: ``i8 addrspace(space)*``."""
-        return ir.PointerType(I8, self.address_space(space))
+        return self.pointer_to(I8, self.address_space(space))
+
+    def pointer_to(self, elem: ir.Type, addrspace: int) -> ir.PointerType:
+        """``elem addrspace(addrspace)*`` (LLVM's address space), one object per pair: a
+        translation asks for the same few thousands of times, and llvmlite caches a type's text
+        on the object. Keyed by ``id(elem)``: the cached pointer keeps ``elem`` alive."""
+        key = (id(elem), addrspace)
+        got = self._pointers.get(key)
+        if got is None:
+            got = self._pointers[key] = ir.PointerType(elem, addrspace)
+        return got
 
     def convert(self, t: Type, where: Any = None) -> ir.Type:
         """The llvmlite type of ``t``; ``where`` (op or location) locates errors."""

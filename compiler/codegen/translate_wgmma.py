@@ -25,6 +25,7 @@ from layoutc.ir.dialects import llvm, nvvm_wgmma
 from layoutc.runtime import cpu_context as cc
 from llvmlite import ir
 
+from .llvm_builder import IRBuilder
 from .translate_function import FunctionTranslator
 from .translate_host import NVVM_HOST
 from .translate_llvm import inline_asm
@@ -132,7 +133,7 @@ def _layout_terms(layout: Any) -> list[tuple[int, int]]:
     return list(zip(shapes, strides))
 
 
-def _emit_layout(b: ir.IRBuilder, layout: Any, x: ir.Value) -> ir.Value:
+def _emit_layout(b: IRBuilder, layout: Any, x: ir.Value) -> ir.Value:
     """``layout(x)`` of a static layout at a run-time flat index ``x`` (i32)."""
     total: ir.Value = I32(0)
     for shape, stride in _layout_terms(layout):
@@ -143,7 +144,7 @@ def _emit_layout(b: ir.IRBuilder, layout: Any, x: ir.Value) -> ir.Value:
     return total
 
 
-def _select_width(b: ir.IRBuilder, layout_type: ir.Value) -> ir.Value:
+def _select_width(b: IRBuilder, layout_type: ir.Value) -> ir.Value:
     """W (16-byte chunks per swizzled row) of a descriptor layout type: 0->1, 1->8, 2->4, 3->2."""
     w = b.select(b.icmp_unsigned("==", layout_type, I32(1)), I32(8), I32(1))
     w = b.select(b.icmp_unsigned("==", layout_type, I32(2)), I32(4), w)
@@ -153,7 +154,7 @@ def _select_width(b: ir.IRBuilder, layout_type: ir.Value) -> ir.Value:
 class _Desc:
     """A matrix descriptor's fields as i32 values (addresses are shared-window offsets)."""
 
-    def __init__(self, b: ir.IRBuilder, word: ir.Value, smem_base: ir.Value):
+    def __init__(self, b: IRBuilder, word: ir.Value, smem_base: ir.Value):
         def field(shift: int) -> ir.Value:
             bits = b.and_(b.lshr(word, I64(shift)), I64(0x3FFF))
             return b.shl(b.trunc(bits, I32), I32(4))
@@ -169,7 +170,7 @@ class _Desc:
 
 
 def _gmma_address(
-    b: ir.IRBuilder, d: _Desc, k_major: bool, eb: int, mn: ir.Value, k: ir.Value
+    b: IRBuilder, d: _Desc, k_major: bool, eb: int, mn: ir.Value, k: ir.Value
 ) -> ir.Value:
     """Shared-window byte address of element (mn, k): gmma.hardware_offset, then the swizzle."""
     t = 16 // eb
@@ -204,7 +205,7 @@ def _gmma_address(
     return b.xor(addr, b.and_(b.lshr(addr, I32(3)), mask))
 
 
-def fp8_to_f32(b: ir.IRBuilder, byte: ir.Value, ptx: str) -> ir.Value:
+def fp8_to_f32(b: IRBuilder, byte: ir.Value, ptx: str) -> ir.Value:
     """The exact f32 value of an FP8 byte (i32, low 8 bits). E5M2 is f16's top byte (same
     exponent bias and special values). E4M3 (FN: no infinities) has bias 7: a normal number
     re-biases to f32 (+120), a subnormal is m * 2^-9, and 0x7F/0xFF are its NaNs."""
@@ -224,7 +225,7 @@ def fp8_to_f32(b: ir.IRBuilder, byte: ir.Value, ptx: str) -> ir.Value:
     return b.select(is_nan, ir.Constant(_F32, float("nan")), value)
 
 
-def _load_f32(b: ir.IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.Value:
+def _load_f32(b: IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.Value:
     p = b.gep(smem, [b.zext(addr, I64)])
     if ptx in ("e4m3", "e5m2"):
         return fp8_to_f32(b, b.zext(b.load(p), I32), ptx)
@@ -240,7 +241,7 @@ def _load_f32(b: ir.IRBuilder, smem: ir.Value, addr: ir.Value, ptx: str) -> ir.V
 def _accumulate(
     module: Any,
     fn: ir.Function,
-    b: ir.IRBuilder,
+    b: IRBuilder,
     atom: Any,
     st: ir.Type,
     acc_in: ir.Value,
@@ -342,13 +343,13 @@ def _mma_async_helper(ft: FunctionTranslator, op: Any, st: ir.Type) -> ir.Functi
     fn = ir.Function(module.llvm, fnty, name)
     fn.linkage = "internal"
     ctx, word_a, word_b, acc_in = fn.args
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    b = IRBuilder(fn.append_basic_block("entry"))
     smem = cc.load_field(b, ctx, "smem")
     base = b.ptrtoint(smem, I64)
     da, db = _Desc(b, word_a, base), _Desc(b, word_b, base)
     tid = b.and_(cc.load_field(b, ctx, "linear_tid"), I32(127))
 
-    def operands(b: ir.IRBuilder, row: ir.Value, col: ir.Value, k: ir.Value) -> Any:
+    def operands(b: IRBuilder, row: ir.Value, col: ir.Value, k: ir.Value) -> Any:
         pa = _gmma_address(b, da, op.transpose_a == 0, _BYTES[ptx_a], row, k)
         pb = _gmma_address(b, db, op.transpose_b == 0, _BYTES[ptx_b], col, k)
         return _load_f32(b, smem, pa, ptx_a), _load_f32(b, smem, pb, ptx_b)
@@ -370,7 +371,7 @@ def _mma_async_host(ft: FunctionTranslator, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> N
     ft.set_result(op, ft.builder.call(fn, args, name=ft.name(op)))
 
 
-def _decode_a(b: ir.IRBuilder, word: ir.Value, e: int, ptx: str) -> ir.Value:
+def _decode_a(b: IRBuilder, word: ir.Value, e: int, ptx: str) -> ir.Value:
     """Value ``e`` of a 32-bit A register holding ``ptx``-typed data, as f32."""
     if ptx == "tf32":
         return b.bitcast(b.and_(word, I32(0xFFFFE000 - (1 << 32))), _F32)
@@ -451,7 +452,7 @@ def _mma_async_rs_helper(module: Any, atom: Any, transpose_b: int, st: ir.Type) 
         h.sync()
     tid = b.and_(cc.load_field(b, h.ctx, "linear_tid"), I32(127))
 
-    def operands(b: ir.IRBuilder, row: ir.Value, col: ir.Value, k: ir.Value) -> Any:
+    def operands(b: IRBuilder, row: ir.Value, col: ir.Value, k: ir.Value) -> Any:
         a = b.load(b.gep(a_warp, [I32(0), b.add(b.urem(row, I32(16)), b.mul(k, I32(16)))]))
         pb = _gmma_address(b, db, transpose_b == 0, _BYTES[ptx_b], col, k)
         return a, _load_f32(b, smem, pb, ptx_b)

@@ -305,7 +305,7 @@ def generate_code(
             f"the translated module has no kernel '{kernel}' (kernels: "
             f"{', '.join(sorted(translation.kernels)) or 'none'})"
         )
-    llvm_ir = str(translation.module)
+    llvm_ir = str(translation)
     translation.dispose()  # only its text and kernel records are kept
     timings["translate"] = time.perf_counter() - start
 
