@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -93,22 +92,11 @@ def nvjitlink(ptx: str, options: list[str]) -> bytes:
     return bytes(buf)
 
 
-def _tool(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    try:
-        import nvidia.cu13  # the pip-installed CUDA tools
-
-        candidate = Path(next(iter(nvidia.cu13.__path__))) / "bin" / name
-        return str(candidate) if candidate.exists() else None
-    except ImportError:
-        return None
-
-
 def sass(cubin: bytes) -> list[str] | None:
     """The cubin's SASS instructions (addresses dropped), or None without cuobjdump."""
-    cuobjdump, nvdisasm = _tool("cuobjdump"), _tool("nvdisasm")
+    from layoutc.codegen.cubin import find_cuda_tool
+
+    cuobjdump, nvdisasm = find_cuda_tool("cuobjdump"), find_cuda_tool("nvdisasm")
     if cuobjdump is None or nvdisasm is None:
         return None
     with tempfile.TemporaryDirectory(prefix="layoutc-sass-") as tmp:

@@ -140,21 +140,21 @@ class Ptxas:
         return f"{self.path}@{self.version[0]}.{self.version[1]}"
 
 
-def _ptxas_candidates() -> list[Path]:
-    """``$LAYOUTC_PTXAS``; ``ptxas`` on PATH; ``$CUDA_HOME``/``$CUDA_PATH``/bin; the ptxas of
-    the pip packages that ship one (``nvidia-cuda-nvcc``, Triton's), found without importing
-    them."""
-    found: list[Path] = []
-    if os.environ.get("LAYOUTC_PTXAS"):
+def cuda_tool_candidates(name: str) -> list[Path]:
+    """Where a CUDA tool (``ptxas``, ``cuobjdump``, ``nvdisasm``) may be: on PATH;
+    ``$CUDA_HOME``/``$CUDA_PATH``/bin; /usr/local/cuda/bin; the pip packages that ship the
+    tools (``nvidia-cuda-nvcc`` and the CUDA 13 tool wheels, Triton's ptxas), found without
+    importing them. ``ptxas``: ``$LAYOUTC_PTXAS`` alone when it is set."""
+    if name == "ptxas" and os.environ.get("LAYOUTC_PTXAS"):
         return [Path(os.environ["LAYOUTC_PTXAS"])]
-    if which := shutil.which("ptxas"):
+    found: list[Path] = []
+    if which := shutil.which(name):
         found.append(Path(which))
-    for var in ("CUDA_HOME", "CUDA_PATH"):
-        if os.environ.get(var):
-            found.append(Path(os.environ[var]) / "bin" / "ptxas")
+    roots = [os.environ.get(var) for var in ("CUDA_HOME", "CUDA_PATH")]
+    found.extend(Path(root) / "bin" / name for root in (*roots, "/usr/local/cuda") if root)
     for package, rel in (
-        ("nvidia", ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas")),
-        ("triton", ("backends/nvidia/bin/ptxas",)),
+        ("nvidia", (f"cu13/bin/{name}", f"cuda_nvcc/bin/{name}")),
+        ("triton", (f"backends/nvidia/bin/{name}",)),
     ):
         try:
             spec = find_spec(package)
@@ -165,12 +165,18 @@ def _ptxas_candidates() -> list[Path]:
     return found
 
 
+def find_cuda_tool(name: str) -> str | None:
+    """The first of :func:`cuda_tool_candidates` that exists, or None."""
+    return next((str(p) for p in cuda_tool_candidates(name) if p.is_file()), None)
+
+
 @cache
 def find_ptxas() -> Ptxas | None:
-    """The first working ``ptxas`` of :func:`_ptxas_candidates` (``LAYOUTC_PTXAS=none``: none)."""
+    """The first working ``ptxas`` of :func:`cuda_tool_candidates` (``LAYOUTC_PTXAS=none``:
+    none)."""
     if os.environ.get("LAYOUTC_PTXAS", "").lower() == "none":
         return None
-    for path in _ptxas_candidates():
+    for path in cuda_tool_candidates("ptxas"):
         if not path.is_file():
             continue
         try:

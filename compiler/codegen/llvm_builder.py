@@ -89,6 +89,11 @@ def _same_type(a: Any, b: Any) -> bool:
     return a is b or a == b
 
 
+def _typed_list(values: Any) -> str:
+    """``type ref, type ref, ...``: how llvmlite prints operand lists."""
+    return ", ".join([f"{v.type} {v.get_reference()}" for v in values])
+
+
 class Instruction(ir.values.Value):
     """An instruction with llvmlite's generic form (``opname [flags] type op, op``); the base
     of the others, and of instruction classes defined elsewhere (``descr(buf)`` as llvmlite's)."""
@@ -356,7 +361,7 @@ class GEPInstr(Instruction):
 
     def _body(self) -> str:
         p = self.pointer
-        indices = ", ".join([f"{i.type} {i.get_reference()}" for i in self.indices])
+        indices = _typed_list(self.indices)
         op = "getelementptr inbounds" if self.inbounds else "getelementptr"
         return (
             f"{op} {self.source_etype}, {p.type} {p.get_reference()}, {indices} "
@@ -447,7 +452,7 @@ class CallInstr(Instruction):
                 parts.append(f"{a.type} {attrs}{a.get_reference()}")
             text = ", ".join(parts)
         else:
-            text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
+            text = _typed_list(args)
         tail = f"{self.tail} " if self.tail else ""
         # AttributeSet._to_list of call and fast-math attributes: their names, sorted
         fn_attrs = " " + " ".join(sorted(self.attributes)) if self.attributes else ""
@@ -461,7 +466,7 @@ class Branch(Instruction):
     __slots__ = ()
 
     def _body(self) -> str:
-        ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
+        ops = _typed_list(self.operands)
         return f"{self.opname} {ops}{self._stringify_metadata(True)}"
 
 
@@ -491,7 +496,7 @@ class ExtractElement(Instruction):
     __slots__ = ()
 
     def _body(self) -> str:
-        ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
+        ops = _typed_list(self.operands)
         return f"{self.opname} {ops}"
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from layoutc.codegen import llvm_builder
 from llvmlite import ir
+from test_translate_atomics import HISTOGRAM
 
 I1, I8, I16, I32, I64 = (ir.IntType(w) for w in (1, 8, 16, 32, 64))
 F16, F32, F64 = ir.HalfType(), ir.FloatType(), ir.DoubleType()
@@ -348,20 +349,9 @@ def test_module_text_prints_whole_modules_as_llvmlite_does():
     assert '%"node" = type {i32, %"node"*}' in text and "!nvvm.annotations" in text
 
 
-KERNELS = """
-func.func @histogram(%x: !llvm.ptr<1>, %bins: !llvm.ptr<1>, %total: !llvm.ptr<1>) attributes {gpu.kernel} {
-  %tid = nvvm.read.ptx.sreg.tid.x : i32
-  %px = llvm.getelementptr %x[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-  %v = llvm.load %px : !llvm.ptr<1> -> i32
-  %c8 = arith.constant 8 : i32
-  %k = arith.remui %v, %c8 : i32
-  %pb = llvm.getelementptr %bins[%k] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-  %one = arith.constant 1 : i32
-  %old = llvm.atomicrmw add %pb, %one syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  llvm.fence syncscope("device") release
-  %mx = llvm.atomicrmw max %total, %v monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
-  return
-}
+KERNELS = (
+    HISTOGRAM
+    + """
 func.func @loop(%p: !llvm.ptr<1>, %n: i32) attributes {gpu.kernel} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -385,6 +375,7 @@ func.func @atomic_access(%p: !llvm.ptr<1>) attributes {gpu.kernel} {
   return
 }
 """
+)
 
 
 @pytest.mark.parametrize("gpu", [False, True], ids=["host", "nvvm"])

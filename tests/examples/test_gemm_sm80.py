@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ import layoutc as lc
 import numpy as np
 import pytest
 from example_files import EXAMPLES_DIR
+from layoutc.codegen.cubin import find_cuda_tool
 
 sys.path.insert(0, str(EXAMPLES_DIR))
 import gemm_tf32_sm80 as sm80
@@ -167,10 +167,10 @@ def test_the_ptx_is_a_pipelined_tensor_core_loop(module_name, mma, arch):
 
 
 def test_the_sass_has_hmma_and_ldsm_and_no_local_memory(tmp_path):
-    cuobjdump = _tool("cuobjdump")
+    cuobjdump = find_cuda_tool("cuobjdump")
     if cuobjdump is None:
         pytest.skip("cuobjdump is not installed (pip install nvidia-cuda-cuobjdump)")
-    nvdisasm = _tool("nvdisasm")  # cuobjdump -sass runs it
+    nvdisasm = find_cuda_tool("nvdisasm")  # cuobjdump -sass runs it
     if nvdisasm is None:
         pytest.skip("nvdisasm is not installed (pip install nvidia-cuda-nvdisasm)")
     ck = _compiled("gemm_tf32_sm80", "sm_80")
@@ -221,19 +221,6 @@ def test_the_benchmark_names_its_configurations():
     with pytest.raises(ValueError, match="expected DTYPE-BMxBNxBK"):
         bench.config_from_name("tf32-128x128")
     assert bench.config_from_name("f16-128x128x64-s3-w2x2-smem-r3").raster == 3
-
-
-def _tool(name: str) -> str | None:
-    found = shutil.which(name) or shutil.which(name, path="/usr/local/cuda/bin")
-    if found:
-        return found
-    try:
-        import nvidia.cu13  # the pip-installed CUDA tools
-
-        candidate = Path(next(iter(nvidia.cu13.__path__))) / "bin" / name
-        return str(candidate) if candidate.exists() else None
-    except ImportError:
-        return None
 
 
 def _benchmark():
