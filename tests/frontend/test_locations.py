@@ -4,8 +4,6 @@ object (its hash covers its bytecode and constants) nor confuse two of them."""
 
 from __future__ import annotations
 
-import gc
-
 import layoutc as lc
 import layoutc.frontend.trace as trace_module
 from layoutc.frontend.locations import CodeSet, code_position
@@ -37,14 +35,15 @@ def _last_position(code) -> tuple[int, int]:
 
 
 def test_positions_follow_each_code_object_even_when_ids_are_reused():
-    # Fresh code objects, each freed before the next: CPython reuses their memory, so a memo
-    # keyed by id alone would answer with a freed object's position.
+    # Fresh code objects, each dropped before the next (freed by its reference count once the
+    # memo lets go of it: no collection needed, which costs a second a call in a full test
+    # process): CPython reuses their memory, so a memo keyed by id alone would answer with a
+    # freed object's position.
     for k in range(50):
         code = _code(k % 7)  # the last instruction's line differs from the previous object's
         offset, expected = _last_position(code)
         assert code_position(code, offset, None) == expected
         del code
-        gc.collect()
 
 
 @lc.kernel
