@@ -1920,16 +1920,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
     scale_smem = cfg.scale_smem
 
-    def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
+    def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any, index: Any = None) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
         arrival on the stage's empty barrier of the ``lane``-th block that multicasts into this
         one (block (``rm``, ``rn``) of the cluster): :func:`cluster_peer` (in a single-block
-        cluster, its own barrier)."""
+        cluster, its own barrier). ``index``: the use's stage, where the caller carries it."""
+        if index is None:
+            index = count % stages
         if cl == 1:
-            pipe.consumer_release(count)
+            lc.mbarrier_arrive(pipe.empty.iterator + index)
         else:
             target = cluster_peer(cm, cn, rm, rn, lane)
-            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=target)
+            lc.mbarrier_arrive(pipe.empty.iterator + index, cta_id=target)
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(
@@ -2128,9 +2130,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             if blockwise and cfg.uniform_a:
                 thr_a = mma.get_slice(lc.shuffle_idx(ct // 128, 0) * 128)
 
-            def stage(count: Any) -> tuple[Any, Any]:
-                """Use ``count`` of the ring: its stages of A and B."""
-                s = count % stages
+            def stage(count: Any, s: Any = None) -> tuple[Any, Any]:
+                """Use ``count`` of the ring: its stages of A and B (``s``: its stage, where
+                the caller carries it)."""
+                if s is None:
+                    s = count % stages
                 stage_a = lc.make_tensor(
                     sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
                 )
@@ -2152,13 +2156,24 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
-            def issue_block(u: Any, count: Any, k: Any, part: Any, bsc: Any, factors: Any) -> None:
-                """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
-                its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
-                factors' loads into ``factors``, in flight under the wgmmas."""
-                count = lc.assume(count, lower=0)
-                pipe.consumer_wait(count)
-                stage_a, stage_b = stage(count)
+            def ring_next(ring: tuple[Any, Any]) -> tuple[Any, Any]:
+                """The (stage, phase) of the ring's next use after ``ring``'s."""
+                s, ph = ring
+                wrap = s == stages - 1
+                return lc.where(wrap, 0, s + 1), lc.where(wrap, 1 - ph, ph)
+
+            def issue_block(
+                u: Any, ring: Any, k: Any, part: Any, bsc: Any, factors: Any
+            ) -> None:
+                """Block-wise scales: the ring's use of stage and phase ``ring`` (K-block
+                ``k`` of unit ``u``), its wgmmas into ``part`` (scale-d 0 first: nothing
+                cleared) as one commit group, then its scale factors' loads into
+                ``factors``, in flight under the wgmmas. The stage and phase are carried
+                through the mainloop rather than derived from the use count (two
+                divisions by ``stages`` a K-block, in the consumers' issue slots)."""
+                s, ph = ring
+                lc.mbarrier_wait(pipe.full.iterator + s, ph)
+                stage_a, stage_b = stage(None, s)
                 lc.warpgroup_fence_operand(part)
                 tCsA = thr_a.partition_A(stage_a)
                 if rs:
@@ -2170,13 +2185,20 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if factors is not None:
                     rows = None
                     if scale_smem:  # this stage's scale_a rows, landed with its A and B
-                        off = lc.assume((count % stages) * bm, divisible_by=bm)
+                        off = lc.assume(s * bm, divisible_by=bm)
                         rows = lc.make_tensor(sSA.iterator + off, lc.make_layout(bm))
                     bsc.load(u.k_begin + k, factors, rows)
 
             def block_chunk(
-                u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
-            ) -> None:
+                u: Any,
+                ring: Any,
+                k0: Any,
+                n: int,
+                bsc: Any,
+                acc: Any,
+                parts: Any,
+                facs: Any,
+            ) -> tuple[Any, Any]:
                 """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``):
                 ``n`` K-blocks from ``k0`` of unit ``u`` in straight-line code, into
                 ``parts[0]`` and ``parts[1]`` in turn. After each issue, the wait for the
@@ -2184,25 +2206,30 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 into ``acc``, which run while the tensor cores work on the K-block just
                 issued; the chunk ends with every wgmma waited for (ptxas serializes the
                 wgmmas where a group stays in flight across a loop's back edge while
-                accumulator registers are read)."""
+                accumulator registers are read). ``ring``: the (stage, phase) of K-block
+                ``k0``'s use of the ring; returns the next K-block's."""
+                rings = [ring]
+                for _ in range(n):
+                    rings.append(ring_next(rings[-1]))
 
-                def retire(k: Any, h: int, load: bool = True) -> None:
+                def retire(i: int, h: int, load: bool = True) -> None:
+                    k = k0 + i  # the chunk's K-block i
                     lc.warpgroup_fence_operand(parts[h])
-                    if lane < peers:  # (a use count is never negative: unsigned stage math)
-                        release(pipe, lc.assume(base + k, lower=0), rm, rn, lane)
+                    if lane < peers:
+                        release(pipe, None, rm, rn, lane, rings[i][0])
                     bsc.promote(acc, parts[h], facs[h])
                     if scale_ahead and load:  # the factors of K-block k + 2 (same parity)
                         bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
                     early = None if scale_ahead else facs[i % 2]
-                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
+                    issue_block(u, rings[i], k0 + i, parts[i % 2], bsc, early)
                     if not in_flight:  # each K-block waited for and promoted in turn
                         lc.warpgroup_wait(0)
-                        retire(k0 + i, i % 2)
+                        retire(i, i % 2)
                     elif i > 0:
                         lc.warpgroup_wait(1)
-                        retire(k0 + i - 1, (i - 1) % 2)
+                        retire(i - 1, (i - 1) % 2)
                 if in_flight:
                     last = (n - 1) % 2
                     if scale_ahead:
@@ -2213,10 +2240,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         # (docs/hopper.md, "Block-wise FP8 scales")
                         bsc.load(u.k_begin + k0 + n + 1, facs[2])
                     lc.warpgroup_wait(0)
-                    retire(k0 + n - 1, last, load=not scale_ahead)
+                    retire(n - 1, last, load=not scale_ahead)
                     if scale_ahead:
                         for e in range(lc.size(facs[2])):
                             facs[last][e] = facs[2][e]
+                return rings[n]
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2467,12 +2495,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
                     full = k_count // chunk
+                    # the ring's stage and phase, carried through the chunks
+                    first = pipe.state(lc.assume(base, lower=0))
+                    ring_s, ring_ph = first.index, first.phase
                     for q in lc.range(full):
-                        block_chunk(u, base, q * chunk, chunk, bsc, tCrC, parts, facs)
+                        ring_s, ring_ph = block_chunk(
+                            u, (ring_s, ring_ph), q * chunk, chunk, bsc, tCrC, parts, facs
+                        )
                     rest = k_count - full * chunk
                     for r in range(1, chunk):
                         if rest == r:
-                            block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
+                            at = (ring_s, ring_ph)
+                            block_chunk(u, at, full * chunk, r, bsc, tCrC, parts, facs)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)
