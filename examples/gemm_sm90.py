@@ -527,14 +527,11 @@ class GemmConfig:
                 f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
             )
-        if self.scale_smem and (
-            self.scales != "block" or self.mma_in_flight != 1 or self.block_prefetch
-        ):
+        if self.scale_smem and (self.scales != "block" or self.mma_in_flight != 1):
             raise ValueError(
                 f"scale_smem reads each K-block's scale_a rows from its stage after the stage's "
-                f"wait: it takes scales='block', mma_in_flight=1 and block_prefetch=False, got "
-                f"scales={self.scales!r}, mma_in_flight={self.mma_in_flight}, block_prefetch="
-                f"{self.block_prefetch}"
+                f"wait: it takes scales='block' and mma_in_flight=1, got "
+                f"scales={self.scales!r}, mma_in_flight={self.mma_in_flight}"
             )
         if (
             not isinstance(self.block_chunk, int)
@@ -1218,6 +1215,26 @@ class BlockScales:
     def factor_fragment(self) -> Any:
         """A register fragment for one K-block's factors (:meth:`load`'s ``into``)."""
         return lc.make_fragment(lc.make_layout(len(self._order())), lc.f32)
+
+    def column_fragment(self) -> Any:
+        """A register fragment for one K-block's ``scale_b`` values (:meth:`load_columns`)."""
+        return lc.make_fragment(lc.make_layout(len(self.blocks)), lc.f32)
+
+    def load_columns(self, kb: Any, into: Any) -> None:
+        """Issue K-block ``kb``'s ``scale_b`` loads alone (one per column block), into
+        ``into`` (:meth:`column_fragment`): loaded ahead, for :meth:`combine`."""
+        kb = lc.min(kb, lc.size(self.scale_b, 1) - 1)
+        for i, blk in enumerate(self.blocks.values()):
+            into[i] = self.scale_b[blk, kb]
+
+    def combine(self, rows: Any, columns: Any, into: Any) -> None:
+        """K-block's factors into ``into`` (:meth:`factor_fragment`) from its ``scale_a``
+        rows of the tile in shared memory (``rows``) and its ``scale_b`` values loaded ahead
+        (``columns``, :meth:`load_columns`)."""
+        sa = {key: rows[r] for key, r in self.local.items()}
+        col = {g: i for i, g in enumerate(self.blocks)}
+        for i, (r, g) in enumerate(self._order()):
+            into[i] = sa[r] * columns[col[g]]
 
     def promote(self, acc: Any, part: Any, factors: Any = None) -> None:
         """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave (``factors``:
@@ -2163,14 +2180,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 return lc.where(wrap, 0, s + 1), lc.where(wrap, 1 - ph, ph)
 
             def issue_block(
-                u: Any, ring: Any, k: Any, part: Any, bsc: Any, factors: Any
+                u: Any, ring: Any, k: Any, part: Any, bsc: Any, factors: Any, cols: Any = None
             ) -> None:
                 """Block-wise scales: the ring's use of stage and phase ``ring`` (K-block
                 ``k`` of unit ``u``), its wgmmas into ``part`` (scale-d 0 first: nothing
                 cleared) as one commit group, then its scale factors' loads into
                 ``factors``, in flight under the wgmmas. The stage and phase are carried
                 through the mainloop rather than derived from the use count (two
-                divisions by ``stages`` a K-block, in the consumers' issue slots)."""
+                divisions by ``stages`` a K-block, in the consumers' issue slots).
+                ``cols``: the K-block's ``scale_b`` values, loaded ahead (``scale_smem``
+                with ``block_prefetch``): the factors are its smem rows times them."""
                 s, ph = ring
                 lc.mbarrier_wait(pipe.full.iterator + s, ph)
                 stage_a, stage_b = stage(None, s)
@@ -2187,7 +2206,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     if scale_smem:  # this stage's scale_a rows, landed with its A and B
                         off = lc.assume(s * bm, divisible_by=bm)
                         rows = lc.make_tensor(sSA.iterator + off, lc.make_layout(bm))
-                    bsc.load(u.k_begin + k, factors, rows)
+                    if cols is not None:
+                        bsc.combine(rows, cols, factors)
+                    else:
+                        bsc.load(u.k_begin + k, factors, rows)
 
             def block_chunk(
                 u: Any,
@@ -2198,6 +2220,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 acc: Any,
                 parts: Any,
                 facs: Any,
+                cols: Any = None,
             ) -> tuple[Any, Any]:
                 """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``):
                 ``n`` K-blocks from ``k0`` of unit ``u`` in straight-line code, into
@@ -2207,7 +2230,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 issued; the chunk ends with every wgmma waited for (ptxas serializes the
                 wgmmas where a group stays in flight across a loop's back edge while
                 accumulator registers are read). ``ring``: the (stage, phase) of K-block
-                ``k0``'s use of the ring; returns the next K-block's."""
+                ``k0``'s use of the ring; returns the next K-block's. ``cols``: with
+                ``scale_smem`` and ``block_prefetch``, the ``scale_b`` values loaded two
+                K-blocks ahead (as ``facs`` otherwise: two in turn and a spare); the row
+                scales are read from the stage at each issue."""
                 rings = [ring]
                 for _ in range(n):
                     rings.append(ring_next(rings[-1]))
@@ -2219,11 +2245,15 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         release(pipe, None, rm, rn, lane, rings[i][0])
                     bsc.promote(acc, parts[h], facs[h])
                     if scale_ahead and load:  # the factors of K-block k + 2 (same parity)
-                        bsc.load(u.k_begin + k + 2, facs[h])
+                        if cols is not None:
+                            bsc.load_columns(u.k_begin + k + 2, cols[h])
+                        else:
+                            bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
-                    early = None if scale_ahead else facs[i % 2]
-                    issue_block(u, rings[i], k0 + i, parts[i % 2], bsc, early)
+                    early = None if scale_ahead and cols is None else facs[i % 2]
+                    col = None if cols is None else cols[i % 2]
+                    issue_block(u, rings[i], k0 + i, parts[i % 2], bsc, early, col)
                     if not in_flight:  # each K-block waited for and promoted in turn
                         lc.warpgroup_wait(0)
                         retire(i, i % 2)
@@ -2238,12 +2268,16 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         # took that wait (which the loads followed) above the promotion
                         # before it, so with chunks of 2 no promotion ran under a wgmma
                         # (docs/hopper.md, "Block-wise FP8 scales")
-                        bsc.load(u.k_begin + k0 + n + 1, facs[2])
+                        if cols is not None:
+                            bsc.load_columns(u.k_begin + k0 + n + 1, cols[2])
+                        else:
+                            bsc.load(u.k_begin + k0 + n + 1, facs[2])
                     lc.warpgroup_wait(0)
                     retire(n - 1, last, load=not scale_ahead)
                     if scale_ahead:
-                        for e in range(lc.size(facs[2])):
-                            facs[last][e] = facs[2][e]
+                        spare = facs if cols is None else cols
+                        for e in range(lc.size(spare[2])):
+                            spare[last][e] = spare[2][e]
                 return rings[n]
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
@@ -2398,7 +2432,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
                 # scaled and added to the tile's accumulators after their wait
-                bsc = part = parts = facs = None
+                bsc = part = parts = facs = cols = None
                 if blockwise:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                     bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b, tile_m * bm)
@@ -2412,6 +2446,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     parts = (part, second)
                     # (with the factors two ahead, a third: block_chunk's spare)
                     facs = tuple(bsc.factor_fragment() for _ in range(3 if scale_ahead else 2))
+                    if scale_smem and scale_ahead:  # the scale_b values two ahead instead
+                        cols = tuple(bsc.column_fragment() for _ in range(3))
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -2491,7 +2527,10 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # block-wise scales, one K-block in flight: chunks of ``cfg.block_chunk`` K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
-                    if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
+                    if cols is not None:  # K-block k's scale_b values in cols[k % 2]
+                        bsc.load_columns(u.k_begin, cols[0])
+                        bsc.load_columns(u.k_begin + 1, cols[1])
+                    elif scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
                     full = k_count // chunk
@@ -2500,13 +2539,13 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     ring_s, ring_ph = first.index, first.phase
                     for q in lc.range(full):
                         ring_s, ring_ph = block_chunk(
-                            u, (ring_s, ring_ph), q * chunk, chunk, bsc, tCrC, parts, facs
+                            u, (ring_s, ring_ph), q * chunk, chunk, bsc, tCrC, parts, facs, cols
                         )
                     rest = k_count - full * chunk
                     for r in range(1, chunk):
                         if rest == r:
                             at = (ring_s, ring_ph)
-                            block_chunk(u, at, full * chunk, r, bsc, tCrC, parts, facs)
+                            block_chunk(u, at, full * chunk, r, bsc, tCrC, parts, facs, cols)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)

@@ -304,6 +304,7 @@ def test_chunked_waited_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
         # chunks of 4 (A's descriptors in uniform registers: without, 12 bytes spilled)
         pipelined("f8e4m3", bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
         pipelined("f8e4m3", bn=128, stages=5, scale_smem=True, **EBF16),
+        pipelined("f8e4m3", bn=128, stages=5, scale_smem=True, block_prefetch=True, **EBF16),
     ],
     ids=lambda c: c.name,
 )
@@ -331,6 +332,13 @@ SMEM_CPU = [
         7 * 128,
     ),
     (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong", scale_smem=True), 3 * 128),
+    # scale_b two K-blocks ahead (block_prefetch), scale_a from the stage at each issue
+    (pipelined("f8e4m3", bm=128, bn=32, stages=3, scale_smem=True, block_prefetch=True), 5 * 128),
+    (
+        pipelined("f8e4m3", bm=64, bn=128, stages=4, warpgroups=1, block_chunk=4,
+                  scale_smem=True, block_prefetch=True, **EBF16),
+        7 * 128 - 16,
+    ),
     # A multicast along the cluster's row: each block still loads its own rows' scales
     (
         pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, cluster=(1, 2),
@@ -346,13 +354,12 @@ def test_block_scales_through_shared_memory_match_numpy_on_the_cpu(cfg, k):
 
 
 def test_block_scales_through_shared_memory_refusals():
-    """scale_smem reads a K-block's row scales from its stage: no prefetch two K-blocks
-    ahead, one K-block in flight; and TMA takes scale_a only where M * 4 bytes is a
-    multiple of 16 (refused when the kernel is built for such an M)."""
+    """scale_smem reads a K-block's row scales from its stage: one K-block in flight (with
+    block_prefetch, scale_b alone two K-blocks ahead); and TMA takes scale_a only where M *
+    4 bytes is a multiple of 16 (refused when the kernel is built for such an M)."""
     kw = dict(loads="tma", scales="block", scale_smem=True)
     assert Config("f8e4m3", **kw).name.endswith("-scb-sas")
-    with pytest.raises(ValueError, match=r"scale_smem reads .*block_prefetch=True"):
-        Config("f8e4m3", block_prefetch=True, **kw).check()
+    assert Config("f8e4m3", block_prefetch=True, **kw).name.endswith("-scb-bpf-sas")
     with pytest.raises(ValueError, match=r"scale_smem reads .*mma_in_flight=0"):
         Config("f8e4m3", mma_in_flight=0, **kw).check()
     cfg = pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, scale_smem=True)
@@ -417,6 +424,7 @@ def test_chunked_waited_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape
 
 SMEM_GPU = [
     dict(bn=128, stages=5, scale_smem=True, **EBF16),
+    dict(bn=128, stages=5, scale_smem=True, block_prefetch=True, **EBF16),
     dict(bn=128, stages=5, scale_smem=True, cluster=(2, 1), **EBF16),
     dict(bm=64, bn=128, schedule="pingpong", scale_smem=True, **EBF16),
 ]
