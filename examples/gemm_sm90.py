@@ -268,9 +268,9 @@ class GemmConfig:
     # Block-wise scales: each K-block's scale_a rows of the tile loaded by the producer with
     # TMA into shared memory on the stage's full barrier (DeepGEMM's and CUTLASS's way) and
     # read there by the consumers after the stage's wait, instead of from global memory with
-    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4). Measured
-    # 3-6% slower than the factors two K-blocks ahead from global memory on an H100
-    # (docs/hopper.md), so not tuned()'s
+    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4). With
+    # ``block_prefetch``, ``scale_b`` alone is loaded two K-blocks ahead. tuned()'s where the
+    # shape's M allows (measured faster than the factors two ahead: docs/hopper.md)
     scale_smem: bool = False
 
     def __post_init__(self) -> None:
@@ -917,9 +917,10 @@ def tuned(
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
     scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
     128 tile, 5 stages, one K-block in flight (its promotion under the next one's wgmmas),
-    the factors loaded two K-blocks ahead, A's descriptors uniform (H100, same process:
-    0.92-0.97x / 0.91-0.92x of ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct /
-    graph, 0.87-0.91x / 0.87-0.89x at 8192^3).
+    A's descriptors uniform, and with a ``shape`` whose M is a multiple of 4 ``scale_a``'s
+    rows through shared memory (``scale_smem``; H100, same process: 0.94-0.97x / 0.93-0.94x
+    of ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct / graph, 0.89-0.90x /
+    0.89-0.90x at 8192^3), else the factors loaded two K-blocks ahead.
     A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
@@ -946,6 +947,12 @@ def tuned(
         # chunks of 2 K-blocks (4 measured 1-4% slower since each chunk's first promotion
         # runs under the next K-block's wgmmas: docs/hopper.md)
         block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1, block_prefetch=True)
+        # where M is known to be a multiple of 4 (TMA's 16-byte strides of scale_a), the row
+        # scales through shared memory by the producer's TMA instead (scale_smem; with the
+        # ring's stage carried through the mainloop measured 1-6% faster at 4096^3 and
+        # 8192^3 on H100s, same process: docs/hopper.md)
+        if shape is not None and shape[0] % 4 == 0 and overrides.get("mma_in_flight", 1) == 1:
+            block = replace(block, block_prefetch=False, scale_smem=True)
         return replace(block, **overrides)
     coop = base
     # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
