@@ -949,7 +949,7 @@ def tuned(
         block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1, block_prefetch=True)
         # where M is known to be a multiple of 4 (TMA's 16-byte strides of scale_a), the row
         # scales through shared memory by the producer's TMA instead (scale_smem; with the
-        # ring's stage carried through the mainloop measured 1-6% faster at 4096^3 and
+        # ring's stage carried through the mainloop measured up to 7% faster at 4096^3 and
         # 8192^3 on H100s, same process: docs/hopper.md)
         if shape is not None and shape[0] % 4 == 0 and overrides.get("mma_in_flight", 1) == 1:
             block = replace(block, block_prefetch=False, scale_smem=True)
