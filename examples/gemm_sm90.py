@@ -268,9 +268,9 @@ class GemmConfig:
     # Block-wise scales: each K-block's scale_a rows of the tile loaded by the producer with
     # TMA into shared memory on the stage's full barrier (DeepGEMM's and CUTLASS's way) and
     # read there by the consumers after the stage's wait, instead of from global memory with
-    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4). Measured
-    # 3-6% slower than the factors two K-blocks ahead from global memory on an H100
-    # (docs/hopper.md), so not tuned()'s
+    # clamped indices (name ``-sas``; TMA's 16-byte strides: M a multiple of 4). With
+    # ``block_prefetch``, ``scale_b`` alone is loaded two K-blocks ahead. tuned()'s where the
+    # shape's M allows (measured faster than the factors two ahead: docs/hopper.md)
     scale_smem: bool = False
 
     def __post_init__(self) -> None:
@@ -527,14 +527,11 @@ class GemmConfig:
                 f"block_chunk={self.block_chunk}, block_prefetch={self.block_prefetch} (scales="
                 f"{self.scales!r}, mma_in_flight={self.mma_in_flight})"
             )
-        if self.scale_smem and (
-            self.scales != "block" or self.mma_in_flight != 1 or self.block_prefetch
-        ):
+        if self.scale_smem and (self.scales != "block" or self.mma_in_flight != 1):
             raise ValueError(
                 f"scale_smem reads each K-block's scale_a rows from its stage after the stage's "
-                f"wait: it takes scales='block', mma_in_flight=1 and block_prefetch=False, got "
-                f"scales={self.scales!r}, mma_in_flight={self.mma_in_flight}, block_prefetch="
-                f"{self.block_prefetch}"
+                f"wait: it takes scales='block' and mma_in_flight=1, got "
+                f"scales={self.scales!r}, mma_in_flight={self.mma_in_flight}"
             )
         if (
             not isinstance(self.block_chunk, int)
@@ -920,9 +917,10 @@ def tuned(
     ``overrides`` replace fields (``tuned("f16", c_dtype="f32")``, ``tuned("f8e4m3", shape,
     scales="row")``); block-wise FP8 scales (``scales="block"``) take the cooperative 128 x
     128 tile, 5 stages, one K-block in flight (its promotion under the next one's wgmmas),
-    the factors loaded two K-blocks ahead, A's descriptors uniform (H100, same process:
-    0.92-0.97x / 0.91-0.92x of ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct /
-    graph, 0.87-0.91x / 0.87-0.89x at 8192^3).
+    A's descriptors uniform, and with a ``shape`` whose M is a multiple of 4 ``scale_a``'s
+    rows through shared memory (``scale_smem``; H100, same process: 0.94-0.97x / 0.93-0.94x
+    of ``torch._scaled_mm``'s block-wise GEMM at 4096^3 direct / graph, 0.89-0.90x /
+    0.89-0.90x at 8192^3), else the factors loaded two K-blocks ahead.
     A fused ``epilogue_op`` (:class:`Epilogue`) never takes the ping-pong
     128 x 192 tile (its 192 accumulators a thread leave too few registers: spills)."""
     if dtype not in ELEMENTS:
@@ -949,6 +947,12 @@ def tuned(
         # chunks of 2 K-blocks (4 measured 1-4% slower since each chunk's first promotion
         # runs under the next K-block's wgmmas: docs/hopper.md)
         block = replace(base, bn=128, stages=5, epi_overlap=0, mma_in_flight=1, block_prefetch=True)
+        # where M is known to be a multiple of 4 (TMA's 16-byte strides of scale_a), the row
+        # scales through shared memory by the producer's TMA instead (scale_smem; with the
+        # ring's stage carried through the mainloop measured up to 7% faster at 4096^3 and
+        # 8192^3 on H100s, same process: docs/hopper.md)
+        if shape is not None and shape[0] % 4 == 0 and overrides.get("mma_in_flight", 1) == 1:
+            block = replace(block, block_prefetch=False, scale_smem=True)
         return replace(block, **overrides)
     coop = base
     # a fused epilogue (epilogue_op) keeps a box's C and bias values and the activation's
@@ -1218,6 +1222,26 @@ class BlockScales:
     def factor_fragment(self) -> Any:
         """A register fragment for one K-block's factors (:meth:`load`'s ``into``)."""
         return lc.make_fragment(lc.make_layout(len(self._order())), lc.f32)
+
+    def column_fragment(self) -> Any:
+        """A register fragment for one K-block's ``scale_b`` values (:meth:`load_columns`)."""
+        return lc.make_fragment(lc.make_layout(len(self.blocks)), lc.f32)
+
+    def load_columns(self, kb: Any, into: Any) -> None:
+        """Issue K-block ``kb``'s ``scale_b`` loads alone (one per column block), into
+        ``into`` (:meth:`column_fragment`): loaded ahead, for :meth:`combine`."""
+        kb = lc.min(kb, lc.size(self.scale_b, 1) - 1)
+        for i, blk in enumerate(self.blocks.values()):
+            into[i] = self.scale_b[blk, kb]
+
+    def combine(self, rows: Any, columns: Any, into: Any) -> None:
+        """K-block's factors into ``into`` (:meth:`factor_fragment`) from its ``scale_a``
+        rows of the tile in shared memory (``rows``) and its ``scale_b`` values loaded ahead
+        (``columns``, :meth:`load_columns`)."""
+        sa = {key: rows[r] for key, r in self.local.items()}
+        col = {g: i for i, g in enumerate(self.blocks)}
+        for i, (r, g) in enumerate(self._order()):
+            into[i] = sa[r] * columns[col[g]]
 
     def promote(self, acc: Any, part: Any, factors: Any = None) -> None:
         """``acc[e] += part[e] * factor(e)`` with the factors :meth:`load` gave (``factors``:
@@ -1920,16 +1944,18 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
     chunk, scale_ahead = cfg.block_chunk, cfg.block_prefetch
     scale_smem = cfg.scale_smem
 
-    def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any) -> None:
+    def release(pipe: Any, count: Any, rm: Any, rn: Any, lane: Any, index: Any = None) -> None:
         """Lane ``lane < peers`` of a consumer warp done with use ``count`` of the ring: one
         arrival on the stage's empty barrier of the ``lane``-th block that multicasts into this
         one (block (``rm``, ``rn``) of the cluster): :func:`cluster_peer` (in a single-block
-        cluster, its own barrier)."""
+        cluster, its own barrier). ``index``: the use's stage, where the caller carries it."""
+        if index is None:
+            index = count % stages
         if cl == 1:
-            pipe.consumer_release(count)
+            lc.mbarrier_arrive(pipe.empty.iterator + index)
         else:
             target = cluster_peer(cm, cn, rm, rn, lane)
-            lc.mbarrier_arrive(pipe.empty.iterator + count % stages, cta_id=target)
+            lc.mbarrier_arrive(pipe.empty.iterator + index, cta_id=target)
 
     @lc.kernel(name=kernel_name, min_blocks_per_sm=1, cluster=(cl, 1, 1) if cl > 1 else None)
     def gemm_sm90_ws(
@@ -2128,9 +2154,11 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
             if blockwise and cfg.uniform_a:
                 thr_a = mma.get_slice(lc.shuffle_idx(ct // 128, 0) * 128)
 
-            def stage(count: Any) -> tuple[Any, Any]:
-                """Use ``count`` of the ring: its stages of A and B."""
-                s = count % stages
+            def stage(count: Any, s: Any = None) -> tuple[Any, Any]:
+                """Use ``count`` of the ring: its stages of A and B (``s``: its stage, where
+                the caller carries it)."""
+                if s is None:
+                    s = count % stages
                 stage_a = lc.make_tensor(
                     sA.iterator + lc.assume(s * (bm * bk), divisible_by=bm * bk), box_a
                 )
@@ -2152,13 +2180,26 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 )
                 return stage_a, stage_b
 
-            def issue_block(u: Any, count: Any, k: Any, part: Any, bsc: Any, factors: Any) -> None:
-                """Block-wise scales: use ``count`` of the ring (K-block ``k`` of unit ``u``),
-                its wgmmas into ``part`` (scale-d 0 first: nothing cleared) as one commit group, then its scale
-                factors' loads into ``factors``, in flight under the wgmmas."""
-                count = lc.assume(count, lower=0)
-                pipe.consumer_wait(count)
-                stage_a, stage_b = stage(count)
+            def ring_next(ring: tuple[Any, Any]) -> tuple[Any, Any]:
+                """The (stage, phase) of the ring's next use after ``ring``'s."""
+                s, ph = ring
+                wrap = s == stages - 1
+                return lc.where(wrap, 0, s + 1), lc.where(wrap, 1 - ph, ph)
+
+            def issue_block(
+                u: Any, ring: Any, k: Any, part: Any, bsc: Any, factors: Any, cols: Any = None
+            ) -> None:
+                """Block-wise scales: the ring's use of stage and phase ``ring`` (K-block
+                ``k`` of unit ``u``), its wgmmas into ``part`` (scale-d 0 first: nothing
+                cleared) as one commit group, then its scale factors' loads into
+                ``factors``, in flight under the wgmmas. The stage and phase are carried
+                through the mainloop rather than derived from the use count (two
+                divisions by ``stages`` a K-block, in the consumers' issue slots).
+                ``cols``: the K-block's ``scale_b`` values, loaded ahead (``scale_smem``
+                with ``block_prefetch``): the factors are its smem rows times them."""
+                s, ph = ring
+                lc.mbarrier_wait(pipe.full.iterator + s, ph)
+                stage_a, stage_b = stage(None, s)
                 lc.warpgroup_fence_operand(part)
                 tCsA = thr_a.partition_A(stage_a)
                 if rs:
@@ -2170,13 +2211,24 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 if factors is not None:
                     rows = None
                     if scale_smem:  # this stage's scale_a rows, landed with its A and B
-                        off = lc.assume((count % stages) * bm, divisible_by=bm)
+                        off = lc.assume(s * bm, divisible_by=bm)
                         rows = lc.make_tensor(sSA.iterator + off, lc.make_layout(bm))
-                    bsc.load(u.k_begin + k, factors, rows)
+                    if cols is not None:
+                        bsc.combine(rows, cols, factors)
+                    else:
+                        bsc.load(u.k_begin + k, factors, rows)
 
             def block_chunk(
-                u: Any, base: Any, k0: Any, n: int, bsc: Any, acc: Any, parts: Any, facs: Any
-            ) -> None:
+                u: Any,
+                ring: Any,
+                k0: Any,
+                n: int,
+                bsc: Any,
+                acc: Any,
+                parts: Any,
+                facs: Any,
+                cols: Any = None,
+            ) -> tuple[Any, Any]:
                 """Block-wise scales with one K-block of wgmmas in flight (``mma_in_flight=1``):
                 ``n`` K-blocks from ``k0`` of unit ``u`` in straight-line code, into
                 ``parts[0]`` and ``parts[1]`` in turn. After each issue, the wait for the
@@ -2184,25 +2236,37 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                 into ``acc``, which run while the tensor cores work on the K-block just
                 issued; the chunk ends with every wgmma waited for (ptxas serializes the
                 wgmmas where a group stays in flight across a loop's back edge while
-                accumulator registers are read)."""
+                accumulator registers are read). ``ring``: the (stage, phase) of K-block
+                ``k0``'s use of the ring; returns the next K-block's. ``cols``: with
+                ``scale_smem`` and ``block_prefetch``, the ``scale_b`` values loaded two
+                K-blocks ahead (as ``facs`` otherwise: two in turn and a spare); the row
+                scales are read from the stage at each issue."""
+                rings = [ring]
+                for _ in range(n):
+                    rings.append(ring_next(rings[-1]))
 
-                def retire(k: Any, h: int, load: bool = True) -> None:
+                def retire(i: int, h: int, load: bool = True) -> None:
+                    k = k0 + i  # the chunk's K-block i
                     lc.warpgroup_fence_operand(parts[h])
-                    if lane < peers:  # (a use count is never negative: unsigned stage math)
-                        release(pipe, lc.assume(base + k, lower=0), rm, rn, lane)
+                    if lane < peers:
+                        release(pipe, None, rm, rn, lane, rings[i][0])
                     bsc.promote(acc, parts[h], facs[h])
                     if scale_ahead and load:  # the factors of K-block k + 2 (same parity)
-                        bsc.load(u.k_begin + k + 2, facs[h])
+                        if cols is not None:
+                            bsc.load_columns(u.k_begin + k + 2, cols[h])
+                        else:
+                            bsc.load(u.k_begin + k + 2, facs[h])
 
                 for i in range(n):
-                    early = None if scale_ahead else facs[i % 2]
-                    issue_block(u, base + k0 + i, k0 + i, parts[i % 2], bsc, early)
+                    early = None if scale_ahead and cols is None else facs[i % 2]
+                    col = None if cols is None else cols[i % 2]
+                    issue_block(u, rings[i], k0 + i, parts[i % 2], bsc, early, col)
                     if not in_flight:  # each K-block waited for and promoted in turn
                         lc.warpgroup_wait(0)
-                        retire(k0 + i, i % 2)
+                        retire(i, i % 2)
                     elif i > 0:
                         lc.warpgroup_wait(1)
-                        retire(k0 + i - 1, (i - 1) % 2)
+                        retire(i - 1, (i - 1) % 2)
                 if in_flight:
                     last = (n - 1) % 2
                     if scale_ahead:
@@ -2211,12 +2275,17 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                         # took that wait (which the loads followed) above the promotion
                         # before it, so with chunks of 2 no promotion ran under a wgmma
                         # (docs/hopper.md, "Block-wise FP8 scales")
-                        bsc.load(u.k_begin + k0 + n + 1, facs[2])
+                        if cols is not None:
+                            bsc.load_columns(u.k_begin + k0 + n + 1, cols[2])
+                        else:
+                            bsc.load(u.k_begin + k0 + n + 1, facs[2])
                     lc.warpgroup_wait(0)
-                    retire(k0 + n - 1, last, load=not scale_ahead)
+                    retire(n - 1, last, load=not scale_ahead)
                     if scale_ahead:
-                        for e in range(lc.size(facs[2])):
-                            facs[last][e] = facs[2][e]
+                        spare = facs if cols is None else cols
+                        for e in range(lc.size(spare[2])):
+                            spare[last][e] = spare[2][e]
+                return rings[n]
 
             lane = ct % (128 if per_wg else 32)  # the signalling threads: lane < peers
             wg = (tid - 128) // 128  # this consumer warpgroup, and its thread wct
@@ -2370,7 +2439,7 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     boxes = TileBoxes(cfg, tile_m, tile_n, wg, tCrC, thr_epi, None, fusion)
                 # block-wise scales: each K-block's wgmmas accumulate into `part`, which is
                 # scaled and added to the tile's accumulators after their wait
-                bsc = part = parts = facs = None
+                bsc = part = parts = facs = cols = None
                 if blockwise:
                     tCcB = thr_mma.partition_C(lc.local_tile(cC, (bm, bn), (tile_m, tile_n)))
                     bsc = BlockScales(tCrC, tCcB, tile_n, bn, scale_a, scale_b, tile_m * bm)
@@ -2384,6 +2453,8 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     parts = (part, second)
                     # (with the factors two ahead, a third: block_chunk's spare)
                     facs = tuple(bsc.factor_fragment() for _ in range(3 if scale_ahead else 2))
+                    if scale_smem and scale_ahead:  # the scale_b values two ahead instead
+                        cols = tuple(bsc.column_fragment() for _ in range(3))
                 if pingpong:
                     lc.mbarrier_wait(order.iterator + me, j % 2)
                 base = u.base
@@ -2463,16 +2534,25 @@ def make_gemm_tma(cfg: GemmConfig, name: str | None = None) -> Any:
                     # block-wise scales, one K-block in flight: chunks of ``cfg.block_chunk`` K-blocks
                     # (:func:`block_chunk`), then one of the rest (a version per count)
                     mainloop = ()
-                    if scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
+                    if cols is not None:  # K-block k's scale_b values in cols[k % 2]
+                        bsc.load_columns(u.k_begin, cols[0])
+                        bsc.load_columns(u.k_begin + 1, cols[1])
+                    elif scale_ahead:  # K-block k's factors in facs[k % 2], two ahead
                         bsc.load(u.k_begin, facs[0])
                         bsc.load(u.k_begin + 1, facs[1])
                     full = k_count // chunk
+                    # the ring's stage and phase, carried through the chunks
+                    first = pipe.state(lc.assume(base, lower=0))
+                    ring_s, ring_ph = first.index, first.phase
                     for q in lc.range(full):
-                        block_chunk(u, base, q * chunk, chunk, bsc, tCrC, parts, facs)
+                        ring_s, ring_ph = block_chunk(
+                            u, (ring_s, ring_ph), q * chunk, chunk, bsc, tCrC, parts, facs, cols
+                        )
                     rest = k_count - full * chunk
                     for r in range(1, chunk):
                         if rest == r:
-                            block_chunk(u, base, full * chunk, r, bsc, tCrC, parts, facs)
+                            at = (ring_s, ring_ph)
+                            block_chunk(u, at, full * chunk, r, bsc, tCrC, parts, facs, cols)
                 for k in mainloop:
                     count = base + k
                     pipe.consumer_wait(count)

@@ -634,25 +634,41 @@ def _wgmma_desc(lw: TileLowering, op: T.WgmmaDescOp) -> None:
     bits relative to the block's shared memory, docs/hopper.md). The field is computed in 32
     bits (it reads bits 4-17 only, which the truncation keeps), then widened: 64-bit address
     arithmetic per descriptor (each wgmma's K-step has its own) cost ptxas about twice the
-    instructions, in the consumer warps' issue slots."""
+    instructions, in the consumer warps' issue slots.
+
+    A dynamic offset (a pipeline stage's, ``s * stage_bytes``) is added after the mask and
+    the bits, as ``offset >> 4`` (CuTe's descriptor iterator, a stage's step at a time): the
+    pointer's part is loop-invariant, so a stage's descriptor is one add (ptxas had rebuilt
+    each from its address: a shift, an and and an or per operand and K-block). The offset is
+    a multiple of 16 bytes (lower-wgmma proves it) and shared-window addresses stay below
+    2^18, so the field cannot carry out on the GPU; the CPU runtime decodes bits 0-13 alone
+    (a carry into the reserved bits 14-15 is dropped there)."""
     from layoutc.ir.dialects.llvm import PtrToIntOp
 
-    b = _builder(op)
+    b = use = _builder(op)
     base, elem, _ = lw.address(op, op.ptr, 0, iter(()), b)
     addr = b.create(PtrToIntOp, base, i32_t).results[0]
 
-    def const(v: int, t: Type = i32_t) -> Value:
+    def const(v: int, t: Type = i32_t, b: Builder = b) -> Value:
         return b.insert(arith.ConstantOp.from_int(v, t)).results[0]
 
-    e = IndexEmitter(b)
+    e = IndexEmitter(use)
     off = e.mul(op.offset, lw.types.element_bytes(elem))
-    if not isinstance(off, int) or off:
-        off = b.create(arith.IndexCastOp, e.value(off), i32_t).results[0]
-        addr = b.create(arith.AddIOp, addr, off).results[0]
+    bits = op.bits.value
+    if isinstance(off, int):
+        if off:
+            addr = b.create(arith.AddIOp, addr, const(off)).results[0]
+        off = None
     field = b.create(arith.ShRUIOp, addr, const(4)).results[0]
     field = b.create(arith.AndIOp, field, const(0x3FFF)).results[0]
-    field = b.create(arith.ExtUIOp, field, i64).results[0]
-    desc = b.create(arith.OrIOp, field, const(op.bits.value, i64)).results[0]
+    lo = bits & 0xFFFFFFFF
+    low = b.create(arith.OrIOp, field, const(lo - (lo >> 31 << 32))).results[0]
+    if off is not None:
+        off = use.create(arith.IndexCastOp, e.value(off), i32_t).results[0]
+        step = use.create(arith.ShRSIOp, off, const(4, b=use)).results[0]
+        low = use.create(arith.AddIOp, low, step).results[0]
+    low = use.create(arith.ExtUIOp, low, i64).results[0]
+    desc = use.create(arith.OrIOp, low, const(bits & ~0xFFFFFFFF, i64, use)).results[0]
     op.replace_all_uses_with([desc])
     op.erase()
 

@@ -128,13 +128,21 @@ def test_block_scales_name_and_refusals():
 
 def test_tuned_block_scaled_configuration_is_the_measured_one():
     """tuned() gives block scales the cooperative 128 x 128 tile the benchmark measured, with
-    one K-block in flight (the promotion under the next K-block's wgmmas) and the scale
-    factors loaded two K-blocks ahead, which check() accepts (the default 128 x 256 would not
-    fit the registers)."""
-    for shape in (None, (8192, 8192), (4096, 4096, 4096), (1024, 1024, 32768)):
+    one K-block in flight (the promotion under the next K-block's wgmmas), which check()
+    accepts (the default 128 x 256 would not fit the registers): the row scales through
+    shared memory where the shape's M is a multiple of 4 (TMA's strides), else the scale
+    factors loaded two K-blocks ahead."""
+    tile = "f8e4m3-128x128x128-s5-wg2-f1-tma-coop-cbf16-r8-etma-scb"
+    for shape in ((8192, 8192), (4096, 4096, 4096), (1024, 1024, 32768), (1000, 520, 272)):
         cfg = GEMM["tuned"]("f8e4m3", shape, scales="block")
         cfg.check()
-        assert cfg.name == "f8e4m3-128x128x128-s5-wg2-f1-tma-coop-cbf16-r8-etma-scb-bpf"
+        assert cfg.name == tile + "-sas"
+    for shape in (None, (130, 1000, 128), (4098, 4096)):
+        cfg = GEMM["tuned"]("f8e4m3", shape, scales="block")
+        cfg.check()
+        assert cfg.name == tile + "-bpf"
+    cfg = GEMM["tuned"]("f8e4m3", (4096, 4096), scales="block", mma_in_flight=0)
+    assert not cfg.scale_smem and cfg.block_prefetch
 
 
 def test_block_scales_of_the_wrong_layout_are_refused_at_launch():
@@ -304,6 +312,7 @@ def test_chunked_waited_block_scaled_fp8_gemm_matches_numpy_on_the_cpu(cfg, k):
         # chunks of 4 (A's descriptors in uniform registers: without, 12 bytes spilled)
         pipelined("f8e4m3", bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
         pipelined("f8e4m3", bn=128, stages=5, scale_smem=True, **EBF16),
+        pipelined("f8e4m3", bn=128, stages=5, scale_smem=True, block_prefetch=True, **EBF16),
     ],
     ids=lambda c: c.name,
 )
@@ -331,6 +340,13 @@ SMEM_CPU = [
         7 * 128,
     ),
     (pipelined("f8e5m2", bm=64, bn=64, stages=2, schedule="pingpong", scale_smem=True), 3 * 128),
+    # scale_b two K-blocks ahead (block_prefetch), scale_a from the stage at each issue
+    (pipelined("f8e4m3", bm=128, bn=32, stages=3, scale_smem=True, block_prefetch=True), 5 * 128),
+    (
+        pipelined("f8e4m3", bm=64, bn=128, stages=4, warpgroups=1, block_chunk=4,
+                  scale_smem=True, block_prefetch=True, **EBF16),
+        7 * 128 - 16,
+    ),
     # A multicast along the cluster's row: each block still loads its own rows' scales
     (
         pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, cluster=(1, 2),
@@ -346,13 +362,12 @@ def test_block_scales_through_shared_memory_match_numpy_on_the_cpu(cfg, k):
 
 
 def test_block_scales_through_shared_memory_refusals():
-    """scale_smem reads a K-block's row scales from its stage: no prefetch two K-blocks
-    ahead, one K-block in flight; and TMA takes scale_a only where M * 4 bytes is a
-    multiple of 16 (refused when the kernel is built for such an M)."""
+    """scale_smem reads a K-block's row scales from its stage: one K-block in flight (with
+    block_prefetch, scale_b alone two K-blocks ahead); and TMA takes scale_a only where M *
+    4 bytes is a multiple of 16 (refused when the kernel is built for such an M)."""
     kw = dict(loads="tma", scales="block", scale_smem=True)
     assert Config("f8e4m3", **kw).name.endswith("-scb-sas")
-    with pytest.raises(ValueError, match=r"scale_smem reads .*block_prefetch=True"):
-        Config("f8e4m3", block_prefetch=True, **kw).check()
+    assert Config("f8e4m3", block_prefetch=True, **kw).name.endswith("-scb-bpf-sas")
     with pytest.raises(ValueError, match=r"scale_smem reads .*mma_in_flight=0"):
         Config("f8e4m3", mma_in_flight=0, **kw).check()
     cfg = pipelined("f8e4m3", bm=64, bn=64, stages=2, warpgroups=1, scale_smem=True)
@@ -368,7 +383,8 @@ def test_pipelined_block_scaled_chunk_loads_no_factors_after_its_last_wait(chunk
     that with chunks of 2 no promotion ran under a wgmma (ptxas 13.0, SASS read). In the PTX
     no global load follows a ``wait_group 0`` before the next stage's wait, wgmma or store.
     Also A's descriptors come from the warpgroup index broadcast from lane 0 (uniform_a)."""
-    cfg = GEMM["tuned"]("f8e4m3", (4096, 4096, 4096), scales="block", block_chunk=chunk)
+    # (the factors two ahead: tuned() without a shape)
+    cfg = GEMM["tuned"]("f8e4m3", None, scales="block", block_chunk=chunk)
     sa = np.ones((cfg.bm, 1), np.float32, order="F")
     sb = np.ones((1, 1), np.float32)
     ptx = h.compile_sm90a(cfg, *h.tile_operands(cfg), sa, sb, cubin="never").ptx
@@ -386,7 +402,7 @@ PIPELINED_GPU = [
     dict(bm=64, bn=128, schedule="pingpong", **EBF16),
     dict(bn=128, stages=4, c_dtype="f32"),
     dict(bn=128, stages=5, block_chunk=4, block_prefetch=True, **EBF16),
-    dict(bn=128, stages=5, block_prefetch=True, **EBF16),  # tuned()
+    dict(bn=128, stages=5, block_prefetch=True, **EBF16),  # tuned() without a shape
 ]
 
 
@@ -417,6 +433,7 @@ def test_chunked_waited_block_scaled_fp8_gemm_on_the_gpu_matches_torch(kw, shape
 
 SMEM_GPU = [
     dict(bn=128, stages=5, scale_smem=True, **EBF16),
+    dict(bn=128, stages=5, scale_smem=True, block_prefetch=True, **EBF16),
     dict(bn=128, stages=5, scale_smem=True, cluster=(2, 1), **EBF16),
     dict(bm=64, bn=128, schedule="pingpong", scale_smem=True, **EBF16),
 ]
