@@ -641,8 +641,10 @@ def _wgmma_desc(lw: TileLowering, op: T.WgmmaDescOp) -> None:
     pointer's part is loop-invariant, so a stage's descriptor is one add (ptxas had rebuilt
     each from its address: a shift, an and and an or per operand and K-block). The offset is
     a multiple of 16 bytes (lower-wgmma proves it) and shared-window addresses stay below
-    2^18, so the field cannot carry out on the GPU; the CPU runtime decodes bits 0-13 alone
-    (a carry into the reserved bits 14-15 is dropped there)."""
+    2^18, so on the GPU the sum is the field of the offset address; it is masked to the
+    field's 14 bits all the same, since on the CPU runtime the field holds a host address's
+    bits (modulo 2^14 there, as the runtime decodes it) and a negative offset's borrow would
+    otherwise run into the leading-byte offset above it."""
     from layoutc.ir.dialects.llvm import PtrToIntOp
 
     b = use = _builder(op)
@@ -661,12 +663,13 @@ def _wgmma_desc(lw: TileLowering, op: T.WgmmaDescOp) -> None:
         off = None
     field = b.create(arith.ShRUIOp, addr, const(4)).results[0]
     field = b.create(arith.AndIOp, field, const(0x3FFF)).results[0]
-    lo = bits & 0xFFFFFFFF
-    low = b.create(arith.OrIOp, field, const(lo - (lo >> 31 << 32))).results[0]
     if off is not None:
         off = use.create(arith.IndexCastOp, e.value(off), i32_t).results[0]
         step = use.create(arith.ShRSIOp, off, const(4, b=use)).results[0]
-        low = use.create(arith.AddIOp, low, step).results[0]
+        field = use.create(arith.AddIOp, field, step).results[0]
+        field = use.create(arith.AndIOp, field, const(0x3FFF, b=use)).results[0]
+    lo = bits & 0xFFFFFFFF
+    low = use.create(arith.OrIOp, field, const(lo - (lo >> 31 << 32), b=use)).results[0]
     low = use.create(arith.ExtUIOp, low, i64).results[0]
     desc = use.create(arith.OrIOp, low, const(bits & ~0xFFFFFFFF, i64, use)).results[0]
     op.replace_all_uses_with([desc])
