@@ -115,6 +115,11 @@ class Translation:
         module = self.module
         for fn in module.functions:
             for block in fn.blocks:  # an instruction's parent is then referenced by nothing
+                for instruction in block.instructions:
+                    # a loop's phis and the values they take from its body (which use the
+                    # phis) are cycles of their own
+                    if getattr(instruction, "incomings", None):
+                        instruction.incomings = []
                 block.instructions = []
                 block.terminator = None
                 block.parent = None

@@ -122,10 +122,10 @@ class Lowering:
             return None
         if type(offset) is not int or offset < 0:
             return None
-        return _fragment_pointer(alloc), offset
+        return fragment_pointer(alloc), offset
 
 
-def _fragment_pointer(alloc: Operation) -> Value:
+def fragment_pointer(alloc: Operation) -> Value:
     """The ``tile.get_ptr`` of a fragment, right after its allocation (made once), as
     lower-layouts places the pointer of an allocation."""
     nxt = alloc.next_op
