@@ -7,25 +7,24 @@ of the ``tile.alloc_fragment``). An unrolled MMA body is mostly such accesses: e
 ``tile.mma`` loads its A, B and C elements and stores its C results, and each ``tile.ldmatrix``
 stores what it read, so the sm80 GEMM's main loop holds about 2,000 of them, which every later
 pass, the translation, libNVVM (SROA) and the CPU JIT (mem2reg) carry and then remove. This pass
-removes most of them where they are made, within each block:
+removes them where they are made:
 
+- **Loop promotion** (:func:`promote_loop_carried`): the elements of a fragment that a loop
+  only accesses by such loads and stores directly in its body are carried through the
+  ``scf.for`` as iteration arguments (MLIR's affine-scalrep with LICM's scalar promotion), and
+  stored back after it only where something may read the fragment later.
 - **Store-to-load forwarding**: a load of an element that the same block stored (or loaded)
   earlier, with no other access to the fragment in between, is replaced by that value.
 - **Dead stores**: a store overwritten by a later store of the same block, with no read in
-  between, is erased.
+  between, is erased, and after promotion so are the stores of a fragment nothing reads.
 
-It is what mem2reg/SROA do to the same code afterwards; the values that cross a loop
-iteration or a region stay in the fragment (each block starts knowing nothing), and so does
-every store that is not overwritten in its block, even of an element no load reads any more:
-erasing those too (a fragment's elements that only the block reads) changed how libNVVM's SROA
-orders the values it promotes, and with it the PTX's register numbering, the SASS schedule and
-ptxas's register count (conv3d's gather kernel 160 to 164 registers); without it the PTX of the
-GEMMs and convolutions is byte-identical to the PTX made without the pass. Conservative by
-construction: a fragment whose pointer or
-tensor flows anywhere other than these accesses and pure views (a region op's operand, a
-terminator, a stored value) is left alone, any other op that uses it (a vector access, an
-``ldmatrix`` into it, a call) counts as reading and writing all of it, and an op with regions
-that contains any access to the fragment does so too.
+It is what mem2reg/SROA do to the same code afterwards (docs/layout-passes.md has the rules
+and what it changes in the PTX). Fragments of 16-bit elements are not promoted: their pairs
+stay packed through memory (passes/conversion/fragment_pairs.py). Conservative by
+construction: a fragment whose pointer or tensor flows anywhere other than these accesses and
+pure views (a region op's operand, a terminator, a stored value) is left alone, any other op
+that uses it (a vector access, an ``ldmatrix`` into it, a call) counts as reading and writing
+all of it, and an op with regions that contains any access to the fragment does so too.
 """
 
 from __future__ import annotations
@@ -375,12 +374,15 @@ class _Forwarding:
 @register_pass
 class FragmentScalrep(Pass):
     argument = "fragment-scalrep"
-    summary = "Forward register-fragment stores to loads and erase dead fragment stores"
+    summary = (
+        "Carry register-fragment elements through loops, forward stores to loads, erase dead stores"
+    )
     description = (
-        "Within each block, a tile.load of a register fragment's element at a static offset "
-        "that the block stored or loaded before becomes that value, and a store that a later "
-        "store of the block overwrites unread is erased; fragments whose pointer escapes are "
-        "left alone (mem2reg before lowering)."
+        "Register-fragment elements that a loop accesses only by static loads and stores in "
+        "its body are carried through the scf.for as iteration arguments; within each block, "
+        "a tile.load of an element that the block stored or loaded before becomes that value, "
+        "and a store that a later store of the block overwrites unread is erased; fragments "
+        "whose pointer escapes are left alone (mem2reg before lowering)."
     )
 
     num_promoted = Statistic("Fragment elements carried through loops as iteration arguments")
