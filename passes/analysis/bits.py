@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.swizzle import Swizzle
-from layoutc.ir.algebra.sym.expr import term_expr, terms_of
+from layoutc.ir.algebra.sym.expr import Sum, term_expr, terms_of
 from layoutc.ir.algebra.symbolic import SymInt, sym_known_divisor
 
 IntLike = int | SymInt
@@ -116,20 +116,60 @@ def split_swizzle_argument(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
     return found
 
 
+_parts_memo: dict[tuple, tuple[IntLike, IntLike]] = {}
+
+
 def _split(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
     unit = 1 << swizzle.swizzle_code.bit_length()
     const, terms = terms_of(arg)
-    high: IntLike = const - const % unit
-    low: IntLike = 0
-    for mono, coeff in terms:
-        term = term_expr(mono, coeff)
-        if sym_known_divisor(term) % unit == 0:
-            high = high + term
+    base = const - const % unit
+    low, high = _parts(unit, terms)
+    if base:
+        # ``high`` is ``base`` plus those terms, in order: with none or one of them, adding
+        # ``base`` last is the same sum. The builder's terms never depend on the constant
+        # (``arith.build``), so it is too when the argument and ``high`` are fixed points of
+        # the builder (``Sum._nf``; the terms of such a sum are each one too, so starting
+        # from 0 or from ``base`` rewrites alike)
+        if (
+            (type(high) is int and high == 0)
+            or len(terms_of(high)[1]) == 1
+            or (_fixed(arg) and _fixed(high))
+        ):
+            high = high + base
         else:
-            low = low + term
+            high = base
+            for mono, coeff in terms:
+                term = term_expr(mono, coeff)
+                if sym_known_divisor(term) % unit == 0:
+                    high = high + term
     c = const % unit
     if c:
         bits = possible_bits(low)
         if bits is not None and bits & c == 0:
             return SwizzleSplit(low, c, high)
     return SwizzleSplit(low + c, 0, high)
+
+
+def _fixed(x: IntLike) -> bool:
+    return type(x) is Sum and x._nf
+
+
+def _parts(unit: int, terms: tuple) -> tuple[IntLike, IntLike]:
+    """(the terms ``2^top`` does not divide, the others), each summed in order: memoised on
+    the terms alone, which the arguments of one tensor's accesses share (a thread's part
+    plus each access's constant)."""
+    key = (unit, terms)
+    found = _parts_memo.get(key)
+    if found is None:
+        high: IntLike = 0
+        low: IntLike = 0
+        for mono, coeff in terms:
+            term = term_expr(mono, coeff)
+            if sym_known_divisor(term) % unit == 0:
+                high = high + term
+            else:
+                low = low + term
+        if len(_parts_memo) > 4096:
+            _parts_memo.clear()
+        found = _parts_memo[key] = (low, high)
+    return found

@@ -149,3 +149,36 @@ def test_the_thread_swizzle_is_emitted_once_for_every_constant():
     assert ops.count("arith.andi") == 3  # two digits of t, then the swizzle's mask: once
     assert ops.count("arith.shrui") == 2  # t // 16 and the swizzle's shift: once
     assert ops.count("arith.xori") == 1 + 3  # the swizzle, then one per non-zero k-block
+
+
+def _reference_split(sw, x):
+    """The split computed term by term, ``high`` started from the constant's high part (what
+    ``split_swizzle_argument`` computed before it shared the term sums between constants)."""
+    from layoutc.ir.algebra.sym.expr import term_expr, terms_of
+    from layoutc.ir.algebra.symbolic import sym_known_divisor
+
+    unit = 1 << sw.swizzle_code.bit_length()
+    const, terms = terms_of(x)
+    high, low = const - const % unit, 0
+    for mono, coeff in terms:
+        term = term_expr(mono, coeff)
+        if sym_known_divisor(term) % unit == 0:
+            high = high + term
+        else:
+            low = low + term
+    c = const % unit
+    if c:
+        bits = possible_bits(low)
+        if bits is not None and bits & c == 0:
+            return low, c, high
+    return low + c, 0, high
+
+
+@examples(200)
+@given(swizzles(), thread_parts(), st.lists(st.integers(0, 1 << 14), min_size=1, max_size=6))
+def test_the_split_of_a_part_plus_each_constant_is_the_term_by_term_split(sw, part, constants):
+    """The accesses of one tensor split the same thread's part plus their own constants (and
+    a stage's multiple): each split is exactly (the same objects as) the term-by-term one."""
+    for c in constants:
+        for x in (part + c, part + c + 4096 * S, part + 1024 * Q + c):
+            assert tuple(split_swizzle_argument(sw, x)) == _reference_split(sw, x)
