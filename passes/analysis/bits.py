@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.swizzle import Swizzle
-from layoutc.ir.algebra.sym.expr import Sum, term_expr, terms_of
+from layoutc.ir.algebra.sym.expr import Sum, Symbol, term_expr, terms_of
 from layoutc.ir.algebra.symbolic import SymInt, sym_known_divisor
 
 IntLike = int | SymInt
@@ -66,12 +65,24 @@ def _enumerate_bits(x: SymInt) -> int | None:
         count *= max(1, len(values))
         if count > MAX_ENUMERATED:
             return None
-        ranges.append((sym, values))
+        ranges.append((sym, [v for v in values if sym.admits(v)]))
+    # every assignment at once: one list per node, an entry per assignment (the product of
+    # the symbols' values), and the assignments where a divisor is 0 left out, as
+    # ``x.evaluate`` raises there
+    n = 1
+    for _, values in ranges:
+        n *= len(values)
+    columns: dict = {}
+    outer = 1
+    for sym, values in ranges:
+        inner = n // (outer * len(values)) if values else 0
+        columns[sym] = [v for _ in range(outer) for v in values for _ in range(inner)]
+        outer *= len(values)
+    invalid = [False] * n
+    found = _values(x, columns, {}, n, invalid)
     mask = 0
-    for env in _assignments(ranges):
-        try:
-            v = x.evaluate(env)
-        except LayoutError:  # an assignment the symbol's own facts exclude
+    for v, bad in zip(found, invalid):
+        if bad:
             continue
         if v < 0:
             return None
@@ -79,11 +90,48 @@ def _enumerate_bits(x: SymInt) -> int | None:
     return mask
 
 
-def _assignments(ranges: list) -> list[dict]:
-    envs: list[dict] = [{}]
-    for sym, values in ranges:
-        envs = [{**env, sym: v} for env in envs for v in values]
-    return envs
+def _values(x: IntLike, columns: dict, memo: dict, n: int, invalid: list) -> list:
+    """``x`` at every assignment (:func:`_enumerate_bits`), Python's integer semantics as
+    ``SymInt.evaluate``'s; marks in ``invalid`` the assignments that divide by 0."""
+    if type(x) is int:
+        return [x] * n
+    found = memo.get(x)
+    if found is not None:
+        return found
+    if type(x) is Symbol:
+        found = columns[x]
+    elif type(x) is Sum:
+        found = [x.const] * n
+        for mono, coeff in x.terms:
+            term = [coeff] * n
+            for atom, e in mono:
+                v = _values(atom, columns, memo, n, invalid)
+                if e != 1:
+                    v = [a**e for a in v]
+                term = [a * b for a, b in zip(term, v)]
+            found = [a + b for a, b in zip(found, term)]
+    else:
+        args = [_values(a, columns, memo, n, invalid) for a in x.args]  # type: ignore[attr-defined]
+        kind = x.kind  # type: ignore[attr-defined]
+        if kind == "min":
+            found = [min(t) for t in zip(*args)]
+        elif kind == "max":
+            found = [max(t) for t in zip(*args)]
+        else:
+            a, b = args
+            if 0 in b:
+                for i, d in enumerate(b):
+                    if d == 0:
+                        invalid[i] = True
+                b = [d or 1 for d in b]
+            if kind == "floordiv":
+                found = [p // q for p, q in zip(a, b)]
+            elif kind == "mod":
+                found = [p % q for p, q in zip(a, b)]
+            else:
+                found = [-(-p // q) for p, q in zip(a, b)]
+    memo[x] = found
+    return found
 
 
 class SwizzleSplit(NamedTuple):

@@ -15,7 +15,7 @@ from layoutc.ir.algebra.symbolic import Symbol
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 from layoutc.passes.analysis import emitter as E
-from layoutc.passes.analysis.bits import possible_bits, split_swizzle_argument
+from layoutc.passes.analysis.bits import MAX_ENUMERATED, possible_bits, split_swizzle_argument
 
 T = Symbol.fresh("t", positive=False, lower=0, upper=127)  # a thread index
 S = Symbol.fresh("s", positive=False, lower=0, upper=5)  # a pipeline stage
@@ -182,3 +182,91 @@ def test_the_split_of_a_part_plus_each_constant_is_the_term_by_term_split(sw, pa
     for c in constants:
         for x in (part + c, part + c + 4096 * S, part + 1024 * Q + c):
             assert tuple(split_swizzle_argument(sw, x)) == _reference_split(sw, x)
+
+
+def _reference_bits(x):
+    """``possible_bits`` by evaluating each admissible assignment in turn (``None`` when
+    one is negative; an assignment that divides by 0 is skipped)."""
+    from itertools import product
+
+    from layoutc.ir.algebra.errors import LayoutError
+
+    syms = list(x.free_symbols)
+    ranges = []
+    for sym in syms:
+        lo, hi = sym.bounds
+        step = sym.divisible_by
+        ranges.append(range(-(-lo // step) * step, hi + 1, step))
+    count = 1
+    for r in ranges:
+        count *= max(1, len(r))
+    if count > MAX_ENUMERATED:
+        return None  # too many to list
+    mask = 0
+    for values in product(*ranges):
+        try:
+            v = x.evaluate(dict(zip(syms, values)))
+        except LayoutError:
+            continue
+        if v < 0:
+            return None
+        mask |= v
+    return mask
+
+
+W = Symbol.fresh("w", positive=False, lower=-3, upper=4)  # may be negative or 0
+EVEN = Symbol.fresh("even", divisible_by=2, positive=False, lower=0, upper=10)
+
+
+@st.composite
+def enumerable(draw):
+    """Expressions over a few small symbols: digits, products, min/max, and divisions by a
+    value that may be 0 (``x.evaluate`` raises there: the assignment does not count)."""
+    from layoutc.ir.algebra.symbolic import sym_max, sym_min
+
+    leaf = st.sampled_from([T, Q, S, W, EVEN, 3, 0])
+
+    def extend(children):
+        return st.one_of(
+            st.tuples(st.sampled_from(["+", "*", "min", "max"]), children, children),
+            st.tuples(st.sampled_from(["//", "%"]), children, st.sampled_from([2, 3, 8, W, Q])),
+        )
+
+    tree = draw(st.recursive(leaf, extend, max_leaves=5))
+
+    def build(t):
+        if not isinstance(t, tuple):
+            return t
+        op, a, b = t
+        a, b = build(a), build(b)
+        if op == "+":
+            return a + b
+        if op == "*":
+            return a * b
+        if op == "min":
+            return sym_min(a, b)
+        if op == "max":
+            return sym_max(a, b)
+        if (type(b) is int and b == 0) or (type(a) is int and type(b) is int):
+            return a
+        return a // b if op == "//" else a % b
+
+    return build(tree)
+
+
+@examples(300)
+@given(enumerable())
+def test_possible_bits_is_the_union_over_every_assignment(x):
+    if type(x) is int:
+        return
+    from layoutc.passes.analysis.bits import _enumerate_bits
+
+    assert _enumerate_bits(x) == _reference_bits(x)
+
+
+def test_assignments_that_divide_by_zero_do_not_count():
+    from layoutc.passes.analysis.bits import _enumerate_bits
+
+    x = 16 // (Q * Q + Q)  # q = 0 divides by 0; q = 1, 2, 3 give 8, 2, 1
+    assert _enumerate_bits(x) == _reference_bits(x) == 8 | 2 | 1
+    assert _enumerate_bits(W * T) is None  # negative for w < 0
