@@ -524,3 +524,24 @@ def test_a_sum_interned_without_the_builder_is_rebuilt_when_a_constant_is_added(
     assert not raw._nf
     assert raw + 3 is x + 3
     assert 3 + raw is x + 3
+
+
+@laws
+@given(trees, trees)
+def test_expanded_terms_are_the_products_of_each_terms_atoms(t1, t2):
+    """``expand_terms`` (each monomial's product of atom expansions memoised, then scaled by
+    the coefficient) is the product taken with the coefficient first, term by term."""
+    from layoutc.ir.algebra.sym import expand as X
+    from layoutc.ir.algebra.sym.expr import terms_of
+
+    x = build(t1) * build(t2) + build(t1)
+    const, terms = terms_of(x)
+    acc: dict = {(): const} if const else {}
+    for mono, k in terms:
+        piece = X.const_poly(k)
+        for atom, e in mono:
+            xa = X.expand(atom)
+            piece = X.pmul(piece, xa if e == 1 else X.ppow(xa, e))
+        for m, c in piece:
+            acc[m] = acc.get(m, 0) + c
+    assert X.expand_terms(const, terms) == X.from_dict(acc)

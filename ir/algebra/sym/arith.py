@@ -193,10 +193,11 @@ def build(const: int, acc: dict) -> IntLike:
         pairing_free = not _PAIRING
         cutoffs = PROOF_CUTOFFS.count
         # normalize in canonical order, so the result does not depend on how the sum was built
-        const, items, fixed = _normalize(const, items)
+        const, items, fixed, changed = _normalize(const, items)
         if not items:
             return const
-        items.sort(key=term_sort_key)
+        if changed:
+            items.sort(key=term_sort_key)
         if len(items) > 1 and _has_division(items):
             collapsed = _collapse_divisions(const, items)
             if collapsed is not None:
@@ -283,19 +284,21 @@ def _unit(mono: Mono) -> IntLike:
     return mono_expr(mono) if mono else 1
 
 
-def _normalize(const: int, items: list) -> tuple[int, list, bool]:
+def _normalize(const: int, items: list) -> tuple[int, list, bool, bool]:
     """Apply the term rewrites that involve opaque atoms until none applies.
 
     Rules that merge two terms (digits of an index, `x % b` with `b*(x // b)`) are tried on
     every term before the single-term rules, so the result does not depend on the order of
     terms. Every rewrite removes a floordiv or mod term or lowers a coefficient that shares a
-    factor with an exact divisor; the budget is a safety net. The flag: whether the rewrites
-    stopped because none applied (False: at the budget).
+    factor with an exact divisor; the budget is a safety net. The flags: whether the rewrites
+    stopped because none applied (False: at the budget), and whether any was made (False:
+    the terms are ``items``, in their order).
     """
     acc = dict(items)
-    fixed = False
+    fixed = changed = False
     for _ in range(_MAX_REWRITES):
         if _merge_exact_families(acc):
+            changed = True
             continue
         rewrite = None
         for rule in (_pair_rewrite, _single_rewrite):
@@ -308,6 +311,7 @@ def _normalize(const: int, items: list) -> tuple[int, list, bool]:
         if rewrite is None:
             fixed = True
             break
+        changed = True
         removed, replacement = rewrite
         for rm, rk in removed:
             if not rm:
@@ -326,7 +330,7 @@ def _normalize(const: int, items: list) -> tuple[int, list, bool]:
                 acc[rm] = left
             else:
                 acc.pop(rm, None)
-    return const, list(acc.items()), fixed
+    return const, list(acc.items()), fixed, changed
 
 
 def _merge_exact_families(acc: dict) -> bool:
