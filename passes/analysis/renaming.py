@@ -35,7 +35,7 @@ def _collect(x: Any, found: dict) -> bool:
     if t is int or t is Underscore or t is Swizzle:
         return True
     if t is tuple:
-        return all(_collect(e, found) for e in x)
+        return all(type(e) is int or _collect(e, found) for e in x)
     if t is Symbol or t is Sum or t is Op:
         for s in x.free_symbols:
             if s.uid is not None:
@@ -95,15 +95,19 @@ def _rename(x: Any, mapping: dict, memo: dict) -> Any:
     if t is int or t is Underscore or t is Swizzle:
         return x
     if t is tuple:
-        return tuple(_rename(e, mapping, memo) for e in x)
+        # (a part without renamed symbols is kept, the same object)
+        parts = [e if type(e) is int else _rename(e, mapping, memo) for e in x]
+        return x if all(a is b for a, b in zip(parts, x)) else tuple(parts)
     if t is Layout:
-        return Layout._new(_rename(x.shape, mapping, memo), _rename(x.stride, mapping, memo))
+        shape, stride = _rename(x.shape, mapping, memo), _rename(x.stride, mapping, memo)
+        return x if shape is x.shape and stride is x.stride else Layout._new(shape, stride)
     if t is ComposedLayout:
-        return ComposedLayout(
-            _rename(x.outer, mapping, memo),
-            _rename(x.offset, mapping, memo),
-            _rename(x.inner, mapping, memo),
-        )
+        outer = _rename(x.outer, mapping, memo)
+        offset = _rename(x.offset, mapping, memo)
+        inner = _rename(x.inner, mapping, memo)
+        if outer is x.outer and offset is x.offset and inner is x.inner:
+            return x
+        return ComposedLayout(outer, offset, inner)
     found = memo.get(x)
     if found is not None:
         return found
