@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.swizzle import Swizzle
-from layoutc.ir.algebra.sym.expr import term_expr, terms_of
+from layoutc.ir.algebra.sym.expr import Sum, Symbol, term_expr, terms_of
 from layoutc.ir.algebra.symbolic import SymInt, sym_known_divisor
 
 IntLike = int | SymInt
@@ -66,12 +65,24 @@ def _enumerate_bits(x: SymInt) -> int | None:
         count *= max(1, len(values))
         if count > MAX_ENUMERATED:
             return None
-        ranges.append((sym, values))
+        ranges.append((sym, [v for v in values if sym.admits(v)]))
+    # every assignment at once: one list per node, an entry per assignment (the product of
+    # the symbols' values), and the assignments where a divisor is 0 left out, as
+    # ``x.evaluate`` raises there
+    n = 1
+    for _, values in ranges:
+        n *= len(values)
+    columns: dict = {}
+    outer = 1
+    for sym, values in ranges:
+        inner = n // (outer * len(values)) if values else 0
+        columns[sym] = [v for _ in range(outer) for v in values for _ in range(inner)]
+        outer *= len(values)
+    invalid = [False] * n
+    found = _values(x, columns, {}, n, invalid)
     mask = 0
-    for env in _assignments(ranges):
-        try:
-            v = x.evaluate(env)
-        except LayoutError:  # an assignment the symbol's own facts exclude
+    for v, bad in zip(found, invalid):
+        if bad:
             continue
         if v < 0:
             return None
@@ -79,11 +90,48 @@ def _enumerate_bits(x: SymInt) -> int | None:
     return mask
 
 
-def _assignments(ranges: list) -> list[dict]:
-    envs: list[dict] = [{}]
-    for sym, values in ranges:
-        envs = [{**env, sym: v} for env in envs for v in values]
-    return envs
+def _values(x: IntLike, columns: dict, memo: dict, n: int, invalid: list) -> list:
+    """``x`` at every assignment (:func:`_enumerate_bits`), Python's integer semantics as
+    ``SymInt.evaluate``'s; marks in ``invalid`` the assignments that divide by 0."""
+    if type(x) is int:
+        return [x] * n
+    found = memo.get(x)
+    if found is not None:
+        return found
+    if type(x) is Symbol:
+        found = columns[x]
+    elif type(x) is Sum:
+        found = [x.const] * n
+        for mono, coeff in x.terms:
+            term = [coeff] * n
+            for atom, e in mono:
+                v = _values(atom, columns, memo, n, invalid)
+                if e != 1:
+                    v = [a**e for a in v]
+                term = [a * b for a, b in zip(term, v)]
+            found = [a + b for a, b in zip(found, term)]
+    else:
+        args = [_values(a, columns, memo, n, invalid) for a in x.args]  # type: ignore[attr-defined]
+        kind = x.kind  # type: ignore[attr-defined]
+        if kind == "min":
+            found = [min(t) for t in zip(*args)]
+        elif kind == "max":
+            found = [max(t) for t in zip(*args)]
+        else:
+            a, b = args
+            if 0 in b:
+                for i, d in enumerate(b):
+                    if d == 0:
+                        invalid[i] = True
+                b = [d or 1 for d in b]
+            if kind == "floordiv":
+                found = [p // q for p, q in zip(a, b)]
+            elif kind == "mod":
+                found = [p % q for p, q in zip(a, b)]
+            else:
+                found = [-(-p // q) for p, q in zip(a, b)]
+    memo[x] = found
+    return found
 
 
 class SwizzleSplit(NamedTuple):
@@ -116,20 +164,60 @@ def split_swizzle_argument(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
     return found
 
 
+_parts_memo: dict[tuple, tuple[IntLike, IntLike]] = {}
+
+
 def _split(swizzle: Swizzle, arg: IntLike) -> SwizzleSplit:
     unit = 1 << swizzle.swizzle_code.bit_length()
     const, terms = terms_of(arg)
-    high: IntLike = const - const % unit
-    low: IntLike = 0
-    for mono, coeff in terms:
-        term = term_expr(mono, coeff)
-        if sym_known_divisor(term) % unit == 0:
-            high = high + term
+    base = const - const % unit
+    low, high = _parts(unit, terms)
+    if base:
+        # ``high`` is ``base`` plus those terms, in order: with none or one of them, adding
+        # ``base`` last is the same sum. The builder's terms never depend on the constant
+        # (``arith.build``), so it is too when the argument and ``high`` are fixed points of
+        # the builder (``Sum._nf``; the terms of such a sum are each one too, so starting
+        # from 0 or from ``base`` rewrites alike)
+        if (
+            (type(high) is int and high == 0)
+            or len(terms_of(high)[1]) == 1
+            or (_fixed(arg) and _fixed(high))
+        ):
+            high = high + base
         else:
-            low = low + term
+            high = base
+            for mono, coeff in terms:
+                term = term_expr(mono, coeff)
+                if sym_known_divisor(term) % unit == 0:
+                    high = high + term
     c = const % unit
     if c:
         bits = possible_bits(low)
         if bits is not None and bits & c == 0:
             return SwizzleSplit(low, c, high)
     return SwizzleSplit(low + c, 0, high)
+
+
+def _fixed(x: IntLike) -> bool:
+    return type(x) is Sum and x._nf
+
+
+def _parts(unit: int, terms: tuple) -> tuple[IntLike, IntLike]:
+    """(the terms ``2^top`` does not divide, the others), each summed in order: memoised on
+    the terms alone, which the arguments of one tensor's accesses share (a thread's part
+    plus each access's constant)."""
+    key = (unit, terms)
+    found = _parts_memo.get(key)
+    if found is None:
+        high: IntLike = 0
+        low: IntLike = 0
+        for mono, coeff in terms:
+            term = term_expr(mono, coeff)
+            if sym_known_divisor(term) % unit == 0:
+                high = high + term
+            else:
+                low = low + term
+        if len(_parts_memo) > 4096:
+            _parts_memo.clear()
+        found = _parts_memo[key] = (low, high)
+    return found

@@ -40,6 +40,7 @@ from layoutc.ir.algebra.composed import ComposedLayout
 from layoutc.ir.algebra.errors import LayoutError
 from layoutc.ir.algebra.gather import CustomStride, IndexedGather
 from layoutc.ir.algebra.layout import Layout
+from layoutc.ir.algebra.sym.cache import PROOF_CUTOFFS
 from layoutc.ir.algebra.symbolic import Symbol, SymInt, sym_known_divisor, sym_max, sym_min
 from layoutc.ir.core.attributes import IntegerAttr
 from layoutc.ir.core.dispatch import OpTable
@@ -63,6 +64,7 @@ from layoutc.ir.dialects.tile.types import PtrType, TensorType
 
 from . import facts as F
 from .conform import conform_to_type
+from .renaming import generic_key, rename, symbols_within
 
 IntLike = int | SymInt
 
@@ -541,6 +543,18 @@ class SymbolicAnalysis:
             key, found = None, None
         if found is not None:
             return found
+        # the same view of the same values up to the symbols' identities (another pass's or
+        # another compile's thread index): the result renamed (renaming.py)
+        generic = generic_key(key[2]) if key is not None else None
+        if generic is not None:
+            named, forward, backward = generic
+            gkey = (key[0], key[1], named, key[3])
+            stored = _GENERIC_VIEWS.get(gkey)
+            if stored is not None:
+                found = rename(stored, backward)
+                self._views[key] = found  # type: ignore[index]
+                return found
+        cutoffs = PROOF_CUTOFFS.count
         try:
             layout, offset = type(op).compute(op.properties, args)
         except LayoutError as e:
@@ -551,6 +565,14 @@ class SymbolicAnalysis:
         found = conform_to_type(layout, t.layout()), offset  # coordinates follow the type
         if key is not None:
             self._views[key] = found
+        if (
+            generic is not None
+            and PROOF_CUTOFFS.count == cutoffs  # (a proof cut short may prove more elsewhere)
+            and symbols_within(found, forward)
+        ):
+            if len(_GENERIC_VIEWS) >= GENERIC_VIEWS_LIMIT:
+                _GENERIC_VIEWS.clear()
+            _GENERIC_VIEWS[gkey] = rename(found, forward)
         return found
 
     def _bind_gathers(self, op: Any, layout: Any) -> Any:
@@ -666,6 +688,12 @@ class SymbolicAnalysis:
             if key is not None and immutable:
                 self._element_offsets[key] = found
         return found
+
+
+GENERIC_VIEWS_LIMIT = 4096
+_GENERIC_VIEWS: dict[tuple, tuple[Any, Any]] = {}
+"""``SymbolicAnalysis._view``'s results on placeholders (renaming.py), across analyses and
+compiles: pure functions of the op kind, properties, values and type."""
 
 
 def dominates(a: Operation, b: Operation) -> bool:

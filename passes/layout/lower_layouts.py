@@ -195,16 +195,19 @@ class _Lowering:
                     self._writers[op] = self._writes_after(op)
             # every cp.async's write: a wait may land one of them (see _forget_async)
             self._async_writes = [self._effect_ahead(o) for o in ops if isinstance(o, TD.CpAsyncOp)]
+        # what an op may write matters only to the index-buffer entries of gathered accesses
+        gathered = bool(self._gathered_entries)
+        addresses = self._addresses
         for op in ops:
             if op.parent is None:
                 continue  # erased by an earlier rewrite
-            effect = self._effect(op)
-            if isinstance(op, gpu.BarrierOp) and self._writers.get(op) is not None:
+            effect = self._effect(op) if gathered else None
+            if gathered and isinstance(op, gpu.BarrierOp) and self._writers.get(op) is not None:
                 self._op = op
                 self._prefetch(op)  # the next accesses' entries, if stable across the barrier
                 self._forget_across(op)
                 continue
-            if isinstance(op, _ACCESSES) and self._addresses_memory(op):
+            if op in addresses:  # (an access to memory: asked before the first rewrite)
                 if _final_fragment_access(op):
                     self.at(op)
                     self._op = op
@@ -851,10 +854,13 @@ def _addressed(op: Any) -> list[tuple[Value, Any, str]]:
     return [(_memory_operand(op), op.coords, op.coord.value)]
 
 
+_DEST_OPS = (TD.StoreOp, TD.StoreVectorOp, TD.StmatrixOp, *TD.ATOMIC_OPS)
+
+
 def _memory_operand(op: Any) -> Value:
     """The tensor or pointer an element access addresses (stores and atomics: ``dest``; the
     others, cp.async's source included: the first operand)."""
-    if isinstance(op, (TD.StoreOp, TD.StoreVectorOp, TD.StmatrixOp, *TD.ATOMIC_OPS)):
+    if isinstance(op, _DEST_OPS):
         return op.dest
     return op.operands[0]
 

@@ -469,3 +469,79 @@ def test_crd2idx_of_idx2crd_is_the_index(shape, data):
     for k, f, g in terms:
         idx = ("add", idx, ("mul", k, ("mul", f, g)))
     assert build(_roundtrip_tree(tuple(shape), idx)) == build(idx)
+
+
+def _rebuilt_plus(x: object, c: int) -> sym.IntLike:
+    """``x + c`` through the builder's full rewrites (what ``add`` computed before its
+    fast path for sums whose terms are a fixed point: ``Sum._nf``)."""
+    from layoutc.ir.algebra.sym import arith
+
+    return arith.build(x.const + c, dict(x.terms))  # type: ignore[attr-defined]
+
+
+@laws
+@given(trees, st.lists(st.integers(-70, 70), min_size=1, max_size=4))
+def test_adding_a_constant_to_a_fixed_point_sum_is_the_full_rebuild(tree, constants):
+    """A sum the builder marked as a fixed point of its rewrites (``_nf``) plus a constant
+    is exactly (the same interned object as) the builder's result for its terms and the new
+    constant, from either side."""
+    from layoutc.ir.algebra.sym.expr import Sum
+
+    x = build(tree)
+    if type(x) is not Sum or not x._nf:
+        return
+    for c in constants:
+        expected = _rebuilt_plus(x, c)
+        assert x + c is expected
+        assert c + x is expected
+
+
+def test_thread_index_sums_are_fixed_points_that_move_by_a_constant():
+    """The element offsets of a swizzled epilogue (a thread's part plus each value's
+    constant): the thread's part is marked, and each offset is the full rebuild."""
+    from layoutc.ir.algebra.sym.expr import Sum
+
+    tid = Symbol("tid_fp", positive=False, lower=0, upper=127)
+    part = 2 * tid + 120 * (tid // 4) + 1024 * (tid // 32) - 4088 * (tid // 64)
+    digits = 32 * (tid % 16) + 4 * ((tid // 16) % 2) + 512 * ((tid // 32) % 2)
+    for x in (part, digits):
+        assert type(x) is Sum and x._nf
+        assert any(atom._special for mono, _ in x.terms for atom, _ in mono)
+        for c in (1, 8, 1024, 12384, -3, -x.const):
+            assert x + c is _rebuilt_plus(x, c)
+            assert x + c - c is x
+
+
+def test_a_sum_interned_without_the_builder_is_rebuilt_when_a_constant_is_added():
+    """``make_sum`` interns whatever terms it is given (the builder's own pieces): such a
+    sum is not marked, and adding a constant runs the rewrites it never had
+    (``x % 4 + 4*(x // 4)`` is ``x``)."""
+    from layoutc.ir.algebra.sym.expr import make_sum, term_sort_key, terms_of
+
+    x = Symbol("x_fp", positive=False, lower=0, upper=255)
+    pieces = sorted([*terms_of(x % 4)[1], *terms_of(4 * (x // 4))[1]], key=term_sort_key)
+    raw = make_sum(0, tuple(pieces))
+    assert not raw._nf
+    assert raw + 3 is x + 3
+    assert 3 + raw is x + 3
+
+
+@laws
+@given(trees, trees)
+def test_expanded_terms_are_the_products_of_each_terms_atoms(t1, t2):
+    """``expand_terms`` (each monomial's product of atom expansions memoised, then scaled by
+    the coefficient) is the product taken with the coefficient first, term by term."""
+    from layoutc.ir.algebra.sym import expand as X
+    from layoutc.ir.algebra.sym.expr import terms_of
+
+    x = build(t1) * build(t2) + build(t1)
+    const, terms = terms_of(x)
+    acc: dict = {(): const} if const else {}
+    for mono, k in terms:
+        piece = X.const_poly(k)
+        for atom, e in mono:
+            xa = X.expand(atom)
+            piece = X.pmul(piece, xa if e == 1 else X.ppow(xa, e))
+        for m, c in piece:
+            acc[m] = acc.get(m, 0) + c
+    assert X.expand_terms(const, terms) == X.from_dict(acc)

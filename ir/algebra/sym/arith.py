@@ -28,9 +28,10 @@ from ..errors import LayoutZeroDivisionError
 from . import expand as _expand
 from . import hooks
 from .bounds import INF, bounds
-from .cache import MemoCache
+from .cache import PROOF_CUTOFFS, MemoCache
 from .expr import (
     Op,
+    Sum,
     SymInt,
     atoms_of,
     known_divisor,
@@ -74,8 +75,13 @@ def add(a: IntLike, b: IntLike) -> IntLike:
             return a + b
         if a == 0:
             return b
-    elif type(b) is int and b == 0:
-        return a
+        if type(b) is Sum and b._nf:
+            return _moved(b, a)
+    elif type(b) is int:
+        if b == 0:
+            return a
+        if type(a) is Sum and a._nf:
+            return _moved(a, b)
     key = (a, b)
     r = _ADD.get(key, _MISS)
     if r is _MISS:
@@ -158,23 +164,52 @@ def from_pairs(const: int, pairs: list) -> IntLike:
     return build(const, acc)
 
 
+def _moved(s: Sum, c: int) -> IntLike:
+    """`s + c` for a sum whose terms are a fixed point of :func:`build` (``s._nf``): what
+    ``build(s.const + c, s.terms)`` gives, without redoing its rewrites."""
+    r = make_sum(s.const + c, s.terms)
+    if type(r) is Sum:
+        r._nf = True
+    return r
+
+
 def build(const: int, acc: dict) -> IntLike:
-    """The canonical value of `const + sum(coeff * mono)` (normalizes, sorts, interns)."""
+    """The canonical value of `const + sum(coeff * mono)` (normalizes, sorts, interns).
+
+    A sum it returns is marked (``_nf``) when its terms are a fixed point of these steps for
+    every constant, so that :func:`add` of a constant skips them: no term holds a division or
+    remainder atom; or the rewrites of :func:`_normalize` stopped because none applied (not at
+    their budget), no pairing rule was held back (``_PAIRING`` empty) and no proof stopped at
+    a budget on the way (so every rule's answer is the one any later call gets, or a call with
+    less budget, which rewrites less). The constant plays no part in those steps: the rules
+    see the terms only (a rewrite may move the constant, never depends on it), and whether
+    the expanded form is a polynomial (:func:`_collapse_divisions`) does not depend on its
+    constant term."""
     items = [(m, k) for m, k in acc.items() if k]
     if not items:
         return const
     items.sort(key=term_sort_key)
     if any(atom._special for m, _ in items for atom, _ in m):
+        pairing_free = not _PAIRING
+        cutoffs = PROOF_CUTOFFS.count
         # normalize in canonical order, so the result does not depend on how the sum was built
-        const, items = _normalize(const, items)
+        const, items, fixed, changed = _normalize(const, items)
         if not items:
             return const
-        items.sort(key=term_sort_key)
+        if changed:
+            items.sort(key=term_sort_key)
         if len(items) > 1 and _has_division(items):
             collapsed = _collapse_divisions(const, items)
             if collapsed is not None:
                 return collapsed
-    return make_sum(const, tuple(items))
+        r = make_sum(const, tuple(items))
+        if fixed and pairing_free and cutoffs == PROOF_CUTOFFS.count and type(r) is Sum:
+            r._nf = True
+        return r
+    r = make_sum(const, tuple(items))
+    if type(r) is Sum:
+        r._nf = True
+    return r
 
 
 def _has_division(items: list) -> bool:
@@ -249,17 +284,21 @@ def _unit(mono: Mono) -> IntLike:
     return mono_expr(mono) if mono else 1
 
 
-def _normalize(const: int, items: list) -> tuple[int, list]:
+def _normalize(const: int, items: list) -> tuple[int, list, bool, bool]:
     """Apply the term rewrites that involve opaque atoms until none applies.
 
     Rules that merge two terms (digits of an index, `x % b` with `b*(x // b)`) are tried on
     every term before the single-term rules, so the result does not depend on the order of
     terms. Every rewrite removes a floordiv or mod term or lowers a coefficient that shares a
-    factor with an exact divisor; the budget is a safety net.
+    factor with an exact divisor; the budget is a safety net. The flags: whether the rewrites
+    stopped because none applied (False: at the budget), and whether any was made (False:
+    the terms are ``items``, in their order).
     """
     acc = dict(items)
+    fixed = changed = False
     for _ in range(_MAX_REWRITES):
         if _merge_exact_families(acc):
+            changed = True
             continue
         rewrite = None
         for rule in (_pair_rewrite, _single_rewrite):
@@ -270,7 +309,9 @@ def _normalize(const: int, items: list) -> tuple[int, list]:
             if rewrite is not None:
                 break
         if rewrite is None:
+            fixed = True
             break
+        changed = True
         removed, replacement = rewrite
         for rm, rk in removed:
             if not rm:
@@ -289,7 +330,7 @@ def _normalize(const: int, items: list) -> tuple[int, list]:
                 acc[rm] = left
             else:
                 acc.pop(rm, None)
-    return const, list(acc.items())
+    return const, list(acc.items()), fixed, changed
 
 
 def _merge_exact_families(acc: dict) -> bool:

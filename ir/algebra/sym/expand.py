@@ -56,6 +56,7 @@ Mono = tuple  # tuple[tuple[XAtom, int], ...], sorted by atom key; () is the con
 _ATOMS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _FLOOR = MemoCache("expand_floor")
 _NONNEG = MemoCache("expand_nonneg")
+_MONO = MemoCache("expand_mono")
 _MAX_MERGES = 32  # nested divisions merged per normalization (a safety net; real chains need few)
 
 
@@ -338,13 +339,29 @@ def expand_terms(const: int, terms: tuple | list) -> Poly:
     """The expanded form of `const + sum(coeff * mono)` given canonical terms."""
     acc: dict = {(): const} if const else {}
     for mono, k in terms:
-        piece: Poly = const_poly(k)
-        for atom, e in mono:
-            xa = expand(atom)
-            piece = pmul(piece, xa if e == 1 else ppow(xa, e))
+        if len(mono) == 1 and mono[0][1] == 1:
+            piece = pscale(expand(mono[0][0]), k)
+        else:
+            piece = pscale(_mono_poly(mono), k)
         for m, c in piece:
             acc[m] = acc.get(m, 0) + c
     return from_dict(acc)
+
+
+def _mono_poly(mono: Mono) -> Poly:
+    """The expanded form of a product of atoms (memoised as `expand` is: not when a proof
+    stopped at a budget). Scaling it by a term's coefficient is the product with the
+    coefficient first (the same coefficients times k, none of them 0, in the same order)."""
+    p = _MONO.get(mono)
+    if p is None:
+        cutoffs = PROOF_CUTOFFS.count
+        p = const_poly(1)
+        for atom, e in mono:
+            xa = expand(atom)
+            p = pmul(p, xa if e == 1 else ppow(xa, e))
+        if PROOF_CUTOFFS.count == cutoffs:
+            _MONO.put(mono, p)
+    return p
 
 
 def _expand(x: IntLike) -> Poly:

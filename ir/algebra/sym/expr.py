@@ -465,9 +465,12 @@ class Op(SymInt):
 
 
 class Sum(SymInt):
-    """`const + sum(coeff * monomial)`, terms sorted by degree (descending) then atoms."""
+    """`const + sum(coeff * monomial)`, terms sorted by degree (descending) then atoms.
 
-    __slots__ = ("const", "terms")
+    `_nf` (set by `arith.build`): the terms are a fixed point of the builder's rewrites, so
+    adding a constant only moves `const` (`arith.add`'s fast path)."""
+
+    __slots__ = ("_nf", "const", "terms")
 
     const: int
     terms: Terms
@@ -571,6 +574,7 @@ def make_sum(const: int, terms: Terms) -> IntLike:
     s._text = None
     s._xf = None
     s._okey = None
+    s._nf = False
     _SUMS[key] = s
     return s
 

@@ -109,8 +109,39 @@ def element_offset(layout: Any, coord: Any) -> Any:
         and isinstance(layout.outer, Swizzle)
         and isinstance(layout.inner, Layout)
     ):
-        arg = layout.offset + layout.inner(coord)
+        arg = layout.offset + _index(layout.inner, coord)
         if type(arg) is int or layout.outer.is_identity():
             return layout.outer(arg)
         return SwizzledOffset(layout.outer, arg)
+    if isinstance(layout, Layout):
+        return _index(layout, coord)
     return layout(coord)
+
+
+STATIC_INDICES_LIMIT = 1 << 14
+_static_indices: dict[tuple, int] = {}
+"""``layout(coord)`` of static layouts at static coordinates, across compiles: a pure function
+of the two (which compare structurally); the unrolled accesses of a kernel's fragments and
+swizzled tiles ask the same ones in every compile."""
+
+
+def _index(layout: Layout, coord: Any) -> Any:
+    """``layout(coord)``, memoised when both are static (only static pairs are stored, and a
+    pair holding a symbol never equals one: the lookup needs no check)."""
+    key = (layout, coord)
+    found = _static_indices.get(key)
+    if found is not None:
+        return found
+    found = layout(coord)
+    if type(found) is int and _static(layout.shape) and _static(layout.stride) and _static(coord):
+        if len(_static_indices) >= STATIC_INDICES_LIMIT:
+            _static_indices.clear()
+        _static_indices[key] = found
+    return found
+
+
+def _static(x: Any) -> bool:
+    """An int or a nested tuple of ints (bools excluded)."""
+    if type(x) is int:
+        return True
+    return type(x) is tuple and all(_static(e) for e in x)

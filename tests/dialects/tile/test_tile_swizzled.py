@@ -60,6 +60,31 @@ def test_static_arguments_are_swizzled_now():
     assert element_offset(Layout((4, 8), (8, 1)), (1, 2)) == 10
 
 
+def test_static_offsets_are_remembered_across_layouts_that_compare_equal():
+    """``layout(coord)`` of static pairs is memoised across compiles (a kernel's fragments
+    are new but equal layouts each time); a pair with a symbol is computed every time, and
+    an out-of-range coordinate still raises."""
+    import pytest
+    from layoutc.ir.algebra.errors import LayoutError
+    from layoutc.ir.dialects.tile import swizzled
+
+    fragment = ((2, (2, 2)), 4, 4), ((1, (2, 16)), 4, 32)
+    coord = ((1, (0, 1)), 3, 2)
+    first = element_offset(Layout(*fragment), coord)
+    assert first == 1 + 16 + 12 + 64
+    assert (Layout(*fragment), coord) in swizzled._static_indices
+    assert element_offset(Layout(*fragment), coord) == first  # an equal, new layout
+    n = Symbol.fresh("n", positive=False, lower=0, upper=7)
+    symbolic = element_offset(Layout(*fragment), ((1, (0, 1)), 3, n))
+    assert symbolic == 29 + 32 * n
+    assert all(type(v) is int for v in swizzled._static_indices.values())
+    assert (Layout(*fragment), ((1, (0, 1)), 3, n)) not in swizzled._static_indices
+    with pytest.raises(LayoutError):
+        element_offset(Layout(*fragment), ((1, (0, 1)), 4, 2))
+    swizzled_tile = ComposedLayout(Swizzle(3, 2, 3), 4 * n, Layout(*fragment))
+    assert element_offset(swizzled_tile, coord).arg == 4 * n + first
+
+
 def test_thread_slices_of_a_swizzled_tile_verify_and_keep_the_offset_inside():
     k = Kernel([index, index])
     smem = k.create(AllocSmemOp, EXAMPLE_59, f32, 16).results[0]

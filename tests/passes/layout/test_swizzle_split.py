@@ -15,7 +15,7 @@ from layoutc.ir.algebra.symbolic import Symbol
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.dialects.tile.swizzled import SwizzledOffset
 from layoutc.passes.analysis import emitter as E
-from layoutc.passes.analysis.bits import possible_bits, split_swizzle_argument
+from layoutc.passes.analysis.bits import MAX_ENUMERATED, possible_bits, split_swizzle_argument
 
 T = Symbol.fresh("t", positive=False, lower=0, upper=127)  # a thread index
 S = Symbol.fresh("s", positive=False, lower=0, upper=5)  # a pipeline stage
@@ -149,3 +149,124 @@ def test_the_thread_swizzle_is_emitted_once_for_every_constant():
     assert ops.count("arith.andi") == 3  # two digits of t, then the swizzle's mask: once
     assert ops.count("arith.shrui") == 2  # t // 16 and the swizzle's shift: once
     assert ops.count("arith.xori") == 1 + 3  # the swizzle, then one per non-zero k-block
+
+
+def _reference_split(sw, x):
+    """The split computed term by term, ``high`` started from the constant's high part (what
+    ``split_swizzle_argument`` computed before it shared the term sums between constants)."""
+    from layoutc.ir.algebra.sym.expr import term_expr, terms_of
+    from layoutc.ir.algebra.symbolic import sym_known_divisor
+
+    unit = 1 << sw.swizzle_code.bit_length()
+    const, terms = terms_of(x)
+    high, low = const - const % unit, 0
+    for mono, coeff in terms:
+        term = term_expr(mono, coeff)
+        if sym_known_divisor(term) % unit == 0:
+            high = high + term
+        else:
+            low = low + term
+    c = const % unit
+    if c:
+        bits = possible_bits(low)
+        if bits is not None and bits & c == 0:
+            return low, c, high
+    return low + c, 0, high
+
+
+@examples(200)
+@given(swizzles(), thread_parts(), st.lists(st.integers(0, 1 << 14), min_size=1, max_size=6))
+def test_the_split_of_a_part_plus_each_constant_is_the_term_by_term_split(sw, part, constants):
+    """The accesses of one tensor split the same thread's part plus their own constants (and
+    a stage's multiple): each split is exactly (the same objects as) the term-by-term one."""
+    for c in constants:
+        for x in (part + c, part + c + 4096 * S, part + 1024 * Q + c):
+            assert tuple(split_swizzle_argument(sw, x)) == _reference_split(sw, x)
+
+
+def _reference_bits(x):
+    """``possible_bits`` by evaluating each admissible assignment in turn (``None`` when
+    one is negative; an assignment that divides by 0 is skipped)."""
+    from itertools import product
+
+    from layoutc.ir.algebra.errors import LayoutError
+
+    syms = list(x.free_symbols)
+    ranges = []
+    for sym in syms:
+        lo, hi = sym.bounds
+        step = sym.divisible_by
+        ranges.append(range(-(-lo // step) * step, hi + 1, step))
+    count = 1
+    for r in ranges:
+        count *= max(1, len(r))
+    if count > MAX_ENUMERATED:
+        return None  # too many to list
+    mask = 0
+    for values in product(*ranges):
+        try:
+            v = x.evaluate(dict(zip(syms, values)))
+        except LayoutError:
+            continue
+        if v < 0:
+            return None
+        mask |= v
+    return mask
+
+
+W = Symbol.fresh("w", positive=False, lower=-3, upper=4)  # may be negative or 0
+EVEN = Symbol.fresh("even", divisible_by=2, positive=False, lower=0, upper=10)
+
+
+@st.composite
+def enumerable(draw):
+    """Expressions over a few small symbols: digits, products, min/max, and divisions by a
+    value that may be 0 (``x.evaluate`` raises there: the assignment does not count)."""
+    from layoutc.ir.algebra.symbolic import sym_max, sym_min
+
+    leaf = st.sampled_from([T, Q, S, W, EVEN, 3, 0])
+
+    def extend(children):
+        return st.one_of(
+            st.tuples(st.sampled_from(["+", "*", "min", "max"]), children, children),
+            st.tuples(st.sampled_from(["//", "%"]), children, st.sampled_from([2, 3, 8, W, Q])),
+        )
+
+    tree = draw(st.recursive(leaf, extend, max_leaves=5))
+
+    def build(t):
+        if not isinstance(t, tuple):
+            return t
+        op, a, b = t
+        a, b = build(a), build(b)
+        if op == "+":
+            return a + b
+        if op == "*":
+            return a * b
+        if op == "min":
+            return sym_min(a, b)
+        if op == "max":
+            return sym_max(a, b)
+        if (type(b) is int and b == 0) or (type(a) is int and type(b) is int):
+            return a
+        return a // b if op == "//" else a % b
+
+    return build(tree)
+
+
+@examples(300)
+@given(enumerable())
+def test_possible_bits_is_the_union_over_every_assignment(x):
+    if type(x) is int:
+        return
+    from layoutc.passes.analysis.bits import _enumerate_bits
+
+    assert _enumerate_bits(x) == _reference_bits(x)
+
+
+def test_assignments_that_divide_by_zero_do_not_count():
+    from layoutc.passes.analysis.bits import _enumerate_bits
+
+    x = 16 // (Q * Q + Q)  # q = 0 divides by 0; q = 1, 2, 3 give 8, 2, 1
+    assert _enumerate_bits(x) == _reference_bits(x) == 8 | 2 | 1
+    assert _enumerate_bits(W * T) is None  # negative for w < 0

@@ -416,3 +416,98 @@ def test_emit_refuses_symbols_without_values():
     b = Builder(InsertionPoint.before_op(func.regions[0].blocks[0].last_op))
     with pytest.raises(E.EmitError, match="stands for no value"):
         E.emit(Symbol.fresh("lost") + 1, b)
+
+
+# -- views memoised up to the symbols' identities (renaming.py) ----------------------------------
+
+
+@st.composite
+def thread_slices(draw):
+    """A (swizzled) static tile of a thread mode and a value mode: the partitions every pass
+    reads (a thread's slice, then a loop's), with fresh symbols of the same facts each time."""
+    from layoutc.ir.algebra import Swizzle
+    from layoutc.ir.algebra.composed import ComposedLayout
+
+    threads = draw(st.sampled_from([(4, 8), (8, 16), (16, 2, 2, 2), (4, 8, 2, 2)]))
+    values = draw(st.sampled_from([(4, 4), (2, (2, 2)), (8, 4)]))
+    strides, s = [], 1
+    for t in threads:
+        strides.append(s * draw(st.sampled_from([1, 2, 4])))
+        s = strides[-1] * t
+    d0, d1 = (draw(st.sampled_from([1, 1024, 4096, 32])) for _ in range(2))
+    vstrides = (d0, (d1, 2 * d1) if isinstance(values[1], tuple) else d1)
+    inner = Layout((threads, values), (tuple(strides), vstrides))
+    if draw(st.booleans()):
+        inner = ComposedLayout(Swizzle(3, 2, draw(st.sampled_from([3, 5]))), 0, inner)
+    size = 1
+    for t in threads:
+        size *= t
+    return inner, size
+
+
+def _slices(layout, threads):
+    from layoutc.ir.algebra.inttuple import _
+    from layoutc.ir.algebra.layout import slice_and_offset
+
+    t = Symbol.fresh("tid_x", positive=False, lower=0, upper=threads - 1)
+    e = Symbol.fresh("e", positive=False, lower=0, upper=3)
+    sliced, off = slice_and_offset((t, _), layout)
+    again, off2 = slice_and_offset(((_, e),), sliced)
+    return t, e, (sliced, off, again, off2)
+
+
+@examples(60)
+@given(thread_slices())
+def test_slices_by_new_symbols_are_the_slices_by_old_ones_renamed(case):
+    """What the symbol-generic memo rests on: the algebra on symbols with the same names and
+    facts gives the same canonical results, renamed (term order included)."""
+    from layoutc.passes.analysis.renaming import generic_key, rename
+
+    layout, threads = case
+    t1, e1, first = _slices(layout, threads)
+    t2, e2, second = _slices(layout, threads)
+    assert t1 is not t2
+    assert rename(first, {t1: t2, e1: e2}) == second
+    named1, _, _ = generic_key(first)
+    named2, _, back2 = generic_key(second)
+    assert named1 == named2  # one placeholder form
+    assert rename(named2, back2) == second
+
+
+VIEW_KERNEL = """func.func @k(%p: !tile.ptr<f32, gmem, 16> {layoutc.align = 16 : i64}, %n: index {layoutc.divisible_by = 4 : i64}) attributes {gpu.kernel} {
+  %s = layout.make_shape %n : !layout.int_tuple<"(8,?)">
+  %d = layout.make_stride %n : !layout.int_tuple<"(?,1)">
+  %l = layout.make_layout %s, %d : !layout.layout<"(8,?):(?,1)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(8,?):(?,1)">) -> !tile.tensor<f32, gmem, "(8,?):(?,1)", 16>
+  %b = gpu.block_id x
+  %tile = tile.local_tile %t[(%b, 0)] {tiler = #layout.int_tuple<"(2,4)">} : !tile.tensor<f32, gmem, "(8,?):(?,1)", 16> -> !tile.tensor<f32, gmem, "(2,4):(?,1)", 16>
+  return
+}"""
+
+
+def test_a_new_analysis_takes_the_view_from_the_memo_renamed(monkeypatch):
+    """A second analysis of the same function (new symbols for %n and the block index) does
+    not compute the view again: it renames the stored one, which equals the view computed
+    with its own symbols."""
+    from layoutc.ir.dialects import tile as TD
+    from layoutc.passes.analysis import symbolic as S
+
+    func = func_of(VIEW_KERNEL)
+    v = values(func)
+    first = SymbolicAnalysis(func).tensor_of(v["tile"])
+    second_analysis = SymbolicAnalysis(func)
+
+    def no_compute(*args, **kwargs):
+        raise AssertionError("computed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(TD.LocalTileOp, "compute", staticmethod(no_compute))
+        second = second_analysis.tensor_of(v["tile"])
+    n, b = second.layout.stride[0], second_analysis.sym_of(v["b"])
+    assert b is not first.offset.free_symbols[0]
+    assert second.layout == Layout((2, 4), (n, 1)) and second.offset == 2 * n * b
+    S._GENERIC_VIEWS.clear()
+    second_analysis._tensors.clear()  # (its symbols stay)
+    second_analysis._views.clear()
+    again = second_analysis.tensor_of(v["tile"])  # computed with these symbols
+    assert again.layout == second.layout and again.offset is second.offset
