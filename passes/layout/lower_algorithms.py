@@ -63,14 +63,16 @@ class LowerAlgorithms(Pass):
         analysis = self.get_analysis(SymbolicAnalysis)
         builder = Builder()
         emitter = IndexEmitter(builder)
+        addresses: dict[Any, Any] = {}  # register-fragment element addresses (lowering.py)
         for alg in ops_of_type(op, ALGORITHM_OPS):
-            low = Lowering(analysis, builder, emitter, alg, self.unroll_limit)
+            low = Lowering(analysis, builder, emitter, alg, self.unroll_limit, addresses)
             start = alg.prev_op
             try:
                 LOWERINGS.lookup(alg)(low, alg)  # type: ignore[misc]
             except (AnalysisError, LoweringError, LayoutError) as e:
                 _discard_since(start, alg)
                 emitter = IndexEmitter(builder)  # its memo may name erased values
+                addresses = {}  # so may this one (a fragment's pointer)
                 message = e.message if isinstance(e, AnalysisError) else str(e)
                 loc = e.location if isinstance(e, AnalysisError) else alg.location
                 if isinstance(loc, UnknownLoc):

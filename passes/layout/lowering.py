@@ -34,6 +34,7 @@ class Lowering:
         emitter: IndexEmitter,
         op: Operation,
         unroll_limit: int = DEFAULT_UNROLL_LIMIT,
+        fragment_addresses: dict[Any, tuple[Value, int] | None] | None = None,
     ):
         self.analysis = analysis
         self.builder = builder
@@ -42,14 +43,28 @@ class Lowering:
         self.loc: Location = op.location
         self.unroll_limit = unroll_limit
         # (tensor, coordinate) -> (fragment pointer, element offset), or None: an unrolled gemm
-        # addresses each A and B element once per use and each C element twice per k-step
-        self._fragment_addresses: dict[Any, tuple[Value, int] | None] = {}
+        # addresses each A and B element once per use and each C element twice per k-step, and
+        # the gemms of a main loop's k-blocks the same C elements (the pass shares the memo
+        # between its lowerings: what it knows of existing values and the pointers made right
+        # after the allocations stay true while it runs; it starts a new one when a failed
+        # lowering erases what it built)
+        self._fragment_addresses: dict[Any, tuple[Value, int] | None] = (
+            {} if fragment_addresses is None else fragment_addresses
+        )
         builder.insertion_point = InsertionPoint.before_op(op)
         builder.loc = op.location
         emitter.loc = op.location
 
     def coordinate(self, coord: Any) -> Any:
         """A coordinate with SymInt entries replaced by emitted ``index`` values."""
+        if type(coord) is tuple:
+            # the unrolled bodies' coordinates: flat tuples of non-negative ints, kept as they are
+            for c in coord:
+                if type(c) is not int or c < 0:
+                    break
+            else:
+                return coord
+            return tuple([self.coordinate(c) for c in coord])
         if isinstance(coord, tuple):
             return tuple([self.coordinate(c) for c in coord])
         if isinstance(coord, SymInt):
@@ -98,8 +113,8 @@ class Lowering:
             return None
         ptr, offset = address
         if cls is TD.LoadOp:
-            return self.builder.create(TD.LoadOp, ptr, offset, loc=loc)
-        return self.builder.create(TD.StoreOp, args[0], ptr, offset, loc=loc)
+            return self.builder.insert(TD.LoadOp.at_offset(ptr, offset, loc))
+        return self.builder.insert(TD.StoreOp.at_offset(args[0], ptr, offset, loc))
 
     def _fragment_address(self, tensor: Any, coord: Any) -> tuple[Value, int] | None:
         """The fragment pointer and element offset of a static coordinate of a register
@@ -112,17 +127,33 @@ class Lowering:
         if not isinstance(alloc, TD.AllocFragmentOp) or type(info.offset) is not int:
             return None
         try:
-            pattern, dynamic = C.pattern_of_value(coord)
-            if dynamic:
-                return None
-            offset = info.offset + self.analysis.layout_offset(
-                info.layout, C.substitute(pattern, [])
-            )
+            if not _static(coord):
+                pattern, dynamic = C.pattern_of_value(coord)
+                if dynamic:
+                    return None
+                coord = C.substitute(pattern, [])
+            offset = info.offset + self.analysis.layout_offset(info.layout, coord)
         except (LayoutError, TypeError, ValueError):
             return None
         if type(offset) is not int or offset < 0:
             return None
         return fragment_pointer(alloc), offset
+
+
+def _static(coord: Any) -> bool:
+    """Whether ``coord`` is an int or nested non-empty tuples of ints, all non-negative: its
+    own pattern, with no entry to substitute."""
+    if type(coord) is int:
+        return coord >= 0
+    if type(coord) is not tuple or not coord:
+        return False
+    for c in coord:
+        if type(c) is int:
+            if c < 0:
+                return False
+        elif not _static(c):
+            return False
+    return True
 
 
 def fragment_pointer(alloc: Operation) -> Value:
