@@ -35,6 +35,7 @@ class Lowering:
         op: Operation,
         unroll_limit: int = DEFAULT_UNROLL_LIMIT,
         fragment_addresses: dict[Any, tuple[Value, int] | None] | None = None,
+        known_elements: dict[Operation, Any] | None = None,
     ):
         self.analysis = analysis
         self.builder = builder
@@ -51,6 +52,9 @@ class Lowering:
         self._fragment_addresses: dict[Any, tuple[Value, int] | None] = (
             {} if fragment_addresses is None else fragment_addresses
         )
+        # register fragment (its allocation) -> what the gemm lowerings of the pass know of
+        # its elements (lower_gemm.py: KnownElements); None: they build every access
+        self.known_elements: dict[Operation, Any] | None = known_elements
         builder.insertion_point = InsertionPoint.before_op(op)
         builder.loc = op.location
         emitter.loc = op.location
@@ -101,20 +105,26 @@ class Lowering:
         tensor, coord = (args[0], args[1]) if cls is TD.LoadOp else (args[1], args[2])
         if len(args) != (2 if cls is TD.LoadOp else 3) or not isinstance(coord, (int, tuple)):
             return None
-        try:
-            address = self._fragment_addresses[tensor, coord]
-        except KeyError:
-            address = self._fragment_addresses[tensor, coord] = self._fragment_address(
-                tensor, coord
-            )
-        except TypeError:  # an unhashable coordinate entry
-            address = self._fragment_address(tensor, coord)
+        address = self.fragment_address(tensor, coord)
         if address is None:
             return None
         ptr, offset = address
         if cls is TD.LoadOp:
             return self.builder.insert(TD.LoadOp.at_offset(ptr, offset, loc))
         return self.builder.insert(TD.StoreOp.at_offset(args[0], ptr, offset, loc))
+
+    def fragment_address(self, tensor: Any, coord: Any) -> tuple[Value, int] | None:
+        """The fragment pointer and element offset of a static coordinate of a register
+        fragment's tensor (memoised), else None."""
+        try:
+            return self._fragment_addresses[tensor, coord]
+        except KeyError:
+            address = self._fragment_addresses[tensor, coord] = self._fragment_address(
+                tensor, coord
+            )
+            return address
+        except TypeError:  # an unhashable coordinate entry
+            return self._fragment_address(tensor, coord)
 
     def _fragment_address(self, tensor: Any, coord: Any) -> tuple[Value, int] | None:
         """The fragment pointer and element offset of a static coordinate of a register
