@@ -137,7 +137,7 @@ class Lowering:
         if not isinstance(alloc, TD.AllocFragmentOp) or type(info.offset) is not int:
             return None
         try:
-            if not _static(coord):
+            if not C.is_static(coord):
                 pattern, dynamic = C.pattern_of_value(coord)
                 if dynamic:
                     return None
@@ -148,22 +148,6 @@ class Lowering:
         if type(offset) is not int or offset < 0:
             return None
         return fragment_pointer(alloc), offset
-
-
-def _static(coord: Any) -> bool:
-    """Whether ``coord`` is an int or nested non-empty tuples of ints, all non-negative: its
-    own pattern, with no entry to substitute."""
-    if type(coord) is int:
-        return coord >= 0
-    if type(coord) is not tuple or not coord:
-        return False
-    for c in coord:
-        if type(c) is int:
-            if c < 0:
-                return False
-        elif not _static(c):
-            return False
-    return True
 
 
 def fragment_pointer(alloc: Operation) -> Value:
