@@ -252,7 +252,7 @@ def _promote(
     loc = loop.location
     current: dict[int, Any] = {}
     for offset in loaded:
-        load = T.LoadOp(ptr, offset, loc=loc)
+        load = T.LoadOp.at_offset(ptr, offset, loc)
         block.insert_before(load, loop)
         frag.loads[load] = None
         offsets[load] = offset
@@ -291,7 +291,7 @@ def _promote(
     if read_after:
         anchor = new
         for offset, result in zip(carried, new.results[n:]):
-            store = T.StoreOp(result, ptr, offset, loc=loc)
+            store = T.StoreOp.at_offset(result, ptr, offset, loc)
             block.insert_after(store, anchor)
             anchor = store
             frag.stores[store] = None

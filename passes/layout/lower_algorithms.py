@@ -28,7 +28,7 @@ from .common import ALGORITHM_OPS, ops_of_type
 from .loops import DEFAULT_UNROLL_LIMIT, LoweringError
 from .lower_copy import lower_copy
 from .lower_elementwise import lower_axpby, lower_clear, lower_fill
-from .lower_gemm import lower_gemm
+from .lower_gemm import flush_known, lower_gemm
 from .lowering import Lowering
 
 __all__ = ["LowerAlgorithms"]
@@ -56,6 +56,14 @@ class LowerAlgorithms(Pass):
         int, DEFAULT_UNROLL_LIMIT, "Most loop-body instances to unroll a static nest into"
     )
 
+    forward_fragments = Option(
+        bool,
+        True,
+        "Build no load of a register-fragment element that an unrolled MMA gemm before it in "
+        "the block wrote, nor that gemm's store the next one overwrites (what fragment-scalrep "
+        "would remove)",
+    )
+
     num_lowered = Statistic("Algorithm ops lowered")
     num_loops = Statistic("scf.for loops created")
 
@@ -63,14 +71,21 @@ class LowerAlgorithms(Pass):
         analysis = self.get_analysis(SymbolicAnalysis)
         builder = Builder()
         emitter = IndexEmitter(builder)
+        addresses: dict[Any, Any] = {}  # register-fragment element addresses (lowering.py)
+        # register-fragment element values (lower_gemm.py), None: every access is built
+        known: dict[Any, Any] | None = {} if self.forward_fragments else None
         for alg in ops_of_type(op, ALGORITHM_OPS):
-            low = Lowering(analysis, builder, emitter, alg, self.unroll_limit)
+            low = Lowering(analysis, builder, emitter, alg, self.unroll_limit, addresses, known)
             start = alg.prev_op
             try:
                 LOWERINGS.lookup(alg)(low, alg)  # type: ignore[misc]
             except (AnalysisError, LoweringError, LayoutError) as e:
+                if known is not None:
+                    flush_known(known)  # the stores the gemms before it left to build
                 _discard_since(start, alg)
                 emitter = IndexEmitter(builder)  # its memo may name erased values
+                addresses = {}  # so may this one (a fragment's pointer)
+                known = {} if known is not None else None  # and this one
                 message = e.message if isinstance(e, AnalysisError) else str(e)
                 loc = e.location if isinstance(e, AnalysisError) else alg.location
                 if isinstance(loc, UnknownLoc):
@@ -81,6 +96,8 @@ class LowerAlgorithms(Pass):
             self.num_loops += _count_loops_before(start, alg)
             alg.erase()
             self.num_lowered += 1
+        if known is not None:
+            flush_known(known)
         # new ops before each algorithm op, which had no results: existing values keep their
         # meaning, and lower-layouts reuses what was computed about them
         self.mark_analyses_preserved(SymbolicAnalysis)

@@ -34,6 +34,8 @@ class Lowering:
         emitter: IndexEmitter,
         op: Operation,
         unroll_limit: int = DEFAULT_UNROLL_LIMIT,
+        fragment_addresses: dict[Any, tuple[Value, int] | None] | None = None,
+        known_elements: dict[Operation, Any] | None = None,
     ):
         self.analysis = analysis
         self.builder = builder
@@ -42,14 +44,31 @@ class Lowering:
         self.loc: Location = op.location
         self.unroll_limit = unroll_limit
         # (tensor, coordinate) -> (fragment pointer, element offset), or None: an unrolled gemm
-        # addresses each A and B element once per use and each C element twice per k-step
-        self._fragment_addresses: dict[Any, tuple[Value, int] | None] = {}
+        # addresses each A and B element once per use and each C element twice per k-step, and
+        # the gemms of a main loop's k-blocks the same C elements (the pass shares the memo
+        # between its lowerings: what it knows of existing values and the pointers made right
+        # after the allocations stay true while it runs; it starts a new one when a failed
+        # lowering erases what it built)
+        self._fragment_addresses: dict[Any, tuple[Value, int] | None] = (
+            {} if fragment_addresses is None else fragment_addresses
+        )
+        # register fragment (its allocation) -> what the gemm lowerings of the pass know of
+        # its elements (lower_gemm.py: KnownElements); None: they build every access
+        self.known_elements: dict[Operation, Any] | None = known_elements
         builder.insertion_point = InsertionPoint.before_op(op)
         builder.loc = op.location
         emitter.loc = op.location
 
     def coordinate(self, coord: Any) -> Any:
         """A coordinate with SymInt entries replaced by emitted ``index`` values."""
+        if type(coord) is tuple:
+            # the unrolled bodies' coordinates: flat tuples of non-negative ints, kept as they are
+            for c in coord:
+                if type(c) is not int or c < 0:
+                    break
+            else:
+                return coord
+            return tuple([self.coordinate(c) for c in coord])
         if isinstance(coord, tuple):
             return tuple([self.coordinate(c) for c in coord])
         if isinstance(coord, SymInt):
@@ -86,20 +105,26 @@ class Lowering:
         tensor, coord = (args[0], args[1]) if cls is TD.LoadOp else (args[1], args[2])
         if len(args) != (2 if cls is TD.LoadOp else 3) or not isinstance(coord, (int, tuple)):
             return None
-        try:
-            address = self._fragment_addresses[tensor, coord]
-        except KeyError:
-            address = self._fragment_addresses[tensor, coord] = self._fragment_address(
-                tensor, coord
-            )
-        except TypeError:  # an unhashable coordinate entry
-            address = self._fragment_address(tensor, coord)
+        address = self.fragment_address(tensor, coord)
         if address is None:
             return None
         ptr, offset = address
         if cls is TD.LoadOp:
-            return self.builder.create(TD.LoadOp, ptr, offset, loc=loc)
-        return self.builder.create(TD.StoreOp, args[0], ptr, offset, loc=loc)
+            return self.builder.insert(TD.LoadOp.at_offset(ptr, offset, loc))
+        return self.builder.insert(TD.StoreOp.at_offset(args[0], ptr, offset, loc))
+
+    def fragment_address(self, tensor: Any, coord: Any) -> tuple[Value, int] | None:
+        """The fragment pointer and element offset of a static coordinate of a register
+        fragment's tensor (memoised), else None."""
+        try:
+            return self._fragment_addresses[tensor, coord]
+        except KeyError:
+            address = self._fragment_addresses[tensor, coord] = self._fragment_address(
+                tensor, coord
+            )
+            return address
+        except TypeError:  # an unhashable coordinate entry
+            return self._fragment_address(tensor, coord)
 
     def _fragment_address(self, tensor: Any, coord: Any) -> tuple[Value, int] | None:
         """The fragment pointer and element offset of a static coordinate of a register
@@ -112,12 +137,12 @@ class Lowering:
         if not isinstance(alloc, TD.AllocFragmentOp) or type(info.offset) is not int:
             return None
         try:
-            pattern, dynamic = C.pattern_of_value(coord)
-            if dynamic:
-                return None
-            offset = info.offset + self.analysis.layout_offset(
-                info.layout, C.substitute(pattern, [])
-            )
+            if not C.is_static(coord):
+                pattern, dynamic = C.pattern_of_value(coord)
+                if dynamic:
+                    return None
+                coord = C.substitute(pattern, [])
+            offset = info.offset + self.analysis.layout_offset(info.layout, coord)
         except (LayoutError, TypeError, ValueError):
             return None
         if type(offset) is not int or offset < 0:

@@ -60,7 +60,12 @@ class Walk:
             return self.domain_index(point)
         flat = []
         for pairs in m:  # type: ignore[union-attr]
-            flat.append(sum((point[k] * mult for k, mult in pairs), 0))
+            # sum((point[k] * mult for ...), 0) without a generator: the same additions in the
+            # same order (about 500 coordinates per GEMM compile)
+            total: Any = 0
+            for k, mult in pairs:
+                total = total + point[k] * mult
+            flat.append(total)
         shp = self.shapes[t]
         if not isinstance(shp, tuple):
             return flat[0]

@@ -123,7 +123,12 @@ def _has_layout(x: Any) -> bool:
 def walk(x: Any, role: Role, visit: Visit, out: list, tiler: bool = False) -> Any:
     """Print ``x`` into ``out`` and return it rebuilt with each integer entry replaced by
     ``visit(entry, role, out)``. ``tiler`` marks the modes of a by-mode tiler."""
-    if type(x) is int or is_symbolic(x):
+    t = type(x)
+    if t is int:
+        return visit(x, role, out)
+    if t is tuple:  # the common case after ints: a plain tuple (not an ArithmeticTuple)
+        return _walk_tuple(x, role, visit, out, tiler)
+    if is_symbolic(x):
         return visit(x, role, out)
     if isinstance(x, bool):
         raise LayoutTextError(f"expected an integer entry, got the bool {x}")
@@ -170,18 +175,22 @@ def walk(x: Any, role: Role, visit: Visit, out: list, tiler: bool = False) -> An
         out.append("_")
         return x
     if isinstance(x, tuple):
-        nested_tiler = tiler and _has_layout(x)
-        out.append("<" if nested_tiler else "(")
-        items = []
-        for i, e in enumerate(x):
-            if i:
-                out.append(",")
-            items.append(walk(e, Role.SHAPE if tiler else role, visit, out, nested_tiler))
-        out.append(">" if nested_tiler else ")")
-        if isinstance(x, ArithmeticTuple):
-            return ArithmeticTuple(*items)
-        return tuple(items)
+        return _walk_tuple(x, role, visit, out, tiler)
     raise LayoutTextError(f"not supported in layout text: {x!r}")
+
+
+def _walk_tuple(x: tuple, role: Role, visit: Visit, out: list, tiler: bool) -> Any:
+    nested_tiler = tiler and _has_layout(x)
+    out.append("<" if nested_tiler else "(")
+    items = []
+    for i, e in enumerate(x):
+        if i:
+            out.append(",")
+        items.append(walk(e, Role.SHAPE if tiler else role, visit, out, nested_tiler))
+    out.append(">" if nested_tiler else ")")
+    if isinstance(x, ArithmeticTuple):
+        return ArithmeticTuple(*items)
+    return tuple(items)
 
 
 def walk_top(x: Any, kind: Kind, visit: Visit, out: list) -> Any:

@@ -22,6 +22,7 @@ __all__ = [
     "count_dynamic",
     "format_pattern",
     "has_wildcard",
+    "is_static",
     "parse_pattern",
     "pattern_of_value",
     "print_coordinate",
@@ -141,6 +142,22 @@ def _substitute(x: Pattern, it: Iterator[Any]) -> Any:
     if x is DYNAMIC:
         return next(it)
     return x
+
+
+def is_static(coord: Any) -> bool:
+    """Whether ``coord`` is a non-negative int or non-empty tuples of those, nested: its own
+    pattern, with nothing to substitute (``bool`` is no int here)."""
+    if type(coord) is int:
+        return coord >= 0
+    if type(coord) is not tuple or not coord:
+        return False
+    for c in coord:
+        if type(c) is int:
+            if c < 0:
+                return False
+        elif not is_static(c):
+            return False
+    return True
 
 
 def pattern_of_value(coord: Any) -> tuple[Pattern, list[Any]]:

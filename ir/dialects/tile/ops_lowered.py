@@ -87,9 +87,21 @@ def _check_alignment_prop(op: Operation) -> int:
         raise VerifyError(str(e)) from None
 
 
+# the coord property of static coordinates (the unrolled vector accesses, ldmatrix and cp.async
+# of a GEMM build about 400 per compile, of a few dozen coordinates)
+_STATIC_COORDS: dict[Any, StringAttr] = {}
+
+
 def _coord_builder(
     op_name: str, coord: Any, loc: Location | None
 ) -> tuple[StringAttr, list[Value]]:
+    if C.is_static(coord):
+        attr = _STATIC_COORDS.get(coord)
+        if attr is None:
+            attr = StringAttr(C.format_pattern(coord))
+            if len(_STATIC_COORDS) < 4096:
+                _STATIC_COORDS[coord] = attr
+        return attr, []
     try:
         pattern, dynamic = C.pattern_of_value(coord)
     except LayoutError as e:

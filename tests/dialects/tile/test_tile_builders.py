@@ -197,3 +197,23 @@ def test_layout_attr_tiler_spellings() -> None:
     op = k.create(LocalTileOp, k.args[0], LayoutAttr("16:1"), k.args[1])
     assert op.result.type.layout_text == "(16):(64)"
     assert not k.finish()
+
+
+def test_static_coordinates_print_as_built_and_bad_ones_are_still_diagnosed() -> None:
+    """Static coordinates take a memoised path to their ``coord`` property (coords.is_static);
+    anything else (a bool, a negative entry, an empty tuple, a wildcard) still gets the
+    builder's diagnostic."""
+    from layoutc.ir.dialects.tile import coords
+
+    assert coords.is_static(((0, 1), 2, 0)) and coords.is_static(3)
+    for bad in (True, (1, False), -1, (0, -2), (), ((), 1), (_, 1), 1.0):
+        assert not coords.is_static(bad), bad
+    loc = FileLineColLoc("kernel.py", 3, 1)
+    k = Kernel([TensorType(f32, "gmem", "((2,2),8):((1,2),4)", 16)])
+    for _round in range(2):  # the second time from the memo
+        op = k.create(LoadVectorOp, k.args[0], ((0, 1), 4), 2, alignment=8)
+        assert op.coord.value == "((0,1),4)" and not op.coords
+    with pytest.raises(DiagnosticError, match="non-negative"):
+        k.create(LoadVectorOp, k.args[0], ((0, 1), -4), 2, loc=loc)
+    with pytest.raises(DiagnosticError, match="cannot be empty"):
+        k.create(LoadVectorOp, k.args[0], ((), 4), 2, loc=loc)
