@@ -105,8 +105,8 @@ class TileLowering:
         self._dynamic_smem_align: int | None = None
         self._func: Operation | None = None  # the function run() lowers
         self._opaque: dict[tuple[Value, Any], Operation] = {}  # (pointer, block) -> its asm
-        # (base, static offset, element type, block) -> its GEP (see _static_gep)
-        self._geps: dict[tuple[Value, int, Type, Any], Operation] = {}
+        # (base, offset: static or a value, element type, block) -> its GEP (_static_gep)
+        self._geps: dict[tuple[Value, Value | int, Type, Any], Operation] = {}
 
     def dynamic_smem_base(self, op: T.DynamicSmemOp) -> Value:
         """The dynamic shared-memory base of ``op``'s function, aligned to the module's widest
@@ -238,19 +238,23 @@ class TileLowering:
                 return base, llvm_elem, align
             return self._static_gep(op, b, base, offset, llvm_elem), llvm_elem, align
         dynamic, constant = _peel_constant(e.value(offset))
-        ptr = _gep(b, base, dynamic, llvm_elem)
+        ptr = self._static_gep(op, b, base, dynamic, llvm_elem)
         if constant:  # a GEP of its own: the constant becomes the address's immediate
-            ptr = _gep(b, ptr, constant, llvm_elem)
+            ptr = self._static_gep(op, b, ptr, constant, llvm_elem)
         return ptr, llvm_elem, math.gcd(align, nbytes)
 
-    def _static_gep(self, op: Operation, b: Builder, base: Value, offset: int, elem: Type) -> Value:
-        """``base + offset`` for an access in ``op``'s block: the GEP an earlier access of
-        that block or of an enclosing one made for the same address (it dominates ``op``:
-        the walk has not reached the ops after ``op``'s ancestors yet), else a new one. The unrolled register-fragment
-        accesses address the same elements over and over (2,600 static GEPs in a GEMM, 560
-        distinct): cse would keep the first of each and erase the others, so building only
-        the first gives the same IR without building and erasing the rest."""
-        if offset not in _GEP_IMMEDIATE:
+    def _static_gep(
+        self, op: Operation, b: Builder, base: Value, offset: Value | int, elem: Type
+    ) -> Value:
+        """``base + offset`` (a static offset, or an index value) for an access in ``op``'s
+        block: the GEP an earlier access of that block or of an enclosing one made for the
+        same address (it dominates ``op``: the walk has not reached the ops after ``op``'s
+        ancestors yet), else a new one. The unrolled register-fragment accesses address the
+        same elements over and over (2,600 static GEPs in a GEMM, 560 distinct), and the
+        shared-memory accesses of one block repeat a dynamic offset (160 of the 590 GEPs
+        the sm80 GEMM would get): cse would keep the first of each and erase the others, so
+        building only the first gives the same IR without building and erasing the rest."""
+        if isinstance(offset, int) and offset not in _GEP_IMMEDIATE:
             return _gep(b, base, offset, elem)
         geps = self._geps
         block = op.parent
