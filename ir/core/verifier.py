@@ -60,6 +60,31 @@ def walk_memo(key: Any, make: Callable[[], _T]) -> _T:
     return found
 
 
+_VERIFIED_SIGNATURES: set[tuple[Any, ...]] = set()
+"""Signatures (class, operand types, result types, properties) whose own rules passed."""
+_MAX_SIGNATURES = 1 << 16
+_BY_SIGNATURE: dict[type, bool] = {}
+
+
+def _by_signature(cls: type) -> bool:
+    """Whether ``cls`` declares ``rules_by_signature``: its own rules (declared counts, types
+    and properties, its traits' checks, ``verify_``) read nothing but its operand and result
+    types and its properties. Types and attributes are interned and immutable, so ops of one
+    signature pass or fail those rules alike: :func:`verify_op` checks a signature once per
+    process (the 2,150 ops of the sm80 GEMM's final module have some 260 signatures) and
+    still checks every op's structure, dominance and discardable attributes."""
+    found = _BY_SIGNATURE.get(cls)
+    if found is None:
+        found = _BY_SIGNATURE[cls] = bool(getattr(cls, "rules_by_signature", False))
+    return found
+
+
+def _remember_signature(signature: tuple[Any, ...]) -> None:
+    if len(_VERIFIED_SIGNATURES) >= _MAX_SIGNATURES:
+        _VERIFIED_SIGNATURES.clear()
+    _VERIFIED_SIGNATURES.add(signature)
+
+
 class _Verifier:
     def __init__(self, checked: Collection[Operation] = ()) -> None:
         self.diagnostics: list[Diagnostic] = []
@@ -94,10 +119,21 @@ class _Verifier:
             count = len(self.diagnostics)
             try:
                 if op not in self.checked:
-                    op_def.verify(op)
-                    for trait in cls._verifying_traits:
-                        trait.verify(op)
-                    op.verify_()
+                    signature = None
+                    if _by_signature(cls) and not op.regions and not op.successors:
+                        signature = (
+                            cls,
+                            tuple([u.value.type for u in op._operands]),
+                            tuple([r.type for r in op.results]),
+                            tuple(op.properties.items()),
+                        )
+                    if signature is None or signature not in _VERIFIED_SIGNATURES:
+                        op_def.verify(op)
+                        for trait in cls._verifying_traits:
+                            trait.verify(op)
+                        op.verify_()
+                        if signature is not None:
+                            _remember_signature(signature)
                 if op.attributes:
                     _verify_dialect_attributes(op)
             except VerifyError as e:
