@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.attributes import DenseArrayAttr, IntegerAttr, TypeAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.dispatch import OpTable
 from layoutc.ir.core.operation import Operation
@@ -264,7 +264,7 @@ class TileLowering:
                 return found.results[0]
             parent = block.parent_op
             block = parent.parent if parent is not None else None
-        found = geps[(base, offset, elem, op.parent)] = b.create(GEPOp, base, [offset], elem)
+        found = geps[(base, offset, elem, op.parent)] = _new_gep(b, base, offset, elem)
         return found.results[0]
 
 
@@ -278,7 +278,32 @@ def _gep(b: Builder, base: Value, index: Value | int, elem: Type) -> Value:
     the index width (or a diagnostic when that width cannot hold it)."""
     if isinstance(index, int) and index not in _GEP_IMMEDIATE:
         index = IndexEmitter(b).const(index)
-    return b.create(GEPOp, base, [index], elem).results[0]
+    return _new_gep(b, base, index, elem).results[0]
+
+
+_NO_WRAP = IntegerAttr(0, i32_t)
+_RAW_DYNAMIC = DenseArrayAttr(i32_t, [DYNAMIC_INDEX])
+_RAW_STATIC: dict[int, DenseArrayAttr] = {}
+
+
+def _new_gep(b: Builder, base: Value, index: Value | int, elem: Type) -> GEPOp:
+    """``GEPOp(base, [index], elem)`` inserted by ``b``, built from the parts it would compute
+    (the 430 GEPs of a GEMM): a value index is a dynamic operand, a static one (in
+    ``_GEP_IMMEDIATE``) a raw constant index; no flags."""
+    if isinstance(index, Value):
+        operands = [base, index]
+        raw = _RAW_DYNAMIC
+    else:
+        operands = [base]
+        raw = _RAW_STATIC.get(index)
+        if raw is None:
+            if index not in _GEP_IMMEDIATE:
+                raise ValueError(
+                    f"GEP constant index {index} does not fit in i32: pass it as an index operand"
+                )
+            raw = _RAW_STATIC[index] = DenseArrayAttr(i32_t, [index])
+    props = {"elem_type": TypeAttr(elem), "rawConstantIndices": raw, "noWrapFlags": _NO_WRAP}
+    return b.insert(GEPOp.create(operands, [base.type], props))
 
 
 def _peel_constant(offset: Value) -> tuple[Value, int]:
@@ -602,6 +627,9 @@ def _ldmatrix(lw: TileLowering, op: T.LdmatrixOp) -> None:
     op.erase()
 
 
+_MMA_PROPERTIES: dict[tuple[Any, int, int, int], dict[str, Any]] = {}
+
+
 @TILE_TO_LLVM.register(T.MmaOp)
 def _mma(lw: TileLowering, op: T.MmaOp) -> None:
     atom = op.atom.op
@@ -611,13 +639,21 @@ def _mma(lw: TileLowering, op: T.MmaOp) -> None:
     if cfg is None:
         raise ConversionError(op, f"not supported: no mma.sync variant for atom '{atom.name}'")
     b = _builder(op)
+    c_values = op.c
     a = pack_registers(b, op.a, cfg.a_ptx, cfg.a_type, lw.target)
     bb = pack_registers(b, op.b, cfg.b_ptx, cfg.b_type, lw.target)
-    c = pack_registers(b, op.c, cfg.c_ptx, cfg.c_type, lw.target)
-    mma = b.create(MmaOp, cfg, a, bb, c)
+    c = pack_registers(b, c_values, cfg.c_ptx, cfg.c_type, lw.target)
+    # MmaOp(cfg, a, bb, c), its properties made once per variant and operand counts
+    key = (cfg, len(a), len(bb), len(c))
+    props = _MMA_PROPERTIES.get(key)
+    if props is None:
+        model = MmaOp(cfg, a, bb, c)
+        model.drop_all_references()  # (never inserted: only its properties are kept)
+        props = _MMA_PROPERTIES[key] = dict(model.properties)
+    mma = b.insert(MmaOp.create([*a, *bb, *c], [cfg.result_type], props))
     regs = struct_fields(b, mma.results[0], cfg.c_regs)
     per = 1 if cfg.c_ptx in ("f32", "f64") else 2
-    d = unpack_registers(b, regs, op.c[0].type, per)
+    d = unpack_registers(b, regs, c_values[0].type, per)
     op.replace_all_uses_with(d)
     op.erase()
 
