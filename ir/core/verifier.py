@@ -101,14 +101,21 @@ class _Verifier:
         """Check ``op`` whose operands must be in ``self.visible`` (or ``lenient`` if given)."""
         visible = self.visible if lenient is None else lenient
         well_formed = True
-        for i, u in enumerate(op._operands):
+        operands = op._operands
+        for u in operands:
             if u.value not in visible:
-                self._dominance_error(op, i, u.value)
                 well_formed = False
-        for i, s in enumerate(op.successors):
-            if s.block.parent is None or s.block.parent is not op.parent_region:
-                self.error(op, f"successor #{i} is not a block of the op's region")
-                well_formed = False
+                break
+        if not well_formed:
+            for i, u in enumerate(operands):
+                if u.value not in visible:
+                    self._dominance_error(op, i, u.value)
+        successors = op.successors
+        if successors:
+            for i, s in enumerate(successors):
+                if s.block.parent is None or s.block.parent is not op.parent_region:
+                    self.error(op, f"successor #{i} is not a block of the op's region")
+                    well_formed = False
         cls = type(op)
         op_def = cls._def
         # As MLIR's verifier: an op's own rules run only on well-formed SSA (they may follow
@@ -116,14 +123,18 @@ class _Verifier:
         # in an op that failed its own rules are not checked (their rules may read the parent's
         # attributes: a 'func.return' in a 'func.func' without 'function_type').
         if op_def is not None and well_formed:
-            count = len(self.diagnostics)
+            diagnostics = self.diagnostics
+            count = len(diagnostics)
             try:
                 if op not in self.checked:
                     signature = None
-                    if _by_signature(cls) and not op.regions and not op.successors:
+                    by_signature = _BY_SIGNATURE.get(cls)
+                    if by_signature is None:
+                        by_signature = _by_signature(cls)
+                    if by_signature and not op.regions and not successors:
                         signature = (
                             cls,
-                            tuple([u.value.type for u in op._operands]),
+                            tuple([u.value.type for u in operands]),
                             tuple([r.type for r in op.results]),
                             tuple(op.properties.items()),
                         )
@@ -142,9 +153,9 @@ class _Verifier:
                     d.attach_note(message, loc)
             except Exception as e:  # a verifier bug must not hide the user's IR problem
                 self.error(op, f"internal error in verifier: {type(e).__name__}: {e}")
-            if op.successors and not op.has_trait(Terminator):
+            if successors and Terminator not in cls._trait_types:
                 self.error(op, "has successors but is not a terminator")
-            well_formed = len(self.diagnostics) == count
+            well_formed = len(diagnostics) == count
         if op.regions and well_formed:
             self.check_regions(op)
 
@@ -219,14 +230,16 @@ class _Verifier:
         visible = self.visible
         added: list[Value] = list(block.args)
         visible.update(added)
+        check_op = self.check_op
         op = block._first
         while op is not None:
             if op.parent is not block:
                 self.error(op, "op's parent block is inconsistent with its position")
-            self.check_op(op, None)
-            for r in op.results:
-                visible.add(r)
-                added.append(r)
+            check_op(op, None)
+            results = op.results
+            if results:
+                visible.update(results)
+                added.extend(results)
             op = op._next
         return added
 
