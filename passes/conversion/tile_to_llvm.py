@@ -107,6 +107,7 @@ class TileLowering:
         self._opaque: dict[tuple[Value, Any], Operation] = {}  # (pointer, block) -> its asm
         # (base, offset: static or a value, element type, block) -> its GEP (_static_gep)
         self._geps: dict[tuple[Value, Value | int, Type, Any], Operation] = {}
+        self._peeled: list[Operation] = []  # see run()
 
     def dynamic_smem_base(self, op: T.DynamicSmemOp) -> Value:
         """The dynamic shared-memory base of ``op``'s function, aligned to the module's widest
@@ -162,6 +163,13 @@ class TileLowering:
                         "addresses tensors in tile accesses and tile.get_ptr only)",
                     )
                 op.erase()
+        # The additions of a constant that the accesses looked through (_peel_constant) are
+        # left without uses when only accesses used them (170 in the sm80 GEMM): erased here,
+        # outermost first, rather than built into the module for canonicalize to erase.
+        for op in self._peeled:
+            if op.parent is not None and not op.results[0].uses:
+                op.erase()
+        self._peeled.clear()
 
     # -- tensors --------------------------------------------------------------------------------
     def _tensor_maker(self, func: Operation, op: Any) -> None:
@@ -237,7 +245,7 @@ class TileLowering:
             if offset == 0:
                 return base, llvm_elem, align
             return self._static_gep(op, b, base, offset, llvm_elem), llvm_elem, align
-        dynamic, constant = _peel_constant(e.value(offset))
+        dynamic, constant = _peel_constant(e.value(offset), self._peeled)
         ptr = self._static_gep(op, b, base, dynamic, llvm_elem)
         if constant:  # a GEP of its own: the constant becomes the address's immediate
             ptr = self._static_gep(op, b, ptr, constant, llvm_elem)
@@ -306,11 +314,12 @@ def _new_gep(b: Builder, base: Value, index: Value | int, elem: Type) -> GEPOp:
     return b.insert(GEPOp.create(operands, [base.type], props))
 
 
-def _peel_constant(offset: Value) -> tuple[Value, int]:
+def _peel_constant(offset: Value, peeled: list[Operation] | None = None) -> tuple[Value, int]:
     """``offset`` as ``dynamic + constant``, looking through ``arith.addi``/``subi`` with a
     constant operand. Index arithmetic does not wrap (docs/dialects.md), so ``base + (x + c)``
     is ``(base + x) + c``; LLVM cannot see that once the index is a fixed-width integer whose
-    additions lost their no-wrap flags, and keeps the constant out of the addressing mode."""
+    additions lost their no-wrap flags, and keeps the constant out of the addressing mode.
+    The ops looked through are appended to ``peeled``, outermost first."""
     constant = 0
     while True:
         op = offset.defining_op
@@ -321,12 +330,16 @@ def _peel_constant(offset: Value) -> tuple[Value, int]:
         if c is not None:
             constant += c if isinstance(op, arith.AddIOp) else -c
             offset = lhs
+            if peeled is not None:
+                peeled.append(op)
             continue
         c = _index_constant(lhs) if isinstance(op, arith.AddIOp) else None
         if c is None:
             return offset, constant
         constant += c
         offset = rhs
+        if peeled is not None:
+            peeled.append(op)
 
 
 def _index_constant(v: Value) -> int | None:
