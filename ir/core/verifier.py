@@ -231,11 +231,40 @@ class _Verifier:
         added: list[Value] = list(block.args)
         visible.update(added)
         check_op = self.check_op
+        checked = self.checked
+        by_signature = _BY_SIGNATURE
+        verified = _VERIFIED_SIGNATURES
         op = block._first
         while op is not None:
             if op.parent is not block:
                 self.error(op, "op's parent block is inconsistent with its position")
-            check_op(op, None)
+            # What check_op would conclude without a word, at once: an op of a remembered
+            # signature, all operands visible, and nothing else to check (no successors,
+            # regions or discardable attributes).
+            cls = type(op)
+            if (
+                by_signature.get(cls)
+                and not op.regions
+                and not op.successors
+                and not op.attributes
+                and op not in checked
+            ):
+                operands = op._operands
+                for u in operands:
+                    if u.value not in visible:
+                        check_op(op, None)
+                        break
+                else:
+                    signature = (
+                        cls,
+                        tuple([u.value.type for u in operands]),
+                        tuple([r.type for r in op.results]),
+                        tuple(op.properties.items()),
+                    )
+                    if signature not in verified:
+                        check_op(op, None)
+            else:
+                check_op(op, None)
             results = op.results
             if results:
                 visible.update(results)

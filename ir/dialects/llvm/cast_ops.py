@@ -25,6 +25,7 @@ def _bit_size(t: Type) -> int | None:
 
 
 class _CastOp(Operation):
+    rules_by_signature = True  # verify_op checks the rules once per signature
     assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
     traits = (Pure,)
     arg: Value
