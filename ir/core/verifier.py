@@ -75,7 +75,18 @@ def _by_signature(cls: type) -> bool:
     still checks every op's structure, dominance and discardable attributes."""
     found = _BY_SIGNATURE.get(cls)
     if found is None:
-        found = _BY_SIGNATURE[cls] = bool(getattr(cls, "rules_by_signature", False))
+        found = False
+        # The declaration covers the rules of the class declaring it: a subclass with a
+        # verify_ or verifying traits of its own declares it again.
+        for k in cls.__mro__:
+            if "rules_by_signature" in vars(k):
+                found = bool(vars(k)["rules_by_signature"]) and (
+                    cls._verifying_traits == k._verifying_traits  # type: ignore[attr-defined]
+                )
+                break
+            if "verify_" in vars(k):
+                break
+        _BY_SIGNATURE[cls] = found
     return found
 
 

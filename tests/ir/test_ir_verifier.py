@@ -120,3 +120,19 @@ def test_rules_by_signature_are_checked_once_per_signature_and_every_failure_rep
         message,
         "'llvm.add' op requires the same type for all operands and results",
     ]
+
+
+def test_rules_by_signature_covers_the_declaring_class_rules_only() -> None:
+    """A subclass with a verify_ of its own is not covered by its base's declaration (its rule
+    may read more than the signature) until it declares rules_by_signature itself."""
+    from layoutc.ir.core.verifier import _by_signature
+    from layoutc.ir.dialects.llvm.arith_ops import AddOp
+
+    def verify_(self: AddOp) -> None:  # pragma: no cover (never run here)
+        pass
+
+    own_rule = type("AddWithOwnRule", (AddOp,), {"verify_": verify_})
+    redeclared = type("AddRedeclared", (AddOp,), {"verify_": verify_, "rules_by_signature": True})
+    same_rules = type("AddSameRules", (AddOp,), {})
+    assert _by_signature(AddOp) and _by_signature(same_rules) and _by_signature(redeclared)
+    assert not _by_signature(own_rule)

@@ -38,6 +38,8 @@ class _CastOp(Operation):
 class BitcastOp(_CastOp):
     """Reinterpret bits: same width, or pointer to pointer of the same address space."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.bitcast"
     arg = operand(LLVMType)
     res = result(LLVMType)
