@@ -22,6 +22,7 @@ from layoutc.ir.core.traits import (
     IsolatedFromAbove,
     NoMemoryEffect,
     RecursiveMemoryEffects,
+    Symbol,
     Terminator,
 )
 
@@ -134,37 +135,78 @@ class CSE(Pass):
                 stack.append((child, False))
 
     def _simplify_block(self, table: _ScopedTable, block: Block) -> None:
+        kinds = _KINDS
+        entries = table.table
         op = block._first
         while op is not None:
             nxt = op._next
+            cls = type(op)
+            kind = kinds.get(cls)
+            if kind is None:
+                kind = _classify(cls)
             if op.regions:
-                cls = type(op)
                 isolated = cls._def is None or IsolatedFromAbove in cls._trait_types
                 inner = _ScopedTable() if isolated else table
                 graph = self._region_is_graph(op)
                 for region in op.regions:
                     self._simplify_region(inner, region, graph)
-            self._simplify_op(table, op)
+                if kind is not _TERMINATOR and is_trivially_dead(op):
+                    self._erase(op)
+                op = nxt
+                continue
+            if kind is _PURE:
+                for r in op.results:
+                    if r.uses:
+                        break
+                else:  # trivially dead: no uses, no memory effects, not a symbol
+                    self._erase(op)
+                    op = nxt
+                    continue
+                key = cse_key(op)
+                existing = entries.get(key)
+                if existing is None:
+                    table.insert(key, op)
+                else:
+                    op.replace_all_uses_with(existing.results)
+                    self._to_erase.append(op)
+                    self.num_cse += 1
+                    self._changed = True
+            elif kind is _OTHER:
+                if is_trivially_dead(op):
+                    self._erase(op)
+            elif kind is _SYMBOL:  # never trivially dead, but equivalent ones are replaced
+                key = cse_key(op)
+                existing = entries.get(key)
+                if existing is None:
+                    table.insert(key, op)
+                else:
+                    op.replace_all_uses_with(existing.results)
+                    self._to_erase.append(op)
+                    self.num_cse += 1
+                    self._changed = True
             op = nxt
 
-    def _simplify_op(self, table: _ScopedTable, op: Operation) -> None:
-        cls = type(op)
-        traits = cls._trait_types
-        if Terminator in traits:
-            return
-        if is_trivially_dead(op):
-            self._to_erase.append(op)
-            self.num_dce += 1
-            self._changed = True
-            return
-        if op.regions or NoMemoryEffect not in traits or RecursiveMemoryEffects in traits:
-            return
-        key = cse_key(op)
-        existing = table.lookup(key)
-        if existing is None:
-            table.insert(key, op)
-            return
-        op.replace_all_uses_with(existing.results)
+    def _erase(self, op: Operation) -> None:
         self._to_erase.append(op)
-        self.num_cse += 1
+        self.num_dce += 1
         self._changed = True
+
+
+# What CSE does with an op of a class, when the op has no regions (one with regions is only
+# erased when trivially dead): nothing (_TERMINATOR); with no memory effects, erase it if
+# unused, else look it up (_PURE), or a symbol, only look it up (_SYMBOL); otherwise erase it
+# if trivially dead (_OTHER: memory effects, or recursive ones that is_trivially_dead reads).
+_TERMINATOR, _PURE, _SYMBOL, _OTHER = "terminator", "pure", "symbol", "other"
+_KINDS: dict[type, str] = {}
+
+
+def _classify(cls: type) -> str:
+    traits = cls._trait_types  # type: ignore[attr-defined]
+    if Terminator in traits:
+        kind = _TERMINATOR
+    elif NoMemoryEffect in traits and RecursiveMemoryEffects not in traits:
+        kind = _SYMBOL if Symbol in traits else _PURE
+    else:
+        kind = _OTHER
+    _KINDS[cls] = kind
+    return kind

@@ -32,7 +32,7 @@ from layoutc.ir.core.traits import (
 )
 from layoutc.ir.core.values import Value
 
-from .folder import FoldResult, OperationFolder, constant_attr
+from .folder import _NO_FOLD, FoldResult, OperationFolder, constant_attr
 from .patterns import FrozenPatternSet
 from .region_utils import erase_unreachable_blocks
 
@@ -117,6 +117,7 @@ class _Driver(RewriterListener):
         self.num_rewrites = 0
         self.num_folded = 0
         self.num_erased = 0
+        self.inert: dict[type, bool] = {}
 
     # -- worklist --------------------------------------------------------------------------------
     def push(self, op: Operation) -> None:
@@ -268,6 +269,9 @@ class _Driver(RewriterListener):
         pattern_cache = self.patterns.cache
         limit = self.config.max_num_rewrites
         replaced, in_place = FoldResult.REPLACED, FoldResult.IN_PLACE
+        # op classes with nothing to fold and no pattern (most ops at the LLVM level): only
+        # the dead-op check applies to them
+        inert = self.inert
         rewrites = 0  # in this sweep
         while worklist:
             if limit != NO_LIMIT and rewrites >= limit:
@@ -278,7 +282,8 @@ class _Driver(RewriterListener):
             del positions[op]
             if op.parent is None:
                 continue
-            traits = type(op)._trait_types
+            cls = type(op)
+            traits = cls._trait_types
             for r in op.results:
                 if r.uses:
                     break
@@ -288,6 +293,14 @@ class _Driver(RewriterListener):
                     self.num_erased += 1
                     changed = True
                     continue
+            skip = inert.get(cls)
+            if skip is None:
+                skip = inert[cls] = cls._def is not None and (
+                    (try_fold is None or ConstantLike in traits or cls.fold is _NO_FOLD)
+                    and not for_op(op)
+                )
+            if skip:
+                continue
             if try_fold is not None and ConstantLike not in traits:
                 status = try_fold(op)
                 if status is replaced:

@@ -135,12 +135,10 @@ def translate_nvvm(
 
     Ops needing a feature ``target`` lacks (the ``RequiresTarget`` trait) are refused first,
     with the same check as the pipeline's ``verify-target``."""
-    from layoutc.passes.target_features import check_target_features
-
-    failures = check_target_features(module_op, target.arch)
+    needs_conversion, printf, failures = _scan(module_op, target.arch)
     if failures:
         raise TranslationError([op.diagnostic(message) for op, message in failures])
-    lower_to_llvm_dialect(module_op, index_bitwidth, gpu=True)
+    _lower(module_op, index_bitwidth, needs_conversion, printf)
     return ModuleTranslator(module_op, NVVM, index_bitwidth, target).run()
 
 
@@ -153,18 +151,38 @@ def translate_host(module_op: Operation, *, index_bitwidth: int = 64) -> Transla
 def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool = False) -> None:
     """Run convert-arith/cf/func-to-llvm in place when ``module_op`` still holds such ops (and
     for the GPU, lower ``gpu.printf`` to ``vprintf`` as convert-to-llvm does)."""
+    needs_conversion, printf, _ = _scan(module_op, "")
+    _lower(module_op, index_bitwidth, needs_conversion, gpu and printf)
+
+
+def _scan(module_op: Operation, arch: str) -> tuple[bool, bool, list[tuple[Operation, str]]]:
+    """One walk: whether arith, cf or func ops remain, whether a gpu.printf does, and the ops
+    whose target requirement ``arch`` does not meet (check_target_features; none unless
+    ``arch`` is a GPU architecture)."""
     from layoutc.ir.dialects import arith, cf, func
     from layoutc.ir.dialects import gpu as gpu_dialect
+    from layoutc.passes.target_features import _requiring_traits as requiring_traits
+    from layoutc.passes.target_features import target_requirements
 
     a, c, f = arith.DIALECT, cf.DIALECT, func.DIALECT
     printf_op = gpu_dialect.PrintfOp
+    checked = arch.startswith("sm_")
     needs_conversion = printf = False
+    failures = []
     for op in module_op.walk_ops():
         if not needs_conversion:
             d = op.dialect
             needs_conversion = d is a or d is c or d is f
         if not printf:
             printf = isinstance(op, printf_op)
+        if checked and requiring_traits(type(op)):
+            for req in target_requirements(op):
+                if not req.satisfied_by(arch):
+                    failures.append((op, req.message(arch)))
+    return needs_conversion, printf, failures
+
+
+def _lower(module_op: Operation, index_bitwidth: int, needs_conversion: bool, printf: bool) -> None:
     if needs_conversion:
         from layoutc.passes.conversion.arith_to_llvm import (
             ArithToLLVMError,
@@ -179,7 +197,7 @@ def lower_to_llvm_dialect(module_op: Operation, index_bitwidth: int, gpu: bool =
             convert_func_to_llvm(module_op, index_bitwidth)
         except (ArithToLLVMError, FuncToLLVMError) as e:
             raise fail(e.op, e.message) from None
-    if gpu and printf:
+    if printf:
         from layoutc.passes.conversion.printf_to_llvm import lower_printf_to_vprintf
 
         lower_printf_to_vprintf(module_op)

@@ -117,16 +117,20 @@ class FunctionTranslator:
                 phis.append(phi)
             self.phis[block] = phis
         lookup = self.handlers.lookup_type
+        found: dict[type, Any] = {}  # the table's answers, per op class
         position = self.builder.position_at_end
         for block in order:
             position(self.blocks[block])
-            op = block.first_op
+            op = block._first
             while op is not None:
-                handler = lookup(type(op))
+                cls = type(op)
+                handler = found.get(cls)
                 if handler is None:
-                    raise fail(op, self.module.unsupported_message(op))
+                    handler = found[cls] = lookup(cls)
+                    if handler is None:
+                        raise fail(op, self.module.unsupported_message(op))
                 handler(self, op)
-                op = op.next_op
+                op = op._next
 
     # -- values -------------------------------------------------------------------------------
     def get(self, v: Value) -> ir.Value:

@@ -180,10 +180,17 @@ def _index(i: int) -> ir.Constant:
 
 @LLVM_OPS.register(llvm.GEPOp)
 def _gep(ft: FunctionTranslator, op: llvm.GEPOp) -> None:
-    elem = ft.convert(op.elem_type.type, op)
-    base = ft.typed_pointer(ft.get(op.base), elem)
-    indices = [ft.get(i) if not isinstance(i, int) else _index(i) for i in op.indices]
-    inbounds = op.flags & GEP_INBOUNDS == GEP_INBOUNDS
+    props = op.properties
+    elem = ft.convert(props["elem_type"].type, op)
+    operands = op._operands
+    base = ft.typed_pointer(ft.get(operands[0].value), elem)
+    raw = props["rawConstantIndices"].values
+    if len(raw) == 1:  # (op.indices without building it: one index, the common GEP)
+        i = raw[0]
+        indices = [ft.get(operands[1].value) if i == llvm.DYNAMIC_INDEX else _index(i)]
+    else:
+        indices = [ft.get(i) if not isinstance(i, int) else _index(i) for i in op.indices]
+    inbounds = props["noWrapFlags"].value & GEP_INBOUNDS == GEP_INBOUNDS
     p = ft.builder.gep(base, indices, inbounds=inbounds, name=ft.name(op))
     ft.set_result(op, ft.byte_pointer(p))
 

@@ -119,11 +119,23 @@ _CONSTRAINT = {"f32": "f", "f64": "d"}  # PTX register classes; the rest are b32
 
 @NVVM_GPU.register(nvvm.MmaOp)
 def _mma(ft: FunctionTranslator, op: nvvm.MmaOp) -> None:
-    cfg = op.config
+    props = op.properties
+    operands = op._operands
+    na, nb, nc = props["operandSegmentSizes"].values
+    # The variant follows from the properties and the first type of each group (verified
+    # before translation): op.config once per such signature and translation
+    memo = ft.module.memo
+    signature = (
+        "mma.config",
+        tuple(props.items()),
+        *(operands[k].value.type if n else None for k, n in ((0, na), (na, nb), (na + nb, nc))),
+    )
+    cfg = memo.get(signature)
+    if cfg is None:
+        cfg = memo[signature] = op.config
     b = ft.builder
-    a = [_as_b32(ft, ft.get(v)) for v in op.operandA]
-    bb = [_as_b32(ft, ft.get(v)) for v in op.operandB]
-    c = [_as_b32(ft, ft.get(v)) for v in op.operandC]
+    values = [_as_b32(ft, ft.get(u.value)) for u in operands]
+    a, bb, c = values[:na], values[na : na + nb], values[na + nb :]
     c_letter = _CONSTRAINT.get(cfg.c_ptx, "r")
     a_letter = "d" if cfg.a_ptx == "f64" else "r"  # packed 16-bit and tf32 A/B are b32
     reg_t = c[0].type

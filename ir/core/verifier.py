@@ -60,6 +60,42 @@ def walk_memo(key: Any, make: Callable[[], _T]) -> _T:
     return found
 
 
+_VERIFIED_SIGNATURES: set[tuple[Any, ...]] = set()
+"""Signatures (class, operand types, result types, properties) whose own rules passed."""
+_MAX_SIGNATURES = 1 << 16
+_BY_SIGNATURE: dict[type, bool] = {}
+
+
+def _by_signature(cls: type) -> bool:
+    """Whether ``cls`` declares ``rules_by_signature``: its own rules (declared counts, types
+    and properties, its traits' checks, ``verify_``) read nothing but its operand and result
+    types and its properties. Types and attributes are interned and immutable, so ops of one
+    signature pass or fail those rules alike: :func:`verify_op` checks a signature once per
+    process (the 2,150 ops of the sm80 GEMM's final module have some 260 signatures) and
+    still checks every op's structure, dominance and discardable attributes."""
+    found = _BY_SIGNATURE.get(cls)
+    if found is None:
+        found = False
+        # The declaration covers the rules of the class declaring it: a subclass with a
+        # verify_ or verifying traits of its own declares it again.
+        for k in cls.__mro__:
+            if "rules_by_signature" in vars(k):
+                found = bool(vars(k)["rules_by_signature"]) and (
+                    cls._verifying_traits == k._verifying_traits  # type: ignore[attr-defined]
+                )
+                break
+            if "verify_" in vars(k):
+                break
+        _BY_SIGNATURE[cls] = found
+    return found
+
+
+def _remember_signature(signature: tuple[Any, ...]) -> None:
+    if len(_VERIFIED_SIGNATURES) >= _MAX_SIGNATURES:
+        _VERIFIED_SIGNATURES.clear()
+    _VERIFIED_SIGNATURES.add(signature)
+
+
 class _Verifier:
     def __init__(self, checked: Collection[Operation] = ()) -> None:
         self.diagnostics: list[Diagnostic] = []
@@ -76,14 +112,21 @@ class _Verifier:
         """Check ``op`` whose operands must be in ``self.visible`` (or ``lenient`` if given)."""
         visible = self.visible if lenient is None else lenient
         well_formed = True
-        for i, u in enumerate(op._operands):
+        operands = op._operands
+        for u in operands:
             if u.value not in visible:
-                self._dominance_error(op, i, u.value)
                 well_formed = False
-        for i, s in enumerate(op.successors):
-            if s.block.parent is None or s.block.parent is not op.parent_region:
-                self.error(op, f"successor #{i} is not a block of the op's region")
-                well_formed = False
+                break
+        if not well_formed:
+            for i, u in enumerate(operands):
+                if u.value not in visible:
+                    self._dominance_error(op, i, u.value)
+        successors = op.successors
+        if successors:
+            for i, s in enumerate(successors):
+                if s.block.parent is None or s.block.parent is not op.parent_region:
+                    self.error(op, f"successor #{i} is not a block of the op's region")
+                    well_formed = False
         cls = type(op)
         op_def = cls._def
         # As MLIR's verifier: an op's own rules run only on well-formed SSA (they may follow
@@ -91,13 +134,28 @@ class _Verifier:
         # in an op that failed its own rules are not checked (their rules may read the parent's
         # attributes: a 'func.return' in a 'func.func' without 'function_type').
         if op_def is not None and well_formed:
-            count = len(self.diagnostics)
+            diagnostics = self.diagnostics
+            count = len(diagnostics)
             try:
                 if op not in self.checked:
-                    op_def.verify(op)
-                    for trait in cls._verifying_traits:
-                        trait.verify(op)
-                    op.verify_()
+                    signature = None
+                    by_signature = _BY_SIGNATURE.get(cls)
+                    if by_signature is None:
+                        by_signature = _by_signature(cls)
+                    if by_signature and not op.regions and not successors:
+                        signature = (
+                            cls,
+                            tuple([u.value.type for u in operands]),
+                            tuple([r.type for r in op.results]),
+                            tuple(op.properties.items()),
+                        )
+                    if signature is None or signature not in _VERIFIED_SIGNATURES:
+                        op_def.verify(op)
+                        for trait in cls._verifying_traits:
+                            trait.verify(op)
+                        op.verify_()
+                        if signature is not None:
+                            _remember_signature(signature)
                 if op.attributes:
                     _verify_dialect_attributes(op)
             except VerifyError as e:
@@ -106,9 +164,9 @@ class _Verifier:
                     d.attach_note(message, loc)
             except Exception as e:  # a verifier bug must not hide the user's IR problem
                 self.error(op, f"internal error in verifier: {type(e).__name__}: {e}")
-            if op.successors and not op.has_trait(Terminator):
+            if successors and Terminator not in cls._trait_types:
                 self.error(op, "has successors but is not a terminator")
-            well_formed = len(self.diagnostics) == count
+            well_formed = len(diagnostics) == count
         if op.regions and well_formed:
             self.check_regions(op)
 
@@ -183,14 +241,45 @@ class _Verifier:
         visible = self.visible
         added: list[Value] = list(block.args)
         visible.update(added)
+        check_op = self.check_op
+        checked = self.checked
+        by_signature = _BY_SIGNATURE
+        verified = _VERIFIED_SIGNATURES
         op = block._first
         while op is not None:
             if op.parent is not block:
                 self.error(op, "op's parent block is inconsistent with its position")
-            self.check_op(op, None)
-            for r in op.results:
-                visible.add(r)
-                added.append(r)
+            # What check_op would conclude without a word, at once: an op of a remembered
+            # signature, all operands visible, and nothing else to check (no successors,
+            # regions or discardable attributes).
+            cls = type(op)
+            if (
+                by_signature.get(cls)
+                and not op.regions
+                and not op.successors
+                and not op.attributes
+                and op not in checked
+            ):
+                operands = op._operands
+                for u in operands:
+                    if u.value not in visible:
+                        check_op(op, None)
+                        break
+                else:
+                    signature = (
+                        cls,
+                        tuple([u.value.type for u in operands]),
+                        tuple([r.type for r in op.results]),
+                        tuple(op.properties.items()),
+                    )
+                    if signature not in verified:
+                        check_op(op, None)
+            else:
+                check_op(op, None)
+            results = op.results
+            if results:
+                visible.update(results)
+                added.extend(results)
             op = op._next
         return added
 

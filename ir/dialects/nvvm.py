@@ -307,6 +307,8 @@ class CpAsyncOp(Operation):
     start copying ``size`` bytes from global to shared memory; with ``%cpSize`` only that many
     bytes are read and the rest of the destination is zero-filled."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "nvvm.cp.async.shared.global"
     assembly_format = "$dst `,` $src `,` $size `,` `cache` `=` $modifier (`,` $cpSize^)? attr-dict `:` type($dst) `,` type($src) (`,` type($cpSize)^)?"
     dst = operand(_SharedPtr)
@@ -355,6 +357,8 @@ class CpAsyncCommitGroupOp(_NoOperandOp):
 class CpAsyncWaitGroupOp(Operation):
     """``nvvm.cp.async.wait.group 0``: wait until at most ``n`` groups are still pending."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "nvvm.cp.async.wait.group"
     assembly_format = "$n attr-dict"
     n = prop(_I32Attr)
@@ -386,6 +390,8 @@ class LdMatrixOp(Operation):
 
     Each lane passes the address of one 16-byte row; lane ``8*i + r`` addresses row ``r`` of
     matrix ``i``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     name = "nvvm.ldmatrix"
     assembly_format = "$ptr attr-dict `:` functional-type($ptr, $res)"
@@ -509,6 +515,8 @@ class MmaOp(Operation):
     One warp-wide ``mma.sync.aligned`` (D = A*B + C) with the fragment layouts of the PTX ISA;
     the supported variants are in :func:`supported_mma_variants`.
     """
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     name = "nvvm.mma.sync"
     operandA = var_operand()

@@ -80,10 +80,23 @@ class _Converter:
     def __init__(self, index_bitwidth: int):
         self.index_type = IntegerType(index_bitwidth)
         self._types: dict[Type, Type] = {}
-        self.b = Builder(None)
+        self._b = Builder(None)
+        self._at: Operation | None = None  # the op the builder goes before, once asked for
         self.unsupported: list[Operation] = []
         self._consts: dict[tuple[Any, Type, int], Value] = {}
         self.block: Any = None
+
+    @property
+    def b(self) -> Builder:
+        """The builder, before the op being converted with its location (positioned when a
+        rule first asks: the one-to-one rules insert without it)."""
+        at = self._at
+        if at is not None:
+            self._at = None
+            b = self._b
+            b.loc = at.location
+            b.insertion_point = InsertionPoint.before_op(at)
+        return self._b
 
     # -- types --------------------------------------------------------------------------------
     def conv(self, t: Type) -> Type:
@@ -135,11 +148,11 @@ class _Converter:
                 self.unsupported.append(op)
         for op in todo:
             self.block = op.parent
-            self.b.loc = op.location
-            self.b.insertion_point = InsertionPoint.before_op(op)
-            for v in op.operands:
-                self.value(v)
+            self._at = op
+            for u in op._operands:
+                self.value(u.value)
             _RULES[type(op)](self, op)
+        self._at = None
         return len(todo)
 
 
@@ -229,8 +242,16 @@ def _result_type(c: _Converter, op: Operation) -> Type:
 
 
 def _make(c: _Converter, op: Operation, cls: type[Operation], props: dict | None = None) -> None:
-    new = cls.create(list(op.operands), [_result_type(c, op)], properties=props or None)
-    c.replace(op, c.b.insert(new).results[0])
+    """``op`` as one op of ``cls`` (same operands, LLVM result type, ``props``), inserted
+    before it at its location as ``c.b`` would."""
+    new = cls.create(
+        [u.value for u in op._operands],
+        [_result_type(c, op)],
+        properties=props or None,
+        loc=op.location,
+    )
+    op.parent.insert_before(new, op)
+    c.replace(op, new.results[0])
 
 
 @_rule(*_WITH_OVERFLOW)

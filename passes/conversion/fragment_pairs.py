@@ -52,7 +52,11 @@ def _bits(t: Any) -> int:
 
 
 def _sixteen_bit_operands(op: Any) -> bool:
-    return all(_bits(v.type) == 16 for v in (*op.a, *op.b))
+    sizes = op.properties.get("operandSegmentSizes")
+    if sizes is None:
+        return all(_bits(v.type) == 16 for v in (*op.a, *op.b))
+    na, nb = sizes.values[:2]  # (A and B are the first operands: no accessor tuples per MMA)
+    return all(_bits(u.value.type) == 16 for u in op._operands[: na + nb])
 
 
 def _pair_stores(values: list[Value]) -> None:

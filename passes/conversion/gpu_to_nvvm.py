@@ -38,10 +38,13 @@ _REGISTERS: dict[type[Operation], str] = {
 _SHFL_KIND = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
 
 
-def convert_gpu_to_nvvm(root: Operation) -> int:
-    """Rewrite every gpu op nested in ``root`` (a module or a function); return how many."""
+def convert_gpu_to_nvvm(root: Operation, ops: list[Operation] | None = None) -> int:
+    """Rewrite every gpu op nested in ``root`` (a module or a function); return how many.
+    ``ops``: the gpu ops in walk order, when the caller has them (convert-to-llvm's walk)."""
     count = 0
-    for op in [o for o in root.walk_ops() if o.dialect is gpu.DIALECT]:
+    if ops is None:
+        ops = [o for o in root.walk_ops() if o.dialect is gpu.DIALECT]
+    for op in ops:
         b = Builder(InsertionPoint.before_op(op), op.location)
         register = _REGISTERS.get(type(op))
         if register is not None:

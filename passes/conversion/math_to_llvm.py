@@ -31,6 +31,9 @@ from layoutc.ir.dialects.math import FmaOp, TanhOp
 
 from .tile_to_llvm import ConversionError
 
+MATH_OPS = (TanhOp, FmaOp)
+"""The math ops lower_math lowers."""
+
 #: Eigen's ``generic_fast_tanh_float``: tanh(x) = x P(x^2) / Q(x^2) on [-TANH_CLAMP, TANH_CLAMP].
 TANH_CLAMP = 7.90531110763549805
 TANH_P = (
@@ -106,9 +109,12 @@ def lower_fma(op: FmaOp) -> None:
     op.erase()
 
 
-def lower_math(module: Operation, target: str) -> None:
-    """Lower every math op under ``module`` for ``target`` (``nvvm`` or ``host``)."""
-    for op in [o for o in module.walk_ops() if isinstance(o, (TanhOp, FmaOp))]:
+def lower_math(module: Operation, target: str, ops: list[Operation] | None = None) -> None:
+    """Lower every math op under ``module`` for ``target`` (``nvvm`` or ``host``); ``ops``:
+    those ops in walk order, when the caller has them (convert-to-llvm's one walk)."""
+    if ops is None:
+        ops = [o for o in module.walk_ops() if isinstance(o, MATH_OPS)]
+    for op in ops:
         if isinstance(op, FmaOp):
             lower_fma(op)
         else:

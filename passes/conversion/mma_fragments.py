@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from layoutc.ir.core.attributes import DenseArrayAttr
 from layoutc.ir.core.builder import Builder
-from layoutc.ir.core.types import Type, VectorType, bf16, f16, f32, i8, i32, tf32
+from layoutc.ir.core.types import Type, VectorType, bf16, f16, f32, i8, i32, i64, tf32
 from layoutc.ir.core.values import Value
 from layoutc.ir.dialects import arith
 from layoutc.ir.dialects.llvm import (
@@ -107,9 +108,29 @@ def struct_fields(b: Builder, value: Value, n: int) -> list[Value]:
     is not a struct)."""
     from layoutc.ir.dialects.llvm.types import LLVMStructType
 
-    if not isinstance(value.type, LLVMStructType):
+    t = value.type
+    if not isinstance(t, LLVMStructType):
         return [value]
-    return [b.create(ExtractValueOp, value, [k]).results[0] for k in range(n)]
+    body = t.body
+    if n > len(body):  # ExtractValueOp's own error
+        return [b.create(ExtractValueOp, value, [k]).results[0] for k in range(n)]
+    # ExtractValueOp(value, [k]) without its constructor's generic work (the 640 unpacked
+    # fields of a GEMM's mma.sync and ldmatrix results): the field type and the position
+    insert = b.insert
+    create = ExtractValueOp.create
+    return [
+        insert(create([value], [body[k]], {"position": _position(k)})).results[0] for k in range(n)
+    ]
+
+
+_POSITIONS: dict[int, DenseArrayAttr] = {}
+
+
+def _position(k: int) -> DenseArrayAttr:
+    found = _POSITIONS.get(k)
+    if found is None:
+        found = _POSITIONS[k] = DenseArrayAttr(i64, [k])
+    return found
 
 
 def wgmma_a_registers(b: Builder, values: Sequence[Value], ptx: str, target: str) -> list[Value]:

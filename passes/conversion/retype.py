@@ -26,18 +26,30 @@ _LEGAL_DIALECTS = frozenset({"builtin", "func", "arith", "cf", "llvm", "nvvm"})
 
 
 def retype(module: Operation, types: LLVMTypeConverter) -> None:
+    memo = types._memo
     conv = types.convert
+    kinds = _KINDS
     ops = list(module.walk_ops(include_self=False))
+    casts = []
+    illegal = None
     for op in ops:
         for r in op.results:
-            r.type = conv(r.type)
+            t = r.type
+            new = memo.get(t)
+            r.type = new if new is not None else conv(t)
         for region in op.regions:
             for block in region.blocks:
                 for a in block.args:
                     a.type = conv(a.type)
-        if isinstance(op, func.FuncOp):
+        found = kinds.get(type(op))
+        action, legal = found if found is not None else _classify(op)
+        if not legal and illegal is None:
+            illegal = op  # the first in walk order is reported (below)
+        if action is _PLAIN:
+            continue
+        if action is _FUNC:
             op.function_type = TypeAttr(conv(op.type))
-        elif isinstance(op, arith.ConstantOp):
+        elif action is _CONSTANT:
             v = op.value
             t = op.results[0].type
             if v.type is not t and isinstance(v, (IntegerAttr, DenseElementsAttr)):
@@ -45,23 +57,49 @@ def retype(module: Operation, types: LLVMTypeConverter) -> None:
             elif v.type is not t and isinstance(v, FloatAttr) and v.type.width == 8:
                 fmt = v.type.format  # an FP8 constant: its bits, rounded to the format
                 op.value = IntegerAttr(fmt.to_bits(fmt.round(v.value)), t)
-        elif isinstance(op, (llvm.GEPOp, llvm.AllocaOp, llvm.GlobalOp)):
+        elif action is _TYPED:
             key = "global_type" if isinstance(op, llvm.GlobalOp) else "elem_type"
             ta = op.properties[key]
             op.properties[key] = TypeAttr(conv(ta.type))
-    for op in ops:
+        else:
+            casts.append(op)
+    for op in casts:
         if op.parent is None:
             continue
-        if isinstance(op, (arith.IndexCastOp, arith.IndexCastUIOp)):
-            _fix_index_cast(op)
-        elif isinstance(op, UnrealizedConversionCastOp):
+        if isinstance(op, UnrealizedConversionCastOp):
             _reconcile(op)
-    for op in module.walk_ops(include_self=False):
-        dialect = op.name.split(".", 1)[0]
-        if dialect not in _LEGAL_DIALECTS and not isinstance(op, gpu.PrintfOp):
-            # gpu.printf stays for code generation (CUDA's vprintf ABI, or the C library's
-            # printf on the CPU: compiler/codegen/translate_printf.py)
-            raise ConversionError(op, f"cannot be converted to the LLVM level: {_hint(dialect)}")
+        else:
+            _fix_index_cast(op)
+    # The ops made above are arith casts and the ones erased are casts (legal ops): the first
+    # illegal op of the walk is the first a walk of the result would find.
+    if illegal is not None:
+        dialect = illegal.name.split(".", 1)[0]
+        raise ConversionError(illegal, f"cannot be converted to the LLVM level: {_hint(dialect)}")
+
+
+# What retype does besides converting result and block argument types, per op class: the
+# action, and whether the op may stay at the LLVM level (its dialect is one of
+# _LEGAL_DIALECTS; gpu.printf stays for code generation: CUDA's vprintf ABI, or the C
+# library's printf on the CPU, compiler/codegen/translate_printf.py).
+_PLAIN, _FUNC, _CONSTANT, _TYPED, _CAST = "plain", "func", "constant", "typed", "cast"
+_KINDS: dict[type, tuple[str, bool]] = {}
+
+
+def _classify(op: Operation) -> tuple[str, bool]:
+    if isinstance(op, func.FuncOp):
+        action = _FUNC
+    elif isinstance(op, arith.ConstantOp):
+        action = _CONSTANT
+    elif isinstance(op, (llvm.GEPOp, llvm.AllocaOp, llvm.GlobalOp)):
+        action = _TYPED
+    elif isinstance(op, (arith.IndexCastOp, arith.IndexCastUIOp, UnrealizedConversionCastOp)):
+        action = _CAST
+    else:
+        action = _PLAIN
+    legal = op.name.split(".", 1)[0] in _LEGAL_DIALECTS or isinstance(op, gpu.PrintfOp)
+    if op._def is not None:  # (an unregistered op's name is its own, not its class's)
+        _KINDS[type(op)] = (action, legal)
+    return action, legal
 
 
 def _retyped_constant(op: Any, value: Any, t: Any) -> Any:

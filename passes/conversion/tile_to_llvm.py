@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from layoutc.ir.core.attributes import IntegerAttr
+from layoutc.ir.core.attributes import DenseArrayAttr, IntegerAttr, TypeAttr
 from layoutc.ir.core.builder import Builder, InsertionPoint
 from layoutc.ir.core.dispatch import OpTable
 from layoutc.ir.core.operation import Operation
@@ -105,8 +105,9 @@ class TileLowering:
         self._dynamic_smem_align: int | None = None
         self._func: Operation | None = None  # the function run() lowers
         self._opaque: dict[tuple[Value, Any], Operation] = {}  # (pointer, block) -> its asm
-        # (base, static offset, element type, block) -> its GEP (see _static_gep)
-        self._geps: dict[tuple[Value, int, Type, Any], Operation] = {}
+        # (base, offset: static or a value, element type, block) -> its GEP (_static_gep)
+        self._geps: dict[tuple[Value, Value | int, Type, Any], Operation] = {}
+        self._peeled: list[Operation] = []  # see run()
 
     def dynamic_smem_base(self, op: T.DynamicSmemOp) -> Value:
         """The dynamic shared-memory base of ``op``'s function, aligned to the module's widest
@@ -162,6 +163,13 @@ class TileLowering:
                         "addresses tensors in tile accesses and tile.get_ptr only)",
                     )
                 op.erase()
+        # The additions of a constant that the accesses looked through (_peel_constant) are
+        # left without uses when only accesses used them (170 in the sm80 GEMM): erased here,
+        # outermost first, rather than built into the module for canonicalize to erase.
+        for op in self._peeled:
+            if op.parent is not None and not op.results[0].uses:
+                op.erase()
+        self._peeled.clear()
 
     # -- tensors --------------------------------------------------------------------------------
     def _tensor_maker(self, func: Operation, op: Any) -> None:
@@ -237,20 +245,24 @@ class TileLowering:
             if offset == 0:
                 return base, llvm_elem, align
             return self._static_gep(op, b, base, offset, llvm_elem), llvm_elem, align
-        dynamic, constant = _peel_constant(e.value(offset))
-        ptr = _gep(b, base, dynamic, llvm_elem)
+        dynamic, constant = _peel_constant(e.value(offset), self._peeled)
+        ptr = self._static_gep(op, b, base, dynamic, llvm_elem)
         if constant:  # a GEP of its own: the constant becomes the address's immediate
-            ptr = _gep(b, ptr, constant, llvm_elem)
+            ptr = self._static_gep(op, b, ptr, constant, llvm_elem)
         return ptr, llvm_elem, math.gcd(align, nbytes)
 
-    def _static_gep(self, op: Operation, b: Builder, base: Value, offset: int, elem: Type) -> Value:
-        """``base + offset`` for an access in ``op``'s block: the GEP an earlier access of
-        that block or of an enclosing one made for the same address (it dominates ``op``:
-        the walk has not reached the ops after ``op``'s ancestors yet), else a new one. The unrolled register-fragment
-        accesses address the same elements over and over (2,600 static GEPs in a GEMM, 560
-        distinct): cse would keep the first of each and erase the others, so building only
-        the first gives the same IR without building and erasing the rest."""
-        if offset not in _GEP_IMMEDIATE:
+    def _static_gep(
+        self, op: Operation, b: Builder, base: Value, offset: Value | int, elem: Type
+    ) -> Value:
+        """``base + offset`` (a static offset, or an index value) for an access in ``op``'s
+        block: the GEP an earlier access of that block or of an enclosing one made for the
+        same address (it dominates ``op``: the walk has not reached the ops after ``op``'s
+        ancestors yet), else a new one. The unrolled register-fragment accesses address the
+        same elements over and over (2,600 static GEPs in a GEMM, 560 distinct), and the
+        shared-memory accesses of one block repeat a dynamic offset (160 of the 590 GEPs
+        the sm80 GEMM would get): cse would keep the first of each and erase the others, so
+        building only the first gives the same IR without building and erasing the rest."""
+        if isinstance(offset, int) and offset not in _GEP_IMMEDIATE:
             return _gep(b, base, offset, elem)
         geps = self._geps
         block = op.parent
@@ -260,7 +272,7 @@ class TileLowering:
                 return found.results[0]
             parent = block.parent_op
             block = parent.parent if parent is not None else None
-        found = geps[(base, offset, elem, op.parent)] = b.create(GEPOp, base, [offset], elem)
+        found = geps[(base, offset, elem, op.parent)] = _new_gep(b, base, offset, elem)
         return found.results[0]
 
 
@@ -274,14 +286,40 @@ def _gep(b: Builder, base: Value, index: Value | int, elem: Type) -> Value:
     the index width (or a diagnostic when that width cannot hold it)."""
     if isinstance(index, int) and index not in _GEP_IMMEDIATE:
         index = IndexEmitter(b).const(index)
-    return b.create(GEPOp, base, [index], elem).results[0]
+    return _new_gep(b, base, index, elem).results[0]
 
 
-def _peel_constant(offset: Value) -> tuple[Value, int]:
+_NO_WRAP = IntegerAttr(0, i32_t)
+_RAW_DYNAMIC = DenseArrayAttr(i32_t, [DYNAMIC_INDEX])
+_RAW_STATIC: dict[int, DenseArrayAttr] = {}
+
+
+def _new_gep(b: Builder, base: Value, index: Value | int, elem: Type) -> GEPOp:
+    """``GEPOp(base, [index], elem)`` inserted by ``b``, built from the parts it would compute
+    (the 430 GEPs of a GEMM): a value index is a dynamic operand, a static one (in
+    ``_GEP_IMMEDIATE``) a raw constant index; no flags."""
+    if isinstance(index, Value):
+        operands = [base, index]
+        raw = _RAW_DYNAMIC
+    else:
+        operands = [base]
+        raw = _RAW_STATIC.get(index)
+        if raw is None:
+            if index not in _GEP_IMMEDIATE:
+                raise ValueError(
+                    f"GEP constant index {index} does not fit in i32: pass it as an index operand"
+                )
+            raw = _RAW_STATIC[index] = DenseArrayAttr(i32_t, [index])
+    props = {"elem_type": TypeAttr(elem), "rawConstantIndices": raw, "noWrapFlags": _NO_WRAP}
+    return b.insert(GEPOp.create(operands, [base.type], props))
+
+
+def _peel_constant(offset: Value, peeled: list[Operation] | None = None) -> tuple[Value, int]:
     """``offset`` as ``dynamic + constant``, looking through ``arith.addi``/``subi`` with a
     constant operand. Index arithmetic does not wrap (docs/dialects.md), so ``base + (x + c)``
     is ``(base + x) + c``; LLVM cannot see that once the index is a fixed-width integer whose
-    additions lost their no-wrap flags, and keeps the constant out of the addressing mode."""
+    additions lost their no-wrap flags, and keeps the constant out of the addressing mode.
+    The ops looked through are appended to ``peeled``, outermost first."""
     constant = 0
     while True:
         op = offset.defining_op
@@ -292,12 +330,16 @@ def _peel_constant(offset: Value) -> tuple[Value, int]:
         if c is not None:
             constant += c if isinstance(op, arith.AddIOp) else -c
             offset = lhs
+            if peeled is not None:
+                peeled.append(op)
             continue
         c = _index_constant(lhs) if isinstance(op, arith.AddIOp) else None
         if c is None:
             return offset, constant
         constant += c
         offset = rhs
+        if peeled is not None:
+            peeled.append(op)
 
 
 def _index_constant(v: Value) -> int | None:
@@ -598,6 +640,9 @@ def _ldmatrix(lw: TileLowering, op: T.LdmatrixOp) -> None:
     op.erase()
 
 
+_MMA_PROPERTIES: dict[tuple[Any, int, int, int], dict[str, Any]] = {}
+
+
 @TILE_TO_LLVM.register(T.MmaOp)
 def _mma(lw: TileLowering, op: T.MmaOp) -> None:
     atom = op.atom.op
@@ -607,13 +652,21 @@ def _mma(lw: TileLowering, op: T.MmaOp) -> None:
     if cfg is None:
         raise ConversionError(op, f"not supported: no mma.sync variant for atom '{atom.name}'")
     b = _builder(op)
+    c_values = op.c
     a = pack_registers(b, op.a, cfg.a_ptx, cfg.a_type, lw.target)
     bb = pack_registers(b, op.b, cfg.b_ptx, cfg.b_type, lw.target)
-    c = pack_registers(b, op.c, cfg.c_ptx, cfg.c_type, lw.target)
-    mma = b.create(MmaOp, cfg, a, bb, c)
+    c = pack_registers(b, c_values, cfg.c_ptx, cfg.c_type, lw.target)
+    # MmaOp(cfg, a, bb, c), its properties made once per variant and operand counts
+    key = (cfg, len(a), len(bb), len(c))
+    props = _MMA_PROPERTIES.get(key)
+    if props is None:
+        model = MmaOp(cfg, a, bb, c)
+        model.drop_all_references()  # (never inserted: only its properties are kept)
+        props = _MMA_PROPERTIES[key] = dict(model.properties)
+    mma = b.insert(MmaOp.create([*a, *bb, *c], [cfg.result_type], props))
     regs = struct_fields(b, mma.results[0], cfg.c_regs)
     per = 1 if cfg.c_ptx in ("f32", "f64") else 2
-    d = unpack_registers(b, regs, op.c[0].type, per)
+    d = unpack_registers(b, regs, c_values[0].type, per)
     op.replace_all_uses_with(d)
     op.erase()
 

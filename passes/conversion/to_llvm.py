@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from layoutc.ir.core.operation import Operation
 from layoutc.ir.dialects.func import FuncOp
+from layoutc.ir.dialects.gpu import DIALECT as GPU_DIALECT
+from layoutc.ir.dialects.gpu import PrintfOp
 
 from ..base import Option, Pass
 from ..registry import register_pass
 from .gpu_to_nvvm import convert_gpu_to_nvvm
 from .kernel_abi import HOST, convert_signature, erase_retired
 from .llvm_types import LLVMTypeConverter
-from .math_to_llvm import lower_math
+from .math_to_llvm import MATH_OPS, lower_math
 from .printf_to_llvm import lower_printf_to_vprintf
 from .retype import retype
 from .scf_to_cf import LoweringError, lower_scf_to_cf
@@ -36,10 +38,23 @@ def convert_to_llvm(module: Operation, target: str = "nvvm", index_bitwidth: int
         raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
     types = LLVMTypeConverter(index_bitwidth)
     lower_scf_to_cf(module)
-    lower_math(module, target)
-    convert_gpu_to_nvvm(module)
+    # One walk finds what the steps below convert (none of them makes or moves the ops the
+    # others look for, so each list is what a walk of its own would find).
+    funcs: list[Operation] = []
+    math_ops: list[Operation] = []
+    gpu_ops: list[Operation] = []
+    gpu_dialect = GPU_DIALECT
+    for op in module.walk_ops(include_self=False):
+        if op.dialect is gpu_dialect:
+            gpu_ops.append(op)
+        elif isinstance(op, FuncOp):
+            funcs.append(op)
+        elif isinstance(op, MATH_OPS):
+            math_ops.append(op)
+    printf = any(isinstance(op, PrintfOp) for op in gpu_ops)
+    lower_math(module, target, math_ops)
+    convert_gpu_to_nvvm(module, gpu_ops)
     lowering = TileLowering(module, types, target)
-    funcs = [op for op in module.walk_ops(include_self=False) if isinstance(op, FuncOp)]
     retired = {f: convert_signature(f, target, lowering.tensors) for f in funcs}
     for f in funcs:
         if f.body.blocks:
@@ -55,7 +70,7 @@ def convert_to_llvm(module: Operation, target: str = "nvvm", index_bitwidth: int
                 )
         erase_retired(f, retired[f])
     retype(module, types)
-    if target == "nvvm":
+    if target == "nvvm" and printf:
         lower_printf_to_vprintf(module)
 
 

@@ -84,3 +84,55 @@ def test_checked_ops_keep_structure_and_dominance_checks_but_skip_their_own_rule
     ]
     trusted = [d.message for d in verify_op(module, checked={bad, use})]
     assert trusted == ["'arith.addi' op operand #0 does not dominate this use"]
+
+
+def test_rules_by_signature_are_checked_once_per_signature_and_every_failure_reported() -> None:
+    """Ops whose class declares ``rules_by_signature`` (their own rules read only operand and
+    result types and properties) have those rules checked once per signature: a second op of
+    a signature that passed skips them, one of a new signature is checked, and an op that
+    fails is reported every time (a failing signature is never remembered)."""
+    from layoutc.ir.core import i64, verifier
+    from layoutc.ir.dialects.llvm.arith_ops import AddOp
+
+    assert AddOp.rules_by_signature and not getattr(arith.AddIOp, "rules_by_signature", False)
+    fn = FuncOp("f", FunctionType([i32], []))
+    x = fn.args[0]
+    good = [AddOp(x, x), AddOp(x, x)]
+    bad = [AddOp(x, x), AddOp(x, x)]
+    for op in bad:  # a result type the declared constraint refuses
+        op.results[0].type = FunctionType([], [])
+    for op in (*good, *bad, ReturnOp()):
+        fn.entry_block.append(op)
+    module = ModuleOp([fn])
+    message = (
+        "'llvm.add' op result #0 must be signless integer or vector of signless integers, "
+        "but got '() -> ()'"
+    )
+    signature = (AddOp, (i32, i32), (i32,), tuple(good[0].properties.items()))
+    for _ in range(2):  # the second walk finds the good signature remembered
+        assert [d.message for d in verify_op(module)] == [message, message]
+        assert signature in verifier._VERIFIED_SIGNATURES
+    wider = AddOp(x, x)
+    wider.results[0].type = i64  # a new signature, which breaks SameOperandsAndResultType
+    fn.entry_block.insert_before(wider, fn.entry_block.last_op)
+    assert [d.message for d in verify_op(module)] == [
+        message,
+        message,
+        "'llvm.add' op requires the same type for all operands and results",
+    ]
+
+
+def test_rules_by_signature_covers_the_declaring_class_rules_only() -> None:
+    """A subclass with a verify_ of its own is not covered by its base's declaration (its rule
+    may read more than the signature) until it declares rules_by_signature itself."""
+    from layoutc.ir.core.verifier import _by_signature
+    from layoutc.ir.dialects.llvm.arith_ops import AddOp
+
+    def verify_(self: AddOp) -> None:  # pragma: no cover (never run here)
+        pass
+
+    own_rule = type("AddWithOwnRule", (AddOp,), {"verify_": verify_})
+    redeclared = type("AddRedeclared", (AddOp,), {"verify_": verify_, "rules_by_signature": True})
+    same_rules = type("AddSameRules", (AddOp,), {})
+    assert _by_signature(AddOp) and _by_signature(same_rules) and _by_signature(redeclared)
+    assert not _by_signature(own_rule)

@@ -94,6 +94,8 @@ def _fastmath_elided(op: Operation) -> tuple[str, ...]:
 class _BinaryOp(Operation):
     """``%r = llvm.<op> [keyword] %a, %b [overflow<..>] {attrs} : t``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     traits = (Pure, SameOperandsAndResultType)
     lhs: Value
     rhs: Value
@@ -242,6 +244,8 @@ class FRemOp(_FloatBinaryOp):
 class FNegOp(Operation):
     """``%r = llvm.fneg %x : f32``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.fneg"
     traits = (Pure, SameOperandsAndResultType)
     operand_ = operand(FloatLike)
@@ -276,6 +280,7 @@ _FCMP_NAMES = {p: ("_" + p.name if p.name in ("false", "true") else p.name) for 
 
 
 class _CmpOp(Operation):
+    rules_by_signature = True  # verify_op checks the rules once per signature
     traits = (Pure,)
     predicates: ClassVar[dict] = {}
     lhs: Value
@@ -353,6 +358,8 @@ class FCmpOp(_CmpOp):
 class SelectOp(Operation):
     """``%r = llvm.select %c, %a, %b : i1, i32``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.select"
     traits = (Pure,)
     condition = operand(BoolLike)
@@ -393,6 +400,8 @@ class SelectOp(Operation):
 # -- conversions -------------------------------------------------------------------------------
 class _ConvOp(Operation):
     """``%r = llvm.<op> [nneg] %x [overflow<..>] {attrs} : t1 to t2``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     traits = (Pure,)
     arg: Value
@@ -525,6 +534,8 @@ class FPTruncOp(_ConvOp):
 # -- intrinsics --------------------------------------------------------------------------------
 class _BinaryIntrinsic(Operation):
     """``%r = llvm.intr.<name>(%a, %b) {attrs} : (t, t) -> t``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     traits = (Pure, SameOperandsAndResultType)
     a: Value

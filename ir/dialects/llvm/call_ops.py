@@ -152,6 +152,8 @@ class CallIntrinsicOp(Operation):
     The intrinsic's full (mangled) name; operand bundles are not supported.
     """
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.call_intrinsic"
     args = var_operand(LLVMType)
     op_bundle_operands = var_operand()

@@ -25,6 +25,7 @@ def _bit_size(t: Type) -> int | None:
 
 
 class _CastOp(Operation):
+    rules_by_signature = True  # verify_op checks the rules once per signature
     assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
     traits = (Pure,)
     arg: Value
@@ -36,6 +37,8 @@ class _CastOp(Operation):
 
 class BitcastOp(_CastOp):
     """Reinterpret bits: same width, or pointer to pointer of the same address space."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     name = "llvm.bitcast"
     arg = operand(LLVMType)

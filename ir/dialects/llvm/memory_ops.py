@@ -62,6 +62,8 @@ class GEPOp(Operation):
     steps over.
     """
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.getelementptr"
     traits = (Pure,)
     base = operand(Pointer)
@@ -229,6 +231,8 @@ _ACCESS_ELIDED = ("volatile_", "ordering", "syncscope", "invariant", "invariantG
 class LoadOp(Operation):
     """``%v = llvm.load volatile %p {alignment = 16 : i64, nontemporal} : !llvm.ptr<1> -> T``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.load"
     addr = operand(Pointer)
     res = result(LLVMType)
@@ -305,6 +309,8 @@ class LoadOp(Operation):
 
 class StoreOp(Operation):
     """``llvm.store %v, %p {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     name = "llvm.store"
     value = operand(LLVMType)

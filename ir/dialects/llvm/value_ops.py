@@ -27,6 +27,8 @@ class ConstantOp(Operation):
     """``%c = llvm.mlir.constant(42 : i32) : i32``, or of a vector:
     ``llvm.mlir.constant(dense<1.0> : vector<4xf32>) : vector<4xf32>``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.mlir.constant"
     assembly_format = "`(` $value `)` attr-dict `:` type($res)"
     traits = (Pure, ConstantLike)
@@ -51,6 +53,8 @@ class ConstantOp(Operation):
 
 class _NullaryValueOp(Operation):
     """``%u = llvm.mlir.<undef|poison|zero> : T``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     assembly_format = "attr-dict `:` type($res)"
 
@@ -118,6 +122,8 @@ def _check_position(op: Operation, container: Type, position: DenseArrayAttr, wa
 class ExtractValueOp(Operation):
     """``%x = llvm.extractvalue %s[0, 1] : !llvm.struct<(i32, struct<(f32, f32)>)>``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.extractvalue"
     traits = (Pure,)
     container = operand(LLVMType)
@@ -165,6 +171,8 @@ class ExtractValueOp(Operation):
 
 class InsertValueOp(Operation):
     """``%s2 = llvm.insertvalue %v, %s[0] : !llvm.struct<(i32, f32)>``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     name = "llvm.insertvalue"
     traits = (Pure,)
@@ -231,6 +239,8 @@ def _check_vector(op: Operation, vector: Type, element: Type) -> None:
 class ExtractElementOp(Operation):
     """``%e = llvm.extractelement %v[%i : i32] : vector<4xf32>``."""
 
+    rules_by_signature = True  # verify_op checks the rules once per signature
+
     name = "llvm.extractelement"
     traits = (Pure,)
     vector = operand(LLVMType)
@@ -279,6 +289,8 @@ class ExtractElementOp(Operation):
 
 class InsertElementOp(Operation):
     """``%w = llvm.insertelement %e, %v[%i : i32] : vector<4xf32>``."""
+
+    rules_by_signature = True  # verify_op checks the rules once per signature
 
     name = "llvm.insertelement"
     traits = (Pure,)
