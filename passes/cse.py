@@ -162,29 +162,25 @@ class CSE(Pass):
                     self._erase(op)
                     op = nxt
                     continue
-                key = cse_key(op)
-                existing = entries.get(key)
-                if existing is None:
-                    table.insert(key, op)
-                else:
-                    op.replace_all_uses_with(existing.results)
-                    self._to_erase.append(op)
-                    self.num_cse += 1
-                    self._changed = True
+                self._replace_or_record(op, entries, table)
             elif kind is _OTHER:
                 if is_trivially_dead(op):
                     self._erase(op)
             elif kind is _SYMBOL:  # never trivially dead, but equivalent ones are replaced
-                key = cse_key(op)
-                existing = entries.get(key)
-                if existing is None:
-                    table.insert(key, op)
-                else:
-                    op.replace_all_uses_with(existing.results)
-                    self._to_erase.append(op)
-                    self.num_cse += 1
-                    self._changed = True
+                self._replace_or_record(op, entries, table)
             op = nxt
+
+    def _replace_or_record(self, op: Operation, entries: Any, table: Any) -> None:
+        """Replace ``op`` by an equivalent op already in scope, or record it as one."""
+        key = cse_key(op)
+        existing = entries.get(key)
+        if existing is None:
+            table.insert(key, op)
+        else:
+            op.replace_all_uses_with(existing.results)
+            self._to_erase.append(op)
+            self.num_cse += 1
+            self._changed = True
 
     def _erase(self, op: Operation) -> None:
         self._to_erase.append(op)
