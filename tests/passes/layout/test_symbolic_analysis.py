@@ -214,18 +214,23 @@ def test_every_read_of_a_gpu_id_is_the_first_reads_symbol():
     assert a2.sym_of(v["b3"]) is a2.sym_of(v["b1"])
 
 
+VIEW_KERNEL = """func.func @k(%p: !tile.ptr<f32, gmem, 16> {layoutc.align = 16 : i64}, %n: index {layoutc.divisible_by = 4 : i64}) attributes {gpu.kernel} {
+  %s = layout.make_shape %n : !layout.int_tuple<"(8,?)">
+  %d = layout.make_stride %n : !layout.int_tuple<"(?,1)">
+  %l = layout.make_layout %s, %d : !layout.layout<"(8,?):(?,1)">
+  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(8,?):(?,1)">) -> !tile.tensor<f32, gmem, "(8,?):(?,1)", 16>
+  %b = gpu.block_id x
+  %tile = tile.local_tile %t[(%b, 0)] {tiler = #layout.int_tuple<"(2,4)">} : !tile.tensor<f32, gmem, "(8,?):(?,1)", 16> -> !tile.tensor<f32, gmem, "(2,4):(?,1)", 16>
+  return
+}"""
+
+
 def test_layouts_and_tensors_through_views():
     func = func_of(
-        """func.func @k(%p: !tile.ptr<f32, gmem, 16> {layoutc.align = 16 : i64}, %n: index {layoutc.divisible_by = 4 : i64}) attributes {gpu.kernel} {
-          %s = layout.make_shape %n : !layout.int_tuple<"(8,?)">
-          %d = layout.make_stride %n : !layout.int_tuple<"(?,1)">
-          %l = layout.make_layout %s, %d : !layout.layout<"(8,?):(?,1)">
-          %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(8,?):(?,1)">) -> !tile.tensor<f32, gmem, "(8,?):(?,1)", 16>
-          %b = gpu.block_id x
-          %tile = tile.local_tile %t[(%b, 0)] {tiler = #layout.int_tuple<"(2,4)">} : !tile.tensor<f32, gmem, "(8,?):(?,1)", 16> -> !tile.tensor<f32, gmem, "(2,4):(?,1)", 16>
-          %sz = layout.size %l : !layout.layout<"(8,?):(?,1)">
-          return
-        }"""
+        VIEW_KERNEL.replace(
+            "  return",
+            '  %sz = layout.size %l : !layout.layout<"(8,?):(?,1)">\n  return',
+        )
     )
     a = SymbolicAnalysis(func)
     v = values(func)
@@ -472,17 +477,6 @@ def test_slices_by_new_symbols_are_the_slices_by_old_ones_renamed(case):
     named2, _, back2 = generic_key(second)
     assert named1 == named2  # one placeholder form
     assert rename(named2, back2) == second
-
-
-VIEW_KERNEL = """func.func @k(%p: !tile.ptr<f32, gmem, 16> {layoutc.align = 16 : i64}, %n: index {layoutc.divisible_by = 4 : i64}) attributes {gpu.kernel} {
-  %s = layout.make_shape %n : !layout.int_tuple<"(8,?)">
-  %d = layout.make_stride %n : !layout.int_tuple<"(?,1)">
-  %l = layout.make_layout %s, %d : !layout.layout<"(8,?):(?,1)">
-  %t = tile.make_tensor %p, %l : (!tile.ptr<f32, gmem, 16>, !layout.layout<"(8,?):(?,1)">) -> !tile.tensor<f32, gmem, "(8,?):(?,1)", 16>
-  %b = gpu.block_id x
-  %tile = tile.local_tile %t[(%b, 0)] {tiler = #layout.int_tuple<"(2,4)">} : !tile.tensor<f32, gmem, "(8,?):(?,1)", 16> -> !tile.tensor<f32, gmem, "(2,4):(?,1)", 16>
-  return
-}"""
 
 
 def test_a_new_analysis_takes_the_view_from_the_memo_renamed(monkeypatch):
